@@ -1,0 +1,368 @@
+"""Source bytes -> definitions and references, driven by a language's tags query.
+
+Capture conventions in ``queries/<language>.scm`` (those of tree-sitter tags,
+plus a few of ours):
+
+- ``@definition.<kind>`` on the whole definition node, with ``@name`` on its
+  name; ``<kind>`` is a :class:`Kind` value (``class``, ``function``, ...).
+  Optional in the same pattern: ``@doc`` (a docstring node), ``@decorator``,
+  ``@extends`` and ``@implements`` (one node each, quantifiers allowed).
+- ``@reference.<kind>`` on a use, with ``@name`` on the name; ``<kind>`` is a
+  :class:`RefKind` value. Optional: ``@qualifier`` (``os.path`` in
+  ``os.path.join``) and ``@alias`` (the local name an import binds).
+
+The engine, not the queries, works out parents, qualified names, methods
+versus functions, signatures, leading-comment docs and the enclosing definition
+of every reference, so queries stay small and alike across languages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from tree_sitter import Node, QueryCursor
+
+from symfuse.indexer import languages
+from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
+
+MAX_SIGNATURE = 240
+MAX_DOC = 800
+
+_FUNCTION_KINDS = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR})
+_VALUE_KINDS = frozenset({Kind.VARIABLE, Kind.CONSTANT, Kind.FIELD, Kind.PROPERTY})
+_CONSTRUCTOR_NAMES = frozenset({"__init__", "constructor", "initialize", "init", "new"})
+_WRAPPERS = frozenset(
+    {
+        "decorated_definition",
+        "export_statement",
+        "template_declaration",
+        "annotated_declaration",
+    }
+)
+_SPACES = re.compile(r"\s+")
+_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+|;+|%+|\(\*)\s?")
+_LAST_NAME = re.compile(r"([A-Za-z_$][\w$]*)[^\w$]*$")
+
+
+@dataclass(slots=True)
+class _Def:
+    node: Node
+    name_node: Node
+    kind: Kind
+    doc: str = ""
+    decorators: list[tuple[str, Node]] = field(default_factory=list)
+    extends: list[tuple[str, Node]] = field(default_factory=list)
+    implements: list[tuple[str, Node]] = field(default_factory=list)
+    symbol: Symbol | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    symbols: list[Symbol]
+    references: list[Reference]
+    problems: list[str]
+
+
+class _Columns:
+    """Byte offsets -> 1-based code-point columns, fast for ASCII files."""
+
+    def __init__(self, source: bytes) -> None:
+        self._source = source
+        self._ascii = source.isascii()
+        self._line_starts: list[int] | None = None
+
+    def col(self, row: int, byte_col: int, node_start_byte: int) -> int:
+        if self._ascii:
+            return byte_col + 1
+        line_start = node_start_byte - byte_col
+        prefix = self._source[line_start:node_start_byte]
+        return len(prefix.decode("utf-8", errors="replace")) + 1
+
+    def end_col(self, node: Node) -> int:
+        row, byte_col = node.end_point
+        if self._ascii:
+            return byte_col + 1
+        return self.col(row, byte_col, node.end_byte)
+
+
+def module_name(path: str) -> str:
+    """``pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``."""
+    pure = PurePosixPath(path)
+    parts = [*pure.parent.parts, pure.stem]
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(p for p in parts if p not in ("", "."))
+
+
+def _text(node: Node) -> str:
+    raw = node.text
+    return raw.decode("utf-8", errors="replace") if raw is not None else ""
+
+
+def short_name(text: str) -> str:
+    """The last identifier in a written type or decorator: ``a.B[T]`` -> ``B``."""
+    head = text.split("(", 1)[0].split("<", 1)[0].split("[", 1)[0].strip().lstrip("@")
+    match = _LAST_NAME.search(head)
+    return match.group(1) if match else head
+
+
+def _clean_doc_string(text: str) -> str:
+    body = text.strip()
+    for quote in ('"""', "'''", '"', "'"):
+        if body.endswith(quote):
+            start = body.find(quote)
+            if start != -1 and start + len(quote) <= len(body) - len(quote):
+                body = body[start + len(quote) : len(body) - len(quote)]
+                break
+    return _trim_doc(body)
+
+
+def _trim_doc(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines()]
+    doc = "\n".join(lines).strip()
+    return doc[:MAX_DOC]
+
+
+def _comment_doc(node: Node) -> str:
+    anchor = node
+    while anchor.parent is not None and anchor.parent.type in _WRAPPERS:
+        anchor = anchor.parent
+    comments: list[str] = []
+    expected_row = anchor.start_point[0]
+    sibling = anchor.prev_sibling
+    while sibling is not None and "comment" in sibling.type:
+        if sibling.end_point[0] < expected_row - 1:
+            break
+        comments.append(_text(sibling))
+        expected_row = sibling.start_point[0]
+        sibling = sibling.prev_sibling
+    if not comments:
+        return ""
+    lines: list[str] = []
+    for comment in reversed(comments):
+        for line in comment.splitlines():
+            stripped = _COMMENT_MARKS.sub("", line).rstrip().removesuffix("*/").rstrip()
+            lines.append(stripped)
+    return _trim_doc("\n".join(lines))
+
+
+def _signature(node: Node, source: bytes) -> str:
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte else -1
+    if end == -1:
+        newline = source.find(b"\n", node.start_byte, node.end_byte)
+        end = newline if newline != -1 else node.end_byte
+    text = source[node.start_byte : min(end, node.start_byte + MAX_SIGNATURE * 2)]
+    squashed = _SPACES.sub(" ", text.decode("utf-8", errors="replace")).strip()
+    return squashed.rstrip("{:= ").strip()[:MAX_SIGNATURE] or squashed[:MAX_SIGNATURE]
+
+
+def _refine_kind(kind: Kind, name: str, parent: _Def | None) -> Kind:
+    if kind is Kind.VARIABLE and len(name) > 1 and name.isupper():
+        return Kind.CONSTANT if parent is None or not parent.kind.is_container else Kind.FIELD
+    if parent is None:
+        return kind
+    if kind is Kind.FUNCTION and parent.kind.is_container:
+        return Kind.CONSTRUCTOR if name in _CONSTRUCTOR_NAMES else Kind.METHOD
+    if kind is Kind.METHOD and name in _CONSTRUCTOR_NAMES and parent.kind.is_container:
+        return Kind.CONSTRUCTOR
+    if kind is Kind.VARIABLE and parent.kind.is_container:
+        return Kind.FIELD
+    return kind
+
+
+def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
+    """Definitions and references of one file. Syntax errors yield what tree-sitter recovers."""
+    spec = languages.supported()[language]
+    tree = languages.parser(language).parse(source)
+    problems: list[str] = []
+    if tree.root_node.has_error:
+        problems.append("syntax errors; indexed what the parser recovered")
+    columns = _Columns(source)
+
+    defs: dict[int, _Def] = {}
+    raw_refs: list[tuple[Node, RefKind, str, str]] = []
+    for _pattern, caps in QueryCursor(languages.query(language)).matches(tree.root_node):
+        names = caps.get("name")
+        if not names:
+            continue
+        name_node = names[0]
+        for cap, nodes in caps.items():
+            if cap.startswith("definition."):
+                _add_def(defs, cap[11:], nodes[0], name_node, caps)
+                break
+            if cap.startswith("reference."):
+                try:
+                    ref_kind = RefKind(cap[10:])
+                except ValueError:
+                    continue
+                qualifier = _text(caps["qualifier"][0]) if "qualifier" in caps else ""
+                alias = _text(caps["alias"][0]) if "alias" in caps else ""
+                raw_refs.append((name_node, ref_kind, qualifier, alias))
+                break
+
+    ordered = sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
+    symbols = _build_symbols(ordered, path, root, spec, source, columns)
+    references = _build_references(ordered, raw_refs, path, columns)
+    return Extraction(symbols, references, problems)
+
+
+def _add_def(
+    defs: dict[int, _Def],
+    kind_name: str,
+    node: Node,
+    name_node: Node,
+    caps: dict[str, list[Node]],
+) -> None:
+    try:
+        kind = Kind(kind_name)
+    except ValueError:
+        return
+    entry = defs.get(name_node.start_byte)
+    if entry is None:
+        entry = defs[name_node.start_byte] = _Def(node, name_node, kind)
+    elif node.end_byte - node.start_byte < entry.node.end_byte - entry.node.start_byte:
+        entry.node = node  # the tighter of two captures of one definition
+    if "doc" in caps and not entry.doc:
+        entry.doc = _clean_doc_string(_text(caps["doc"][0]))
+    for cap, target in (
+        ("decorator", entry.decorators),
+        ("extends", entry.extends),
+        ("implements", entry.implements),
+    ):
+        for item in caps.get(cap, ()):
+            text = _SPACES.sub(" ", _text(item)).strip().lstrip("@").strip()
+            if text and all(text != seen for seen, _ in target):
+                target.append((text, item))
+
+
+def _build_symbols(
+    ordered: list[_Def],
+    path: str,
+    root: str,
+    spec: languages.LanguageSpec,
+    source: bytes,
+    columns: _Columns,
+) -> list[Symbol]:
+    prefix = module_name(path) if spec.module_fqn else ""
+    stack: list[tuple[_Def, str]] = []
+    seen_ids: dict[str, int] = {}
+    symbols: list[Symbol] = []
+    for entry in ordered:
+        while stack and not _contains(stack[-1][0].node, entry.node):
+            stack.pop()
+        parent, parent_q = stack[-1] if stack else (None, "")
+        name = _text(entry.name_node).strip()
+        if not name:
+            continue
+        kind = _refine_kind(entry.kind, name, parent)
+        if kind in _VALUE_KINDS and parent is not None and parent.kind in _FUNCTION_KINDS:
+            continue  # a local variable: noise for a workspace index, as in ctags
+        entry.kind = kind
+        qualified = f"{parent_q}.{name}" if parent_q else name
+        symbol_id = f"{path}::{qualified}#{kind.value}"
+        count = seen_ids.get(symbol_id, 0) + 1
+        seen_ids[symbol_id] = count
+        if count > 1:
+            symbol_id = f"{symbol_id}~{count}"
+        node, name_node = entry.node, entry.name_node
+        entry.symbol = Symbol(
+            symbol_id=symbol_id,
+            name=name,
+            kind=kind,
+            fqn=f"{prefix}.{qualified}" if prefix else qualified,
+            signature=_signature(node, source),
+            language=spec.name,
+            file=path,
+            root=root,
+            line=node.start_point[0] + 1,
+            col=columns.col(node.start_point[0], node.start_point[1], node.start_byte),
+            end_line=node.end_point[0] + 1,
+            end_col=columns.end_col(node),
+            name_line=name_node.start_point[0] + 1,
+            name_col=columns.col(
+                name_node.start_point[0], name_node.start_point[1], name_node.start_byte
+            ),
+            name_end_line=name_node.end_point[0] + 1,
+            name_end_col=columns.end_col(name_node),
+            parent=parent.symbol.symbol_id if parent is not None and parent.symbol else None,
+            decorators=tuple(text for text, _ in entry.decorators),
+            extends=tuple(text for text, _ in entry.extends),
+            implements=tuple(text for text, _ in entry.implements),
+            doc=entry.doc or (_comment_doc(node) if spec.comment_docs else ""),
+        )
+        symbols.append(entry.symbol)
+        stack.append((entry, qualified))
+    return symbols
+
+
+def _contains(outer: Node, inner: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+def _build_references(
+    ordered: list[_Def],
+    raw_refs: list[tuple[Node, RefKind, str, str]],
+    path: str,
+    columns: _Columns,
+) -> list[Reference]:
+    kept = [entry for entry in ordered if entry.symbol is not None]
+    references: list[Reference] = []
+    for entry in kept:
+        assert entry.symbol is not None
+        for attrs, ref_kind in (
+            (entry.decorators, RefKind.DECORATE),
+            (entry.extends, RefKind.INHERIT),
+            (entry.implements, RefKind.IMPLEMENT),
+        ):
+            for text, node in attrs:
+                name = short_name(text)
+                head = text.split("(", 1)[0].split("<", 1)[0].split("[", 1)[0].strip()
+                qualifier = head[: -len(name)].rstrip(".:") if head.endswith(name) else ""
+                references.append(_reference(name, node, ref_kind, entry, path, columns, qualifier))
+
+    stack: list[_Def] = []
+    position = 0
+    raw_refs.sort(key=lambda item: item[0].start_byte)
+    for name_node, ref_kind, qualifier, alias in raw_refs:
+        start = name_node.start_byte
+        while position < len(kept) and kept[position].node.start_byte <= start:
+            entry = kept[position]
+            while stack and not _contains(stack[-1].node, entry.node):
+                stack.pop()
+            stack.append(entry)
+            position += 1
+        while stack and stack[-1].node.end_byte < name_node.end_byte:
+            stack.pop()
+        name = _text(name_node).strip()
+        if name:
+            enclosing = stack[-1] if stack else None
+            references.append(
+                _reference(name, name_node, ref_kind, enclosing, path, columns, qualifier, alias)
+            )
+    return references
+
+
+def _reference(
+    name: str,
+    node: Node,
+    kind: RefKind,
+    enclosing: _Def | None,
+    path: str,
+    columns: _Columns,
+    qualifier: str = "",
+    alias: str = "",
+) -> Reference:
+    row, byte_col = node.start_point
+    return Reference(
+        name=name,
+        file=path,
+        line=row + 1,
+        col=columns.col(row, byte_col, node.start_byte),
+        kind=kind,
+        enclosing=enclosing.symbol.symbol_id if enclosing and enclosing.symbol else None,
+        qualifier=qualifier,
+        alias=alias,
+    )

@@ -1,0 +1,130 @@
+"""Which files are which language, and the tree-sitter query that reads each one.
+
+A language is supported when ``queries/<name>.scm`` exists beside this module.
+Adding one is a row in ``LANGUAGES``, a query file, a fixture and a golden dump.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import PurePosixPath
+
+from tree_sitter import Language, Parser, Query
+from tree_sitter_language_pack import get_language
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageSpec:
+    """How one language is recognised and read.
+
+    ``grammar`` is the tree-sitter-language-pack name; ``module_fqn`` says that a
+    file's path is part of its symbols' qualified names (Python-style packages);
+    ``comment_docs`` says that comments right above a definition are its doc.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    grammar: str = ""
+    filenames: tuple[str, ...] = ()
+    module_fqn: bool = False
+    comment_docs: bool = True
+
+    @property
+    def grammar_name(self) -> str:
+        return self.grammar or self.name
+
+
+LANGUAGES: tuple[LanguageSpec, ...] = (
+    LanguageSpec("python", (".py", ".pyi", ".pyw"), module_fqn=True),
+    LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx")),
+    LanguageSpec("typescript", (".ts", ".mts", ".cts")),
+    LanguageSpec("tsx", (".tsx",)),
+    LanguageSpec("go", (".go",)),
+    LanguageSpec("rust", (".rs",)),
+    LanguageSpec("java", (".java",)),
+    LanguageSpec("c", (".c", ".h")),
+    LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".inl")),
+    LanguageSpec("csharp", (".cs",)),
+    LanguageSpec("ruby", (".rb", ".rake", ".gemspec"), filenames=("Rakefile", "Gemfile")),
+    LanguageSpec("php", (".php",)),
+    LanguageSpec("kotlin", (".kt", ".kts")),
+    LanguageSpec("swift", (".swift",)),
+    LanguageSpec("scala", (".scala", ".sc")),
+    LanguageSpec("lua", (".lua",)),
+    LanguageSpec("bash", (".sh", ".bash")),
+    LanguageSpec("dart", (".dart",)),
+    LanguageSpec("elixir", (".ex", ".exs")),
+    LanguageSpec("haskell", (".hs",)),
+    LanguageSpec("ocaml", (".ml",)),
+    LanguageSpec("zig", (".zig",)),
+    LanguageSpec("julia", (".jl",)),
+    LanguageSpec("r", (".r", ".R")),
+    LanguageSpec("perl", (".pl", ".pm")),
+    LanguageSpec("objc", (".m", ".mm")),
+    LanguageSpec("groovy", (".groovy", ".gradle")),
+    LanguageSpec("erlang", (".erl", ".hrl")),
+    LanguageSpec("elm", (".elm",)),
+    LanguageSpec("solidity", (".sol",)),
+    LanguageSpec("proto", (".proto",)),
+    LanguageSpec("clojure", (".clj", ".cljs", ".cljc")),
+    LanguageSpec("fsharp", (".fs", ".fsi")),
+    LanguageSpec("nim", (".nim",)),
+    LanguageSpec("gleam", (".gleam",)),
+    LanguageSpec("cuda", (".cu", ".cuh")),
+    LanguageSpec("hcl", (".tf", ".hcl"), grammar="terraform"),
+)
+
+
+def _query_text(name: str) -> str | None:
+    resource = resources.files("symfuse.indexer.queries").joinpath(f"{name}.scm")
+    return resource.read_text(encoding="utf-8") if resource.is_file() else None
+
+
+@functools.cache
+def supported() -> dict[str, LanguageSpec]:
+    """Languages that have a query file, by name."""
+    return {spec.name: spec for spec in LANGUAGES if _query_text(spec.name) is not None}
+
+
+@functools.cache
+def _by_suffix() -> dict[str, LanguageSpec]:
+    table: dict[str, LanguageSpec] = {}
+    for spec in supported().values():
+        for ext in spec.extensions:
+            table[ext] = spec
+    return table
+
+
+@functools.cache
+def _by_filename() -> dict[str, LanguageSpec]:
+    return {fname: spec for spec in supported().values() for fname in spec.filenames}
+
+
+def detect(path: str) -> LanguageSpec | None:
+    """The language of a file by its name, or None when we do not index it."""
+    pure = PurePosixPath(path)
+    spec = _by_filename().get(pure.name)
+    if spec is not None:
+        return spec
+    suffix = pure.suffix
+    return _by_suffix().get(suffix) or _by_suffix().get(suffix.lower())
+
+
+@functools.cache
+def grammar(name: str) -> Language:
+    return get_language(supported()[name].grammar_name)  # type: ignore[no-any-return]
+
+
+@functools.cache
+def query(name: str) -> Query:
+    """The compiled definitions-and-references query of a language."""
+    text = _query_text(name)
+    if text is None:
+        raise KeyError(f"no query for language {name!r}")
+    return Query(grammar(name), text)
+
+
+def parser(name: str) -> Parser:
+    return Parser(grammar(name))

@@ -1,0 +1,208 @@
+"""The records that cross layers: symbols, references, edges and per-file results.
+
+Lines are 1-based. Columns are 1-based and counted in Unicode code points, so
+``file:line:col`` reads the way editors and compilers print it; the LSP layer
+converts them to the client's position encoding from the line's text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+
+
+class Kind(StrEnum):
+    """One normalized vocabulary of definition kinds, 1:1 with LSP ``SymbolKind``."""
+
+    FILE = "file"
+    MODULE = "module"
+    NAMESPACE = "namespace"
+    PACKAGE = "package"
+    CLASS = "class"
+    METHOD = "method"
+    PROPERTY = "property"
+    FIELD = "field"
+    CONSTRUCTOR = "constructor"
+    ENUM = "enum"
+    INTERFACE = "interface"
+    FUNCTION = "function"
+    VARIABLE = "variable"
+    CONSTANT = "constant"
+    STRING = "string"
+    NUMBER = "number"
+    BOOLEAN = "boolean"
+    ARRAY = "array"
+    OBJECT = "object"
+    KEY = "key"
+    NULL = "null"
+    ENUM_MEMBER = "enum_member"
+    STRUCT = "struct"
+    EVENT = "event"
+    OPERATOR = "operator"
+    TYPE_PARAMETER = "type_parameter"
+    # The kinds below have no SymbolKind of their own; each maps to the closest one.
+    TRAIT = "trait"
+    TYPE = "type"
+    MACRO = "macro"
+    UNION = "union"
+
+    @property
+    def lsp_number(self) -> int:
+        """The LSP ``SymbolKind`` value (the protocol's integers, kept here without pygls)."""
+        return _LSP_SYMBOL_KIND[self]
+
+    @property
+    def is_container(self) -> bool:
+        """Kinds whose functions are methods and whose assignments are fields."""
+        return self in _TYPE_LIKE
+
+
+_LSP_SYMBOL_KIND: dict[Kind, int] = {
+    Kind.FILE: 1,
+    Kind.MODULE: 2,
+    Kind.NAMESPACE: 3,
+    Kind.PACKAGE: 4,
+    Kind.CLASS: 5,
+    Kind.METHOD: 6,
+    Kind.PROPERTY: 7,
+    Kind.FIELD: 8,
+    Kind.CONSTRUCTOR: 9,
+    Kind.ENUM: 10,
+    Kind.INTERFACE: 11,
+    Kind.FUNCTION: 12,
+    Kind.VARIABLE: 13,
+    Kind.CONSTANT: 14,
+    Kind.STRING: 15,
+    Kind.NUMBER: 16,
+    Kind.BOOLEAN: 17,
+    Kind.ARRAY: 18,
+    Kind.OBJECT: 19,
+    Kind.KEY: 20,
+    Kind.NULL: 21,
+    Kind.ENUM_MEMBER: 22,
+    Kind.STRUCT: 23,
+    Kind.EVENT: 24,
+    Kind.OPERATOR: 25,
+    Kind.TYPE_PARAMETER: 26,
+    Kind.TRAIT: 11,
+    Kind.TYPE: 26,
+    Kind.MACRO: 12,
+    Kind.UNION: 23,
+}
+
+_TYPE_LIKE = frozenset(
+    {Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.TRAIT, Kind.ENUM, Kind.UNION, Kind.OBJECT}
+)
+
+
+class RefKind(StrEnum):
+    """What a reference does with the name it mentions."""
+
+    CALL = "call"
+    REFERENCE = "reference"
+    IMPORT = "import"
+    INHERIT = "inherit"
+    IMPLEMENT = "implement"
+    DECORATE = "decorate"
+    TYPE = "type"
+
+
+class EdgeKind(IntEnum):
+    """Definition -> definition edges of the graph, one per resolved reference kind."""
+
+    CALLS = 0
+    REFERENCES = 1
+    IMPORTS = 2
+    INHERITS = 3
+    IMPLEMENTS = 4
+    DECORATES = 5
+    TYPE_OF = 6
+
+    @classmethod
+    def of(cls, ref_kind: RefKind) -> EdgeKind:
+        return _EDGE_OF_REF[ref_kind]
+
+
+_EDGE_OF_REF: dict[RefKind, EdgeKind] = {
+    RefKind.CALL: EdgeKind.CALLS,
+    RefKind.REFERENCE: EdgeKind.REFERENCES,
+    RefKind.IMPORT: EdgeKind.IMPORTS,
+    RefKind.INHERIT: EdgeKind.INHERITS,
+    RefKind.IMPLEMENT: EdgeKind.IMPLEMENTS,
+    RefKind.DECORATE: EdgeKind.DECORATES,
+    RefKind.TYPE: EdgeKind.TYPE_OF,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A definition. ``line..end_col`` is the whole definition; ``name_*`` the name alone."""
+
+    symbol_id: str
+    name: str
+    kind: Kind
+    fqn: str
+    signature: str
+    language: str
+    file: str
+    root: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    name_line: int
+    name_col: int
+    name_end_line: int
+    name_end_col: int
+    parent: str | None = None
+    decorators: tuple[str, ...] = ()
+    extends: tuple[str, ...] = ()
+    implements: tuple[str, ...] = ()
+    doc: str = ""
+
+    @property
+    def container(self) -> str:
+        """The qualified name of the enclosing scope ("" at top level)."""
+        head, _, _ = self.fqn.rpartition(".")
+        return head
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A use of a name inside a file, tagged with the definition it sits in.
+
+    ``qualifier`` is the receiver or module written before the name (``os.path``
+    in ``os.path.join``; ``a.b`` in ``from a.b import c``); ``alias`` is the local
+    name an import binds when it differs from ``name``.
+    """
+
+    name: str
+    file: str
+    line: int
+    col: int
+    kind: RefKind
+    enclosing: str | None = None
+    qualifier: str = ""
+    alias: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FileStamp:
+    """What incremental indexing compares: size and mtime first, then the content hash."""
+
+    size: int
+    mtime_ns: int
+    digest: str
+
+
+@dataclass(slots=True)
+class FileRecord:
+    """Everything extracted from one file, stored and replaced as a unit."""
+
+    path: str
+    root: str
+    language: str
+    stamp: FileStamp
+    symbols: list[Symbol] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)

@@ -1,0 +1,47 @@
+; Python definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; In this grammar a block holds `string` and `assignment` directly, without expression_statement.
+
+; ---- definitions -------------------------------------------------------------
+
+(class_definition
+  name: (identifier) @name
+  superclasses: (argument_list [(identifier) (attribute) (subscript)] @extends)?
+  body: (block . (string) @doc)?) @definition.class
+
+(function_definition
+  name: (identifier) @name
+  body: (block . (string) @doc)?) @definition.function
+
+(decorated_definition
+  (decorator) @decorator
+  definition: [
+    (class_definition name: (identifier) @name) @definition.class
+    (function_definition name: (identifier) @name) @definition.function
+  ])
+
+; module- and class-level assignments; the engine drops those inside functions
+(module (assignment left: (identifier) @name) @definition.variable)
+(module (expression_statement (assignment left: (identifier) @name) @definition.variable))
+(class_definition body: (block (assignment left: (identifier) @name) @definition.variable))
+(class_definition body: (block (expression_statement (assignment left: (identifier) @name) @definition.variable)))
+
+; ---- references --------------------------------------------------------------
+
+(call function: (identifier) @name) @reference.call
+(call function: (attribute object: (_) @qualifier attribute: (identifier) @name)) @reference.call
+
+(import_statement name: (dotted_name) @name) @reference.import
+(import_statement name: (aliased_import name: (dotted_name) @name alias: (identifier) @alias)) @reference.import
+(import_from_statement module_name: (_) @qualifier name: (dotted_name) @name) @reference.import
+(import_from_statement module_name: (_) @qualifier name: (aliased_import name: (dotted_name) @name alias: (identifier) @alias)) @reference.import
+
+(type (identifier) @name) @reference.type
+(type (attribute attribute: (identifier) @name)) @reference.type
+(type (generic_type (identifier) @name)) @reference.type
+(type (subscript value: (identifier) @name)) @reference.type
+
+(keyword_argument value: (identifier) @name) @reference.reference
+(call arguments: (argument_list (identifier) @name)) @reference.reference
+(return_statement (identifier) @name) @reference.reference
+(assignment right: (identifier) @name) @reference.reference
+(assignment right: (attribute attribute: (identifier) @name)) @reference.reference
