@@ -19,11 +19,24 @@
     (function_definition name: (identifier) @name) @definition.function
   ])
 
-; module- and class-level assignments; the engine drops those inside functions
+; module- and class-level assignments (also inside if/try/with blocks there, as in
+; `try: import x` / `except ImportError: x = None`); the engine drops those inside functions
 (module (assignment left: (identifier) @name) @definition.variable)
-(module (expression_statement (assignment left: (identifier) @name) @definition.variable))
 (class_definition body: (block (assignment left: (identifier) @name) @definition.variable))
-(class_definition body: (block (expression_statement (assignment left: (identifier) @name) @definition.variable)))
+(module (assignment left: [(pattern_list (identifier) @name @definition.variable)
+                           (tuple_pattern (identifier) @name @definition.variable)]))
+(class_definition body: (block (assignment left: [(pattern_list (identifier) @name @definition.variable)
+                                                  (tuple_pattern (identifier) @name @definition.variable)])))
+(module [
+  (if_statement [(block (assignment left: (identifier) @name) @definition.variable)
+                 (_ (block (assignment left: (identifier) @name) @definition.variable))])
+  (try_statement [(block (assignment left: (identifier) @name) @definition.variable)
+                  (_ (block (assignment left: (identifier) @name) @definition.variable))])
+  (with_statement (block (assignment left: (identifier) @name) @definition.variable))
+])
+(class_definition body: (block
+  (if_statement [(block (assignment left: (identifier) @name) @definition.variable)
+                 (_ (block (assignment left: (identifier) @name) @definition.variable))])))
 
 ; ---- references --------------------------------------------------------------
 
