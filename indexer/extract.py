@@ -32,6 +32,11 @@ MAX_DOC = 800
 
 _FUNCTION_KINDS = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR})
 _VALUE_KINDS = frozenset({Kind.VARIABLE, Kind.CONSTANT, Kind.FIELD, Kind.PROPERTY})
+# When two patterns capture one name, a kind here replaces the kinds it refines.
+_REFINED_BY: dict[Kind, frozenset[Kind]] = {
+    Kind.CONSTANT: frozenset({Kind.VARIABLE, Kind.FIELD, Kind.PROPERTY}),
+    Kind.CONSTRUCTOR: frozenset({Kind.FUNCTION, Kind.METHOD}),
+}
 _CONSTRUCTOR_NAMES = frozenset({"__init__", "constructor", "initialize", "init", "new"})
 _WRAPPERS = frozenset(
     {
@@ -203,7 +208,9 @@ def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
                 raw_refs.append((name_node, ref_kind, qualifier, alias))
                 break
 
-    ordered = sorted(defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
+    ordered = sorted(
+        defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte)
+    )
     symbols = _build_symbols(ordered, path, root, spec, source, columns)
     references = _build_references(ordered, raw_refs, path, columns)
     return Extraction(symbols, references, problems)
@@ -223,7 +230,9 @@ def _add_def(
     entry = defs.get(name_node.start_byte)
     if entry is None:
         entry = defs[name_node.start_byte] = _Def(node, name_node, kind)
-    elif node.end_byte - node.start_byte < entry.node.end_byte - entry.node.start_byte:
+    elif entry.kind in _REFINED_BY.get(kind, ()):
+        entry.kind = kind  # a more specific pattern, e.g. a `const` field, wins
+    if node.end_byte - node.start_byte < entry.node.end_byte - entry.node.start_byte:
         entry.node = node  # the tighter of two captures of one definition
     if "doc" in caps and not entry.doc:
         entry.doc = _clean_doc_string(_text(caps["doc"][0]))
@@ -251,8 +260,11 @@ def _build_symbols(
     seen_ids: dict[str, int] = {}
     symbols: list[Symbol] = []
     for entry in ordered:
-        while stack and not _contains(stack[-1][0].node, entry.node):
-            stack.pop()
+        while stack and (
+            not _contains(stack[-1][0].node, entry.node)
+            or _same_span(stack[-1][0].node, entry.node)
+        ):
+            stack.pop()  # names declared together (`int x, y;`) are siblings, not nested
         parent, parent_q = stack[-1] if stack else (None, "")
         name = _text(entry.name_node).strip()
         if not name:
@@ -300,6 +312,10 @@ def _build_symbols(
 
 def _contains(outer: Node, inner: Node) -> bool:
     return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+def _same_span(one: Node, other: Node) -> bool:
+    return one.start_byte == other.start_byte and one.end_byte == other.end_byte
 
 
 def _build_references(

@@ -1,0 +1,103 @@
+; C# definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; A base_list does not say which bases are interfaces: by .NET naming, `I` + capital is one.
+
+; ---- definitions -------------------------------------------------------------
+
+(namespace_declaration name: (_) @name) @definition.namespace
+(file_scoped_namespace_declaration name: (_) @name) @definition.namespace
+
+(class_declaration
+  (attribute_list (attribute) @decorator)*
+  name: (identifier) @name) @definition.class
+(class_declaration
+  name: (identifier) @name
+  (base_list [(identifier) (qualified_name) (generic_name)] @extends)
+  (#not-match? @extends "^([A-Za-z_][A-Za-z0-9_]*\\.)*I[A-Z]")) @definition.class
+(class_declaration
+  name: (identifier) @name
+  (base_list [(identifier) (qualified_name) (generic_name)] @implements)
+  (#match? @implements "^([A-Za-z_][A-Za-z0-9_]*\\.)*I[A-Z]")) @definition.class
+
+(record_declaration
+  (attribute_list (attribute) @decorator)*
+  name: (identifier) @name
+  (base_list [(identifier) (qualified_name) (generic_name)] @extends)?) @definition.class
+
+(struct_declaration
+  (attribute_list (attribute) @decorator)*
+  name: (identifier) @name
+  (base_list [(identifier) (qualified_name) (generic_name)] @implements)?) @definition.struct
+
+(interface_declaration
+  (attribute_list (attribute) @decorator)*
+  name: (identifier) @name
+  (base_list [(identifier) (qualified_name) (generic_name)] @extends)?) @definition.interface
+
+(enum_declaration
+  (attribute_list (attribute) @decorator)*
+  name: (identifier) @name) @definition.enum
+(enum_member_declaration name: (identifier) @name) @definition.enum_member
+
+(delegate_declaration
+  (attribute_list (attribute) @decorator)*
+  name: (identifier) @name) @definition.type
+
+(method_declaration
+  (attribute_list (attribute) @decorator)*
+  name: (identifier) @name) @definition.method
+(constructor_declaration
+  (attribute_list (attribute) @decorator)*
+  name: (identifier) @name) @definition.constructor
+(destructor_declaration name: (identifier) @name) @definition.method
+(operator_declaration operator: _ @name) @definition.operator
+
+(property_declaration
+  (attribute_list (attribute) @decorator)*
+  name: (identifier) @name) @definition.property
+(indexer_declaration "this" @name) @definition.property
+(event_declaration name: (identifier) @name) @definition.event
+(event_field_declaration
+  (variable_declaration (variable_declarator name: (identifier) @name))) @definition.event
+
+(field_declaration
+  (attribute_list (attribute) @decorator)*
+  (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+(field_declaration
+  (modifier) @_const
+  (variable_declaration (variable_declarator name: (identifier) @name))
+  (#eq? @_const "const")) @definition.constant
+
+; ---- references --------------------------------------------------------------
+
+(invocation_expression function: (identifier) @name) @reference.call
+(invocation_expression function: (generic_name (identifier) @name)) @reference.call
+(invocation_expression
+  function: (member_access_expression
+    expression: (_) @qualifier
+    name: [(identifier) @name (generic_name (identifier) @name)])) @reference.call
+
+(object_creation_expression type: (identifier) @name) @reference.call
+(object_creation_expression type: (generic_name (identifier) @name)) @reference.call
+(object_creation_expression type: (qualified_name qualifier: (_) @qualifier name: (_) @name)) @reference.call
+
+(using_directive . (identifier) @name .) @reference.import
+(using_directive . (qualified_name qualifier: (_) @qualifier name: (_) @name) .) @reference.import
+(using_directive name: (identifier) @alias (identifier) @name) @reference.import
+(using_directive name: (identifier) @alias (qualified_name qualifier: (_) @qualifier name: (_) @name)) @reference.import
+
+(parameter type: (identifier) @name) @reference.type
+(parameter type: (generic_name (identifier) @name)) @reference.type
+(variable_declaration type: (identifier) @name) @reference.type
+(variable_declaration type: (generic_name (identifier) @name)) @reference.type
+(property_declaration type: (identifier) @name) @reference.type
+(property_declaration type: (generic_name (identifier) @name)) @reference.type
+(method_declaration returns: (identifier) @name) @reference.type
+(method_declaration returns: (generic_name (identifier) @name)) @reference.type
+(type_argument_list (identifier) @name) @reference.type
+(type_parameter_constraint type: (identifier) @name) @reference.type
+(cast_expression type: (identifier) @name) @reference.type
+(typeof_expression type: (identifier) @name) @reference.type
+
+(member_access_expression expression: (identifier) @name) @reference.reference
+(argument (identifier) @name) @reference.reference
+(assignment_expression right: (identifier) @name) @reference.reference
