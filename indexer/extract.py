@@ -267,6 +267,8 @@ def _build_symbols(
             stack.pop()  # names declared together (`int x, y;`) are siblings, not nested
         parent, parent_q = stack[-1] if stack else (None, "")
         name = _text(entry.name_node).strip()
+        if name.startswith(":") and name[1:2].isidentifier():
+            name = name[1:]  # a symbol literal (Ruby's `:name`) names its bare word
         if not name:
             continue
         kind = _refine_kind(entry.kind, name, parent)

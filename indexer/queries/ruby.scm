@@ -1,0 +1,64 @@
+; Ruby definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; `include`/`prepend` of a module are recorded as implements (mixins); `def` at the top
+; level is a function, inside a class, module or block a method.
+
+; ---- definitions -------------------------------------------------------------
+
+(class
+  name: [(constant) (scope_resolution)] @name
+  superclass: (superclass (_) @extends)?) @definition.class
+(class
+  name: [(constant) (scope_resolution)] @name
+  body: (body_statement
+    (call
+      method: (identifier) @_mixin
+      arguments: (argument_list [(constant) (scope_resolution)] @implements))
+    (#any-of? @_mixin "include" "prepend"))) @definition.class
+
+(module name: [(constant) (scope_resolution)] @name) @definition.module
+(module
+  name: [(constant) (scope_resolution)] @name
+  body: (body_statement
+    (call
+      method: (identifier) @_mixin
+      arguments: (argument_list [(constant) (scope_resolution)] @implements))
+    (#any-of? @_mixin "include" "prepend"))) @definition.module
+
+(program (method name: (_) @name) @definition.function)
+(body_statement (method name: (_) @name) @definition.method)
+(block_body (method name: (_) @name) @definition.method)
+(singleton_method name: (_) @name) @definition.method
+
+(call
+  method: (identifier) @_attr
+  arguments: (argument_list (simple_symbol) @name)
+  (#any-of? @_attr "attr_accessor" "attr_reader" "attr_writer")) @definition.property
+
+(alias name: (_) @name) @definition.method
+
+(program (assignment left: (constant) @name) @definition.constant)
+(body_statement (assignment left: (constant) @name) @definition.constant)
+
+; ---- references --------------------------------------------------------------
+
+(call
+  method: (identifier) @_require
+  arguments: (argument_list . (string (string_content) @name))
+  (#any-of? @_require "require" "require_relative" "load" "autoload")) @reference.import
+
+(call !receiver method: (identifier) @name) @reference.call
+(call
+  receiver: [(identifier) (constant) (scope_resolution) (self) (instance_variable) (class_variable)] @qualifier
+  method: (identifier) @name) @reference.call
+(call receiver: [(call) (element_reference) (parenthesized_statements)] method: (identifier) @name) @reference.call
+(call
+  receiver: [(constant) @name (scope_resolution name: (constant) @name)]
+  method: (identifier) @_new
+  (#eq? @_new "new")) @reference.call
+
+(scope_resolution scope: (constant) @name) @reference.reference
+(argument_list (constant) @name) @reference.reference
+(argument_list (scope_resolution name: (constant) @name)) @reference.reference
+(assignment right: (constant) @name) @reference.reference
+(optional_parameter value: (constant) @name) @reference.reference
+(body_statement (constant) @name) @reference.reference
