@@ -22,10 +22,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from tree_sitter import Node, QueryCursor
-
 from symfuse.indexer import languages
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
+from tree_sitter import Node, QueryCursor
 
 MAX_SIGNATURE = 240
 MAX_DOC = 800

@@ -1,0 +1,196 @@
+"""Which files of a workspace get indexed.
+
+Walks a root honouring nested ``.gitignore`` files (pathspec's git semantics,
+negation included), skips VCS, vendored and build folders, files over the size
+limit and files we have no language for, follows symlinks only while they stay
+inside the root, and survives loops, permission errors and files that vanish.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+from symfuse.indexer import languages
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_FILE_SIZE = 1_000_000
+SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".bzr",
+        "node_modules",
+        "bower_components",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".eggs",
+        "site-packages",
+        ".idea",
+        ".gradle",
+        ".next",
+        ".nuxt",
+        ".cache",
+        "build",
+        "dist",
+        "target",
+        "vendor",
+        "third_party",
+        "coverage",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryConfig:
+    """What to index. Globs use gitignore syntax, relative to the root."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    languages: frozenset[str] | None = None
+    skip_dirs: frozenset[str] = SKIPPED_DIRS
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A file to index: ``path`` is relative to its root, POSIX style."""
+
+    path: str
+    abs_path: str
+    language: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(slots=True)
+class Discovery:
+    candidates: list[Candidate] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+class _Ignores:
+    """The stack of .gitignore specs that apply to the directory being walked."""
+
+    def __init__(self) -> None:
+        self._specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+
+    def push(self, rel_dir: str, abs_dir: str) -> bool:
+        try:
+            with open(os.path.join(abs_dir, ".gitignore"), encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            return False
+        self._specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+        return True
+
+    def pop(self) -> None:
+        self._specs.pop()
+
+    def ignored(self, rel_path: str, is_dir: bool) -> bool:
+        verdict = False
+        for base, spec in self._specs:
+            if base and not rel_path.startswith(base + "/"):
+                continue
+            local = rel_path[len(base) + 1 :] if base else rel_path
+            result = spec.check_file(local + "/" if is_dir else local)
+            if result.include is not None:
+                verdict = bool(result.include)
+        return verdict
+
+
+def _matcher(globs: tuple[str, ...]) -> pathspec.GitIgnoreSpec | None:
+    return pathspec.GitIgnoreSpec.from_lines(globs) if globs else None
+
+
+def discover(root: Path, config: DiscoveryConfig) -> Discovery:
+    """Every indexable file under ``root``, plus the reasons others were skipped."""
+    result = Discovery()
+    real_root = os.path.realpath(root)
+    include = _matcher(config.include)
+    exclude = _matcher(config.exclude)
+    ignores = _Ignores()
+    visited: set[tuple[int, int]] = set()
+    for rel_path, entry_stat, abs_path in _walk(real_root, "", ignores, visited, config, result):
+        if exclude is not None and exclude.match_file(rel_path):
+            continue
+        if include is not None and not include.match_file(rel_path):
+            continue
+        spec = languages.detect(rel_path)
+        if spec is None or (config.languages is not None and spec.name not in config.languages):
+            continue
+        if entry_stat.st_size > config.max_file_size:
+            reason = f"larger than {config.max_file_size} bytes ({entry_stat.st_size})"
+            log.info("skipping %s: %s", rel_path, reason)
+            result.skipped.append((rel_path, reason))
+            continue
+        result.candidates.append(
+            Candidate(rel_path, abs_path, spec.name, entry_stat.st_size, entry_stat.st_mtime_ns)
+        )
+    result.candidates.sort(key=lambda c: c.path)
+    return result
+
+
+def _walk(
+    real_root: str,
+    rel_dir: str,
+    ignores: _Ignores,
+    visited: set[tuple[int, int]],
+    config: DiscoveryConfig,
+    result: Discovery,
+) -> Iterator[tuple[str, os.stat_result, str]]:
+    abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
+    try:
+        dir_stat = os.stat(abs_dir)
+    except OSError as exc:
+        result.skipped.append((rel_dir or ".", f"cannot read directory: {exc.strerror}"))
+        return
+    key = (dir_stat.st_dev, dir_stat.st_ino)
+    if key in visited:
+        result.skipped.append((rel_dir, "symlink loop or directory seen twice"))
+        return
+    visited.add(key)
+    try:
+        with os.scandir(abs_dir) as scan:
+            entries = sorted(scan, key=lambda e: e.name)
+    except OSError as exc:
+        result.skipped.append((rel_dir or ".", f"cannot read directory: {exc.strerror}"))
+        return
+    pushed = ignores.push(rel_dir, abs_dir)
+    try:
+        for entry in entries:
+            rel_path = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                is_link = entry.is_symlink()
+                entry_stat = entry.stat(follow_symlinks=True)
+            except OSError:
+                result.skipped.append((rel_path, "vanished or unreadable while walking"))
+                continue
+            abs_path = entry.path
+            if is_link:
+                target = os.path.realpath(entry.path)
+                if target != real_root and not target.startswith(real_root + os.sep):
+                    result.skipped.append((rel_path, "symlink leads outside the workspace"))
+                    continue
+            if stat.S_ISDIR(entry_stat.st_mode):
+                if entry.name in config.skip_dirs or ignores.ignored(rel_path, is_dir=True):
+                    continue
+                yield from _walk(real_root, rel_path, ignores, visited, config, result)
+            elif stat.S_ISREG(entry_stat.st_mode) and not ignores.ignored(rel_path, is_dir=False):
+                yield rel_path, entry_stat, abs_path
+    finally:
+        if pushed:
+            ignores.pop()

@@ -1,0 +1,189 @@
+"""References -> definition-to-definition edges.
+
+A reference is resolved by trying, in order:
+
+1. the same scope: a definition with that name in the enclosing definition, its
+   parents, the enclosing class (for ``self.x``/``this.x``) and the file;
+2. imports: a name or module alias bound by an import of the same file, looked
+   up by qualified name;
+3. the bare name anywhere in the workspace, each of ``n`` candidates with
+   confidence ``1/n`` (names with more than ``MAX_CANDIDATES`` definitions are
+   too ambiguous to link).
+
+Edges go from the reference's enclosing definition to the resolved definition;
+references at file level have no source definition and make no edge.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from symfuse.indexer.index import EdgeRow, FileEntry, Index
+from symfuse.indexer.model import EdgeKind, Kind, Reference, RefKind, Symbol
+
+MAX_CANDIDATES = 8
+_SELF_NAMES = frozenset({"self", "this", "cls", "super()", "Self", "@"})
+_CALLABLE = frozenset(
+    {Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR, Kind.CLASS, Kind.STRUCT, Kind.MACRO}
+)
+_TYPES = frozenset(
+    {
+        Kind.CLASS,
+        Kind.STRUCT,
+        Kind.INTERFACE,
+        Kind.TRAIT,
+        Kind.ENUM,
+        Kind.TYPE,
+        Kind.UNION,
+        Kind.TYPE_PARAMETER,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    target: Symbol
+    confidence: float
+
+
+class Resolver:
+    """Resolves references against an index's current symbols."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self.symbols = index.symbols
+        self.by_name = index.by_name
+        self.position = index.position
+        self._scoped: dict[tuple[str, str], Symbol] = {}
+        self._top: dict[tuple[str, str], Symbol] = {}
+        self._by_fqn: dict[str, Symbol] = {}
+        for s in self.symbols:
+            if s.parent is None:
+                self._top.setdefault((s.file, s.name), s)
+            else:
+                self._scoped.setdefault((s.parent, s.name), s)
+            self._by_fqn.setdefault(s.fqn, s)
+        self._imports: dict[str, dict[str, str]] = {}
+
+    def _file_imports(self, entry: FileEntry) -> dict[str, str]:
+        """Local name -> qualified name it stands for, from the file's import references."""
+        table = self._imports.get(entry.path)
+        if table is None:
+            table = {}
+            for ref in entry.references():
+                if ref.kind is not RefKind.IMPORT:
+                    continue
+                full = f"{ref.qualifier}.{ref.name}" if ref.qualifier else ref.name
+                local = ref.alias or ref.name.rsplit(".", 1)[-1]
+                table[local] = full
+                if not ref.alias and "." in ref.name and not ref.qualifier:
+                    table[ref.name.split(".", 1)[0]] = ref.name.split(".", 1)[0]
+            self._imports[entry.path] = table
+        return table
+
+    def resolve(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
+        name = ref.name
+        if ref.kind is RefKind.IMPORT:
+            target = self._by_fqn.get(f"{ref.qualifier}.{name}" if ref.qualifier else name)
+            return [Resolution(target, 1.0)] if target is not None else []
+        if not ref.qualifier or ref.qualifier in _SELF_NAMES:
+            scoped = self._in_scope(ref, entry)
+            if scoped is not None:
+                return [Resolution(scoped, 1.0)]
+        imports = self._file_imports(entry)
+        if ref.qualifier:
+            head = ref.qualifier.split(".", 1)[0]
+            if head in imports:
+                rest = ref.qualifier[len(head) :]
+                target = self._by_fqn.get(f"{imports[head]}{rest}.{name}")
+                if target is not None:
+                    return [Resolution(target, 1.0)]
+        elif name in imports:
+            target = self._by_fqn.get(imports[name])
+            if target is not None:
+                return [Resolution(target, 1.0)]
+        return self._by_bare_name(ref, entry)
+
+    def _in_scope(self, ref: Reference, entry: FileEntry) -> Symbol | None:
+        scope = ref.enclosing
+        self_scope = bool(ref.qualifier)
+        while scope is not None:
+            owner = self.index.get(scope)
+            if owner is None:
+                break
+            if not self_scope or owner.kind.is_container:
+                found = self._scoped.get((scope, ref.name))
+                if found is not None and found.symbol_id != ref.enclosing:
+                    return found
+            scope = owner.parent
+        if self_scope:
+            return None
+        return self._top.get((entry.path, ref.name))
+
+    def _by_bare_name(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
+        positions = self.by_name.get(ref.name)
+        if not positions:
+            return []
+        candidates = [self.symbols[i] for i in positions]
+        same_language = [c for c in candidates if c.language == entry.language]
+        candidates = same_language or candidates
+        wanted = _CALLABLE if ref.kind is RefKind.CALL else None
+        if ref.kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT):
+            wanted = _TYPES
+        if wanted is not None:
+            candidates = [c for c in candidates if c.kind in wanted] or candidates
+        if len(candidates) > MAX_CANDIDATES:
+            return []
+        confidence = 1.0 / len(candidates) * (0.5 if len(candidates) > 1 else 0.8)
+        return [Resolution(c, confidence) for c in candidates]
+
+
+def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
+    """The edges that the references of one file make, merged per (src, dst, kind)."""
+    merged: dict[tuple[str, str, int], float] = {}
+    for ref in entry.references():
+        if ref.enclosing is None:
+            continue
+        for hit in resolver.resolve(ref, entry):
+            if hit.target.symbol_id == ref.enclosing:
+                continue
+            key = (ref.enclosing, hit.target.symbol_id, int(EdgeKind.of(ref.kind)))
+            merged[key] = max(merged.get(key, 0.0), hit.confidence)
+    return [(s, d, k, w) for (s, d, k), w in merged.items()]
+
+
+def relink(index: Index, files: Iterable[str]) -> None:
+    """Recompute the outgoing edges of the given files in place."""
+    resolver = Resolver(index)
+    for key in files:
+        entry = index.files.get(key)
+        if entry is None:
+            index.edges_by_file.pop(key, None)
+        else:
+            index.edges_by_file[key] = edges_of_file(resolver, entry)
+    index.changed()
+
+
+def affected_files(index: Index, changed_names: set[str], changed_files: set[str]) -> set[str]:
+    """Files whose edges may change when definitions of ``changed_names`` appear or vanish."""
+    files = {key for key in changed_files if key in index.files}
+    for name in changed_names:
+        files.update(index.files_referencing(name))
+    return files
+
+
+def names_of(symbols: Iterable[Symbol]) -> dict[str, str]:
+    return {s.symbol_id: s.name for s in symbols}
+
+
+def changed_names(old: list[Symbol], new: list[Symbol]) -> set[str]:
+    """Names whose set of definitions differs between two versions of a file."""
+    before = defaultdict(set)
+    after = defaultdict(set)
+    for s in old:
+        before[s.name].add((s.symbol_id, s.fqn, s.kind))
+    for s in new:
+        after[s.name].add((s.symbol_id, s.fqn, s.kind))
+    return {name for name in before.keys() | after.keys() if before[name] != after[name]}

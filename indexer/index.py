@@ -1,0 +1,246 @@
+"""The in-memory index: files with their symbols and references, plus the graph.
+
+Everything global (the flat symbol list, lookups by id and name, the edge
+arrays, PageRank) is derived from the per-file entries and the per-file edge
+lists, cached, and dropped whenever a file changes. ``generation`` grows with
+every change so that layers above can key their own caches on it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+from symfuse.indexer import rows
+from symfuse.indexer.model import EdgeKind, FileStamp, Reference, Symbol
+
+
+@dataclass(slots=True)
+class FileEntry:
+    """One indexed file. ``path`` is the index key (see :meth:`Index.key`)."""
+
+    path: str
+    root: str
+    rel: str
+    language: str
+    stamp: FileStamp
+    symbols: list[Symbol]
+    refs_blob: bytes
+    ref_names: frozenset[str]
+    problems: list[str] = field(default_factory=list)
+    _references: list[Reference] | None = None
+
+    def references(self) -> list[Reference]:
+        if self._references is None:
+            self._references = rows.unpack_references(self.refs_blob, self.path, self.symbols)
+        return self._references
+
+
+# An edge as stored per source file: (src symbol_id, dst symbol_id, kind, weight).
+EdgeRow = tuple[str, str, int, float]
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeArrays:
+    """Graph edges as parallel arrays of symbol positions in :attr:`Index.symbols`."""
+
+    src: npt.NDArray[np.int32]
+    dst: npt.NDArray[np.int32]
+    kind: npt.NDArray[np.int8]
+    weight: npt.NDArray[np.float32]
+
+    def __len__(self) -> int:
+        return int(self.src.shape[0])
+
+
+class Index:
+    """All files of a workspace (one or more roots), their symbols and the graph."""
+
+    def __init__(self, roots: dict[str, str]) -> None:
+        self.roots = roots  # alias -> absolute path
+        self.files: dict[str, FileEntry] = {}
+        self.edges_by_file: dict[str, list[EdgeRow]] = {}
+        self.pagerank_by_id: dict[str, float] = {}
+        self.generation = 0
+        self.updated_at = 0.0
+        self._cache: dict[str, object] = {}
+
+    # --- keys and roots --------------------------------------------------------
+
+    def key(self, root: str, rel: str) -> str:
+        """The file key: the relative path, prefixed by the root alias when there are several."""
+        return rel if len(self.roots) == 1 else f"{root}/{rel}"
+
+    def abs_path(self, file: str) -> str:
+        entry = self.files[file]
+        return f"{self.roots[entry.root]}/{entry.rel}"
+
+    # --- mutation ---------------------------------------------------------------
+
+    def changed(self) -> None:
+        """Drop every derived structure; call after changing files or edges."""
+        self._cache.clear()
+        self.generation += 1
+
+    # --- derived views ------------------------------------------------------------
+
+    def _cached(self, name: str, build: functools.partial[object]) -> object:
+        value = self._cache.get(name)
+        if value is None:
+            value = self._cache[name] = build()
+        return value
+
+    @property
+    def symbols(self) -> list[Symbol]:
+        """Every symbol, files in key order, each file's symbols in source order."""
+        cached = self._cache.get("symbols")
+        if cached is None:
+            cached = self._cache["symbols"] = [
+                s for key in sorted(self.files) for s in self.files[key].symbols
+            ]
+        return cached  # type: ignore[return-value]
+
+    @property
+    def position(self) -> dict[str, int]:
+        """symbol_id -> position in :attr:`symbols`."""
+        cached = self._cache.get("position")
+        if cached is None:
+            cached = self._cache["position"] = {s.symbol_id: i for i, s in enumerate(self.symbols)}
+        return cached  # type: ignore[return-value]
+
+    @property
+    def by_name(self) -> dict[str, list[int]]:
+        """name -> positions of the symbols so named."""
+        cached = self._cache.get("by_name")
+        if cached is None:
+            table: defaultdict[str, list[int]] = defaultdict(list)
+            for i, s in enumerate(self.symbols):
+                table[s.name].append(i)
+            cached = self._cache["by_name"] = dict(table)
+        return cached  # type: ignore[return-value]
+
+    @property
+    def children(self) -> dict[str, list[int]]:
+        """parent symbol_id -> positions of its direct children."""
+        cached = self._cache.get("children")
+        if cached is None:
+            table: defaultdict[str, list[int]] = defaultdict(list)
+            for i, s in enumerate(self.symbols):
+                if s.parent is not None:
+                    table[s.parent].append(i)
+            cached = self._cache["children"] = dict(table)
+        return cached  # type: ignore[return-value]
+
+    @property
+    def edges(self) -> EdgeArrays:
+        cached = self._cache.get("edges")
+        if cached is None:
+            cached = self._cache["edges"] = self._edge_arrays()
+        return cached  # type: ignore[return-value]
+
+    @property
+    def pagerank(self) -> npt.NDArray[np.float64]:
+        """PageRank of each symbol, aligned with :attr:`symbols` (computed at index time)."""
+        cached = self._cache.get("pagerank")
+        if cached is None:
+            lookup = self.pagerank_by_id
+            uniform = 1.0 / max(1, len(self.symbols))
+            cached = self._cache["pagerank"] = np.fromiter(
+                (lookup.get(s.symbol_id, uniform) for s in self.symbols),
+                dtype=np.float64,
+                count=len(self.symbols),
+            )
+        return cached  # type: ignore[return-value]
+
+    def _edge_arrays(self) -> EdgeArrays:
+        position = self.position
+        src: list[int] = []
+        dst: list[int] = []
+        kind: list[int] = []
+        weight: list[float] = []
+        for key in sorted(self.edges_by_file):
+            for s, d, k, w in self.edges_by_file[key]:
+                si = position.get(s)
+                di = position.get(d)
+                if si is None or di is None:
+                    continue
+                src.append(si)
+                dst.append(di)
+                kind.append(k)
+                weight.append(w)
+        return EdgeArrays(
+            np.asarray(src, dtype=np.int32),
+            np.asarray(dst, dtype=np.int32),
+            np.asarray(kind, dtype=np.int8),
+            np.asarray(weight, dtype=np.float32),
+        )
+
+    # --- lookups ----------------------------------------------------------------
+
+    def get(self, symbol_id: str) -> Symbol | None:
+        at = self.position.get(symbol_id)
+        return None if at is None else self.symbols[at]
+
+    def neighbours(
+        self, symbol_id: str, *, outgoing: bool, kinds: frozenset[EdgeKind] | None = None
+    ) -> list[tuple[Symbol, EdgeKind, float]]:
+        """Symbols this one points to (``outgoing``) or that point to it, with edge kind."""
+        at = self.position.get(symbol_id)
+        if at is None:
+            return []
+        edges = self.edges
+        mine = edges.src if outgoing else edges.dst
+        other = edges.dst if outgoing else edges.src
+        hits = np.flatnonzero(mine == at)
+        found: list[tuple[Symbol, EdgeKind, float]] = []
+        for h in hits:
+            kind = EdgeKind(int(edges.kind[h]))
+            if kinds is None or kind in kinds:
+                found.append((self.symbols[int(other[h])], kind, float(edges.weight[h])))
+        return found
+
+    def files_referencing(self, name: str) -> list[str]:
+        """Keys of files that mention ``name`` in some reference."""
+        table = self._cache.get("ref_files")
+        if table is None:
+            built: defaultdict[str, list[str]] = defaultdict(list)
+            for key in sorted(self.files):
+                for ref_name in self.files[key].ref_names:
+                    built[ref_name].append(key)
+            table = self._cache["ref_files"] = dict(built)
+        return table.get(name, [])  # type: ignore[attr-defined,no-any-return]
+
+    def stats(self) -> dict[str, object]:
+        languages: defaultdict[str, int] = defaultdict(int)
+        symbols_by_language: defaultdict[str, int] = defaultdict(int)
+        references = 0
+        for entry in self.files.values():
+            languages[entry.language] += 1
+            symbols_by_language[entry.language] += len(entry.symbols)
+            references += _count_refs(entry)
+        return {
+            "files": len(self.files),
+            "definitions": sum(symbols_by_language.values()),
+            "references": references,
+            "edges": sum(len(v) for v in self.edges_by_file.values()),
+            "languages": dict(sorted(languages.items())),
+            "definitions_by_language": dict(sorted(symbols_by_language.items())),
+        }
+
+
+def _count_refs(entry: FileEntry) -> int:
+    if entry._references is not None:
+        return len(entry._references)
+    # msgpack arrays start with their length: read it without decoding the rows.
+    blob = entry.refs_blob
+    head = blob[0]
+    if head & 0xF0 == 0x90:
+        return head & 0x0F
+    if head == 0xDC:
+        return int.from_bytes(blob[1:3], "big")
+    if head == 0xDD:
+        return int.from_bytes(blob[1:5], "big")
+    return len(entry.references())

@@ -1,0 +1,102 @@
+"""Symbols and references <-> compact msgpack rows (lists), the on-disk shape.
+
+Rows keep a fixed field order; ``SCHEMA`` changes whenever that order or the
+meaning of a field does, and older indexes are then rebuilt.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
+
+SCHEMA = 1
+
+_KINDS = list(Kind)
+_KIND_CODE = {kind: code for code, kind in enumerate(_KINDS)}
+_REF_KINDS = list(RefKind)
+_REF_KIND_CODE = {kind: code for code, kind in enumerate(_REF_KINDS)}
+
+
+def symbol_row(s: Symbol) -> list[Any]:
+    return [
+        s.symbol_id,
+        s.name,
+        _KIND_CODE[s.kind],
+        s.fqn,
+        s.signature,
+        s.line,
+        s.col,
+        s.end_line,
+        s.end_col,
+        s.name_line,
+        s.name_col,
+        s.name_end_line,
+        s.name_end_col,
+        s.parent,
+        list(s.decorators),
+        list(s.extends),
+        list(s.implements),
+        s.doc,
+    ]
+
+
+def symbol_from_row(row: list[Any], file: str, root: str, language: str) -> Symbol:
+    return Symbol(
+        symbol_id=row[0],
+        name=row[1],
+        kind=_KINDS[row[2]],
+        fqn=row[3],
+        signature=row[4],
+        language=language,
+        file=file,
+        root=root,
+        line=row[5],
+        col=row[6],
+        end_line=row[7],
+        end_col=row[8],
+        name_line=row[9],
+        name_col=row[10],
+        name_end_line=row[11],
+        name_end_col=row[12],
+        parent=row[13],
+        decorators=tuple(row[14]),
+        extends=tuple(row[15]),
+        implements=tuple(row[16]),
+        doc=row[17],
+    )
+
+
+def pack_references(refs: list[Reference], symbol_ids: dict[str, int]) -> bytes:
+    """References of one file as one msgpack blob, decoded only when someone asks."""
+    rows = [
+        [
+            r.name,
+            r.line,
+            r.col,
+            _REF_KIND_CODE[r.kind],
+            symbol_ids.get(r.enclosing, -1) if r.enclosing else -1,
+            r.qualifier,
+            r.alias,
+        ]
+        for r in refs
+    ]
+    return msgpack.packb(rows, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def unpack_references(blob: bytes, file: str, symbols: list[Symbol]) -> list[Reference]:
+    rows = msgpack.unpackb(blob, raw=False)
+    return [
+        Reference(
+            name=row[0],
+            file=file,
+            line=row[1],
+            col=row[2],
+            kind=_REF_KINDS[row[3]],
+            enclosing=symbols[row[4]].symbol_id if row[4] >= 0 else None,
+            qualifier=row[5],
+            alias=row[6],
+        )
+        for row in rows
+    ]

@@ -1,0 +1,285 @@
+"""The persisted index: a manifest plus immutable, content-addressed objects.
+
+Layout of an index directory::
+
+    manifest.msgpack        schema, roots, per-file stamps and object keys, graph key, counts
+    objects/<key>.msgpack   one per file (symbol rows + packed references) and one graph
+    lock                    held by the one process that may write
+
+Every file is written to a temporary name, fsynced and renamed into place, and
+the manifest is renamed last, so a reader sees either the old index or the new
+one, whatever moment a writer is killed at. Anything unreadable, truncated or
+of another schema raises :class:`IndexCorrupt`; callers rebuild.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import platformdirs
+from filelock import FileLock
+from symfuse.indexer import rows
+from symfuse.indexer.errors import IndexCorrupt
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.model import FileStamp
+
+log = logging.getLogger(__name__)
+
+FORMAT = 3  # bump with any change to the layout below
+SCHEMA = (FORMAT, rows.SCHEMA)
+MANIFEST = "manifest.msgpack"
+
+
+def default_index_dir(roots: list[Path]) -> Path:
+    """The user cache directory for this set of roots."""
+    joined = "\0".join(sorted(str(r.resolve()) for r in roots))
+    digest = hashlib.blake2b(joined.encode(), digest_size=8).hexdigest()
+    name = "-".join(r.resolve().name or "root" for r in roots)[:40]
+    return Path(platformdirs.user_cache_dir("symfuse")) / f"{name}-{digest}"
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers never see a partial file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@dataclass(slots=True)
+class FileMeta:
+    root: str
+    rel: str
+    language: str
+    stamp: FileStamp
+    object_key: str
+    problems: list[str]
+
+
+@dataclass(slots=True)
+class Manifest:
+    roots: dict[str, str]
+    files: dict[str, FileMeta]
+    graph_key: str
+    counts: dict[str, Any]
+    updated_at: float
+    generation: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class Store:
+    """Reads and writes one index directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.objects = directory / "objects"
+
+    def lock(self, timeout: float = 600.0) -> FileLock:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        return FileLock(str(self.directory / "lock"), timeout=timeout)
+
+    # --- reading ------------------------------------------------------------------
+
+    def _unpack(self, path: Path) -> Any:
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise IndexCorrupt(f"missing {path.name}") from exc
+        except OSError as exc:
+            raise IndexCorrupt(f"cannot read {path}: {exc.strerror}") from exc
+        try:
+            return msgpack.unpackb(data, raw=False, strict_map_key=False)
+        except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
+            raise IndexCorrupt(f"{path.name} is truncated or corrupt ({exc})") from exc
+
+    def read_manifest(self) -> Manifest | None:
+        """The manifest, None when there is no index yet; IndexCorrupt when unusable."""
+        path = self.directory / MANIFEST
+        if not path.exists():
+            return None
+        raw = self._unpack(path)
+        try:
+            if not isinstance(raw, dict) or tuple(raw.get("schema", ())) != SCHEMA:
+                found = raw.get("schema") if isinstance(raw, dict) else None
+                raise IndexCorrupt(f"index format {found} is not the current {list(SCHEMA)}")
+            files = {
+                key: FileMeta(
+                    root=m[0],
+                    rel=m[1],
+                    language=m[2],
+                    stamp=FileStamp(m[3], m[4], m[5]),
+                    object_key=m[6],
+                    problems=list(m[7]),
+                )
+                for key, m in raw["files"].items()
+            }
+            return Manifest(
+                roots=dict(raw["roots"]),
+                files=files,
+                graph_key=raw["graph"],
+                counts=dict(raw["counts"]),
+                updated_at=float(raw["updated_at"]),
+                generation=int(raw["generation"]),
+                options=dict(raw.get("options", {})),
+            )
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise IndexCorrupt(f"manifest has an unexpected shape ({exc!r})") from exc
+
+    def load(self, manifest: Manifest) -> Index:
+        """The full index a manifest describes."""
+        index = Index(manifest.roots)
+        for key, meta in manifest.files.items():
+            index.files[key] = self._load_file(key, meta)
+        graph = self._unpack(self.objects / f"{manifest.graph_key}.msgpack")
+        try:
+            ids: list[str] = graph["ids"]
+            for key, flat in graph["edges"].items():
+                index.edges_by_file[key] = [
+                    (ids[flat[i]], ids[flat[i + 1]], flat[i + 2], flat[i + 3] / 1000.0)
+                    for i in range(0, len(flat), 4)
+                ]
+            index.pagerank_by_id = dict(zip(ids, graph["pagerank"], strict=True))
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise IndexCorrupt(f"graph object has an unexpected shape ({exc!r})") from exc
+        index.generation = manifest.generation
+        index.updated_at = manifest.updated_at
+        return index
+
+    def _load_file(self, key: str, meta: FileMeta) -> FileEntry:
+        raw = self._unpack(self.objects / f"{meta.object_key}.msgpack")
+        try:
+            symbol_rows, refs_blob, ref_names = raw
+            symbols = [rows.symbol_from_row(r, key, meta.root, meta.language) for r in symbol_rows]
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise IndexCorrupt(f"object for {key} has an unexpected shape ({exc!r})") from exc
+        return FileEntry(
+            path=key,
+            root=meta.root,
+            rel=meta.rel,
+            language=meta.language,
+            stamp=meta.stamp,
+            symbols=symbols,
+            refs_blob=refs_blob,
+            ref_names=frozenset(ref_names),
+            problems=meta.problems,
+        )
+
+    # --- writing ------------------------------------------------------------------
+
+    @staticmethod
+    def object_key(entry: FileEntry) -> str:
+        seed = f"{entry.path}\0{entry.root}\0{entry.stamp.digest}\0{SCHEMA}"
+        return hashlib.blake2b(seed.encode(), digest_size=16).hexdigest()
+
+    def save(self, index: Index, counts: dict[str, Any], options: dict[str, Any]) -> Manifest:
+        """Write what is new, then the manifest, then drop objects nothing refers to."""
+        self.objects.mkdir(parents=True, exist_ok=True)
+        existing = {p.stem for p in self.objects.glob("*.msgpack")}
+        files: dict[str, FileMeta] = {}
+        for key, entry in index.files.items():
+            object_key = self.object_key(entry)
+            if object_key not in existing:
+                symbol_rows = [rows.symbol_row(s) for s in entry.symbols]
+                payload = [symbol_rows, entry.refs_blob, sorted(entry.ref_names)]
+                atomic_write(self.objects / f"{object_key}.msgpack", _pack(payload))
+            files[key] = FileMeta(
+                entry.root, entry.rel, entry.language, entry.stamp, object_key, entry.problems
+            )
+        graph_key = self._write_graph(index)
+        _fsync_dir(self.objects)
+        manifest = Manifest(
+            roots=index.roots,
+            files=files,
+            graph_key=graph_key,
+            counts=counts,
+            updated_at=time.time(),
+            generation=index.generation,
+            options=options,
+        )
+        self.write_manifest(manifest)
+        keep = {m.object_key for m in files.values()} | {graph_key}
+        for stale in existing - keep:
+            (self.objects / f"{stale}.msgpack").unlink(missing_ok=True)
+        return manifest
+
+    def _write_graph(self, index: Index) -> str:
+        ids: list[str] = [s.symbol_id for s in index.symbols]
+        position = {sid: i for i, sid in enumerate(ids)}
+        edges: dict[str, list[int]] = {}
+        for key, edge_rows in index.edges_by_file.items():
+            flat: list[int] = []
+            for s, d, k, w in edge_rows:
+                si, di = position.get(s), position.get(d)
+                if si is not None and di is not None:
+                    flat.extend((si, di, k, round(w * 1000)))
+            edges[key] = flat
+        pagerank = [index.pagerank_by_id.get(sid, 0.0) for sid in ids]
+        data = _pack({"ids": ids, "edges": edges, "pagerank": pagerank})
+        graph_key = "graph-" + hashlib.blake2b(data, digest_size=16).hexdigest()
+        path = self.objects / f"{graph_key}.msgpack"
+        if not path.exists():
+            atomic_write(path, data)
+        return graph_key
+
+    def write_manifest(self, manifest: Manifest) -> None:
+        raw = {
+            "schema": list(SCHEMA),
+            "roots": manifest.roots,
+            "files": {
+                key: [
+                    m.root,
+                    m.rel,
+                    m.language,
+                    m.stamp.size,
+                    m.stamp.mtime_ns,
+                    m.stamp.digest,
+                    m.object_key,
+                    m.problems,
+                ]
+                for key, m in manifest.files.items()
+            },
+            "graph": manifest.graph_key,
+            "counts": manifest.counts,
+            "updated_at": manifest.updated_at,
+            "generation": manifest.generation,
+            "options": manifest.options,
+        }
+        atomic_write(self.directory / MANIFEST, _pack(raw))
+        _fsync_dir(self.directory)
+
+    def clear(self) -> None:
+        """Remove the stored index (used before a rebuild of a corrupt one)."""
+        (self.directory / MANIFEST).unlink(missing_ok=True)
+        if self.objects.exists():
+            for path in self.objects.iterdir():
+                path.unlink(missing_ok=True)
+
+
+def _pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]

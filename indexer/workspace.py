@@ -1,0 +1,412 @@
+"""Build, load and incrementally update the index of a workspace.
+
+``update_index`` is the one entry point: it takes the lock, reads the manifest,
+walks the roots, re-parses only files whose size, mtime and then content hash
+changed (in a process pool when there are many), patches the graph for the
+names whose definitions changed, recomputes PageRank and writes what is new.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from symfuse.indexer import graph, languages, rows
+from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE, Candidate, DiscoveryConfig, discover
+from symfuse.indexer.extract import extract
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.model import FileStamp, Symbol
+from symfuse.indexer.pagerank import pagerank
+from symfuse.indexer.store import IndexCorrupt, Manifest, Store, default_index_dir
+from tqdm import tqdm
+
+log = logging.getLogger(__name__)
+
+POOL_THRESHOLD = 48  # fewer files than this are parsed in-process
+
+
+@dataclass(frozen=True, slots=True)
+class IndexConfig:
+    """Where the workspace is, where its index lives, and what to index."""
+
+    roots: tuple[Path, ...]
+    index_dir: Path | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    languages: frozenset[str] | None = None
+    jobs: int | None = None
+    progress: bool = True
+
+    @property
+    def store(self) -> Store:
+        return Store(self.index_dir or default_index_dir(list(self.roots)))
+
+    def discovery(self) -> DiscoveryConfig:
+        return DiscoveryConfig(
+            include=self.include,
+            exclude=self.exclude,
+            max_file_size=self.max_file_size,
+            languages=self.languages,
+        )
+
+    def options(self) -> dict[str, Any]:
+        """What, when changed, makes stored extractions unusable or the file set different."""
+        return {
+            "extractor": extractor_fingerprint(),
+            "include": list(self.include),
+            "exclude": list(self.exclude),
+            "max_file_size": self.max_file_size,
+            "languages": sorted(self.languages) if self.languages is not None else None,
+        }
+
+
+@dataclass(slots=True)
+class UpdateReport:
+    """What one update did; ``counts`` are the index totals after it."""
+
+    files: int = 0
+    parsed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    counts: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+    rebuilt_because: str | None = None
+
+
+def extractor_fingerprint() -> str:
+    """Changes whenever a query, the extractor or the row schema changes."""
+    digest = hashlib.blake2b(digest_size=8)
+    digest.update(str(rows.SCHEMA).encode())
+    for name in sorted(languages.supported()):
+        text = resources.files("symfuse.indexer.queries").joinpath(f"{name}.scm").read_bytes()
+        digest.update(name.encode() + b"\0" + text)
+    digest.update(Path(__file__).with_name("extract.py").read_bytes())
+    return digest.hexdigest()
+
+
+def root_aliases(roots: Iterable[Path]) -> dict[str, str]:
+    """alias -> absolute path; aliases are directory names, made unique with a suffix."""
+    aliases: dict[str, str] = {}
+    for root in roots:
+        real = str(Path(root).resolve())
+        base = Path(real).name or "root"
+        alias, n = base, 1
+        while alias in aliases and aliases[alias] != real:
+            n += 1
+            alias = f"{base}~{n}"
+        aliases[alias] = real
+    return aliases
+
+
+# --- parsing (runs in worker processes) ------------------------------------------------
+
+ParsedFile = tuple[str, str, str, str, int, int, str, list[list[Any]], bytes, list[str], list[str]]
+
+
+def parse_file(
+    key: str, root: str, rel: str, abs_path: str, language: str, source: bytes | None = None
+) -> ParsedFile | tuple[str, str]:
+    """Read, hash and extract one file; ``(key, reason)`` when it cannot be indexed."""
+    try:
+        st = os.stat(abs_path)
+        if source is None:
+            with open(abs_path, "rb") as f:
+                source = f.read()
+    except FileNotFoundError:
+        return key, "vanished before it could be read"
+    except OSError as exc:
+        return key, f"cannot read: {exc.strerror}"
+    if b"\0" in source[:8192]:
+        return key, "binary file"
+    digest = hashlib.blake2b(source, digest_size=16).hexdigest()
+    problems: list[str] = []
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(f"not valid UTF-8 at byte {exc.start}; undecodable bytes replaced")
+    try:
+        result = extract(key, root, language, source)
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return key, f"parser failed: {exc}"
+    problems.extend(result.problems)
+    ids = {s.symbol_id: i for i, s in enumerate(result.symbols)}
+    return (
+        key,
+        root,
+        rel,
+        language,
+        len(source),
+        st.st_mtime_ns,
+        digest,
+        [rows.symbol_row(s) for s in result.symbols],
+        rows.pack_references(result.references, ids),
+        sorted({r.name for r in result.references}),
+        problems,
+    )
+
+
+def _parse_job(job: tuple[str, str, str, str, str]) -> ParsedFile | tuple[str, str]:
+    return parse_file(*job)
+
+
+def _entry(parsed: ParsedFile) -> FileEntry:
+    key, root, rel, language, size, mtime_ns, digest, symbol_rows, refs, names, problems = parsed
+    return FileEntry(
+        path=key,
+        root=root,
+        rel=rel,
+        language=language,
+        stamp=FileStamp(size, mtime_ns, digest),
+        symbols=[rows.symbol_from_row(r, key, root, language) for r in symbol_rows],
+        refs_blob=refs,
+        ref_names=frozenset(names),
+        problems=problems,
+    )
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def parse_many(
+    jobs: Sequence[tuple[str, str, str, str, str]],
+    workers: int | None,
+    show_progress: bool,
+) -> list[ParsedFile | tuple[str, str]]:
+    """Parse files, in a process pool when there are many; order is kept."""
+    bar = tqdm(
+        total=len(jobs),
+        unit="file",
+        desc="indexing",
+        file=sys.stderr,
+        disable=not (show_progress and sys.stderr.isatty()),
+        leave=False,
+    )
+    results: list[ParsedFile | tuple[str, str]] = []
+    with bar:
+        count = workers or os.cpu_count() or 1
+        if len(jobs) < POOL_THRESHOLD or count == 1:
+            for job in jobs:
+                results.append(_parse_job(job))
+                bar.update()
+            return results
+        chunk = max(1, min(32, len(jobs) // (count * 8)))
+        with ProcessPoolExecutor(max_workers=count, mp_context=_pool_context()) as pool:
+            for result in pool.map(_parse_job, jobs, chunksize=chunk):
+                results.append(result)
+                bar.update()
+    return results
+
+
+# --- the update ---------------------------------------------------------------------------
+
+
+def load_index(config: IndexConfig) -> Index | None:
+    """The stored index as it is (no walking, no parsing); None when absent or unusable."""
+    store = config.store
+    try:
+        manifest = store.read_manifest()
+        return None if manifest is None else store.load(manifest)
+    except IndexCorrupt as exc:
+        log.warning("stored index at %s is unusable: %s", store.directory, exc)
+        return None
+
+
+def update_index(
+    config: IndexConfig,
+    *,
+    index: Index | None = None,
+    only: Sequence[str] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> tuple[Index, UpdateReport]:
+    """Bring the index up to date with the files on disk and persist it.
+
+    ``index`` is an already loaded index to patch (servers keep one in memory);
+    ``only`` limits the check to these paths (absolute or root-relative).
+    """
+    started = time.perf_counter()
+    store = config.store
+    report = UpdateReport()
+    aliases = root_aliases(config.roots)
+    with store.lock():
+        manifest = _read_manifest(store, report)
+        options = config.options()
+        reusable = (
+            manifest is not None and manifest.options == options and manifest.roots == aliases
+        )
+        if manifest is not None and not reusable and report.rebuilt_because is None:
+            report.rebuilt_because = "index options, roots or extractor changed"
+        candidates = _candidates(config, aliases, report, only, index)
+        stored = manifest.files if (manifest is not None and reusable) else {}
+        previous = index if (index is not None and reusable) else None
+        to_parse, unchanged = _classify(candidates, stored, previous)
+        removed = _removed(candidates, stored, previous, only, aliases)
+        report.unchanged = len(unchanged)
+        report.removed = len(removed)
+        if not to_parse and not removed and manifest is not None and reusable:
+            report.files = len(stored)
+            report.counts = manifest.counts
+            report.seconds = time.perf_counter() - started
+            return previous or store.load(manifest), report
+        if previous is None:
+            previous = store.load(manifest) if (manifest is not None and reusable) else None
+        result = _apply(config, aliases, previous, to_parse, removed, report, on_progress)
+        report.counts = result.stats()
+        report.files = len(result.files)
+        store.save(result, report.counts, options)
+    report.seconds = time.perf_counter() - started
+    return result, report
+
+
+def _read_manifest(store: Store, report: UpdateReport) -> Manifest | None:
+    try:
+        return store.read_manifest()
+    except IndexCorrupt as exc:
+        log.warning("stored index at %s is unusable (%s); rebuilding it", store.directory, exc)
+        report.rebuilt_because = str(exc)
+        store.clear()
+        return None
+
+
+def _candidates(
+    config: IndexConfig,
+    aliases: dict[str, str],
+    report: UpdateReport,
+    only: Sequence[str] | None,
+    index: Index | None,
+) -> dict[str, tuple[str, Candidate]]:
+    found: dict[str, tuple[str, Candidate]] = {}
+    multi = len(aliases) > 1
+    for alias, real in aliases.items():
+        result = discover(Path(real), config.discovery())
+        for path, reason in result.skipped:
+            report.skipped.append((f"{alias}/{path}" if multi else path, reason))
+        for c in result.candidates:
+            found[f"{alias}/{c.path}" if multi else c.path] = (alias, c)
+    if only is not None:
+        wanted = {_key_of(p, aliases) for p in only}
+        found = {k: v for k, v in found.items() if k in wanted}
+    return found
+
+
+def _key_of(path: str, aliases: dict[str, str]) -> str:
+    multi = len(aliases) > 1
+    absolute = os.path.abspath(path) if os.path.isabs(path) else None
+    for alias, real in aliases.items():
+        if absolute is not None and absolute.startswith(real + os.sep):
+            rel = Path(absolute).relative_to(real).as_posix()
+            return f"{alias}/{rel}" if multi else rel
+    return Path(path).as_posix()
+
+
+def _classify(
+    candidates: dict[str, tuple[str, Candidate]],
+    stored: dict[str, Any],
+    previous: Index | None,
+) -> tuple[list[tuple[str, str, Candidate]], list[str]]:
+    to_parse: list[tuple[str, str, Candidate]] = []
+    unchanged: list[str] = []
+    for key, (alias, c) in candidates.items():
+        stamp: FileStamp | None = None
+        if previous is not None and key in previous.files:
+            stamp = previous.files[key].stamp
+        elif key in stored:
+            stamp = stored[key].stamp
+        if stamp is not None and stamp.size == c.size and stamp.mtime_ns == c.mtime_ns:
+            unchanged.append(key)
+        else:
+            to_parse.append((key, alias, c))
+    return to_parse, unchanged
+
+
+def _removed(
+    candidates: dict[str, tuple[str, Candidate]],
+    stored: dict[str, Any],
+    previous: Index | None,
+    only: Sequence[str] | None,
+    aliases: dict[str, str],
+) -> list[str]:
+    known = set(previous.files) if previous is not None else set(stored)
+    if only is not None:
+        known &= {_key_of(p, aliases) for p in only}
+    return sorted(known - set(candidates))
+
+
+def _apply(
+    config: IndexConfig,
+    aliases: dict[str, str],
+    previous: Index | None,
+    to_parse: list[tuple[str, str, Candidate]],
+    removed: list[str],
+    report: UpdateReport,
+    on_progress: Callable[[int, int], None] | None,
+) -> Index:
+    index = previous if previous is not None else Index(aliases)
+    jobs = [(key, alias, c.path, c.abs_path, c.language) for key, alias, c in to_parse]
+    results = parse_many(jobs, config.jobs, config.progress)
+    if on_progress is not None:
+        on_progress(len(results), len(results))
+    touched: set[str] = set(removed)
+    names: set[str] = set()
+    full = previous is None
+    for key in removed:
+        old = index.files.pop(key, None)
+        if old is not None:
+            names.update(s.name for s in old.symbols)
+        index.edges_by_file.pop(key, None)
+    for result in results:
+        if len(result) == 2:
+            key, reason = result  # type: ignore[misc]
+            report.skipped.append((key, reason))
+            old = index.files.pop(key, None)
+            if old is not None:
+                names.update(s.name for s in old.symbols)
+                touched.add(key)
+            continue
+        entry = _entry(result)  # type: ignore[arg-type]
+        old = index.files.get(entry.path)
+        if old is not None and old.stamp.digest == entry.stamp.digest:
+            old.stamp = entry.stamp  # touched but not changed
+            report.unchanged += 1
+            continue
+        report.parsed += 1
+        for problem in entry.problems:
+            report.problems.append((entry.path, problem))
+        old_symbols: list[Symbol] = old.symbols if old is not None else []
+        names.update(graph.changed_names(old_symbols, entry.symbols))
+        index.files[entry.path] = entry
+        touched.add(entry.path)
+    index.changed()
+    if full:
+        graph.relink(index, list(index.files))
+    else:
+        graph.relink(index, graph.affected_files(index, names, touched))
+    _rank(index)
+    index.updated_at = time.time()
+    return index
+
+
+def _rank(index: Index) -> None:
+    edges = index.edges
+    scores = pagerank(len(index.symbols), edges.src, edges.dst, edges.weight)
+    index.pagerank_by_id = {
+        s.symbol_id: float(v) for s, v in zip(index.symbols, scores, strict=True)
+    }
+    index.changed()

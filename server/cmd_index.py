@@ -1,0 +1,181 @@
+"""``symfuse index``, ``symfuse symbols`` and ``symfuse stats``."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import logging
+from typing import Any
+
+from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind
+from symfuse.indexer.workspace import IndexConfig, UpdateReport, update_index
+from symfuse.server.output import OutputFormat, render, symbol_dict
+
+log = logging.getLogger(__name__)
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    p = sub.add_parser(
+        "index",
+        parents=[common],
+        help="build or update the index of a workspace",
+        description="Build the index, or update it incrementally, and print a summary.",
+    )
+    p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
+    _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
+    p.set_defaults(handler=run_index)
+
+    p = sub.add_parser(
+        "symbols",
+        parents=[common],
+        help="dump definitions with every field",
+        description="Dump the definitions of the index (updated first), one record per symbol.",
+    )
+    p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
+    p.add_argument(
+        "--file", dest="file", default=None, metavar="PATH", help="only this file (glob)"
+    )
+    p.add_argument(
+        "--kind", default=None, help=f"only this kind: {', '.join(k.value for k in Kind)}"
+    )
+    _format_option(p, tuple(OutputFormat), OutputFormat.JSONL)
+    p.set_defaults(handler=run_symbols)
+
+    p = sub.add_parser(
+        "stats",
+        parents=[common],
+        help="print index statistics",
+        description="Files, definitions, references and edges, per language, of the index.",
+    )
+    p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
+    _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
+    p.set_defaults(handler=run_stats)
+
+
+def _format_option(
+    p: argparse.ArgumentParser, choices: tuple[OutputFormat, ...], default: OutputFormat
+) -> None:
+    p.add_argument(
+        "--output-format",
+        "-f",
+        type=OutputFormat,
+        choices=choices,
+        default=default,
+        metavar="|".join(c.value for c in choices),
+        help=f"output format (default {default.value})",
+    )
+
+
+def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
+    """The index of the roots in ``args``, brought up to date first."""
+    from symfuse.server.cli import index_config
+
+    config: IndexConfig = index_config(args)
+    index, report = update_index(config)
+    if report.rebuilt_because:
+        log.warning("index rebuilt: %s", report.rebuilt_because)
+    return index, report
+
+
+def run_index(args: argparse.Namespace) -> int:
+    _, report = fresh_index(args)
+    for path, reason in report.skipped:
+        log.info("skipped %s: %s", path, reason)
+    counts = report.counts
+    summary: dict[str, Any] = {
+        "files": report.files,
+        "parsed": report.parsed,
+        "unchanged": report.unchanged,
+        "removed": report.removed,
+        "skipped": len(report.skipped),
+        "definitions": counts.get("definitions", 0),
+        "references": counts.get("references", 0),
+        "edges": counts.get("edges", 0),
+        "languages": counts.get("languages", {}),
+        "seconds": round(report.seconds, 3),
+        "problems": [{"file": f, "problem": p} for f, p in report.problems],
+    }
+    if args.output_format is OutputFormat.TEXT:
+        langs = ", ".join(f"{k} {v}" for k, v in summary["languages"].items()) or "none"
+        print(
+            f"{summary['files']} files ({summary['parsed']} parsed, {summary['unchanged']} unchanged,"
+            f" {summary['removed']} removed, {summary['skipped']} skipped), "
+            f"{summary['definitions']} definitions, {summary['references']} references, "
+            f"{summary['edges']} edges in {summary['seconds']:.2f} s\nlanguages: {langs}"
+        )
+        if report.problems:
+            print(
+                f"{len(report.problems)} files with problems (indexed what could be read); -v lists them"
+            )
+            for f, p in report.problems:
+                log.info("%s: %s", f, p)
+    else:
+        print(render(summary, args.output_format))
+    return 0
+
+
+def run_symbols(args: argparse.Namespace) -> int:
+    kind: Kind | None = None
+    if args.kind:
+        try:
+            kind = Kind(args.kind)
+        except ValueError:
+            raise InvalidRequest("--kind", f"unknown kind {args.kind!r}") from None
+    index, _ = fresh_index(args)
+    selected = [
+        symbol_dict(s)
+        for s in index.symbols
+        if (kind is None or s.kind is kind)
+        and (args.file is None or s.file == args.file or fnmatch.fnmatch(s.file, args.file))
+    ]
+    columns = ("kind", "name", "fqn", "file", "line", "signature")
+    if args.output_format in (OutputFormat.JSON, OutputFormat.TOON):
+        print(render({"symbols": selected, "total": len(selected)}, args.output_format))
+    elif selected or args.output_format is OutputFormat.TEXT:
+        print(render(selected, args.output_format, columns=columns))
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    index, report = fresh_index(args)
+    stats: dict[str, Any] = dict(index.stats())
+    stats["roots"] = index.roots
+    stats["kinds"] = _kinds(index)
+    stats["problems"] = sum(1 for e in index.files.values() if e.problems)
+    stats["updated_at"] = index.updated_at
+    stats["index_dir"] = _index_dir(args)
+    if args.output_format is OutputFormat.TEXT:
+        rows = [
+            {
+                "language": lang,
+                "files": n,
+                "definitions": stats["definitions_by_language"].get(lang, 0),
+            }
+            for lang, n in stats["languages"].items()
+        ]
+        print(render(rows, OutputFormat.TEXT, columns=("language", "files", "definitions")))
+        print(
+            f"total: {stats['files']} files, {stats['definitions']} definitions, "
+            f"{stats['references']} references, {stats['edges']} edges\n"
+            f"index: {stats['index_dir']}"
+        )
+    else:
+        print(render(stats, args.output_format))
+    return 0
+
+
+def _kinds(index: Index) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for s in index.symbols:
+        counts[s.kind.value] = counts.get(s.kind.value, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def _index_dir(args: argparse.Namespace) -> str:
+    from symfuse.server.cli import index_config
+
+    return str(index_config(args).store.directory)
