@@ -35,6 +35,10 @@
   (#any-of? @_attr "attr_accessor" "attr_reader" "attr_writer")) @definition.property
 
 (alias name: (_) @name) @definition.method
+(call
+  method: (identifier) @_alias
+  arguments: (argument_list . (simple_symbol) @name)
+  (#eq? @_alias "alias_method")) @definition.method
 
 (program (assignment left: (constant) @name) @definition.constant)
 (body_statement (assignment left: (constant) @name) @definition.constant)
