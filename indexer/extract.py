@@ -35,6 +35,8 @@ _VALUE_KINDS = frozenset({Kind.VARIABLE, Kind.CONSTANT, Kind.FIELD, Kind.PROPERT
 _REFINED_BY: dict[Kind, frozenset[Kind]] = {
     Kind.CONSTANT: frozenset({Kind.VARIABLE, Kind.FIELD, Kind.PROPERTY}),
     Kind.CONSTRUCTOR: frozenset({Kind.FUNCTION, Kind.METHOD}),
+    Kind.INTERFACE: frozenset({Kind.CLASS}),
+    Kind.ENUM: frozenset({Kind.CLASS}),
 }
 _CONSTRUCTOR_NAMES = frozenset({"__init__", "constructor", "initialize", "init", "new"})
 _WRAPPERS = frozenset(
@@ -152,11 +154,21 @@ def _comment_doc(node: Node) -> str:
     return _trim_doc("\n".join(lines))
 
 
-def _signature(node: Node, source: bytes) -> str:
+def _body(node: Node) -> Node | None:
+    """The ``body`` field, or in grammars without fields a last child named ``*_body``."""
     body = node.child_by_field_name("body")
+    if body is None and node.named_child_count:
+        last = node.named_children[-1]
+        if last.type.endswith("_body") and last.start_byte > node.start_byte:
+            body = last
+    return body
+
+
+def _signature(node: Node, name_node: Node, source: bytes) -> str:
+    body = _body(node)
     end = body.start_byte if body is not None and body.start_byte > node.start_byte else -1
-    if end == -1:
-        newline = source.find(b"\n", node.start_byte, node.end_byte)
+    if end == -1:  # up to the end of the name's line, past annotations above it
+        newline = source.find(b"\n", max(node.start_byte, name_node.start_byte), node.end_byte)
         end = newline if newline != -1 else node.end_byte
     text = source[node.start_byte : min(end, node.start_byte + MAX_SIGNATURE * 2)]
     squashed = _SPACES.sub(" ", text.decode("utf-8", errors="replace")).strip()
@@ -202,7 +214,9 @@ def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
                     ref_kind = RefKind(cap[10:])
                 except ValueError:
                     continue
-                qualifier = _text(caps["qualifier"][0]) if "qualifier" in caps else ""
+                qualifier = (
+                    _qualifier(caps["qualifier"], name_node, source) if "qualifier" in caps else ""
+                )
                 alias = _text(caps["alias"][0]) if "alias" in caps else ""
                 raw_refs.append((name_node, ref_kind, qualifier, alias))
                 break
@@ -286,7 +300,7 @@ def _build_symbols(
             name=name,
             kind=kind,
             fqn=f"{prefix}.{qualified}" if prefix else qualified,
-            signature=_signature(node, source),
+            signature=_signature(node, name_node, source),
             language=spec.name,
             file=path,
             root=root,
@@ -309,6 +323,14 @@ def _build_symbols(
         symbols.append(entry.symbol)
         stack.append((entry, qualified))
     return symbols
+
+
+def _qualifier(nodes: list[Node], name_node: Node, source: bytes) -> str:
+    """The qualifier's text; one that spans the whole path (``a.b.C``) is cut before the name."""
+    start, end = nodes[0].start_byte, nodes[-1].end_byte
+    if start <= name_node.start_byte < end:
+        end = name_node.start_byte
+    return source[start:end].decode("utf-8", errors="replace").rstrip(" \t.:/\\")
 
 
 def _contains(outer: Node, inner: Node) -> bool:

@@ -1,0 +1,78 @@
+; Kotlin definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; This grammar has no field names and one class_declaration for classes, interfaces and
+; enums (the keyword tells them apart). A supertype written as a constructor call
+; (`Entity()`) is the superclass; a bare type is an implemented interface.
+
+; ---- definitions -------------------------------------------------------------
+
+(class_declaration
+  (modifiers (annotation) @decorator)*
+  (type_identifier) @name
+  (delegation_specifier (constructor_invocation (user_type) @extends))?) @definition.class
+(class_declaration
+  (type_identifier) @name
+  (delegation_specifier (user_type) @implements)) @definition.class
+(class_declaration "interface" (type_identifier) @name) @definition.interface
+(class_declaration "interface"
+  (type_identifier) @name
+  (delegation_specifier (user_type) @extends)) @definition.interface
+(class_declaration "enum" (type_identifier) @name) @definition.enum
+
+(object_declaration
+  (modifiers (annotation) @decorator)*
+  (type_identifier) @name
+  (delegation_specifier [(user_type) (constructor_invocation (user_type))] @implements)?) @definition.object
+(companion_object (type_identifier) @name) @definition.object
+
+(enum_entry (simple_identifier) @name) @definition.enum_member
+
+(function_declaration
+  (modifiers (annotation) @decorator)*
+  (simple_identifier) @name) @definition.function
+(secondary_constructor "constructor" @name) @definition.constructor
+
+(class_parameter (binding_pattern_kind) (simple_identifier) @name) @definition.property
+
+(source_file
+  (property_declaration
+    (modifiers (annotation) @decorator)*
+    (variable_declaration (simple_identifier) @name)) @definition.variable)
+(class_body
+  (property_declaration
+    (modifiers (annotation) @decorator)*
+    (variable_declaration (simple_identifier) @name)) @definition.property)
+(property_declaration
+  (modifiers (property_modifier) @_const)
+  (variable_declaration (simple_identifier) @name)
+  (#eq? @_const "const")) @definition.constant
+
+(type_alias (type_identifier) @name) @definition.type
+
+; ---- references --------------------------------------------------------------
+
+(call_expression (simple_identifier) @name) @reference.call
+(call_expression
+  (navigation_expression
+    (_) @qualifier
+    (navigation_suffix (simple_identifier) @name))) @reference.call
+
+(import_header
+  (identifier (simple_identifier) @name .) @qualifier
+  (import_alias (type_identifier) @alias)?) @reference.import
+
+(parameter (user_type (type_identifier) @name)) @reference.type
+(parameter (nullable_type (user_type (type_identifier) @name))) @reference.type
+(class_parameter (user_type (type_identifier) @name)) @reference.type
+(class_parameter (nullable_type (user_type (type_identifier) @name))) @reference.type
+(variable_declaration (user_type (type_identifier) @name)) @reference.type
+(variable_declaration (nullable_type (user_type (type_identifier) @name))) @reference.type
+(function_declaration (user_type (type_identifier) @name)) @reference.type
+(function_declaration (nullable_type (user_type (type_identifier) @name))) @reference.type
+(type_projection (user_type (type_identifier) @name)) @reference.type
+(type_alias (user_type (type_identifier) @name)) @reference.type
+(receiver_type (user_type (type_identifier) @name)) @reference.type
+(type_parameter (user_type (type_identifier) @name)) @reference.type
+(callable_reference (type_identifier) @name) @reference.type
+
+(navigation_expression . (simple_identifier) @name) @reference.reference
+(value_argument (simple_identifier) @name) @reference.reference
