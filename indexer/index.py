@@ -8,7 +8,6 @@ every change so that layers above can key their own caches on it.
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -66,6 +65,8 @@ class Index:
         self.pagerank_by_id: dict[str, float] = {}
         self.generation = 0
         self.updated_at = 0.0
+        self.linked = False  # True once every file's references were resolved into edges
+        self.options: dict[str, object] = {}  # the IndexConfig options it was built with
         self._cache: dict[str, object] = {}
 
     # --- keys and roots --------------------------------------------------------
@@ -86,12 +87,6 @@ class Index:
         self.generation += 1
 
     # --- derived views ------------------------------------------------------------
-
-    def _cached(self, name: str, build: functools.partial[object]) -> object:
-        value = self._cache.get(name)
-        if value is None:
-            value = self._cache[name] = build()
-        return value
 
     @property
     def symbols(self) -> list[Symbol]:

@@ -48,4 +48,5 @@ def pagerank(
         rank = updated
         if delta < n * tol:
             break
-    return rank / rank.sum()
+    normalized: npt.NDArray[np.float64] = rank / rank.sum()
+    return normalized

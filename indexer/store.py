@@ -169,6 +169,8 @@ class Store:
             raise IndexCorrupt(f"graph object has an unexpected shape ({exc!r})") from exc
         index.generation = manifest.generation
         index.updated_at = manifest.updated_at
+        index.options = manifest.options
+        index.linked = True
         return index
 
     def _load_file(self, key: str, meta: FileMeta) -> FileEntry:

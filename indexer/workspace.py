@@ -24,11 +24,12 @@ from typing import Any
 
 from symfuse.indexer import graph, languages, rows
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE, Candidate, DiscoveryConfig, discover
+from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.extract import extract
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import FileStamp, Symbol
 from symfuse.indexer.pagerank import pagerank
-from symfuse.indexer.store import IndexCorrupt, Manifest, Store, default_index_dir
+from symfuse.indexer.store import Manifest, Store, default_index_dir
 from tqdm import tqdm
 
 log = logging.getLogger(__name__)
@@ -163,7 +164,7 @@ def _parse_job(job: tuple[str, str, str, str, str]) -> ParsedFile | tuple[str, s
     return parse_file(*job)
 
 
-def _entry(parsed: ParsedFile) -> FileEntry:
+def entry_of(parsed: ParsedFile) -> FileEntry:
     key, root, rel, language, size, mtime_ns, digest, symbol_rows, refs, names, problems = parsed
     return FileEntry(
         path=key,
@@ -255,12 +256,15 @@ def update_index(
             report.rebuilt_because = "index options, roots or extractor changed"
         candidates = _candidates(config, aliases, report, only, index)
         stored = manifest.files if (manifest is not None and reusable) else {}
-        previous = index if (index is not None and reusable) else None
+        previous = index if (index is not None and index.roots == aliases) else None
+        if previous is not None and previous.options != options:
+            previous = None
         to_parse, unchanged = _classify(candidates, stored, previous)
         removed = _removed(candidates, stored, previous, only, aliases)
         report.unchanged = len(unchanged)
         report.removed = len(removed)
-        if not to_parse and not removed and manifest is not None and reusable:
+        nothing_new = not to_parse and not removed and (previous is None or previous.linked)
+        if nothing_new and manifest is not None and reusable:
             report.files = len(stored)
             report.counts = manifest.counts
             report.seconds = time.perf_counter() - started
@@ -268,6 +272,7 @@ def update_index(
         if previous is None:
             previous = store.load(manifest) if (manifest is not None and reusable) else None
         result = _apply(config, aliases, previous, to_parse, removed, report, on_progress)
+        result.options = options
         report.counts = result.stats()
         report.files = len(result.files)
         store.save(result, report.counts, options)
@@ -363,9 +368,24 @@ def _apply(
     results = parse_many(jobs, config.jobs, config.progress)
     if on_progress is not None:
         on_progress(len(results), len(results))
+    patch(index, results, removed, report)
+    return index
+
+
+def patch(
+    index: Index,
+    results: Sequence[ParsedFile | tuple[str, str]],
+    removed: Sequence[str],
+    report: UpdateReport | None = None,
+) -> None:
+    """Put parsed files into ``index``, drop removed ones, relink what they affect, rerank.
+
+    A file whose content hash did not change keeps its entry (only the stamp moves).
+    An index that was never linked (a fresh or partial one) is linked in full.
+    """
+    report = report if report is not None else UpdateReport()
     touched: set[str] = set(removed)
     names: set[str] = set()
-    full = previous is None
     for key in removed:
         old = index.files.pop(key, None)
         if old is not None:
@@ -373,14 +393,14 @@ def _apply(
         index.edges_by_file.pop(key, None)
     for result in results:
         if len(result) == 2:
-            key, reason = result  # type: ignore[misc]
+            key, reason = result
             report.skipped.append((key, reason))
             old = index.files.pop(key, None)
             if old is not None:
                 names.update(s.name for s in old.symbols)
                 touched.add(key)
             continue
-        entry = _entry(result)  # type: ignore[arg-type]
+        entry = entry_of(result)
         old = index.files.get(entry.path)
         if old is not None and old.stamp.digest == entry.stamp.digest:
             old.stamp = entry.stamp  # touched but not changed
@@ -394,13 +414,15 @@ def _apply(
         index.files[entry.path] = entry
         touched.add(entry.path)
     index.changed()
-    if full:
+    if not index.linked:
         graph.relink(index, list(index.files))
-    else:
+        index.linked = True
+    elif touched:
         graph.relink(index, graph.affected_files(index, names, touched))
+    else:
+        return
     _rank(index)
     index.updated_at = time.time()
-    return index
 
 
 def _rank(index: Index) -> None:

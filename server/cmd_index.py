@@ -102,14 +102,16 @@ def run_index(args: argparse.Namespace) -> int:
     if args.output_format is OutputFormat.TEXT:
         langs = ", ".join(f"{k} {v}" for k, v in summary["languages"].items()) or "none"
         print(
-            f"{summary['files']} files ({summary['parsed']} parsed, {summary['unchanged']} unchanged,"
-            f" {summary['removed']} removed, {summary['skipped']} skipped), "
+            f"{summary['files']} files ({summary['parsed']} parsed, "
+            f"{summary['unchanged']} unchanged, {summary['removed']} removed, "
+            f"{summary['skipped']} skipped), "
             f"{summary['definitions']} definitions, {summary['references']} references, "
             f"{summary['edges']} edges in {summary['seconds']:.2f} s\nlanguages: {langs}"
         )
         if report.problems:
             print(
-                f"{len(report.problems)} files with problems (indexed what could be read); -v lists them"
+                f"{len(report.problems)} files with problems "
+                "(indexed what could be read); -v lists them"
             )
             for f, p in report.problems:
                 log.info("%s: %s", f, p)
@@ -141,7 +143,7 @@ def run_symbols(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    index, report = fresh_index(args)
+    index, _report = fresh_index(args)
     stats: dict[str, Any] = dict(index.stats())
     stats["roots"] = index.roots
     stats["kinds"] = _kinds(index)

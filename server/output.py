@@ -63,7 +63,7 @@ def to_json(data: Any) -> str:
 
 
 def to_toon(data: Any) -> str:
-    return toon_format.encode(data)  # type: ignore[no-any-return]
+    return str(toon_format.encode(data))
 
 
 def to_jsonl(rows: Sequence[Mapping[str, Any]]) -> str:

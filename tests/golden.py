@@ -21,5 +21,7 @@ def dump(extraction: Extraction) -> str:
     for r in extraction.references:
         extra = f" qualifier={r.qualifier}" if r.qualifier else ""
         extra += f" alias={r.alias}" if r.alias else ""
-        lines.append(f"ref {r.kind.value} {r.name} @{r.line}:{r.col} in={r.enclosing or '-'}{extra}")
+        lines.append(
+            f"ref {r.kind.value} {r.name} @{r.line}:{r.col} in={r.enclosing or '-'}{extra}"
+        )
     return "\n".join(lines) + "\n"

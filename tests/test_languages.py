@@ -10,9 +10,9 @@ import os
 from pathlib import Path
 
 import pytest
-
 from symfuse.indexer import languages
 from symfuse.indexer.extract import extract
+
 from tests.golden import dump
 
 FIXTURES = Path(__file__).parent / "fixtures" / "languages"
@@ -29,7 +29,8 @@ def _sample(language: str) -> Path:
 def test_golden_dump(language: str) -> None:
     sample = _sample(language)
     spec = languages.detect(sample.name)
-    assert spec is not None and spec.name == language
+    assert spec is not None
+    assert spec.name == language
     rel = f"{language}/{sample.name}"
     extraction = extract(rel, "fixtures", language, sample.read_bytes())
     got = dump(extraction)

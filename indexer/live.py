@@ -1,0 +1,333 @@
+"""An index kept in memory and kept fresh, for the long-running servers (LSP, MCP).
+
+``LiveIndex`` owns one :class:`Index` and every change to it:
+
+- ``start()`` loads the stored index at once when there is one (answers can
+  flow immediately, flagged stale), then brings it up to date in a background
+  thread whose parsing runs in a process pool. Without a stored index it builds
+  in batches and publishes each batch, so early queries see what is ready.
+- ``refresh(paths)`` re-indexes changed files incrementally (watchers call it).
+- ``set_overlay(path, text)`` indexes the unsaved contents of an editor buffer
+  in memory; ``clear_overlay(path)`` goes back to the file on disk.
+- ``watch()`` starts a watchfiles thread that calls ``refresh`` on changes.
+
+Readers take ``with live.reading() as index:``; every mutation happens under
+the same lock and is short (one file's worth of work), except the first build,
+which fills a separate object that is swapped in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from symfuse.indexer import languages
+from symfuse.indexer.discover import discover
+from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
+from symfuse.indexer.index import Index
+from symfuse.indexer.workspace import (
+    IndexConfig,
+    ParsedFile,
+    UpdateReport,
+    entry_of,
+    load_index,
+    parse_file,
+    parse_many,
+    patch,
+    root_aliases,
+    update_index,
+)
+
+log = logging.getLogger(__name__)
+
+BATCH = 400  # files per published batch during a cold build
+OVERLAY_MTIME = -1  # an overlay's stamp never matches a file on disk
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """What a client needs to judge an answer: readiness, age, staleness."""
+
+    ready: bool
+    indexing: bool
+    files: int
+    symbols: int
+    updated_at: float
+    age_seconds: float
+    stale: bool
+    pending: int
+    overlays: int
+    error: str | None
+
+
+ProgressCallback = Callable[[str, int, int], None]  # (message, done, total)
+
+
+class LiveIndex:
+    def __init__(self, config: IndexConfig) -> None:
+        self.config = config
+        self.aliases = root_aliases(config.roots)
+        self._index: Index | None = None
+        self._lock = threading.RLock()
+        self._ready = threading.Event()
+        self._indexing = False
+        self._pending: set[str] = set()
+        self._overlays: dict[str, bytes] = {}
+        self._error: str | None = None
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.last_report: UpdateReport | None = None
+
+    # --- reading --------------------------------------------------------------------
+
+    @contextmanager
+    def reading(self) -> Iterator[Index]:
+        """The current index, locked against changes while the caller reads it."""
+        with self._lock:
+            if self._index is None:
+                self._index = Index(dict(self.aliases))
+            yield self._index
+
+    def wait_ready(self, timeout: float | None) -> bool:
+        """Block until the first full index is in place; False on timeout."""
+        return self._ready.wait(timeout)
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    def status(self) -> Status:
+        with self._lock:
+            index = self._index
+            updated = index.updated_at if index is not None else 0.0
+            return Status(
+                ready=self._ready.is_set(),
+                indexing=self._indexing,
+                files=len(index.files) if index is not None else 0,
+                symbols=len(index.symbols) if index is not None else 0,
+                updated_at=updated,
+                age_seconds=max(0.0, time.time() - updated) if updated else 0.0,
+                stale=self._indexing or bool(self._pending),
+                pending=len(self._pending),
+                overlays=len(self._overlays),
+                error=self._error,
+            )
+
+    # --- paths ------------------------------------------------------------------------
+
+    def key_of(self, path: str | Path) -> tuple[str, str, str]:
+        """``(key, alias, rel)`` of a path inside a root; OutsideWorkspace otherwise."""
+        text = str(path)
+        multi = len(self.aliases) > 1
+        if os.path.isabs(text):
+            real = os.path.realpath(text)
+            for alias, root in self.aliases.items():
+                if real == root or real.startswith(root + os.sep):
+                    rel = Path(real).relative_to(root).as_posix()
+                    return (f"{alias}/{rel}" if multi else rel), alias, rel
+            raise OutsideWorkspace(f"{text} is outside the workspace roots")
+        rel = Path(text).as_posix()
+        alias = next(iter(self.aliases))
+        if multi:
+            alias, _, rel = rel.partition("/")
+            if alias not in self.aliases:
+                raise OutsideWorkspace(f"{text}: no workspace root is called {alias!r}")
+        return self.key_of(os.path.join(self.aliases[alias], rel))
+
+    # --- lifecycle --------------------------------------------------------------------
+
+    def start(self, progress: ProgressCallback | None = None) -> None:
+        """Load or build the index in a background thread; returns at once."""
+        thread = threading.Thread(
+            target=self._initial, args=(progress,), name="symfuse-index", daemon=True
+        )
+        self._indexing = True
+        self._threads.append(thread)
+        thread.start()
+
+    def build_now(self, progress: ProgressCallback | None = None) -> None:
+        """The same as ``start`` but in the calling thread (tests, CLI)."""
+        self._indexing = True
+        self._initial(progress)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=5)
+
+    def _initial(self, progress: ProgressCallback | None) -> None:
+        try:
+            stored = load_index(self.config)
+            if stored is not None and stored.roots == self.aliases:
+                with self._lock:
+                    self._index = stored
+                self._ready.set()
+                if progress:
+                    progress("loaded stored index; checking for changes", 0, 0)
+                current = stored
+            else:
+                current = self._build_in_batches(progress)
+            index, report = update_index(self.config, index=current)
+            with self._lock:
+                self._index = index
+                self._reapply_overlays(index)
+            self.last_report = report
+            self._error = None
+        except (SymfuseError, OSError) as exc:
+            self._error = f"indexing failed: {exc}"
+            log.error("%s", self._error)
+        finally:
+            self._indexing = False
+            self._ready.set()
+
+    def _build_in_batches(self, progress: ProgressCallback | None) -> Index:
+        partial = Index(dict(self.aliases))
+        partial.options = self.config.options()
+        jobs: list[tuple[str, str, str, str, str]] = []
+        multi = len(self.aliases) > 1
+        for alias, root in self.aliases.items():
+            found = discover(Path(root), self.config.discovery())
+            for c in found.candidates:
+                key = f"{alias}/{c.path}" if multi else c.path
+                jobs.append((key, alias, c.path, c.abs_path, c.language))
+        total = len(jobs)
+        for start in range(0, total, BATCH):
+            if self._stop.is_set():
+                break
+            batch = jobs[start : start + BATCH]
+            results = parse_many(batch, self.config.jobs, show_progress=False)
+            with self._lock:
+                for result in results:
+                    if len(result) != 2:
+                        entry = entry_of(result)
+                        partial.files[entry.path] = entry
+                partial.changed()
+                self._index = partial
+            if progress:
+                progress("indexing", min(start + BATCH, total), total)
+        return partial
+
+    # --- changes ----------------------------------------------------------------------
+
+    def refresh(self, paths: Sequence[str] | None = None) -> UpdateReport | None:
+        """Re-index the given paths (all when None) from disk; overlays stay on top."""
+        if not self._ready.is_set():
+            self._pending.update(paths or ())
+            return None
+        wanted = None
+        if paths is not None:
+            wanted = []
+            for p in paths:
+                try:
+                    key, _, _ = self.key_of(p)
+                except OutsideWorkspace:
+                    continue
+                if key not in self._overlays:
+                    wanted.append(str(p))
+            if not wanted:
+                return None
+        with self._lock:
+            current = self._index
+            index, report = update_index(self.config, index=current, only=wanted)
+            self._index = index
+            self._reapply_overlays(index)
+            self._pending.difference_update(paths or list(self._pending))
+        self.last_report = report
+        return report
+
+    def set_overlay(self, path: str | Path, text: str | bytes) -> None:
+        """Index unsaved buffer contents for ``path`` (in memory only)."""
+        key, alias, rel = self.key_of(path)
+        spec = languages.detect(rel)
+        if spec is None:
+            return
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        with self._lock:
+            self._overlays[key] = data
+            if self._index is not None:
+                self._patch_overlay(self._index, key, alias, rel, spec.name, data)
+
+    def clear_overlay(self, path: str | Path) -> None:
+        """Forget a buffer's unsaved contents and go back to the file on disk."""
+        key, alias, rel = self.key_of(path)
+        with self._lock:
+            dropped = self._overlays.pop(key, None)
+        if dropped is not None and self._ready.is_set():
+            self.refresh([os.path.join(self.aliases[alias], rel)])
+
+    def _reapply_overlays(self, index: Index) -> None:
+        for key, data in self._overlays.items():
+            entry = index.files.get(key)
+            alias, rel = (entry.root, entry.rel) if entry else self._split(key)
+            spec = languages.detect(rel)
+            if spec is not None:
+                self._patch_overlay(index, key, alias, rel, spec.name, data)
+
+    def _split(self, key: str) -> tuple[str, str]:
+        if len(self.aliases) > 1:
+            alias, _, rel = key.partition("/")
+            return alias, rel
+        return next(iter(self.aliases)), key
+
+    def _patch_overlay(
+        self, index: Index, key: str, alias: str, rel: str, language: str, data: bytes
+    ) -> None:
+        digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+        entry = index.files.get(key)
+        if entry is not None and entry.stamp.digest == digest:
+            return
+        abs_path = os.path.join(self.aliases[alias], rel)
+        result = parse_file(key, alias, rel, abs_path, language, source=data)
+        if len(result) != 2:
+            parsed: ParsedFile = (*result[:5], OVERLAY_MTIME, *result[6:])
+            patch(index, [parsed], [])
+        else:
+            patch(index, [result], [])
+
+    def note_changed(self, paths: Sequence[str]) -> None:
+        """Record that files changed on disk (shown as stale until refreshed)."""
+        self._pending.update(paths)
+
+    # --- watching ---------------------------------------------------------------------
+
+    def watch(self, debounce_ms: int = 50) -> None:
+        """Watch the roots and refresh changed files in a background thread."""
+        thread = threading.Thread(
+            target=self._watch, args=(debounce_ms,), name="symfuse-watch", daemon=True
+        )
+        self._threads.append(thread)
+        thread.start()
+
+    def _watch(self, debounce_ms: int) -> None:
+        from watchfiles import watch
+
+        roots = list(self.aliases.values())
+
+        def interesting(_change: object, path: str) -> bool:
+            return languages.detect(path) is not None and "/.git/" not in path
+
+        try:
+            for changes in watch(
+                *roots,
+                watch_filter=interesting,
+                debounce=debounce_ms,
+                step=20,
+                stop_event=self._stop,
+                raise_interrupt=False,
+            ):
+                paths = sorted({path for _, path in changes})
+                self.note_changed(paths)
+                try:
+                    self.refresh(paths)
+                except (SymfuseError, OSError) as exc:
+                    log.warning("refresh after file changes failed: %s", exc)
+        except (OSError, RuntimeError) as exc:
+            log.warning("file watching stopped: %s", exc)
