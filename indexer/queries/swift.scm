@@ -1,0 +1,100 @@
+; Swift definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; One class_declaration node serves class, struct, enum, actor and extension; the keyword
+; tells them apart. Swift does not mark a superclass: a class's first inherited type is
+; recorded as extends and the rest as implemented protocols; a struct, enum or extension
+; only conforms (implements).
+
+; ---- definitions -------------------------------------------------------------
+
+(class_declaration
+  (modifiers (attribute) @decorator)*
+  ["class" "actor"]
+  name: (type_identifier) @name
+  . (inheritance_specifier inherits_from: (_) @extends)?) @definition.class
+(class_declaration
+  ["class" "actor"]
+  name: (type_identifier) @name
+  (inheritance_specifier)
+  (inheritance_specifier inherits_from: (_) @implements)) @definition.class
+
+(class_declaration
+  (modifiers (attribute) @decorator)*
+  "struct"
+  name: (type_identifier) @name
+  (inheritance_specifier inherits_from: (_) @implements)*) @definition.struct
+
+(class_declaration
+  (modifiers (attribute) @decorator)*
+  "enum"
+  name: (type_identifier) @name
+  (inheritance_specifier inherits_from: (_) @implements)*) @definition.enum
+
+(class_declaration
+  "extension"
+  name: (user_type) @name
+  (inheritance_specifier inherits_from: (_) @implements)*) @definition.class
+
+(protocol_declaration
+  (modifiers (attribute) @decorator)*
+  name: (type_identifier) @name
+  (inheritance_specifier inherits_from: (_) @extends)*) @definition.interface
+
+(enum_entry name: (simple_identifier) @name) @definition.enum_member
+
+(function_declaration
+  (modifiers (attribute) @decorator)*
+  name: (simple_identifier) @name) @definition.function
+(protocol_function_declaration name: (simple_identifier) @name) @definition.method
+(init_declaration
+  (modifiers (attribute) @decorator)*
+  "init" @name) @definition.constructor
+(deinit_declaration "deinit" @name) @definition.method
+(subscript_declaration "subscript" @name) @definition.method
+
+(source_file
+  (property_declaration
+    (modifiers (attribute) @decorator)*
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable)
+(source_file
+  (property_declaration
+    (value_binding_pattern) @_let
+    name: (pattern bound_identifier: (simple_identifier) @name)
+    (#eq? @_let "let")) @definition.constant)
+(class_body
+  (property_declaration
+    (modifiers (attribute) @decorator)*
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
+(enum_class_body
+  (property_declaration
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
+(protocol_property_declaration
+  name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property
+
+(typealias_declaration name: (type_identifier) @name) @definition.type
+
+; ---- references --------------------------------------------------------------
+
+(call_expression (simple_identifier) @name) @reference.call
+(call_expression
+  (navigation_expression
+    target: (_) @qualifier
+    suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call
+
+(import_declaration (identifier (simple_identifier) @name .) @qualifier) @reference.import
+
+(type_annotation (user_type (type_identifier) @name)) @reference.type
+(type_annotation (optional_type (user_type (type_identifier) @name))) @reference.type
+(parameter (user_type (type_identifier) @name)) @reference.type
+(parameter (optional_type (user_type (type_identifier) @name))) @reference.type
+(function_declaration name: (user_type (type_identifier) @name)) @reference.type
+(function_declaration name: (optional_type (user_type (type_identifier) @name))) @reference.type
+(protocol_function_declaration name: (user_type (type_identifier) @name)) @reference.type
+(subscript_declaration name: (user_type (type_identifier) @name)) @reference.type
+(array_type (user_type (type_identifier) @name)) @reference.type
+(dictionary_type (user_type (type_identifier) @name)) @reference.type
+(typealias_declaration value: (user_type (type_identifier) @name)) @reference.type
+(type_arguments (user_type (type_identifier) @name)) @reference.type
+(as_expression (user_type (type_identifier) @name)) @reference.type
+
+(navigation_expression target: (simple_identifier) @name (#not-match? @name "^[$]")) @reference.reference
+(value_argument value: (simple_identifier) @name (#not-match? @name "^[$]")) @reference.reference
