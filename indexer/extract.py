@@ -10,6 +10,9 @@ plus a few of ours):
 - ``@reference.<kind>`` on a use, with ``@name`` on the name; ``<kind>`` is a
   :class:`RefKind` value. Optional: ``@qualifier`` (``os.path`` in
   ``os.path.join``) and ``@alias`` (the local name an import binds).
+- ``@receiver`` in a definition pattern names the type a method is declared on
+  outside that type's body (Go's ``func (o *Order) Total()``); a top-level
+  definition's qualified name then starts with it (``Order.Total``).
 
 The engine, not the queries, works out parents, qualified names, methods
 versus functions, signatures, leading-comment docs and the enclosing definition
@@ -45,6 +48,10 @@ _WRAPPERS = frozenset(
         "export_statement",
         "template_declaration",
         "annotated_declaration",
+        # Go: `type T ...`, `const C = ...`, `var v = ...` wrap a spec in a declaration
+        "type_declaration",
+        "const_declaration",
+        "var_declaration",
     }
 )
 _SPACES = re.compile(r"\s+")
@@ -61,6 +68,7 @@ class _Def:
     decorators: list[tuple[str, Node]] = field(default_factory=list)
     extends: list[tuple[str, Node]] = field(default_factory=list)
     implements: list[tuple[str, Node]] = field(default_factory=list)
+    receiver: str = ""
     symbol: Symbol | None = None
 
 
@@ -131,9 +139,17 @@ def _trim_doc(text: str) -> str:
     return doc[:MAX_DOC]
 
 
+def _is_comment(node: Node | None) -> bool:
+    return node is not None and "comment" in node.type
+
+
 def _comment_doc(node: Node) -> str:
     anchor = node
-    while anchor.parent is not None and anchor.parent.type in _WRAPPERS:
+    while (
+        anchor.parent is not None
+        and anchor.parent.type in _WRAPPERS
+        and not _is_comment(anchor.prev_sibling)  # a comment inside the wrapper is closer
+    ):
         anchor = anchor.parent
     comments: list[str] = []
     expected_row = anchor.start_point[0]
@@ -249,6 +265,8 @@ def _add_def(
         entry.node = node  # the tighter of two captures of one definition
     if "doc" in caps and not entry.doc:
         entry.doc = _clean_doc_string(_text(caps["doc"][0]))
+    if "receiver" in caps and not entry.receiver:
+        entry.receiver = _text(caps["receiver"][0])
     for cap, target in (
         ("decorator", entry.decorators),
         ("extends", entry.extends),
@@ -288,7 +306,8 @@ def _build_symbols(
         if kind in _VALUE_KINDS and parent is not None and parent.kind in _FUNCTION_KINDS:
             continue  # a local variable: noise for a workspace index, as in ctags
         entry.kind = kind
-        qualified = f"{parent_q}.{name}" if parent_q else name
+        scope = parent_q or entry.receiver
+        qualified = f"{scope}.{name}" if scope else name
         symbol_id = f"{path}::{qualified}#{kind.value}"
         count = seen_ids.get(symbol_id, 0) + 1
         seen_ids[symbol_id] = count

@@ -1,0 +1,65 @@
+; Go definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; Methods are declared outside their type: `@receiver` names the receiver type, which
+; the engine puts in front of the method's qualified name (`Order.Total`).
+
+; ---- definitions -------------------------------------------------------------
+
+(function_declaration name: (identifier) @name) @definition.function
+
+(method_declaration
+  receiver: (parameter_list (parameter_declaration type: [
+    (type_identifier) @receiver
+    (pointer_type (type_identifier) @receiver)
+    (generic_type type: (type_identifier) @receiver)
+    (pointer_type (generic_type type: (type_identifier) @receiver))
+  ]))
+  name: (field_identifier) @name) @definition.method
+
+(type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct
+(type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
+(type_spec
+  name: (type_identifier) @name
+  type: [(type_identifier) (generic_type) (qualified_type) (pointer_type) (array_type)
+         (slice_type) (map_type) (channel_type) (function_type) (negated_type)
+         (parenthesized_type)]) @definition.type
+(type_alias name: (type_identifier) @name) @definition.type
+
+; struct fields, also embedded ones (named after their type, as ctags does)
+(field_declaration name: (field_identifier) @name) @definition.field
+(field_declaration
+  !name
+  type: [
+    (type_identifier) @name
+    (qualified_type name: (type_identifier) @name)
+    (pointer_type [(type_identifier) @name (qualified_type name: (type_identifier) @name)])
+    (generic_type type: (type_identifier) @name)
+  ]) @definition.field
+
+; interface methods
+(method_elem name: (field_identifier) @name) @definition.method
+
+; package-level constants and variables; the engine drops those inside functions
+(const_spec name: (identifier) @name) @definition.constant
+(var_spec name: (identifier) @name) @definition.variable
+
+; ---- references --------------------------------------------------------------
+
+(call_expression function: (identifier) @name) @reference.call
+(call_expression
+  function: (selector_expression operand: (_) @qualifier field: (field_identifier) @name)) @reference.call
+
+(import_spec name: (package_identifier) @alias path: (_ (interpreted_string_literal_content) @name)) @reference.import
+(import_spec !name path: (_ (interpreted_string_literal_content) @name)) @reference.import
+
+(_ type: (type_identifier) @name) @reference.type
+(_ type: (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)) @reference.type
+(_ result: (type_identifier) @name) @reference.type
+(pointer_type (type_identifier) @name) @reference.type
+(slice_type element: (type_identifier) @name) @reference.type
+(map_type (type_identifier) @name) @reference.type
+(type_elem (type_identifier) @name) @reference.type
+(type_elem (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)) @reference.type
+
+(argument_list (identifier) @name) @reference.reference
+(return_statement (expression_list (identifier) @name)) @reference.reference
+(keyed_element value: (literal_element (identifier) @name)) @reference.reference
