@@ -1,0 +1,238 @@
+"""Workspace confinement, path globs and the source lines of indexed files.
+
+Every path a caller gives (a CLI option, an MCP argument, an LSP URI) goes
+through :func:`resolve_file` or :func:`confine`: it is read against the
+workspace roots, symlinks are followed, and anything that lands outside every
+root raises :class:`OutsideWorkspace` naming the argument and the fix. Files
+are read only through :func:`read_lines`, which reads only confined paths.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote, urlparse
+
+from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
+from symfuse.indexer.index import Index
+
+MAX_PATH_CHARS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Confined:
+    """A path inside a workspace root: its root alias, root-relative POSIX path and real path."""
+
+    root: str
+    rel: str
+    real: str
+
+
+def _real_roots(index: Index) -> list[tuple[str, str]]:
+    return [(alias, os.path.realpath(path)) for alias, path in index.roots.items()]
+
+
+def _inside(real: str, root_real: str) -> bool:
+    return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+def _outside(argument: str, given: str, index: Index) -> OutsideWorkspace:
+    roots = ", ".join(index.roots.values()) or "(none)"
+    return OutsideWorkspace(
+        f"{argument}: {given!r} is outside the workspace; give a path relative to a "
+        f"workspace root or an absolute path inside one (roots: {roots})"
+    )
+
+
+def _strip_uri(path: str) -> str:
+    if path.startswith("file://"):
+        return unquote(urlparse(path).path)
+    return path
+
+
+def confine(index: Index, path: str, *, argument: str = "path") -> Confined:
+    """Where ``path`` lands inside the workspace, symlinks followed; else OutsideWorkspace.
+
+    Relative paths are tried against each root in turn (and as ``alias/rel`` in a
+    multi-root workspace); absolute paths and ``file://`` URIs must lie under a root.
+    """
+    if not isinstance(path, str) or not path.strip():
+        raise InvalidRequest(argument, "give a non-empty path")
+    if len(path) > MAX_PATH_CHARS or "\0" in path:
+        raise InvalidRequest(argument, "not a usable path")
+    given = _strip_uri(path.strip())
+    roots = _real_roots(index)
+    if os.path.isabs(given):
+        candidates = [given]
+    else:
+        candidates = [os.path.join(real, given) for _, real in roots]
+        head, _, rest = given.partition("/")
+        if head in index.roots and rest:
+            candidates.insert(0, os.path.join(index.roots[head], rest))
+    found: Confined | None = None
+    for candidate in candidates:
+        real = os.path.realpath(candidate)
+        for alias, root_real in roots:
+            if not _inside(real, root_real):
+                continue
+            rel = Path(os.path.relpath(real, root_real)).as_posix()
+            hit = Confined(alias, "" if rel == "." else rel, real)
+            if os.path.exists(real):
+                return hit
+            found = found or hit
+    if found is not None:
+        return found
+    raise _outside(argument, path, index)
+
+
+def resolve_file(index: Index, path: str, *, argument: str = "path") -> str:
+    """The index key of an indexed file named by ``path`` (confined first), else NotFound."""
+    if path in index.files:
+        # A known key is confined by construction, unless a symlink now leads out.
+        confine(index, index.abs_path(path), argument=argument)
+        return path
+    place = confine(index, path, argument=argument)
+    key = index.key(place.root, place.rel)
+    if key in index.files:
+        return key
+    # A file indexed under a symlinked name inside the workspace: match its lexical form.
+    lexical = os.path.normpath(_strip_uri(path.strip())).replace(os.sep, "/")
+    for alias, real in index.roots.items():
+        prefix = real.rstrip("/") + "/"
+        rel = lexical[len(prefix) :] if lexical.startswith(prefix) else lexical
+        if index.key(alias, rel) in index.files:
+            return index.key(alias, rel)
+    if os.path.isdir(place.real):
+        raise InvalidRequest(argument, f"{path!r} is a directory; give a file")
+    raise NotFound(
+        f"{argument}: {path!r} is not an indexed file (missing, ignored or not a supported "
+        "language); run `symfuse index` after creating it"
+    )
+
+
+# --- globs ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """A gitignore-flavoured glob: ``*`` and ``?`` stay within a segment, ``**`` spans them."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            end = pattern.find("]", i + 2)
+            if end == -1:
+                out.append(re.escape(c))
+                i += 1
+            else:
+                body = pattern[i + 1 : end].replace("\\", "\\\\")
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append(f"[{body}]")
+                i = end + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def split_globs(value: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """Comma-separated globs (or a list of them) as a tuple, blanks dropped."""
+    if value is None:
+        return ()
+    items = value.split(",") if isinstance(value, str) else [x for v in value for x in v.split(",")]
+    return tuple(x.strip().lstrip("/") for x in items if x.strip())
+
+
+def glob_match(path: str, pattern: str) -> bool:
+    """Whether a workspace path matches a glob; a pattern without ``/`` also tries the name."""
+    regex = _glob_regex(pattern.removeprefix("./"))
+    if regex.match(path):
+        return True
+    if "/" not in pattern.rstrip("/"):
+        if regex.match(PurePosixPath(path).name):
+            return True
+        # `tests` or `tests/` selects everything under a directory so named.
+        name = pattern.rstrip("/")
+        return f"/{name}/" in f"/{path}" and "*" not in name and "?" not in name
+    return pattern.endswith("/") and path.startswith(pattern.removeprefix("./"))
+
+
+def any_match(path: str, patterns: tuple[str, ...]) -> bool:
+    return any(glob_match(path, p) for p in patterns)
+
+
+# --- source lines --------------------------------------------------------------------
+
+
+class _LineCache:
+    """Decoded lines of recently read files, keyed by real path, size and mtime."""
+
+    def __init__(self, capacity: int = 256) -> None:
+        self._capacity = capacity
+        self._items: OrderedDict[str, tuple[int, int, list[str]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, real: str) -> list[str] | None:
+        try:
+            st = os.stat(real)
+        except OSError:
+            return None
+        with self._lock:
+            hit = self._items.get(real)
+            if hit is not None and hit[0] == st.st_size and hit[1] == st.st_mtime_ns:
+                self._items.move_to_end(real)
+                return hit[2]
+        try:
+            with open(real, "rb") as f:
+                data = f.read()
+        except OSError:
+            return None
+        lines = data.decode("utf-8", errors="replace").splitlines()
+        with self._lock:
+            self._items[real] = (st.st_size, st.st_mtime_ns, lines)
+            while len(self._items) > self._capacity:
+                self._items.popitem(last=False)
+        return lines
+
+
+_LINES = _LineCache()
+
+
+def real_path(index: Index, key: str) -> str | None:
+    """The real path of an indexed file, or None when it now leads outside the roots."""
+    try:
+        return confine(index, index.abs_path(key), argument="file").real
+    except OutsideWorkspace:
+        return None
+
+
+def read_lines(index: Index, key: str) -> list[str]:
+    """The current lines of an indexed file (empty when it vanished or leads outside)."""
+    real = real_path(index, key)
+    if real is None:
+        return []
+    return _LINES.get(real) or []
+
+
+def line_text(lines: list[str], line: int) -> str:
+    """Line ``line`` (1-based) of ``lines``, or "" past the end."""
+    return lines[line - 1] if 0 < line <= len(lines) else ""
