@@ -1,0 +1,83 @@
+"""``symfuse mcp``: serve the MCP tools over stdio (default) or streamable HTTP."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+
+from symfuse.indexer.errors import SymfuseError
+from symfuse.server.mcp_budget import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
+
+log = logging.getLogger(__name__)
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    p = sub.add_parser(
+        "mcp",
+        parents=[common],
+        help="run the MCP server (stdio or streamable HTTP)",
+        description=(
+            "Serve symbol search, usages, text search, symbol source, call graph, type "
+            "hierarchy and index tools to MCP clients. The index loads or builds in the "
+            "background and follows file changes; stdout carries only the protocol."
+        ),
+    )
+    p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
+    p.add_argument(
+        "--root",
+        dest="extra_roots",
+        action="append",
+        default=[],
+        metavar="ROOT",
+        help="a workspace root (repeatable; same as positional roots)",
+    )
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
+    p.add_argument(
+        "--ready-timeout",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="how long a tool waits for the first index before answering 'retry' (default 20)",
+    )
+    p.add_argument(
+        "--no-watch", action="store_true", help="do not follow file changes (reindex by hand)"
+    )
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        default=DEFAULT_MAX_TOKENS,
+        metavar="N",
+        help=f"default answer budget in tokens, chars/4 (default {DEFAULT_MAX_TOKENS})",
+    )
+    p.set_defaults(handler=run_mcp)
+
+
+def run_mcp(args: argparse.Namespace) -> int:
+    from symfuse.server.cli import index_config
+    from symfuse.server.mcp_server import MCPOptions, build_mcp_server
+
+    if not MIN_MAX_TOKENS <= args.max_tokens <= MAX_MAX_TOKENS:
+        raise SymfuseError(f"--max-tokens must be between {MIN_MAX_TOKENS} and {MAX_MAX_TOKENS}")
+    if args.ready_timeout < 0:
+        raise SymfuseError("--ready-timeout must not be negative")
+    roots = [*args.roots, *args.extra_roots] or None
+    config = index_config(args, roots)
+    # Progress bars would go to stderr, but a server has nobody watching them.
+    config = dataclasses.replace(config, progress=False)
+    options = MCPOptions(
+        ready_timeout=args.ready_timeout,
+        watch=not args.no_watch,
+        default_max_tokens=args.max_tokens,
+    )
+    server = build_mcp_server(config, options)
+    log.info("serving %s over %s", ", ".join(map(str, config.roots)), args.transport)
+    if args.transport == "http":
+        server.run("streamable-http", host=args.host, port=args.port)
+    else:
+        server.run("stdio")
+    return 0

@@ -1,0 +1,218 @@
+"""Parameter types and result models of the MCP tools: the published contract.
+
+Each result model becomes a tool's output schema. Every answer extends
+:class:`Answer`: the index freshness (``stale``, ``index_age_seconds``) and the
+paging fields of the token budget (``truncated``, ``next_offset``, ``hint``).
+Row models allow extra keys, so a richer row from the query layer (for
+example ``fusion_debug`` columns) passes through without a schema change.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from symfuse.server.mcp_budget import MAX_MAX_TOKENS, MIN_MAX_TOKENS
+
+# --- parameters shared by the tools ------------------------------------------------------
+
+OutputFormat = Annotated[
+    Literal["json", "toon"],
+    Field(
+        description='"json" (default) or "toon": the same data as TOON, which writes lists '
+        "of rows as compact tables and costs fewer tokens"
+    ),
+]
+MaxTokens = Annotated[
+    int | None,
+    Field(
+        ge=MIN_MAX_TOKENS,
+        le=MAX_MAX_TOKENS,
+        description="budget for the answer in tokens (about 4 characters each; default "
+        "2000). Rows past the budget are left out and the answer says truncated: true "
+        "with the next_offset to ask for",
+    ),
+]
+Offset = Annotated[
+    int, Field(ge=0, le=100_000, description="skip this many rows (paging; see next_offset)")
+]
+SymbolId = Annotated[
+    str | None,
+    Field(
+        max_length=2000,
+        description='a symbol_id from an earlier answer, e.g. "shop/models.py::Order.total#method"',
+    ),
+]
+SymbolName = Annotated[
+    str | None,
+    Field(
+        max_length=500,
+        description='a symbol name ("total") or qualified name ("Order.total") when no '
+        "symbol_id is at hand; add `file` when the name is ambiguous",
+    ),
+]
+FileHint = Annotated[
+    str | None,
+    Field(max_length=4096, description="workspace-relative path of the file that defines `name`"),
+]
+
+
+# --- results -------------------------------------------------------------------------------
+
+
+class Answer(BaseModel):
+    """Fields every answer carries."""
+
+    model_config = ConfigDict(extra="allow")
+
+    stale: bool = Field(
+        description="true while files changed on disk are being re-indexed, or the "
+        "first index is not complete: the answer may miss the latest edits"
+    )
+    index_age_seconds: float = Field(description="seconds since the index last changed")
+    truncated: bool = Field(
+        default=False, description="true when more rows exist than this answer shows"
+    )
+    next_offset: int | None = Field(default=None, description="pass as offset to get the next rows")
+    hint: str | None = Field(default=None, description="why the answer was cut, and what to do")
+
+
+class Row(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class SymbolRow(Row):
+    symbol_id: str
+    name: str
+    kind: str
+    file: str
+    line: int
+    fqn: str | None = None
+    signature: str | None = None
+    score: float | None = None
+
+
+class SearchTiers(BaseModel):
+    high: list[SymbolRow] = Field(default_factory=list)
+    medium: list[SymbolRow] = Field(default_factory=list)
+    low: list[SymbolRow] = Field(default_factory=list)
+
+
+class SearchResult(Answer):
+    query: str
+    items: list[SymbolRow] | None = Field(
+        default=None, description="the matches, best first (absent in tiered mode)"
+    )
+    tiers: SearchTiers | None = Field(
+        default=None, description="tiered mode: the matches bucketed by confidence"
+    )
+    total: int = Field(description="how many symbols matched in all")
+    search_mode: str = Field(
+        description="the mode that answered: single, tiered, drill, flat, get, or "
+        "callers / callees when the query asked about the call graph"
+    )
+
+
+class TextRow(Row):
+    file: str
+    line: int
+    column: int
+    text: str
+    snippet: str | None = None
+
+
+class TextResult(Answer):
+    pattern: str
+    mode: str = Field(description="literal, regex or fuzzy")
+    hits: list[TextRow]
+    total: int
+    files_searched: int
+
+
+class UsageRow(Row):
+    file: str
+    line: int
+    column: int
+    kind: str = Field(description="call, reference, import, inherit, implement, decorate, type")
+    enclosing: str | None = Field(default=None, description="symbol_id of the enclosing definition")
+    text: str = Field(description="the source line")
+
+
+class UsageGroup(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    file: str
+    count: int
+    usages: list[UsageRow]
+
+
+class UsagesResult(Answer):
+    symbol: dict[str, Any] | None = Field(default=None, description="the symbol looked up")
+    usages: list[UsageRow] | None = None
+    files: list[UsageGroup] | None = Field(
+        default=None, description="with group_by_file: the usages per file"
+    )
+    total: int
+
+
+class GraphRow(Row):
+    symbol_id: str
+    name: str
+    kind: str
+    file: str
+    line: int
+
+
+class CallGraphResult(Answer):
+    symbol: dict[str, Any]
+    direction: Literal["callers", "callees"]
+    items: list[GraphRow]
+    total: int
+
+
+class HierarchyResult(Answer):
+    symbol: dict[str, Any]
+    supertypes: list[GraphRow]
+    subtypes: list[GraphRow]
+
+
+class SymbolResult(Answer):
+    model_config = ConfigDict(extra="allow")
+
+    symbol: dict[str, Any] | None = Field(
+        default=None, description="the symbol with its source, context and relations"
+    )
+    outline: list[GraphRow] | None = Field(
+        default=None, description="for a path: the file's definitions in source order"
+    )
+
+
+class LanguageCount(BaseModel):
+    language: str
+    files: int
+    symbols: int
+
+
+class StatusResult(Answer):
+    roots: dict[str, str] = Field(description="root alias -> absolute path")
+    ready: bool = Field(description="the first index is complete")
+    indexing: bool
+    files: int
+    symbols: int
+    languages: list[LanguageCount]
+    updated_at: str | None = Field(description="when the index last changed (UTC, ISO 8601)")
+    stale_files: list[str] = Field(description="files changed on disk, not yet re-indexed")
+    channels: dict[str, bool] = Field(description="ranking channels and whether each is usable")
+    index_dir: str
+    error: str | None = None
+
+
+class ReindexResult(Answer):
+    scope: str = Field(description='"full" or "paths"')
+    files: int
+    parsed: int
+    unchanged: int
+    removed: int
+    skipped: int
+    seconds: float
+    problems: list[dict[str, str]]

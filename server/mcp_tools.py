@@ -1,0 +1,13 @@
+"""Registers every MCP tool on a server; each group of tools lives in its own module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from symfuse.server import mcp_tools_index
+from symfuse.server.mcp_server import Backend
+
+
+def register(server: MCPServer[Any], backend: Backend) -> None:
+    mcp_tools_index.register(server, backend)
