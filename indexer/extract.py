@@ -52,6 +52,8 @@ _WRAPPERS = frozenset(
         "type_declaration",
         "const_declaration",
         "var_declaration",
+        # Objective-C: each method of an @implementation sits in one
+        "implementation_definition",
     }
 )
 _SPACES = re.compile(r"\s+")
