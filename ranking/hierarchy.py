@@ -1,0 +1,368 @@
+"""Call graph and type hierarchy walks: callers, callees, supertypes and subtypes.
+
+Calls are the graph's CALLS edges (from the innermost definition that holds the
+call); each edge carries the call sites, found again from the caller's
+references. Types follow INHERITS and IMPLEMENTS edges; where the resolver
+could not link a base class (``Symbol.extends``/``implements``), the base is
+matched by name among the workspace's types, or reported by name alone.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.extract import short_name
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import EdgeKind, Kind, RefKind, Symbol
+from symfuse.ranking.navigate import brief, require_symbol, resolver_for
+
+MAX_DEPTH = 10
+MAX_ITEMS = 1000
+_CALLS = frozenset({EdgeKind.CALLS})
+_TYPE_EDGES = frozenset({EdgeKind.INHERITS, EdgeKind.IMPLEMENTS})
+# Languages whose types see one another by name (as in the resolver).
+_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "cuda": "c", "objc": "c"}
+_TYPES = frozenset(
+    {Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.TRAIT, Kind.ENUM, Kind.TYPE, Kind.UNION}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    file: str
+    line: int
+    column: int
+    end_column: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "end_column": self.end_column,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CallEdge:
+    """A caller (or callee) at ``depth`` hops, linked to ``via`` (the symbol one hop nearer).
+
+    ``sites`` are the calls in the calling symbol: in ``symbol`` for callers, in
+    ``via`` for callees (the LSP's ``fromRanges`` either way).
+    """
+
+    symbol: Symbol
+    depth: int
+    via: str
+    confidence: float
+    sites: tuple[CallSite, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **brief(self.symbol),
+            "depth": self.depth,
+            "via": self.via,
+            "confidence": round(self.confidence, 3),
+            "sites": [s.to_dict() for s in self.sites],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CallGraphResult:
+    root: Symbol
+    direction: str  # "callers" or "callees"
+    items: tuple[CallEdge, ...]
+    total: int
+    truncated: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "root": brief(self.root),
+            "direction": self.direction,
+            "items": [i.to_dict() for i in self.items],
+            "total": self.total,
+            "truncated": self.truncated,
+        }
+
+
+def callers(index: Index, symbol_id: str, depth: int = 1, limit: int = 100) -> CallGraphResult:
+    """Who calls the symbol, breadth first up to ``depth`` hops."""
+    return _walk_calls(index, symbol_id, depth, limit, outgoing=False)
+
+
+def callees(index: Index, symbol_id: str, depth: int = 1, limit: int = 100) -> CallGraphResult:
+    """What the symbol calls, breadth first up to ``depth`` hops."""
+    return _walk_calls(index, symbol_id, depth, limit, outgoing=True)
+
+
+def _check(depth: int, limit: int) -> None:
+    if not 1 <= depth <= MAX_DEPTH:
+        raise InvalidRequest("depth", f"must be 1..{MAX_DEPTH}")
+    if not 1 <= limit <= MAX_ITEMS:
+        raise InvalidRequest("limit", f"must be 1..{MAX_ITEMS}")
+
+
+def _walk_calls(
+    index: Index, symbol_id: str, depth: int, limit: int, *, outgoing: bool
+) -> CallGraphResult:
+    _check(depth, limit)
+    root = require_symbol(index, symbol_id)
+    sites = _SiteFinder(index)
+    seen = {root.symbol_id}
+    frontier = [root]
+    items: list[CallEdge] = []
+    total = 0
+    for level in range(1, depth + 1):
+        following: list[Symbol] = []
+        for node in frontier:
+            for other, _, weight in index.neighbours(
+                node.symbol_id, outgoing=outgoing, kinds=_CALLS
+            ):
+                if other.symbol_id in seen:
+                    continue
+                seen.add(other.symbol_id)
+                following.append(other)
+                total += 1
+                if len(items) < limit:
+                    caller, callee = (node, other) if outgoing else (other, node)
+                    found = sites.between(caller, callee)
+                    items.append(CallEdge(other, level, node.symbol_id, weight, found))
+        frontier = following
+    items.sort(key=lambda e: (e.depth, -e.confidence, e.symbol.file, e.symbol.line))
+    return CallGraphResult(
+        root, "callees" if outgoing else "callers", tuple(items), total, total > len(items)
+    )
+
+
+class _SiteFinder:
+    """Call sites of one symbol in another, from the caller file's references."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self.resolver = resolver_for(index)
+        self._by_enclosing: dict[str, dict[str, list[Any]]] = {}
+
+    def between(self, caller: Symbol, callee: Symbol) -> tuple[CallSite, ...]:
+        entry = self.index.files.get(caller.file)
+        if entry is None:
+            return ()
+        table = self._by_enclosing.get(caller.file)
+        if table is None:
+            grouped: defaultdict[str, list[Any]] = defaultdict(list)
+            for ref in entry.references():
+                if ref.kind is RefKind.CALL and ref.enclosing is not None:
+                    grouped[ref.enclosing].append(ref)
+            table = self._by_enclosing[caller.file] = dict(grouped)
+        found: list[CallSite] = []
+        for ref in table.get(caller.symbol_id, ()):
+            hits = self.resolver.resolve(ref, entry)
+            if any(h.target.symbol_id == callee.symbol_id for h in hits):
+                found.append(CallSite(ref.file, ref.line, ref.col, ref.col + len(ref.name)))
+        return tuple(found)
+
+
+# --- type hierarchy -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TypeLink:
+    """A supertype or subtype. ``symbol`` is None for a base outside the workspace.
+
+    ``relation`` is "extends" or "implements"; ``resolved`` says the graph linked
+    it (else it was matched by name, with ``confidence`` 1/candidates).
+    """
+
+    name: str
+    symbol: Symbol | None
+    relation: str
+    depth: int
+    via: str
+    confidence: float
+    resolved: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "symbol_id": None,
+            "kind": None,
+            "fqn": None,
+            "file": None,
+            "line": None,
+            "end_line": None,
+            "signature": None,
+        }
+        if self.symbol is not None:
+            data.update(brief(self.symbol))
+        data.update(
+            relation=self.relation,
+            depth=self.depth,
+            via=self.via,
+            confidence=round(self.confidence, 3),
+            resolved=self.resolved,
+        )
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class TypeHierarchyResult:
+    root: Symbol
+    supertypes: tuple[TypeLink, ...]
+    subtypes: tuple[TypeLink, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "root": brief(self.root),
+            "supertypes": [t.to_dict() for t in self.supertypes],
+            "subtypes": [t.to_dict() for t in self.subtypes],
+        }
+
+
+def type_hierarchy(
+    index: Index, symbol_id: str, depth: int = 1, direction: str = "both"
+) -> TypeHierarchyResult:
+    """Supertypes and subtypes of a type, up to ``depth`` levels each way.
+
+    ``direction`` is "both", "supertypes" or "subtypes".
+    """
+    _check(depth, MAX_ITEMS)
+    if direction not in ("both", "supertypes", "subtypes"):
+        raise InvalidRequest("direction", "one of both, supertypes, subtypes")
+    root = require_symbol(index, symbol_id)
+    up = supertypes(index, root, depth) if direction != "subtypes" else ()
+    down = subtypes(index, root, depth) if direction != "supertypes" else ()
+    return TypeHierarchyResult(root, up, down)
+
+
+def _relation(kind: EdgeKind) -> str:
+    return "implements" if kind is EdgeKind.IMPLEMENTS else "extends"
+
+
+def _written_bases(symbol: Symbol) -> list[tuple[str, str]]:
+    return [(short_name(t), "extends") for t in symbol.extends] + [
+        (short_name(t), "implements") for t in symbol.implements
+    ]
+
+
+def _family(language: str) -> str:
+    return _FAMILY.get(language, language)
+
+
+def _types_named(index: Index, name: str, language: str) -> list[Symbol]:
+    family = _family(language)
+    return [
+        index.symbols[i]
+        for i in index.by_name.get(name, ())
+        if index.symbols[i].kind in _TYPES and _family(index.symbols[i].language) == family
+    ]
+
+
+def supertypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:
+    links: list[TypeLink] = []
+    seen = {root.symbol_id}
+    frontier = [root]
+    for level in range(1, depth + 1):
+        following: list[Symbol] = []
+        for node in frontier:
+            linked_names: set[str] = set()
+            for other, kind, weight in index.neighbours(
+                node.symbol_id, outgoing=True, kinds=_TYPE_EDGES
+            ):
+                linked_names.add(other.name)
+                if other.symbol_id not in seen:
+                    seen.add(other.symbol_id)
+                    following.append(other)
+                    links.append(
+                        TypeLink(
+                            other.name,
+                            other,
+                            _relation(kind),
+                            level,
+                            node.symbol_id,
+                            weight,
+                            True,
+                        )
+                    )
+            for name, relation in _written_bases(node):
+                if name in linked_names:
+                    continue
+                candidates = [c for c in _types_named(index, name, node.language) if c != node]
+                if not candidates:
+                    links.append(TypeLink(name, None, relation, level, node.symbol_id, 1.0, False))
+                for c in candidates:
+                    if c.symbol_id not in seen:
+                        seen.add(c.symbol_id)
+                        following.append(c)
+                        conf = 1.0 / len(candidates)
+                        links.append(
+                            TypeLink(name, c, relation, level, node.symbol_id, conf, False)
+                        )
+        frontier = following
+    return tuple(links)
+
+
+def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:
+    links: list[TypeLink] = []
+    seen = {root.symbol_id}
+    frontier = [root]
+    written = _subclasses_by_name(index)
+    for level in range(1, depth + 1):
+        following: list[Symbol] = []
+        for node in frontier:
+            found: list[tuple[Symbol, str, float, bool]] = []
+            for other, kind, weight in index.neighbours(
+                node.symbol_id, outgoing=False, kinds=_TYPE_EDGES
+            ):
+                found.append((other, _relation(kind), weight, True))
+            family = _family(node.language)
+            same_name = len(_types_named(index, node.name, node.language)) or 1
+            for position, relation in written.get(node.name, ()):
+                other = index.symbols[position]
+                if _family(other.language) != family or _links_to_name(index, other, node.name):
+                    continue
+                found.append((other, relation, 1.0 / same_name, False))
+            for other, relation, conf, resolved in found:
+                if other.symbol_id in seen:
+                    continue
+                seen.add(other.symbol_id)
+                following.append(other)
+                links.append(
+                    TypeLink(other.name, other, relation, level, node.symbol_id, conf, resolved)
+                )
+        frontier = following
+    return tuple(links)
+
+
+def _links_to_name(index: Index, symbol: Symbol, name: str) -> bool:
+    """Whether the graph already links ``symbol`` to some type called ``name``."""
+    return any(
+        other.name == name
+        for other, _, _ in index.neighbours(symbol.symbol_id, outgoing=True, kinds=_TYPE_EDGES)
+    )
+
+
+_SUBCLASSES: weakref.WeakKeyDictionary[Index, tuple[int, dict[str, list[tuple[int, str]]]]] = (
+    weakref.WeakKeyDictionary()
+)
+_LOCK = threading.Lock()
+
+
+def _subclasses_by_name(index: Index) -> dict[str, list[tuple[int, str]]]:
+    """Base name as written -> (position, relation) of the symbols that name it."""
+    with _LOCK:
+        cached = _SUBCLASSES.get(index)
+        if cached is not None and cached[0] == index.generation:
+            return cached[1]
+    table: defaultdict[str, list[tuple[int, str]]] = defaultdict(list)
+    for position, symbol in enumerate(index.symbols):
+        if symbol.extends or symbol.implements:
+            for name, relation in _written_bases(symbol):
+                table[name].append((position, relation))
+    built = dict(table)
+    with _LOCK:
+        _SUBCLASSES[index] = (index.generation, built)
+    return built
