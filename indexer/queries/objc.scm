@@ -27,6 +27,9 @@
   declarator: (pointer_declarator
     declarator: (function_declarator declarator: (identifier) @name))) @definition.function
 
+(translation_unit
+  (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
+
 (struct_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.struct
 (field_declaration declarator: (field_identifier) @name) @definition.field
 (enum_specifier name: (type_identifier) @name) @definition.enum
