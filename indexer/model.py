@@ -167,13 +167,17 @@ class Symbol:
         return head
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reference:
     """A use of a name inside a file, tagged with the definition it sits in.
 
     ``qualifier`` is the receiver or module written before the name (``os.path``
     in ``os.path.join``; ``a.b`` in ``from a.b import c``); ``alias`` is the local
     name an import binds when it differs from ``name``.
+
+    Not frozen, unlike the other records: hundreds of thousands are created per
+    index, and a frozen dataclass's ``__init__`` costs about five times as much.
+    Treat instances as read-only.
     """
 
     name: str

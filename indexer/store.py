@@ -2,14 +2,19 @@
 
 Layout of an index directory::
 
-    manifest.msgpack        schema, roots, per-file stamps and object keys, graph key, counts
-    objects/<key>.msgpack   one per file (symbol rows + packed references) and one graph
-    lock                    held by the one process that may write
+    manifest.msgpack           schema, roots, per-file stamps and record locations, counts
+    objects/pack-<key>.msgpack file records (symbol rows + packed references), back to back
+    objects/graph-<key>.msgpack edges and PageRank
+    lock                       held by the one process that may write
 
-Every file is written to a temporary name, fsynced and renamed into place, and
-the manifest is renamed last, so a reader sees either the old index or the new
-one, whatever moment a writer is killed at. Anything unreadable, truncated or
-of another schema raises :class:`IndexCorrupt`; callers rebuild.
+An update appends nothing: it writes the records of changed files into one new
+pack (so a cold build costs one fsync, not one per file), then the graph, then
+the manifest. Each is written to a temporary name, fsynced and renamed into
+place, and the manifest is renamed last, so a reader sees either the old index
+or the new one, whatever moment a writer is killed at. Packs nothing refers to
+are deleted; when too many packs accumulate, everything is rewritten into one.
+Anything unreadable, truncated or of another schema raises
+:class:`IndexCorrupt`; callers rebuild.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ from symfuse.indexer.model import FileStamp
 
 log = logging.getLogger(__name__)
 
-FORMAT = 3  # bump with any change to the layout below
+FORMAT = 4  # bump with any change to the layout below
+MAX_PACKS = 8
 SCHEMA = (FORMAT, rows.SCHEMA)
 MANIFEST = "manifest.msgpack"
 
@@ -80,6 +86,9 @@ class FileMeta:
     stamp: FileStamp
     object_key: str
     problems: list[str]
+    pack: str = ""
+    offset: int = 0
+    length: int = 0
 
 
 @dataclass(slots=True)
@@ -106,13 +115,16 @@ class Store:
 
     # --- reading ------------------------------------------------------------------
 
-    def _unpack(self, path: Path) -> Any:
+    def _read(self, path: Path) -> bytes:
         try:
-            data = path.read_bytes()
+            return path.read_bytes()
         except FileNotFoundError as exc:
             raise IndexCorrupt(f"missing {path.name}") from exc
         except OSError as exc:
             raise IndexCorrupt(f"cannot read {path}: {exc.strerror}") from exc
+
+    def _unpack(self, path: Path) -> Any:
+        data = self._read(path)
         try:
             return msgpack.unpackb(data, raw=False, strict_map_key=False)
         except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
@@ -136,6 +148,9 @@ class Store:
                     stamp=FileStamp(m[3], m[4], m[5]),
                     object_key=m[6],
                     problems=list(m[7]),
+                    pack=m[8],
+                    offset=m[9],
+                    length=m[10],
                 )
                 for key, m in raw["files"].items()
             }
@@ -154,8 +169,12 @@ class Store:
     def load(self, manifest: Manifest) -> Index:
         """The full index a manifest describes."""
         index = Index(manifest.roots)
+        packs: dict[str, bytes] = {}
         for key, meta in manifest.files.items():
-            index.files[key] = self._load_file(key, meta)
+            data = packs.get(meta.pack)
+            if data is None:
+                data = packs[meta.pack] = self._read(self.objects / f"{meta.pack}.msgpack")
+            index.files[key] = self._load_file(key, meta, data)
         graph = self._unpack(self.objects / f"{manifest.graph_key}.msgpack")
         try:
             ids: list[str] = graph["ids"]
@@ -173,13 +192,15 @@ class Store:
         index.linked = True
         return index
 
-    def _load_file(self, key: str, meta: FileMeta) -> FileEntry:
-        raw = self._unpack(self.objects / f"{meta.object_key}.msgpack")
+    def _load_file(self, key: str, meta: FileMeta, pack: bytes) -> FileEntry:
+        if meta.offset + meta.length > len(pack):
+            raise IndexCorrupt(f"{meta.pack} is truncated (record of {key} past its end)")
         try:
+            raw = msgpack.unpackb(pack[meta.offset : meta.offset + meta.length], raw=False)
             symbol_rows, refs_blob, ref_names = raw
             symbols = [rows.symbol_from_row(r, key, meta.root, meta.language) for r in symbol_rows]
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise IndexCorrupt(f"object for {key} has an unexpected shape ({exc!r})") from exc
+        except (KeyError, IndexError, TypeError, ValueError, msgpack.ExtraData) as exc:
+            raise IndexCorrupt(f"record of {key} is corrupt ({exc!r})") from exc
         return FileEntry(
             path=key,
             root=meta.root,
@@ -199,20 +220,46 @@ class Store:
         seed = f"{entry.path}\0{entry.root}\0{entry.stamp.digest}\0{SCHEMA}"
         return hashlib.blake2b(seed.encode(), digest_size=16).hexdigest()
 
-    def save(self, index: Index, counts: dict[str, Any], options: dict[str, Any]) -> Manifest:
-        """Write what is new, then the manifest, then drop objects nothing refers to."""
+    def save(
+        self,
+        index: Index,
+        counts: dict[str, Any],
+        options: dict[str, Any],
+        previous: Manifest | None = None,
+    ) -> Manifest:
+        """Write new records in one pack, then the graph, then the manifest; drop the unused."""
         self.objects.mkdir(parents=True, exist_ok=True)
-        existing = {p.stem for p in self.objects.glob("*.msgpack")}
+        known = {m.object_key: m for m in previous.files.values()} if previous else {}
+        live_packs = {m.pack for m in known.values()}
+        repack = len(live_packs) >= MAX_PACKS
+        chunks: list[bytes] = []
+        size = 0
         files: dict[str, FileMeta] = {}
+        fresh: list[FileMeta] = []
         for key, entry in index.files.items():
             object_key = self.object_key(entry)
-            if object_key not in existing:
-                symbol_rows = [rows.symbol_row(s) for s in entry.symbols]
-                payload = [symbol_rows, entry.refs_blob, sorted(entry.ref_names)]
-                atomic_write(self.objects / f"{object_key}.msgpack", _pack(payload))
-            files[key] = FileMeta(
+            meta = FileMeta(
                 entry.root, entry.rel, entry.language, entry.stamp, object_key, entry.problems
             )
+            old = known.get(object_key)
+            if old is not None and not repack:
+                meta.pack, meta.offset, meta.length = old.pack, old.offset, old.length
+            else:
+                symbol_rows = [rows.symbol_row(s) for s in entry.symbols]
+                record = _pack([symbol_rows, entry.refs_blob, sorted(entry.ref_names)])
+                meta.offset, meta.length = size, len(record)
+                chunks.append(record)
+                size += len(record)
+                fresh.append(meta)
+            files[key] = meta
+        if chunks:
+            data = b"".join(chunks)
+            pack = "pack-" + hashlib.blake2b(data, digest_size=16).hexdigest()
+            path = self.objects / f"{pack}.msgpack"
+            if not path.exists():
+                atomic_write(path, data)
+            for meta in fresh:
+                meta.pack = pack
         graph_key = self._write_graph(index)
         _fsync_dir(self.objects)
         manifest = Manifest(
@@ -225,9 +272,12 @@ class Store:
             options=options,
         )
         self.write_manifest(manifest)
-        keep = {m.object_key for m in files.values()} | {graph_key}
-        for stale in existing - keep:
-            (self.objects / f"{stale}.msgpack").unlink(missing_ok=True)
+        keep = {m.pack for m in files.values()} | {graph_key}
+        for path in self.objects.glob("*.msgpack"):
+            if path.stem not in keep:
+                path.unlink(missing_ok=True)
+        for path in self.objects.glob(".*.tmp"):
+            path.unlink(missing_ok=True)  # left by a writer that was killed
         return manifest
 
     def _write_graph(self, index: Index) -> str:
@@ -263,6 +313,9 @@ class Store:
                     m.stamp.digest,
                     m.object_key,
                     m.problems,
+                    m.pack,
+                    m.offset,
+                    m.length,
                 ]
                 for key, m in manifest.files.items()
             },

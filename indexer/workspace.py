@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -30,11 +31,13 @@ from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import FileStamp, Symbol
 from symfuse.indexer.pagerank import pagerank
 from symfuse.indexer.store import Manifest, Store, default_index_dir
+import tqdm as tqdm_module
 from tqdm import tqdm
 
 log = logging.getLogger(__name__)
 
 POOL_THRESHOLD = 48  # fewer files than this are parsed in-process
+tqdm_module.tqdm.monitor_interval = 0  # no monitor thread: it would make forking unsafe
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +91,21 @@ class UpdateReport:
     rebuilt_because: str | None = None
 
 
-def extractor_fingerprint() -> str:
-    """Changes whenever a query, the extractor or the row schema changes."""
-    digest = hashlib.blake2b(digest_size=8)
-    digest.update(str(rows.SCHEMA).encode())
+def extractor_fingerprint() -> dict[str, str]:
+    """Per language, a digest that changes whenever its query, the extractor or the rows do.
+
+    Files of a language whose digest changed are re-parsed; the others are kept.
+    """
+    engine = hashlib.blake2b(digest_size=8)
+    engine.update(str(rows.SCHEMA).encode())
+    engine.update(Path(__file__).with_name("extract.py").read_bytes())
+    prints: dict[str, str] = {}
+    queries = resources.files("symfuse.indexer.queries")
     for name in sorted(languages.supported()):
-        text = resources.files("symfuse.indexer.queries").joinpath(f"{name}.scm").read_bytes()
-        digest.update(name.encode() + b"\0" + text)
-    digest.update(Path(__file__).with_name("extract.py").read_bytes())
-    return digest.hexdigest()
+        digest = engine.copy()
+        digest.update(queries.joinpath(f"{name}.scm").read_bytes())
+        prints[name] = digest.hexdigest()
+    return prints
 
 
 def root_aliases(roots: Iterable[Path]) -> dict[str, str]:
@@ -209,9 +218,15 @@ def parse_many(
                 bar.update()
             return results
         chunk = max(1, min(32, len(jobs) // (count * 8)))
-        with ProcessPoolExecutor(max_workers=count, mp_context=_pool_context()) as pool:
-            for result in pool.map(_parse_job, jobs, chunksize=chunk):
-                results.append(result)
+        try:
+            with ProcessPoolExecutor(max_workers=count, mp_context=_pool_context()) as pool:
+                for result in pool.map(_parse_job, jobs, chunksize=chunk):
+                    results.append(result)
+                    bar.update()
+        except BrokenProcessPool as exc:
+            log.warning("parser processes failed (%s); parsing the rest in this process", exc)
+            for job in jobs[len(results) :]:
+                results.append(_parse_job(job))
                 bar.update()
     return results
 
@@ -250,16 +265,22 @@ def update_index(
         manifest = _read_manifest(store, report)
         options = config.options()
         reusable = (
-            manifest is not None and manifest.options == options and manifest.roots == aliases
+            manifest is not None
+            and _same_file_set(manifest.options, options)
+            and manifest.roots == aliases
         )
         if manifest is not None and not reusable and report.rebuilt_because is None:
             report.rebuilt_because = "index options, roots or extractor changed"
         candidates = _candidates(config, aliases, report, only, index)
         stored = manifest.files if (manifest is not None and reusable) else {}
         previous = index if (index is not None and index.roots == aliases) else None
-        if previous is not None and previous.options != options:
+        if previous is not None and not _same_file_set(previous.options, options):
             previous = None
-        to_parse, unchanged = _classify(candidates, stored, previous)
+        old_prints = (previous.options if previous else manifest.options if manifest else {}).get(
+            "extractor", {}
+        )
+        stale = {lang for lang, fp in options["extractor"].items() if old_prints.get(lang) != fp}
+        to_parse, unchanged = _classify(candidates, stored, previous, stale)
         removed = _removed(candidates, stored, previous, only, aliases)
         report.unchanged = len(unchanged)
         report.removed = len(removed)
@@ -271,11 +292,11 @@ def update_index(
             return previous or store.load(manifest), report
         if previous is None:
             previous = store.load(manifest) if (manifest is not None and reusable) else None
-        result = _apply(config, aliases, previous, to_parse, removed, report, on_progress)
+        result = _apply(config, aliases, previous, to_parse, removed, report, on_progress, stale)
         result.options = options
         report.counts = result.stats()
         report.files = len(result.files)
-        store.save(result, report.counts, options)
+        store.save(result, report.counts, options, manifest if reusable else None)
     report.seconds = time.perf_counter() - started
     return result, report
 
@@ -321,14 +342,23 @@ def _key_of(path: str, aliases: dict[str, str]) -> str:
     return Path(path).as_posix()
 
 
+def _same_file_set(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether two option sets select the same files (the extractor may differ)."""
+    return all(old.get(k) == new.get(k) for k in new if k != "extractor")
+
+
 def _classify(
     candidates: dict[str, tuple[str, Candidate]],
     stored: dict[str, Any],
     previous: Index | None,
+    stale_languages: set[str],
 ) -> tuple[list[tuple[str, str, Candidate]], list[str]]:
     to_parse: list[tuple[str, str, Candidate]] = []
     unchanged: list[str] = []
     for key, (alias, c) in candidates.items():
+        if c.language in stale_languages:
+            to_parse.append((key, alias, c))
+            continue
         stamp: FileStamp | None = None
         if previous is not None and key in previous.files:
             stamp = previous.files[key].stamp
@@ -362,13 +392,14 @@ def _apply(
     removed: list[str],
     report: UpdateReport,
     on_progress: Callable[[int, int], None] | None,
+    stale: set[str],
 ) -> Index:
     index = previous if previous is not None else Index(aliases)
     jobs = [(key, alias, c.path, c.abs_path, c.language) for key, alias, c in to_parse]
     results = parse_many(jobs, config.jobs, config.progress)
     if on_progress is not None:
         on_progress(len(results), len(results))
-    patch(index, results, removed, report)
+    patch(index, results, removed, report, stale)
     return index
 
 
@@ -377,10 +408,12 @@ def patch(
     results: Sequence[ParsedFile | tuple[str, str]],
     removed: Sequence[str],
     report: UpdateReport | None = None,
+    reextracted: frozenset[str] | set[str] = frozenset(),
 ) -> None:
     """Put parsed files into ``index``, drop removed ones, relink what they affect, rerank.
 
-    A file whose content hash did not change keeps its entry (only the stamp moves).
+    A file whose content hash did not change keeps its entry (only the stamp moves),
+    unless its language is in ``reextracted`` (its query or the extractor changed).
     An index that was never linked (a fresh or partial one) is linked in full.
     """
     report = report if report is not None else UpdateReport()
@@ -402,7 +435,8 @@ def patch(
             continue
         entry = entry_of(result)
         old = index.files.get(entry.path)
-        if old is not None and old.stamp.digest == entry.stamp.digest:
+        same = old is not None and old.stamp.digest == entry.stamp.digest
+        if old is not None and same and entry.language not in reextracted:
             old.stamp = entry.stamp  # touched but not changed
             report.unchanged += 1
             continue
