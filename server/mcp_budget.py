@@ -62,14 +62,17 @@ def fit(
     *,
     offset: int = 0,
     total: int | None = None,
-    render_fn: Callable[[Any, Format], str] = render,
+    shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> Fitted:
     """Trim ``data[rows_key]`` (a ranked list) until the rendering fits ``max_tokens``.
 
     ``offset`` is where these rows start in the full result and ``total`` how
     many rows the full result has, so that ``next_offset`` points at the first
     row not shown, whether it was cut here or by the caller's ``limit``.
+    ``shape`` turns the flat answer into the one sent (grouping rows by file
+    or by tier, say); trimming works on the flat rows either way.
     """
+    shaper = shape or _same
     rows: list[Any] = list(data.get(rows_key) or [])
     total = total if total is not None else offset + len(rows)
     more = offset + len(rows) < total
@@ -77,19 +80,20 @@ def fit(
     base["truncated"] = bool(more or base.get("truncated"))
     if more:
         base["next_offset"] = offset + len(rows)
-    text = render_fn(base, fmt)
+    shaped = shaper(base)
+    text = render(shaped, fmt)
     if estimate_tokens(text) <= max_tokens:
-        return Fitted(base, text, estimate_tokens(text), len(rows))
+        return Fitted(shaped, text, estimate_tokens(text), len(rows))
 
     original = rows
-    best = _largest_fit(base, rows_key, original, False, fmt, max_tokens, offset, more, render_fn)
+    best = _largest_fit(base, rows_key, original, False, fmt, max_tokens, offset, more, shaper)
     if best.kept < min(len(original), 3):
         # A few long rows ate the budget: clip their long strings and try again.
         share = max(80, (max_tokens * CHARS_PER_TOKEN) // (2 * min(len(original), 12)))
         clipped = [clip_strings(row, share) for row in original]
         if clipped != original:
             second = _largest_fit(
-                base, rows_key, clipped, True, fmt, max_tokens, offset, more, render_fn
+                base, rows_key, clipped, True, fmt, max_tokens, offset, more, shaper
             )
             if second.kept > best.kept:
                 best = second
@@ -105,7 +109,7 @@ def _largest_fit(
     max_tokens: int,
     offset: int,
     more: bool,
-    render_fn: Callable[[Any, Format], str],
+    shaper: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> Fitted:
     def attempt(n: int) -> Fitted:
         trial = dict(base)
@@ -124,8 +128,9 @@ def _largest_fit(
                 f"long text fields were clipped (marked {CLIP_MARK}) to fit "
                 f"max_tokens={max_tokens}; raise max_tokens to see them whole"
             )
-        text = render_fn(trial, fmt)
-        return Fitted(trial, text, estimate_tokens(text), n)
+        shaped = shaper(trial)
+        text = render(shaped, fmt)
+        return Fitted(shaped, text, estimate_tokens(text), n)
 
     lo, hi = 0, len(rows)
     best = attempt(0)
@@ -137,6 +142,10 @@ def _largest_fit(
         else:
             hi = mid - 1
     return best
+
+
+def _same(data: dict[str, Any]) -> dict[str, Any]:
+    return data
 
 
 def clip_strings(value: Any, limit: int) -> Any:

@@ -138,12 +138,20 @@ class UsageRow(Row):
     text: str = Field(description="the source line")
 
 
+class GroupedUsageRow(Row):
+    line: int
+    column: int
+    kind: str
+    enclosing: str | None = None
+    text: str
+
+
 class UsageGroup(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     file: str
     count: int
-    usages: list[UsageRow]
+    usages: list[GroupedUsageRow]
 
 
 class UsagesResult(Answer):
@@ -176,13 +184,21 @@ class HierarchyResult(Answer):
     subtypes: list[GraphRow]
 
 
-class SymbolResult(Answer):
-    model_config = ConfigDict(extra="allow")
+class OutlineRow(Row):
+    symbol_id: str
+    name: str
+    kind: str
+    line: int
+    end_line: int
+    depth: int = Field(description="nesting: 0 at top level, 1 for members, ...")
 
+
+class SymbolResult(Answer):
     symbol: dict[str, Any] | None = Field(
         default=None, description="the symbol with its source, context and relations"
     )
-    outline: list[GraphRow] | None = Field(
+    file: str | None = Field(default=None, description="for a path: the file")
+    outline: list[OutlineRow] | None = Field(
         default=None, description="for a path: the file's definitions in source order"
     )
 

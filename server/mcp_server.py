@@ -117,15 +117,12 @@ class Backend:
         *,
         offset: int = 0,
         total: int | None = None,
-        render_fn: Callable[[Any, Format], str] | None = None,
+        shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     ) -> CallToolResult:
         """``data`` plus freshness, trimmed to the budget, as text and structured content."""
         data = {**data, **self.freshness()}
         budget = max_tokens or self.options.default_max_tokens
-        kwargs: dict[str, Any] = {"offset": offset, "total": total}
-        if render_fn is not None:
-            kwargs["render_fn"] = render_fn
-        fitted = fit(data, rows_key, fmt, budget, **kwargs)
+        fitted = fit(data, rows_key, fmt, budget, offset=offset, total=total, shape=shape)
         return as_result(fitted)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.test_mcp_support import Workspace, call, call_error, mcp_session, workspace
+from tests.test_mcp_support import Workspace, call, mcp_session, workspace
 
 __all__ = ["workspace"]
 
@@ -11,7 +11,8 @@ async def test_index_status_reports_roots_languages_and_channels(workspace: Work
     async with mcp_session(workspace) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
         status = tools["index_status"]
-        assert status.annotations is not None and status.annotations.read_only_hint is True
+        assert status.annotations is not None
+        assert status.annotations.read_only_hint is True
         assert status.output_schema is not None
         assert "stale" in status.output_schema["properties"]
 

@@ -1,0 +1,277 @@
+"""The navigation tools: ``find_usages`` and ``get_symbol``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, ToolAnnotations
+from pydantic import Field
+from symfuse.server.mcp_budget import (
+    CHARS_PER_TOKEN,
+    Fitted,
+    Format,
+    clip_lines,
+    estimate_tokens,
+    fit,
+    render,
+)
+from symfuse.server.mcp_models import (
+    FileHint,
+    MaxTokens,
+    Offset,
+    OutputFormat,
+    SymbolId,
+    SymbolName,
+    SymbolResult,
+    UsagesResult,
+)
+from symfuse.server.mcp_server import Backend, as_result, tool_errors
+
+UsageKind = Literal["call", "reference", "import", "inherit", "implement", "decorate", "type"]
+
+USAGES_DESCRIPTION = """\
+List the places that use a symbol: calls, plain references, imports,
+inheritance, decorators and type annotations, each with file, line, column, the
+kind of use, the enclosing definition (its symbol_id) and the source line.
+Identify the symbol by `symbol_id` (from `search` or `get_symbol`, exact), or
+by `name` ("checkout", "Order.total") with an optional `file` to pick one
+definition among several. Usages are resolved through scopes and imports;
+where only the name decides, `confidence` is below 1. Filter with `kinds`,
+group with `group_by_file`, page with `limit` / `offset`; `by_kind` counts
+every usage before the filter.
+
+Examples: {"symbol_id": "shop/service.py::checkout#function"} ;
+{"name": "Order", "kinds": ["inherit"]} ;
+{"name": "total", "file": "shop/models.py", "group_by_file": true}"""
+
+GET_DESCRIPTION = """\
+Read one symbol: its source (start and end lines), `context_lines` of code
+before and after, signature, doc, decorators, parent, children, and how many
+callers and callees it has. Three ways to ask:
+- `symbol_id` from another answer: "shop/models.py::Order.total#method";
+- `path` of a file: the file's outline (every definition, nested by depth,
+  with ids to ask for next), e.g. "shop/models.py";
+- `path` with a line, "shop/models.py:42" (or `line`): the innermost
+  definition containing that line.
+Long sources are cut to the token budget; the answer then says
+truncated: true and next_offset, the source line to continue from with
+`offset`."""
+
+
+def register(server: MCPServer[Any], backend: Backend) -> None:
+    @server.tool(
+        name="find_usages",
+        description=USAGES_DESCRIPTION,
+        annotations=ToolAnnotations(title="Find usages", readOnlyHint=True, openWorldHint=False),
+    )
+    def find_usages(
+        symbol_id: SymbolId = None,
+        name: SymbolName = None,
+        file: FileHint = None,
+        kinds: Annotated[
+            list[UsageKind] | None,
+            Field(description="only these kinds of use; default all"),
+        ] = None,
+        group_by_file: Annotated[
+            bool, Field(description="group the usages under their file")
+        ] = False,
+        include_declaration: Annotated[
+            bool, Field(description="also list the definition itself (kind 'definition')")
+        ] = False,
+        limit: Annotated[int, Field(ge=1, le=1000, description="most usages to return")] = 30,
+        offset: Offset = 0,
+        output_format: OutputFormat = "json",
+        max_tokens: MaxTokens = None,
+    ) -> Annotated[CallToolResult, UsagesResult]:
+        from symfuse.ranking.navigate import find_usages as run
+
+        _one_target(symbol_id, name)
+        with tool_errors(not_found="symbol_id"), backend.reading() as index:
+            result = run(
+                index,
+                symbol_id=symbol_id,
+                name=name,
+                file=file,
+                kinds=kinds,
+                group_by_file=False,
+                limit=limit,
+                offset=offset,
+                include_declaration=include_declaration,
+            )
+        data = result.to_dict()
+        for key in ("offset", "limit", "truncated"):
+            data.pop(key, None)
+        shape = _group_by_file if group_by_file else None
+        return backend.answer(
+            data,
+            "usages",
+            Format(output_format),
+            max_tokens,
+            offset=offset,
+            total=result.total,
+            shape=shape,
+        )
+
+    @server.tool(
+        name="get_symbol",
+        description=GET_DESCRIPTION,
+        annotations=ToolAnnotations(title="Get symbol", readOnlyHint=True, openWorldHint=False),
+    )
+    def get_symbol(
+        symbol_id: SymbolId = None,
+        path: Annotated[
+            str | None,
+            Field(
+                max_length=4096,
+                description='a file ("shop/models.py") for its outline, or "file:line"',
+            ),
+        ] = None,
+        line: Annotated[
+            int | None, Field(ge=1, description="with path: the definition at this line")
+        ] = None,
+        context_lines: Annotated[
+            int, Field(ge=0, le=50, description="lines shown before and after the source")
+        ] = 3,
+        offset: Annotated[
+            int,
+            Field(ge=0, le=1_000_000, description="source: skip this many lines; outline: rows"),
+        ] = 0,
+        output_format: OutputFormat = "json",
+        max_tokens: MaxTokens = None,
+    ) -> Annotated[CallToolResult, SymbolResult]:
+        from symfuse.ranking.navigate import FileOutline
+        from symfuse.ranking.navigate import get_symbol as run
+
+        if symbol_id is None and path is None:
+            raise ToolError(
+                "invalid argument symbol_id: give a symbol_id, or a path (a file for its "
+                'outline, "file:line" for the definition there)'
+            )
+        if symbol_id is not None and path is not None:
+            raise ToolError("invalid argument path: give either symbol_id or path, not both")
+        fmt = Format(output_format)
+        budget = max_tokens or backend.options.default_max_tokens
+        with tool_errors(not_found="symbol_id" if symbol_id else "path"):
+            with backend.reading() as index:
+                found = run(
+                    index,
+                    symbol_id=symbol_id,
+                    path=path,
+                    line=line,
+                    context_lines=context_lines,
+                    max_lines=offset + 5000,
+                )
+                fresh = backend.freshness()
+            if isinstance(found, FileOutline):
+                rows = _flatten(found.to_dict()["symbols"], 0)
+                outline: dict[str, Any] = {
+                    "file": found.file,
+                    "language": found.language,
+                    "outline": rows[offset:],
+                    **fresh,
+                }
+                fitted = fit(outline, "outline", fmt, budget, offset=offset, total=len(rows))
+                return as_result(fitted)
+            detail = _slim(found.to_dict())
+        return as_result(_fit_source(detail, fresh, offset, fmt, budget))
+
+
+_BRIEF = ("symbol_id", "name", "kind", "line", "signature")
+
+
+def _slim(detail: dict[str, Any]) -> dict[str, Any]:
+    """Parent and children by id, name, kind, line and signature (their file is the same)."""
+    if isinstance(detail.get("parent"), dict):
+        detail["parent"] = {k: detail["parent"].get(k) for k in _BRIEF}
+    detail["children"] = [{k: c.get(k) for k in _BRIEF} for c in detail.get("children") or []]
+    detail.pop("type", None)
+    return detail
+
+
+def _one_target(symbol_id: str | None, name: str | None) -> None:
+    if symbol_id is None and name is None:
+        raise ToolError(
+            "invalid argument symbol_id: give a symbol_id (from search), or a name "
+            "(optionally with file)"
+        )
+    if symbol_id is not None and name is not None:
+        raise ToolError("invalid argument name: give either symbol_id or name, not both")
+
+
+def _group_by_file(data: dict[str, Any]) -> dict[str, Any]:
+    usages = data.get("usages") or []
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for usage in usages:
+        row = {k: v for k, v in usage.items() if k != "file"}
+        groups.setdefault(usage["file"], []).append(row)
+    shaped = {k: v for k, v in data.items() if k != "usages"}
+    shaped["files"] = [{"file": f, "count": len(us), "usages": us} for f, us in groups.items()]
+    return shaped
+
+
+def _flatten(nodes: list[dict[str, Any]], depth: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for node in nodes:
+        row = {k: v for k, v in node.items() if k != "children"}
+        row["depth"] = depth
+        rows.append(row)
+        rows.extend(_flatten(node.get("children") or [], depth + 1))
+    return rows
+
+
+def _fit_source(
+    detail: dict[str, Any], fresh: dict[str, Any], offset: int, fmt: Format, budget: int
+) -> Fitted:
+    """The symbol with as many source lines (from ``offset``) as the budget allows.
+
+    When the fields around the source take more than half the budget, context
+    lines go first, then children beyond the first few; each cut is named in
+    ``hint``.
+    """
+    lines = str(detail.get("source", "")).split("\n")[offset:]
+    start_line = int(detail.get("start_line", detail.get("line", 1))) + offset
+    more_in_file = bool(detail.pop("source_truncated", False))
+    detail["source"] = ""
+    detail["start_line"] = start_line
+    data: dict[str, Any] = {"symbol": detail, **fresh, "truncated": False}
+    notes: list[str] = []
+
+    def size() -> int:
+        return estimate_tokens(render(data, fmt))
+
+    if size() > budget // 2 and (detail.get("context_before") or detail.get("context_after")):
+        detail["context_before"] = detail["context_after"] = ""
+        notes.append("context lines dropped")
+    children = list(detail.get("children") or [])
+    if size() > budget // 2 and len(children) > 1:
+        keep = len(children)
+        while keep > 1 and size() > budget // 2:
+            keep //= 2
+            detail["children"] = children[:keep]
+        notes.append(
+            f"{keep} of {len(children)} children shown (get_symbol with the file's path "
+            "lists them all)"
+        )
+    room = (budget - size() - 60) * CHARS_PER_TOKEN
+    shown, cut = clip_lines(lines, max(0, room))
+    detail["source"] = "\n".join(shown)
+    if cut or more_in_file:
+        data["truncated"] = True
+        data["next_offset"] = offset + len(shown)
+        where = (
+            f"lines {start_line}-{start_line + len(shown) - 1} shown"
+            if shown
+            else "no room left for the source"
+        )
+        notes.insert(
+            0,
+            f"source cut to fit max_tokens={budget}: {where}; call again with "
+            f"offset={offset + len(shown)} to read on, or raise max_tokens",
+        )
+    if notes:
+        data["hint"] = "; ".join(notes)
+        data["truncated"] = True
+    text = render(data, fmt)
+    return Fitted(data, text, estimate_tokens(text), len(shown))
