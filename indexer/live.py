@@ -11,9 +11,11 @@
   in memory; ``clear_overlay(path)`` goes back to the file on disk.
 - ``watch()`` starts a watchfiles thread that calls ``refresh`` on changes.
 
-Readers take ``with live.reading() as index:``; every mutation happens under
-the same lock and is short (one file's worth of work), except the first build,
-which fills a separate object that is swapped in.
+Readers take ``with live.reading() as index:``. Changes are copy-on-write: a
+writer (one at a time) patches a shallow copy of the index outside the readers'
+lock and swaps it in under the lock, so readers never see a half-linked graph
+and never wait for a re-link or a re-rank. The cold build fills a separate
+object in batches, each published under the readers' lock.
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ class LiveIndex:
         self.config = config
         self.aliases = root_aliases(config.roots)
         self._index: Index | None = None
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # readers, and the swap of a new index
+        self._write_lock = threading.RLock()  # one writer at a time
         self._ready = threading.Event()
         self._indexing = False
         self._pending: set[str] = set()
@@ -175,10 +178,12 @@ class LiveIndex:
                 current = stored
             else:
                 current = self._build_in_batches(progress)
-            index, report = update_index(self.config, index=current)
-            with self._lock:
-                self._index = index
+            # Link, rank and save a copy: readers keep using ``current`` meanwhile.
+            index, report = update_index(self.config, index=_snapshot(current))
+            with self._write_lock:
                 self._reapply_overlays(index)
+                with self._lock:
+                    self._index = index
             self.last_report = report
             self._error = None
         except (SymfuseError, OSError) as exc:
@@ -187,6 +192,11 @@ class LiveIndex:
         finally:
             self._indexing = False
             self._ready.set()
+        if self._pending and not self._stop.is_set():
+            try:
+                self.refresh(sorted(self._pending))
+            except (SymfuseError, OSError) as exc:
+                log.warning("refresh of files changed during indexing failed: %s", exc)
 
     def _build_in_batches(self, progress: ProgressCallback | None) -> Index:
         partial = Index(dict(self.aliases))
@@ -234,12 +244,15 @@ class LiveIndex:
                     wanted.append(str(p))
             if not wanted:
                 return None
-        with self._lock:
-            current = self._index
-            index, report = update_index(self.config, index=current, only=wanted)
-            self._index = index
+        with self._write_lock:
+            with self._lock:
+                current = self._index
+            copy = _snapshot(current) if current is not None else None
+            index, report = update_index(self.config, index=copy, only=wanted)
             self._reapply_overlays(index)
-            self._pending.difference_update(paths or list(self._pending))
+            with self._lock:
+                self._index = index
+                self._pending.difference_update(paths or list(self._pending))
         self.last_report = report
         return report
 
@@ -250,15 +263,19 @@ class LiveIndex:
         if spec is None:
             return
         data = text.encode("utf-8") if isinstance(text, str) else text
-        with self._lock:
+        with self._write_lock:
             self._overlays[key] = data
-            if self._index is not None:
-                self._patch_overlay(self._index, key, alias, rel, spec.name, data)
+            if not self._ready.is_set() or self._index is None:
+                return  # applied when the first index is in place
+            index = _snapshot(self._index)
+            if self._patch_overlay(index, key, alias, rel, spec.name, data):
+                with self._lock:
+                    self._index = index
 
     def clear_overlay(self, path: str | Path) -> None:
         """Forget a buffer's unsaved contents and go back to the file on disk."""
         key, alias, rel = self.key_of(path)
-        with self._lock:
+        with self._write_lock:
             dropped = self._overlays.pop(key, None)
         if dropped is not None and self._ready.is_set():
             self.refresh([os.path.join(self.aliases[alias], rel)])
@@ -279,11 +296,12 @@ class LiveIndex:
 
     def _patch_overlay(
         self, index: Index, key: str, alias: str, rel: str, language: str, data: bytes
-    ) -> None:
+    ) -> bool:
+        """Patch ``index`` with a buffer's contents; False when it already has them."""
         digest = hashlib.blake2b(data, digest_size=16).hexdigest()
         entry = index.files.get(key)
         if entry is not None and entry.stamp.digest == digest:
-            return
+            return False
         abs_path = os.path.join(self.aliases[alias], rel)
         result = parse_file(key, alias, rel, abs_path, language, source=data)
         if len(result) != 2:
@@ -291,6 +309,7 @@ class LiveIndex:
             patch(index, [parsed], [])
         else:
             patch(index, [result], [])
+        return True
 
     def note_changed(self, paths: Sequence[str]) -> None:
         """Record that files changed on disk (shown as stale until refreshed)."""
@@ -331,3 +350,20 @@ class LiveIndex:
                     log.warning("refresh after file changes failed: %s", exc)
         except (OSError, RuntimeError) as exc:
             log.warning("file watching stopped: %s", exc)
+
+
+def _snapshot(index: Index) -> Index:
+    """A shallow copy that a writer may patch while readers use the original.
+
+    ``patch`` and ``relink`` replace file entries and edge lists rather than
+    mutating them, so sharing those between the two objects is safe.
+    """
+    copy = Index(dict(index.roots))
+    copy.files = dict(index.files)
+    copy.edges_by_file = dict(index.edges_by_file)
+    copy.pagerank_by_id = index.pagerank_by_id
+    copy.generation = index.generation
+    copy.updated_at = index.updated_at
+    copy.linked = index.linked
+    copy.options = dict(index.options)
+    return copy

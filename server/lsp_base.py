@@ -1,0 +1,85 @@
+"""The language server class and the one way handlers read the index.
+
+Handlers are ``async``: the index work runs in a worker thread (``query``) so
+the event loop keeps reading messages, and a ``$/cancelRequest`` cancels the
+waiting handler at once (pygls answers it with RequestCancelled).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+from typing import TypeVar
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+from symfuse.indexer.index import Index
+from symfuse.server.lsp_state import LaunchConfig, ServerState
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def _version() -> str:
+    try:
+        return version("symfuse")
+    except PackageNotFoundError:
+        return "0"
+
+
+class SymfuseLanguageServer(LanguageServer):
+    """pygls server plus symfuse's state (live index, buffers, options)."""
+
+    def __init__(self, launch: LaunchConfig) -> None:
+        super().__init__(
+            "symfuse", _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental
+        )
+        self.state = ServerState(launch)
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.flush_timer: asyncio.TimerHandle | None = None
+
+    def spawn(self, coroutine: object) -> None:
+        """Run a background coroutine, keeping a reference until it ends."""
+        task: asyncio.Task[None] = asyncio.ensure_future(coroutine)  # type: ignore[call-overload]
+        self.tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed: %s", task.exception())
+
+    def notify_user(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
+        self.window_show_message(lsp.ShowMessageParams(type=kind, message=f"symfuse: {message}"))
+
+    def supports(self, path: str) -> bool:
+        """Whether the client capability at dotted ``path`` is present and truthy."""
+        value: object = self.client_capabilities
+        for part in path.split("."):
+            value = getattr(value, part, None)
+            if value is None:
+                return False
+        return bool(value)
+
+
+def path_of(uri: str) -> str | None:
+    return to_fs_path(uri) if uri.startswith("file:") else None
+
+
+def read_index(state: ServerState, fn: Callable[[Index], T]) -> T:
+    """Index pending buffers, then call ``fn`` with the current index (worker thread)."""
+    state.flush()
+    live = state.live
+    if live is None:
+        return fn(Index({}))
+    with live.reading() as index:
+        return fn(index)
+
+
+async def query(ls: SymfuseLanguageServer, fn: Callable[[Index], T]) -> T:
+    """``read_index`` in a worker thread; cancellable while it waits."""
+    return await asyncio.to_thread(read_index, ls.state, fn)

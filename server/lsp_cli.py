@@ -1,0 +1,87 @@
+"""``symfuse lsp``: the language server over stdio (default) or TCP.
+
+stdout carries the protocol and nothing else: logs go to stderr or --log-file.
+The workspace options on the command line are the defaults that a client's
+``initializationOptions`` override.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from symfuse.indexer.errors import SymfuseError
+
+log = logging.getLogger(__name__)
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    p = sub.add_parser(
+        "lsp",
+        parents=[common],
+        help="run the language server",
+        description=(
+            "Run the symfuse language server. The workspace comes from the client's "
+            "workspace folders unless ROOTs are given."
+        ),
+    )
+    p.add_argument(
+        "roots", nargs="*", metavar="ROOT", help="workspace roots (default: the client's)"
+    )
+    p.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
+    p.add_argument("--tcp", action="store_true", help="listen on a TCP port instead of stdio")
+    p.add_argument("--host", default="127.0.0.1", help="TCP host (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=2087, help="TCP port (default 2087)")
+    p.add_argument(
+        "--result-limit", type=int, default=None, metavar="N", help="workspace/symbol cap (200)"
+    )
+    p.add_argument(
+        "--no-watch",
+        action="store_true",
+        help="do not watch files when the client cannot (rely on didChangeWatchedFiles)",
+    )
+    p.set_defaults(handler=run_lsp)
+
+
+def run_lsp(args: argparse.Namespace) -> int:
+    from symfuse.server.lsp_options import IndexOptions, LspOptions, SearchOptions
+    from symfuse.server.lsp_server import build_lsp_server
+    from symfuse.server.lsp_state import LaunchConfig
+
+    if args.tcp and args.stdio:
+        raise SymfuseError("choose one of --stdio and --tcp")
+    roots = tuple(Path(r).resolve() for r in args.roots)
+    for root in roots:
+        if not root.is_dir():
+            raise SymfuseError(f"workspace root {root} is not a directory")
+    languages = None
+    if args.languages:
+        languages = frozenset(x.strip() for x in args.languages.split(",") if x.strip())
+    search = SearchOptions() if args.result_limit is None else SearchOptions(args.result_limit)
+    defaults = LspOptions(
+        index=IndexOptions(
+            include=tuple(args.include),
+            exclude=tuple(args.exclude),
+            max_file_size=args.max_file_size,
+            languages=languages,
+        ),
+        search=search,
+    )
+    launch = LaunchConfig(
+        index_dir=args.index_dir,
+        jobs=args.jobs,
+        roots=roots,
+        watch_fallback=not args.no_watch,
+        defaults=defaults,
+    )
+    server = build_lsp_server(launch)
+    if args.tcp:
+        log.info("symfuse lsp listening on %s:%d", args.host, args.port)
+        server.start_tcp(args.host, args.port)
+    else:
+        server.start_io()
+    server.state.stop()
+    return 0

@@ -1,0 +1,135 @@
+"""Symbols of the index -> lsprotocol types (locations, symbols, hierarchy items, hover).
+
+Everything here is a pure translation; :class:`Positions` supplies the line texts
+needed to express code-point columns in the client's position encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from lsprotocol import types as lsp
+from pygls.uris import from_fs_path
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind, Reference, Symbol
+from symfuse.server.lsp_positions import FileMapper
+
+MapperOf = Callable[[Index, str], FileMapper]
+
+
+def uri_of(index: Index, key: str) -> str:
+    return from_fs_path(index.abs_path(key)) or f"file://{index.abs_path(key)}"
+
+
+def symbol_kind(kind: Kind) -> lsp.SymbolKind:
+    return lsp.SymbolKind(kind.lsp_number)
+
+
+def full_range(mapper: FileMapper, s: Symbol) -> lsp.Range:
+    """The definition's whole span, stretched to contain the name if it does not."""
+    start = min((s.line, s.col), (s.name_line, s.name_col))
+    end = max((s.end_line, s.end_col), (s.name_end_line, s.name_end_col))
+    return mapper.range(*start, *end)
+
+
+def name_range(mapper: FileMapper, s: Symbol) -> lsp.Range:
+    return mapper.range(s.name_line, s.name_col, s.name_end_line, s.name_end_col)
+
+
+def location(index: Index, mapper: FileMapper, s: Symbol) -> lsp.Location:
+    return lsp.Location(uri=uri_of(index, s.file), range=name_range(mapper, s))
+
+
+def reference_location(index: Index, mapper: FileMapper, ref: Reference) -> lsp.Location:
+    end_col = ref.col + len(ref.name)
+    return lsp.Location(
+        uri=uri_of(index, ref.file), range=mapper.range(ref.line, ref.col, ref.line, end_col)
+    )
+
+
+def container_name(s: Symbol) -> str | None:
+    return s.container or None
+
+
+def workspace_symbol(index: Index, s: Symbol, mapper: FileMapper | None) -> lsp.WorkspaceSymbol:
+    """A workspace symbol; without a mapper its location is the URI alone (resolved later)."""
+    where: lsp.Location | lsp.LocationUriOnly
+    if mapper is None:
+        where = lsp.LocationUriOnly(uri=uri_of(index, s.file))
+    else:
+        where = location(index, mapper, s)
+    return lsp.WorkspaceSymbol(
+        name=s.name,
+        kind=symbol_kind(s.kind),
+        location=where,
+        container_name=container_name(s),
+        data=s.symbol_id,
+    )
+
+
+def document_symbols(mapper: FileMapper, symbols: list[Symbol]) -> list[lsp.DocumentSymbol]:
+    """The file's symbols as a tree (children under their parent), in source order."""
+    children: dict[str, list[lsp.DocumentSymbol]] = {}
+    roots: list[lsp.DocumentSymbol] = []
+    for s in symbols:
+        mine: list[lsp.DocumentSymbol] = []
+        node = lsp.DocumentSymbol(
+            name=s.name,
+            kind=symbol_kind(s.kind),
+            range=full_range(mapper, s),
+            selection_range=name_range(mapper, s),
+            detail=_detail(s),
+            children=mine,
+        )
+        children[s.symbol_id] = mine
+        siblings = children.get(s.parent) if s.parent is not None else None
+        (siblings if siblings is not None else roots).append(node)
+    return roots
+
+
+def _detail(s: Symbol) -> str | None:
+    first = s.signature.splitlines()[0].strip() if s.signature else ""
+    return first or None
+
+
+def call_item(index: Index, mapper: FileMapper, s: Symbol) -> lsp.CallHierarchyItem:
+    return lsp.CallHierarchyItem(
+        name=s.name,
+        kind=symbol_kind(s.kind),
+        uri=uri_of(index, s.file),
+        range=full_range(mapper, s),
+        selection_range=name_range(mapper, s),
+        detail=s.fqn,
+        data=s.symbol_id,
+    )
+
+
+def type_item(index: Index, mapper: FileMapper, s: Symbol) -> lsp.TypeHierarchyItem:
+    return lsp.TypeHierarchyItem(
+        name=s.name,
+        kind=symbol_kind(s.kind),
+        uri=uri_of(index, s.file),
+        range=full_range(mapper, s),
+        selection_range=name_range(mapper, s),
+        detail=s.fqn,
+        data=s.symbol_id,
+    )
+
+
+def hover(s: Symbol, word_range: lsp.Range | None) -> lsp.Hover:
+    """Markdown: the signature in a code block, the kind and qualified name, the doc."""
+    parts = [f"```{s.language}\n{s.signature.strip() or s.name}\n```"]
+    about = f"*{s.kind.value}* `{s.fqn}`"
+    if s.decorators:
+        about += " — " + ", ".join(f"`@{d}`" for d in s.decorators)
+    parts.append(about)
+    if s.doc:
+        parts.append(s.doc)
+    return lsp.Hover(
+        contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n\n".join(parts)),
+        range=word_range,
+    )
+
+
+def locations(index: Index, mapper_of: MapperOf, symbols: Iterable[Symbol]) -> list[lsp.Location]:
+    return [location(index, mapper_of(index, s.file), s) for s in symbols]

@@ -1,0 +1,122 @@
+"""workspace/symbol (+ resolve), textDocument/documentSymbol and hover.
+
+workspace/symbol answers best first, capped at ``resultLimit``. When the client
+can resolve ``location.range`` lazily, the answer carries only URIs and
+``workspaceSymbol/resolve`` fills the range of the item the user picks (no file
+needs reading to answer). When the client sends a ``partialResultToken``, the
+results stream as ``$/progress`` batches, the best batch first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as lsp
+from symfuse.indexer.index import Index
+from symfuse.server import lsp_convert, lsp_nav
+from symfuse.server.lsp_base import SymfuseLanguageServer, path_of, query
+from symfuse.server.lsp_search import parse_query, search
+
+PARTIAL_BATCH = 50
+
+
+def register(ls: SymfuseLanguageServer) -> None:
+    @ls.feature(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolOptions(resolve_provider=True))
+    async def workspace_symbol(
+        ls: SymfuseLanguageServer, params: lsp.WorkspaceSymbolParams
+    ) -> list[lsp.WorkspaceSymbol]:
+        wanted = parse_query(params.query)
+        limit = ls.state.options.search.result_limit
+        lazy = _lazy_locations(ls)
+
+        def answer(index: Index) -> list[lsp.WorkspaceSymbol]:
+            found = search(index, wanted, limit)
+            return [
+                lsp_convert.workspace_symbol(
+                    index, s, None if lazy else ls.state.mapper(index, s.file)
+                )
+                for s in found
+            ]
+
+        symbols = await query(ls, answer)
+        token = params.partial_result_token
+        if token is None or len(symbols) <= PARTIAL_BATCH:
+            return symbols
+        for start in range(0, len(symbols), PARTIAL_BATCH):
+            batch = symbols[start : start + PARTIAL_BATCH]
+            ls.protocol.notify(
+                lsp.PROGRESS, lsp.ProgressParams(token=token, value=_plain(ls, batch))
+            )
+        return []
+
+    @ls.feature(lsp.WORKSPACE_SYMBOL_RESOLVE)
+    async def workspace_symbol_resolve(
+        ls: SymfuseLanguageServer, item: lsp.WorkspaceSymbol
+    ) -> lsp.WorkspaceSymbol:
+        if isinstance(item.location, lsp.Location) or not isinstance(item.data, str):
+            return item
+        symbol_id = item.data
+
+        def answer(index: Index) -> lsp.WorkspaceSymbol:
+            s = index.get(symbol_id)
+            if s is None:
+                return item
+            item.location = lsp_convert.location(index, ls.state.mapper(index, s.file), s)
+            return item
+
+        return await query(ls, answer)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def document_symbol(
+        ls: SymfuseLanguageServer, params: lsp.DocumentSymbolParams
+    ) -> list[lsp.DocumentSymbol] | None:
+        path = path_of(params.text_document.uri)
+        key = ls.state.key_of(path) if path else None
+        if key is None:
+            return None
+
+        def answer(index: Index) -> list[lsp.DocumentSymbol] | None:
+            entry = index.files.get(key)
+            if entry is None:
+                return None
+            return lsp_convert.document_symbols(ls.state.mapper(index, key), entry.symbols)
+
+        return await query(ls, answer)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: SymfuseLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        path = path_of(params.text_document.uri)
+        key = ls.state.key_of(path) if path else None
+        if key is None:
+            return None
+
+        def answer(index: Index) -> lsp.Hover | None:
+            mapper = ls.state.mapper(index, key)
+            line, col = mapper.column(params.position)
+            hit = lsp_nav.at(index, key, line, col)
+            if hit.symbol is not None:
+                s = hit.symbol
+                return lsp_convert.hover(s, lsp_convert.name_range(mapper, s))
+            if hit.reference is None:
+                return None
+            targets = lsp_nav.resolve(index, key, hit.reference)
+            if not targets:
+                return None
+            return lsp_convert.hover(
+                targets[0], lsp_convert.reference_location(index, mapper, hit.reference).range
+            )
+
+        return await query(ls, answer)
+
+
+def _lazy_locations(ls: SymfuseLanguageServer) -> bool:
+    """Whether the client resolves ``location.range`` of workspace symbols itself."""
+    caps = ls.client_capabilities.workspace
+    symbol = caps.symbol if caps is not None else None
+    support = symbol.resolve_support if symbol is not None else None
+    return support is not None and "location.range" in support.properties
+
+
+def _plain(ls: SymfuseLanguageServer, items: list[lsp.WorkspaceSymbol]) -> Any:
+    """JSON-ready values for a ``$/progress`` payload (typed as LSPAny)."""
+    return ls.protocol._converter.unstructure(items)

@@ -1,0 +1,188 @@
+"""definition, references, call hierarchy and type hierarchy.
+
+Hierarchy items carry the symbol id in ``data``; the follow-up requests
+(incoming/outgoing calls, super/subtypes) look it up in the index as it is then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from lsprotocol import types as lsp
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Reference, Symbol
+from symfuse.server import lsp_convert, lsp_nav
+from symfuse.server.lsp_base import SymfuseLanguageServer, path_of, query
+from symfuse.server.lsp_positions import FileMapper
+
+T = TypeVar("T")
+
+PositionQuestion = Callable[[Index, str, FileMapper, int, int], T]
+
+
+def register(ls: SymfuseLanguageServer) -> None:
+    @ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    async def definition(
+        ls: SymfuseLanguageServer, params: lsp.DefinitionParams
+    ) -> list[lsp.Location] | None:
+        def answer(
+            index: Index, key: str, _m: FileMapper, line: int, col: int
+        ) -> list[lsp.Location]:
+            found = lsp_nav.definitions_at(index, key, line, col)
+            return lsp_convert.locations(index, ls.state.mapper, found)
+
+        return await _at(ls, params.text_document.uri, params.position, answer)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    async def references(
+        ls: SymfuseLanguageServer, params: lsp.ReferenceParams
+    ) -> list[lsp.Location] | None:
+        declaration = params.context.include_declaration
+
+        def answer(
+            index: Index, key: str, _m: FileMapper, line: int, col: int
+        ) -> list[lsp.Location]:
+            target = lsp_nav.symbol_at(index, key, line, col)
+            if target is None:
+                return []
+            found: list[lsp.Location] = []
+            if declaration:
+                found.append(
+                    lsp_convert.location(index, ls.state.mapper(index, target.file), target)
+                )
+            for ref in lsp_nav.usages(index, target):
+                mapper = ls.state.mapper(index, ref.file)
+                found.append(lsp_convert.reference_location(index, mapper, ref))
+            return found
+
+        return await _at(ls, params.text_document.uri, params.position, answer)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
+    async def prepare_call_hierarchy(
+        ls: SymfuseLanguageServer, params: lsp.CallHierarchyPrepareParams
+    ) -> list[lsp.CallHierarchyItem] | None:
+        def answer(
+            index: Index, key: str, _m: FileMapper, line: int, col: int
+        ) -> list[lsp.CallHierarchyItem]:
+            s = lsp_nav.symbol_at(index, key, line, col) or lsp_nav.enclosing(index, key, line, col)
+            return (
+                []
+                if s is None
+                else [lsp_convert.call_item(index, ls.state.mapper(index, s.file), s)]
+            )
+
+        return await _at(ls, params.text_document.uri, params.position, answer)
+
+    @ls.feature(lsp.CALL_HIERARCHY_INCOMING_CALLS)
+    async def incoming_calls(
+        ls: SymfuseLanguageServer, params: lsp.CallHierarchyIncomingCallsParams
+    ) -> list[lsp.CallHierarchyIncomingCall] | None:
+        def answer(index: Index, s: Symbol) -> list[lsp.CallHierarchyIncomingCall]:
+            calls = []
+            for caller in lsp_nav.callers(index, s):
+                mapper = ls.state.mapper(index, caller.file)
+                calls.append(
+                    lsp.CallHierarchyIncomingCall(
+                        from_=lsp_convert.call_item(index, mapper, caller),
+                        from_ranges=_ranges(index, mapper, lsp_nav.call_sites(index, caller, s)),
+                    )
+                )
+            return calls
+
+        return await _item(ls, params.item.data, answer)
+
+    @ls.feature(lsp.CALL_HIERARCHY_OUTGOING_CALLS)
+    async def outgoing_calls(
+        ls: SymfuseLanguageServer, params: lsp.CallHierarchyOutgoingCallsParams
+    ) -> list[lsp.CallHierarchyOutgoingCall] | None:
+        def answer(index: Index, s: Symbol) -> list[lsp.CallHierarchyOutgoingCall]:
+            here = ls.state.mapper(index, s.file)
+            calls = []
+            for callee in lsp_nav.callees(index, s):
+                mapper = ls.state.mapper(index, callee.file)
+                calls.append(
+                    lsp.CallHierarchyOutgoingCall(
+                        to=lsp_convert.call_item(index, mapper, callee),
+                        from_ranges=_ranges(index, here, lsp_nav.call_sites(index, s, callee)),
+                    )
+                )
+            return calls
+
+        return await _item(ls, params.item.data, answer)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY)
+    async def prepare_type_hierarchy(
+        ls: SymfuseLanguageServer, params: lsp.TypeHierarchyPrepareParams
+    ) -> list[lsp.TypeHierarchyItem] | None:
+        def answer(
+            index: Index, key: str, _m: FileMapper, line: int, col: int
+        ) -> list[lsp.TypeHierarchyItem]:
+            s = lsp_nav.symbol_at(index, key, line, col)
+            return (
+                []
+                if s is None
+                else [lsp_convert.type_item(index, ls.state.mapper(index, s.file), s)]
+            )
+
+        return await _at(ls, params.text_document.uri, params.position, answer)
+
+    @ls.feature(lsp.TYPE_HIERARCHY_SUPERTYPES)
+    async def supertypes(
+        ls: SymfuseLanguageServer, params: lsp.TypeHierarchySupertypesParams
+    ) -> list[lsp.TypeHierarchyItem] | None:
+        return await _item(ls, params.item.data, _types(ls, lsp_nav.supertypes))
+
+    @ls.feature(lsp.TYPE_HIERARCHY_SUBTYPES)
+    async def subtypes(
+        ls: SymfuseLanguageServer, params: lsp.TypeHierarchySubtypesParams
+    ) -> list[lsp.TypeHierarchyItem] | None:
+        return await _item(ls, params.item.data, _types(ls, lsp_nav.subtypes))
+
+
+def _types(
+    ls: SymfuseLanguageServer, walk: Callable[[Index, Symbol], list[Symbol]]
+) -> Callable[[Index, Symbol], list[lsp.TypeHierarchyItem]]:
+    def answer(index: Index, s: Symbol) -> list[lsp.TypeHierarchyItem]:
+        return [
+            lsp_convert.type_item(index, ls.state.mapper(index, t.file), t) for t in walk(index, s)
+        ]
+
+    return answer
+
+
+def _ranges(index: Index, mapper: FileMapper, refs: list[Reference]) -> list[lsp.Range]:
+    return [lsp_convert.reference_location(index, mapper, r).range for r in refs]
+
+
+async def _at(
+    ls: SymfuseLanguageServer, uri: str, position: lsp.Position, fn: PositionQuestion[T]
+) -> T | None:
+    """Answer a question about a position of a document, or None outside the workspace."""
+    path = path_of(uri)
+    key = ls.state.key_of(path) if path else None
+    if key is None:
+        return None
+
+    def answer(index: Index) -> T | None:
+        if key not in index.files:
+            return None
+        mapper = ls.state.mapper(index, key)
+        line, col = mapper.column(position)
+        return fn(index, key, mapper, line, col)
+
+    return await query(ls, answer)
+
+
+async def _item(
+    ls: SymfuseLanguageServer, data: object, fn: Callable[[Index, Symbol], T]
+) -> T | None:
+    """Answer a question about the symbol a hierarchy item names (None when gone)."""
+    if not isinstance(data, str):
+        return None
+
+    def answer(index: Index) -> T | None:
+        s = index.get(data)
+        return None if s is None else fn(index, s)
+
+    return await query(ls, answer)

@@ -1,0 +1,91 @@
+"""``workspace/symbol`` queries: the filter syntax, and the call into ranking.
+
+A query is a name to look for plus optional filters, in any order::
+
+    kind:class Order          only classes (k: for short; several: kind:class,function)
+    lang:python render        only Python symbols (l: for short)
+    file:shop/** total        only files matching the glob (f: or in: for short)
+    #Order                    a leading # is ignored (VS Code's "go to symbol" prefix)
+
+Unknown ``word:`` prefixes are searched as text. The ranking is symfuse's fused
+search with the editor profile: exact names, prefixes, camel humps and fuzzy
+matches of the name first, because the user is typing a name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind, Symbol
+
+_KIND_KEYS = ("kind:", "k:")
+_LANG_KEYS = ("lang:", "language:", "l:")
+_FILE_KEYS = ("file:", "f:", "in:")
+_KIND_ALIASES = {
+    "func": Kind.FUNCTION,
+    "fn": Kind.FUNCTION,
+    "def": Kind.FUNCTION,
+    "cls": Kind.CLASS,
+    "var": Kind.VARIABLE,
+    "const": Kind.CONSTANT,
+    "iface": Kind.INTERFACE,
+    "ctor": Kind.CONSTRUCTOR,
+    "enum_member": Kind.ENUM_MEMBER,
+    "member": Kind.ENUM_MEMBER,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolQuery:
+    text: str
+    kinds: tuple[Kind, ...] = ()
+    languages: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+
+    @property
+    def filtered(self) -> bool:
+        return bool(self.kinds or self.languages or self.files)
+
+
+def _kind(word: str) -> Kind | None:
+    word = word.strip().lower()
+    if word in _KIND_ALIASES:
+        return _KIND_ALIASES[word]
+    try:
+        return Kind(word)
+    except ValueError:
+        return None
+
+
+def parse_query(raw: str) -> SymbolQuery:
+    """Split filters off the name being typed."""
+    words: list[str] = []
+    kinds: list[Kind] = []
+    langs: list[str] = []
+    files: list[str] = []
+    for token in raw.strip().lstrip("#").split():
+        low = token.lower()
+        head = next((k for k in _KIND_KEYS if low.startswith(k)), None)
+        if head is not None and low != head:
+            found = [_kind(w) for w in token[len(head) :].split(",")]
+            if found and all(k is not None for k in found):
+                kinds.extend(k for k in found if k is not None)
+                continue
+        head = next((k for k in _LANG_KEYS if low.startswith(k)), None)
+        if head is not None and low != head:
+            langs.extend(w.lower() for w in token[len(head) :].split(",") if w)
+            continue
+        head = next((k for k in _FILE_KEYS if low.startswith(k)), None)
+        if head is not None and low != head:
+            files.append(token[len(head) :])
+            continue
+        words.append(token)
+    return SymbolQuery(" ".join(words), tuple(kinds), tuple(langs), tuple(files))
+
+
+def search(index: Index, query: SymbolQuery, limit: int) -> list[Symbol]:
+    """Best first, at most ``limit``; an empty name with filters lists what they select."""
+    from symfuse.server import lsp_rank
+
+    return lsp_rank.search(index, query, limit)

@@ -1,0 +1,159 @@
+"""What the language server keeps between requests: the live index and the buffers.
+
+``ServerState`` owns the :class:`LiveIndex` for the current workspace roots (it
+builds a new one when folders are added or removed), the unsaved buffers waiting
+to be indexed (coalesced: a burst of keystrokes is parsed once, and any query
+first indexes what is waiting, so an edit shows up in the next answer), and the
+cache of non-ASCII line texts used to convert columns to the client's encoding.
+Every method that touches the index is meant to run in a worker thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
+from symfuse.indexer.index import Index
+from symfuse.indexer.live import LiveIndex, ProgressCallback
+from symfuse.indexer.workspace import IndexConfig
+from symfuse.server.lsp_options import LspOptions
+from symfuse.server.lsp_positions import Encoding, FileMapper, LineTexts
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchConfig:
+    """How ``symfuse lsp`` was started (command-line options)."""
+
+    index_dir: Path | None = None
+    jobs: int | None = None
+    roots: tuple[Path, ...] = ()  # overrides the client's workspace folders when given
+    watch_fallback: bool = True  # watch files ourselves when the client cannot
+    defaults: LspOptions = field(default_factory=LspOptions)
+
+
+@dataclass(slots=True)
+class Progress:
+    """The latest progress of the first index, written by the index thread."""
+
+    message: str = "starting"
+    done: int = 0
+    total: int = 0
+
+
+class ServerState:
+    def __init__(self, launch: LaunchConfig) -> None:
+        self.launch = launch
+        self.options: LspOptions = launch.defaults
+        self.encoding = Encoding.UTF16
+        self.live: LiveIndex | None = None
+        self.roots: tuple[Path, ...] = ()
+        self.texts = LineTexts()
+        self.progress = Progress()
+        self.open_docs: dict[str, str] = {}  # path -> latest text, for open buffers
+        self._dirty: dict[str, str] = {}  # path -> text not yet indexed
+        self._dirty_lock = threading.Lock()
+        self._flush_lock = threading.Lock()
+
+    # --- lifecycle ----------------------------------------------------------------------
+
+    def config_for(self, roots: tuple[Path, ...]) -> IndexConfig:
+        idx = self.options.index
+        return IndexConfig(
+            roots=roots,
+            index_dir=self.launch.index_dir,
+            include=idx.include,
+            exclude=idx.exclude,
+            max_file_size=idx.max_file_size,
+            languages=idx.languages,
+            jobs=self.launch.jobs,
+            progress=False,
+        )
+
+    def start(self, roots: tuple[Path, ...], watch: bool) -> LiveIndex:
+        """Start indexing ``roots`` in the background (replacing any previous index)."""
+        old = self.live
+        self.roots = roots
+        self.progress = Progress()
+        live = LiveIndex(self.config_for(roots))
+        self.live = live
+        if old is not None:
+            old.stop()
+        live.start(self._on_progress(live))
+        for path, text in list(self.open_docs.items()):
+            self.mark_dirty(path, text)
+        if watch:
+            live.watch()
+        return live
+
+    def _on_progress(self, live: LiveIndex) -> ProgressCallback:
+        def report(message: str, done: int, total: int) -> None:
+            if self.live is live:
+                self.progress = Progress(message, done, total)
+
+        return report
+
+    def stop(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+
+    # --- buffers ------------------------------------------------------------------------
+
+    def mark_dirty(self, path: str, text: str) -> None:
+        """Remember a buffer's new text; it is indexed at the next flush."""
+        with self._dirty_lock:
+            self._dirty[path] = text
+
+    def forget(self, path: str) -> None:
+        with self._dirty_lock:
+            self._dirty.pop(path, None)
+
+    def flush(self) -> None:
+        """Index every buffer changed since the last flush (worker thread)."""
+        live = self.live
+        if live is None:
+            return
+        with self._flush_lock:
+            with self._dirty_lock:
+                dirty, self._dirty = self._dirty, {}
+            for path, text in dirty.items():
+                try:
+                    live.set_overlay(path, text)
+                except OutsideWorkspace:
+                    continue
+                except (SymfuseError, OSError) as exc:
+                    log.warning("indexing the buffer of %s failed: %s", path, exc)
+
+    # --- positions ----------------------------------------------------------------------
+
+    def mapper(self, index: Index, key: str) -> FileMapper:
+        """Converts positions of file ``key`` as the index has it now."""
+        entry = index.files.get(key)
+        if entry is None:
+            return FileMapper({}, self.encoding)
+        path = os.path.join(index.roots[entry.root], entry.rel)
+        lines = self.texts.lines(path, entry.stamp.digest, lambda: self._text_of(path))
+        return FileMapper(lines, self.encoding)
+
+    def _text_of(self, path: str) -> str | None:
+        text = self.open_docs.get(path)
+        if text is not None:
+            return text
+        try:
+            with open(path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return None
+
+    def key_of(self, path: str) -> str | None:
+        if self.live is None:
+            return None
+        try:
+            return self.live.key_of(path)[0]
+        except OutsideWorkspace:
+            return None

@@ -1,0 +1,90 @@
+"""Keeping the index live: open buffers, saves, closes and files changed on disk.
+
+pygls applies ``didChange`` edits (incremental, in the negotiated encoding) to
+its copy of the document; symfuse takes the resulting text. A buffer's text is
+indexed after a short pause in typing, or at once when a query arrives first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from lsprotocol import types as lsp
+from symfuse.indexer.errors import SymfuseError
+from symfuse.indexer.live import LiveIndex
+from symfuse.server.lsp_base import SymfuseLanguageServer, path_of
+
+log = logging.getLogger(__name__)
+
+FLUSH_DELAY = 0.3  # seconds of quiet typing before a buffer is re-indexed
+
+
+def register(ls: SymfuseLanguageServer) -> None:
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: SymfuseLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        _buffer_changed(ls, params.text_document.uri)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: SymfuseLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        _buffer_changed(ls, params.text_document.uri)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+    def did_save(ls: SymfuseLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        # The buffer is indexed already; it now matches the file on disk.
+        _buffer_changed(ls, params.text_document.uri)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls: SymfuseLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        path = path_of(params.text_document.uri)
+        if path is None:
+            return
+        ls.state.open_docs.pop(path, None)
+        ls.state.forget(path)
+        live = ls.state.live
+        if live is not None:
+            await asyncio.to_thread(_clear, live, path)
+
+    @ls.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def watched_files(
+        ls: SymfuseLanguageServer, params: lsp.DidChangeWatchedFilesParams
+    ) -> None:
+        paths = sorted({p for p in (path_of(c.uri) for c in params.changes) if p is not None})
+        live = ls.state.live
+        if not paths or live is None:
+            return
+        live.note_changed(paths)
+        await asyncio.to_thread(_refresh, live, paths)
+
+
+def _clear(live: LiveIndex, path: str) -> None:
+    try:
+        live.clear_overlay(path)
+    except SymfuseError as exc:
+        log.debug("closing %s: %s", path, exc)
+    except OSError as exc:
+        log.warning("re-reading %s after close failed: %s", path, exc)
+
+
+def _refresh(live: LiveIndex, paths: list[str]) -> None:
+    try:
+        live.refresh(paths)
+    except (SymfuseError, OSError) as exc:
+        log.warning("refresh after file changes failed: %s", exc)
+
+
+def _buffer_changed(ls: SymfuseLanguageServer, uri: str) -> None:
+    path = path_of(uri)
+    if path is None:
+        return
+    text = ls.workspace.get_text_document(uri).source
+    ls.state.open_docs[path] = text
+    ls.state.mark_dirty(path, text)
+    if ls.flush_timer is not None:
+        ls.flush_timer.cancel()
+    loop = asyncio.get_running_loop()
+    ls.flush_timer = loop.call_later(FLUSH_DELAY, lambda: ls.spawn(_flush(ls)))
+
+
+async def _flush(ls: SymfuseLanguageServer) -> None:
+    await asyncio.to_thread(ls.state.flush)
