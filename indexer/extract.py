@@ -40,6 +40,10 @@ _REFINED_BY: dict[Kind, frozenset[Kind]] = {
     Kind.CONSTRUCTOR: frozenset({Kind.FUNCTION, Kind.METHOD}),
     Kind.INTERFACE: frozenset({Kind.CLASS}),
     Kind.ENUM: frozenset({Kind.CLASS}),
+    # a variable, field or property holding a function or class (`const f = () => 1`)
+    Kind.FUNCTION: _VALUE_KINDS,
+    Kind.METHOD: _VALUE_KINDS,
+    Kind.CLASS: _VALUE_KINDS,
 }
 _CONSTRUCTOR_NAMES = frozenset({"__init__", "constructor", "initialize", "init", "new"})
 _WRAPPERS = frozenset(

@@ -1,0 +1,104 @@
+; JavaScript definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; Decorators of an exported class sit on the export_statement; the engine reads the
+; comment before an export_statement as the doc of what it exports.
+
+; ---- definitions -------------------------------------------------------------
+
+(class_declaration
+  (decorator)* @decorator
+  name: (identifier) @name
+  (class_heritage (_) @extends)?) @definition.class
+
+(export_statement
+  (decorator)+ @decorator
+  declaration: (class_declaration name: (identifier) @name) @definition.class)
+
+(variable_declarator
+  name: (identifier) @name
+  value: (class (class_heritage (_) @extends)?)) @definition.class
+
+; a named class expression: `module.exports = class Foo extends Bar {}`
+(class
+  (decorator)* @decorator
+  name: (identifier) @name
+  (class_heritage (_) @extends)?) @definition.class
+
+(method_definition
+  (decorator)* @decorator
+  name: [(property_identifier) (private_property_identifier) (string) (computed_property_name)] @name) @definition.method
+
+(field_definition
+  (decorator)* @decorator
+  property: [(property_identifier) (private_property_identifier)] @name) @definition.field
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression)]) @definition.method
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(function_expression name: (identifier) @name) @definition.function
+
+; variables (the engine drops those inside functions); holding a function, a function
+(variable_declarator name: (identifier) @name) @definition.variable
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(variable_declarator
+  name: (object_pattern [
+    (shorthand_property_identifier_pattern) @name
+    (pair_pattern value: (identifier) @name)
+  ]) @definition.variable)
+
+; members of object literals: `const api = { fetch() {}, version: 2 }`
+(pair key: [(property_identifier) @name (string (string_fragment) @name)]) @definition.property
+(pair
+  key: [(property_identifier) @name (string (string_fragment) @name)]
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
+
+; `Order.create = () => {}` and `Order.prototype.describe = ...`: the
+; object is the receiver, so the engine names them `Order.create`, `Order.describe`
+(assignment_expression
+  left: (member_expression object: (identifier) @receiver property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(assignment_expression
+  left: (member_expression object: (identifier) @receiver property: (property_identifier) @name)
+  right: (class)) @definition.class
+(assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @receiver property: (property_identifier) @_proto)
+    property: (property_identifier) @name)
+  (#eq? @_proto "prototype")) @definition.method
+; `RemoteModule.KINDS = new Set()`, `exports.parse = parse`, `module.exports = {...}` at the top level
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression object: (identifier) @receiver property: (property_identifier) @name))
+    @definition.property))
+; `getTag = function (value) {...}` (a global or a reassigned variable)
+(assignment_expression
+  left: (identifier) @name
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
+; ---- references --------------------------------------------------------------
+
+(call_expression function: (identifier) @name) @reference.call
+(call_expression
+  function: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+(new_expression constructor: (identifier) @name) @reference.call
+(new_expression
+  constructor: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+
+(import_statement
+  (import_clause (named_imports (import_specifier name: (identifier) @name alias: (identifier)? @alias)))
+  source: (string (string_fragment) @qualifier)) @reference.import
+(import_statement
+  (import_clause (identifier) @name)
+  source: (string (string_fragment) @qualifier)) @reference.import
+(import_statement
+  (import_clause (namespace_import (identifier) @alias))
+  source: (string (string_fragment) @name)) @reference.import
+
+(arguments (identifier) @name) @reference.reference
+(return_statement (identifier) @name) @reference.reference
+(assignment_expression right: (identifier) @name) @reference.reference
+(member_expression object: (identifier) @name) @reference.reference
