@@ -178,10 +178,20 @@ class CallGraphResult(Answer):
     total: int
 
 
+class TypeRow(Row):
+    name: str
+    symbol_id: str | None = Field(description="null for a base outside the workspace")
+    kind: str | None = None
+    file: str | None = None
+    line: int | None = None
+    relation: str = Field(description="extends or implements")
+    depth: int
+
+
 class HierarchyResult(Answer):
     symbol: dict[str, Any]
-    supertypes: list[GraphRow]
-    subtypes: list[GraphRow]
+    supertypes: list[TypeRow]
+    subtypes: list[TypeRow]
 
 
 class OutlineRow(Row):
