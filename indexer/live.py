@@ -311,6 +311,11 @@ class LiveIndex:
             patch(index, [result], [])
         return True
 
+    def pending_paths(self) -> list[str]:
+        """Files seen changing on disk and not re-indexed yet (what makes answers stale)."""
+        with self._lock:
+            return sorted(self._pending)
+
     def note_changed(self, paths: Sequence[str]) -> None:
         """Record that files changed on disk (shown as stale until refreshed)."""
         self._pending.update(paths)

@@ -52,7 +52,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         with backend.live.reading() as index:
             languages = _languages(index)
             roots = dict(index.roots)
-        pending = sorted(backend.live._pending)  # read without the lock: a snapshot is enough
+        pending = backend.live.pending_paths()
         updated = (
             dt.datetime.fromtimestamp(status.updated_at, dt.UTC).isoformat(timespec="seconds")
             if status.updated_at
