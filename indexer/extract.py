@@ -243,6 +243,8 @@ def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
                 raw_refs.append((name_node, ref_kind, qualifier, alias))
                 break
 
+    # a definition's own name is not a call of it (Julia's `f(x) = ...` head is a call)
+    raw_refs = [r for r in raw_refs if r[1] is not RefKind.CALL or r[0].start_byte not in defs]
     ordered = sorted(
         defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte)
     )
