@@ -42,6 +42,11 @@ _TYPES = frozenset(
 )
 
 
+_MEMBERS = frozenset({Kind.FIELD, Kind.METHOD, Kind.PROPERTY, Kind.CONSTRUCTOR})
+# Languages whose files see one another's definitions by bare name.
+_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "cuda": "c", "objc": "c"}
+
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     target: Symbol
@@ -95,9 +100,14 @@ class Resolver:
         imports = self._file_imports(entry)
         if ref.qualifier:
             head = ref.qualifier.split(".", 1)[0]
-            if head in imports:
-                rest = ref.qualifier[len(head) :]
-                target = self._by_fqn.get(f"{imports[head]}{rest}.{name}")
+            rest = ref.qualifier[len(head) :]
+            # The qualifier's head is an imported name, or a definition of this file
+            # (``Order.total(self)`` next to ``class Order``).
+            local = self._top.get((entry.path, head))
+            for base in (imports.get(head), local.fqn if local is not None else None):
+                if base is None:
+                    continue
+                target = self._by_fqn.get(f"{base}{rest}.{name}")
                 if target is not None:
                     return [Resolution(target, 1.0)]
         elif name in imports:
@@ -127,8 +137,19 @@ class Resolver:
         if not positions:
             return []
         candidates = [self.symbols[i] for i in positions]
-        same_language = [c for c in candidates if c.language == entry.language]
-        candidates = same_language or candidates
+        # A bare name never links across languages (Python's builtin ``sum`` is not a
+        # Java method ``sum``), except within a family that shares its definitions.
+        family = _FAMILY.get(entry.language, entry.language)
+        candidates = [c for c in candidates if _FAMILY.get(c.language, c.language) == family]
+        if ref.kind is RefKind.REFERENCE and not ref.qualifier:
+            # An unqualified name is not a member of some class elsewhere: a parameter
+            # ``items`` is not the field ``Order.items`` (members in scope resolved above).
+            candidates = [c for c in candidates if c.kind not in _MEMBERS]
+        elif ref.qualifier:
+            # ``order.total()``: an attribute of a value is a member, when one is so named.
+            candidates = [c for c in candidates if c.parent is not None] or candidates
+        if not candidates:
+            return []
         wanted = _CALLABLE if ref.kind is RefKind.CALL else None
         if ref.kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT):
             wanted = _TYPES
