@@ -164,6 +164,12 @@ local function run()
   local none = symfuse.find_root(params.file, { "no-such-marker.xyz" })
   check("no root without a marker", none == nil, none)
 
+  -- lsp/symfuse.lua, the base config of vim.lsp.enable('symfuse') on 0.11+.
+  local base = dofile(params.plugin_dir .. "/lsp/symfuse.lua")
+  check("lsp/symfuse.lua cmd", vim.deep_equal(base.cmd, { "symfuse", "lsp" }), base.cmd)
+  check("lsp/symfuse.lua filetypes", vim.tbl_contains(base.filetypes, "python"), base.filetypes)
+  check("lsp/symfuse.lua root_markers", vim.tbl_contains(base.root_markers, ".git"), base)
+
   -- Neovim 0.8-0.10: vim.lsp.start from a FileType autocmd.
   local started = {}
   vim.lsp.config, vim.lsp.enable = nil, nil
