@@ -60,6 +60,8 @@ _WRAPPERS = frozenset(
         "implementation_definition",
     }
 )
+# siblings between a definition and its leading comment: TypeScript decorators, Rust attributes
+_DOC_TRANSPARENT = frozenset({"decorator", "attribute_item"})
 _SPACES = re.compile(r"\s+")
 _COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+|;+|%+|\(\*)\s?")
 _LAST_NAME = re.compile(r"([A-Za-z_$][\w$]*)[^\w$]*$")
@@ -160,6 +162,9 @@ def _comment_doc(node: Node) -> str:
     comments: list[str] = []
     expected_row = anchor.start_point[0]
     sibling = anchor.prev_sibling
+    while sibling is not None and sibling.type in _DOC_TRANSPARENT:
+        expected_row = sibling.start_point[0]  # doc comments go above decorators too
+        sibling = sibling.prev_sibling
     while sibling is not None and "comment" in sibling.type:
         if sibling.end_point[0] < expected_row - 1:
             break
@@ -312,7 +317,9 @@ def _build_symbols(
             continue
         kind = _refine_kind(entry.kind, name, parent)
         if kind in _VALUE_KINDS and parent is not None and parent.kind in _FUNCTION_KINDS:
-            continue  # a local variable: noise for a workspace index, as in ctags
+            if not _is_parameter_property(entry, parent) or len(stack) < 2:
+                continue  # a local variable: noise for a workspace index, as in ctags
+            parent, parent_q = stack[-2]  # `constructor(private x: T)` declares a member
         entry.kind = kind
         scope = parent_q or entry.receiver
         qualified = f"{scope}.{name}" if scope else name
@@ -358,6 +365,14 @@ def _qualifier(nodes: list[Node], name_node: Node, source: bytes) -> str:
     if start <= name_node.start_byte < end:
         end = name_node.start_byte
     return source[start:end].decode("utf-8", errors="replace").rstrip(" \t.:/\\")
+
+
+def _is_parameter_property(entry: _Def, function: _Def) -> bool:
+    """A value declared in a constructor's parameters, before its body (TypeScript, PHP)."""
+    if function.kind is not Kind.CONSTRUCTOR:
+        return False
+    body = function.node.child_by_field_name("body")
+    return body is not None and entry.node.end_byte <= body.start_byte
 
 
 def _contains(outer: Node, inner: Node) -> bool:

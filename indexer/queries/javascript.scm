@@ -102,3 +102,12 @@
 (return_statement (identifier) @name) @reference.reference
 (assignment_expression right: (identifier) @name) @reference.reference
 (member_expression object: (identifier) @name) @reference.reference
+
+; ---- JSX: a capitalised element is a use of a component ------------------------
+
+(jsx_opening_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.call
+(jsx_self_closing_element name: (identifier) @name (#match? @name "^[A-Z]")) @reference.call
+(jsx_opening_element
+  name: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+(jsx_self_closing_element
+  name: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call

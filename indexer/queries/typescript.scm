@@ -1,0 +1,137 @@
+; TypeScript definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; tsx.scm is this file plus a JSX section: keep the two in sync.
+; Method decorators precede the method inside the class body; class decorators of an
+; exported class sit on the export_statement.
+
+; ---- definitions -------------------------------------------------------------
+
+(class_declaration
+  (decorator)* @decorator
+  name: (type_identifier) @name
+  (class_heritage
+    (extends_clause value: (_) @extends)?
+    (implements_clause (_)* @implements)?)?) @definition.class
+
+(abstract_class_declaration
+  (decorator)* @decorator
+  name: (type_identifier) @name
+  (class_heritage
+    (extends_clause value: (_) @extends)?
+    (implements_clause (_)* @implements)?)?) @definition.class
+
+(export_statement
+  (decorator)+ @decorator
+  declaration: [
+    (class_declaration name: (type_identifier) @name)
+    (abstract_class_declaration name: (type_identifier) @name)
+  ] @definition.class)
+
+(class
+  name: (type_identifier) @name
+  (class_heritage (extends_clause value: (_) @extends)?)?) @definition.class
+
+(variable_declarator
+  name: (identifier) @name
+  value: (class)) @definition.class
+
+(interface_declaration
+  name: (type_identifier) @name
+  (extends_type_clause (_)* @extends)?) @definition.interface
+
+(enum_declaration name: (identifier) @name) @definition.enum
+(enum_body name: (property_identifier) @name @definition.enum_member)
+(enum_assignment
+  name: [(property_identifier) @name (string (string_fragment) @name)]) @definition.enum_member
+
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+
+(internal_module name: [(identifier) (nested_identifier)] @name) @definition.namespace
+(module name: [(identifier) @name (nested_identifier) @name (string (string_fragment) @name)]) @definition.module
+
+(method_definition
+  name: [(property_identifier) (private_property_identifier) (string) (computed_property_name)] @name) @definition.method
+(class_body
+  (decorator)+ @decorator
+  .
+  (method_definition name: (_) @name) @definition.method)
+(method_signature name: (_) @name) @definition.method
+(abstract_method_signature name: (_) @name) @definition.method
+(construct_signature "new" @name) @definition.method
+
+(public_field_definition
+  (decorator)* @decorator
+  name: [(property_identifier) (private_property_identifier) (string)] @name) @definition.field
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression)]) @definition.method
+(property_signature name: (_) @name) @definition.property
+
+; constructor parameter properties: `constructor(private readonly http: Http)`
+(required_parameter (accessibility_modifier) pattern: (identifier) @name) @definition.property
+(optional_parameter (accessibility_modifier) pattern: (identifier) @name) @definition.property
+(required_parameter "readonly" pattern: (identifier) @name) @definition.property
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(function_signature name: (identifier) @name) @definition.function
+(function_expression name: (identifier) @name) @definition.function
+
+; variables (the engine drops those inside functions); holding a function, a function
+(variable_declarator name: (identifier) @name) @definition.variable
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(variable_declarator
+  name: (object_pattern [
+    (shorthand_property_identifier_pattern) @name
+    (pair_pattern value: (identifier) @name)
+  ]) @definition.variable)
+
+; members of object literals: `const api = { fetch() {}, version: 2 }`
+(pair key: [(property_identifier) @name (string (string_fragment) @name)]) @definition.property
+(pair
+  key: [(property_identifier) @name (string (string_fragment) @name)]
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
+
+; `Order.create = () => {}`, `Order.prototype.describe = ...`: the receiver qualifies them
+(assignment_expression
+  left: (member_expression object: (identifier) @receiver property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @receiver property: (property_identifier) @_proto)
+    property: (property_identifier) @name)
+  (#eq? @_proto "prototype")) @definition.method
+
+; ---- references --------------------------------------------------------------
+
+(call_expression function: (identifier) @name) @reference.call
+(call_expression
+  function: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+(new_expression constructor: (identifier) @name) @reference.call
+(new_expression
+  constructor: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+
+(import_statement
+  (import_clause (named_imports (import_specifier name: (identifier) @name alias: (identifier)? @alias)))
+  source: (string (string_fragment) @qualifier)) @reference.import
+(import_statement
+  (import_clause (identifier) @name)
+  source: (string (string_fragment) @qualifier)) @reference.import
+(import_statement
+  (import_clause (namespace_import (identifier) @alias))
+  source: (string (string_fragment) @name)) @reference.import
+
+(type_annotation (type_identifier) @name) @reference.type
+(type_annotation (generic_type name: (type_identifier) @name)) @reference.type
+(type_annotation (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)) @reference.type
+(type_annotation (array_type (type_identifier) @name)) @reference.type
+(type_arguments (type_identifier) @name) @reference.type
+(union_type (type_identifier) @name) @reference.type
+(as_expression (type_identifier) @name) @reference.type
+(constraint (type_identifier) @name) @reference.type
+
+(arguments (identifier) @name) @reference.reference
+(return_statement (identifier) @name) @reference.reference
+(assignment_expression right: (identifier) @name) @reference.reference
+(member_expression object: (identifier) @name) @reference.reference
