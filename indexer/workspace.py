@@ -259,45 +259,61 @@ def update_index(
     """
     started = time.perf_counter()
     store = config.store
+    with store.lock():
+        try:
+            result, report = _update(config, store, index, only, on_progress)
+        except IndexCorrupt as exc:
+            log.warning("stored index at %s is unusable (%s); rebuilding it", store.directory, exc)
+            store.clear()
+            result, report = _update(config, store, None, None, on_progress)
+            report.rebuilt_because = str(exc)
+    report.seconds = time.perf_counter() - started
+    return result, report
+
+
+def _update(
+    config: IndexConfig,
+    store: Store,
+    index: Index | None,
+    only: Sequence[str] | None,
+    on_progress: Callable[[int, int], None] | None,
+) -> tuple[Index, UpdateReport]:
     report = UpdateReport()
     aliases = root_aliases(config.roots)
-    with store.lock():
-        manifest = _read_manifest(store, report)
-        options = config.options()
-        reusable = (
-            manifest is not None
-            and _same_file_set(manifest.options, options)
-            and manifest.roots == aliases
-        )
-        if manifest is not None and not reusable and report.rebuilt_because is None:
-            report.rebuilt_because = "index options, roots or extractor changed"
-        candidates = _candidates(config, aliases, report, only, index)
-        stored = manifest.files if (manifest is not None and reusable) else {}
-        previous = index if (index is not None and index.roots == aliases) else None
-        if previous is not None and not _same_file_set(previous.options, options):
-            previous = None
-        old_prints = (previous.options if previous else manifest.options if manifest else {}).get(
-            "extractor", {}
-        )
-        stale = {lang for lang, fp in options["extractor"].items() if old_prints.get(lang) != fp}
-        to_parse, unchanged = _classify(candidates, stored, previous, stale)
-        removed = _removed(candidates, stored, previous, only, aliases)
-        report.unchanged = len(unchanged)
-        report.removed = len(removed)
-        nothing_new = not to_parse and not removed and (previous is None or previous.linked)
-        if nothing_new and manifest is not None and reusable:
-            report.files = len(stored)
-            report.counts = manifest.counts
-            report.seconds = time.perf_counter() - started
-            return previous or store.load(manifest), report
-        if previous is None:
-            previous = store.load(manifest) if (manifest is not None and reusable) else None
-        result = _apply(config, aliases, previous, to_parse, removed, report, on_progress, stale)
-        result.options = options
-        report.counts = result.stats()
-        report.files = len(result.files)
-        store.save(result, report.counts, options, manifest if reusable else None)
-    report.seconds = time.perf_counter() - started
+    manifest = _read_manifest(store, report)
+    options = config.options()
+    reusable = (
+        manifest is not None
+        and _same_file_set(manifest.options, options)
+        and manifest.roots == aliases
+    )
+    if manifest is not None and not reusable and report.rebuilt_because is None:
+        report.rebuilt_because = "index options or roots changed"
+    candidates = _candidates(config, aliases, report, only, index)
+    stored = manifest.files if (manifest is not None and reusable) else {}
+    previous = index if (index is not None and index.roots == aliases) else None
+    if previous is not None and not _same_file_set(previous.options, options):
+        previous = None
+    old_prints = (previous.options if previous else manifest.options if manifest else {}).get(
+        "extractor", {}
+    )
+    stale = {lang for lang, fp in options["extractor"].items() if old_prints.get(lang) != fp}
+    to_parse, unchanged = _classify(candidates, stored, previous, stale)
+    removed = _removed(candidates, stored, previous, only, aliases)
+    report.unchanged = len(unchanged)
+    report.removed = len(removed)
+    nothing_new = not to_parse and not removed and (previous is None or previous.linked)
+    if nothing_new and manifest is not None and reusable:
+        report.files = len(stored)
+        report.counts = manifest.counts
+        return previous or store.load(manifest), report
+    if previous is None and manifest is not None and reusable:
+        previous = store.load(manifest)
+    result = _apply(config, aliases, previous, to_parse, removed, report, on_progress, stale)
+    result.options = options
+    report.counts = result.stats()
+    report.files = len(result.files)
+    store.save(result, report.counts, options, manifest if reusable else None)
     return result, report
 
 

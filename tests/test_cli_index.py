@@ -1,0 +1,141 @@
+"""The installed ``symfuse`` command: index, symbols, stats, errors, and being killed."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import toon_format
+
+from symfuse.indexer.workspace import IndexConfig, load_index, update_index
+
+from .conftest import FIXTURES, run_symfuse, symfuse_command
+
+
+def test_index_prints_a_summary_and_stdout_is_clean(shop: Path, index_dir: Path) -> None:
+    result = run_symfuse(["index", str(shop), "--index-dir", str(index_dir)])
+    assert "4 files (4 parsed" in result.stdout
+    assert "definitions" in result.stdout
+    assert "python 4" in result.stdout
+    again = run_symfuse(
+        ["index", str(shop), "--index-dir", str(index_dir), "--output-format", "json"]
+    )
+    summary = json.loads(again.stdout)
+    assert summary["parsed"] == 0
+    assert summary["unchanged"] == 4
+    assert summary["languages"] == {"python": 4}
+    assert summary["definitions"] >= 10
+    assert set(summary) >= {"files", "definitions", "references", "edges", "seconds"}
+
+
+def test_symbols_dump_every_field_in_each_format(shop: Path, index_dir: Path) -> None:
+    base = ["symbols", str(shop), "--index-dir", str(index_dir)]
+    lines = run_symfuse([*base, "--output-format", "jsonl"]).stdout.splitlines()
+    rows = [json.loads(line) for line in lines]
+    order = next(r for r in rows if r["name"] == "Order")
+    assert order == {
+        "symbol_id": "shop/models.py::Order#class",
+        "name": "Order",
+        "kind": "class",
+        "fqn": "shop.models.Order",
+        "signature": "class Order(Base)",
+        "language": "python",
+        "file": "shop/models.py",
+        "root": "shop_ws",
+        "line": 13,
+        "col": 1,
+        "end_line": 23,
+        "end_col": 76,
+        "name_line": 13,
+        "name_col": 7,
+        "name_end_line": 13,
+        "name_end_col": 12,
+        "parent": None,
+        "decorators": [],
+        "extends": ["Base"],
+        "implements": [],
+        "doc": "An order placed by a customer.",
+    }
+    as_json = json.loads(run_symfuse([*base, "--output-format", "json"]).stdout)
+    assert as_json["symbols"] == rows
+    as_toon = run_symfuse([*base, "--output-format", "toon"]).stdout
+    assert toon_format.decode(as_toon) == as_json
+    text = run_symfuse([*base, "--output-format", "text"]).stdout
+    assert text.splitlines()[0].split()[:3] == ["KIND", "NAME", "FQN"]
+
+
+def test_symbols_filters(shop: Path, index_dir: Path) -> None:
+    base = ["symbols", str(shop), "--index-dir", str(index_dir), "-f", "jsonl"]
+    methods = [json.loads(x) for x in run_symfuse([*base, "--kind", "method"]).stdout.splitlines()]
+    assert {m["name"] for m in methods} == {"save", "total"}
+    in_util = run_symfuse([*base, "--file", "shop/util.py"]).stdout.splitlines()
+    assert {json.loads(x)["name"] for x in in_util} == {"money", "unused_helper"}
+    globbed = run_symfuse([*base, "--file", "*/views.py"]).stdout.splitlines()
+    assert [json.loads(x)["name"] for x in globbed] == ["checkout"]
+
+
+def test_stats(shop: Path, index_dir: Path) -> None:
+    out = run_symfuse(["stats", str(shop), "--index-dir", str(index_dir), "-f", "json"]).stdout
+    stats = json.loads(out)
+    assert stats["files"] == 4
+    assert stats["languages"] == {"python": 4}
+    assert stats["kinds"]["method"] == 2
+    assert stats["index_dir"] == str(index_dir)
+    text = run_symfuse(["stats", str(shop), "--index-dir", str(index_dir)]).stdout
+    assert "total: 4 files" in text
+
+
+def test_fatal_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
+    missing = run_symfuse(["index", str(tmp_path / "nope")], check=False)
+    assert missing.returncode == 1
+    assert missing.stdout == ""
+    assert missing.stderr.strip().count("\n") == 0
+    assert "is not a directory" in missing.stderr
+    bad_kind = run_symfuse(
+        ["symbols", str(tmp_path), "--index-dir", str(tmp_path / "i"), "--kind", "gizmo"],
+        check=False,
+    )
+    assert bad_kind.returncode == 1
+    assert "--kind: unknown kind 'gizmo'" in bad_kind.stderr
+    usage = run_symfuse(["index", "--max-file-size", "lots"], check=False)
+    assert usage.returncode == 2
+
+
+def _workload(root: Path, copies: int) -> None:
+    """A few hundred real files: the language fixtures, copied under many folders."""
+    samples = sorted(p for p in (FIXTURES / "languages").glob("*/sample.*"))
+    for i in range(copies):
+        for sample in samples:
+            target = root / f"pkg{i}" / sample.parent.name / sample.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(sample, target)
+
+
+def test_killing_index_never_leaves_a_broken_index(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    _workload(root, 12)
+    index_dir = tmp_path / "index"
+    command = [*symfuse_command(), "index", str(root), "--index-dir", str(index_dir)]
+    rng = random.Random(7)
+    config = IndexConfig(roots=(root,), index_dir=index_dir, progress=False)
+    for attempt in range(8):
+        if attempt % 3 == 2:  # change a file so kills also land in incremental updates
+            victim = next(root.glob("pkg0/python/sample.py"))
+            victim.write_text(victim.read_text() + f"\n\ndef added_{attempt}():\n    pass\n")
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.05, 1.5))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        loaded = load_index(config)  # must load, or report that there is none
+        if loaded is not None:
+            for entry in list(loaded.files.values())[:50]:
+                entry.references()
+    final, _ = update_index(config)
+    clean, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "clean"))
+    assert [s.symbol_id for s in final.symbols] == [s.symbol_id for s in clean.symbols]
+    assert final.edges_by_file.keys() == clean.edges_by_file.keys()

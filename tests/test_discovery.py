@@ -1,0 +1,97 @@
+"""Which files get indexed, and what happens to the ones that cannot be."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from symfuse.indexer.discover import DiscoveryConfig, discover
+from symfuse.indexer.workspace import IndexConfig, parse_file, update_index
+
+PY = "def keep_me():\n    return 1\n"
+
+
+def _write(root: Path, rel: str, text: str | bytes = PY) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _paths(root: Path, config: DiscoveryConfig | None = None) -> set[str]:
+    return {c.path for c in discover(root, config or DiscoveryConfig()).candidates}
+
+
+def test_nested_gitignore_with_negation(tmp_path: Path) -> None:
+    _write(tmp_path, ".gitignore", "generated/\n*.gen.py\n")
+    _write(tmp_path, "app/.gitignore", "*.py\n!keep.py\n")
+    _write(tmp_path, "main.py")
+    _write(tmp_path, "x.gen.py")
+    _write(tmp_path, "generated/out.py")
+    _write(tmp_path, "app/drop.py")
+    _write(tmp_path, "app/keep.py")
+    _write(tmp_path, "other/drop.py")
+    assert _paths(tmp_path) == {"main.py", "app/keep.py", "other/drop.py"}
+
+
+def test_vcs_vendored_and_build_folders_are_skipped(tmp_path: Path) -> None:
+    for rel in (".git/hooks/x.py", "node_modules/pkg/index.js", "build/lib/a.py", "src/a.py"):
+        _write(tmp_path, rel, "function f() {}\n" if rel.endswith(".js") else PY)
+    assert _paths(tmp_path) == {"src/a.py"}
+
+
+def test_include_and_exclude_globs(tmp_path: Path) -> None:
+    for rel in ("src/a.py", "src/gen/b.py", "tests/test_a.py", "notes.txt"):
+        _write(tmp_path, rel)
+    assert _paths(tmp_path, DiscoveryConfig(exclude=("src/gen/",))) == {
+        "src/a.py",
+        "tests/test_a.py",
+    }
+    assert _paths(tmp_path, DiscoveryConfig(include=("src/**",))) == {"src/a.py", "src/gen/b.py"}
+    assert _paths(tmp_path, DiscoveryConfig(languages=frozenset({"go"}))) == set()
+
+
+def test_large_files_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    _write(tmp_path, "big.py", "x = 1\n" * 50_000)
+    _write(tmp_path, "small.py")
+    found = discover(tmp_path, DiscoveryConfig(max_file_size=100_000))
+    assert [c.path for c in found.candidates] == ["small.py"]
+    assert found.skipped[0][0] == "big.py"
+    assert "larger than 100000 bytes" in found.skipped[0][1]
+
+
+def test_symlink_loops_and_links_out_of_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    _write(root, "pkg/a.py")
+    os.symlink(root, root / "pkg" / "loop")
+    outside = tmp_path / "outside"
+    _write(outside, "secret.py")
+    os.symlink(outside, root / "escape")
+    os.symlink(outside / "secret.py", root / "escape.py")
+    found = discover(root, DiscoveryConfig())
+    assert [c.path for c in found.candidates] == ["pkg/a.py"]
+    reasons = dict(found.skipped)
+    assert "symlink loop" in reasons["pkg/loop"]
+    assert "outside the workspace" in reasons["escape"]
+    assert "outside the workspace" in reasons["escape.py"]
+
+
+def test_binary_vanished_non_utf8_and_broken_files(tmp_path: Path) -> None:
+    _write(tmp_path, "blob.py", b"\x00\x01\x02binary\x00")
+    _write(tmp_path, "latin.py", "# caf\xe9\ndef latin_one():\n    return 1\n".encode("latin-1"))
+    _write(tmp_path, "broken.py", "def ok_before():\n    pass\n\ndef broken(:\n\nclass After:\n")
+    index, report = update_index(
+        IndexConfig(roots=(tmp_path,), index_dir=tmp_path / ".idx", progress=False)
+    )
+    skipped = dict(report.skipped)
+    assert skipped["blob.py"] == "binary file"
+    names = {s.name for s in index.symbols}
+    assert {"latin_one", "ok_before", "After"} <= names
+    problems = dict(report.problems)
+    assert "not valid UTF-8" in problems["latin.py"]
+    assert "syntax errors" in problems["broken.py"]
+    vanished = parse_file("gone.py", "r", "gone.py", str(tmp_path / "gone.py"), "python")
+    assert vanished == ("gone.py", "vanished before it could be read")
