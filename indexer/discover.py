@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
+
 from symfuse.indexer import languages
 
 log = logging.getLogger(__name__)

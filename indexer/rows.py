@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgpack
+
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 
 SCHEMA = 1

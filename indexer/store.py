@@ -31,6 +31,7 @@ from typing import Any
 import msgpack
 import platformdirs
 from filelock import FileLock
+
 from symfuse.indexer import rows
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.index import FileEntry, Index

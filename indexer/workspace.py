@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import tqdm as tqdm_module
+from tqdm import tqdm
+
 from symfuse.indexer import graph, languages, rows
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE, Candidate, DiscoveryConfig, discover
 from symfuse.indexer.errors import IndexCorrupt
@@ -32,7 +34,6 @@ from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import FileStamp, Symbol
 from symfuse.indexer.pagerank import pagerank
 from symfuse.indexer.store import Manifest, Store, default_index_dir
-from tqdm import tqdm
 
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 import toon_format
+
 from symfuse.indexer.model import Symbol
 
 
