@@ -64,7 +64,10 @@ class Resolver:
         self._scoped: dict[tuple[str, str], Symbol] = {}
         self._top: dict[tuple[str, str], Symbol] = {}
         self._by_fqn: dict[str, Symbol] = {}
+        self._by_id: dict[str, Symbol] = {}
+        self._bare: dict[tuple[str, RefKind, bool, str], list[Resolution]] = {}
         for s in self.symbols:
+            self._by_id[s.symbol_id] = s
             if s.parent is None:
                 self._top.setdefault((s.file, s.name), s)
             else:
@@ -120,7 +123,7 @@ class Resolver:
         scope = ref.enclosing
         self_scope = bool(ref.qualifier)
         while scope is not None:
-            owner = self.index.get(scope)
+            owner = self._by_id.get(scope)
             if owner is None:
                 break
             if not self_scope or owner.kind.is_container:
@@ -133,6 +136,14 @@ class Resolver:
         return self._top.get((entry.path, ref.name))
 
     def _by_bare_name(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
+        """Candidates by name alone; they depend on nothing else, so they are cached."""
+        key = (ref.name, ref.kind, bool(ref.qualifier), _FAMILY.get(entry.language, entry.language))
+        found = self._bare.get(key)
+        if found is None:
+            found = self._bare[key] = self._bare_candidates(ref, entry)
+        return found
+
+    def _bare_candidates(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
         positions = self.by_name.get(ref.name)
         if not positions:
             return []
