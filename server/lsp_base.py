@@ -16,6 +16,7 @@ from typing import TypeVar
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
+
 from symfuse.indexer.index import Index
 from symfuse.server.lsp_state import LaunchConfig, ServerState
 

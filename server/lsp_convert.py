@@ -10,8 +10,10 @@ from collections.abc import Callable, Iterable
 
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
+
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Kind, Reference, Symbol
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.server.lsp_nav import Span
 from symfuse.server.lsp_positions import FileMapper
 
 MapperOf = Callable[[Index, str], FileMapper]
@@ -40,11 +42,12 @@ def location(index: Index, mapper: FileMapper, s: Symbol) -> lsp.Location:
     return lsp.Location(uri=uri_of(index, s.file), range=name_range(mapper, s))
 
 
-def reference_location(index: Index, mapper: FileMapper, ref: Reference) -> lsp.Location:
-    end_col = ref.col + len(ref.name)
-    return lsp.Location(
-        uri=uri_of(index, ref.file), range=mapper.range(ref.line, ref.col, ref.line, end_col)
-    )
+def span_range(mapper: FileMapper, span: Span) -> lsp.Range:
+    return mapper.range(span.line, span.col, span.line, span.end_col)
+
+
+def span_location(index: Index, mapper: FileMapper, span: Span) -> lsp.Location:
+    return lsp.Location(uri=uri_of(index, span.file), range=span_range(mapper, span))
 
 
 def container_name(s: Symbol) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from lsprotocol import types as lsp
+
 from symfuse.indexer.index import Index
 from symfuse.server import lsp_convert, lsp_nav
 from symfuse.server.lsp_base import SymfuseLanguageServer, path_of, query
@@ -93,18 +94,12 @@ def register(ls: SymfuseLanguageServer) -> None:
         def answer(index: Index) -> lsp.Hover | None:
             mapper = ls.state.mapper(index, key)
             line, col = mapper.column(params.position)
-            hit = lsp_nav.at(index, key, line, col)
-            if hit.symbol is not None:
-                s = hit.symbol
-                return lsp_convert.hover(s, lsp_convert.name_range(mapper, s))
-            if hit.reference is None:
+            found = lsp_nav.definitions_at(index, key, line, col)
+            if not found:
                 return None
-            targets = lsp_nav.resolve(index, key, hit.reference)
-            if not targets:
-                return None
-            return lsp_convert.hover(
-                targets[0], lsp_convert.reference_location(index, mapper, hit.reference).range
-            )
+            s = found[0]
+            on_name = s.file == key and s.name_line == line and s.name_col <= col < s.name_end_col
+            return lsp_convert.hover(s, lsp_convert.name_range(mapper, s) if on_name else None)
 
         return await query(ls, answer)
 

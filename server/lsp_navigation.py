@@ -10,8 +10,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from lsprotocol import types as lsp
+
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Reference, Symbol
+from symfuse.indexer.model import Symbol
 from symfuse.server import lsp_convert, lsp_nav
 from symfuse.server.lsp_base import SymfuseLanguageServer, path_of, query
 from symfuse.server.lsp_positions import FileMapper
@@ -46,15 +47,10 @@ def register(ls: SymfuseLanguageServer) -> None:
             target = lsp_nav.symbol_at(index, key, line, col)
             if target is None:
                 return []
-            found: list[lsp.Location] = []
-            if declaration:
-                found.append(
-                    lsp_convert.location(index, ls.state.mapper(index, target.file), target)
-                )
-            for ref in lsp_nav.usages(index, target):
-                mapper = ls.state.mapper(index, ref.file)
-                found.append(lsp_convert.reference_location(index, mapper, ref))
-            return found
+            spans = lsp_nav.usages(index, target, declaration)
+            return [
+                lsp_convert.span_location(index, ls.state.mapper(index, u.file), u) for u in spans
+            ]
 
         return await _at(ls, params.text_document.uri, params.position, answer)
 
@@ -80,12 +76,12 @@ def register(ls: SymfuseLanguageServer) -> None:
     ) -> list[lsp.CallHierarchyIncomingCall] | None:
         def answer(index: Index, s: Symbol) -> list[lsp.CallHierarchyIncomingCall]:
             calls = []
-            for caller in lsp_nav.callers(index, s):
-                mapper = ls.state.mapper(index, caller.file)
+            for call in lsp_nav.callers(index, s):
+                mapper = ls.state.mapper(index, call.symbol.file)
                 calls.append(
                     lsp.CallHierarchyIncomingCall(
-                        from_=lsp_convert.call_item(index, mapper, caller),
-                        from_ranges=_ranges(index, mapper, lsp_nav.call_sites(index, caller, s)),
+                        from_=lsp_convert.call_item(index, mapper, call.symbol),
+                        from_ranges=[lsp_convert.span_range(mapper, c) for c in call.sites],
                     )
                 )
             return calls
@@ -99,12 +95,12 @@ def register(ls: SymfuseLanguageServer) -> None:
         def answer(index: Index, s: Symbol) -> list[lsp.CallHierarchyOutgoingCall]:
             here = ls.state.mapper(index, s.file)
             calls = []
-            for callee in lsp_nav.callees(index, s):
-                mapper = ls.state.mapper(index, callee.file)
+            for call in lsp_nav.callees(index, s):
+                mapper = ls.state.mapper(index, call.symbol.file)
                 calls.append(
                     lsp.CallHierarchyOutgoingCall(
-                        to=lsp_convert.call_item(index, mapper, callee),
-                        from_ranges=_ranges(index, here, lsp_nav.call_sites(index, s, callee)),
+                        to=lsp_convert.call_item(index, mapper, call.symbol),
+                        from_ranges=[lsp_convert.span_range(here, c) for c in call.sites],
                     )
                 )
             return calls
@@ -149,10 +145,6 @@ def _types(
         ]
 
     return answer
-
-
-def _ranges(index: Index, mapper: FileMapper, refs: list[Reference]) -> list[lsp.Range]:
-    return [lsp_convert.reference_location(index, mapper, r).range for r in refs]
 
 
 async def _at(

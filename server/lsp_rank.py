@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
+
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.server.lsp_search import SymbolQuery

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
+
 from symfuse.indexer import languages
 from symfuse.server import lsp_features, lsp_navigation, lsp_sync
 from symfuse.server.lsp_base import SymfuseLanguageServer, path_of

@@ -11,6 +11,7 @@ import asyncio
 import logging
 
 from lsprotocol import types as lsp
+
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.live import LiveIndex
 from symfuse.server.lsp_base import SymfuseLanguageServer, path_of

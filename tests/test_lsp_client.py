@@ -173,7 +173,8 @@ async def lsp_session(
         str(SYMFUSE), "lsp", "--index-dir", str(tmp_path / "index"), *args, env=env
     )
     stderr: list[bytes] = []
-    assert client._server is not None and client._server.stderr is not None
+    assert client._server is not None
+    assert client._server.stderr is not None
     drain = asyncio.ensure_future(_drain(client._server.stderr, stderr))
     try:
         result = await client.initialize_async(
@@ -181,7 +182,9 @@ async def lsp_session(
                 capabilities=caps or capabilities(),
                 process_id=os.getpid(),
                 root_uri=from_fs_path(str(root)),
-                workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(root)) or "", name="ws")],
+                workspace_folders=[
+                    lsp.WorkspaceFolder(uri=from_fs_path(str(root)) or "", name="ws")
+                ],
                 initialization_options=options,
             )
         )
@@ -224,9 +227,11 @@ async def test_initialize_advertises_features_and_utf16_by_default(tmp_path: Pat
             caps.hover_provider,
         ):
             assert provider
-        assert caps.workspace is not None and caps.workspace.workspace_folders is not None
+        assert caps.workspace is not None
+        assert caps.workspace.workspace_folders is not None
         assert caps.workspace.workspace_folders.change_notifications
-        assert s.result.server_info is not None and s.result.server_info.name == "symfuse"
+        assert s.result.server_info is not None
+        assert s.result.server_info.name == "symfuse"
         await s.wait_ready()
 
 
