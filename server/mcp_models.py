@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
 from symfuse.server.mcp_budget import MAX_MAX_TOKENS, MIN_MAX_TOKENS
 
 # --- parameters shared by the tools ------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
+
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex

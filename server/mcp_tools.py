@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
+
 from symfuse.server import mcp_tools_graph, mcp_tools_index, mcp_tools_nav, mcp_tools_text
 from symfuse.server.mcp_server import Backend
 

@@ -8,6 +8,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
+
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.server.mcp_budget import Format

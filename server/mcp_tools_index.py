@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
+
 from symfuse.indexer.index import Index
 from symfuse.server.mcp_budget import Format
 from symfuse.server.mcp_models import (

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
+
 from symfuse.server.mcp_budget import Format
 from symfuse.server.mcp_models import MaxTokens, Offset, OutputFormat, TextResult
 from symfuse.server.mcp_server import Backend, tool_errors
