@@ -1,0 +1,49 @@
+"""The ranking contract in one place: import from here.
+
+from symfuse.ranking.api import SearchRequest, search
+
+request = SearchRequest.from_mapping({"query": "getUserById", "kind": "method"})
+response = search(index, request, directory=config.store.directory)
+response.to_dict()  # {"items": [...], "total": ..., "search_mode": ..., ...}
+"""
+
+from __future__ import annotations
+
+from symfuse.ranking.fusion import K as FUSION_K
+from symfuse.ranking.intent import call_query, is_path_shaped
+from symfuse.ranking.prepare import Prepared, prepare
+from symfuse.ranking.request import (
+    Channel,
+    DetailLevel,
+    FusionWeights,
+    ResponseFormat,
+    SearchMode,
+    SearchRequest,
+    SemanticMode,
+)
+from symfuse.ranking.response import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
+from symfuse.ranking.search import search
+from symfuse.ranking.similarity import Embedder, RepositoryEmbedder
+
+__all__ = [
+    "FUSION_K",
+    "CallQuery",
+    "Channel",
+    "ChannelHit",
+    "DetailLevel",
+    "Embedder",
+    "FusionWeights",
+    "Prepared",
+    "RepositoryEmbedder",
+    "ResponseFormat",
+    "SearchItem",
+    "SearchMode",
+    "SearchRequest",
+    "SearchResponse",
+    "SemanticMode",
+    "Tier",
+    "call_query",
+    "is_path_shaped",
+    "prepare",
+    "search",
+]

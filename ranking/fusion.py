@@ -1,0 +1,103 @@
+"""Weighted reciprocal rank fusion of the channels' rankings.
+
+``score(d) = sum_c w_c / (K + rank_c(d))`` (Cormack, Clarke and Buettcher,
+"Reciprocal Rank Fusion outperforms Condorcet and individual Rank Learning
+Methods", 2009, with per-channel weights). Weights are normalized over the
+channels that ran and returned something, so the score of an item ranked
+first by every one of them is ``1 / (K + 1)``; scores are multiplied by
+``K + 1`` to lie in 0..1.
+
+Every contribution is recorded through :func:`fuse`'s one accumulation, so that
+``fusion_debug`` can show each channel's rank and share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.ranking.request import Channel, FusionWeights
+from symfuse.ranking.topk import Ranking
+
+K = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """Candidates best first with scores in 0..1, and per channel their rank and contribution.
+
+    ``ranks[c][i]`` is item i's 1-based rank in channel c (0 when not ranked there).
+    """
+
+    positions: npt.NDArray[np.int64]
+    scores: npt.NDArray[np.float64]
+    ranks: dict[Channel, npt.NDArray[np.int64]]
+    contributions: dict[Channel, npt.NDArray[np.float64]]
+    weights: dict[Channel, float]
+
+    def __len__(self) -> int:
+        return int(self.positions.shape[0])
+
+    def reorder(self, order: npt.NDArray[np.int64], scores: npt.NDArray[np.float64]) -> Fused:
+        return Fused(
+            self.positions[order],
+            scores,
+            {c: r[order] for c, r in self.ranks.items()},
+            {c: v[order] for c, v in self.contributions.items()},
+            self.weights,
+        )
+
+
+def normalized_weights(weights: FusionWeights, channels: list[Channel]) -> dict[Channel, float]:
+    """The weights of ``channels``, scaled to sum to 1 (equal shares if all are zero)."""
+    raw = {c: max(0.0, weights.of(c)) for c in channels}
+    total = sum(raw.values())
+    if total <= 0:
+        return {c: 1.0 / len(channels) for c in channels} if channels else {}
+    return {c: w / total for c, w in raw.items()}
+
+
+def fuse(rankings: dict[Channel, Ranking], weights: FusionWeights, k: int = K) -> Fused:
+    """Merge rankings by weighted reciprocal rank; channels with no result are left out."""
+    ran = [c for c, r in rankings.items() if len(r)]
+    shares = normalized_weights(weights, ran)
+    if not ran:
+        empty_i = np.zeros(0, dtype=np.int64)
+        return Fused(empty_i, np.zeros(0), {}, {}, {})
+    every = np.concatenate([rankings[c].positions for c in ran])
+    positions, inverse = np.unique(every, return_inverse=True)
+    total = np.zeros(positions.shape[0], dtype=np.float64)
+    ranks: dict[Channel, npt.NDArray[np.int64]] = {}
+    contributions: dict[Channel, npt.NDArray[np.float64]] = {}
+    offset = 0
+    for c in ran:
+        count = len(rankings[c])
+        slots = inverse[offset : offset + count]
+        offset += count
+        rank = np.zeros(positions.shape[0], dtype=np.int64)
+        rank[slots] = np.arange(1, count + 1)
+        share = np.zeros(positions.shape[0], dtype=np.float64)
+        share[slots] = shares[c] / (k + rank[slots])
+        total += share
+        ranks[c] = rank
+        contributions[c] = share * (k + 1)
+    scores = total * (k + 1)
+    order = np.lexsort((positions, -scores))
+    fused = Fused(positions, scores, ranks, contributions, shares)
+    return fused.reorder(order, scores[order])
+
+
+def guard_first(fused: Fused, level: npt.NDArray[np.int8]) -> tuple[Fused, npt.NDArray[np.bool_]]:
+    """Put items with a lower guard ``level`` (aligned with ``fused``) before all others.
+
+    Used for the exact-name guarantee: level 0 for an exact name, 1 for a
+    case-insensitive one, 2 for everything else. Scores are then lifted so that
+    they never increase down the list; returns which items were lifted.
+    """
+    order = np.lexsort((np.arange(len(fused)), -fused.scores, level)).astype(np.int64)
+    scores = fused.scores[order]
+    lifted_scores = np.maximum.accumulate(scores[::-1])[::-1]
+    lifted = lifted_scores > scores + 1e-12
+    return fused.reorder(order, lifted_scores), lifted

@@ -1,0 +1,115 @@
+"""The fuzzy channel: typo-tolerant name matching.
+
+Candidates are names whose trigram sets are similar enough to the query's,
+by Jaccard similarity ``|A & B| / |A | B|`` (``fuzzy_threshold``, default 0.3),
+computed for every name at once from a sparse (names x trigrams) matrix. They
+are kept when their Levenshtein distance to the query is within
+``max_edit_distance`` (default 3) and ranked by that distance, then by Jaccard
+similarity. Names are lower-cased once, at index time; distances are rapidfuzz's,
+against the name and against its separator-free form (the better counts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+from scipy import sparse
+
+from symfuse.ranking.tokens import whole
+from symfuse.ranking.topk import Ranking
+
+MAX_CANDIDATES = 2000  # best by Jaccard, checked for edit distance
+
+
+def trigrams(text: str) -> list[str]:
+    """Character trigrams of a word padded with one boundary mark on each side."""
+    padded = f"\x02{text}\x03"
+    return [padded[i : i + 3] for i in range(len(padded) - 2)]
+
+
+@dataclass(frozen=True, slots=True)
+class TrigramIndex:
+    matrix: sparse.csc_matrix  # names x trigrams, 0/1
+    sizes: npt.NDArray[np.float64]  # distinct trigrams per name
+    trigram_ids: dict[str, int]
+    lower: list[str]
+    wholes: list[str]
+
+    @classmethod
+    def build(cls, names: list[str]) -> TrigramIndex:
+        ids: dict[str, int] = {}
+        rows: list[int] = []
+        cols: list[int] = []
+        lower = [n.lower() for n in names]
+        for r, name in enumerate(lower):
+            for g in set(trigrams(name)):
+                rows.append(r)
+                cols.append(ids.setdefault(g, len(ids)))
+        matrix = sparse.csc_matrix(
+            (np.ones(len(rows), dtype=np.float64), (np.asarray(rows), np.asarray(cols))),
+            shape=(len(names), len(ids)),
+        )
+        sizes = np.asarray(matrix.sum(axis=1)).ravel()
+        return cls(matrix, sizes, ids, lower, [whole(n) for n in names])
+
+    def jaccard(self, query: str) -> npt.NDArray[np.float64]:
+        """Trigram Jaccard similarity of every name to ``query`` (lower-cased)."""
+        grams = set(trigrams(query.lower()))
+        shared = np.zeros(self.matrix.shape[0], dtype=np.float64)
+        for g in grams:
+            col = self.trigram_ids.get(g)
+            if col is not None:
+                start, end = self.matrix.indptr[col], self.matrix.indptr[col + 1]
+                shared[self.matrix.indices[start:end]] += 1.0
+        union = self.sizes + len(grams) - shared
+        return np.divide(shared, union, out=np.zeros_like(shared), where=union > 0)
+
+
+def rank(
+    index: TrigramIndex,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    limit: int,
+    *,
+    threshold: float = 0.3,
+    max_edit_distance: int = 3,
+) -> Ranking:
+    """Names within the trigram and edit-distance bounds, closest first.
+
+    Scores are ``1 - distance / (max_edit_distance + 1)``.
+    """
+    q = query.strip().lower()
+    if not q:
+        return Ranking.empty()
+    similarity = index.jaccard(q)
+    keep = similarity >= max(threshold, 1e-9)
+    if mask is not None:
+        keep &= mask
+    found = np.flatnonzero(keep)
+    if not found.shape[0]:
+        return Ranking.empty()
+    if found.shape[0] > MAX_CANDIDATES:
+        best = np.argpartition(-similarity[found], MAX_CANDIDATES - 1)[:MAX_CANDIDATES]
+        found = found[best]
+    cutoff = max_edit_distance
+    near = process.cdist(
+        [q], [index.lower[i] for i in found], scorer=Levenshtein.distance, score_cutoff=cutoff
+    )[0]
+    q_whole = whole(q) or q
+    near_whole = process.cdist(
+        [q_whole],
+        [index.wholes[i] for i in found],
+        scorer=Levenshtein.distance,
+        score_cutoff=cutoff,
+    )[0]
+    distance = np.minimum(near, near_whole).astype(np.int64)
+    within = distance <= cutoff
+    found, distance = found[within], distance[within]
+    order = np.lexsort((found, -similarity[found], distance))[:limit]
+    chosen = found[order].astype(np.int64)
+    scores = 1.0 - distance[order].astype(np.float64) / (cutoff + 1)
+    return Ranking(chosen, scores)

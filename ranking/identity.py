@@ -1,0 +1,235 @@
+"""The identity channel: how the query matches a symbol's name, as ordered tiers.
+
+Tiers, best first (a symbol gets its best tier):
+
+0. exact name (case-sensitive);
+1. case-insensitive exact, also ignoring separators (``get user by id`` ->
+   ``get_user_by_id``, ``getUserById``);
+2. fqn suffix (``Model.save`` -> ``django.db.models.base.Model.save``);
+3. prefix of the name;
+4. sub-token segment: the query's sub-tokens are a run of the name's
+   (``user_by`` -> ``getUserById``);
+5. camel-hump / initials: each hump of the query starts one of consecutive
+   sub-tokens (``gUBI``, ``gubi``, ``getUsBI`` -> ``getUserById``);
+6. substring of the name (or of its separator-free form).
+
+Within a tier, names closer in length to the query come first, then central
+ones (PageRank). Exact and prefix tiers are binary searches in sorted name
+arrays; substring, segment, fqn-suffix and camel-hump tiers are one regex scan
+each over all names joined into one string, in C, with a Python loop only over
+the matches.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.model import Symbol
+from symfuse.ranking.tokens import WORD, split_identifier
+from symfuse.ranking.topk import Ranking
+
+
+class MatchTier(IntEnum):
+    EXACT = 0
+    CASE_INSENSITIVE = 1
+    FQN_SUFFIX = 2
+    PREFIX = 3
+    SEGMENT = 4
+    CAMEL_HUMP = 5
+    SUBSTRING = 6
+    NONE = 7
+
+
+MAX_HUMPS = 16
+MAX_SCAN_HITS = 20_000  # matches read from one scan; more means a too-general query
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Strings joined by newlines, so one C-level regex scan searches them all."""
+
+    text: str
+    starts: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, strings: list[str]) -> Joined:
+        starts = np.zeros(len(strings), dtype=np.int64)
+        if strings:
+            lengths = np.fromiter((len(x) + 1 for x in strings), dtype=np.int64, count=len(strings))
+            starts[1:] = np.cumsum(lengths)[:-1]
+        return cls("\n".join(strings) + "\n", starts)
+
+    def owners(self, offsets: list[int]) -> npt.NDArray[np.int64]:
+        """The strings that the character offsets fall in."""
+        if not offsets:
+            return np.zeros(0, dtype=np.int64)
+        at = np.searchsorted(self.starts, np.asarray(offsets, dtype=np.int64), side="right") - 1
+        return at.astype(np.int64)
+
+    def search(self, pattern: re.Pattern[str], limit: int = MAX_SCAN_HITS) -> npt.NDArray[np.int64]:
+        """Strings in which ``pattern`` matches (at most ``limit`` matches are read)."""
+        offsets = [
+            m.start() for m, _ in zip(pattern.finditer(self.text), range(limit), strict=False)
+        ]
+        return self.owners(offsets)
+
+    def contains(self, needle: str) -> npt.NDArray[np.int64]:
+        return self.search(re.compile(re.escape(needle)))
+
+    def equal(self, value: str) -> npt.NDArray[np.int64]:
+        return self.search(re.compile("^" + re.escape(value) + "$", re.MULTILINE))
+
+
+@dataclass(frozen=True, slots=True)
+class SortedNames:
+    """Strings sorted, with their positions, for prefix ranges by binary search."""
+
+    values: npt.NDArray[np.str_]
+    positions: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, strings: list[str]) -> SortedNames:
+        array = np.asarray(strings, dtype=np.str_)
+        order = np.argsort(array, kind="stable").astype(np.int64)
+        return cls(array[order], order)
+
+    def prefixed(self, prefix: str) -> npt.NDArray[np.int64]:
+        low = int(np.searchsorted(self.values, prefix, side="left"))
+        high = int(np.searchsorted(self.values, prefix + "\U0010ffff", side="left"))
+        return self.positions[low:high]
+
+    def equal(self, value: str) -> npt.NDArray[np.int64]:
+        low = int(np.searchsorted(self.values, value, side="left"))
+        high = int(np.searchsorted(self.values, value, side="right"))
+        return self.positions[low:high]
+
+
+@dataclass(frozen=True, slots=True)
+class NameTable:
+    """Precomputed name forms, aligned with ``Index.symbols``."""
+
+    names: SortedNames  # as written
+    lower: SortedNames
+    wholes: SortedNames  # lower-case, separators dropped: "getuserbyid"
+    lower_text: Joined
+    wholes_text: Joined
+    spaced_text: Joined  # " get user by id " per name
+    fqn_text: Joined  # "." + fqn lower-cased, "::" and "#" as "."
+    name_length: npt.NDArray[np.int32]
+
+    @classmethod
+    def build(cls, symbols: list[Symbol]) -> NameTable:
+        names = [s.name for s in symbols]
+        parts = [split_identifier(n) for n in names]
+        lower = [n.lower() for n in names]
+        wholes = ["".join(p) for p in parts]
+        return cls(
+            names=SortedNames.of(names),
+            lower=SortedNames.of(lower),
+            wholes=SortedNames.of(wholes),
+            lower_text=Joined.of(lower),
+            wholes_text=Joined.of(wholes),
+            spaced_text=Joined.of([" " + " ".join(p) + " " for p in parts]),
+            fqn_text=Joined.of([_dotted("." + s.fqn.lower()) for s in symbols]),
+            name_length=np.asarray([len(n) for n in names], dtype=np.int32),
+        )
+
+    def __len__(self) -> int:
+        return int(self.name_length.shape[0])
+
+
+def _dotted(text: str) -> str:
+    return text.replace("::", ".").replace("#", ".").replace("/", ".")
+
+
+def humps(query: str) -> list[str]:
+    """The humps a query is typed as: ``gUBI`` -> g U B I; ``get_user`` -> get user."""
+    out: list[str] = []
+    for word in WORD.findall(query):
+        out.extend(h for h in re.findall(r"[A-Z$]?[a-z0-9$]*|[A-Z]", word.replace("_", " ")) if h)
+    return [h for part in out for h in part.split()]
+
+
+def camel_hump_pattern(query: str) -> re.Pattern[str] | None:
+    """A regex over spaced names matching the camel-hump reading of ``query``.
+
+    An all-lower-case single word (``gubi``) may split anywhere: each letter
+    either continues the current sub-token or starts the next one.
+    """
+    parts = humps(query)
+    if not parts or len(parts) > MAX_HUMPS:
+        return None
+    if len(parts) == 1:
+        word = parts[0].lower()
+        if len(word) < 2 or len(word) > MAX_HUMPS:
+            return None
+        body = "(?:[^ \\n]* )?".join(re.escape(c) for c in word)
+        return re.compile(" " + body)
+    body = "[^ \\n]* ".join(re.escape(h.lower()) for h in parts)
+    return re.compile(" " + body)
+
+
+def tiers(table: NameTable, query: str) -> npt.NDArray[np.int8]:
+    """The best match tier of every symbol for ``query`` (``MatchTier.NONE`` if none)."""
+    q = " ".join(query.split())
+    ql = q.lower()
+    n = len(table)
+    tier = np.full(n, MatchTier.NONE, dtype=np.int8)
+    if not q or not n:
+        return tier
+    sub = [t for w in WORD.findall(q) for t in split_identifier(w)]
+    whole = "".join(sub)
+
+    def mark(positions: npt.NDArray[np.int64], level: MatchTier) -> None:
+        if positions.shape[0]:
+            np.minimum.at(tier, positions, np.int8(level))
+
+    if len(whole) >= 2:
+        mark(table.wholes_text.contains(whole), MatchTier.SUBSTRING)
+    mark(table.lower_text.contains(ql), MatchTier.SUBSTRING)
+    pattern = camel_hump_pattern(q)
+    if pattern is not None:
+        mark(table.spaced_text.search(pattern), MatchTier.CAMEL_HUMP)
+    if sub:
+        mark(table.spaced_text.contains(" " + " ".join(sub) + " "), MatchTier.SEGMENT)
+    mark(table.lower.prefixed(ql), MatchTier.PREFIX)
+    if whole and len(sub) > 1:
+        mark(table.wholes.prefixed(whole), MatchTier.PREFIX)
+    dotted = _dotted(ql).strip(".")
+    if "." in dotted:
+        mark(table.fqn_text.contains("." + dotted + "\n"), MatchTier.FQN_SUFFIX)
+    mark(table.lower.equal(ql), MatchTier.CASE_INSENSITIVE)
+    if whole:
+        mark(table.wholes.equal(whole), MatchTier.CASE_INSENSITIVE)
+    mark(table.names.equal(q), MatchTier.EXACT)
+    return tier
+
+
+def rank(
+    table: NameTable,
+    query: str,
+    pagerank: npt.NDArray[np.float64],
+    mask: npt.NDArray[np.bool_] | None,
+    limit: int,
+) -> tuple[Ranking, npt.NDArray[np.int8]]:
+    """Matching symbols by tier, then closeness of length, then PageRank; and all tiers.
+
+    The ranking's scores are ``(NONE - tier) / NONE``: 1.0 for an exact name.
+    """
+    tier = tiers(table, query)
+    hit = tier < MatchTier.NONE
+    if mask is not None:
+        hit &= mask
+    found = np.flatnonzero(hit)
+    if not found.shape[0]:
+        return Ranking.empty(), tier
+    distance = np.abs(table.name_length[found] - len(query.strip()))
+    order = np.lexsort((found, -pagerank[found], distance, tier[found]))[:limit]
+    chosen = found[order].astype(np.int64)
+    scores = (MatchTier.NONE - tier[chosen]).astype(np.float64) / float(MatchTier.NONE)
+    return Ranking(chosen, scores), tier

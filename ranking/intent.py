@@ -1,0 +1,60 @@
+"""Query understanding: questions about the call graph and path-shaped queries.
+
+:func:`call_query` recognises "who calls X", "callers of X", "what calls X",
+"where is X called", "callees of X", "what does X call" and returns the
+direction and the target name; the call graph answers those, not a ranking.
+:func:`is_path_shaped` says when ``mode: auto`` should do an exact lookup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from symfuse.indexer import languages
+from symfuse.ranking.response import CallQuery
+
+_TARGET = r"[`'\"]?(?P<target>[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?"
+_END = r"\s*\??\s*$"
+
+_CALLERS = [
+    re.compile(rf"^\s*(?:who|what|which\s+\w+)\s+(?:calls|invokes|uses)\s+{_TARGET}{_END}", re.I),
+    re.compile(
+        rf"^\s*(?:(?:all\s+)?callers|call\s*sites|calls|invocations)\s+(?:of|to|for)\s+{_TARGET}{_END}",
+        re.I,
+    ),
+    re.compile(rf"^\s*where\s+(?:is|are)\s+{_TARGET}\s+(?:called|invoked|used){_END}", re.I),
+    re.compile(rf"^\s*find\s+(?:the\s+)?callers\s+of\s+{_TARGET}{_END}", re.I),
+]
+_CALLEES = [
+    re.compile(
+        rf"^\s*(?:callees|calls\s+made\s+by|calls\s+from)\s+(?:of\s+)?{_TARGET}{_END}", re.I
+    ),
+    re.compile(rf"^\s*what\s+(?:does|do)\s+{_TARGET}\s+call{_END}", re.I),
+    re.compile(rf"^\s*(?:what|which\s+\w+)\s+is\s+called\s+by\s+{_TARGET}{_END}", re.I),
+]
+
+
+def call_query(query: str) -> CallQuery | None:
+    """("callers" | "callees", target) when ``query`` asks about the call graph."""
+    for direction, patterns in (("callees", _CALLEES), ("callers", _CALLERS)):
+        for pattern in patterns:
+            match = pattern.match(query)
+            if match is not None:
+                return CallQuery(direction, match.group("target").replace("->", "."))
+    return None
+
+
+_LINE_SUFFIX = re.compile(r":\d+(?::\d+)?$")
+
+
+def is_path_shaped(query: str) -> bool:
+    """A file path (``a/b.py``, ``b.py``, ``b.py:12``) or a symbol id (``a/b.py::C.f#method``)."""
+    q = query.strip()
+    if not q or " " in q:
+        return False
+    if "/" in q or "\\" in q:
+        return True
+    if "::" in q and languages.detect(q.split("::", 1)[0]) is not None:
+        return True
+    bare = _LINE_SUFFIX.sub("", q)
+    return languages.detect(bare) is not None and "." in bare

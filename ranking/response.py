@@ -1,0 +1,135 @@
+"""The search answer: typed items, and ``to_dict()`` giving the DESIGN.md JSON shape.
+
+Every item of one answer has the same keys (``null`` when empty), so that TOON
+encodes the list as one compact table. ``detail_level`` chooses the keys:
+
+- minimal: symbol_id, name, kind, file, line
+- default: symbol_id, name, kind, fqn, signature, file, line, score
+- full: default plus language, end_line, parent, decorators, extends,
+  implements (each joined with ", " so the table stays flat) and doc
+
+With ``fusion_debug`` every item also gets ``<channel>_rank`` and
+``<channel>_contribution`` for each channel (``null`` where the channel did not
+rank it), and ``boost`` naming a guard that lifted it (``exact_name``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from symfuse.indexer.model import Symbol
+from symfuse.ranking.request import Channel, DetailLevel, FusionWeights, SearchMode, SemanticMode
+
+
+class Tier(StrEnum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelHit:
+    """Where one channel ranked an item (1-based) and what that added to its fused score."""
+
+    rank: int
+    contribution: float
+
+
+@dataclass(frozen=True, slots=True)
+class SearchItem:
+    symbol: Symbol
+    score: float
+    tier: Tier | None = None
+    channels: dict[Channel, ChannelHit] = field(default_factory=dict)
+    boost: str | None = None
+
+    def to_dict(self, detail: DetailLevel, debug: bool = False) -> dict[str, Any]:
+        s = self.symbol
+        out: dict[str, Any] = {"symbol_id": s.symbol_id, "name": s.name, "kind": s.kind.value}
+        if detail is DetailLevel.MINIMAL:
+            out["file"] = s.file
+            out["line"] = s.line
+        else:
+            out["fqn"] = s.fqn
+            out["signature"] = s.signature
+            out["file"] = s.file
+            out["line"] = s.line
+            out["score"] = round(self.score, 4)
+        if detail is DetailLevel.FULL:
+            out["language"] = s.language
+            out["end_line"] = s.end_line
+            out["parent"] = s.parent
+            out["decorators"] = ", ".join(s.decorators)
+            out["extends"] = ", ".join(s.extends)
+            out["implements"] = ", ".join(s.implements)
+            out["doc"] = s.doc
+        if debug:
+            for channel in Channel:
+                hit = self.channels.get(channel)
+                out[f"{channel.value}_rank"] = None if hit is None else hit.rank
+                out[f"{channel.value}_contribution"] = (
+                    None if hit is None else round(hit.contribution, 6)
+                )
+            out["boost"] = self.boost
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CallQuery:
+    """A question about the call graph ("who calls X"), recognised in a query."""
+
+    direction: str  # "callers" or "callees"
+    target: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"direction": self.direction, "target": self.target}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResponse:
+    """One answer. ``items`` is the page, best first; ``total`` counts every match."""
+
+    query: str
+    items: tuple[SearchItem, ...]
+    total: int
+    search_mode: SearchMode
+    channels: tuple[Channel, ...]
+    detail_level: DetailLevel = DetailLevel.DEFAULT
+    fusion_debug: bool = False
+    offset: int = 0
+    limit: int = 20
+    semantic: SemanticMode = SemanticMode.AUTO
+    weights: FusionWeights | None = None  # effective, normalized; set with fusion_debug
+    intent: CallQuery | None = None
+
+    def tiers(self) -> dict[Tier, list[SearchItem]]:
+        buckets: dict[Tier, list[SearchItem]] = {t: [] for t in Tier}
+        for item in self.items:
+            buckets[item.tier or Tier.LOW].append(item)
+        return buckets
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape: ``{items, total, search_mode, ...}``; tiered answers have ``tiers``."""
+        out: dict[str, Any] = {"query": self.query}
+        if self.search_mode is SearchMode.TIERED:
+            out["tiers"] = {
+                tier.value: [i.to_dict(self.detail_level, self.fusion_debug) for i in items]
+                for tier, items in self.tiers().items()
+            }
+        else:
+            out["items"] = [i.to_dict(self.detail_level, self.fusion_debug) for i in self.items]
+        out["total"] = self.total
+        out["offset"] = self.offset
+        out["limit"] = self.limit
+        out["search_mode"] = self.search_mode.value
+        out["channels"] = [c.value for c in self.channels]
+        out["semantic"] = self.semantic.value
+        if self.intent is not None:
+            out["intent"] = self.intent.to_dict()
+        if self.fusion_debug and self.weights is not None:
+            out["weights"] = {
+                c.value: round(self.weights.of(c), 6) for c in Channel if c in self.channels
+            }
+        return out

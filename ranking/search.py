@@ -1,0 +1,306 @@
+"""``search(index, request)``: the one query function every front end calls.
+
+Steps: resolve the mode (``auto`` -> ``get`` for a path or symbol id, else
+``single``); recognise call-graph questions ("who calls X": the search is for
+X, and the answer says so in ``intent``); build the filter mask (and the drill
+scope); run the channels; fuse them by weighted reciprocal rank; put exact
+names first for identifier-shaped queries; cut the page; bucket it for
+``tiered``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.errors import NotFound
+from symfuse.indexer.index import Index
+from symfuse.ranking import fuzzy, identity, lexical, lookup, similarity, structural
+from symfuse.ranking.fusion import Fused, fuse, guard_first
+from symfuse.ranking.identity import MatchTier
+from symfuse.ranking.intent import call_query, is_path_shaped
+from symfuse.ranking.prepare import Prepared, prepare
+from symfuse.ranking.request import (
+    Channel,
+    FusionWeights,
+    SearchMode,
+    SearchRequest,
+    SemanticMode,
+)
+from symfuse.ranking.response import (
+    CallQuery,
+    ChannelHit,
+    SearchItem,
+    SearchResponse,
+    Tier,
+)
+from symfuse.ranking.tokens import is_identifier_shaped
+from symfuse.ranking.topk import Ranking
+
+MIN_DEPTH = 100  # candidates each channel contributes, at least
+HIGH_TIER = 0.85  # tiered mode: share of the best score an item needs to be "high"
+MEDIUM_TIER = 0.6  # ... and to be "medium"; below that, "low"
+
+
+def search(
+    index: Index,
+    request: SearchRequest,
+    *,
+    directory: Path | None = None,
+    prepared: Prepared | None = None,
+) -> SearchResponse:
+    """Answer ``request`` over ``index``.
+
+    ``directory`` is where precomputed ranking data is persisted (the index
+    directory); ``prepared`` skips the cache lookup. Raises ``NotFound`` when a
+    ``get`` target or a ``drill_from`` scope does not exist.
+    """
+    prepared = prepared if prepared is not None else prepare(index, directory)
+    mode = request.mode
+    if mode is SearchMode.AUTO:
+        mode = SearchMode.GET if is_path_shaped(request.query) else SearchMode.SINGLE
+    intent = call_query(request.query) if mode is not SearchMode.GET else None
+    query = intent.target if intent is not None else request.query
+    base = SearchResponse(
+        query=request.query,
+        items=(),
+        total=0,
+        search_mode=mode,
+        channels=(),
+        detail_level=request.detail_level,
+        fusion_debug=request.fusion_debug,
+        offset=request.offset,
+        limit=request.limit,
+        semantic=request.semantic,
+        intent=intent,
+    )
+    mask = prepared.filters.mask(request)
+    if mode is SearchMode.GET:
+        return _get(index, prepared, request, mask, base)
+    if mode is SearchMode.DRILL:
+        assert request.drill_from is not None  # validated by SearchRequest
+        drill = lookup.scope(index, prepared, request.drill_from)
+        if drill is None:
+            raise NotFound(f"drill_from: no symbol id or path {request.drill_from!r} in the index")
+        mask = drill if mask is None else mask & drill
+        if not query:
+            return _listing(index, request, np.flatnonzero(mask).astype(np.int64), base)
+    if mode is SearchMode.FLAT:
+        return _flat(index, prepared, request, query, mask, base)
+    return _ranked(index, prepared, request, query, mask, base)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelRun:
+    rankings: dict[Channel, Ranking]
+    tiers: npt.NDArray[np.int8]
+    weights: FusionWeights
+
+
+def run_channels(
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    depth: int,
+) -> ChannelRun:
+    """Every channel the request asks for, each ranking at most ``depth`` candidates."""
+    rankings: dict[Channel, Ranking] = {}
+    tiers = np.full(prepared.size, MatchTier.NONE, dtype=np.int8)
+    weights = _semantic_weights(request)
+    if request.semantic is SemanticMode.ONLY:
+        rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, mask, depth)
+        return ChannelRun(rankings, tiers, weights)
+    lexical_result = lexical.rank(prepared.lexical, query, mask, depth)
+    rankings[Channel.LEXICAL] = lexical_result.ranking
+    rankings[Channel.IDENTITY], tiers = identity.rank(
+        prepared.names, query, prepared.pagerank, mask, depth
+    )
+    nothing_matched = not len(rankings[Channel.IDENTITY]) and not lexical_result.and_matches
+    if request.fuzzy or (request.fuzzy is None and nothing_matched and is_identifier_shaped(query)):
+        rankings[Channel.FUZZY] = fuzzy.rank(
+            prepared.trigrams,
+            query,
+            mask,
+            depth,
+            threshold=request.fuzzy_threshold,
+            max_edit_distance=request.max_edit_distance,
+        )
+    if request.semantic is not SemanticMode.OFF and weights.similarity > 0:
+        rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, mask, depth)
+    if request.fusion and weights.structural > 0:
+        found = [r.positions for r in rankings.values() if len(r)]
+        if found:
+            rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
+    return ChannelRun(rankings, tiers, weights)
+
+
+def _semantic_weights(request: SearchRequest) -> FusionWeights:
+    """Apply ``semantic_weight`` s: similarity's weight times 2s, the others' times 2(1 - s)."""
+    s = request.semantic_weight
+    w = request.fusion_weights
+    if s == 0.5:
+        return w
+    return FusionWeights(
+        lexical=w.lexical * 2 * (1 - s),
+        structural=w.structural * 2 * (1 - s),
+        similarity=w.similarity * 2 * s,
+        identity=w.identity * 2 * (1 - s),
+        fuzzy=w.fuzzy * 2 * (1 - s),
+    )
+
+
+def _ranked(
+    index: Index,
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    base: SearchResponse,
+) -> SearchResponse:
+    depth = max(MIN_DEPTH, 2 * (request.offset + request.limit))
+    run = run_channels(prepared, request, query, mask, depth)
+    if request.fusion or request.semantic is SemanticMode.ONLY:
+        fused = fuse(run.rankings, run.weights)
+    else:
+        fused = _cascade(run.rankings)
+    lifted = np.zeros(len(fused), dtype=np.bool_)
+    if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:
+        fused, lifted = guard_first(fused, _guard_levels(run.tiers[fused.positions], query))
+    page = slice(request.offset, request.offset + request.limit)
+    top = float(fused.scores[0]) if len(fused) else 0.0
+    exact = run.tiers[fused.positions] == MatchTier.EXACT
+    items: list[SearchItem] = []
+    symbols = index.symbols
+    for i in range(len(fused))[page]:
+        score = float(fused.scores[i])
+        tier = None
+        if base.search_mode is SearchMode.TIERED:
+            tier = _tier(score, top, bool(exact[i]))
+        hits = {}
+        if request.fusion_debug:
+            hits = {
+                c: ChannelHit(int(fused.ranks[c][i]), float(fused.contributions[c][i]))
+                for c in fused.ranks
+                if fused.ranks[c][i] > 0
+            }
+        items.append(
+            SearchItem(
+                symbols[int(fused.positions[i])],
+                score,
+                tier,
+                hits,
+                "exact_name" if lifted[i] else None,
+            )
+        )
+    ran = tuple(c for c in Channel if c in run.rankings)
+    return replace(
+        base,
+        items=tuple(items),
+        total=len(fused),
+        channels=ran,
+        weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
+    )
+
+
+def _guard_levels(tiers: npt.NDArray[np.int8], query: str) -> npt.NDArray[np.int8]:
+    """0 for an exact name, 1 for a case-insensitive one (or the fqn of a qualified query)."""
+    level = np.full(tiers.shape[0], 2, dtype=np.int8)
+    level[tiers == MatchTier.CASE_INSENSITIVE] = 1
+    if any(sep in query for sep in (".", "::", "#")):
+        level[tiers == MatchTier.FQN_SUFFIX] = 1
+    level[tiers == MatchTier.EXACT] = 0
+    return level
+
+
+def _tier(score: float, top: float, exact: bool) -> Tier:
+    if exact or score >= HIGH_TIER * top:
+        return Tier.HIGH
+    return Tier.MEDIUM if score >= MEDIUM_TIER * top else Tier.LOW
+
+
+def _cascade(rankings: dict[Channel, Ranking]) -> Fused:
+    """No fusion: identity tier order, then lexical, then fuzzy, then similarity rank."""
+    order = [Channel.IDENTITY, Channel.LEXICAL, Channel.FUZZY, Channel.SIMILARITY]
+    ran = [c for c in order if c in rankings and len(rankings[c])]
+    if not ran:
+        return fuse({}, FusionWeights())
+    positions = np.unique(np.concatenate([rankings[c].positions for c in ran]))
+    big = positions.shape[0] + 1
+    ranks: dict[Channel, npt.NDArray[np.int64]] = {}
+    for c in ran:
+        rank = np.zeros(positions.shape[0], dtype=np.int64)
+        at = np.searchsorted(positions, rankings[c].positions)
+        rank[at] = np.arange(1, len(rankings[c]) + 1)
+        ranks[c] = rank
+    keys = [np.where(ranks[c] > 0, ranks[c], big) for c in reversed(ran)]
+    sort = np.lexsort([positions, *keys]).astype(np.int64)
+    count = positions.shape[0]
+    scores = 1.0 - np.arange(count, dtype=np.float64) / count
+    zero = {c: np.zeros(count) for c in ran}
+    return Fused(positions, np.zeros(count), ranks, zero, {}).reorder(sort, scores)
+
+
+def _flat(
+    index: Index,
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    base: SearchResponse,
+) -> SearchResponse:
+    """Raw BM25 hits, no other channel, scores divided by the best one."""
+    depth = request.offset + request.limit
+    result = lexical.rank(prepared.lexical, query, mask, max(depth, MIN_DEPTH))
+    ranking = result.ranking
+    total = int(np.count_nonzero(prepared.lexical.scores(lexical.QueryTerms.parse(query))[0]))
+    if mask is not None:
+        total = min(total, int(np.count_nonzero(mask)))
+    best = float(ranking.scores[0]) if len(ranking) else 1.0
+    symbols = index.symbols
+    items = tuple(
+        SearchItem(
+            symbols[int(p)],
+            float(s) / best,
+            None,
+            {Channel.LEXICAL: ChannelHit(r + 1, float(s) / best)} if request.fusion_debug else {},
+        )
+        for r, (p, s) in enumerate(zip(ranking.positions, ranking.scores, strict=True))
+        if request.offset <= r < depth
+    )
+    return replace(base, items=items, total=max(total, len(ranking)), channels=(Channel.LEXICAL,))
+
+
+def _get(
+    index: Index,
+    prepared: Prepared,
+    request: SearchRequest,
+    mask: npt.NDArray[np.bool_] | None,
+    base: SearchResponse,
+) -> SearchResponse:
+    positions = lookup.lookup(index, prepared, request.query)
+    if mask is not None and positions.shape[0]:
+        positions = positions[mask[positions]]
+    if not positions.shape[0]:
+        raise NotFound(f"query: no symbol id, path or qualified name {request.query!r}")
+    return _listing(index, request, positions, base)
+
+
+def _listing(
+    index: Index,
+    request: SearchRequest,
+    positions: npt.NDArray[np.int64],
+    base: SearchResponse,
+) -> SearchResponse:
+    """Symbols in source order, all with score 1 (lookups and empty drill queries)."""
+    symbols = index.symbols
+    page = positions[request.offset : request.offset + request.limit]
+    tier = Tier.HIGH if base.search_mode is SearchMode.TIERED else None
+    items = tuple(SearchItem(symbols[int(p)], 1.0, tier) for p in page)
+    return replace(base, items=items, total=int(positions.shape[0]))
+
+
+__all__ = ["CallQuery", "search"]

@@ -1,0 +1,41 @@
+"""A channel's answer and the one top-k primitive every channel uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """Symbol positions best first, with the channel's own (raw) score for each."""
+
+    positions: npt.NDArray[np.int64]
+    scores: npt.NDArray[np.float64]
+
+    def __len__(self) -> int:
+        return int(self.positions.shape[0])
+
+    @classmethod
+    def empty(cls) -> Ranking:
+        return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
+
+
+def top_k(scores: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int64]:
+    """Positions of the ``k`` highest positive scores, best first (ties: lower position first).
+
+    ``argpartition`` selects in linear time; only the selected few are sorted.
+    """
+    positive = int(np.count_nonzero(scores > 0))
+    k = min(k, positive)
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if k < scores.shape[0]:
+        chosen = np.argpartition(-scores, k - 1)[:k]
+    else:
+        chosen = np.arange(scores.shape[0])
+    chosen = chosen[scores[chosen] > 0]
+    order = np.lexsort((chosen, -scores[chosen]))
+    return chosen[order].astype(np.int64)
