@@ -14,6 +14,7 @@ token budget and the translation of symfuse errors into tool errors.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -54,6 +55,7 @@ class MCPOptions:
     watch: bool = True  # watch the roots and re-index changed files
     debounce_ms: int = 50
     default_max_tokens: int = DEFAULT_MAX_TOKENS
+    warm: bool = True  # build ranking structures in the background after each change
 
 
 class Backend:
@@ -63,6 +65,8 @@ class Backend:
         self.live = live
         self.options = options
         self.started_at = time.monotonic()
+        self._stop = threading.Event()
+        self._warmer: threading.Thread | None = None
 
     # --- lifecycle ------------------------------------------------------------------
 
@@ -70,9 +74,35 @@ class Backend:
         self.live.start()
         if self.options.watch:
             self.live.watch(self.options.debounce_ms)
+        if self.options.warm:
+            self._warmer = threading.Thread(target=self._warm, name="symfuse-warm", daemon=True)
+            self._warmer.start()
 
     def stop(self) -> None:
+        self._stop.set()
         self.live.stop()
+        if self._warmer is not None:
+            self._warmer.join(timeout=5)
+
+    def _warm(self) -> None:
+        """Build the ranking structures of each new index before a search needs them."""
+        from symfuse.ranking.api import prepare
+
+        directory = self.live.config.store.directory
+        seen: tuple[int, int] | None = None
+        while not self._stop.wait(0.05):
+            if not self.live.ready:
+                continue
+            with self.live.reading() as index:
+                current = index
+            key = (id(current), current.generation)
+            if key == seen:
+                continue
+            try:
+                prepare(current, directory)
+            except (SymfuseError, OSError, ValueError) as exc:
+                log.warning("preparing the ranking structures failed: %s", exc)
+            seen = key
 
     # --- reading --------------------------------------------------------------------
 
