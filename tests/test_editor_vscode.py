@@ -24,9 +24,14 @@ VSCODE_DIR = REPO / "editors" / "vscode"
 
 NPM = shutil.which("npm")
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(
-    NPM is None or NODE is None, reason="npm/node are not installed (apt-get install nodejs npm)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        NPM is None or NODE is None,
+        reason="npm/node are not installed (apt-get install nodejs npm)",
+    ),
+    # A fresh clone runs `npm ci` (about a minute); later runs reuse node_modules.
+    pytest.mark.timeout(900),
+]
 
 # Load the packaged extension under node with a stand-in for the `vscode` module
 # (which only VS Code provides), to prove its run-time imports resolve inside the .vsix.
