@@ -57,6 +57,7 @@ class ServerState:
         self.progress = Progress()
         self.open_docs: dict[str, str] = {}  # path -> latest text, for open buffers
         self._dirty: dict[str, str] = {}  # path -> text not yet indexed
+        self.overlaid: set[str] = set()  # paths whose buffer text the index holds
         self._dirty_lock = threading.Lock()
         self._flush_lock = threading.Lock()
 
@@ -80,6 +81,7 @@ class ServerState:
         old = self.live
         self.roots = roots
         self.progress = Progress()
+        self.overlaid = set()
         live = LiveIndex(self.config_for(roots))
         self.live = live
         if old is not None:
@@ -109,9 +111,20 @@ class ServerState:
         with self._dirty_lock:
             self._dirty[path] = text
 
-    def forget(self, path: str) -> None:
+    def close(self, path: str) -> None:
+        """A buffer was closed: index the file as it is on disk (worker thread)."""
         with self._dirty_lock:
             self._dirty.pop(path, None)
+        live = self.live
+        if live is None:
+            return
+        with self._flush_lock:
+            if path in self.overlaid:
+                self.overlaid.discard(path)
+                live.clear_overlay(path)
+            else:
+                # Never indexed from the buffer; the file may still have changed on disk.
+                live.refresh([path])
 
     def flush(self) -> None:
         """Index every buffer changed since the last flush (worker thread)."""
@@ -124,6 +137,7 @@ class ServerState:
             for path, text in dirty.items():
                 try:
                     live.set_overlay(path, text)
+                    self.overlaid.add(path)
                 except OutsideWorkspace:
                     continue
                 except (SymfuseError, OSError) as exc:

@@ -41,10 +41,7 @@ def register(ls: SymfuseLanguageServer) -> None:
         if path is None:
             return
         ls.state.open_docs.pop(path, None)
-        ls.state.forget(path)
-        live = ls.state.live
-        if live is not None:
-            await asyncio.to_thread(_clear, live, path)
+        await asyncio.to_thread(_close, ls, path)
 
     @ls.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def watched_files(
@@ -58,9 +55,9 @@ def register(ls: SymfuseLanguageServer) -> None:
         await asyncio.to_thread(_refresh, live, paths)
 
 
-def _clear(live: LiveIndex, path: str) -> None:
+def _close(ls: SymfuseLanguageServer, path: str) -> None:
     try:
-        live.clear_overlay(path)
+        ls.state.close(path)
     except SymfuseError as exc:
         log.debug("closing %s: %s", path, exc)
     except OSError as exc:
