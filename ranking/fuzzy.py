@@ -1,6 +1,7 @@
 """The fuzzy channel: typo-tolerant name matching.
 
-Candidates are names whose trigram sets are similar enough to the query's,
+Candidates are names whose trigram sets are similar enough to the query's
+(both lower-cased and without separators, so ``getCacheKye`` meets ``get_cache_key``),
 by Jaccard similarity ``|A & B| / |A | B|`` (``fuzzy_threshold``, default 0.3),
 computed for every name at once from a sparse (names x trigrams) matrix. They
 are kept when their Levenshtein distance to the query is within
@@ -45,7 +46,8 @@ class TrigramIndex:
         rows: list[int] = []
         cols: list[int] = []
         lower = [n.lower() for n in names]
-        for r, name in enumerate(lower):
+        wholes = [whole(n) or low for n, low in zip(names, lower, strict=True)]
+        for r, name in enumerate(wholes):
             for g in set(trigrams(name)):
                 rows.append(r)
                 cols.append(ids.setdefault(g, len(ids)))
@@ -54,11 +56,11 @@ class TrigramIndex:
             shape=(len(names), len(ids)),
         )
         sizes = np.asarray(matrix.sum(axis=1)).ravel()
-        return cls(matrix, sizes, ids, lower, [whole(n) for n in names])
+        return cls(matrix, sizes, ids, lower, wholes)
 
     def jaccard(self, query: str) -> npt.NDArray[np.float64]:
-        """Trigram Jaccard similarity of every name to ``query`` (lower-cased)."""
-        grams = set(trigrams(query.lower()))
+        """Trigram Jaccard similarity of every name to ``query``, both separator-free."""
+        grams = set(trigrams(whole(query) or query.lower()))
         shared = np.zeros(self.matrix.shape[0], dtype=np.float64)
         for g in grams:
             col = self.trigram_ids.get(g)
@@ -85,7 +87,7 @@ def rank(
     q = query.strip().lower()
     if not q:
         return Ranking.empty()
-    similarity = index.jaccard(q)
+    similarity = index.jaccard(query.strip())
     keep = similarity >= max(threshold, 1e-9)
     if mask is not None:
         keep &= mask
@@ -99,7 +101,7 @@ def rank(
     near = process.cdist(
         [q], [index.lower[i] for i in found], scorer=Levenshtein.distance, score_cutoff=cutoff
     )[0]
-    q_whole = whole(q) or q
+    q_whole = whole(query.strip()) or q
     near_whole = process.cdist(
         [q_whole],
         [index.wholes[i] for i in found],
