@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from symfuse.indexer.extract import module_name
 from symfuse.indexer.index import EdgeRow, FileEntry, Index
 from symfuse.indexer.model import EdgeKind, Kind, Reference, RefKind, Symbol
 
@@ -83,7 +84,7 @@ class Resolver:
             for ref in entry.references():
                 if ref.kind is not RefKind.IMPORT:
                     continue
-                full = f"{ref.qualifier}.{ref.name}" if ref.qualifier else ref.name
+                full = _import_fqn(ref, entry)
                 local = ref.alias or ref.name.rsplit(".", 1)[-1]
                 table[local] = full
                 if not ref.alias and "." in ref.name and not ref.qualifier:
@@ -94,7 +95,7 @@ class Resolver:
     def resolve(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
         name = ref.name
         if ref.kind is RefKind.IMPORT:
-            target = self._by_fqn.get(f"{ref.qualifier}.{name}" if ref.qualifier else name)
+            target = self._fqn(_import_fqn(ref, entry))
             return [Resolution(target, 1.0)] if target is not None else []
         if not ref.qualifier or ref.qualifier in _SELF_NAMES:
             scoped = self._in_scope(ref, entry)
@@ -110,14 +111,26 @@ class Resolver:
             for base in (imports.get(head), local.fqn if local is not None else None):
                 if base is None:
                     continue
-                target = self._by_fqn.get(f"{base}{rest}.{name}")
+                target = self._fqn(f"{base}{rest}.{name}")
                 if target is not None:
                     return [Resolution(target, 1.0)]
         elif name in imports:
-            target = self._by_fqn.get(imports[name])
+            target = self._fqn(imports[name])
             if target is not None:
                 return [Resolution(target, 1.0)]
         return self._by_bare_name(ref, entry)
+
+    def _fqn(self, dotted: str) -> Symbol | None:
+        """The definition with this qualified name; failing that, with its longest suffix
+        of two or more parts (``django.db.models.Q`` when the workspace root is the
+        ``django`` package itself, whose names start at ``db``)."""
+        found = self._by_fqn.get(dotted)
+        parts = dotted.split(".")
+        for start in range(1, len(parts) - 1):
+            if found is not None:
+                break
+            found = self._by_fqn.get(".".join(parts[start:]))
+        return found
 
     def _in_scope(self, ref: Reference, entry: FileEntry) -> Symbol | None:
         scope = ref.enclosing
@@ -170,6 +183,20 @@ class Resolver:
             return []
         confidence = 1.0 / len(candidates) * (0.5 if len(candidates) > 1 else 0.8)
         return [Resolution(c, confidence) for c in candidates]
+
+
+def _import_fqn(ref: Reference, entry: FileEntry) -> str:
+    """The qualified name an import reference names; relative Python imports
+    (``from .query import QuerySet``) are made absolute from the file's module."""
+    qualifier = ref.qualifier
+    if qualifier.startswith(".") and entry.language == "python":
+        dots = len(qualifier) - len(qualifier.lstrip("."))
+        package = module_name(entry.path).split(".")
+        if not entry.path.endswith("__init__.py"):
+            package = package[:-1]
+        package = package[: len(package) - (dots - 1)] if dots > 1 else package
+        qualifier = ".".join(p for p in (*package, qualifier.lstrip(".")) if p)
+    return f"{qualifier}.{ref.name}" if qualifier else ref.name
 
 
 def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:

@@ -13,6 +13,7 @@ import functools
 import os
 import re
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -33,8 +34,13 @@ class Confined:
     real: str
 
 
-def _real_roots(index: Index) -> list[tuple[str, str]]:
-    return [(alias, os.path.realpath(path)) for alias, path in index.roots.items()]
+def _real_roots(index: Index) -> tuple[tuple[str, str], ...]:
+    return _resolve_roots(tuple(index.roots.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _resolve_roots(roots: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((alias, os.path.realpath(path)) for alias, path in roots)
 
 
 def _inside(real: str, root_real: str) -> bool:
@@ -183,15 +189,50 @@ def any_match(path: str, patterns: tuple[str, ...]) -> bool:
 # --- source lines --------------------------------------------------------------------
 
 
-class _LineCache:
-    """Decoded lines of recently read files, keyed by real path, size and mtime."""
+_WORDS = re.compile(r"\w+")
 
-    def __init__(self, capacity: int = 256) -> None:
-        self._capacity = capacity
-        self._items: OrderedDict[str, tuple[int, int, list[str]]] = OrderedDict()
+
+class Source:
+    """A file's decoded text, its lines (``splitlines``) and, on demand, its words."""
+
+    __slots__ = ("_lower", "_words", "lines", "text")
+
+    def __init__(self, text: str, lines: list[str]) -> None:
+        self.text = text
+        self.lines = lines
+        self._words: frozenset[str] | None = None
+        self._lower: str | None = None
+
+    def ascii_lower(self) -> str | None:
+        """The text lower-cased when it is ASCII (so offsets and case rules are plain)."""
+        if self._lower is None and self.text.isascii():
+            self._lower = self.text.lower()
+        return self._lower
+
+    def words(self) -> frozenset[str]:
+        """The distinct ``\\w+`` words of the file, as written."""
+        if self._words is None:
+            self._words = frozenset(_WORDS.findall(self.text))
+        return self._words
+
+
+_EMPTY = Source("", [])
+
+
+class _SourceCache:
+    """Recently read files, keyed by real path and checked against size and mtime.
+
+    Bounded by characters held, so a text search over a mid-sized repository
+    reads each file once and later searches only stat them.
+    """
+
+    def __init__(self, max_chars: int = 48_000_000) -> None:
+        self._max_chars = max_chars
+        self._chars = 0
+        self._items: OrderedDict[str, tuple[int, int, Source]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, real: str) -> list[str] | None:
+    def get(self, real: str) -> Source | None:
         try:
             st = os.stat(real)
         except OSError:
@@ -206,31 +247,57 @@ class _LineCache:
                 data = f.read()
         except OSError:
             return None
-        lines = data.decode("utf-8", errors="replace").splitlines()
+        text = data.decode("utf-8", errors="replace")
+        source = Source(text, text.splitlines())
         with self._lock:
-            self._items[real] = (st.st_size, st.st_mtime_ns, lines)
-            while len(self._items) > self._capacity:
-                self._items.popitem(last=False)
-        return lines
+            old = self._items.pop(real, None)
+            if old is not None:
+                self._chars -= len(old[2].text)
+            self._items[real] = (st.st_size, st.st_mtime_ns, source)
+            self._chars += len(text)
+            while self._chars > self._max_chars and len(self._items) > 1:
+                _, (_, _, dropped) = self._items.popitem(last=False)
+                self._chars -= len(dropped.text)
+        return source
 
 
-_LINES = _LineCache()
+_SOURCES = _SourceCache()
+# Real paths of indexed files, per index generation (symlinks are re-checked after a change).
+_REAL: weakref.WeakKeyDictionary[Index, tuple[int, dict[str, str | None]]] = (
+    weakref.WeakKeyDictionary()
+)
+_REAL_LOCK = threading.Lock()
 
 
 def real_path(index: Index, key: str) -> str | None:
-    """The real path of an indexed file, or None when it now leads outside the roots."""
+    """The real path of an indexed file, or None when it leads outside the roots."""
+    with _REAL_LOCK:
+        cached = _REAL.get(index)
+        if cached is None or cached[0] != index.generation:
+            cached = _REAL[index] = (index.generation, {})
+        table = cached[1]
+        if key in table:
+            return table[key]
     try:
-        return confine(index, index.abs_path(key), argument="file").real
+        real: str | None = confine(index, index.abs_path(key), argument="file").real
     except OutsideWorkspace:
-        return None
+        real = None
+    with _REAL_LOCK:
+        table[key] = real
+    return real
+
+
+def read_source(index: Index, key: str) -> Source:
+    """The current text of an indexed file (empty when it vanished or leads outside)."""
+    real = real_path(index, key)
+    if real is None:
+        return _EMPTY
+    return _SOURCES.get(real) or _EMPTY
 
 
 def read_lines(index: Index, key: str) -> list[str]:
     """The current lines of an indexed file (empty when it vanished or leads outside)."""
-    real = real_path(index, key)
-    if real is None:
-        return []
-    return _LINES.get(real) or []
+    return read_source(index, key).lines
 
 
 def line_text(lines: list[str], line: int) -> str:

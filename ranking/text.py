@@ -22,6 +22,7 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import extract
+
 from symfuse.indexer import languages
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
@@ -254,32 +255,32 @@ def _in_process(
     for key in files:
         if time.perf_counter() > deadline:
             raise _Expired
-        lines = paths.read_lines(index, key)
+        source = paths.read_source(index, key)
         if whole_file:
-            yield from _literal_file(key, lines, regex)
+            yield from _literal_file(key, source, regex)
             continue
-        for n, (line, start, end) in enumerate(regex_scan.scan_lines(regex, lines)):
+        for n, (line, start, end) in enumerate(regex_scan.scan_lines(regex, source.lines)):
             if n % every == 0 and time.perf_counter() > deadline:
                 raise _Expired
             yield key, line, start, end, None
 
 
-def _literal_file(key: str, lines: list[str], regex: re.Pattern[str]) -> Found:
+def _literal_file(key: str, source: paths.Source, regex: re.Pattern[str]) -> Found:
     """A literal (escaped) pattern over the whole file at once: linear and fast."""
-    text = "\n".join(lines)
-    starts: list[int] = []
-    last_line = 0
-    for match in regex.finditer(text):
-        if not starts:
-            starts = [0]
-            for text_line in lines:
-                starts.append(starts[-1] + len(text_line) + 1)
-        number = bisect.bisect_right(starts, match.start())
-        if number == last_line:
-            continue
-        last_line = number
-        base = starts[number - 1]
-        yield key, number, match.start() - base, match.end() - base, None
+    lowered = source.ascii_lower()
+    if lowered is not None and regex.flags & re.IGNORECASE and regex.pattern.isascii():
+        if _unescape(regex.pattern).lower() not in lowered:
+            return
+    elif regex.search(source.text) is None:
+        return
+    for number, base, matches in _matches_by_line(source, regex):
+        first = matches[0]
+        yield key, number, first.start() - base, first.end() - base, None
+
+
+def _unescape(escaped: str) -> str:
+    """The literal text of a ``re.escape``-d pattern."""
+    return re.sub(r"\\(.)", r"\1", escaped, flags=re.DOTALL)
 
 
 def _in_worker(
@@ -324,59 +325,98 @@ def _fuzzy(
     distance: int,
     deadline: float,
 ) -> Found:
-    fold = (lambda s: s) if case_sensitive else str.casefold
+    """Fuzzy matching by words, within ``distance`` edits.
+
+    Every word of the pattern must have a close word on a matching line (edits
+    within one word stay within the budget), so the close words of each
+    pattern word, found once over the union of the files' vocabularies, pick
+    the files and lines to look at. A one-word pattern scores the word; a
+    longer one every window of as many words on the line.
+    """
+    fold: Any = None if case_sensitive else str.casefold
     words = _WORD.findall(pattern)
     if not words:
         raise InvalidRequest("pattern", "fuzzy matching needs at least one word")
-    needle = fold(" ".join(words))
+    needles = sorted({w if case_sensitive else w.casefold() for w in words})
+    phrase = " ".join(w if case_sensitive else w.casefold() for w in words)
+    sources: list[tuple[str, paths.Source]] = []
+    vocabulary: set[str] = set()
     for key in files:
         if time.perf_counter() > deadline:
             raise _Expired
-        lines = paths.read_lines(index, key)
-        if len(words) == 1:
-            yield from _fuzzy_words(key, lines, needle, fold, distance)
-        else:
-            yield from _fuzzy_windows(key, lines, needle, len(words), fold, distance)
+        source = paths.read_source(index, key)
+        sources.append((key, source))
+        vocabulary.update(source.words())
+    close = {n: _close_words(vocabulary, n, fold, distance) for n in needles}
+    for key, source in sources:
+        if time.perf_counter() > deadline:
+            raise _Expired
+        present = [{w: d for w, d in close[n].items() if w in source.words()} for n in needles]
+        if not all(present):
+            continue
+        rarest = min(present, key=len)
+        alternatives = "|".join(re.escape(w) for w in sorted(rarest, key=len, reverse=True))
+        finder = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+        for number, base, matches in _matches_by_line(source, finder):
+            if len(words) == 1:
+                best = min(matches, key=lambda m: rarest[m.group()])
+                score = rarest[best.group()]
+                yield key, number, best.start() - base, best.end() - base, score
+                continue
+            window = _best_window(source.lines[number - 1], phrase, len(words), fold, distance)
+            if window is not None:
+                yield key, number, window[1], window[2], window[0]
 
 
-def _fuzzy_words(key: str, lines: list[str], needle: str, fold: Any, distance: int) -> Found:
-    vocabulary = {fold(w) for line in lines for w in _WORD.findall(line)}
-    close = {
+def _close_words(vocabulary: set[str], needle: str, fold: Any, distance: int) -> dict[str, int]:
+    """Words (as written) within ``distance`` edits of ``needle`` -> their distance."""
+    return {
         word: int(score)
         for word, score, _ in extract(
             needle,
-            [w for w in vocabulary if abs(len(w) - len(needle)) <= distance],
+            vocabulary,
             scorer=Levenshtein.distance,
+            processor=fold,
             score_cutoff=distance,
             limit=None,
         )
     }
-    if not close:
-        return
-    for number, line in enumerate(lines, 1):
-        best: tuple[int, int, int] | None = None
-        for match in _WORD.finditer(line):
-            score = close.get(fold(match.group()))
-            if score is not None and (best is None or score < best[0]):
-                best = (score, match.start(), match.end())
-        if best is not None:
-            yield key, number, best[1], best[2], best[0]
 
 
-def _fuzzy_windows(
-    key: str, lines: list[str], needle: str, width: int, fold: Any, distance: int
-) -> Found:
-    for number, line in enumerate(lines, 1):
-        found = list(_WORD.finditer(line))
-        best: tuple[int, int, int] | None = None
-        for i in range(len(found) - width + 1):
-            window = found[i : i + width]
-            text = fold(" ".join(m.group() for m in window))
-            score = Levenshtein.distance(needle, text, score_cutoff=distance)
-            if score <= distance and (best is None or score < best[0]):
-                best = (score, window[0].start(), window[-1].end())
-        if best is not None:
-            yield key, number, best[1], best[2], best[0]
+def _matches_by_line(
+    source: paths.Source, regex: re.Pattern[str]
+) -> Iterator[tuple[int, int, list[re.Match[str]]]]:
+    """(1-based line, offset of the line, the matches on it) for lines that match."""
+    lines = source.lines
+    text = "\n".join(lines)  # one break per line, so offsets map back to `lines`
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    current: list[re.Match[str]] = []
+    number = 0
+    for match in regex.finditer(text):
+        at = bisect.bisect_right(starts, match.start())
+        if at != number and current:
+            yield number, starts[number - 1], current
+            current = []
+        number = at
+        current.append(match)
+    if current:
+        yield number, starts[number - 1], current
+
+
+def _best_window(
+    line: str, phrase: str, width: int, fold: Any, distance: int
+) -> tuple[int, int, int] | None:
+    found = list(_WORD.finditer(line))
+    best: tuple[int, int, int] | None = None
+    for i in range(len(found) - width + 1):
+        window = found[i : i + width]
+        text = " ".join(m.group() for m in window)
+        score = Levenshtein.distance(phrase, fold(text) if fold else text, score_cutoff=distance)
+        if score <= distance and (best is None or score < best[0]):
+            best = (score, window[0].start(), window[-1].end())
+    return best
 
 
 # --- hits ---------------------------------------------------------------------------------

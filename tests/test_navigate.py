@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
 from symfuse.indexer.workspace import IndexConfig, update_index
@@ -416,3 +417,27 @@ def test_every_result_is_json_ready(index: Index) -> None:
     for result in results:
         data = json.loads(json.dumps(result.to_dict(), ensure_ascii=False))
         assert isinstance(data, dict)
+
+
+def test_relative_import_resolves_from_the_files_package(index: Index) -> None:
+    result = navigate.find_usages(index, symbol_id="shop/util.py::ShopError#class")
+    assert positions(result) == [
+        ("shop/service.py", 27, 23, "import"),
+        ("shop/service.py", 29, 11, "call"),
+    ]
+
+
+def test_imports_resolve_when_the_root_is_the_package_itself(tmp_path: Path) -> None:
+    root = tmp_path / "pkg"
+    root.mkdir()
+    (root / "__init__.py").write_text("", encoding="utf-8")
+    (root / "a.py").write_text("def helper():\n    return 1\n", encoding="utf-8")
+    (root / "b.py").write_text(
+        "from pkg.a import helper as h\n\n\ndef use():\n    return h()\n", encoding="utf-8"
+    )
+    index = build(root, tmp_path / "index")
+    result = navigate.find_usages(index, symbol_id="a.py::helper#function")
+    assert [(u.file, u.line, u.kind, u.confidence) for u in result.usages] == [
+        ("b.py", 1, "import", 1.0),
+        ("b.py", 5, "call", 1.0),
+    ]
