@@ -176,10 +176,10 @@ def tool_errors(*, not_found: str | None = None) -> Iterator[None]:
     except InvalidRequest as exc:
         raise ToolError(f"invalid argument {exc}") from exc
     except OutsideWorkspace as exc:
-        raise ToolError(
-            f"{exc}. Only files inside the workspace roots can be read; use a path "
-            "relative to a root, as `search` answers show them"
-        ) from exc
+        text = str(exc)
+        if "relative" not in text:
+            text += "; give a path relative to a workspace root, as answers show them"
+        raise ToolError(text) from exc
     except NotFound as exc:
         text = str(exc)
         if not_found and not text.startswith(not_found):

@@ -155,15 +155,7 @@ def _display(path: str, roots: dict[str, str]) -> str:
 
 
 def _channels() -> dict[str, bool]:
-    """Which ranking channels can run (the query layer says, when it can tell)."""
-    try:
-        from symfuse.ranking import available_channels  # type: ignore[attr-defined]
-    except ImportError:
-        return {
-            "lexical": True,
-            "structural": True,
-            "similarity": False,
-            "identity": True,
-            "fuzzy": True,
-        }
+    """Which ranking channels can run, as the query layer reports them."""
+    from symfuse.ranking import available_channels
+
     return dict(available_channels())

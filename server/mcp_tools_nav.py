@@ -58,7 +58,10 @@ callers and callees it has. Three ways to ask:
   definition containing that line.
 Long sources are cut to the token budget; the answer then says
 truncated: true and next_offset, the source line to continue from with
-`offset`."""
+`offset`.
+
+Examples: {"symbol_id": "shop/models.py::Order.total#method"} ;
+{"path": "shop/models.py"} ; {"path": "shop/models.py:42", "context_lines": 0}"""
 
 
 def register(server: MCPServer[Any], backend: Backend) -> None:

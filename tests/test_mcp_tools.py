@@ -43,6 +43,57 @@ async def test_tools_are_listed_with_annotations_schemas_and_examples(
     assert reindex.destructive_hint is False
 
 
+async def test_search_filters_modes_and_call_graph_routing(workspace: Workspace) -> None:
+    async with mcp_session(workspace) as session:
+        plain = await call(session, "search", query="compute total")
+        classes = await call(session, "search", query="Gateway", kind="class")
+        typo = await call(session, "search", query="chekout", detail_level="minimal")
+        extends = await call(session, "search", query="Order", extends="Entity")
+        decorated = await call(session, "search", query="item", decorator="dataclass")
+        java = await call(session, "search", query="dispatch", language="java")
+        tiered = await call(session, "search", query="total", mode="tiered", limit=5)
+        drill = await call(
+            session, "search", query="total", mode="drill", drill_from="shop/models.py"
+        )
+        by_path = await call(session, "search", query="shop/service.py")
+        debug = await call(session, "search", query="total", fusion_debug=True, limit=2)
+        who = await call(session, "search", query="who calls compute_total")
+        callees = await call(session, "search", query="what does checkout call")
+        page2 = await call(session, "search", query="compute total", limit=5, offset=5)
+    top = plain["items"][0]
+    assert top["symbol_id"] == "shop/pricing.py::compute_total#function"
+    assert set(top) == {"symbol_id", "name", "kind", "fqn", "signature", "file", "line", "score"}
+    assert plain["search_mode"] == "single"
+    assert plain["total"] >= len(plain["items"])
+    assert {i["name"] for i in classes["items"][:3]} == {
+        "PaymentGateway",
+        "CardGateway",
+        "InvoiceGateway",
+    }
+    assert all(i["kind"] == "class" for i in classes["items"])
+    assert typo["items"][0]["name"] == "checkout"
+    assert set(typo["items"][0]) == {"symbol_id", "name", "kind", "file", "line"}
+    assert [i["name"] for i in extends["items"]] == ["Order"]
+    assert [i["name"] for i in decorated["items"]] == ["Item"]
+    assert {i["file"] for i in java["items"]} == {"web/Router.java"}
+    assert tiered["search_mode"] == "tiered"
+    assert "items" not in tiered
+    assert [i["name"] for i in tiered["tiers"]["high"]][:2] == ["total", "total"]
+    assert {i["file"] for i in drill["items"]} == {"shop/models.py"}
+    assert by_path["search_mode"] == "get"
+    assert {i["file"] for i in by_path["items"]} == {"shop/service.py"}
+    assert "lexical_rank" in debug["items"][0]
+    assert debug["channels"]
+    assert who["search_mode"] == "callers"
+    assert who["intent"] == {"direction": "callers", "target": "compute_total"}
+    assert [i["symbol_id"] for i in who["items"]] == ["shop/models.py::Order.total#method"]
+    assert who["items"][0]["sites"] == "shop/models.py:42:16"
+    assert callees["search_mode"] == "callees"
+    assert {"validate_order", "default_gateway"} <= {i["name"] for i in callees["items"]}
+    assert page2["items"] == plain["items"][5:10]
+    assert page2["next_offset"] == 10
+
+
 async def test_get_symbol_by_id_outline_and_line(workspace: Workspace) -> None:
     async with mcp_session(workspace) as session:
         got = await call(session, "get_symbol", symbol_id="shop/models.py::Order.total#method")
@@ -182,6 +233,9 @@ async def test_callers_callees_and_type_hierarchy(workspace: Workspace) -> None:
 
 async def test_toon_answers_decode_to_the_json_answers(workspace: Workspace) -> None:
     calls = [
+        ("search", {"query": "order"}),
+        ("search", {"query": "total", "mode": "tiered"}),
+        ("search", {"query": "who calls total", "detail_level": "full"}),
         ("get_symbol", {"symbol_id": "shop/models.py::Order.total#method"}),
         ("get_symbol", {"path": "shop/models.py"}),
         ("find_usages", {"name": "Order"}),
