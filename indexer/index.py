@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported where arrays are built: CLI start-up stays light
+    import numpy as np
+    import numpy.typing as npt
 
 from symfuse.indexer import rows
 from symfuse.indexer.model import EdgeKind, FileStamp, Reference, Symbol
@@ -142,6 +144,8 @@ class Index:
         """PageRank of each symbol, aligned with :attr:`symbols` (computed at index time)."""
         cached = self._cache.get("pagerank")
         if cached is None:
+            import numpy as np
+
             lookup = self.pagerank_by_id
             uniform = 1.0 / max(1, len(self.symbols))
             cached = self._cache["pagerank"] = np.fromiter(
@@ -152,6 +156,8 @@ class Index:
         return cached  # type: ignore[return-value]
 
     def _edge_arrays(self) -> EdgeArrays:
+        import numpy as np
+
         position = self.position
         src: list[int] = []
         dst: list[int] = []
@@ -187,6 +193,8 @@ class Index:
         at = self.position.get(symbol_id)
         if at is None:
             return []
+        import numpy as np
+
         edges = self.edges
         mine = edges.src if outgoing else edges.dst
         other = edges.dst if outgoing else edges.src

@@ -32,7 +32,6 @@ from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.extract import extract
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import FileStamp, Symbol
-from symfuse.indexer.pagerank import pagerank
 from symfuse.indexer.store import Manifest, Store, default_index_dir
 
 log = logging.getLogger(__name__)
@@ -70,6 +69,7 @@ class IndexConfig:
         """What, when changed, makes stored extractions unusable or the file set different."""
         return {
             "extractor": extractor_fingerprint(),
+            "linker": linker_fingerprint(),
             "include": list(self.include),
             "exclude": list(self.exclude),
             "max_file_size": self.max_file_size,
@@ -90,6 +90,12 @@ class UpdateReport:
     counts: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     rebuilt_because: str | None = None
+
+
+def linker_fingerprint() -> str:
+    """Changes whenever reference resolution changes; stored edges are then relinked."""
+    source = Path(__file__).with_name("graph.py").read_bytes()
+    return hashlib.blake2b(source, digest_size=8).hexdigest()
 
 
 def extractor_fingerprint() -> dict[str, str]:
@@ -295,21 +301,23 @@ def _update(
     previous = index if (index is not None and index.roots == aliases) else None
     if previous is not None and not _same_file_set(previous.options, options):
         previous = None
-    old_prints = (previous.options if previous else manifest.options if manifest else {}).get(
-        "extractor", {}
-    )
+    old_options = previous.options if previous else manifest.options if manifest else {}
+    old_prints = old_options.get("extractor", {})
     stale = {lang for lang, fp in options["extractor"].items() if old_prints.get(lang) != fp}
+    relink = old_options.get("linker") != options["linker"]
     to_parse, unchanged = _classify(candidates, stored, previous, stale)
     removed = _removed(candidates, stored, previous, only, aliases)
     report.unchanged = len(unchanged)
     report.removed = len(removed)
     nothing_new = not to_parse and not removed and (previous is None or previous.linked)
-    if nothing_new and manifest is not None and reusable:
+    if nothing_new and not relink and manifest is not None and reusable:
         report.files = len(stored)
         report.counts = manifest.counts
         return previous or store.load(manifest), report
     if previous is None and manifest is not None and reusable:
         previous = store.load(manifest)
+    if previous is not None and relink:
+        previous.linked = False  # resolution changed: relink every file
     result = _apply(config, aliases, previous, to_parse, removed, report, on_progress, stale)
     result.options = options
     report.counts = result.stats()
@@ -361,7 +369,7 @@ def _key_of(path: str, aliases: dict[str, str]) -> str:
 
 def _same_file_set(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """Whether two option sets select the same files (the extractor may differ)."""
-    return all(old.get(k) == new.get(k) for k in new if k != "extractor")
+    return all(old.get(k) == new.get(k) for k in new if k not in ("extractor", "linker"))
 
 
 def _classify(
@@ -477,6 +485,8 @@ def patch(
 
 
 def _rank(index: Index) -> None:
+    from symfuse.indexer.pagerank import pagerank  # numpy and scipy only when ranking
+
     edges = index.edges
     scores = pagerank(len(index.symbols), edges.src, edges.dst, edges.weight)
     index.pagerank_by_id = {

@@ -174,3 +174,16 @@ def test_changed_query_reextracts_only_that_language(shop: Path, index_dir: Path
     _, report = update_index(_config(shop, index_dir))
     assert report.parsed == 1
     assert report.unchanged == 4
+
+
+def test_changed_resolution_relinks_without_reparsing(shop: Path, index_dir: Path) -> None:
+    built, _ = update_index(_config(shop, index_dir))
+    manifest = index_dir / MANIFEST
+    raw = msgpack.unpackb(manifest.read_bytes())
+    raw["options"]["linker"] = "an older resolver"
+    manifest.write_bytes(msgpack.packb(raw))
+    index, report = update_index(_config(shop, index_dir))
+    assert report.parsed == 0
+    assert _edges(index) == _edges(built)
+    _, again = update_index(_config(shop, index_dir))
+    assert (again.parsed, again.counts) == (0, report.counts)
