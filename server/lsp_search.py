@@ -14,10 +14,17 @@ matches of the name first, because the user is typing a name.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
+from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.api import Prepared, SearchRequest
+from symfuse.ranking.api import search as ranked_search
+from symfuse.ranking.request import MAX_LIMIT
+
+log = logging.getLogger(__name__)
 
 _KIND_KEYS = ("kind:", "k:")
 _LANG_KEYS = ("lang:", "language:", "l:")
@@ -84,8 +91,45 @@ def parse_query(raw: str) -> SymbolQuery:
     return SymbolQuery(" ".join(words), tuple(kinds), tuple(langs), tuple(files))
 
 
-def search(index: Index, query: SymbolQuery, limit: int) -> list[Symbol]:
-    """Best first, at most ``limit``; an empty name with filters lists what they select."""
+# The editor profile: the user is typing a name, so the name channels lead; BM25 and
+# PageRank only order what they found; embeddings stay off (paraphrases are not names).
+EDITOR_WEIGHTS = {
+    "identity": 0.6,
+    "fuzzy": 0.4,
+    "lexical": 0.1,
+    "structural": 0.1,
+    "similarity": 0.0,
+}
+
+
+def request_of(query: SymbolQuery, limit: int) -> SearchRequest:
+    return SearchRequest.from_mapping(
+        {
+            "query": query.text,
+            "kind": [k.value for k in query.kinds],
+            "language": list(query.languages),
+            "file_pattern": list(query.files),
+            "limit": max(1, min(limit, MAX_LIMIT)),
+            "mode": "single",
+            "semantic": "off",
+            "fusion_weights": EDITOR_WEIGHTS,
+        }
+    )
+
+
+def search(index: Index, query: SymbolQuery, limit: int, prepared: Prepared | None) -> list[Symbol]:
+    """Best first, at most ``limit``; an empty name with filters lists what they select.
+
+    ``prepared`` are the ranking structures of ``index``; while they are being
+    (re)built after a change, the quick editor ranking answers instead.
+    """
     from symfuse.server import lsp_rank
 
-    return lsp_rank.search(index, query, limit)
+    if prepared is None or not query.text:
+        return lsp_rank.search(index, query, limit)
+    try:
+        response = ranked_search(index, request_of(query, limit), prepared=prepared)
+    except InvalidRequest as exc:
+        log.info("workspace/symbol %r: %s", query.text, exc)
+        return []
+    return [item.symbol for item in response.items]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,10 +21,14 @@ from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, ProgressCallback
 from symfuse.indexer.workspace import IndexConfig
+from symfuse.ranking.api import Prepared, prepare
 from symfuse.server.lsp_options import LspOptions
 from symfuse.server.lsp_positions import Encoding, FileMapper, LineTexts
 
 log = logging.getLogger(__name__)
+
+WARM_POLL = 0.05  # seconds between looks at the index
+WARM_QUIET = 0.5  # an index unchanged this long gets its ranking structures built
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,9 @@ class ServerState:
         self.overlaid: set[str] = set()  # paths whose buffer text the index holds
         self._dirty_lock = threading.Lock()
         self._flush_lock = threading.Lock()
+        self._prepared: tuple[Index, Prepared] | None = None
+        self._stop = threading.Event()
+        self._warmer: threading.Thread | None = None
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -91,6 +99,9 @@ class ServerState:
             self.mark_dirty(path, text)
         if watch:
             live.watch()
+        if self._warmer is None:
+            self._warmer = threading.Thread(target=self._warm, name="symfuse-lsp-warm", daemon=True)
+            self._warmer.start()
         return live
 
     def _on_progress(self, live: LiveIndex) -> ProgressCallback:
@@ -101,8 +112,48 @@ class ServerState:
         return report
 
     def stop(self) -> None:
+        self._stop.set()
         if self.live is not None:
             self.live.stop()
+        if self._warmer is not None and self._warmer is not threading.current_thread():
+            self._warmer.join(timeout=5)
+
+    # --- ranking structures -----------------------------------------------------------
+
+    def prepared_for(self, index: Index) -> Prepared | None:
+        """The ranking structures of exactly this index, when they are built."""
+        found = self._prepared
+        if found is not None and found[0] is index and found[1].generation == index.generation:
+            return found[1]
+        return None
+
+    def _warm(self) -> None:
+        """Build the ranking structures of each index once it has been still for a moment.
+
+        Until they exist (cold start, just after an edit) workspace/symbol answers
+        with the quick editor ranking, so no request waits for them.
+        """
+        seen: tuple[int, int] | None = None
+        since = time.monotonic()
+        while not self._stop.wait(WARM_POLL):
+            live = self.live
+            if live is None or not live.ready or live.status().indexing:
+                continue
+            with live.reading() as index:
+                current = index
+            key = (id(current), current.generation)
+            if key != seen:
+                seen, since = key, time.monotonic()
+                continue
+            if self.prepared_for(current) is not None or time.monotonic() - since < WARM_QUIET:
+                continue
+            try:
+                prepared = prepare(current, live.config.store.directory)
+            except (SymfuseError, OSError, ValueError) as exc:
+                log.warning("preparing the ranking structures failed: %s", exc)
+                since = time.monotonic() + 60  # do not retry at once
+                continue
+            self._prepared = (current, prepared)
 
     # --- buffers ------------------------------------------------------------------------
 
