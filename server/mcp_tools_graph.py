@@ -57,7 +57,9 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     @server.tool(
         name="type_hierarchy",
         description=HIERARCHY_DESCRIPTION,
-        annotations=ToolAnnotations(title="Type hierarchy", readOnlyHint=True, openWorldHint=False),
+        annotations=ToolAnnotations(
+            title="Type hierarchy", read_only_hint=True, open_world_hint=False
+        ),
     )
     def type_hierarchy(
         symbol_id: SymbolId = None,
@@ -134,7 +136,7 @@ def _register_calls(server: MCPServer[Any], backend: Backend, direction: str) ->
         name=direction,
         description=description,
         annotations=ToolAnnotations(
-            title="Callers" if callers else "Callees", readOnlyHint=True, openWorldHint=False
+            title="Callers" if callers else "Callees", read_only_hint=True, open_world_hint=False
         ),
     )
 

@@ -42,7 +42,9 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     @server.tool(
         name="index_status",
         description=STATUS_DESCRIPTION,
-        annotations=ToolAnnotations(title="Index status", readOnlyHint=True, openWorldHint=False),
+        annotations=ToolAnnotations(
+            title="Index status", read_only_hint=True, open_world_hint=False
+        ),
     )
     def index_status(
         offset: Offset = 0,
@@ -86,10 +88,10 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         description=REINDEX_DESCRIPTION,
         annotations=ToolAnnotations(
             title="Re-index files",
-            readOnlyHint=False,
-            destructiveHint=False,
-            idempotentHint=True,
-            openWorldHint=False,
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=True,
+            open_world_hint=False,
         ),
     )
     def reindex(

@@ -68,7 +68,9 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     @server.tool(
         name="find_usages",
         description=USAGES_DESCRIPTION,
-        annotations=ToolAnnotations(title="Find usages", readOnlyHint=True, openWorldHint=False),
+        annotations=ToolAnnotations(
+            title="Find usages", read_only_hint=True, open_world_hint=False
+        ),
     )
     def find_usages(
         symbol_id: SymbolId = None,
@@ -121,7 +123,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     @server.tool(
         name="get_symbol",
         description=GET_DESCRIPTION,
-        annotations=ToolAnnotations(title="Get symbol", readOnlyHint=True, openWorldHint=False),
+        annotations=ToolAnnotations(title="Get symbol", read_only_hint=True, open_world_hint=False),
     )
     def get_symbol(
         symbol_id: SymbolId = None,

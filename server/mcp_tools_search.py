@@ -53,7 +53,9 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     @server.tool(
         name="search",
         description=DESCRIPTION,
-        annotations=ToolAnnotations(title="Search symbols", readOnlyHint=True, openWorldHint=False),
+        annotations=ToolAnnotations(
+            title="Search symbols", read_only_hint=True, open_world_hint=False
+        ),
     )
     def search(
         query: Annotated[

@@ -35,7 +35,9 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     @server.tool(
         name="search_text",
         description=DESCRIPTION,
-        annotations=ToolAnnotations(title="Search text", readOnlyHint=True, openWorldHint=False),
+        annotations=ToolAnnotations(
+            title="Search text", read_only_hint=True, open_world_hint=False
+        ),
     )
     def search_text(
         pattern: Annotated[
