@@ -75,13 +75,15 @@ def fingerprint(index: Index) -> str:
 def prepare(index: Index, directory: Path | None = None) -> Prepared:
     """The precomputed ranking structures of ``index`` (cached; persisted in ``directory``)."""
     with _lock:
+        path = None if directory is None else directory / f"ranking-{index.generation}.npz"
         cached = _memory.get(index)
         if cached is not None and cached.generation == index.generation:
+            if path is not None and not path.exists():
+                _save(path, cached)
             return cached
         started = time.perf_counter()
         print_ = fingerprint(index)
         prepared: Prepared | None = None
-        path = None if directory is None else directory / f"ranking-{index.generation}.npz"
         if path is not None and path.exists():
             prepared = _load(path, index, print_, started)
         if prepared is None:
@@ -158,7 +160,7 @@ def _save(path: Path, prepared: Prepared) -> None:
 
 def _load(path: Path, index: Index, print_: str, started: float) -> Prepared | None:
     try:
-        with np.load(path, allow_pickle=False) as npz:
+        with np.load(io.BytesIO(path.read_bytes()), allow_pickle=False) as npz:
             arrays = {name: npz[name] for name in npz.files}
         fmt, generation = (int(x) for x in arrays["format"])
         if fmt != FORMAT or generation != index.generation:
