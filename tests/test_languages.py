@@ -10,9 +10,9 @@ import os
 from pathlib import Path
 
 import pytest
+
 from symfuse.indexer import languages
 from symfuse.indexer.extract import extract
-
 from tests.golden import dump
 
 FIXTURES = Path(__file__).parent / "fixtures" / "languages"
