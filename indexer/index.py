@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # numpy is imported where arrays are built: CLI start-up stays light
     import numpy as np
@@ -69,7 +69,7 @@ class Index:
         self.generation = 0
         self.updated_at = 0.0
         self.linked = False  # True once every file's references were resolved into edges
-        self.options: dict[str, object] = {}  # the IndexConfig options it was built with
+        self.options: dict[str, Any] = {}  # the IndexConfig options it was built with
         self._cache: dict[str, object] = {}
 
     # --- keys and roots --------------------------------------------------------
