@@ -139,3 +139,22 @@ def test_killing_index_never_leaves_a_broken_index(tmp_path: Path) -> None:
     clean, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "clean"))
     assert [s.symbol_id for s in final.symbols] == [s.symbol_id for s in clean.symbols]
     assert final.edges_by_file.keys() == clean.edges_by_file.keys()
+
+
+def test_concurrent_index_runs_take_turns(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    _workload(root, 4)
+    index_dir = tmp_path / "index"
+    command = [*symfuse_command(), "index", str(root), "--index-dir", str(index_dir), "-f", "json"]
+    procs = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    outputs = [proc.communicate(timeout=300) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0, 0], outputs
+    files = json.loads(outputs[0][0])["files"]
+    parsed = sorted(json.loads(out)["parsed"] for out, _ in outputs)
+    assert parsed == [0, 0, files]  # one run did the work; the lock made the others wait
+    loaded = load_index(IndexConfig(roots=(root,), index_dir=index_dir))
+    assert loaded is not None
+    assert len(loaded.files) == json.loads(outputs[0][0])["files"]
