@@ -1,9 +1,13 @@
 """Per-symbol documents: field-weighted term frequencies over one vocabulary.
 
-Each symbol becomes a bag of tokens from five fields, weighted so that a word
+Each symbol becomes a bag of tokens from six fields, weighted so that a word
 in the name counts more than the same word in a docstring or a path:
 
-    name 5.0 > fqn (enclosing scopes) 3.0 > signature 2.0 > doc 1.0 > path 0.5
+    name 5.0 > fqn (enclosing scopes) 3.0 > signature 2.0 > doc 1.0 > body 0.5 = path 0.5
+
+``body`` is the names the definition's own code refers to (its references in
+the index): what a function calls and uses says what it does when it has no
+docstring.
 
 ``tf[d, t] = sum_f weight_f * count_f(d, t)`` and ``length[d] = sum_f weight_f *
 len_f(d)``: BM25F with one shared length normalization (Robertson, Zaragoza
@@ -15,7 +19,7 @@ Built once per index generation (see :mod:`symfuse.ranking.prepare`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -34,6 +38,7 @@ class Field(StrEnum):
     FQN = "fqn"
     SIGNATURE = "signature"
     DOC = "doc"
+    BODY = "body"
     PATH = "path"
 
 
@@ -42,6 +47,7 @@ FIELD_WEIGHTS: dict[Field, float] = {
     Field.FQN: 3.0,
     Field.SIGNATURE: 2.0,
     Field.DOC: 1.0,
+    Field.BODY: 0.5,
     Field.PATH: 0.5,
 }
 
@@ -61,7 +67,7 @@ class Documents:
         return {t: i for i, t in enumerate(self.vocabulary)}
 
 
-def symbol_fields(symbol: Symbol) -> dict[Field, str]:
+def symbol_fields(symbol: Symbol, body: str = "") -> dict[Field, str]:
     """The raw text of each field of a symbol's document."""
     path = symbol.file.rsplit(".", 1)[0] if "." in symbol.file.rsplit("/", 1)[-1] else symbol.file
     return {
@@ -69,12 +75,19 @@ def symbol_fields(symbol: Symbol) -> dict[Field, str]:
         Field.FQN: symbol.container,
         Field.SIGNATURE: symbol.signature,
         Field.DOC: symbol.doc[:DOC_CHARS],
+        Field.BODY: body,
         Field.PATH: path,
     }
 
 
-def build_documents(symbols: Sequence[Symbol]) -> Documents:
-    """Tokenize every symbol's fields into one weighted term-frequency matrix."""
+def build_documents(
+    symbols: Sequence[Symbol], bodies: Mapping[str, str] | None = None
+) -> Documents:
+    """Tokenize every symbol's fields into one weighted term-frequency matrix.
+
+    ``bodies`` maps a symbol id to the names its code refers to, space-separated.
+    """
+    bodies = bodies or {}
     term_ids: dict[str, int] = {}
     rows: list[int] = []
     cols: list[int] = []
@@ -91,13 +104,13 @@ def build_documents(symbols: Sequence[Symbol]) -> Documents:
         cached = memo.get(key)
         if cached is None:
             cached = text_tokens(text)
-            if f is not Field.DOC:
+            if f not in (Field.DOC, Field.BODY):
                 memo[key] = cached
         return cached
 
     for d, symbol in enumerate(symbols):
         total = 0.0
-        for f, text in symbol_fields(symbol).items():
+        for f, text in symbol_fields(symbol, bodies.get(symbol.symbol_id, "")).items():
             if not text:
                 continue
             weight = FIELD_WEIGHTS[f]

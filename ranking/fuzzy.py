@@ -27,8 +27,11 @@ MAX_CANDIDATES = 2000  # best by Jaccard, checked for edit distance
 
 
 def trigrams(text: str) -> list[str]:
-    """Character trigrams of a word padded with one boundary mark on each side."""
-    padded = f"\x02{text}\x03"
+    """Character trigrams of a word padded like PostgreSQL's pg_trgm: two marks before, one after.
+
+    The padding gives the first letters more weight, where typos are rarest.
+    """
+    padded = f"\x02\x02{text}\x03"
     return [padded[i : i + 3] for i in range(len(padded) - 2)]
 
 

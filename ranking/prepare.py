@@ -37,7 +37,7 @@ from symfuse.ranking.similarity import RepositoryEmbedder
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1  # bump with any change to what is stored below
+FORMAT = 2  # bump with any change to what is stored below
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +98,7 @@ def build(index: Index, print_: str | None = None, started: float | None = None)
     """Build every structure from the index's symbols (no cache involved)."""
     started = time.perf_counter() if started is None else started
     symbols = index.symbols
-    documents = build_documents(symbols)
+    documents = build_documents(symbols, bodies(index))
     return Prepared(
         generation=index.generation,
         fingerprint=print_ or fingerprint(index),
@@ -110,6 +110,16 @@ def build(index: Index, print_: str | None = None, started: float | None = None)
         pagerank=np.asarray(index.pagerank, dtype=np.float64),
         seconds=time.perf_counter() - started,
     )
+
+
+def bodies(index: Index) -> dict[str, str]:
+    """symbol id -> the names referred to inside its definition, space-separated."""
+    names: dict[str, list[str]] = {}
+    for key in sorted(index.files):
+        for ref in index.files[key].references():
+            if ref.enclosing is not None:
+                names.setdefault(ref.enclosing, []).append(ref.name)
+    return {sid: " ".join(found) for sid, found in names.items()}
 
 
 def _csc_arrays(prefix: str, matrix: sparse.csc_matrix) -> dict[str, npt.NDArray[np.generic]]:

@@ -98,6 +98,7 @@ class ChannelRun:
     rankings: dict[Channel, Ranking]
     tiers: npt.NDArray[np.int8]
     weights: FusionWeights
+    fuzzy_auto: bool = False  # fuzzy ran because nothing matched the name as typed
 
 
 def run_channels(
@@ -120,7 +121,8 @@ def run_channels(
         prepared.names, query, prepared.pagerank, mask, depth
     )
     nothing_matched = not len(rankings[Channel.IDENTITY]) and not lexical_result.and_matches
-    if request.fuzzy or (request.fuzzy is None and nothing_matched and is_identifier_shaped(query)):
+    fuzzy_auto = request.fuzzy is None and nothing_matched and is_identifier_shaped(query)
+    if request.fuzzy or fuzzy_auto:
         rankings[Channel.FUZZY] = fuzzy.rank(
             prepared.trigrams,
             query,
@@ -135,7 +137,7 @@ def run_channels(
         found = [r.positions for r in rankings.values() if len(r)]
         if found:
             rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
-    return ChannelRun(rankings, tiers, weights)
+    return ChannelRun(rankings, tiers, weights, fuzzy_auto)
 
 
 def _semantic_weights(request: SearchRequest) -> FusionWeights:
@@ -168,8 +170,11 @@ def _ranked(
     else:
         fused = _cascade(run.rankings)
     lifted = np.zeros(len(fused), dtype=np.bool_)
+    levels = np.full(len(fused), MatchTier.NONE, dtype=np.int8)
     if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:
-        fused, lifted = guard_first(fused, _guard_levels(run.tiers[fused.positions], query))
+        levels = _guard_levels(run, fused.positions, query, request.max_edit_distance)
+        fused, lifted = guard_first(fused, levels)
+        levels = np.sort(levels)
     page = slice(request.offset, request.offset + request.limit)
     top = float(fused.scores[0]) if len(fused) else 0.0
     exact = run.tiers[fused.positions] == MatchTier.EXACT
@@ -193,7 +198,7 @@ def _ranked(
                 score,
                 tier,
                 hits,
-                "exact_name" if lifted[i] else None,
+                _BOOSTS[MatchTier(int(levels[i]))] if lifted[i] else None,
             )
         )
     ran = tuple(c for c in Channel if c in run.rankings)
@@ -206,13 +211,41 @@ def _ranked(
     )
 
 
-def _guard_levels(tiers: npt.NDArray[np.int8], query: str) -> npt.NDArray[np.int8]:
-    """0 for an exact name, 1 for a case-insensitive one (or the fqn of a qualified query)."""
-    level = np.full(tiers.shape[0], 2, dtype=np.int8)
-    level[tiers == MatchTier.CASE_INSENSITIVE] = 1
+_BOOSTS = {
+    MatchTier.EXACT: "exact_name",
+    MatchTier.CASE_INSENSITIVE: "exact_name",
+    MatchTier.FQN_SUFFIX: "name_match",
+    MatchTier.PREFIX: "name_match",
+    MatchTier.SEGMENT: "name_match",
+    MatchTier.CAMEL_HUMP: "name_match",
+    MatchTier.SUBSTRING: "name_match",
+    MatchTier.NONE: "name_match",
+}
+TYPO_GUARD_DISTANCE = 2  # auto-fuzzy hits this close to the query lead the answer
+
+
+def _guard_levels(
+    run: ChannelRun, positions: npt.NDArray[np.int64], query: str, max_edit_distance: int
+) -> npt.NDArray[np.int8]:
+    """Order classes for an identifier-shaped query: the identity tier of each item.
+
+    A name match of a better tier always ranks above a worse one, so an exact
+    name comes first; fusion orders the items within a class. When no name
+    matched as typed and fuzzy ran on its own, names within
+    ``TYPO_GUARD_DISTANCE`` edits lead (levels 1..3, closest first).
+    """
+    level = run.tiers[positions].copy()
     if any(sep in query for sep in (".", "::", "#")):
-        level[tiers == MatchTier.FQN_SUFFIX] = 1
-    level[tiers == MatchTier.EXACT] = 0
+        level[level == MatchTier.FQN_SUFFIX] = MatchTier.CASE_INSENSITIVE
+    fuzzy_hits = run.rankings.get(Channel.FUZZY)
+    if run.fuzzy_auto and fuzzy_hits is not None and len(fuzzy_hits):
+        distance = np.full(run.tiers.shape[0], 127, dtype=np.int64)
+        distance[fuzzy_hits.positions] = np.rint(
+            (1.0 - fuzzy_hits.scores) * (max_edit_distance + 1)
+        ).astype(np.int64)
+        near = distance[positions]
+        close = near <= TYPO_GUARD_DISTANCE
+        level[close] = (1 + near[close]).astype(np.int8)
     return level
 
 

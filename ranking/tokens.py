@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-WORD = re.compile(r"[A-Za-z0-9_$]+")
+WORD = re.compile(r"[\w$]+")
 _SUBTOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#)[A-Za-z_$][A-Za-z0-9_$]*)*$")
+_IDENTIFIER = re.compile(r"^[^\W\d]?[\w$]+(?:(?:\.|::|#)[\w$]+)*$")
 
 # Words that carry no meaning in a natural-language query about code.
 _STOPWORD_TEXT = """
@@ -29,7 +29,31 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 def split_identifier(name: str) -> list[str]:
     """Lower-cased sub-tokens of an identifier: ``getHTTPResponse2`` -> get, http, response, 2."""
-    return [m.group(0).lower() for m in _SUBTOKEN.finditer(name)]
+    if name.isascii():
+        return [m.group(0).lower() for m in _SUBTOKEN.finditer(name)]
+    return _split_unicode(name)
+
+
+def _split_unicode(name: str) -> list[str]:
+    """The same split for any script, character by character (``re`` has no ``\\p{Lu}``)."""
+    parts: list[str] = []
+    current = ""
+    for ch in name:
+        if not (ch.isalnum()):
+            if current:
+                parts.append(current)
+            current = ""
+            continue
+        if current:
+            prev = current[-1]
+            boundary = prev.isdigit() != ch.isdigit() or (prev.islower() and ch.isupper())
+            if boundary:
+                parts.append(current)
+                current = ""
+        current += ch
+    if current:
+        parts.append(current)
+    return [p.lower() for p in parts]
 
 
 def stem(token: str) -> str:

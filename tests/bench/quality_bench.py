@@ -1,0 +1,385 @@
+"""Ranking quality benchmark: symfuse search against a ctags + rapidfuzz baseline.
+
+Query sets are generated from the indexed source (deterministically, seed 7) in
+six categories, and kept as golden files under ``tests/``:
+
+- exact: a symbol name (hit@1: the first answer has that name);
+- typo: one edit (deletion, insertion, substitution or transposition, never of
+  the first letter) of a name of 8+ characters (hit@5);
+- abbreviation: camel-hump abbreviations of names with 2+ sub-tokens, each
+  sub-token cut to 1-3 letters (``getUsBI``), and initials of names with 3+
+  sub-tokens (``gubi``) (hit@5);
+- partial: a run of 2+ consecutive sub-tokens of a name with 3+ (hit@10);
+- kind: exact name with a kind filter (hit@1);
+- nl: the first sentence of a function's docstring, minus the function's own
+  name tokens (hit@10 and MRR@10 on the symbol itself). As in CodeSearchNet,
+  the docstrings of the queried functions are left out of what is indexed.
+
+Name categories count a hit when an answer has the expected name (several
+symbols may share it); ``nl`` needs the very symbol.
+
+The baseline is universal-ctags' tags of the same files, ranked by rapidfuzz
+``fuzz.ratio`` on lower-cased names (kind filter mapped to ctags kinds).
+
+Usage::
+
+    python tests/bench/quality_bench.py                 # fixture workspace + Django
+    python tests/bench/quality_bench.py --corpus fixture
+    python tests/bench/quality_bench.py --regenerate    # rebuild the golden query sets
+    python tests/bench/quality_bench.py --report tests/golden_queries_report.md
+
+Django 5.2 is looked for under tests/bench/.corpus/ (downloaded with
+``pip download django==5.2.* --no-deps --no-binary :all:`` when missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz, process
+
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.workspace import IndexConfig, update_index
+from symfuse.ranking.api import SearchRequest, prepare, search
+from symfuse.ranking.prepare import build
+from symfuse.ranking.tokens import split_identifier, stem
+
+TESTS = Path(__file__).resolve().parents[1]
+CORPUS = TESTS / "bench" / ".corpus"
+FIXTURE = TESTS / "fixtures" / "workspace"
+SEED = 7
+PER_CATEGORY = 300
+TARGETS = {"exact": 0.99, "typo": 0.90, "abbreviation": 0.85, "partial": 0.90, "nl": 0.70}
+CUTOFF = {"exact": 1, "typo": 5, "abbreviation": 5, "partial": 10, "kind": 1, "nl": 10}
+CATEGORIES = tuple(CUTOFF)
+
+
+@dataclasses.dataclass(frozen=True)
+class Query:
+    category: str
+    query: str
+    name: str
+    symbol_id: str = ""
+    kind: str = ""
+
+
+# --- corpora -----------------------------------------------------------------------------------
+
+
+def django_root() -> Path:
+    """The django/ package of a Django 5.2 sdist under tests/bench/.corpus (downloaded once)."""
+    for found in sorted(CORPUS.glob("**/django-5.2*/django")):
+        if (found / "__init__.py").exists():
+            return found
+    target = CORPUS / "search"
+    target.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "django==5.2.*", "--no-deps",
+         "--no-binary", ":all:", "-d", str(target)],
+        check=True,
+    )  # fmt: skip
+    archive = next(target.glob("django-5.2*.tar.gz"))
+    with tarfile.open(archive) as tar:
+        tar.extractall(target, filter="data")
+    return django_root()
+
+
+def build_index(root: Path, directory: Path) -> Index:
+    index, _ = update_index(IndexConfig(roots=(root,), index_dir=directory, progress=False))
+    return index
+
+
+# --- query generation --------------------------------------------------------------------------
+
+
+def _join_like(name: str, parts: list[str]) -> str:
+    """Sub-tokens written in the style of ``name`` (snake_case or camelCase)."""
+    if "_" in name.strip("_") or name.islower():
+        return "_".join(parts)
+    head, *rest = parts
+    first = head if name[0].islower() else head.capitalize()
+    return first + "".join(p.capitalize() for p in rest)
+
+
+def _typo(name: str, rng: random.Random) -> str:
+    i = rng.randrange(1, len(name) - 1)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    edit = rng.choice(("delete", "insert", "substitute", "transpose"))
+    if edit == "delete":
+        return name[:i] + name[i + 1 :]
+    if edit == "insert":
+        return name[:i] + rng.choice(letters) + name[i:]
+    if edit == "substitute":
+        return name[:i] + rng.choice(letters.replace(name[i].lower(), "")) + name[i + 1 :]
+    if name[i] == name[i + 1]:
+        return name[:i] + name[i + 1 :]
+    return name[:i] + name[i + 1] + name[i] + name[i + 2 :]
+
+
+def _first_sentence(doc: str) -> str:
+    text = " ".join(doc.split())
+    match = re.match(r"(.+?[.!?])(\s|$)", text)
+    return match.group(1) if match else text
+
+
+def _nl_query(symbol: Symbol) -> str:
+    own = {stem(t) for t in split_identifier(symbol.name)}
+    words = _first_sentence(symbol.doc).split()
+    kept = [w for w in words if stem(re.sub(r"\W", "", w).lower()) not in own]
+    return " ".join(kept)
+
+
+def generate(index: Index, per_category: int = PER_CATEGORY, seed: int = SEED) -> list[Query]:
+    """Deterministic query sets of every category from the index's symbols."""
+    rng = random.Random(seed)
+    symbols = [s for s in index.symbols if s.name.isidentifier() and not s.name.startswith("__")]
+    by_name: dict[str, list[Symbol]] = {}
+    for s in symbols:
+        by_name.setdefault(s.name, []).append(s)
+    names = sorted(by_name)
+    queries: list[Query] = []
+
+    def sample(pool: list[Any], n: int = per_category) -> list[Any]:
+        return rng.sample(pool, min(n, len(pool)))
+
+    for name in sample(names):
+        queries.append(Query("exact", name, name))
+    for name in sample([n for n in names if len(n) >= 8]):
+        queries.append(Query("typo", _typo(name, rng), name))
+    multi = [n for n in names if len(split_identifier(n)) >= 2]
+    for name in sample(multi, per_category // 2):
+        parts = [p[: rng.randint(1, 3)] for p in split_identifier(name)]
+        queries.append(Query("abbreviation", _join_like("aB", parts), name))
+    for name in sample([n for n in multi if len(split_identifier(n)) >= 3], per_category // 2):
+        queries.append(Query("abbreviation", "".join(p[0] for p in split_identifier(name)), name))
+    for name in sample([n for n in multi if len(split_identifier(n)) >= 3]):
+        parts = split_identifier(name)
+        size = rng.randint(2, len(parts) - 1)
+        start = rng.randint(0, len(parts) - size)
+        queries.append(Query("partial", _join_like(name, parts[start : start + size]), name))
+    for name in sample(names):
+        kinds = sorted({s.kind.value for s in by_name[name]})
+        queries.append(Query("kind", name, name, kind=rng.choice(kinds)))
+    documented = [
+        s
+        for s in symbols
+        if s.kind in (Kind.FUNCTION, Kind.METHOD) and len(_nl_query(s).split()) >= 4
+    ]
+    for s in sample(documented):
+        queries.append(Query("nl", _nl_query(s), s.name, symbol_id=s.symbol_id))
+    return queries
+
+
+def without_docs(index: Index, symbol_ids: set[str]) -> Index:
+    """A copy of ``index`` in which these symbols have no docstring (CodeSearchNet protocol)."""
+    copy = Index(dict(index.roots))
+    for key, entry in index.files.items():
+        symbols = [
+            dataclasses.replace(s, doc="") if s.symbol_id in symbol_ids else s
+            for s in entry.symbols
+        ]
+        copy.files[key] = dataclasses.replace(entry, symbols=symbols)
+    copy.edges_by_file = index.edges_by_file
+    copy.pagerank_by_id = index.pagerank_by_id
+    copy.changed()
+    return copy
+
+
+# --- evaluation --------------------------------------------------------------------------------
+
+
+Ranker = Callable[[Query], list[tuple[str, str]]]  # -> [(name, symbol_id or file)]
+
+
+def symfuse_ranker(index: Index, nl_index: Index) -> Ranker:
+    prepare(index)
+    prepared_nl = build(nl_index)
+
+    def rank(q: Query) -> list[tuple[str, str]]:
+        fields: dict[str, Any] = {"query": q.query, "limit": 10}
+        if q.kind:
+            fields["kind"] = q.kind
+        target = nl_index if q.category == "nl" else index
+        request = SearchRequest.from_mapping(fields)
+        if q.category == "nl":
+            response = search(target, request, prepared=prepared_nl)
+        else:
+            response = search(target, request)
+        return [(i.symbol.name, i.symbol.symbol_id) for i in response.items]
+
+    return rank
+
+
+_CTAGS_KINDS = {
+    "class": {"class", "struct", "interface", "type"},
+    "function": {"function", "func"},
+    "method": {"member", "method", "func"},
+    "constructor": {"member", "method", "func"},
+    "field": {"member", "variable", "field", "property"},
+    "property": {"member", "property", "field"},
+    "variable": {"variable"},
+    "constant": {"variable", "constant"},
+    "interface": {"interface"},
+    "struct": {"struct"},
+}
+
+
+def ctags_ranker(root: Path) -> Ranker:
+    """universal-ctags tags of ``root``, ranked by rapidfuzz ratio on lower-cased names."""
+    out = subprocess.run(
+        ["ctags", "-R", "-f", "-", "--fields=+nK", "--kinds-Python=-iIx", "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    tags: list[tuple[str, str, str]] = []
+    for line in out.splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 4 and not line.startswith("!_"):
+            tags.append((fields[0], fields[1].removeprefix("./"), fields[3]))
+    lower = [t[0].lower() for t in tags]
+    by_kind: dict[str, list[int]] = {}
+    for i, (_, _, kind) in enumerate(tags):
+        by_kind.setdefault(kind, []).append(i)
+
+    def rank(q: Query) -> list[tuple[str, str]]:
+        pool = range(len(tags))
+        if q.kind:
+            allowed = _CTAGS_KINDS.get(q.kind, {q.kind})
+            pool = sorted(i for k in allowed for i in by_kind.get(k, []))  # type: ignore[assignment]
+        choices = {i: lower[i] for i in pool}
+        best = process.extract(q.query.lower(), choices, scorer=fuzz.ratio, limit=10)
+        return [(tags[i][0], tags[i][1]) for _, _, i in best]
+
+    return rank
+
+
+def evaluate(queries: list[Query], rank: Ranker, index: Index) -> dict[str, dict[str, float]]:
+    files = {s.symbol_id: s.file for s in index.symbols}
+    results: dict[str, dict[str, float]] = {}
+    for category in CATEGORIES:
+        chosen = [q for q in queries if q.category == category]
+        if not chosen:
+            continue
+        hits = 0
+        reciprocal = 0.0
+        latencies: list[float] = []
+        for q in chosen:
+            started = time.perf_counter()
+            answers = rank(q)
+            latencies.append(time.perf_counter() - started)
+            position = None
+            for i, (name, ref) in enumerate(answers[:10]):
+                if q.category == "nl":
+                    ok = ref == q.symbol_id or (name == q.name and ref == files.get(q.symbol_id))
+                else:
+                    ok = name == q.name
+                if ok:
+                    position = i + 1
+                    break
+            if position is not None:
+                reciprocal += 1.0 / position
+                hits += position <= CUTOFF[category]
+        latencies.sort()
+        results[category] = {
+            "n": len(chosen),
+            "hit": hits / len(chosen),
+            "mrr10": reciprocal / len(chosen),
+            "p50_ms": latencies[len(latencies) // 2] * 1000,
+        }
+    return results
+
+
+# --- golden files and report -----------------------------------------------------------------
+
+
+def golden_path(corpus: str) -> Path:
+    return TESTS / f"golden_queries_{corpus}.json"
+
+
+def load_or_generate(corpus: str, index: Index, regenerate: bool) -> list[Query]:
+    path = golden_path(corpus)
+    if path.exists() and not regenerate:
+        return [Query(**q) for q in json.loads(path.read_text())["queries"]]
+    per_category = 40 if corpus == "fixture" else PER_CATEGORY
+    queries = generate(index, per_category)
+    payload = {
+        "corpus": corpus,
+        "seed": SEED,
+        "note": "generated by tests/bench/quality_bench.py --regenerate",
+        "queries": [dataclasses.asdict(q) for q in queries],
+    }
+    path.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n")
+    return queries
+
+
+def table(corpus: str, ours: dict[str, dict[str, float]], base: dict[str, dict[str, float]]) -> str:
+    lines = [
+        f"### {corpus}",
+        "",
+        "| category | n | metric | symfuse | ctags + rapidfuzz | target | symfuse MRR@10 |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for category, row in ours.items():
+        target = TARGETS.get(category)
+        lines.append(
+            f"| {category} | {int(row['n'])} | hit@{CUTOFF[category]} | {row['hit']:.3f} "
+            f"| {base[category]['hit']:.3f} | {'' if target is None else f'>= {target:.2f}'} "
+            f"| {row['mrr10']:.3f} |"
+        )
+    return "\n".join(lines)
+
+
+def run_corpus(corpus: str, root: Path, regenerate: bool) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        index = build_index(root, Path(tmp))
+        print(f"{corpus}: {len(index.symbols)} symbols indexed in "
+              f"{time.perf_counter() - started:.1f} s", file=sys.stderr)  # fmt: skip
+        queries = load_or_generate(corpus, index, regenerate)
+        nl_ids = {q.symbol_id for q in queries if q.category == "nl"}
+        nl_index = without_docs(index, nl_ids)
+        ours = evaluate(queries, symfuse_ranker(index, nl_index), index)
+        base = evaluate(queries, ctags_ranker(root), index)
+    text = table(corpus, ours, base)
+    print(text)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", choices=("fixture", "django", "all"), default="all")
+    parser.add_argument("--regenerate", action="store_true", help="rebuild the golden sets")
+    parser.add_argument("--report", type=Path, default=None, help="write the tables here")
+    args = parser.parse_args(argv)
+    sections = []
+    if args.corpus in ("fixture", "all"):
+        sections.append(run_corpus("fixture", FIXTURE, args.regenerate))
+    if args.corpus in ("django", "all"):
+        sections.append(run_corpus("django", django_root(), args.regenerate))
+    if args.report is not None:
+        header = (
+            "# Ranking quality (tests/bench/quality_bench.py)\n\n"
+            "hit@k: share of queries whose expected symbol is in the first k answers. "
+            "Baseline: universal-ctags tags ranked by rapidfuzz `fuzz.ratio`.\n"
+        )
+        args.report.write_text(header + "\n" + "\n\n".join(sections) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
