@@ -67,6 +67,8 @@ class Backend:
         self.started_at = time.monotonic()
         self._stop = threading.Event()
         self._warmer: threading.Thread | None = None
+        # The newest index whose ranking structures are built, with them.
+        self._ranked: tuple[Index, Any] | None = None
 
     # --- lifecycle ------------------------------------------------------------------
 
@@ -99,7 +101,7 @@ class Backend:
             if key == seen:
                 continue
             try:
-                prepare(current, directory)
+                self._ranked = (current, prepare(current, directory))
             except (SymfuseError, OSError, ValueError) as exc:
                 log.warning("preparing the ranking structures failed: %s", exc)
             seen = key
@@ -129,6 +131,22 @@ class Backend:
         with self.live.reading() as index:
             yield index
 
+    @contextmanager
+    def ranked(self) -> Iterator[tuple[Index, Any, bool]]:
+        """``(index, prepared ranking data or None, stale)`` for a search.
+
+        Building the ranking structures of a changed index takes a while on a
+        big workspace; meanwhile searches are answered from the last index
+        that has them (flagged stale) instead of waiting.
+        """
+        self.wait_ready()
+        ranked = self._ranked
+        with self.live.reading() as index:
+            if ranked is None or ranked[0] is index:
+                yield index, None if ranked is None else ranked[1], False
+                return
+        yield ranked[0], ranked[1], True
+
     def freshness(self) -> dict[str, Any]:
         """The two fields every answer carries."""
         status = self.live.status()
@@ -149,9 +167,12 @@ class Backend:
         offset: int = 0,
         total: int | None = None,
         shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        stale: bool = False,
     ) -> CallToolResult:
         """``data`` plus freshness, trimmed to the budget, as text and structured content."""
         data = {**data, **self.freshness()}
+        if stale:
+            data["stale"] = True
         budget = max_tokens or self.options.default_max_tokens
         fitted = fit(data, rows_key, fmt, budget, offset=offset, total=total, shape=shape)
         return as_result(fitted)

@@ -153,8 +153,8 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         directory = backend.live.config.store.directory
         with tool_errors(not_found="drill_from"):
             request = SearchRequest.from_mapping(raw)
-            with backend.reading() as index:
-                response = run(index, request, directory=directory)
+            with backend.ranked() as (index, prepared, stale):
+                response = run(index, request, directory=directory, prepared=prepared)
                 if response.intent is not None:
                     routed = _call_graph(index, response, limit, offset)
                     if routed is not None:
@@ -165,6 +165,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
                             max_tokens,
                             offset=offset,
                             total=routed["total"],
+                            stale=stale,
                         )
         data = response.to_dict()
         for key in ("offset", "limit", "semantic"):
@@ -178,9 +179,18 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
                 {**row, "tier": tier} for tier in ("high", "medium", "low") for row in tiers[tier]
             ]
             return backend.answer(
-                data, "items", fmt, max_tokens, offset=offset, total=response.total, shape=_tiers
+                data,
+                "items",
+                fmt,
+                max_tokens,
+                offset=offset,
+                total=response.total,
+                shape=_tiers,
+                stale=stale,
             )
-        return backend.answer(data, "items", fmt, max_tokens, offset=offset, total=response.total)
+        return backend.answer(
+            data, "items", fmt, max_tokens, offset=offset, total=response.total, stale=stale
+        )
 
 
 def _tiers(data: dict[str, Any]) -> dict[str, Any]:
