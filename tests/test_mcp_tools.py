@@ -257,3 +257,43 @@ async def test_toon_answers_decode_to_the_json_answers(workspace: Workspace) -> 
             decoded.pop("index_age_seconds")
             as_json.pop("index_age_seconds")
             assert decoded == as_json, tool
+
+
+async def test_max_tokens_trims_rows_and_offset_fetches_the_rest(workspace: Workspace) -> None:
+    async with mcp_session(workspace) as session:
+        full = await call(session, "search", query="order", limit=12)
+        result = await session.call_tool(
+            "search", {"query": "order", "limit": 12, "max_tokens": 300}
+        )
+        assert isinstance(result, CallToolResult)
+        trimmed = result.structured_content
+        assert trimmed is not None
+        assert len(text_of(result)) / 4 <= 300
+        rest = await call(
+            session,
+            "search",
+            query="order",
+            limit=12 - trimmed["next_offset"],
+            offset=trimmed["next_offset"],
+        )
+        defaults = [
+            await session.call_tool(tool, arguments)
+            for tool, arguments in (
+                ("search", {"query": "order"}),
+                ("find_usages", {"name": "Order"}),
+                ("search_text", {"pattern": "order", "snippet_lines": 2}),
+                ("get_symbol", {"path": "shop/pricing.py"}),
+                ("callees", {"name": "checkout", "depth": 3}),
+            )
+        ]
+    kept = len(trimmed["items"])
+    assert 0 < kept < 12
+    assert trimmed["truncated"] is True
+    assert trimmed["next_offset"] == kept
+    assert f"offset={kept}" in trimmed["hint"]
+    assert trimmed["items"] == full["items"][:kept]
+    assert rest["items"] == full["items"][kept:12]
+    for answer in defaults:
+        assert isinstance(answer, CallToolResult)
+        assert not answer.is_error
+        assert len(text_of(answer)) / 4 <= 2000
