@@ -9,8 +9,8 @@
 3. Tokens: a default ``search`` answer in JSON and in TOON (characters / 4)
    over 20 queries: the median of each and their ratio.
 
-The Django sources come from ``tests/bench/.corpus/`` (downloaded there with
-``pip download django==5.2.* --no-deps --no-binary :all:`` when missing).
+The Django sources come from ``tests/bench/corpus.py`` (``pip download
+django==5.2.* --no-deps --no-binary :all:`` into ``tests/bench/.corpus/``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ import argparse
 import asyncio
 import json
 import statistics
-import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -32,7 +30,6 @@ from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult, TextContent
 
 HERE = Path(__file__).parent
-CORPUS = HERE / ".corpus"
 SYMFUSE = Path(sys.executable).with_name("symfuse")
 
 QUERIES = [
@@ -60,19 +57,13 @@ QUERIES = [
 
 
 def django_root(given: Path | None) -> Path:
-    """The ``django`` package directory of a Django 5.2 sdist, downloaded when missing."""
+    """The ``django`` package directory of the Django 5.2 sdist (corpus.py fetches it)."""
     if given is not None:
         return given
-    found = sorted(CORPUS.glob("**/django-5.2.*/django/__init__.py"))
-    if found:
-        return found[-1].parent
-    CORPUS.mkdir(parents=True, exist_ok=True)
-    pip = [sys.executable, "-m", "pip", "download", "django==5.2.*", "--no-deps"]
-    subprocess.run([*pip, "--no-binary", ":all:", "-d", str(CORPUS)], check=True)
-    archive = sorted(CORPUS.glob("[Dd]jango-5.2.*.tar.gz"))[-1]
-    with tarfile.open(archive) as tar:
-        tar.extractall(CORPUS, filter="data")
-    return sorted(CORPUS.glob("**/django-5.2.*/django/__init__.py"))[-1].parent
+    sys.path.insert(0, str(HERE))
+    import corpus  # tests/bench/corpus.py: registry downloads shared by the benchmarks
+
+    return Path(corpus.django_tree()) / "django"
 
 
 def text_of(result: CallToolResult) -> str:
