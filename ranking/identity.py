@@ -78,8 +78,15 @@ class Joined:
         ]
         return self.owners(offsets)
 
-    def contains(self, needle: str) -> npt.NDArray[np.int64]:
-        return self.search(re.compile(re.escape(needle)))
+    def contains(self, needle: str, limit: int = MAX_SCAN_HITS) -> npt.NDArray[np.int64]:
+        """Strings containing ``needle`` (``str.find`` in C; no regex for a literal)."""
+        find = self.text.find
+        offsets: list[int] = []
+        at = find(needle)
+        while at >= 0 and len(offsets) < limit:
+            offsets.append(at)
+            at = find(needle, at + 1)
+        return self.owners(offsets)
 
     def equal(self, value: str) -> npt.NDArray[np.int64]:
         return self.search(re.compile("^" + re.escape(value) + "$", re.MULTILINE))
@@ -191,7 +198,8 @@ def tiers(table: NameTable, query: str) -> npt.NDArray[np.int8]:
 
     if len(whole) >= 2:
         mark(table.wholes_text.contains(whole), MatchTier.SUBSTRING)
-    mark(table.lower_text.contains(ql), MatchTier.SUBSTRING)
+    if ql != whole:  # else the separator-free scan above found the same names
+        mark(table.lower_text.contains(ql), MatchTier.SUBSTRING)
     pattern = camel_hump_pattern(q)
     if pattern is not None:
         mark(table.spaced_text.search(pattern), MatchTier.CAMEL_HUMP)

@@ -50,7 +50,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.indexer.workspace import IndexConfig, update_index
 from symfuse.ranking.api import SearchRequest, prepare, search
