@@ -124,7 +124,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # Roots may follow the options (`symfuse search QUERY --limit 5 ROOT`).
+        if isinstance(getattr(args, "roots", None), list) and not any(
+            e.startswith("-") for e in extras
+        ):
+            args.roots = [*args.roots, *extras]
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
     configure_logging(args)
     try:
         code: int = args.handler(args)
