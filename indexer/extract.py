@@ -11,8 +11,9 @@ plus a few of ours):
   :class:`RefKind` value. Optional: ``@qualifier`` (``os.path`` in
   ``os.path.join``) and ``@alias`` (the local name an import binds).
 - ``@receiver`` in a definition pattern names the type a method is declared on
-  outside that type's body (Go's ``func (o *Order) Total()``); a top-level
-  definition's qualified name then starts with it (``Order.Total``).
+  outside that type's body (Go's ``func (o *Order) Total()``, C++'s
+  ``int Order::total()``); a top-level definition's qualified name then starts
+  with it (``Order.Total``).
 
 The engine, not the queries, works out parents, qualified names, methods
 versus functions, signatures, leading-comment docs and the enclosing definition
@@ -25,9 +26,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from tree_sitter import Node, QueryCursor
+
 from symfuse.indexer import languages
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
-from tree_sitter import Node, QueryCursor
 
 MAX_SIGNATURE = 240
 MAX_DOC = 800
@@ -39,7 +41,10 @@ _REFINED_BY: dict[Kind, frozenset[Kind]] = {
     Kind.CONSTANT: frozenset({Kind.VARIABLE, Kind.FIELD, Kind.PROPERTY}),
     Kind.CONSTRUCTOR: frozenset({Kind.FUNCTION, Kind.METHOD}),
     Kind.INTERFACE: frozenset({Kind.CLASS}),
-    Kind.ENUM: frozenset({Kind.CLASS}),
+    Kind.ENUM: frozenset({Kind.CLASS, Kind.TYPE}),
+    # `typedef struct {...} name_t;` is a struct named by its typedef
+    Kind.STRUCT: frozenset({Kind.TYPE}),
+    Kind.UNION: frozenset({Kind.TYPE}),
     # a variable, field or property holding a function or class (`const f = () => 1`)
     Kind.FUNCTION: _VALUE_KINDS,
     Kind.METHOD: _VALUE_KINDS,

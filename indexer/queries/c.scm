@@ -14,6 +14,12 @@
     (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
   ]) @definition.function
 
+; a macro after the parameters (`void g(void) __THROW {`) leaves the declarator in an
+; ERROR node: recover the name from there
+(function_definition
+  (ERROR (function_declarator declarator: (identifier) @name))
+  body: (_)) @definition.function
+
 (struct_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.struct
 (union_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.union
 (enum_specifier name: (type_identifier) @name body: (enumerator_list)) @definition.enum
@@ -33,12 +39,9 @@
   ]) @definition.field
 (field_declaration (bitfield_clause) declarator: (field_identifier) @name) @definition.field
 
-; typedefs: anonymous struct/union/enum bodies are named by the typedef
+; typedefs; with a struct body, the typedef is captured on its declarator alone (the engine
+; keeps the tighter node); anonymous struct/union/enum bodies are named by the typedef
 (type_definition
-  type: [
-    (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
-    (struct_specifier !body) (union_specifier !body) (enum_specifier !body)
-  ]
   declarator: [
     (type_identifier) @name
     (primitive_type) @name
