@@ -73,6 +73,9 @@
   (ERROR (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
   body: (_)) @definition.function
 (function_definition
+  (ERROR (init_declarator declarator: (identifier) @name value: (argument_list)))
+  body: (_)) @definition.function
+(function_definition
   declarator: [
     (pointer_declarator (ERROR (function_declarator declarator: [(identifier) (field_identifier) (operator_name)] @name)))
     (reference_declarator (ERROR (function_declarator declarator: [(identifier) (field_identifier) (operator_name)] @name)))
