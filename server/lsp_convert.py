@@ -66,7 +66,7 @@ def workspace_symbol(index: Index, s: Symbol, mapper: FileMapper | None) -> lsp.
         kind=symbol_kind(s.kind),
         location=where,
         container_name=container_name(s),
-        data=s.symbol_id,
+        data=s.symbol_id if mapper is None else None,  # only a lazy location needs resolving
     )
 
 

@@ -19,8 +19,9 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
 from symfuse.indexer import languages
+from symfuse.indexer.index import Index
 from symfuse.server import lsp_features, lsp_navigation, lsp_sync
-from symfuse.server.lsp_base import SymfuseLanguageServer, path_of
+from symfuse.server.lsp_base import SymfuseLanguageServer, path_of, query
 from symfuse.server.lsp_options import parse_options
 from symfuse.server.lsp_positions import Encoding
 from symfuse.server.lsp_state import LaunchConfig
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 
 PROGRESS_INTERVAL = 0.1  # seconds between $/progress reports
 WATCH_ID = "symfuse-watched-files"
+STATUS = "symfuse/status"  # custom request: index and ranking readiness
 
 
 def build_lsp_server(launch: LaunchConfig | None = None) -> SymfuseLanguageServer:
@@ -77,6 +79,30 @@ def _register_lifecycle(ls: SymfuseLanguageServer) -> None:
             ls.spawn(_register_watchers(ls))
         if ls.supports("window.work_done_progress"):
             ls.spawn(_report_progress(ls))
+
+    @ls.feature(STATUS)
+    async def status(ls: SymfuseLanguageServer, params: object) -> dict[str, object]:
+        """``symfuse/status``: index readiness and whether the fused ranking is warm."""
+        live = ls.state.live
+        if live is None:
+            return {"ready": False, "indexing": False, "ranking": False}
+        st = live.status()
+
+        def warm(index: Index) -> bool:
+            return ls.state.prepared_for(index) is not None
+
+        ranking = await query(ls, warm)
+        return {
+            "ready": st.ready,
+            "indexing": st.indexing,
+            "files": st.files,
+            "symbols": st.symbols,
+            "stale": st.stale,
+            "overlays": st.overlays,
+            "error": st.error,
+            "ranking": ranking,
+            "roots": [str(r) for r in ls.state.roots],
+        }
 
     @ls.feature(lsp.SHUTDOWN)
     def shutdown(ls: SymfuseLanguageServer, params: None) -> None:

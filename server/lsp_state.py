@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 WARM_POLL = 0.05  # seconds between looks at the index
 WARM_QUIET = 0.5  # an index unchanged this long gets its ranking structures built
+WARM_LINES_FILES = 50_000  # files whose line texts are read ahead of any request
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +155,14 @@ class ServerState:
                 since = time.monotonic() + 60  # do not retry at once
                 continue
             self._prepared = (current, prepared)
+            self._warm_lines(current)
+
+    def _warm_lines(self, index: Index) -> None:
+        """Read the non-ASCII lines of every file now, so answers never wait on the disk."""
+        for key in list(index.files)[:WARM_LINES_FILES]:
+            if self._stop.is_set() or self.live is None or self.prepared_for(index) is None:
+                return
+            self.mapper(index, key)
 
     # --- buffers ------------------------------------------------------------------------
 

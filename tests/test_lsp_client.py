@@ -46,11 +46,20 @@ class Session:
         return uri
 
     async def symbols(self, query: str, **extra: Any) -> list[lsp.WorkspaceSymbol]:
+        """The answer as WorkspaceSymbols (without ``data`` the wire shape also reads as the
+        older SymbolInformation, which the client's converter may pick)."""
         result = await self.client.workspace_symbol_async(
             lsp.WorkspaceSymbolParams(query=query, **extra)
         )
         assert result is not None
-        return [s for s in result if isinstance(s, lsp.WorkspaceSymbol)]
+        return [
+            s
+            if isinstance(s, lsp.WorkspaceSymbol)
+            else lsp.WorkspaceSymbol(
+                name=s.name, kind=s.kind, location=s.location, container_name=s.container_name
+            )
+            for s in result
+        ]
 
     async def names(self, query: str) -> list[str]:
         return [s.name for s in await self.symbols(query)]
