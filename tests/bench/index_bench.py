@@ -273,27 +273,44 @@ class Measured:
         return self
 
 
-def run_measured(cmd: Sequence[str], cwd: Path | None = None) -> Measured:
-    """Run ``cmd`` and read its resource use with ``wait4``.
+GNU_TIME = Path("/usr/bin/time")
 
-    The rusage of a reaped child covers the whole tree it waited for (the
-    process-pool workers included): CPU seconds are summed, ``ru_maxrss`` is the
-    largest resident set of any single process in it.
+
+def run_measured(cmd: Sequence[str], cwd: Path | None = None) -> Measured:
+    """Run ``cmd``; wall seconds, CPU seconds of its process tree and peak RSS.
+
+    GNU time (Debian ``time``) reports the peak RSS of the command itself: a
+    process forked from this one starts with this process's high-water mark (Linux
+    keeps it across fork and exec), so ``wait4`` on a direct child over-reports
+    once the benchmark has grown; it is the fallback when ``time`` is missing.
+    CPU seconds include the pool workers the command waited for; the peak RSS is
+    the largest single process of the tree.
     """
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile("r", suffix=".time") as report,
+    ):
+        wrapped = list(cmd)
+        if GNU_TIME.exists():
+            wrapped = [str(GNU_TIME), "-f", "%U %S %M", "-o", report.name, *wrapped]
         started = time.perf_counter()
-        proc = subprocess.Popen(list(cmd), cwd=cwd, stdout=out, stderr=err)
+        proc = subprocess.Popen(wrapped, cwd=cwd, stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
+        cpu, rss_kb = usage.ru_utime + usage.ru_stime, float(usage.ru_maxrss)
+        fields = report.read().split()
+        if len(fields) >= 3 and GNU_TIME.exists():
+            cpu, rss_kb = float(fields[-3]) + float(fields[-2]), float(fields[-1])
         out.seek(0)
         err.seek(0)
         return Measured(
             cmd=list(cmd),
             returncode=proc.returncode,
             wall=wall,
-            cpu=usage.ru_utime + usage.ru_stime,
-            max_rss_mb=usage.ru_maxrss / 1024,
+            cpu=cpu,
+            max_rss_mb=rss_kb / 1024,
             stdout=out.read().decode("utf-8", "replace"),
             stderr=err.read().decode("utf-8", "replace"),
         )
@@ -653,9 +670,77 @@ def django_timings(tree: Path, ctags: str | None, work: Path, repeat: int) -> Dj
                 timings["loaded"].append(time.perf_counter() - started)
         finally:
             edit.restore()
+            update_index(config)  # back to the pristine tree before the next measurement
         result.one_file[rel] = timings
-    update_index(config)  # back to the pristine tree
     return result
+
+
+# --- profile -------------------------------------------------------------------------------
+
+
+def profile_django(tree: Path, work: Path, top: int) -> None:
+    """Where a cold index of Django spends its time, in one process so all of it shows.
+
+    First the per-file extraction split into tree-sitter parsing, running the query
+    and the Python that turns captures into records (symfuse.indexer.extract); then
+    cProfile of a cold ``update_index`` with ``jobs=1`` (no pool: the workers' share
+    is then visible too).
+    """
+    import cProfile
+    import io
+    import pstats
+
+    from tree_sitter import QueryCursor
+
+    from symfuse.indexer import languages
+    from symfuse.indexer.workspace import parse_file
+
+    files = indexed_files(tree, "python")
+    print(f"\n## Profile: Django Python files ({len(files)} files, one process)\n")
+    parser, query = languages.parser("python"), languages.query("python")
+    parse_s = query_s = whole_s = 0.0
+    size = 0
+    for rel in sorted(files):
+        path = tree / rel
+        source = path.read_bytes()
+        size += len(source)
+        t0 = time.perf_counter()
+        tree_ = parser.parse(source)
+        t1 = time.perf_counter()
+        QueryCursor(query).matches(tree_.root_node)
+        t2 = time.perf_counter()
+        parse_file(rel, "root", rel, str(path), "python", source)
+        t3 = time.perf_counter()
+        parse_s += t1 - t0
+        query_s += t2 - t1
+        whole_s += t3 - t2
+    rest = whole_s - parse_s - query_s
+    rows = [
+        ["tree-sitter parse", parse_s, parse_s / whole_s],
+        ["query matches", query_s, query_s / whole_s],
+        ["Python: captures -> symbols, references, rows", rest, rest / whole_s],
+        ["parse_file total (one core)", whole_s, 1.0],
+    ]
+    print(f"{size / 1e6:.1f} MB; {whole_s / (size / 1e6):.2f} s per MB on one core")
+    print(table(["extraction phase", "seconds", "share"], rows))
+
+    index_dir = work / "index-profile"
+    shutil.rmtree(index_dir, ignore_errors=True)
+    config = IndexConfig(roots=(tree.resolve(),), index_dir=index_dir, jobs=1, progress=False)
+    profiler = cProfile.Profile()
+    started = time.perf_counter()
+    profiler.enable()
+    update_index(config)
+    profiler.disable()
+    print(f"\ncold update_index, jobs=1: {time.perf_counter() - started:.1f} s (profiled)")
+    for order in ("cumulative", "tottime"):
+        buffer = io.StringIO()
+        stats = pstats.Stats(profiler, stream=buffer)
+        stats.sort_stats(order).print_stats(top)
+        lines = buffer.getvalue().splitlines()
+        start = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
+        print(f"\n### by {order}\n")
+        print("\n".join(line.replace(str(Path.cwd()) + "/", "") for line in lines[start:]))
 
 
 # --- printing ------------------------------------------------------------------------------
@@ -983,6 +1068,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--repeat", type=int, default=3, help="repetitions of the fast timings")
     p.add_argument("--examples", type=int, default=4, help="missed examples per ctags kind")
     p.add_argument("--top-missed", type=int, default=5, help="missed ctags kinds listed")
+    p.add_argument(
+        "--profile",
+        action="store_true",
+        help="also profile a cold in-process index of Django (extraction phases + cProfile)",
+    )
     p.add_argument("--keep", type=Path, default=None, help="keep index dirs and tags files here")
     return p.parse_args(argv)
 
@@ -1004,6 +1094,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except corpus_mod.Unavailable as exc:
         ctags = None
         print(f"NOT MEASURED ctags: {exc}")
+    try:
+        corpus_mod.ensure_apt(["time"], log)  # GNU time: peak RSS of each command
+    except corpus_mod.Unavailable as exc:
+        print(f"peak RSS falls back to wait4 (over-reports): {exc}")
     built = corpus_mod.build(languages, args.quick, log)
     with tempfile.TemporaryDirectory(prefix="symfuse-bench-") as tmp:
         work = args.keep or Path(tmp)
@@ -1032,6 +1126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print("(quick: the django/ package only; the targets are for the whole tree)")
             except (RuntimeError, OSError, json.JSONDecodeError) as exc:
                 print(f"\nFAILED Django timings: {exc}")
+        if args.profile and built.django is not None:
+            profile_django(built.django / "django" if args.quick else built.django, work, 30)
         print_summary(runs, django, built.unavailable)
     print(f"bench wall time {time.perf_counter() - started:.0f} s")
     return 0
