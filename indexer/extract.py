@@ -23,6 +23,7 @@ of every reference, so queries stay small and alike across languages.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -97,11 +98,10 @@ class _Columns:
 
     def __init__(self, source: bytes) -> None:
         self._source = source
-        self._ascii = source.isascii()
-        self._line_starts: list[int] | None = None
+        self.ascii = source.isascii()
 
     def col(self, row: int, byte_col: int, node_start_byte: int) -> int:
-        if self._ascii:
+        if self.ascii:
             return byte_col + 1
         line_start = node_start_byte - byte_col
         prefix = self._source[line_start:node_start_byte]
@@ -109,7 +109,7 @@ class _Columns:
 
     def end_col(self, node: Node) -> int:
         row, byte_col = node.end_point
-        if self._ascii:
+        if self.ascii:
             return byte_col + 1
         return self.col(row, byte_col, node.end_byte)
 
@@ -231,30 +231,42 @@ def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
     columns = _Columns(source)
 
     defs: dict[int, _Def] = {}
-    raw_refs: list[tuple[Node, RefKind, str, str]] = []
-    for _pattern, caps in QueryCursor(languages.query(language)).matches(tree.root_node):
+    raw_refs: list[_RawRef] = []
+    roles = _ROLES.setdefault(language, {})
+    for pattern, caps in QueryCursor(languages.query(language)).matches(tree.root_node):
         names = caps.get("name")
         if not names:
             continue
+        role = roles.get(pattern, False)
+        if role is False or (role is not None and role[0] not in caps):
+            # A pattern's role capture is the same in every match, except across the
+            # branches of an alternation: look again whenever the remembered one is absent.
+            role = roles[pattern] = _role(caps)
+        if role is None:
+            continue
         name_node = names[0]
-        for cap, nodes in caps.items():
-            if cap.startswith("definition."):
-                _add_def(defs, cap[11:], nodes[0], name_node, caps)
-                break
-            if cap.startswith("reference."):
-                try:
-                    ref_kind = RefKind(cap[10:])
-                except ValueError:
-                    continue
-                qualifier = (
-                    _qualifier(caps["qualifier"], name_node, source) if "qualifier" in caps else ""
-                )
-                alias = _text(caps["alias"][0]) if "alias" in caps else ""
-                raw_refs.append((name_node, ref_kind, qualifier, alias))
-                break
+        cap, kind = role
+        if isinstance(kind, Kind):
+            _add_def(defs, kind, caps[cap][0], name_node, caps)
+            continue
+        qualifier = _qualifier(caps["qualifier"], name_node, source) if "qualifier" in caps else ""
+        alias = _text(caps["alias"][0]) if "alias" in caps else ""
+        row, byte_col = name_node.start_point
+        raw_refs.append(
+            (
+                name_node.start_byte,
+                name_node.end_byte,
+                row,
+                byte_col,
+                name_node.text or b"",
+                kind,
+                qualifier,
+                alias,
+            )
+        )
 
     # a definition's own name is not a call of it (Julia's `f(x) = ...` head is a call)
-    raw_refs = [r for r in raw_refs if r[1] is not RefKind.CALL or r[0].start_byte not in defs]
+    raw_refs = [r for r in raw_refs if r[5] is not RefKind.CALL or r[0] not in defs]
     ordered = sorted(
         defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte)
     )
@@ -263,17 +275,36 @@ def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
     return Extraction(symbols, references, problems)
 
 
+# A reference as collected from a match: start and end byte, row, byte column, name,
+# kind, qualifier, alias (plain values: reading a Node's fields crosses into C each time).
+_RawRef = tuple[int, int, int, int, bytes, RefKind, str, str]
+
+
+Role = tuple[str, Kind | RefKind] | None
+_ROLES: dict[str, dict[int, Role]] = {}
+
+
+def _role(captures: Iterable[str]) -> Role:
+    """The capture that says what a pattern finds, with its kind; None for no known role."""
+    for cap in captures:
+        prefix, _, kind = cap.partition(".")
+        try:
+            if prefix == "definition":
+                return cap, Kind(kind)
+            if prefix == "reference":
+                return cap, RefKind(kind)
+        except ValueError:
+            return None
+    return None
+
+
 def _add_def(
     defs: dict[int, _Def],
-    kind_name: str,
+    kind: Kind,
     node: Node,
     name_node: Node,
     caps: dict[str, list[Node]],
 ) -> None:
-    try:
-        kind = Kind(kind_name)
-    except ValueError:
-        return
     entry = defs.get(name_node.start_byte)
     if entry is None:
         entry = defs[name_node.start_byte] = _Def(node, name_node, kind)
@@ -390,7 +421,7 @@ def _same_span(one: Node, other: Node) -> bool:
 
 def _build_references(
     ordered: list[_Def],
-    raw_refs: list[tuple[Node, RefKind, str, str]],
+    raw_refs: list[_RawRef],
     path: str,
     columns: _Columns,
 ) -> list[Reference]:
@@ -409,25 +440,36 @@ def _build_references(
                 qualifier = head[: -len(name)].rstrip(".:") if head.endswith(name) else ""
                 references.append(_reference(name, node, ref_kind, entry, path, columns, qualifier))
 
-    stack: list[_Def] = []
+    spans = [(entry.node.start_byte, entry.node.end_byte, entry) for entry in kept]
+    stack: list[tuple[int, int, _Def]] = []
     position = 0
-    raw_refs.sort(key=lambda item: item[0].start_byte)
-    for name_node, ref_kind, qualifier, alias in raw_refs:
-        start = name_node.start_byte
-        while position < len(kept) and kept[position].node.start_byte <= start:
-            entry = kept[position]
-            while stack and not _contains(stack[-1].node, entry.node):
+    raw_refs.sort(key=lambda item: item[0])
+    ascii_source = columns.ascii
+    for start, end, row, byte_col, text, ref_kind, qualifier, alias in raw_refs:
+        while position < len(spans) and spans[position][0] <= start:
+            span = spans[position]
+            while stack and not (stack[-1][0] <= span[0] and span[1] <= stack[-1][1]):
                 stack.pop()
-            stack.append(entry)
+            stack.append(span)
             position += 1
-        while stack and stack[-1].node.end_byte < name_node.end_byte:
+        while stack and stack[-1][1] < end:
             stack.pop()
-        name = _text(name_node).strip()
-        if name:
-            enclosing = stack[-1] if stack else None
-            references.append(
-                _reference(name, name_node, ref_kind, enclosing, path, columns, qualifier, alias)
+        name = text.decode("utf-8", errors="replace").strip()
+        if not name:
+            continue
+        enclosing = stack[-1][2].symbol if stack else None
+        references.append(
+            Reference(
+                name=name,
+                file=path,
+                line=row + 1,
+                col=byte_col + 1 if ascii_source else columns.col(row, byte_col, start),
+                kind=ref_kind,
+                enclosing=enclosing.symbol_id if enclosing is not None else None,
+                qualifier=qualifier,
+                alias=alias,
             )
+        )
     return references
 
 
