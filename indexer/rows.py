@@ -88,16 +88,11 @@ def pack_references(refs: list[Reference], symbol_ids: dict[str, int]) -> bytes:
 
 def unpack_references(blob: bytes, file: str, symbols: list[Symbol]) -> list[Reference]:
     rows = msgpack.unpackb(blob, raw=False)
+    ids: list[str | None] = [s.symbol_id for s in symbols]
+    ids.append(None)  # row[4] == -1, a reference at file level, picks this
+    kinds = _REF_KINDS
+    # Positional arguments: this runs for every reference of a workspace at load time.
     return [
-        Reference(
-            name=row[0],
-            file=file,
-            line=row[1],
-            col=row[2],
-            kind=_REF_KINDS[row[3]],
-            enclosing=symbols[row[4]].symbol_id if row[4] >= 0 else None,
-            qualifier=row[5],
-            alias=row[6],
-        )
-        for row in rows
+        Reference(name, file, line, col, kinds[kind], ids[enclosing], qualifier, alias)
+        for name, line, col, kind, enclosing, qualifier, alias in rows
     ]
