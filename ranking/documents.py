@@ -1,36 +1,47 @@
 """Per-symbol documents: field-weighted term frequencies over one vocabulary.
 
-Each symbol becomes a bag of tokens from six fields, weighted so that a word
-in the name counts more than the same word in a docstring or a path:
+Each symbol becomes a bag of tokens from six fields. Five make its *head*,
+weighted so that a word in the name counts more than the same word in a
+docstring or a path:
 
-    name 5.0 > fqn (enclosing scopes) 3.0 > signature 2.0 > doc 1.0 > body 0.5 = path 0.5
+    name 5.0 > fqn (enclosing scopes) 3.0 > signature 2.0 > doc 1.0 > path 0.5
 
-``body`` is the names the definition's own code refers to (its references in
-the index): what a function calls and uses says what it does when it has no
-docstring.
+The sixth, ``body``, is the text of the definition itself: identifiers, their
+sub-tokens, comments and string words of every line of its span after the
+name line, except the lines of nested multi-line definitions (a class's body
+is its own attributes and docstring, not its methods' code). What a function
+does is written there when it has no docstring. When the file's text is not
+at hand (it changed on disk since it was indexed), the names its references
+use stand in.
 
-``tf[d, t] = sum_f weight_f * count_f(d, t)`` and ``length[d] = sum_f weight_f *
-len_f(d)``: BM25F with one shared length normalization (Robertson, Zaragoza
-and Taylor, "Simple BM25 extension to multiple weighted fields", 2004). The
-lexical and similarity channels share this matrix and vocabulary.
+Head and body are kept as two matrices with their own lengths so that BM25F
+(Robertson, Zaragoza and Taylor, "Simple BM25 extension to multiple weighted
+fields", 2004) can normalize each field group by its own average length: a
+long function body does not bury a match in the name.
 
-Built once per index generation (see :mod:`symfuse.ranking.prepare`).
+Documents are built per file (:func:`file_piece`, cached by the file's content
+digest in :mod:`symfuse.ranking.corpus`) over a growing, shared vocabulary and
+concatenated (:func:`concatenate`) without a Python loop per symbol.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
 from scipy import sparse
 
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.tokens import identifier_tokens, text_tokens
+from symfuse.ranking.tokens import WORD, identifier_tokens, text_tokens, word_tokens
 
 DOC_CHARS = 600  # the head of a docstring carries its meaning; the rest is detail
+BODY_CHARS = 12_000  # a definition's first lines say what it does; the rest repeats it
+TRAINING_BODY = 300  # body tokens per symbol in the sequence the word vectors learn from
 
 
 class Field(StrEnum):
@@ -51,91 +62,312 @@ FIELD_WEIGHTS: dict[Field, float] = {
     Field.PATH: 0.5,
 }
 
+# Words of code that say nothing about what it does (keywords, the receiver).
+_CODE_WORD_TEXT = """
+self cls def return None True False none true false null nil this var let const function func fn
+pass elif else if for while in is not and or import from as class try except finally raise with
+lambda yield await async del global nonlocal assert new throw catch switch case break continue
+default public private protected static void int str bool dict list tuple args kwargs
+"""
+CODE_WORDS = frozenset(_CODE_WORD_TEXT.split())
+
+
+class Vocabulary:
+    """Term -> column id; ids only grow, so pieces built earlier stay valid.
+
+    Not thread-safe for writers: one builder at a time (the corpus lock).
+    """
+
+    __slots__ = ("ids", "terms")
+
+    def __init__(self, terms: Sequence[str] = ()) -> None:
+        self.terms: list[str] = list(terms)
+        self.ids: dict[str, int] = {t: i for i, t in enumerate(self.terms)}
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def add(self, tokens: list[str]) -> npt.NDArray[np.int32]:
+        """The ids of ``tokens``, adding the new ones."""
+        ids = self.ids
+        found = list(map(ids.get, tokens))
+        if None in found:
+            for i, token in enumerate(tokens):
+                if found[i] is None:
+                    at = ids.get(token)
+                    if at is None:
+                        at = ids[token] = len(self.terms)
+                        self.terms.append(token)
+                    found[i] = at
+        return np.fromiter(found, dtype=np.int32, count=len(found))
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """A CSR block without a column count: rows of (column id, value) pairs."""
+
+    indptr: npt.NDArray[np.int64]
+    indices: npt.NDArray[np.int32]
+    data: npt.NDArray[np.float64]
+
+    @property
+    def rows(self) -> int:
+        return int(self.indptr.shape[0]) - 1
+
+    def matrix(self, columns: int) -> sparse.csr_matrix:
+        return sparse.csr_matrix((self.data, self.indices, self.indptr), shape=(self.rows, columns))
+
+    def row_of_entry(self) -> npt.NDArray[np.int64]:
+        return np.repeat(np.arange(self.rows, dtype=np.int64), np.diff(self.indptr))
+
+    @classmethod
+    def of(
+        cls, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int32], vals: npt.NDArray[np.float64]
+    ) -> Rows:
+        """Sum duplicate (row, column) pairs; rows sorted, columns sorted within a row."""
+        n = int(rows.max()) + 1 if rows.shape[0] else 0
+        return cls.sized(rows, cols, vals, n)
+
+    @classmethod
+    def sized(
+        cls,
+        rows: npt.NDArray[np.int64],
+        cols: npt.NDArray[np.int32],
+        vals: npt.NDArray[np.float64],
+        n: int,
+    ) -> Rows:
+        if not rows.shape[0]:
+            return cls.empty(n)
+        width = int(cols.max()) + 1
+        keys, inverse = np.unique(rows * width + cols, return_inverse=True)
+        data = np.bincount(inverse.ravel(), weights=vals, minlength=keys.shape[0])
+        owner = keys // width
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(owner, minlength=n), out=indptr[1:])
+        return cls(indptr, (keys % width).astype(np.int32), data.astype(np.float64))
+
+    @classmethod
+    def empty(cls, n: int) -> Rows:
+        return cls(
+            np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, np.float64)
+        )
+
+    @classmethod
+    def stack(cls, blocks: Sequence[Rows]) -> Rows:
+        """The blocks one under the other."""
+        if not blocks:
+            return cls.empty(0)
+        sizes = np.asarray([b.indices.shape[0] for b in blocks], dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        indptr = np.concatenate(
+            [np.zeros(1, dtype=np.int64)]
+            + [b.indptr[1:] + off for b, off in zip(blocks, offsets, strict=True)]
+        )
+        return cls(
+            indptr,
+            np.concatenate([b.indices for b in blocks]),
+            np.concatenate([b.data for b in blocks]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """The documents of one file's symbols (or of any symbol list), in vocabulary ids."""
+
+    head: Rows  # field-weighted counts of name, fqn, signature, doc and path tokens
+    head_length: npt.NDArray[np.float64]  # weighted token count of the head
+    body: Rows  # raw counts of body tokens
+    body_length: npt.NDArray[np.float64]
+    sequence: npt.NDArray[np.int32]  # token ids in order (no path), symbol after symbol
+    starts: npt.NDArray[np.int64]  # local: symbol d's tokens are sequence[starts[d]:starts[d+1]]
+
+    @property
+    def size(self) -> int:
+        return int(self.head_length.shape[0])
+
 
 @dataclass(frozen=True, slots=True)
 class Documents:
-    """``tf``: (symbols x terms) CSR; ``sequence``/``starts``: each symbol's tokens in order."""
+    """Every symbol's document: head and body (symbols x terms CSR) and token sequences."""
 
     vocabulary: list[str]
-    tf: sparse.csr_matrix
-    length: npt.NDArray[np.float64]
-    sequence: npt.NDArray[np.int32]  # term ids, symbol after symbol (name, fqn, signature, doc)
+    head: sparse.csr_matrix
+    head_length: npt.NDArray[np.float64]
+    body: sparse.csr_matrix
+    body_length: npt.NDArray[np.float64]
+    sequence: npt.NDArray[np.int32]  # term ids, symbol after symbol
     starts: npt.NDArray[np.int64]  # symbol d's tokens are sequence[starts[d]:starts[d + 1]]
+    term_ids: dict[str, int]
 
     @property
-    def term_ids(self) -> dict[str, int]:
-        return {t: i for i, t in enumerate(self.vocabulary)}
+    def tf(self) -> sparse.csr_matrix:
+        """Head counts plus body counts times the body's field weight."""
+        return sparse.csr_matrix(self.head + FIELD_WEIGHTS[Field.BODY] * self.body)
+
+    @property
+    def length(self) -> npt.NDArray[np.float64]:
+        return self.head_length + FIELD_WEIGHTS[Field.BODY] * self.body_length
+
+
+def _path_text(file: str) -> str:
+    name = file.rsplit("/", 1)[-1]
+    return file.rsplit(".", 1)[0] if "." in name else file
 
 
 def symbol_fields(symbol: Symbol, body: str = "") -> dict[Field, str]:
     """The raw text of each field of a symbol's document."""
-    path = symbol.file.rsplit(".", 1)[0] if "." in symbol.file.rsplit("/", 1)[-1] else symbol.file
     return {
         Field.NAME: symbol.name,
         Field.FQN: symbol.container,
         Field.SIGNATURE: symbol.signature,
         Field.DOC: symbol.doc[:DOC_CHARS],
         Field.BODY: body,
-        Field.PATH: path,
+        Field.PATH: _path_text(symbol.file),
     }
+
+
+def body_tokens(text: str) -> list[str]:
+    """Tokens of a definition's code: code keywords, numbers and the receiver dropped, capped."""
+    words = WORD.findall(text, 0, BODY_CHARS)
+    found = list(map(_BODY_WORDS.get, words))
+    if None in found:
+        for i, word in enumerate(words):
+            if found[i] is None:
+                found[i] = _body_word(word)
+    return list(chain.from_iterable(found))  # type: ignore[arg-type]
+
+
+_BODY_WORDS: dict[str, tuple[str, ...]] = {}
+
+
+def _body_word(word: str) -> tuple[str, ...]:
+    tokens = () if word in CODE_WORDS or word.isdigit() else word_tokens(word)
+    if len(_BODY_WORDS) < 500_000:
+        _BODY_WORDS[word] = tokens
+    return tokens
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def definition_bodies(symbols: Sequence[Symbol], source: str) -> list[str]:
+    """The text of each symbol's body: the lines after its name line, minus nested definitions.
+
+    Every line belongs to the innermost multi-line definition that spans it.
+    """
+    lines = _LINE_BREAK.split(source)
+    owner = np.full(len(lines), -1, dtype=np.int64)
+    spans = [
+        (s.end_line - s.name_line, i)
+        for i, s in enumerate(symbols)
+        if s.end_line > s.name_line and s.name_line >= 1
+    ]
+    for _, i in sorted(spans, key=lambda x: (-x[0], x[1])):
+        s = symbols[i]
+        owner[s.name_line : s.end_line] = i
+    texts = [""] * len(symbols)
+    if not spans:
+        return texts
+    change = np.flatnonzero(np.diff(owner)) + 1
+    bounds = np.concatenate([[0], change, [owner.shape[0]]])
+    parts: dict[int, list[str]] = {}
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        who = int(owner[a])
+        if who >= 0:
+            parts.setdefault(who, []).append("\n".join(lines[a:b]))
+    for who, chunks in parts.items():
+        texts[who] = "\n".join(chunks)
+    return texts
+
+
+def file_piece(symbols: Sequence[Symbol], bodies: Sequence[str], vocabulary: Vocabulary) -> Piece:
+    """Tokenize the symbols' fields (``bodies`` aligned with them) into one piece."""
+    n = len(symbols)
+    tokens: list[str] = []
+    counts: list[int] = []  # per (symbol, field), fields in _ORDER
+    memo: dict[str, list[str]] = {}  # containers, signatures and paths repeat within a file
+
+    def cached(text: str) -> list[str]:
+        found = memo.get(text)
+        if found is None:
+            found = memo[text] = text_tokens(text)
+        return found
+
+    for symbol, body in zip(symbols, bodies, strict=True):
+        name = identifier_tokens(symbol.name)
+        container = cached(symbol.container) if symbol.container else []
+        signature = cached(symbol.signature) if symbol.signature else []
+        doc = text_tokens(symbol.doc[:DOC_CHARS]) if symbol.doc else []
+        code = body_tokens(body) if body else []
+        path = cached(_path_text(symbol.file))
+        for part in (name, container, signature, doc, code, path):
+            tokens.extend(part)
+            counts.append(len(part))
+    ids = vocabulary.add(tokens)
+    per_field = np.asarray(counts, dtype=np.int64).reshape(n, len(_ORDER))
+    field = np.repeat(np.tile(np.arange(len(_ORDER)), n), per_field.ravel())
+    owner = np.repeat(np.arange(n, dtype=np.int64), per_field.sum(axis=1))
+    weight = _ORDER_WEIGHTS[field]
+    is_body = field == _BODY
+    head = ~is_body
+    group_counts = per_field.ravel()
+    group_start = np.cumsum(group_counts) - group_counts
+    position = np.arange(field.shape[0]) - np.repeat(group_start, group_counts)
+    in_sequence = (field != _PATH) & ~(is_body & (position >= TRAINING_BODY))
+    starts = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owner[in_sequence], minlength=n), out=starts[1:])
+    return Piece(
+        head=Rows.sized(owner[head], ids[head], weight[head], n),
+        head_length=np.bincount(owner[head], weights=weight[head], minlength=n).astype(np.float64),
+        body=Rows.sized(owner[is_body], ids[is_body], np.ones(int(is_body.sum())), n),
+        body_length=per_field[:, _BODY].astype(np.float64),
+        sequence=ids[in_sequence],
+        starts=starts,
+    )
+
+
+_ORDER = (Field.NAME, Field.FQN, Field.SIGNATURE, Field.DOC, Field.BODY, Field.PATH)
+_ORDER_WEIGHTS = np.asarray(
+    [1.0 if f is Field.BODY else FIELD_WEIGHTS[f] for f in _ORDER], dtype=np.float64
+)
+_BODY = _ORDER.index(Field.BODY)
+_PATH = _ORDER.index(Field.PATH)
+
+
+def concatenate(pieces: Sequence[Piece], vocabulary: Vocabulary) -> Documents:
+    """The pieces one after another, as one set of documents (arrays concatenated in C)."""
+    width = len(vocabulary)
+    head = Rows.stack([p.head for p in pieces])
+    body = Rows.stack([p.body for p in pieces])
+    sizes = np.asarray([p.sequence.shape[0] for p in pieces], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    starts = np.concatenate(
+        [np.zeros(1, dtype=np.int64)]
+        + [p.starts[1:] + off for p, off in zip(pieces, offsets[:-1], strict=True)]
+    )
+
+    def joined(arrays: list[npt.NDArray[np.float64]]) -> npt.NDArray[np.float64]:
+        return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.float64)
+
+    return Documents(
+        vocabulary=list(vocabulary.terms),
+        head=head.matrix(width),
+        head_length=joined([p.head_length for p in pieces]),
+        body=body.matrix(width),
+        body_length=joined([p.body_length for p in pieces]),
+        sequence=(
+            np.concatenate([p.sequence for p in pieces]) if pieces else np.zeros(0, dtype=np.int32)
+        ),
+        starts=starts,
+        term_ids=dict(vocabulary.ids),  # a snapshot: builders keep adding to the vocabulary
+    )
 
 
 def build_documents(
     symbols: Sequence[Symbol], bodies: Mapping[str, str] | None = None
 ) -> Documents:
-    """Tokenize every symbol's fields into one weighted term-frequency matrix.
-
-    ``bodies`` maps a symbol id to the names its code refers to, space-separated.
-    """
+    """Documents of ``symbols`` from scratch; ``bodies`` maps a symbol id to its body text."""
     bodies = bodies or {}
-    term_ids: dict[str, int] = {}
-    rows: list[int] = []
-    cols: list[int] = []
-    vals: list[float] = []
-    sequence: list[int] = []
-    starts = np.zeros(len(symbols) + 1, dtype=np.int64)
-    length = np.zeros(len(symbols), dtype=np.float64)
-    memo: dict[str, list[str]] = {}  # paths, containers and signatures repeat a lot
-
-    def tokens_of(text: str, f: Field) -> list[str]:
-        if f is Field.NAME:
-            return identifier_tokens(text)
-        key = f"{f.value}\0{text}"
-        cached = memo.get(key)
-        if cached is None:
-            cached = text_tokens(text)
-            if f not in (Field.DOC, Field.BODY):
-                memo[key] = cached
-        return cached
-
-    for d, symbol in enumerate(symbols):
-        total = 0.0
-        for f, text in symbol_fields(symbol, bodies.get(symbol.symbol_id, "")).items():
-            if not text:
-                continue
-            weight = FIELD_WEIGHTS[f]
-            for token in tokens_of(text, f):
-                t = term_ids.setdefault(token, len(term_ids))
-                rows.append(d)
-                cols.append(t)
-                vals.append(weight)
-                total += weight
-                if f is not Field.PATH:
-                    sequence.append(t)
-        length[d] = total
-        starts[d + 1] = len(sequence)
-    vocabulary = [""] * len(term_ids)
-    for token, t in term_ids.items():
-        vocabulary[t] = token
-    tf = sparse.csr_matrix(
-        (np.asarray(vals, dtype=np.float64), (np.asarray(rows), np.asarray(cols))),
-        shape=(len(symbols), len(vocabulary)),
-    )
-    tf.sum_duplicates()
-    return Documents(
-        vocabulary=vocabulary,
-        tf=tf,
-        length=length,
-        sequence=np.asarray(sequence, dtype=np.int32),
-        starts=starts,
-    )
+    vocabulary = Vocabulary()
+    piece = file_piece(symbols, [bodies.get(s.symbol_id, "") for s in symbols], vocabulary)
+    return concatenate([piece], vocabulary)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,15 +37,6 @@ def name_keys(name: str) -> set[str]:
     return {bare, last}
 
 
-def _inverted(pairs: Iterable[tuple[int, tuple[str, ...]]]) -> dict[str, npt.NDArray[np.int64]]:
-    table: defaultdict[str, set[int]] = defaultdict(set)
-    for position, names in pairs:
-        for name in names:
-            for key in name_keys(name):
-                table[key].add(position)
-    return {k: np.asarray(sorted(v), dtype=np.int64) for k, v in table.items()}
-
-
 def glob_match(path: str, pattern: str) -> bool:
     """``fnmatch`` on the whole path; a pattern without ``/`` also matches the file name,
     and a plain directory prefix matches everything under it."""
@@ -61,6 +52,49 @@ def glob_match(path: str, pattern: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class FilterCodes:
+    """The filter data of some symbols (one file's, usually), joined by :meth:`FilterTable.of`."""
+
+    kind: npt.NDArray[np.int8]
+    languages: list[str]  # distinct, with local codes
+    language: npt.NDArray[np.int16]
+    files: list[str]
+    file: npt.NDArray[np.int32]
+    extends: dict[str, list[int]]
+    implements: dict[str, list[int]]
+    decorators: dict[str, list[int]]
+
+    @classmethod
+    def of(cls, symbols: Sequence[Symbol]) -> FilterCodes:
+        n = len(symbols)
+        languages: dict[str, int] = {}
+        files: dict[str, int] = {}
+        language = [languages.setdefault(s.language, len(languages)) for s in symbols]
+        file = [files.setdefault(s.file, len(files)) for s in symbols]
+        return cls(
+            kind=np.fromiter((_KIND_CODE[s.kind] for s in symbols), dtype=np.int8, count=n),
+            languages=list(languages),
+            language=np.asarray(language, dtype=np.int16),
+            files=list(files),
+            file=np.asarray(file, dtype=np.int32),
+            extends=_table((i, s.extends) for i, s in enumerate(symbols)),
+            implements=_table((i, s.implements or s.extends) for i, s in enumerate(symbols)),
+            decorators=_table((i, s.decorators) for i, s in enumerate(symbols)),
+        )
+
+
+def _table(pairs: Iterable[tuple[int, tuple[str, ...]]]) -> dict[str, list[int]]:
+    table: dict[str, list[int]] = {}
+    for position, names in pairs:
+        for name in names:
+            for key in name_keys(name):
+                found = table.setdefault(key, [])
+                if not found or found[-1] != position:
+                    found.append(position)
+    return table
+
+
+@dataclass(frozen=True, slots=True)
 class FilterTable:
     kind: npt.NDArray[np.int8]
     language: npt.NDArray[np.int16]
@@ -73,26 +107,49 @@ class FilterTable:
 
     @classmethod
     def build(cls, symbols: list[Symbol]) -> FilterTable:
-        languages = sorted({s.language for s in symbols})
+        return cls.of([FilterCodes.of(symbols)])
+
+    @classmethod
+    def of(cls, parts: Sequence[FilterCodes]) -> FilterTable:
+        """The codes of consecutive runs of symbols, joined (positions shifted per run)."""
+        languages = sorted({name for p in parts for name in p.languages})
         language_code = {name: i for i, name in enumerate(languages)}
         files: list[str] = []
         file_code: dict[str, int] = {}
-        for s in symbols:
-            if s.file not in file_code:
-                file_code[s.file] = len(files)
-                files.append(s.file)
-        n = len(symbols)
+        kinds, language, file = [], [], []
+        tables: tuple[dict[str, list[npt.NDArray[np.int64]]], ...] = ({}, {}, {})
+        offset = 0
+        for p in parts:
+            local = np.asarray([language_code[x] for x in p.languages], dtype=np.int16)
+            language.append(local[p.language] if p.language.shape[0] else p.language)
+            codes = np.asarray(
+                [file_code.setdefault(f, len(file_code)) for f in p.files], dtype=np.int32
+            )
+            file.append(codes[p.file] if p.file.shape[0] else p.file)
+            kinds.append(p.kind)
+            for merged, table in zip(tables, (p.extends, p.implements, p.decorators), strict=True):
+                for key, positions in table.items():
+                    merged.setdefault(key, []).append(np.asarray(positions, np.int64) + offset)
+            offset += int(p.kind.shape[0])
+        files = list(file_code)
+
+        def joined(
+            table: dict[str, list[npt.NDArray[np.int64]]],
+        ) -> dict[str, npt.NDArray[np.int64]]:
+            return {k: np.concatenate(v) for k, v in table.items()}
+
+        def cat(arrays: list[npt.NDArray[Any]], dtype: type) -> npt.NDArray[Any]:
+            return np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype=dtype)
+
         return cls(
-            kind=np.fromiter((_KIND_CODE[s.kind] for s in symbols), dtype=np.int8, count=n),
-            language=np.fromiter(
-                (language_code[s.language] for s in symbols), dtype=np.int16, count=n
-            ),
+            kind=cat(kinds, np.int8),
+            language=cat(language, np.int16),
             languages=languages,
-            file=np.fromiter((file_code[s.file] for s in symbols), dtype=np.int32, count=n),
+            file=cat(file, np.int32),
             files=files,
-            extends=_inverted((i, s.extends) for i, s in enumerate(symbols)),
-            implements=_inverted((i, s.implements or s.extends) for i, s in enumerate(symbols)),
-            decorators=_inverted((i, s.decorators) for i, s in enumerate(symbols)),
+            extends=joined(tables[0]),
+            implements=joined(tables[1]),
+            decorators=joined(tables[2]),
         )
 
     def file_mask(self, patterns: Iterable[str]) -> npt.NDArray[np.bool_]:

@@ -20,10 +20,32 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy import sparse
 
+from symfuse.ranking.documents import Rows, Vocabulary
 from symfuse.ranking.tokens import whole
 from symfuse.ranking.topk import Ranking
 
 MAX_CANDIDATES = 2000  # best by Jaccard, checked for edit distance
+
+
+def trigram_rows(wholes: list[str], lower: list[str], vocabulary: Vocabulary) -> Rows:
+    """Each name's distinct trigrams (of its separator-free form), as vocabulary ids."""
+    grams: list[str] = []
+    counts: list[int] = []
+    for name, low in zip(wholes, lower, strict=True):
+        key = name or low
+        found = _GRAMS.get(key)
+        if found is None:
+            found = tuple(set(trigrams(key)))
+            if len(_GRAMS) < 500_000:
+                _GRAMS[key] = found
+        grams.extend(found)
+        counts.append(len(found))
+    ids = vocabulary.add(grams)
+    rows = np.repeat(np.arange(len(wholes), dtype=np.int64), counts)
+    return Rows.sized(rows, ids, np.ones(ids.shape[0]), len(wholes))
+
+
+_GRAMS: dict[str, tuple[str, ...]] = {}  # a name's distinct trigrams (names repeat)
 
 
 def trigrams(text: str) -> list[str]:
@@ -45,21 +67,20 @@ class TrigramIndex:
 
     @classmethod
     def build(cls, names: list[str]) -> TrigramIndex:
-        ids: dict[str, int] = {}
-        rows: list[int] = []
-        cols: list[int] = []
+        vocabulary = Vocabulary()
         lower = [n.lower() for n in names]
-        wholes = [whole(n) or low for n, low in zip(names, lower, strict=True)]
-        for r, name in enumerate(wholes):
-            for g in set(trigrams(name)):
-                rows.append(r)
-                cols.append(ids.setdefault(g, len(ids)))
-        matrix = sparse.csc_matrix(
-            (np.ones(len(rows), dtype=np.float64), (np.asarray(rows), np.asarray(cols))),
-            shape=(len(names), len(ids)),
-        )
-        sizes = np.asarray(matrix.sum(axis=1)).ravel()
-        return cls(matrix, sizes, ids, lower, wholes)
+        wholes = [whole(n) for n in names]
+        return cls.of(trigram_rows(wholes, lower, vocabulary), vocabulary, lower, wholes)
+
+    @classmethod
+    def of(
+        cls, rows: Rows, vocabulary: Vocabulary, lower: list[str], wholes: list[str]
+    ) -> TrigramIndex:
+        """From the (names x trigram ids) rows of :func:`trigram_rows`, stacked."""
+        matrix = sparse.csc_matrix(rows.matrix(len(vocabulary)))
+        sizes = np.diff(rows.indptr).astype(np.float64)
+        wholes = [w or low for w, low in zip(wholes, lower, strict=True)]
+        return cls(matrix, sizes, dict(vocabulary.ids), lower, wholes)
 
     def jaccard(self, query: str) -> npt.NDArray[np.float64]:
         """Trigram Jaccard similarity of every name to ``query``, both separator-free."""
@@ -67,7 +88,7 @@ class TrigramIndex:
         shared = np.zeros(self.matrix.shape[0], dtype=np.float64)
         for g in grams:
             col = self.trigram_ids.get(g)
-            if col is not None:
+            if col is not None and col < self.matrix.shape[1]:
                 start, end = self.matrix.indptr[col], self.matrix.indptr[col + 1]
                 shared[self.matrix.indices[start:end]] += 1.0
         union = self.sizes + len(grams) - shared

@@ -23,8 +23,10 @@ the matches.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -117,6 +119,39 @@ class SortedNames:
 
 
 @dataclass(frozen=True, slots=True)
+class NameForms:
+    """The name forms of some symbols, as plain lists (built per file, then joined)."""
+
+    names: list[str]
+    lower: list[str]
+    wholes: list[str]  # lower-case, separators dropped: "getuserbyid"
+    spaced: list[str]  # " get user by id "
+    fqn: list[str]  # "." + fqn lower-cased, "::" and "#" as "."
+
+    @classmethod
+    def of(cls, symbols: Sequence[Symbol]) -> NameForms:
+        names = [s.name for s in symbols]
+        parts = [split_identifier(n) for n in names]
+        return cls(
+            names=names,
+            lower=[n.lower() for n in names],
+            wholes=["".join(p) for p in parts],
+            spaced=[" " + " ".join(p) + " " for p in parts],
+            fqn=[_dotted("." + s.fqn.lower()) for s in symbols],
+        )
+
+    @classmethod
+    def join(cls, forms: Sequence[NameForms]) -> NameForms:
+        return cls(
+            names=list(chain.from_iterable(f.names for f in forms)),
+            lower=list(chain.from_iterable(f.lower for f in forms)),
+            wholes=list(chain.from_iterable(f.wholes for f in forms)),
+            spaced=list(chain.from_iterable(f.spaced for f in forms)),
+            fqn=list(chain.from_iterable(f.fqn for f in forms)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class NameTable:
     """Precomputed name forms, aligned with ``Index.symbols``."""
 
@@ -128,22 +163,25 @@ class NameTable:
     spaced_text: Joined  # " get user by id " per name
     fqn_text: Joined  # "." + fqn lower-cased, "::" and "#" as "."
     name_length: npt.NDArray[np.int32]
+    wholes_list: list[str]
 
     @classmethod
-    def build(cls, symbols: list[Symbol]) -> NameTable:
-        names = [s.name for s in symbols]
-        parts = [split_identifier(n) for n in names]
-        lower = [n.lower() for n in names]
-        wholes = ["".join(p) for p in parts]
+    def build(cls, symbols: Sequence[Symbol]) -> NameTable:
+        return cls.of(NameForms.of(symbols))
+
+    @classmethod
+    def of(cls, forms: NameForms) -> NameTable:
+        names = forms.names
         return cls(
             names=SortedNames.of(names),
-            lower=SortedNames.of(lower),
-            wholes=SortedNames.of(wholes),
-            lower_text=Joined.of(lower),
-            wholes_text=Joined.of(wholes),
-            spaced_text=Joined.of([" " + " ".join(p) + " " for p in parts]),
-            fqn_text=Joined.of([_dotted("." + s.fqn.lower()) for s in symbols]),
-            name_length=np.asarray([len(n) for n in names], dtype=np.int32),
+            lower=SortedNames.of(forms.lower),
+            wholes=SortedNames.of(forms.wholes),
+            lower_text=Joined.of(forms.lower),
+            wholes_text=Joined.of(forms.wholes),
+            spaced_text=Joined.of(forms.spaced),
+            fqn_text=Joined.of(forms.fqn),
+            name_length=np.fromiter(map(len, names), dtype=np.int32, count=len(names)),
+            wholes_list=forms.wholes,
         )
 
     def __len__(self) -> int:

@@ -7,7 +7,11 @@ Scores are computed eagerly at index time, as bm25s does: every non-zero
     idf(t)  = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
 
 (Robertson and Zaragoza, "The Probabilistic Relevance Framework: BM25 and
-Beyond", 2009; the idf is Lucene's non-negative variant). A query then only
+Beyond", 2009; the idf is Lucene's non-negative variant). With a body field,
+``tf`` is BM25F's: head (name, fqn, signature, doc, path; field-weighted) and
+body counts each divided by their own length normalization, then summed with
+the body's field weight, so that a long body does not dilute a name match
+(Robertson, Zaragoza and Taylor 2004). A query then only
 sums the columns of its terms. Multi-word queries are AND-first: symbols that
 contain every required term rank first; the others (OR) follow, so that a
 query with one word too many still answers.
@@ -21,12 +25,13 @@ import numpy as np
 import numpy.typing as npt
 from scipy import sparse
 
-from symfuse.ranking.documents import Documents
+from symfuse.ranking.documents import FIELD_WEIGHTS, Documents, Field
 from symfuse.ranking.tokens import STOPWORDS, WORD, split_identifier, stem
 from symfuse.ranking.topk import Ranking, top_k
 
 K1 = 1.2
 B = 0.75
+B_BODY = 0.75  # length normalization of the body field
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +65,43 @@ def bm25_weights(
     tf: sparse.csr_matrix, length: npt.NDArray[np.float64], k1: float = K1, b: float = B
 ) -> sparse.csc_matrix:
     """The BM25 weight of every non-zero (document, term) pair, as a CSC matrix."""
+    return saturate(normalized(sparse.csr_matrix(tf), length, b), k1)
+
+
+def _norm(length: npt.NDArray[np.float64], b: float) -> npt.NDArray[np.float64]:
+    """``1 - b + b * |d| / avgdl``, the length normalization of one field group."""
+    avg = float(length.mean()) if length.shape[0] else 1.0
+    return 1.0 - b + b * length / (avg or 1.0)
+
+
+def normalized(
+    tf: sparse.csr_matrix, length: npt.NDArray[np.float64], b: float
+) -> sparse.csr_matrix:
+    """Each row of ``tf`` divided by its length normalization (BM25F's per-field step)."""
+    out = tf.copy()
+    rows = np.repeat(np.arange(tf.shape[0]), np.diff(tf.indptr))
+    out.data = tf.data / _norm(length, b)[rows]
+    return out
+
+
+def saturate(tf: sparse.csr_matrix, k1: float = K1) -> sparse.csc_matrix:
+    """``idf(t) * tf * (k1 + 1) / (tf + k1)`` over length-normalized term frequencies."""
+    tf = sparse.csr_matrix(tf)
     n_docs = tf.shape[0]
-    coo = tf.tocoo()
-    df = np.bincount(coo.col, minlength=tf.shape[1]).astype(np.float64)
-    avgdl = float(length.mean()) if n_docs else 1.0
-    norm = k1 * (1.0 - b + b * length / (avgdl or 1.0))
-    values = idf(n_docs, df)[coo.col] * coo.data * (k1 + 1.0) / (coo.data + norm[coo.row])
-    return sparse.csc_matrix((values, (coo.row, coo.col)), shape=tf.shape)
+    df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
+    values = idf(n_docs, df)[tf.indices] * tf.data * (k1 + 1.0) / (tf.data + k1)
+    weighted = sparse.csr_matrix((values, tf.indices, tf.indptr), shape=tf.shape)
+    return sparse.csc_matrix(weighted)
+
+
+def bm25f_weights(documents: Documents, k1: float = K1) -> sparse.csc_matrix:
+    """BM25F: head and body counts normalized by their own lengths, summed with the body's
+    field weight, then saturated once (Robertson, Zaragoza and Taylor 2004)."""
+    head = normalized(documents.head, documents.head_length, B)
+    if not documents.body.nnz:
+        return saturate(head, k1)
+    body = normalized(documents.body, documents.body_length, B_BODY)
+    return saturate(head + FIELD_WEIGHTS[Field.BODY] * body, k1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +111,7 @@ class LexicalIndex:
 
     @classmethod
     def build(cls, documents: Documents) -> LexicalIndex:
-        return cls(bm25_weights(documents.tf, documents.length), documents.term_ids)
+        return cls(bm25f_weights(documents), documents.term_ids)
 
     @property
     def size(self) -> int:
@@ -90,7 +125,7 @@ class LexicalIndex:
         known_required = 0
         for term in terms.required + terms.optional:
             col = self.term_ids.get(term)
-            if col is None:
+            if col is None or col >= self.weights.shape[1]:
                 continue
             start, end = self.weights.indptr[col], self.weights.indptr[col + 1]
             rows = self.weights.indices[start:end]

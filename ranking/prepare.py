@@ -1,13 +1,22 @@
-"""Everything the channels precompute, built once per index generation.
+"""Everything the channels precompute, for each index generation, cheaply.
 
 :func:`prepare` returns the :class:`Prepared` structures of an index: the BM25
 weight matrix, the similarity model, name forms, trigram sets and filter
-codes. They are cached in memory per index object and ``generation``, and,
-when a directory is given (the index directory), persisted there as
-``ranking-<generation>.npz`` with an atomic write, so a CLI search loads them
-instead of retraining. The file records a fingerprint of the symbol ids and
-file digests; a file whose fingerprint, format or generation differs is
-ignored and rebuilt.
+codes. They are cached in memory per index object; building them for a new
+generation reuses the per-file pieces of the workspace's :class:`Corpus`
+(keyed by the workspace roots, so it survives a live server's copy-on-write
+snapshots), re-tokenizing only the files whose content or symbols changed.
+
+When a directory is given (the index directory), the corpus is persisted
+there as ``ranking-<generation>.npz`` with an atomic write: per-file pieces,
+vocabularies, the word model and the symbol vectors. A new process (a CLI
+search after ``symfuse index``) loads the newest such file and only
+re-tokenizes what changed since. A file whose format differs or that cannot
+be read is ignored and rebuilt.
+
+Threads: building happens under the corpus's own lock, which only builders
+take; the module lock guards the dictionaries for an instant. Readers holding
+a :class:`Prepared` never wait.
 """
 
 from __future__ import annotations
@@ -19,142 +28,205 @@ import threading
 import time
 import weakref
 import zipfile
-from dataclasses import dataclass
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.store import atomic_write
-from symfuse.ranking.documents import build_documents
-from symfuse.ranking.filters import FilterTable
-from symfuse.ranking.fuzzy import TrigramIndex
-from symfuse.ranking.identity import NameTable
-from symfuse.ranking.lexical import LexicalIndex
-from symfuse.ranking.similarity import RepositoryEmbedder
+from symfuse.ranking.corpus import Corpus, FilePiece, Prepared
+from symfuse.ranking.documents import (
+    BODY_CHARS,
+    CODE_WORDS,
+    DOC_CHARS,
+    FIELD_WEIGHTS,
+    TRAINING_BODY,
+    Piece,
+    Rows,
+    Vocabulary,
+)
+from symfuse.ranking.similarity import WordModel
+from symfuse.ranking.tokens import STOPWORDS, stem
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2  # bump with any change to what is stored below
+FORMAT = 3  # bump with any change to what is stored below
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    generation: int
-    fingerprint: str
-    names: NameTable
-    lexical: LexicalIndex
-    similarity: RepositoryEmbedder
-    trigrams: TrigramIndex
-    filters: FilterTable
-    pagerank: npt.NDArray[np.float64]
-    seconds: float = 0.0  # time to build or load
-    loaded: bool = False  # read from disk rather than built
+def _settings() -> str:
+    """What stored pieces depend on besides the files: tokenizer and field settings."""
+    probe = " ".join(stem(w) for w in ("caching", "queries", "populated", "classes"))
+    text = f"{FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{DOC_CHARS}|{BODY_CHARS}|{TRAINING_BODY}"
+    text += f"|{probe}"
+    text += f"|{sorted(STOPWORDS)}|{sorted(CODE_WORDS)}"
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
-    @property
-    def size(self) -> int:
-        return len(self.names)
 
+SETTINGS = _settings()
+MAX_CORPORA = 4  # workspaces whose per-file pieces stay in memory
 
 _memory: weakref.WeakKeyDictionary[Index, Prepared] = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
+_corpora: OrderedDict[tuple[tuple[str, str], ...], Corpus] = OrderedDict()
+_lock = threading.Lock()  # held only to read or update the two dictionaries above
+
+__all__ = ["Prepared", "build", "fingerprint", "forget", "prepare"]
 
 
 def fingerprint(index: Index) -> str:
     """Identifies the symbol set: ids in order plus each file's content digest."""
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"{FORMAT}\0".encode())
+    digest.update(f"{SETTINGS}\0".encode())
     for key in sorted(index.files):
         digest.update(f"{key}\0{index.files[key].stamp.digest}\0".encode())
     digest.update("\n".join(s.symbol_id for s in index.symbols).encode())
     return digest.hexdigest()
 
 
+def forget() -> None:
+    """Drop every in-memory cache (tests; a new process starts like this)."""
+    with _lock:
+        _memory.clear()
+        _corpora.clear()
+
+
+def corpus_of(index: Index) -> Corpus:
+    """The per-file cache of ``index``'s workspace (created empty when new)."""
+    key = tuple(sorted(index.roots.items()))
+    with _lock:
+        corpus = _corpora.get(key)
+        if corpus is None:
+            corpus = _corpora[key] = Corpus()
+            while len(_corpora) > MAX_CORPORA:
+                _corpora.popitem(last=False)
+        _corpora.move_to_end(key)
+        return corpus
+
+
+def _cached(index: Index) -> Prepared | None:
+    with _lock:
+        found = _memory.get(index)
+    if found is not None and found.generation == index.generation:
+        return found
+    return None
+
+
 def prepare(index: Index, directory: Path | None = None) -> Prepared:
     """The precomputed ranking structures of ``index`` (cached; persisted in ``directory``)."""
-    with _lock:
-        path = None if directory is None else directory / f"ranking-{index.generation}.npz"
-        cached = _memory.get(index)
-        if cached is not None and cached.generation == index.generation:
-            if path is not None and not path.exists():
-                _save(path, cached)
-            return cached
-        started = time.perf_counter()
-        print_ = fingerprint(index)
-        prepared: Prepared | None = None
-        if path is not None and path.exists():
-            prepared = _load(path, index, print_, started)
-        if prepared is None:
-            prepared = build(index, print_, started)
-            if path is not None:
-                _save(path, prepared)
-        _memory[index] = prepared
-        return prepared
+    path = None if directory is None else directory / f"ranking-{index.generation}.npz"
+    found = _cached(index)
+    built = False
+    if found is None:
+        corpus = corpus_of(index)
+        with corpus.lock:
+            found = _cached(index)  # another builder may have just made it
+            if found is None:
+                started = time.perf_counter()
+                if not corpus.pieces and directory is not None:
+                    _restore(corpus, directory)
+                found = corpus.update(index, fingerprint(index), started)
+                built = not found.loaded
+                with _lock:
+                    _memory[index] = found
+                log.debug(
+                    "ranking structures of generation %d: %d files tokenized, %.3f s",
+                    index.generation,
+                    found.rebuilt,
+                    found.seconds,
+                )
+    if path is not None and (built or not path.exists()):
+        _save(path, found)
+    return found
 
 
-def build(index: Index, print_: str | None = None, started: float | None = None) -> Prepared:
-    """Build every structure from the index's symbols (no cache involved)."""
-    started = time.perf_counter() if started is None else started
-    symbols = index.symbols
-    documents = build_documents(symbols, bodies(index))
-    return Prepared(
-        generation=index.generation,
-        fingerprint=print_ or fingerprint(index),
-        names=NameTable.build(symbols),
-        lexical=LexicalIndex.build(documents),
-        similarity=RepositoryEmbedder.train(documents),
-        trigrams=TrigramIndex.build([s.name for s in symbols]),
-        filters=FilterTable.build(symbols),
-        pagerank=np.asarray(index.pagerank, dtype=np.float64),
-        seconds=time.perf_counter() - started,
-    )
+def build(index: Index, *, model: WordModel | None = None) -> Prepared:
+    """Every structure of ``index`` from scratch, with no cache (``model``: reuse these vectors)."""
+    return Corpus().update(index, fingerprint(index), time.perf_counter(), model=model)
 
 
-def bodies(index: Index) -> dict[str, str]:
-    """symbol id -> the names referred to inside its definition, space-separated."""
-    names: dict[str, list[str]] = {}
-    for key in sorted(index.files):
-        for ref in index.files[key].references():
-            if ref.enclosing is not None:
-                names.setdefault(ref.enclosing, []).append(ref.name)
-    return {sid: " ".join(found) for sid, found in names.items()}
+# --- persistence ---------------------------------------------------------------------------
 
 
-def _csc_arrays(prefix: str, matrix: sparse.csc_matrix) -> dict[str, npt.NDArray[np.generic]]:
+def _strings(values: list[str] | tuple[str, ...]) -> npt.NDArray[np.uint8]:
+    return np.frombuffer("\n".join(values).encode(), dtype=np.uint8)
+
+
+def _unstrings(array: npt.NDArray[np.generic], count: int) -> list[str]:
+    if count == 0:
+        return []
+    values = bytes(np.asarray(array, dtype=np.uint8)).decode().split("\n")
+    if len(values) != count:
+        raise ValueError("string table length mismatch")
+    return values
+
+
+def _rows_arrays(prefix: str, rows: Rows) -> dict[str, npt.NDArray[np.generic]]:
     return {
-        f"{prefix}_data": matrix.data,
-        f"{prefix}_indices": matrix.indices,
-        f"{prefix}_indptr": matrix.indptr,
-        f"{prefix}_shape": np.asarray(matrix.shape, dtype=np.int64),
+        f"{prefix}_indptr": rows.indptr,
+        f"{prefix}_indices": rows.indices,
+        f"{prefix}_data": rows.data,
     }
 
 
-def _csc(arrays: dict[str, npt.NDArray[np.generic]], prefix: str) -> sparse.csc_matrix:
-    shape = tuple(int(x) for x in arrays[f"{prefix}_shape"])
-    return sparse.csc_matrix(
-        (arrays[f"{prefix}_data"], arrays[f"{prefix}_indices"], arrays[f"{prefix}_indptr"]),
-        shape=shape,
+def _rows(arrays: dict[str, npt.NDArray[np.generic]], prefix: str) -> Rows:
+    return Rows(
+        np.asarray(arrays[f"{prefix}_indptr"], dtype=np.int64),
+        np.asarray(arrays[f"{prefix}_indices"], dtype=np.int32),
+        np.asarray(arrays[f"{prefix}_data"], dtype=np.float64),
     )
 
 
+def _slice(rows: Rows, a: int, b: int) -> Rows:
+    start, end = int(rows.indptr[a]), int(rows.indptr[b])
+    return Rows(rows.indptr[a : b + 1] - start, rows.indices[start:end], rows.data[start:end])
+
+
 def _save(path: Path, prepared: Prepared) -> None:
-    vocabulary = sorted(prepared.lexical.term_ids, key=prepared.lexical.term_ids.__getitem__)
+    pieces = prepared.pieces
+    model = prepared.similarity.model
+    sizes = np.asarray([p.size for p in pieces], dtype=np.int64)
+    starts = [p.text.starts for p in pieces]
+    lengths = np.asarray([p.text.sequence.shape[0] for p in pieces], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if pieces else np.zeros(0)
+    model_terms = sorted(model.term_ids, key=model.term_ids.__getitem__)
     arrays: dict[str, npt.NDArray[np.generic]] = {
         "format": np.asarray([FORMAT, prepared.generation], dtype=np.int64),
+        "settings": np.asarray([SETTINGS]),
         "fingerprint": np.asarray([prepared.fingerprint]),
-        "vocabulary": np.asarray(vocabulary, dtype=np.str_),
-        "idf": prepared.similarity.idf,
-        "word_vectors": prepared.similarity.word_vectors,
-        "doc_vectors": prepared.similarity.doc_vectors,
-        **_csc_arrays("bm25", prepared.lexical.weights),
-        **_csc_arrays("tfidf", prepared.similarity.tfidf),
-        **_csc_arrays("trigrams", prepared.trigrams.matrix),
-        "trigram_vocabulary": np.asarray(
-            sorted(prepared.trigrams.trigram_ids, key=prepared.trigrams.trigram_ids.__getitem__),
-            dtype=np.str_,
+        "counts": np.asarray(
+            [
+                len(pieces),
+                len(prepared.vocabulary),
+                len(prepared.trigram_vocabulary),
+                len(model_terms),
+                len(model.stamps),
+                model.symbols,
+            ],
+            dtype=np.int64,
         ),
+        "files": _strings(prepared.files),
+        "stamps": _strings([p.stamp for p in pieces]),
+        "sizes": sizes,
+        "vocabulary": _strings(prepared.vocabulary),
+        "trigram_vocabulary": _strings(prepared.trigram_vocabulary),
+        "head_length": np.concatenate([p.text.head_length for p in pieces] or [np.zeros(0)]),
+        "body_length": np.concatenate([p.text.body_length for p in pieces] or [np.zeros(0)]),
+        "sequence": np.concatenate(
+            [p.text.sequence for p in pieces] or [np.zeros(0, dtype=np.int32)]
+        ),
+        "starts": np.concatenate(
+            [np.zeros(1, dtype=np.int64)]
+            + [s[1:] + off for s, off in zip(starts, offsets, strict=True)]
+        ),
+        **_rows_arrays("head", Rows.stack([p.text.head for p in pieces])),
+        **_rows_arrays("body", Rows.stack([p.text.body for p in pieces])),
+        **_rows_arrays("trigrams", Rows.stack([p.trigrams for p in pieces])),
+        "model_terms": _strings(model_terms),
+        "model_vectors": model.vectors,
+        "model_idf": model.idf,
+        "model_stamps": _strings(sorted(model.stamps)),
+        "doc_vectors": prepared.similarity.doc_vectors,
     }
     buffer = io.BytesIO()
     np.savez(buffer, allow_pickle=False, **arrays)
@@ -168,48 +240,76 @@ def _save(path: Path, prepared: Prepared) -> None:
             stale.unlink(missing_ok=True)
 
 
-def _load(path: Path, index: Index, print_: str, started: float) -> Prepared | None:
+def _newest(directory: Path) -> Path | None:
+    best: tuple[int, Path] | None = None
+    for found in directory.glob("ranking-*.npz"):
+        try:
+            generation = int(found.stem.removeprefix("ranking-"))
+        except ValueError:
+            continue
+        if best is None or generation > best[0]:
+            best = (generation, found)
+    return None if best is None else best[1]
+
+
+def _restore(corpus: Corpus, directory: Path) -> None:
+    """Fill an empty corpus from the newest ranking file in ``directory``, when usable."""
+    path = _newest(directory)
+    if path is None:
+        return
     try:
         with np.load(io.BytesIO(path.read_bytes()), allow_pickle=False) as npz:
             arrays = {name: npz[name] for name in npz.files}
-        fmt, generation = (int(x) for x in arrays["format"])
-        if fmt != FORMAT or generation != index.generation:
-            return None
-        if str(arrays["fingerprint"][0]) != print_:
-            return None
-        vocabulary = [str(t) for t in arrays["vocabulary"]]
-        term_ids = {t: i for i, t in enumerate(vocabulary)}
-        symbols = index.symbols
-        trigram_matrix = _csc(arrays, "trigrams")
-        names = [s.name for s in symbols]
-        trigram_ids = {str(t): i for i, t in enumerate(arrays["trigram_vocabulary"])}
-        from symfuse.ranking.tokens import whole
-
-        trigrams = TrigramIndex(
-            matrix=trigram_matrix,
-            sizes=np.diff(sparse.csr_matrix(trigram_matrix).indptr).astype(np.float64),
-            trigram_ids=trigram_ids,
-            lower=[n.lower() for n in names],
-            wholes=[whole(n) for n in names],
+        if int(arrays["format"][0]) != FORMAT or str(arrays["settings"][0]) != SETTINGS:
+            return
+        files, vocab, trigram_vocab, model_count, stamp_count, model_symbols = (
+            int(x) for x in arrays["counts"]
         )
-        return Prepared(
-            generation=index.generation,
-            fingerprint=print_,
-            names=NameTable.build(symbols),
-            lexical=LexicalIndex(_csc(arrays, "bm25"), term_ids),
-            similarity=RepositoryEmbedder(
-                tfidf=_csc(arrays, "tfidf"),
-                idf=arrays["idf"],
-                word_vectors=arrays["word_vectors"],
-                doc_vectors=arrays["doc_vectors"],
-                term_ids=term_ids,
-            ),
-            trigrams=trigrams,
-            filters=FilterTable.build(symbols),
-            pagerank=np.asarray(index.pagerank, dtype=np.float64),
-            seconds=time.perf_counter() - started,
-            loaded=True,
+        keys = _unstrings(arrays["files"], files)
+        stamps = _unstrings(arrays["stamps"], files)
+        sizes = np.asarray(arrays["sizes"], dtype=np.int64)
+        bounds = np.concatenate([[0], np.cumsum(sizes)]).tolist()
+        head, body, trigrams = (_rows(arrays, p) for p in ("head", "body", "trigrams"))
+        sequence = np.asarray(arrays["sequence"], dtype=np.int32)
+        starts = np.asarray(arrays["starts"], dtype=np.int64)
+        head_length = np.asarray(arrays["head_length"], dtype=np.float64)
+        body_length = np.asarray(arrays["body_length"], dtype=np.float64)
+        doc_vectors = np.asarray(arrays["doc_vectors"], dtype=np.float32)
+        model_terms = _unstrings(arrays["model_terms"], model_count)
+        model = WordModel(
+            term_ids={t: i for i, t in enumerate(model_terms)},
+            vectors=np.asarray(arrays["model_vectors"], dtype=np.float32),
+            idf=np.asarray(arrays["model_idf"], dtype=np.float64),
+            symbols=model_symbols,
+            stamps=frozenset(_unstrings(arrays["model_stamps"], stamp_count)),
+            version=WordModel.new_version(),
         )
+        vocabulary = Vocabulary(_unstrings(arrays["vocabulary"], vocab))
+        trigram_vocabulary = Vocabulary(_unstrings(arrays["trigram_vocabulary"], trigram_vocab))
+        if doc_vectors.shape[0] != bounds[-1] or head.rows != bounds[-1]:
+            raise ValueError("row counts disagree")
+        pending: dict[str, tuple[str, Piece, Rows, npt.NDArray[np.float32]]] = {}
+        for i, (key, stamp) in enumerate(zip(keys, stamps, strict=True)):
+            a, b = bounds[i], bounds[i + 1]
+            s0, s1 = int(starts[a]), int(starts[b])
+            text = Piece(
+                head=_slice(head, a, b),
+                head_length=head_length[a:b],
+                body=_slice(body, a, b),
+                body_length=body_length[a:b],
+                sequence=sequence[s0:s1],
+                starts=starts[a : b + 1] - s0,
+            )
+            pending[key] = (stamp, text, _slice(trigrams, a, b), doc_vectors[a:b])
     except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError) as exc:
         log.warning("ranking data at %s is unusable (%s); rebuilding it", path, exc)
-        return None
+        return
+    corpus.vocabulary = vocabulary
+    corpus.trigram_vocabulary = trigram_vocabulary
+    corpus.model = model
+    corpus.pieces = {}
+    corpus.vectors = {}
+    for key, (stamp, text, trigram_block, vectors) in pending.items():
+        corpus.pieces[key] = FilePiece.stored(stamp, text, trigram_block)
+        corpus.vectors[stamp] = (model.version, vectors)
+    corpus.loaded = True

@@ -9,7 +9,9 @@ The default model needs no download and is trained on the repository itself:
   Embeddings", 2015): co-occurrence counts within a window of the token
   sequence, positive PMI with the context distribution smoothed by 0.75, a
   randomized SVD (Halko, Martinsson and Tropp, 2011), vectors ``U * sqrt(S)``;
-  a symbol's vector is its TF-IDF-weighted sum of word vectors, normalized.
+  a symbol's vector is its TF-IDF-weighted sum of word vectors, normalized
+  (:class:`WordModel`; kept across index generations and retrained only when
+  the corpus moved a lot, see :mod:`symfuse.ranking.corpus`).
 
 A query's score against a symbol is ``ALPHA * cos_tfidf + (1 - ALPHA) * cos_svd``.
 Other models plug in through :class:`Embedder`.
@@ -17,6 +19,7 @@ Other models plug in through :class:`Embedder`.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -33,8 +36,9 @@ DIMENSIONS = 128
 WINDOW = 5
 MIN_DF = 2
 CONTEXT_SMOOTHING = 0.75
-POWER_ITERATIONS = 2
-OVERSAMPLE = 16
+POWER_ITERATIONS = 1
+OVERSAMPLE = 10
+MAX_TERMS = 12_000  # the most frequent terms learn vectors; rarer ones rely on TF-IDF
 SEED = 20240607
 
 
@@ -55,17 +59,17 @@ def tfidf_matrix(
     tf: sparse.csr_matrix,
 ) -> tuple[sparse.csr_matrix, npt.NDArray[np.float64]]:
     """Rows ``ln(1 + tf) * idf`` L2-normalized, and ``idf = ln(N / df)``."""
+    tf = sparse.csr_matrix(tf)
+    tf.sum_duplicates()
     n_docs = tf.shape[0]
-    binary = tf.copy()
-    binary.data = np.ones_like(binary.data)
-    df = np.asarray(binary.sum(axis=0)).ravel()
-    idf = np.log(np.maximum(n_docs, 1) / np.maximum(df, 1.0))
-    weighted = tf.copy().astype(np.float64)
-    weighted.data = np.log1p(weighted.data) * idf[weighted.indices]
-    norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
+    df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
+    idf = np.log(max(n_docs, 1) / np.maximum(df, 1.0))
+    data = np.log1p(tf.data) * idf[tf.indices]
+    rows = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
+    norms = np.sqrt(np.bincount(rows, weights=data * data, minlength=n_docs))
     inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    normalized = sparse.diags(inverse) @ weighted
-    return sparse.csr_matrix(normalized), idf
+    data = data * inverse[rows]
+    return sparse.csr_matrix((data, tf.indices, tf.indptr), shape=tf.shape), idf
 
 
 def cooccurrence(
@@ -132,59 +136,143 @@ def randomized_svd(
     return u[:, :keep], s[:keep]
 
 
+_versions = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class WordModel:
+    """PPMI + SVD word vectors, with the idf they were trained under.
+
+    A symbol's vector is ``sum_t ln(1 + tf) * idf_model(t) * v(t)`` over the terms
+    the model knows, normalized: it depends on the symbol's own document and
+    the model only, so vectors of unchanged files survive a re-index. Terms the
+    model never saw add through TF-IDF only. ``stamps`` and ``symbols`` say what
+    it was trained on, to decide when the corpus has moved enough to retrain.
+    """
+
+    term_ids: dict[str, int]  # term -> row of ``vectors``
+    vectors: npt.NDArray[np.float32]  # terms x dims
+    idf: npt.NDArray[np.float64]  # per row, ln(N / df) at training time
+    symbols: int = 0
+    stamps: frozenset[str] = frozenset()
+    version: int = 0
+
+    @classmethod
+    def train(
+        cls,
+        documents: Documents,
+        dimensions: int = DIMENSIONS,
+        stamps: frozenset[str] = frozenset(),
+    ) -> WordModel:
+        tf = documents.tf
+        vocabulary_size = tf.shape[1]
+        counts = cooccurrence(documents.sequence, documents.starts, vocabulary_size)
+        df = np.bincount(tf.indices, minlength=vocabulary_size)
+        kept = np.flatnonzero(df >= MIN_DF)  # words seen once have no distribution to learn
+        if kept.shape[0] > MAX_TERMS:
+            kept = np.sort(kept[np.argsort(-df[kept], kind="stable")[:MAX_TERMS]])
+        counts = sparse.csr_matrix(counts[kept][:, kept])
+        u, s = randomized_svd(ppmi(counts), dimensions)
+        vectors = (u * np.sqrt(s)).astype(np.float32)
+        used = np.flatnonzero(np.abs(vectors).sum(axis=1) > 0)  # words with a context
+        terms = documents.vocabulary
+        n_docs = max(tf.shape[0], 1)
+        idf = np.log(n_docs / np.maximum(df[kept[used]], 1.0))
+        return cls(
+            term_ids={terms[int(kept[r])]: i for i, r in enumerate(used)},
+            vectors=np.ascontiguousarray(vectors[used]),
+            idf=idf.astype(np.float64),
+            symbols=int(tf.shape[0]),
+            stamps=stamps,
+            version=next(_versions),
+        )
+
+    @staticmethod
+    def new_version() -> int:
+        """A version number no other model in this process has."""
+        return next(_versions)
+
+    @property
+    def dimensions(self) -> int:
+        return int(self.vectors.shape[1])
+
+    def rows_of(self, vocabulary: list[str]) -> npt.NDArray[np.int64]:
+        """For each vocabulary id, the model's row (-1 when it does not know the term)."""
+        get = self.term_ids.get
+        return np.fromiter((get(t, -1) for t in vocabulary), dtype=np.int64, count=len(vocabulary))
+
+    def embed(self, tf: sparse.csr_matrix, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """Unit vectors of documents ``tf`` (columns are vocabulary ids mapped by ``rows``)."""
+        n = tf.shape[0]
+        if not tf.nnz or not self.vectors.shape[0]:
+            return np.zeros((n, self.dimensions), dtype=np.float32)
+        model_rows = rows[tf.indices]
+        known = model_rows >= 0
+        entry_rows = np.repeat(np.arange(n), np.diff(tf.indptr))[known]
+        cols = model_rows[known]
+        values = np.log1p(tf.data[known]) * self.idf[cols]
+        weights = sparse.csr_matrix((values, (entry_rows, cols)), shape=(n, self.vectors.shape[0]))
+        docs = np.asarray(weights @ self.vectors, dtype=np.float32)
+        norms = np.linalg.norm(docs, axis=1, keepdims=True)
+        unit: npt.NDArray[np.float32] = np.divide(
+            docs, norms, out=np.zeros_like(docs), where=norms > 0
+        )
+        return unit
+
+
 @dataclass(frozen=True, slots=True)
 class RepositoryEmbedder:
     """TF-IDF plus PPMI-SVD word vectors, trained on the index (the default model)."""
 
     tfidf: sparse.csc_matrix  # symbols x terms, rows L2-normalized
     idf: npt.NDArray[np.float64]
-    word_vectors: npt.NDArray[np.float32]  # terms x dims
+    model: WordModel
     doc_vectors: npt.NDArray[np.float32]  # symbols x dims, rows L2-normalized
     term_ids: dict[str, int]
     name: str = "tfidf+ppmi-svd"
 
     @classmethod
     def train(cls, documents: Documents, dimensions: int = DIMENSIONS) -> RepositoryEmbedder:
+        model = WordModel.train(documents, dimensions)
+        vectors = model.embed(documents.tf, model.rows_of(documents.vocabulary))
+        return cls.assemble(documents, model, vectors)
+
+    @classmethod
+    def assemble(
+        cls, documents: Documents, model: WordModel, doc_vectors: npt.NDArray[np.float32]
+    ) -> RepositoryEmbedder:
+        """The embedder of ``documents`` with a trained ``model`` and their vectors under it."""
         tfidf, idf = tfidf_matrix(documents.tf)
-        vocabulary_size = len(documents.vocabulary)
-        counts = cooccurrence(documents.sequence, documents.starts, vocabulary_size)
-        df = np.diff(sparse.csc_matrix(documents.tf).indptr)
-        kept = np.flatnonzero(df >= MIN_DF)  # words seen once have no distribution to learn
-        counts = sparse.csr_matrix(counts[kept][:, kept])
-        u, s = randomized_svd(ppmi(counts), dimensions)
-        words = np.zeros((vocabulary_size, u.shape[1]), dtype=np.float32)
-        words[kept] = (u * np.sqrt(s)).astype(np.float32)
-        docs = np.asarray(tfidf @ words, dtype=np.float32)
-        norms = np.linalg.norm(docs, axis=1, keepdims=True)
-        docs = np.divide(docs, norms, out=np.zeros_like(docs), where=norms > 0)
         return cls(
             tfidf=sparse.csc_matrix(tfidf),
             idf=idf,
-            word_vectors=words,
-            doc_vectors=docs,
+            model=model,
+            doc_vectors=doc_vectors,
             term_ids=documents.term_ids,
         )
 
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         terms = QueryTerms.parse(query)
-        cols = [self.term_ids[t] for t in terms.required + terms.optional if t in self.term_ids]
+        wanted = terms.required + terms.optional
+        width = self.tfidf.shape[1]
+        cols = [self.term_ids[t] for t in wanted if self.term_ids.get(t, width) < width]
         n = self.tfidf.shape[0]
-        if not cols:
-            return np.zeros(n, dtype=np.float32)
-        weights = self.idf[cols]
-        weights = weights / (np.linalg.norm(weights) or 1.0)
         lexical = np.zeros(n, dtype=np.float64)
-        for col, w in zip(cols, weights, strict=True):
-            start, end = self.tfidf.indptr[col], self.tfidf.indptr[col + 1]
-            lexical[self.tfidf.indices[start:end]] += w * self.tfidf.data[start:end]
-        vector = weights.astype(np.float32) @ self.word_vectors[cols]
+        if cols:
+            weights = self.idf[cols]
+            weights = weights / (np.linalg.norm(weights) or 1.0)
+            for col, w in zip(cols, weights, strict=True):
+                start, end = self.tfidf.indptr[col], self.tfidf.indptr[col + 1]
+                lexical[self.tfidf.indices[start:end]] += w * self.tfidf.data[start:end]
+        rows = [self.model.term_ids[t] for t in wanted if t in self.model.term_ids]
+        if not rows:
+            return (ALPHA * lexical).astype(np.float32)
+        vector = self.model.idf[rows].astype(np.float32) @ self.model.vectors[rows]
         norm = float(np.linalg.norm(vector))
+        if norm <= 0:
+            return (ALPHA * lexical).astype(np.float32)
         # einsum's own loop, not BLAS: a threaded BLAS matvec stalls on a busy machine.
-        dense = (
-            np.einsum("ij,j->i", self.doc_vectors, vector / norm)
-            if norm > 0
-            else np.zeros(n, dtype=np.float32)
-        )
+        dense: npt.NDArray[np.float32] = np.einsum("ij,j->i", self.doc_vectors, vector / norm)
         return (ALPHA * lexical + (1.0 - ALPHA) * dense).astype(np.float32)
 
 

@@ -5,8 +5,9 @@ Identifiers are split into sub-tokens on ``_``, ``-``, ``.``, case changes
 (``utf8Decode`` -> ``utf 8 decode``); the whole identifier is also kept, lower-cased
 and without separators (``getuserbyid``), so that a query typed either way
 meets it. Prose (docstrings, natural-language queries) goes through the same
-splitter, word by word. Tokens get a light plural stem (Harman's "S" stemmer),
-never anything heavier: identifiers must stay recognisable.
+splitter, word by word. Tokens get a light stem (Harman's "S" stemmer plus
+``-ing``/``-ed`` and a final ``e`` folded (:func:`stem`), never anything
+heavier: identifiers must stay recognisable.
 """
 
 from __future__ import annotations
@@ -57,8 +58,33 @@ def _split_unicode(name: str) -> list[str]:
 
 
 def stem(token: str) -> str:
-    """Harman's S-stemmer (1991): ``ies -> y``, ``es -> e``, ``s -> ''`` with its exceptions."""
-    if len(token) <= 3 or not token.endswith("s"):
+    """A light suffix folder: Harman's S-stemmer (1991), then ``-ing``/``-ed`` and a final ``e``.
+
+    ``ies -> y``, ``es -> e``, ``s -> ''`` (with Harman's exceptions); then
+    ``ied -> y``, ``-ing`` and ``-ed`` are dropped when at least three letters
+    (one a vowel) remain, a doubled final consonant is undoubled (``running``
+    -> ``run``); last, a final ``e`` goes, so that ``cache``, ``caches``,
+    ``cached`` and ``caching`` all become ``cach``. Only tokens of four
+    letters or more are touched; numbers never are.
+    """
+    if len(token) <= 3 or not token.isalpha():
+        return token
+    cached = _STEMS.get(token)
+    if cached is not None:
+        return cached
+    result = _fold(_harman(token))
+    if len(_STEMS) < _MEMO_LIMIT:
+        _STEMS[token] = result
+    return result
+
+
+_STEMS: dict[str, str] = {}
+_MEMO_LIMIT = 500_000
+_VOWELS = frozenset("aeiouy")
+
+
+def _harman(token: str) -> str:
+    if not token.endswith("s"):
         return token
     if token.endswith("ies") and not token.endswith(("eies", "aies")):
         return token[:-3] + "y"
@@ -67,6 +93,23 @@ def stem(token: str) -> str:
     if token.endswith(("us", "ss")):
         return token
     return token[:-1]
+
+
+def _fold(token: str) -> str:
+    if len(token) <= 3:
+        return token
+    if token.endswith("ied") and len(token) > 4:
+        return token[:-3] + "y"
+    for suffix in ("ing", "ed"):
+        base = token[: -len(suffix)]
+        if token.endswith(suffix) and len(base) >= 3 and _VOWELS.intersection(base):
+            if len(base) >= 4 and base[-1] == base[-2] and base[-1] not in "lsz" + "aeiou":
+                base = base[:-1]
+            token = base
+            break
+    if token.endswith("e") and len(token) > 3:
+        token = token[:-1]
+    return token
 
 
 def whole(name: str) -> str:
@@ -83,14 +126,34 @@ def identifier_tokens(name: str) -> list[str]:
     return tokens
 
 
+def word_tokens(word: str) -> tuple[str, ...]:
+    """:func:`identifier_tokens` of one word, those of two characters or more (memoized)."""
+    cached = _WORDS.get(word)
+    if cached is None:
+        cached = tuple(t for t in identifier_tokens(word) if len(t) >= 2)
+        if len(_WORDS) < _MEMO_LIMIT:
+            _WORDS[word] = cached
+    return cached
+
+
+_WORDS: dict[str, tuple[str, ...]] = {}
+
+
 def text_tokens(text: str, *, min_length: int = 2) -> list[str]:
     """Tokens of prose or code text, in order: each word split like an identifier."""
-    out: list[str] = []
-    for word in WORD.findall(text):
-        for token in identifier_tokens(word):
-            if len(token) >= min_length:
-                out.append(token)
-    return out
+    if min_length == 2:
+        get = _WORDS.get
+        out: list[str] = []
+        for word in WORD.findall(text):
+            found = get(word)
+            out.extend(found if found is not None else word_tokens(word))
+        return out
+    return [
+        token
+        for word in WORD.findall(text)
+        for token in identifier_tokens(word)
+        if len(token) >= min_length
+    ]
 
 
 def query_tokens(query: str) -> list[str]:

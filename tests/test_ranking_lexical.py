@@ -63,18 +63,25 @@ def test_split_identifier(name: str, parts: list[str]) -> None:
 
 def test_identifier_tokens_keep_the_whole_identifier() -> None:
     assert identifier_tokens("getUserById") == ["get", "user", "by", "id", "getuserbyid"]
-    assert identifier_tokens("save") == ["save"]
+    assert identifier_tokens("load") == ["load"]
 
 
-def test_stemmer_is_harman_s() -> None:
-    assert [stem(w) for w in ["queries", "classes", "users", "address", "status", "is"]] == [
+def test_stemmer_folds_plurals_ing_ed_and_a_final_e() -> None:
+    words = ["queries", "classes", "users", "address", "status", "is", "utf8"]
+    assert [stem(w) for w in words] == [
         "query",
-        "classe",
+        "class",
         "user",
         "address",
         "status",
         "is",
+        "utf8",
     ]
+    forms = ["cache", "caches", "cached", "caching"]
+    assert {stem(w) for w in forms} == {"cach"}
+    assert {stem(w) for w in ["run", "running"]} == {"run"}
+    assert {stem(w) for w in ["copy", "copied", "copies"]} == {"copy"}
+    assert {stem(w) for w in ["populate", "populated", "populates"]} == {"populat"}
 
 
 def test_query_terms_drop_stop_words_and_make_whole_forms_optional() -> None:

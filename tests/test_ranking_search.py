@@ -404,13 +404,13 @@ def test_defaults_follow_the_contract() -> None:
 
 
 def test_prepared_data_is_persisted_and_reloaded(index: Index, tmp_path: Path) -> None:
-    prepare_module._memory.pop(index, None)
+    prepare_module.forget()
     first = prepare(index, tmp_path)
     stored = tmp_path / f"ranking-{index.generation}.npz"
     assert stored.exists()
     assert not first.loaded
     assert prepare(index, tmp_path) is first  # cached in memory
-    prepare_module._memory.pop(index)
+    prepare_module.forget()  # as in a new process
     second = prepare(index, tmp_path)
     assert second.loaded
     assert second.fingerprint == first.fingerprint
@@ -423,10 +423,10 @@ def test_prepared_data_is_persisted_and_reloaded(index: Index, tmp_path: Path) -
 def test_a_damaged_ranking_file_is_rebuilt(index: Index, tmp_path: Path) -> None:
     stored = tmp_path / f"ranking-{index.generation}.npz"
     stored.write_bytes(b"PK\x03\x04 not really a zip")
-    prepare_module._memory.pop(index, None)
+    prepare_module.forget()
     rebuilt = prepare(index, tmp_path)
     assert not rebuilt.loaded
-    prepare_module._memory.pop(index)
+    prepare_module.forget()
     assert prepare(index, tmp_path).loaded
 
 
