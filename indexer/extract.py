@@ -237,8 +237,8 @@ def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
         names = caps.get("name")
         if not names:
             continue
-        role = roles.get(pattern, False)
-        if role is False or (role is not None and role[0] not in caps):
+        role = roles.get(pattern)
+        if pattern not in roles or (role is not None and role[0] not in caps):
             # A pattern's role capture is the same in every match, except across the
             # branches of an alternation: look again whenever the remembered one is absent.
             role = roles[pattern] = _role(caps)
@@ -445,7 +445,7 @@ def _build_references(
     position = 0
     raw_refs.sort(key=lambda item: item[0])
     ascii_source = columns.ascii
-    for start, end, row, byte_col, text, ref_kind, qualifier, alias in raw_refs:
+    for start, end, row, byte_col, raw_name, ref_kind, qualifier, alias in raw_refs:
         while position < len(spans) and spans[position][0] <= start:
             span = spans[position]
             while stack and not (stack[-1][0] <= span[0] and span[1] <= stack[-1][1]):
@@ -454,7 +454,7 @@ def _build_references(
             position += 1
         while stack and stack[-1][1] < end:
             stack.pop()
-        name = text.decode("utf-8", errors="replace").strip()
+        name = raw_name.decode("utf-8", errors="replace").strip()
         if not name:
             continue
         enclosing = stack[-1][2].symbol if stack else None
