@@ -125,13 +125,12 @@ def discover(root: Path, config: DiscoveryConfig) -> Discovery:
     exclude = _matcher(config.exclude)
     ignores = _Ignores()
     visited: set[tuple[int, int]] = set()
-    for rel_path, entry_stat, abs_path in _walk(real_root, "", ignores, visited, config, result):
+    for rel_path, language, entry_stat, abs_path in _walk(
+        real_root, "", ignores, visited, config, result
+    ):
         if exclude is not None and exclude.match_file(rel_path):
             continue
         if include is not None and not include.match_file(rel_path):
-            continue
-        spec = languages.detect(rel_path)
-        if spec is None or (config.languages is not None and spec.name not in config.languages):
             continue
         if entry_stat.st_size > config.max_file_size:
             reason = f"larger than {config.max_file_size} bytes ({entry_stat.st_size})"
@@ -139,7 +138,7 @@ def discover(root: Path, config: DiscoveryConfig) -> Discovery:
             result.skipped.append((rel_path, reason))
             continue
         result.candidates.append(
-            Candidate(rel_path, abs_path, spec.name, entry_stat.st_size, entry_stat.st_mtime_ns)
+            Candidate(rel_path, abs_path, language, entry_stat.st_size, entry_stat.st_mtime_ns)
         )
     result.candidates.sort(key=lambda c: c.path)
     return result
@@ -152,7 +151,8 @@ def _walk(
     visited: set[tuple[int, int]],
     config: DiscoveryConfig,
     result: Discovery,
-) -> Iterator[tuple[str, os.stat_result, str]]:
+) -> Iterator[tuple[str, str, os.stat_result, str]]:
+    """Files we have a language for, with their stat; only those are stat'ed."""
     abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
     try:
         dir_stat = os.stat(abs_dir)
@@ -171,27 +171,38 @@ def _walk(
         result.skipped.append((rel_dir or ".", f"cannot read directory: {exc.strerror}"))
         return
     pushed = ignores.push(rel_dir, abs_dir)
+    wanted = config.languages
     try:
         for entry in entries:
             rel_path = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             try:
                 is_link = entry.is_symlink()
-                entry_stat = entry.stat(follow_symlinks=True)
+                if is_link:
+                    target = os.path.realpath(entry.path)
+                    if target != real_root and not target.startswith(real_root + os.sep):
+                        result.skipped.append((rel_path, "symlink leads outside the workspace"))
+                        continue
+                is_dir = entry.is_dir()  # the directory entry's type: no stat for most entries
             except OSError:
                 result.skipped.append((rel_path, "vanished or unreadable while walking"))
                 continue
-            abs_path = entry.path
-            if is_link:
-                target = os.path.realpath(entry.path)
-                if target != real_root and not target.startswith(real_root + os.sep):
-                    result.skipped.append((rel_path, "symlink leads outside the workspace"))
-                    continue
-            if stat.S_ISDIR(entry_stat.st_mode):
+            if is_dir:
                 if entry.name in config.skip_dirs or ignores.ignored(rel_path, is_dir=True):
                     continue
                 yield from _walk(real_root, rel_path, ignores, visited, config, result)
-            elif stat.S_ISREG(entry_stat.st_mode) and not ignores.ignored(rel_path, is_dir=False):
-                yield rel_path, entry_stat, abs_path
+                continue
+            spec = languages.detect(entry.name)
+            if spec is None or (wanted is not None and spec.name not in wanted):
+                continue
+            if ignores.ignored(rel_path, is_dir=False):
+                continue
+            try:
+                entry_stat = entry.stat()
+            except OSError:
+                result.skipped.append((rel_path, "vanished or unreadable while walking"))
+                continue
+            if stat.S_ISREG(entry_stat.st_mode):
+                yield rel_path, spec.name, entry_stat, entry.path
     finally:
         if pushed:
             ignores.pop()

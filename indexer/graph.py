@@ -210,7 +210,8 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
                 continue
             key = (ref.enclosing, hit.target.symbol_id, int(EdgeKind.of(ref.kind)))
             merged[key] = max(merged.get(key, 0.0), hit.confidence)
-    return [(s, d, k, w) for (s, d, k), w in merged.items()]
+    # Weights keep the three decimals the store keeps, so stored and fresh edges compare equal.
+    return [(s, d, k, round(w, 3)) for (s, d, k), w in merged.items()]
 
 
 def relink(index: Index, files: Iterable[str]) -> None:

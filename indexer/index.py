@@ -69,6 +69,7 @@ class Index:
         self.generation = 0
         self.updated_at = 0.0
         self.linked = False  # True once every file's references were resolved into edges
+        self.graph_dirty = True  # edges or ranks differ from what the store holds
         self.options: dict[str, Any] = {}  # the IndexConfig options it was built with
         self._cache: dict[str, object] = {}
 

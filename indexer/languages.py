@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import PurePosixPath
 from typing import Any, cast
 
 from tree_sitter import Language, Parser, Query
@@ -105,12 +104,16 @@ def _by_filename() -> dict[str, LanguageSpec]:
 
 def detect(path: str) -> LanguageSpec | None:
     """The language of a file by its name, or None when we do not index it."""
-    pure = PurePosixPath(path)
-    spec = _by_filename().get(pure.name)
+    name = path.rsplit("/", 1)[-1]
+    spec = _by_filename().get(name)
     if spec is not None:
         return spec
-    suffix = pure.suffix
-    return _by_suffix().get(suffix) or _by_suffix().get(suffix.lower())
+    dot = name.rfind(".")
+    if dot <= 0:  # no extension, or a dot file such as .bashrc
+        return None
+    suffix = name[dot:]
+    table = _by_suffix()
+    return table.get(suffix) or table.get(suffix.lower())
 
 
 @functools.cache

@@ -191,6 +191,7 @@ class Store:
         index.updated_at = manifest.updated_at
         index.options = manifest.options
         index.linked = True
+        index.graph_dirty = False
         return index
 
     def _load_file(self, key: str, meta: FileMeta, pack: bytes) -> FileEntry:
@@ -261,7 +262,10 @@ class Store:
                 atomic_write(path, data)
             for meta in fresh:
                 meta.pack = pack
-        graph_key = self._write_graph(index)
+        if index.graph_dirty or previous is None:
+            graph_key = self._write_graph(index)
+        else:
+            graph_key = previous.graph_key  # edges and ranks unchanged: keep the stored graph
         _fsync_dir(self.objects)
         manifest = Manifest(
             roots=index.roots,
@@ -273,6 +277,7 @@ class Store:
             options=options,
         )
         self.write_manifest(manifest)
+        index.graph_dirty = False
         keep = {m.pack for m in files.values()} | {graph_key}
         for path in self.objects.glob("*.msgpack"):
             if path.stem not in keep:

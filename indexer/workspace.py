@@ -264,15 +264,36 @@ def update_index(
     ``index`` is an already loaded index to patch (servers keep one in memory);
     ``only`` limits the check to these paths (absolute or root-relative).
     """
+    result, report = _locked_update(config, index, only, on_progress, need_index=True)
+    assert result is not None
+    return result, report
+
+
+def refresh_index(config: IndexConfig) -> UpdateReport:
+    """``update_index`` for callers that only want the report (``symfuse index``).
+
+    When nothing changed it reads the manifest alone, never the whole index.
+    """
+    return _locked_update(config, None, None, None, need_index=False)[1]
+
+
+def _locked_update(
+    config: IndexConfig,
+    index: Index | None,
+    only: Sequence[str] | None,
+    on_progress: Callable[[int, int], None] | None,
+    *,
+    need_index: bool,
+) -> tuple[Index | None, UpdateReport]:
     started = time.perf_counter()
     store = config.store
     with store.lock():
         try:
-            result, report = _update(config, store, index, only, on_progress)
+            result, report = _update(config, store, index, only, on_progress, need_index)
         except IndexCorrupt as exc:
             log.warning("stored index at %s is unusable (%s); rebuilding it", store.directory, exc)
             store.clear()
-            result, report = _update(config, store, None, None, on_progress)
+            result, report = _update(config, store, None, None, on_progress, need_index)
             report.rebuilt_because = str(exc)
     report.seconds = time.perf_counter() - started
     return result, report
@@ -284,7 +305,8 @@ def _update(
     index: Index | None,
     only: Sequence[str] | None,
     on_progress: Callable[[int, int], None] | None,
-) -> tuple[Index, UpdateReport]:
+    need_index: bool = True,
+) -> tuple[Index | None, UpdateReport]:
     report = UpdateReport()
     aliases = root_aliases(config.roots)
     manifest = _read_manifest(store, report)
@@ -313,6 +335,8 @@ def _update(
     if nothing_new and not relink and manifest is not None and reusable:
         report.files = len(stored)
         report.counts = manifest.counts
+        if previous is None and not need_index:
+            return None, report
         return previous or store.load(manifest), report
     if previous is None and manifest is not None and reusable:
         previous = store.load(manifest)
@@ -477,19 +501,35 @@ def patch(
         graph.relink(index, list(index.files))
         index.linked = True
     elif touched:
-        graph.relink(index, graph.affected_files(index, names, touched))
+        affected = graph.affected_files(index, names, touched)
+        before = {key: sorted(index.edges_by_file.get(key, ())) for key in affected}
+        graph.relink(index, affected)
+        after = {key: sorted(index.edges_by_file.get(key, ())) for key in affected}
+        if not names and before == after:
+            # Same symbols, same edges (an edit inside a body): PageRank cannot change.
+            index.updated_at = time.time()
+            return
     else:
         return
     _rank(index)
+    index.graph_dirty = True
     index.updated_at = time.time()
 
 
 def _rank(index: Index) -> None:
-    from symfuse.indexer.pagerank import pagerank  # numpy and scipy only when ranking
+    import numpy as np
+
+    from symfuse.indexer.pagerank import pagerank  # numpy only when ranking
 
     edges = index.edges
-    scores = pagerank(len(index.symbols), edges.src, edges.dst, edges.weight)
-    index.pagerank_by_id = {
-        s.symbol_id: float(v) for s, v in zip(index.symbols, scores, strict=True)
-    }
+    symbols = index.symbols
+    start = None
+    if index.pagerank_by_id:  # warm start from the ranks before this change
+        previous = index.pagerank_by_id
+        fallback = 1.0 / max(1, len(symbols))
+        start = np.fromiter(
+            (previous.get(s.symbol_id, fallback) for s in symbols), np.float64, len(symbols)
+        )
+    scores = pagerank(len(symbols), edges.src, edges.dst, edges.weight, start=start)
+    index.pagerank_by_id = dict(zip((s.symbol_id for s in symbols), scores.tolist(), strict=True))
     index.changed()

@@ -10,7 +10,7 @@ from typing import Any
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
-from symfuse.indexer.workspace import IndexConfig, UpdateReport, update_index
+from symfuse.indexer.workspace import IndexConfig, UpdateReport, refresh_index, update_index
 from symfuse.server.output import OutputFormat, render, symbol_dict
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,11 @@ def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
 
 
 def run_index(args: argparse.Namespace) -> int:
-    _, report = fresh_index(args)
+    from symfuse.server.cli import index_config
+
+    report = refresh_index(index_config(args))
+    if report.rebuilt_because:
+        log.warning("index rebuilt: %s", report.rebuilt_because)
     for path, reason in report.skipped:
         log.info("skipped %s: %s", path, reason)
     counts = report.counts
