@@ -77,9 +77,32 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
 )
 
 
+_INHERITS = "; inherits:"
+
+
 def _query_text(name: str) -> str | None:
+    """A language's query; a first line ``; inherits: a,b`` puts those queries first.
+
+    (The convention of nvim-treesitter: TSX is TypeScript plus JSX patterns.)
+    """
     resource = resources.files("symfuse.indexer.queries").joinpath(f"{name}.scm")
-    return resource.read_text(encoding="utf-8") if resource.is_file() else None
+    if not resource.is_file():
+        return None
+    text = resource.read_text(encoding="utf-8")
+    first = text.split("\n", 1)[0]
+    if not first.startswith(_INHERITS):
+        return text
+    parents = [p.strip() for p in first[len(_INHERITS) :].split(",") if p.strip()]
+    inherited = [_query_text(parent) for parent in parents if parent != name]
+    return "\n".join([*(t for t in inherited if t is not None), text])
+
+
+def query_source(name: str) -> str:
+    """The full text of a language's query, inherited parts included."""
+    text = _query_text(name)
+    if text is None:
+        raise KeyError(f"no query for language {name!r}")
+    return text
 
 
 @functools.cache
@@ -124,10 +147,7 @@ def grammar(name: str) -> Language:
 @functools.cache
 def query(name: str) -> Query:
     """The compiled definitions-and-references query of a language."""
-    text = _query_text(name)
-    if text is None:
-        raise KeyError(f"no query for language {name!r}")
-    return Query(grammar(name), text)
+    return Query(grammar(name), query_source(name))
 
 
 def parser(name: str) -> Parser:

@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -107,10 +106,9 @@ def extractor_fingerprint() -> dict[str, str]:
     engine.update(str(rows.SCHEMA).encode())
     engine.update(Path(__file__).with_name("extract.py").read_bytes())
     prints: dict[str, str] = {}
-    queries = resources.files("symfuse.indexer.queries")
     for name in sorted(languages.supported()):
         digest = engine.copy()
-        digest.update(queries.joinpath(f"{name}.scm").read_bytes())
+        digest.update(languages.query_source(name).encode())
         prints[name] = digest.hexdigest()
     return prints
 
