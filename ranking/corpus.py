@@ -31,14 +31,13 @@ from scipy import sparse
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.ranking.documents import (
-    FIELD_WEIGHTS,
-    Field,
     Piece,
     Rows,
     Vocabulary,
     concatenate,
     definition_bodies,
     file_piece,
+    similarity_tf,
 )
 from symfuse.ranking.filters import FilterCodes, FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex, trigram_rows
@@ -283,15 +282,12 @@ class Corpus:
                 fresh[p.stamp] = (version, block)
             self.vectors = fresh
             return every
-        weight = FIELD_WEIGHTS[Field.BODY]
         width = len(self.vocabulary)
         fresh = {}
         for p in pieces:
             found = cached[p.stamp]
             if found is None or found[0] != version:
-                piece_tf = sparse.csr_matrix(
-                    p.text.head.matrix(width) + weight * p.text.body.matrix(width)
-                )
+                piece_tf = similarity_tf(p.text.head.matrix(width), p.text.body.matrix(width))
                 found = (version, model.embed(piece_tf, rows))
             fresh[p.stamp] = found
             out.append(found[1])

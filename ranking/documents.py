@@ -201,12 +201,21 @@ class Documents:
 
     @property
     def tf(self) -> sparse.csr_matrix:
-        """Head counts plus body counts times the body's field weight."""
-        return sparse.csr_matrix(self.head + FIELD_WEIGHTS[Field.BODY] * self.body)
+        """What the similarity channel weighs: see :func:`similarity_tf`."""
+        return similarity_tf(self.head, self.body)
 
     @property
     def length(self) -> npt.NDArray[np.float64]:
         return self.head_length + FIELD_WEIGHTS[Field.BODY] * self.body_length
+
+
+SIMILARITY_BODY = 1.5  # the body's weight in the similarity channel (Django nl: 0.5 -> 1.5
+# lifted semantic-only hit@10 from 0.237 to 0.253)
+
+
+def similarity_tf(head: sparse.csr_matrix, body: sparse.csr_matrix) -> sparse.csr_matrix:
+    """Head counts plus body counts times :data:`SIMILARITY_BODY`."""
+    return sparse.csr_matrix(head + SIMILARITY_BODY * body)
 
 
 def _path_text(file: str) -> str:

@@ -4,9 +4,13 @@ Candidates are names whose trigram sets are similar enough to the query's
 (both lower-cased and without separators, so ``getCacheKye`` meets ``get_cache_key``),
 by Jaccard similarity ``|A & B| / |A | B|`` (``fuzzy_threshold``, default 0.3),
 computed for every name at once from a sparse (names x trigrams) matrix. They
-are kept when their Levenshtein distance to the query is within
-``max_edit_distance`` (default 3) and ranked by that distance, then by Jaccard
-similarity. Names are lower-cased once, at index time; distances are rapidfuzz's,
+are kept when their optimal-string-alignment distance (Levenshtein with
+adjacent transpositions as one edit: "chrage" is one edit from "charge") to the
+query is within ``max_edit_distance`` (default 3) and ranked by that distance,
+then by the distance of the name as written, then by Jaccard similarity. Names
+with the query's first letter and a length within the bound need only 0.6 of
+the Jaccard threshold: a transposition in a short name breaks most of its
+trigrams. Names are lower-cased once, at index time; distances are rapidfuzz's,
 against the name and against its separator-free form (the better counts).
 """
 
@@ -17,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 from scipy import sparse
 
 from symfuse.ranking.documents import Rows, Vocabulary
@@ -25,6 +29,7 @@ from symfuse.ranking.tokens import whole
 from symfuse.ranking.topk import Ranking
 
 MAX_CANDIDATES = 2000  # best by Jaccard, checked for edit distance
+RELAXED = 0.6  # share of the Jaccard threshold enough for a name with the query's first letter
 
 
 def trigram_rows(wholes: list[str], lower: list[str], vocabulary: Vocabulary) -> Rows:
@@ -64,6 +69,8 @@ class TrigramIndex:
     trigram_ids: dict[str, int]
     lower: list[str]
     wholes: list[str]
+    first: npt.NDArray[np.int32]  # code point of each separator-free name's first letter
+    length: npt.NDArray[np.int32]  # length of each separator-free name
 
     @classmethod
     def build(cls, names: list[str]) -> TrigramIndex:
@@ -80,7 +87,10 @@ class TrigramIndex:
         matrix = sparse.csc_matrix(rows.matrix(len(vocabulary)))
         sizes = np.diff(rows.indptr).astype(np.float64)
         wholes = [w or low for w, low in zip(wholes, lower, strict=True)]
-        return cls(matrix, sizes, dict(vocabulary.ids), lower, wholes)
+        n = len(wholes)
+        first = np.fromiter((ord(w[0]) if w else 0 for w in wholes), dtype=np.int32, count=n)
+        length = np.fromiter(map(len, wholes), dtype=np.int32, count=n)
+        return cls(matrix, sizes, dict(vocabulary.ids), lower, wholes, first, length)
 
     def jaccard(self, query: str) -> npt.NDArray[np.float64]:
         """Trigram Jaccard similarity of every name to ``query``, both separator-free."""
@@ -111,8 +121,18 @@ def rank(
     q = query.strip().lower()
     if not q:
         return Ranking.empty()
+    cutoff = max_edit_distance
     similarity = index.jaccard(query.strip())
+    q_whole = whole(query.strip()) or q
+    # Short names have few trigrams, and one transposition breaks two or three of them
+    # ("chrage" shares 3 of 11 with "charge"): names with the same first letter and a
+    # length within the edit bound need only RELAXED times the threshold.
     keep = similarity >= max(threshold, 1e-9)
+    keep |= (
+        (similarity >= max(RELAXED * threshold, 1e-9))
+        & (index.first == ord(q_whole[0]))
+        & (np.abs(index.length - len(q_whole)) <= cutoff)
+    )
     if mask is not None:
         keep &= mask
     found = np.flatnonzero(keep)
@@ -121,21 +141,21 @@ def rank(
     if found.shape[0] > MAX_CANDIDATES:
         best = np.argpartition(-similarity[found], MAX_CANDIDATES - 1)[:MAX_CANDIDATES]
         found = found[best]
-    cutoff = max_edit_distance
     near = process.cdist(
-        [q], [index.lower[i] for i in found], scorer=Levenshtein.distance, score_cutoff=cutoff
-    )[0]
-    q_whole = whole(query.strip()) or q
+        [q], [index.lower[i] for i in found], scorer=OSA.distance, score_cutoff=cutoff + 1
+    )[0].astype(np.int64)
     near_whole = process.cdist(
         [q_whole],
         [index.wholes[i] for i in found],
-        scorer=Levenshtein.distance,
+        scorer=OSA.distance,
         score_cutoff=cutoff,
     )[0]
     distance = np.minimum(near, near_whole).astype(np.int64)
     within = distance <= cutoff
-    found, distance = found[within], distance[within]
-    order = np.lexsort((found, -similarity[found], distance))[:limit]
+    found, distance, near = found[within], distance[within], near[within]
+    # Closest first; between equally close names, the one closer as written
+    # ("_quote_anme": "_quote_name" before "quote_name"), then by trigram overlap.
+    order = np.lexsort((found, -similarity[found], near, distance))[:limit]
     chosen = found[order].astype(np.int64)
     scores = 1.0 - distance[order].astype(np.float64) / (cutoff + 1)
     return Ranking(chosen, scores)

@@ -164,6 +164,7 @@ class NameTable:
     fqn_text: Joined  # "." + fqn lower-cased, "::" and "#" as "."
     name_length: npt.NDArray[np.int32]
     wholes_list: list[str]
+    token_count: npt.NDArray[np.int32]  # sub-tokens per name
 
     @classmethod
     def build(cls, symbols: Sequence[Symbol]) -> NameTable:
@@ -182,6 +183,9 @@ class NameTable:
             fqn_text=Joined.of(forms.fqn),
             name_length=np.fromiter(map(len, names), dtype=np.int32, count=len(names)),
             wholes_list=forms.wholes,
+            token_count=np.fromiter(
+                (x.count(" ") - 1 for x in forms.spaced), dtype=np.int32, count=len(names)
+            ),
         )
 
     def __len__(self) -> int:
@@ -198,6 +202,15 @@ def humps(query: str) -> list[str]:
     for word in WORD.findall(query):
         out.extend(h for h in re.findall(r"[A-Z$]?[a-z0-9$]*|[A-Z]", word.replace("_", " ")) if h)
     return [h for part in out for h in part.split()]
+
+
+def hump_count(query: str) -> int:
+    """How many sub-tokens an abbreviation names: its humps, or its letters when it is
+    one lower-case word (initials)."""
+    parts = humps(query)
+    if len(parts) == 1 and parts[0].islower():
+        return len(parts[0])
+    return len(parts)
 
 
 def camel_hump_pattern(query: str) -> re.Pattern[str] | None:
@@ -275,6 +288,12 @@ def rank(
     if not found.shape[0]:
         return Ranking.empty(), tier
     distance = np.abs(table.name_length[found] - len(query.strip()))
+    hump = tier[found] == MatchTier.CAMEL_HUMP
+    if hump.any():
+        # An abbreviation reads best as one letter group per sub-token: "gsf" ->
+        # get_serializer_formats before get_source_field_names; "glin" ->
+        # GetLanguageInfoNode before get_language_info.
+        distance[hump] = np.abs(table.token_count[found[hump]] - hump_count(query))
     order = np.lexsort((found, -pagerank[found], distance, tier[found]))[:limit]
     chosen = found[order].astype(np.int64)
     scores = (MatchTier.NONE - tier[chosen]).astype(np.float64) / float(MatchTier.NONE)

@@ -20,7 +20,7 @@ from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.ranking import fuzzy, identity, lexical, lookup, similarity, structural
 from symfuse.ranking.fusion import Fused, fuse, guard_first
-from symfuse.ranking.identity import MatchTier
+from symfuse.ranking.identity import MatchTier, NameTable, hump_count
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.prepare import Prepared, prepare
 from symfuse.ranking.request import (
@@ -37,10 +37,11 @@ from symfuse.ranking.response import (
     SearchResponse,
     Tier,
 )
-from symfuse.ranking.tokens import is_identifier_shaped
+from symfuse.ranking.tokens import is_identifier_shaped, is_sentence
 from symfuse.ranking.topk import Ranking
 
 MIN_DEPTH = 100  # candidates each channel contributes, at least
+NEAR_TYPO_LENGTH = 6  # identifier queries this long also look one edit away
 HIGH_TIER = 0.85  # tiered mode: share of the best score an item needs to be "high"
 MEDIUM_TIER = 0.6  # ... and to be "medium"; below that, "low"
 
@@ -99,6 +100,7 @@ class ChannelRun:
     tiers: npt.NDArray[np.int8]
     weights: FusionWeights
     fuzzy_auto: bool = False  # fuzzy ran because nothing matched the name as typed
+    near_typo: bool = False  # fuzzy ran for names one edit away, though something matched
 
 
 def run_channels(
@@ -111,7 +113,7 @@ def run_channels(
     """Every channel the request asks for, each ranking at most ``depth`` candidates."""
     rankings: dict[Channel, Ranking] = {}
     tiers = np.full(prepared.size, MatchTier.NONE, dtype=np.int8)
-    weights = _semantic_weights(request)
+    weights = _semantic_weights(request, is_sentence(query))
     if request.semantic is SemanticMode.ONLY:
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, mask, depth)
         return ChannelRun(rankings, tiers, weights)
@@ -121,29 +123,48 @@ def run_channels(
         prepared.names, query, prepared.pagerank, mask, depth
     )
     nothing_matched = not len(rankings[Channel.IDENTITY]) and not lexical_result.and_matches
-    fuzzy_auto = request.fuzzy is None and nothing_matched and is_identifier_shaped(query)
-    if request.fuzzy or fuzzy_auto:
-        rankings[Channel.FUZZY] = fuzzy.rank(
+    identifier = is_identifier_shaped(query)
+    fuzzy_auto = request.fuzzy is None and nothing_matched and identifier
+    # A typo can still match something as typed ("or_equals" is a substring of names):
+    # then names one edit away join as a fuzzy ranking, unless the name exists as typed.
+    near_typo = (
+        request.fuzzy is None
+        and not fuzzy_auto
+        and identifier
+        and len(query.strip()) >= NEAR_TYPO_LENGTH
+        and not bool(np.any(tiers <= MatchTier.CASE_INSENSITIVE))
+    )
+    if request.fuzzy or fuzzy_auto or near_typo:
+        typos = fuzzy.rank(
             prepared.trigrams,
             query,
             mask,
             depth,
             threshold=request.fuzzy_threshold,
-            max_edit_distance=request.max_edit_distance,
+            max_edit_distance=min(1, request.max_edit_distance)
+            if near_typo
+            else request.max_edit_distance,
         )
+        if len(typos) or not near_typo:  # a look one edit away that found nothing is no run
+            rankings[Channel.FUZZY] = typos
     if request.semantic is not SemanticMode.OFF and weights.similarity > 0:
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, mask, depth)
     if request.fusion and weights.structural > 0:
         found = [r.positions for r in rankings.values() if len(r)]
         if found:
             rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
-    return ChannelRun(rankings, tiers, weights, fuzzy_auto)
+    return ChannelRun(rankings, tiers, weights, fuzzy_auto, near_typo)
 
 
-def _semantic_weights(request: SearchRequest) -> FusionWeights:
-    """Apply ``semantic_weight`` s: similarity's weight times 2s, the others' times 2(1 - s)."""
+def _semantic_weights(request: SearchRequest, sentence: bool = False) -> FusionWeights:
+    """Apply ``semantic_weight`` s: similarity's weight times 2s, the others' times 2(1 - s).
+
+    A sentence-shaped query with the default weights gets :meth:`FusionWeights.sentence`.
+    """
     s = request.semantic_weight
     w = request.fusion_weights
+    if sentence and w == FusionWeights():
+        w = FusionWeights.sentence()
     if s == 0.5:
         return w
     return FusionWeights(
@@ -170,9 +191,11 @@ def _ranked(
     else:
         fused = _cascade(run.rankings)
     lifted = np.zeros(len(fused), dtype=np.bool_)
-    levels = np.full(len(fused), MatchTier.NONE, dtype=np.int8)
+    levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:
-        levels = _guard_levels(run, fused.positions, query, request.max_edit_distance)
+        levels = _guard_levels(
+            run, prepared.names, fused.positions, query, request.max_edit_distance
+        )
         fused, lifted = guard_first(fused, levels)
         levels = np.sort(levels)
     page = slice(request.offset, request.offset + request.limit)
@@ -198,7 +221,7 @@ def _ranked(
                 score,
                 tier,
                 hits,
-                _BOOSTS[MatchTier(int(levels[i]))] if lifted[i] else None,
+                _BOOSTS[MatchTier(int(levels[i]) // 2)] if lifted[i] else None,
             )
         )
     ran = tuple(c for c in Channel if c in run.rankings)
@@ -225,9 +248,13 @@ TYPO_GUARD_DISTANCE = 2  # auto-fuzzy hits this close to the query lead the answ
 
 
 def _guard_levels(
-    run: ChannelRun, positions: npt.NDArray[np.int64], query: str, max_edit_distance: int
+    run: ChannelRun,
+    names: NameTable,
+    positions: npt.NDArray[np.int64],
+    query: str,
+    max_edit_distance: int,
 ) -> npt.NDArray[np.int8]:
-    """Order classes for an identifier-shaped query: the identity tier of each item.
+    """Order classes for an identifier-shaped query: twice the identity tier of each item.
 
     A name match of a better tier always ranks above a worse one, so an exact
     name comes first; fusion orders the items within a class. When no name
@@ -246,7 +273,18 @@ def _guard_levels(
         near = distance[positions]
         close = near <= TYPO_GUARD_DISTANCE
         level[close] = (1 + near[close]).astype(np.int8)
-    return level
+    elif run.near_typo and fuzzy_hits is not None and len(fuzzy_hits):
+        # One edit away ranks with the substring matches; fusion orders within.
+        one = np.isin(positions, fuzzy_hits.positions)
+        level[one] = np.minimum(level[one], np.int8(MatchTier.SUBSTRING))
+    # Half steps: within the camel-hump tier, abbreviations that name every sub-token
+    # ("gsf" -> get_serializer_formats) lead those that skip or split some.
+    halves = (level * 2).astype(np.int8)
+    hump = level == MatchTier.CAMEL_HUMP
+    if hump.any():
+        tokens = names.token_count[positions[hump]]
+        halves[hump] += (tokens != hump_count(query)).astype(np.int8)
+    return halves
 
 
 def _tier(score: float, top: float, exact: bool) -> Tier:

@@ -166,3 +166,12 @@ def query_tokens(query: str) -> list[str]:
 def is_identifier_shaped(query: str) -> bool:
     """One identifier, possibly qualified (``a.b``, ``A::b``): the exact-name guard applies."""
     return bool(_IDENTIFIER.match(query.strip()))
+
+
+def is_sentence(query: str) -> bool:
+    """Prose rather than a name: three or more words, at least two of them not stop words."""
+    words = query.split()
+    if len(words) < 3:
+        return False
+    content = [w for w in words if w.strip(".,;:!?()`'\"").lower() not in STOPWORDS]
+    return len(content) >= 2

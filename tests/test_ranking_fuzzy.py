@@ -1,10 +1,10 @@
-"""Fuzzy channel: trigram Jaccard candidates, Levenshtein bound, closest first."""
+"""Fuzzy channel: trigram Jaccard candidates, an edit-distance bound (OSA), closest first."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from symfuse.ranking import fuzzy
 from symfuse.ranking.fuzzy import TrigramIndex, trigrams
@@ -31,14 +31,17 @@ def test_typo_finds_the_name_closest_first(index: TrigramIndex) -> None:
     assert names[0] == "get_cache_key"
     assert "parse_header" not in names
     for name, score in zip(names, ranking.scores, strict=True):
-        distance = Levenshtein.distance("get_cahce_key", name.lower())
+        distance = min(
+            OSA.distance("get_cahce_key", name.lower()),
+            OSA.distance("getcahcekey", name.lower().replace("_", "")),
+        )
         assert distance <= 3
         assert score == pytest.approx(1 - distance / 4)
 
 
 def test_edit_distance_bound_and_threshold(index: TrigramIndex) -> None:
-    loose = fuzzy.rank(index, "get_cahce_key", None, 10, max_edit_distance=3)
-    strict = fuzzy.rank(index, "get_cahce_key", None, 10, max_edit_distance=1)
+    loose = fuzzy.rank(index, "get_cahce_kye", None, 10, max_edit_distance=3)
+    strict = fuzzy.rank(index, "get_cahce_kye", None, 10, max_edit_distance=1)
     assert len(strict) < len(loose)
     assert fuzzy.rank(index, "get_cahce_key", None, 10, threshold=0.99).positions.size == 0
 
@@ -52,3 +55,19 @@ def test_mask(index: TrigramIndex) -> None:
     mask = np.asarray([False, True, True, True, True, True])
     ranking = fuzzy.rank(index, "get_cahce_key", mask, 10)
     assert 0 not in ranking.positions.tolist()
+
+
+def test_a_transposition_is_one_edit_even_below_the_trigram_threshold() -> None:
+    names = ["charge", "change", "chart", "recharge", "discharge"]
+    index = TrigramIndex.build(names)
+    assert index.jaccard("chrage")[0] < 0.3  # too few shared trigrams to be a candidate
+    ranking = fuzzy.rank(index, "chrage", None, 5)
+    assert names[int(ranking.positions[0])] == "charge"
+    assert ranking.scores[0] == pytest.approx(1 - 1 / 4)
+
+
+def test_the_name_closer_as_written_wins_a_tie() -> None:
+    names = ["quote_name", "_quote_name", "QuoteName"]
+    index = TrigramIndex.build(names)
+    ranking = fuzzy.rank(index, "_quote_anme", None, 3)
+    assert names[int(ranking.positions[0])] == "_quote_name"

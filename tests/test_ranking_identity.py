@@ -100,3 +100,22 @@ def test_rank_orders_by_tier_then_length_then_pagerank(table: NameTable) -> None
     mask[1] = True
     masked, _ = identity.rank(table, "getUserById", pagerank, mask, 20)
     assert masked.positions.tolist() == [1]
+
+
+def test_a_lower_case_run_reads_across_sub_tokens() -> None:
+    names = ["HexagonalTiling", "hexdump", "Hexagon", "tiling"]
+    table = NameTable.build([make_symbol(n) for n in names])
+    found = identity.tiers(table, "hextil")
+    assert MatchTier(int(found[0])) is MatchTier.CAMEL_HUMP
+    assert found[1:].tolist() == [MatchTier.NONE] * 3
+
+
+def test_abbreviations_naming_every_sub_token_come_first() -> None:
+    names = ["get_source_field_names", "get_serializer_formats", "GetLanguageInfoNode"]
+    names += ["get_language_info"]
+    table = NameTable.build([make_symbol(n) for n in names])
+    pagerank = np.asarray([0.9, 0.1, 0.1, 0.9])  # centrality must not outweigh the fit
+    ranking, _ = identity.rank(table, "gsf", pagerank, None, 5)
+    assert names[int(ranking.positions[0])] == "get_serializer_formats"
+    ranking, _ = identity.rank(table, "glin", pagerank, None, 5)
+    assert names[int(ranking.positions[0])] == "GetLanguageInfoNode"

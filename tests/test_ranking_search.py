@@ -443,3 +443,18 @@ def test_a_new_generation_is_prepared_again(tmp_path: Path) -> None:
     updated, _ = update_index(config, index=built)
     found = names(search(updated, SearchRequest.from_mapping({"query": "alpha"})))
     assert set(found) == {"alpha_function", "alpha_beta"}
+
+
+@pytest.mark.parametrize("typo", ["prcoess_payment", "proces_payment", "procss_payment"])
+def test_a_typo_finds_the_name_first(index: Index, typo: str) -> None:
+    assert "process_payment" in index.by_name
+    assert names(run(index, query=typo, limit=5))[0] == "process_payment"
+
+
+def test_sentence_queries_lean_on_similarity(index: Index) -> None:
+    response = run(index, query="send a welcome message to a new user", fusion_debug=True)
+    assert response.weights is not None
+    assert response.weights.similarity > response.weights.lexical
+    identifier = run(index, query="send_welcome", fusion_debug=True)
+    assert identifier.weights is not None
+    assert identifier.weights.lexical > identifier.weights.similarity
