@@ -221,10 +221,74 @@ def _refine_kind(kind: Kind, name: str, parent: _Def | None) -> Kind:
     return kind
 
 
+# ---- pre-passes: byte-preserving rewrites before parsing --------------------------------
+# Some constructs throw a bundled grammar's error recovery off for the rest of the file
+# (its root becomes one ERROR node). A pre-pass rewrites them with bytes of the same length,
+# newlines untouched, so every position in the tree is a position in the file. Each is a
+# few literal-prefixed regex scans: cheap next to parsing.
+
+# TypeScript: a call signature on its own line after a member ending in a type
+# (`(a: A): Option<B>\n  <C>(c: C): D`) reads as type arguments of that type; TypeScript
+# itself never takes type arguments across a line break. A `;` in the indentation ends
+# the member first.
+_TS_SIGNATURE_LINE = re.compile(rb"\n[ \t]*[ \t]<(?=[\w$\r\n])")
+# variance annotations (`interface Tag<in out Id, out A>`): unknown to the grammar, blanked
+_TS_VARIANCE_FIRST = re.compile(
+    rb"<(\s*)(in[ \t]+out|in|out)(?=[ \t]+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
+)
+_TS_VARIANCE_NEXT = re.compile(
+    rb",(\s*)(in[ \t]+out|in|out)(?=[ \t]+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
+)
+# an escaped backtick, which the grammar's template literal *types* do not take
+_TS_ESCAPED_BACKTICK = re.compile(rb"(?<!\\)((?:\\\\)*)\\`")
+
+
+def _blank_variance(match: re.Match[bytes]) -> bytes:
+    return match.group(0)[:1] + match.group(1) + b" " * len(match.group(2))
+
+
+def _ts_prepass(source: bytes) -> bytes:
+    out: bytearray | None = None
+    for match in _TS_SIGNATURE_LINE.finditer(source):
+        end = match.start()  # the previous line's end; skip comments back to the code
+        while True:
+            stop = end
+            while stop > 0 and source[stop - 1] in b" \t\r\n":
+                stop -= 1
+            if source[stop - 2 : stop] == b"*/":
+                opening = source.rfind(b"/*", 0, stop - 2)
+                if opening == -1:
+                    break
+                end = opening
+                continue
+            line_start = source.rfind(b"\n", 0, stop) + 1
+            if source[line_start:stop].lstrip().startswith(b"//"):
+                end = line_start
+                continue
+            break
+        last = source[stop - 1 : stop]  # a type ends here, not an arrow's `=>`
+        arrow = last == b">" and source[stop - 2 : stop - 1] == b"="
+        if last and not arrow and (last.isalnum() or last in b"_$)]>"):
+            if out is None:
+                out = bytearray(source)
+            out[match.end() - 2] = 0x3B  # `;`
+    if out is not None:
+        source = bytes(out)
+    source = _TS_VARIANCE_FIRST.sub(_blank_variance, source)
+    source = _TS_VARIANCE_NEXT.sub(_blank_variance, source)
+    if b"\\`" in source:
+        source = _TS_ESCAPED_BACKTICK.sub(rb"\1  ", source)
+    return source
+
+
+_PREPASS = {"typescript": _ts_prepass, "tsx": _ts_prepass}
+
+
 def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
     """Definitions and references of one file. Syntax errors yield what tree-sitter recovers."""
     spec = languages.supported()[language]
-    tree = languages.parser(language).parse(source)
+    prepass = _PREPASS.get(language)
+    tree = languages.parser(language).parse(prepass(source) if prepass else source)
     problems: list[str] = []
     if tree.root_node.has_error:
         problems.append("syntax errors; indexed what the parser recovered")
