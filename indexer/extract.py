@@ -71,6 +71,8 @@ _DOC_TRANSPARENT = frozenset({"decorator", "attribute_item"})
 _SPACES = re.compile(r"\s+")
 _COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+|;+|%+|\(\*)\s?")
 _LAST_NAME = re.compile(r"([A-Za-z_$][\w$]*)[^\w$]*$")
+# C++ `operator bool() const`: a conversion operator's declarator, named `operator bool`
+_CONVERSION_OPERATOR = re.compile(r"operator\s+[A-Za-z_:][^(]*\(")
 
 
 @dataclass(slots=True)
@@ -281,7 +283,62 @@ def _ts_prepass(source: bytes) -> bytes:
     return source
 
 
-_PREPASS = {"typescript": _ts_prepass, "tsx": _ts_prepass}
+# C and C++: attribute-like macros (`BOOST_CONTAINER_FORCEINLINE T& f() BOOST_NOEXCEPT {`,
+# `ZSTDLIB_API size_t g(void)`) break the declaration around them; blanked when they sit
+# before a declaration (an identifier follows) or after a parameter list (`)` or `const`
+# precedes), never on a preprocessor line. Found by their suffix, then widened to the word.
+_C_ATTRIBUTE_MACRO = re.compile(
+    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR|DECL|API|EXPORT|IMPORT"
+    rb"|NORETURN|NODISCARD|DEPRECATED|MAY_ALIAS|SYMBOL_VISIBLE|VISIBLE|HIDDEN|OVERRIDE|FINAL"
+    rb"|ATTRIBUTE_\w+)\b"
+)
+_C_MACRO_ARGS = re.compile(rb"[ \t]*\((?:[^()\n]|\([^()\n]*\))*\)")
+_C_MACRO_WORD = re.compile(rb"[A-Z][A-Z0-9_]*")
+_C_PREVIOUS_WORD = re.compile(rb"(\w+)\s*\Z")
+_C_AFTER_PARAMETERS = frozenset({b"const", b"override", b"final", b"noexcept", b"volatile"})
+_C_MACRO_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_BLANKS = frozenset(b" \t\r\n")
+
+
+def _c_prepass(source: bytes) -> bytes:
+    out: bytearray | None = None
+    previous_end = -1
+    for match in _C_ATTRIBUTE_MACRO.finditer(source):
+        start, end = match.start(), match.end()
+        while start > 0 and source[start - 1] in _C_MACRO_CHARS:
+            start -= 1
+        if start == match.start() or not _C_MACRO_WORD.fullmatch(source, start, end):
+            continue
+        if start and (source[start - 1 : start].isalnum() or source[start - 1] == 0x5F):
+            continue  # part of a longer, mixed-case word
+        args = _C_MACRO_ARGS.match(source, end)
+        if args is not None:
+            end = args.end()
+        after = end
+        while after < len(source) and source[after] in _BLANKS:
+            after += 1
+        before = start
+        while before > 0 and source[before - 1] in _BLANKS:
+            before -= 1
+        next_char = source[after : after + 1]
+        if not (next_char.isalpha() or next_char in (b"_", b"~")):  # not before a declaration
+            if source[before - 1 : before] not in (b")", b"]") and before != previous_end:
+                word = _C_PREVIOUS_WORD.search(source, max(0, before - 40), before)
+                if word is None or word.group(1) not in _C_AFTER_PARAMETERS:
+                    continue  # nor after a parameter list: an expression's constant
+        line_start = source.rfind(b"\n", 0, start) + 1
+        if source[line_start:start].lstrip().startswith(b"#"):
+            continue  # `#define X_API ...`, `#ifdef X_API`
+        if out is None:
+            out = bytearray(source)
+        for index in range(start, end):
+            if out[index] not in (10, 13):
+                out[index] = 32
+        previous_end = end
+    return bytes(out) if out is not None else source
+
+
+_PREPASS = {"typescript": _ts_prepass, "tsx": _ts_prepass, "c": _c_prepass, "cpp": _c_prepass}
 
 
 def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
@@ -411,6 +468,8 @@ def _build_symbols(
             stack.pop()  # names declared together (`int x, y;`) are siblings, not nested
         parent, parent_q = stack[-1] if stack else (None, "")
         name = _text(entry.name_node).strip()
+        if _CONVERSION_OPERATOR.match(name):
+            name = _SPACES.sub(" ", name.split("(", 1)[0]).strip()  # not its parameters
         if name.startswith(":") and name[1:2].isidentifier():
             name = name[1:]  # a symbol literal (Ruby's `:name`) names its bare word
         if not name:

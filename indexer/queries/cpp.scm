@@ -55,6 +55,25 @@
       name: (qualified_identifier
         scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
         name: [(identifier) (destructor_name) (operator_name)] @name)))
+    (function_declarator declarator: (qualified_identifier
+      name: (qualified_identifier
+        name: (qualified_identifier
+          scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
+          name: [(identifier) (destructor_name) (operator_name)] @name))))
+    (function_declarator declarator: (qualified_identifier
+      name: (qualified_identifier
+        name: (qualified_identifier
+          name: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
+            name: [(identifier) (destructor_name) (operator_name)] @name)))))
+    ; an explicit specialization: `std::string path::string<std::string>() const`
+    (function_declarator declarator: (qualified_identifier
+      scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
+      name: (template_function name: (identifier) @name)))
+    (function_declarator declarator: (qualified_identifier
+      name: (qualified_identifier
+        scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
+        name: (template_function name: (identifier) @name))))
     (qualified_identifier
       scope: [(namespace_identifier) @receiver (template_type name: (type_identifier) @receiver)]
       name: (operator_cast) @name)
@@ -113,6 +132,7 @@
     (field_identifier) @name
     (pointer_declarator declarator: (field_identifier) @name)
     (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
+    (reference_declarator (field_identifier) @name)
     (array_declarator declarator: (field_identifier) @name)
     (array_declarator declarator: (array_declarator declarator: (field_identifier) @name))
     (pointer_declarator declarator: (array_declarator declarator: (field_identifier) @name))
@@ -130,6 +150,7 @@
     (primitive_type) @name
     (pointer_declarator declarator: (type_identifier) @name)
     (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))
+    (reference_declarator (type_identifier) @name)
     (array_declarator declarator: (type_identifier) @name)
     (function_declarator declarator: (type_identifier) @name)
     (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
