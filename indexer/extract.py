@@ -321,11 +321,15 @@ def _c_prepass(source: bytes) -> bytes:
         while before > 0 and source[before - 1] in _BLANKS:
             before -= 1
         next_char = source[after : after + 1]
-        if not (next_char.isalpha() or next_char in (b"_", b"~")):  # not before a declaration
-            if source[before - 1 : before] not in (b")", b"]") and before != previous_end:
-                word = _C_PREVIOUS_WORD.search(source, max(0, before - 40), before)
-                if word is None or word.group(1) not in _C_AFTER_PARAMETERS:
-                    continue  # nor after a parameter list: an expression's constant
+        leading = next_char.isalpha() or next_char in (b"_", b"~")  # before a declaration
+        if (
+            not leading
+            and source[before - 1 : before] not in (b")", b"]")
+            and before != previous_end
+        ):
+            word = _C_PREVIOUS_WORD.search(source, max(0, before - 40), before)
+            if word is None or word.group(1) not in _C_AFTER_PARAMETERS:
+                continue  # nor after a parameter list: an expression's constant
         line_start = source.rfind(b"\n", 0, start) + 1
         if source[line_start:start].lstrip().startswith(b"#"):
             continue  # `#define X_API ...`, `#ifdef X_API`
