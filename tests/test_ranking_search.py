@@ -23,6 +23,7 @@ from symfuse.ranking.api import (
     prepare,
     search,
 )
+from symfuse.ranking.search import DESCRIBED_KINDS
 
 WORKSPACE = Path(__file__).parent / "fixtures" / "workspace"
 
@@ -458,3 +459,15 @@ def test_sentence_queries_lean_on_similarity(index: Index) -> None:
     identifier = run(index, query="send_welcome", fusion_debug=True)
     assert identifier.weights is not None
     assert identifier.weights.lexical > identifier.weights.similarity
+
+
+def test_sentence_queries_look_among_callables_and_types(index: Index) -> None:
+    """A described behaviour ranks functions, methods and classes in the text channels;
+    a constant still comes back through its name, or when a kind filter asks for it."""
+    query = "the maximum number of items allowed in one order"
+    response = run(index, query=query, fusion_debug=True, limit=30)
+    for item in response.items:
+        if not {Channel.IDENTITY, Channel.FUZZY} & item.channels.keys():
+            assert item.symbol.kind in DESCRIBED_KINDS, item
+    constants = run(index, query=query, kind=["constant"], limit=5)
+    assert "MAX_ORDER_ITEMS" in names(constants)
