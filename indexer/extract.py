@@ -345,8 +345,15 @@ def _c_prepass(source: bytes) -> bytes:
 _PREPASS = {"typescript": _ts_prepass, "tsx": _ts_prepass, "c": _c_prepass, "cpp": _c_prepass}
 
 
-def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
-    """Definitions and references of one file. Syntax errors yield what tree-sitter recovers."""
+def extract(
+    path: str, root: str, language: str, source: bytes, module_path: str | None = None
+) -> Extraction:
+    """Definitions and references of one file. Syntax errors yield what tree-sitter recovers.
+
+    ``module_path`` is the path that module-qualified names come from (Python's
+    ``pkg/mod.py`` -> ``pkg.mod``), when it differs from ``path``: a root that is
+    itself a package puts its own name first.
+    """
     spec = languages.supported()[language]
     prepass = _PREPASS.get(language)
     tree = languages.parser(language).parse(prepass(source) if prepass else source)
@@ -395,7 +402,7 @@ def extract(path: str, root: str, language: str, source: bytes) -> Extraction:
     ordered = sorted(
         defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte)
     )
-    symbols = _build_symbols(ordered, path, root, spec, source, columns)
+    symbols = _build_symbols(ordered, path, root, spec, source, columns, module_path)
     references = _build_references(ordered, raw_refs, path, columns)
     return Extraction(symbols, references, problems)
 
@@ -459,8 +466,9 @@ def _build_symbols(
     spec: languages.LanguageSpec,
     source: bytes,
     columns: _Columns,
+    module_path: str | None = None,
 ) -> list[Symbol]:
-    prefix = module_name(path) if spec.module_fqn else ""
+    prefix = module_name(module_path or path) if spec.module_fqn else ""
     stack: list[tuple[_Def, str]] = []
     seen_ids: dict[str, int] = {}
     symbols: list[Symbol] = []

@@ -8,6 +8,7 @@ names whose definitions changed, recomputes PageRank and writes what is new.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import multiprocessing
@@ -154,7 +155,7 @@ def parse_file(
     except UnicodeDecodeError as exc:
         problems.append(f"not valid UTF-8 at byte {exc.start}; undecodable bytes replaced")
     try:
-        result = extract(key, root, language, source)
+        result = extract(key, root, language, source, module_path=_module_path(abs_path, rel))
     except (RecursionError, MemoryError, ValueError) as exc:
         return key, f"parser failed: {exc}"
     problems.extend(result.problems)
@@ -172,6 +173,24 @@ def parse_file(
         sorted({r.name for r in result.references}),
         problems,
     )
+
+
+@functools.cache
+def _package_prefix(directory: str) -> str:
+    """``a/b/`` when ``directory`` is package ``b`` inside package ``a`` (``__init__.py``)."""
+    parts: list[str] = []
+    current = Path(directory)
+    while (current / "__init__.py").is_file() and current.name:
+        parts.append(current.name)
+        current = current.parent
+    return "".join(f"{part}/" for part in reversed(parts))
+
+
+def _module_path(abs_path: str, rel: str) -> str:
+    """``rel`` behind the packages its root sits in: ``django/`` + ``db/models.py``."""
+    if not abs_path.endswith(rel):
+        return rel
+    return _package_prefix(abs_path[: len(abs_path) - len(rel)].rstrip("/")) + rel
 
 
 def _parse_job(job: tuple[str, str, str, str, str]) -> ParsedFile | tuple[str, str]:

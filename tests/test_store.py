@@ -187,3 +187,13 @@ def test_changed_resolution_relinks_without_reparsing(shop: Path, index_dir: Pat
     assert _edges(index) == _edges(built)
     _, again = update_index(_config(shop, index_dir))
     assert (again.parsed, again.counts) == (0, report.counts)
+
+
+def test_a_root_that_is_a_package_names_its_modules_in_full(shop: Path, index_dir: Path) -> None:
+    package_root = shop / "shop"  # has __init__.py: its modules are shop.*
+    index, _ = update_index(_config(package_root, index_dir))
+    order = index.get("models.py::Order#class")
+    assert order is not None
+    assert order.fqn == "shop.models.Order"
+    edge = ("views.py::checkout#function", "models.py::Order#class", 0)
+    assert edge in _edges(index)  # `from shop.models import Order` resolves by import
