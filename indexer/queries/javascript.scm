@@ -25,7 +25,11 @@
 
 (method_definition
   (decorator)* @decorator
-  name: [(property_identifier) (private_property_identifier) (string) (computed_property_name)] @name) @definition.method
+  name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name) @definition.method
+; `"BlockStatement:exit"(node) {}`: named by the string's text, without its quotes
+(method_definition
+  (decorator)* @decorator
+  name: (string (string_fragment) @name)) @definition.method
 
 (field_definition
   (decorator)* @decorator

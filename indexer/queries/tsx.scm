@@ -49,7 +49,9 @@
 (module name: [(identifier) @name (nested_identifier) @name (string (string_fragment) @name)]) @definition.module
 
 (method_definition
-  name: [(property_identifier) (private_property_identifier) (string) (computed_property_name)] @name) @definition.method
+  name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name) @definition.method
+; `"quoted"() {}`: named by the string's text, without its quotes
+(method_definition name: (string (string_fragment) @name)) @definition.method
 (class_body
   (decorator)+ @decorator
   .
