@@ -482,6 +482,17 @@ def _inside_function(tag: dict[str, Any], functions: set[tuple[str, str]]) -> bo
     return any((path, separator.join(parts[:n])) in functions for n in range(len(parts), 0, -1))
 
 
+def same_name(name: str) -> str:
+    """One spelling of a name for both tools.
+
+    ``operator +`` (ctags) and ``operator+`` (the source, as clangd writes it)
+    are the same C++ name; a JavaScript private field ``#x`` is ``x`` to ctags.
+    """
+    if name.startswith("operator"):
+        return name.replace(" ", "")
+    return name.removeprefix("#")
+
+
 def recall(
     language: str,
     theirs: Iterable[dict[str, Any]],
@@ -501,7 +512,7 @@ def recall(
     for s in ours:
         kind = str(s["kind"])
         for line in {int(s["line"]), int(s.get("name_line") or s["line"])}:
-            ours_at[(s["file"], s["name"])].append((line, kind))
+            ours_at[(s["file"], same_name(str(s["name"])))].append((line, kind))
         if kind in OUR_FUNCTION_KINDS and s.get("end_line"):
             bodies[s["file"]].append((int(s["line"]), int(s["end_line"])))
         result.ours += 1
@@ -533,7 +544,8 @@ def recall(
         result.compared += 1
         result.by_kind[kind] += 1
         line = int(tag.get("line", 0))
-        hits = [k for (n, k) in ours_at.get((path, str(tag["name"])), ()) if abs(n - line) <= 2]
+        name = same_name(str(tag["name"]))
+        hits = [k for (n, k) in ours_at.get((path, name), ()) if abs(n - line) <= 2]
         if hits:
             result.matched += 1
             if any(k in compared[kind] for k in hits):
