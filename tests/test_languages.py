@@ -53,3 +53,10 @@ def test_fixture_has_definitions_and_references(language: str) -> None:
 
 def test_at_least_25_languages() -> None:
     assert len(languages.supported()) >= 25, sorted(languages.supported())
+
+
+def test_a_query_can_inherit_another_languages_patterns() -> None:
+    tsx = languages.query_source("tsx")
+    assert tsx.startswith(languages.query_source("typescript"))
+    assert "jsx_opening_element" in tsx
+    assert "jsx_opening_element" not in languages.query_source("typescript")

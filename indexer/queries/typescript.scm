@@ -1,5 +1,5 @@
 ; TypeScript definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
-; tsx.scm is this file plus a JSX section: keep the two in sync.
+; tsx.scm inherits this file and adds JSX patterns.
 ; Method decorators precede the method inside the class body; class decorators of an
 ; exported class sit on the export_statement.
 
