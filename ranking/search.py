@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
@@ -213,7 +215,12 @@ def _ranked(
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:
         levels = _guard_levels(
-            run, prepared.names, fused.positions, query, request.max_edit_distance
+            run,
+            prepared.names,
+            fused.positions,
+            query,
+            request.max_edit_distance,
+            prepared.trigrams.lower,
         )
         fused, lifted = guard_first(fused, levels)
         levels = np.sort(levels)
@@ -272,6 +279,7 @@ def _guard_levels(
     positions: npt.NDArray[np.int64],
     query: str,
     max_edit_distance: int,
+    lower: list[str] | None = None,
 ) -> npt.NDArray[np.int8]:
     """Order classes for an identifier-shaped query: twice the identity tier of each item.
 
@@ -281,6 +289,7 @@ def _guard_levels(
     ``TYPO_GUARD_DISTANCE`` edits lead (levels 1..3, closest first).
     """
     level = run.tiers[positions].copy()
+    farther_as_written = np.zeros(positions.shape[0], dtype=np.bool_)
     if any(sep in query for sep in (".", "::", "#")):
         level[level == MatchTier.FQN_SUFFIX] = MatchTier.CASE_INSENSITIVE
     fuzzy_hits = run.rankings.get(Channel.FUZZY)
@@ -292,13 +301,21 @@ def _guard_levels(
         near = distance[positions]
         close = near <= TYPO_GUARD_DISTANCE
         level[close] = (1 + near[close]).astype(np.int8)
+        if lower is not None:
+            # Equally close once separators are dropped, the name closer as written leads
+            # ("_quote_anme": "_quote_name" before "quote_name"), as in the fuzzy channel.
+            at = np.flatnonzero(close)
+            written = process.cdist(
+                [query.strip().lower()], [lower[int(p)] for p in positions[at]], scorer=OSA.distance
+            )[0]
+            farther_as_written[at] = written > near[at]
     elif run.near_typo and fuzzy_hits is not None and len(fuzzy_hits):
         # One edit away ranks with the substring matches; fusion orders within.
         one = np.isin(positions, fuzzy_hits.positions)
         level[one] = np.minimum(level[one], np.int8(MatchTier.SUBSTRING))
     # Half steps: within the camel-hump tier, abbreviations that name every sub-token
     # ("gsf" -> get_serializer_formats) lead those that skip or split some.
-    halves = (level * 2).astype(np.int8)
+    halves = (level * 2 + farther_as_written).astype(np.int8)
     hump = level == MatchTier.CAMEL_HUMP
     if hump.any():
         tokens = names.token_count[positions[hump]]
