@@ -23,7 +23,7 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +37,9 @@ from symfuse.ranking.documents import (
     concatenate,
     definition_bodies,
     file_piece,
+    inherited,
     similarity_tf,
+    with_inherited,
 )
 from symfuse.ranking.filters import FilterCodes, FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex, trigram_rows
@@ -97,6 +99,12 @@ class Prepared:
     pieces: tuple[FilePiece, ...] = ()
     vocabulary: tuple[str, ...] = ()
     trigram_vocabulary: tuple[str, ...] = ()
+    # Symbols whose document borrows a docstring (documents.doc_donors), and their
+    # vectors without it: what is persisted, since the borrowed text is rebuilt each time.
+    heirs: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    heir_vectors: npt.NDArray[np.float32] = field(
+        default_factory=lambda: np.zeros((0, 0), dtype=np.float32)
+    )
 
     @property
     def size(self) -> int:
@@ -213,6 +221,14 @@ class Corpus:
             retrained = True
         assert self.model is not None
         vectors = self._vectors(ordered, documents.tf)
+        extra, heirs = inherited(index.symbols, documents.term_ids, len(documents.vocabulary))
+        documents = with_inherited(documents, extra)
+        if heirs.shape[0]:
+            vectors = vectors.copy()  # the per-file cache keeps the vectors of the own text
+            plain = vectors[heirs]
+            vectors[heirs] = self.model.embed(documents.tf[heirs], self._rows())
+        else:
+            plain = np.zeros((0, self.model.dimensions), dtype=np.float32)
         forms = NameForms.join([p.names for p in ordered])
         trigram_rows_ = Rows.stack([p.trigrams for p in ordered])
         loaded, self.loaded = self.loaded, False
@@ -235,6 +251,8 @@ class Corpus:
             pieces=tuple(ordered),
             vocabulary=tuple(documents.vocabulary),
             trigram_vocabulary=tuple(self.trigram_vocabulary.terms),
+            heirs=heirs,
+            heir_vectors=plain,
         )
 
     def _drift(self, pieces: Sequence[FilePiece]) -> float:

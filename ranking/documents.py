@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import chain
 
@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import sparse
 
-from symfuse.indexer.model import Symbol
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.tokens import WORD, identifier_tokens, text_tokens, word_tokens
 
 DOC_CHARS = 600  # the head of a docstring carries its meaning; the rest is detail
@@ -380,3 +380,114 @@ def build_documents(
     vocabulary = Vocabulary()
     piece = file_piece(symbols, [bodies.get(s.symbol_id, "") for s in symbols], vocabulary)
     return concatenate([piece], vocabulary)
+
+
+INHERITED_DOC = 1.0  # weight of a borrowed docstring's words (a symbol's own doc: 1.0)
+SAME_NAME_DONORS = 3  # borrow from a same-named function only when at most this many have docs
+_CALLABLE = frozenset({Kind.FUNCTION, Kind.METHOD})
+_TYPES = frozenset({Kind.CLASS, Kind.INTERFACE, Kind.STRUCT})
+
+
+def doc_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
+    """For each undocumented function or method, the symbol whose docstring it borrows.
+
+    Like ``inspect.getdoc``: an override without a docstring has its base's (the
+    same-named member of a class it extends, searched breadth first by the base's
+    last name segment). Failing that, a same-named documented function or method
+    when few have that name (at most :data:`SAME_NAME_DONORS`): parallel
+    implementations (a GDAL and a GEOS ``centroid``, one backend's ``as_sql``)
+    do the same thing. Positions in ``symbols``; the first donor in order wins.
+    """
+    documented: dict[str, list[int]] = {}
+    undocumented: list[int] = []
+    types: dict[str, list[int]] = {}
+    members: dict[str, dict[str, int]] = {}  # parent symbol id -> member name -> position
+    callable_kinds, type_kinds = _CALLABLE, _TYPES
+    for i, s in enumerate(symbols):
+        kind = s.kind
+        if kind in callable_kinds:
+            if s.doc:
+                documented.setdefault(s.name, []).append(i)
+            else:
+                undocumented.append(i)
+            if s.parent:
+                members.setdefault(s.parent, {}).setdefault(s.name, i)
+        elif kind in type_kinds:
+            types.setdefault(s.name, []).append(i)
+    heirs = [i for i in undocumented if symbols[i].name in documented]
+    position = {symbols[t].symbol_id: t for ts in types.values() for t in ts}
+    donors: dict[int, int] = {}
+    for i in heirs:
+        name = symbols[i].name
+        found = _base_member(symbols, position.get(symbols[i].parent or ""), name, types, members)
+        if found is None and len(documented[name]) <= SAME_NAME_DONORS:
+            found = documented[name][0]
+        if found is not None:
+            donors[i] = found
+    return donors
+
+
+def _base_member(
+    symbols: Sequence[Symbol],
+    owner: int | None,
+    name: str,
+    types: dict[str, list[int]],
+    members: dict[str, dict[str, int]],
+) -> int | None:
+    """The documented member ``name`` of the nearest base of type ``owner`` that has one."""
+    if owner is None:
+        return None
+    seen = {owner}
+    frontier = [owner]
+    while frontier:
+        following: list[int] = []
+        for t in frontier:
+            for base in symbols[t].extends:
+                for b in types.get(base.rsplit(".", 1)[-1], ()):
+                    if b in seen:
+                        continue
+                    seen.add(b)
+                    member = members.get(symbols[b].symbol_id, {}).get(name)
+                    if member is not None and symbols[member].doc:
+                        return member
+                    following.append(b)
+        frontier = following
+    return None
+
+
+def inherited(
+    symbols: Sequence[Symbol], term_ids: Mapping[str, int], width: int
+) -> tuple[sparse.csr_matrix, npt.NDArray[np.int64]]:
+    """Borrowed doc words (:func:`doc_donors`) as head counts to add, and the heirs' positions.
+
+    Words the vocabulary does not have are left out (a donor's own piece added its words).
+    """
+    donors = doc_donors(symbols)
+    rows: list[int] = []
+    cols: list[int] = []
+    memo: dict[int, list[int]] = {}
+    get = term_ids.get
+    for heir, donor in donors.items():
+        ids = memo.get(donor)
+        if ids is None:
+            found = map(get, text_tokens(symbols[donor].doc[:DOC_CHARS]))
+            ids = memo[donor] = [t for t in found if t is not None and t < width]
+        rows.extend([heir] * len(ids))
+        cols.extend(ids)
+    extra = sparse.csr_matrix(
+        (np.full(len(rows), INHERITED_DOC), (rows, cols)), shape=(len(symbols), width)
+    )
+    extra.sum_duplicates()
+    return extra, np.asarray(sorted(donors), dtype=np.int64)
+
+
+def with_inherited(documents: Documents, extra: sparse.csr_matrix) -> Documents:
+    """``documents`` with borrowed doc words added to the heads."""
+    if not extra.nnz:
+        return documents
+    added = np.asarray(extra.sum(axis=1), dtype=np.float64).ravel()
+    return replace(
+        documents,
+        head=sparse.csr_matrix(documents.head + extra),
+        head_length=documents.head_length + added,
+    )

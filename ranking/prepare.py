@@ -182,6 +182,16 @@ def _slice(rows: Rows, a: int, b: int) -> Rows:
     return Rows(rows.indptr[a : b + 1] - start, rows.indices[start:end], rows.data[start:end])
 
 
+def _own_vectors(prepared: Prepared) -> npt.NDArray[np.float32]:
+    """Symbol vectors of their own text (a borrowed docstring is added again at load)."""
+    vectors = prepared.similarity.doc_vectors
+    if not prepared.heirs.shape[0]:
+        return vectors
+    own = vectors.copy()
+    own[prepared.heirs] = prepared.heir_vectors
+    return own
+
+
 def _save(path: Path, prepared: Prepared) -> None:
     pieces = prepared.pieces
     model = prepared.similarity.model
@@ -226,7 +236,7 @@ def _save(path: Path, prepared: Prepared) -> None:
         "model_vectors": model.vectors,
         "model_idf": model.idf,
         "model_stamps": _strings(sorted(model.stamps)),
-        "doc_vectors": prepared.similarity.doc_vectors,
+        "doc_vectors": _own_vectors(prepared),
     }
     buffer = io.BytesIO()
     np.savez(buffer, allow_pickle=False, **arrays)
