@@ -226,7 +226,8 @@ class Corpus:
         if heirs.shape[0]:
             vectors = vectors.copy()  # the per-file cache keeps the vectors of the own text
             plain = vectors[heirs]
-            vectors[heirs] = self.model.embed(documents.tf[heirs], self._rows())
+            heir_tf = similarity_tf(documents.head[heirs], documents.body[heirs])
+            vectors[heirs] = self.model.embed(heir_tf, self._rows())
         else:
             plain = np.zeros((0, self.model.dimensions), dtype=np.float32)
         forms = NameForms.join([p.names for p in ordered])
