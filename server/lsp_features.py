@@ -31,7 +31,7 @@ def register(ls: SymfuseLanguageServer) -> None:
         lazy = _lazy_locations(ls)
 
         def answer(index: Index) -> list[lsp.WorkspaceSymbol]:
-            found = search(index, wanted, limit, ls.state.prepared_for(index))
+            found = search(index, wanted, limit, *ls.state.ranking(index))
             return [
                 lsp_convert.workspace_symbol(
                     index, s, None if lazy else ls.state.mapper(index, s.file)

@@ -7,9 +7,11 @@ A query is a name to look for plus optional filters, in any order::
     file:shop/** total        only files matching the glob (f: or in: for short)
     #Order                    a leading # is ignored (VS Code's "go to symbol" prefix)
 
-Unknown ``word:`` prefixes are searched as text. The ranking is symfuse's fused
-search with the editor profile: exact names, prefixes, camel humps and fuzzy
-matches of the name first, because the user is typing a name.
+Unknown ``word:`` prefixes are searched as text. The ranking is
+:func:`symfuse.ranking.quick.editor_search`: the fused search with the editor
+profile (exact names, prefixes, camel humps and fuzzy matches of the name
+first, because the user is typing a name), or the quick name ranking while the
+fused search's structures are not built yet.
 """
 
 from __future__ import annotations
@@ -20,9 +22,8 @@ from dataclasses import dataclass
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.api import Prepared, SearchRequest
-from symfuse.ranking.api import search as ranked_search
-from symfuse.ranking.request import MAX_LIMIT
+from symfuse.ranking.api import Prepared
+from symfuse.ranking.quick import editor_search
 
 log = logging.getLogger(__name__)
 
@@ -91,45 +92,30 @@ def parse_query(raw: str) -> SymbolQuery:
     return SymbolQuery(" ".join(words), tuple(kinds), tuple(langs), tuple(files))
 
 
-# The editor profile: the user is typing a name, so the name channels lead; BM25 and
-# PageRank only order what they found; embeddings stay off (paraphrases are not names).
-EDITOR_WEIGHTS = {
-    "identity": 0.6,
-    "fuzzy": 0.4,
-    "lexical": 0.1,
-    "structural": 0.1,
-    "similarity": 0.0,
-}
-
-
-def request_of(query: SymbolQuery, limit: int) -> SearchRequest:
-    return SearchRequest.from_mapping(
-        {
-            "query": query.text,
-            "kind": [k.value for k in query.kinds],
-            "language": list(query.languages),
-            "file_pattern": list(query.files),
-            "limit": max(1, min(limit, MAX_LIMIT)),
-            "mode": "single",
-            "semantic": "off",
-            "fusion_weights": EDITOR_WEIGHTS,
-        }
-    )
-
-
-def search(index: Index, query: SymbolQuery, limit: int, prepared: Prepared | None) -> list[Symbol]:
+def search(
+    index: Index,
+    query: SymbolQuery,
+    limit: int,
+    prepared: Prepared | None,
+    previous: tuple[Index, Prepared] | None = None,
+) -> list[Symbol]:
     """Best first, at most ``limit``; an empty name with filters lists what they select.
 
-    ``prepared`` are the ranking structures of ``index``; while they are being
-    (re)built after a change, the quick editor ranking answers instead.
+    ``prepared`` are the ranking structures of ``index``, or None while they are
+    being built; ``previous`` an earlier index with its structures, when there is
+    one (see :func:`symfuse.ranking.quick.editor_search`).
     """
-    from symfuse.server import lsp_rank
-
-    if prepared is None or not query.text:
-        return lsp_rank.search(index, query, limit)
     try:
-        response = ranked_search(index, request_of(query, limit), prepared=prepared)
+        return editor_search(
+            index,
+            query.text,
+            limit=limit,
+            prepared=prepared,
+            kinds=query.kinds,
+            languages=query.languages,
+            file_pattern=query.files,
+            previous=previous,
+        )
     except InvalidRequest as exc:
         log.info("workspace/symbol %r: %s", query.text, exc)
         return []
-    return [item.symbol for item in response.items]

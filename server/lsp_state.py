@@ -22,6 +22,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, ProgressCallback
 from symfuse.indexer.workspace import IndexConfig
 from symfuse.ranking.api import Prepared, prepare
+from symfuse.ranking.quick import quick_table
 from symfuse.server.lsp_options import LspOptions
 from symfuse.server.lsp_positions import Encoding, FileMapper, LineTexts
 
@@ -67,6 +68,7 @@ class ServerState:
         self._dirty_lock = threading.Lock()
         self._flush_lock = threading.Lock()
         self._prepared: tuple[Index, Prepared] | None = None
+        self._wanted = threading.Event()  # a query asked: prepare now, no quiet period
         self._stop = threading.Event()
         self._warmer: threading.Thread | None = None
 
@@ -114,6 +116,7 @@ class ServerState:
 
     def stop(self) -> None:
         self._stop.set()
+        self._wanted.set()
         if self.live is not None:
             self.live.stop()
         if self._warmer is not None and self._warmer is not threading.current_thread():
@@ -128,31 +131,76 @@ class ServerState:
             return found[1]
         return None
 
-    def _warm(self) -> None:
-        """Build the ranking structures of each index once it has been still for a moment.
+    def ranking(self, index: Index) -> tuple[Prepared | None, tuple[Index, Prepared] | None]:
+        """The ranking structures of ``index``, or else the latest earlier ones of its workspace.
 
-        Until they exist (cold start, just after an edit) workspace/symbol answers
-        with the quick editor ranking, so no request waits for them.
+        Without structures for ``index`` (just after an edit), their rebuild starts
+        at once (no quiet period: a one-file change re-prepares in a few hundred
+        milliseconds); meanwhile ranking answers from the previous index's
+        structures for the unchanged files and ranks the changed ones quickly.
+        """
+        found = self.prepared_for(index)
+        if found is not None:
+            return found, None
+        last = self._prepared
+        if last is None or last[0].roots != index.roots:
+            return None, None  # cold start: the quick ranking answers
+        self._wanted.set()
+        return None, last
+
+    def _current(self) -> Index | None:
+        live = self.live
+        if live is None:
+            return None
+        with live.reading() as index:
+            return index
+
+    def _warm(self) -> None:
+        """Build the ranking structures of each index once it has been still for a moment,
+        or at once when a query asked for them (:meth:`ranking`).
+
+        Until they exist (cold start) workspace/symbol answers with the quick
+        name ranking, so no request waits seconds for them; its table is built
+        here as soon as each index appears.
         """
         seen: tuple[int, int] | None = None
         since = time.monotonic()
-        while not self._stop.wait(WARM_POLL):
+        retry_at = 0.0
+        while not self._stop.is_set():
+            wanted = self._wanted.wait(WARM_POLL)
+            if self._stop.is_set():
+                return
             live = self.live
-            if live is None or not live.ready or live.status().indexing:
+            if live is None:
                 continue
-            with live.reading() as index:
-                current = index
+            current = self._current()
+            if current is None:
+                continue
             key = (id(current), current.generation)
             if key != seen:
                 seen, since = key, time.monotonic()
+                if self._prepared is None and live.ready:  # the quick ranking answers: ready it
+                    quick_table(current)
+                if not wanted:
+                    continue
+            if not live.ready or live.status().indexing:
+                self._wanted.clear()  # nothing to prepare until the first index is done
                 continue
-            if self.prepared_for(current) is not None or time.monotonic() - since < WARM_QUIET:
+            if self.prepared_for(current) is not None:
+                self._wanted.clear()
                 continue
+            now = time.monotonic()
+            if now < retry_at:
+                self._wanted.clear()
+                continue
+            if not wanted and now - since < WARM_QUIET:
+                continue
+            self._wanted.clear()
             try:
                 prepared = prepare(current, live.config.store.directory)
             except (SymfuseError, OSError, ValueError) as exc:
                 log.warning("preparing the ranking structures failed: %s", exc)
-                since = time.monotonic() + 60  # do not retry at once
+                retry_at = time.monotonic() + 60  # do not retry at once
                 continue
             self._prepared = (current, prepared)
             self._warm_lines(current)
@@ -160,7 +208,7 @@ class ServerState:
     def _warm_lines(self, index: Index) -> None:
         """Read the non-ASCII lines of every file now, so answers never wait on the disk."""
         for key in list(index.files)[:WARM_LINES_FILES]:
-            if self._stop.is_set() or self.live is None or self.prepared_for(index) is None:
+            if self._stop.is_set() or self._wanted.is_set() or self.prepared_for(index) is None:
                 return
             self.mapper(index, key)
 

@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcRequestCancelled
 
-from tests.test_lsp_client import capabilities, copy_fixture, lsp_session
+from tests.test_lsp_client import Session, capabilities, copy_fixture, lsp_session
 
 
 def edit(line: int, start: int, end: int, text: str) -> lsp.TextDocumentContentChangePartial:
@@ -39,6 +39,36 @@ async def test_buffer_edits_show_up_in_workspace_symbol_at_once(tmp_path: Path) 
         )
         await s.wait_for_symbol("EMOJI_TARGET", "EMOJI_TARGET")
         assert "freshly_typed" not in await s.names("freshly_typed")
+
+
+async def ranking_warm(s: Session) -> bool:
+    status = await s.client.protocol.send_request_async("symfuse/status", None)
+    return bool(getattr(status, "ranking", False))  # pygls: unknown results as namedtuples
+
+
+async def test_after_an_edit_answers_stay_fused_and_fresh(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        for _ in range(200):  # cold start: the quick name ranking answers until this is done
+            if await ranking_warm(s):
+                break
+            await asyncio.sleep(0.05)
+        assert await ranking_warm(s)
+        assert "area" in await s.names("surface")  # only the fused ranking reads docstrings
+        uri = s.open("geometry/report.py")
+        s.change(uri, edit(0, 0, 0, "def freshly_typed():\n    pass\n\n\n"))
+        # Until the structures of the edited index are built, the previous ones answer
+        # for the files that did not change and the edited file is ranked quickly.
+        assert (await s.names("freshly_typed"))[0] == "freshly_typed"
+        assert "area" in await s.names("surface")
+        assert (await s.names("Rectangle"))[0] == "Rectangle"
+        assert "build_report" in await s.names("build_report")  # the edited file, moved down
+        for _ in range(100):  # rebuilt at once, with no quiet period to wait for
+            if await ranking_warm(s):
+                break
+            await asyncio.sleep(0.02)
+        assert await ranking_warm(s)
+        assert (await s.names("freshly_typed"))[0] == "freshly_typed"
 
 
 async def test_saved_buffer_stays_indexed(tmp_path: Path) -> None:

@@ -1,0 +1,489 @@
+"""Name search for an editor's symbol picker: the quick ranking and the fused editor profile.
+
+An editor user is typing a name. :func:`editor_search` answers with the fused
+:func:`~symfuse.ranking.search.search` under :data:`EDITOR_WEIGHTS` when the
+prepared structures of the index are at hand; just after an edit, while they
+are rebuilt (a few hundred milliseconds), with :func:`stale_search`: the
+previous structures for the files that did not change, merged with the quick
+ranking of the changed files; on a cold start (preparing a large workspace
+takes seconds), with :func:`quick_search`.
+
+:func:`quick_search` needs no prepared structures, only name forms that cost
+one pass over the symbols per file, cached per file entry, so a new index
+generation (an edited buffer) rebuilds only the changed files' forms. Order:
+
+1. the name-match tiers of :func:`symfuse.ranking.identity.rank` (exact,
+   case-insensitive, fqn suffix, prefix, sub-token segment, camel humps,
+   substring), within a tier names closer in length first, then PageRank;
+2. when fewer than ``limit`` names matched and the query has three or more
+   letters, names within a small optimal-string-alignment distance of it
+   (both lower-cased, separators dropped), closest first, then PageRank.
+   Distances come from one rapidfuzz ``process.extract`` call (C, no Python
+   loop over the symbols); the bound is :func:`edit_bound`. A shorter query
+   gets the names containing it instead, central first (one ``str.find``
+   scan over all names joined).
+
+Filters (kinds, languages, file globs) are the masks of
+:class:`symfuse.ranking.filters.FilterTable`, as in the fused search.
+"""
+
+from __future__ import annotations
+
+import glob
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking import identity
+from symfuse.ranking.filters import FilterCodes, FilterTable
+from symfuse.ranking.identity import MatchTier, NameForms, NameTable
+from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.request import (
+    MAX_LIMIT,
+    FusionWeights,
+    SearchMode,
+    SearchRequest,
+    SemanticMode,
+)
+from symfuse.ranking.search import search
+from symfuse.ranking.tokens import whole
+
+# The editor profile: the user is typing a name, so the name channels lead; BM25 and
+# PageRank only order what they found; embeddings stay off (paraphrases are not names).
+EDITOR_WEIGHTS = FusionWeights(identity=0.6, fuzzy=0.4, lexical=0.1, structural=0.1, similarity=0.0)
+
+T = TypeVar("T")
+
+MAX_STALE_FILES = 50  # more files changed since the last prepared index: quick_search
+MIN_FUZZY_LENGTH = 3  # shorter queries match too many names one edit away
+MAX_FORM_CACHE = 200_000  # file entries whose name forms stay cached
+
+
+def edit_bound(length: int) -> int:
+    """Edits allowed between a query of ``length`` letters and a name: 1 up to 4, 2 up to 7, else 3.
+
+    One typo per four letters or so, capped at the fuzzy channel's default of 3;
+    a looser bound drowns short queries in unrelated names.
+    """
+    return 1 if length <= 4 else 2 if length <= 7 else 3
+
+
+@dataclass(frozen=True, slots=True)
+class QuickHit:
+    """One match: where the symbol is in ``Index.symbols``, how its name matched, a score.
+
+    ``tier`` is the identity tier (``MatchTier.NONE`` for a fuzzy match) and
+    ``distance`` the edit distance of a fuzzy match (0 for a name match). The
+    score is ``(NONE - tier) / NONE`` for a name match, as in the identity
+    channel, and ``(1 - distance / (bound + 1)) / NONE`` for a fuzzy one, so
+    every fuzzy match scores below every name match.
+    """
+
+    position: int
+    symbol: Symbol
+    tier: MatchTier
+    distance: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class QuickTable:
+    """What :func:`quick_search` needs of one index generation."""
+
+    generation: int
+    names: NameTable
+    wholes: npt.NDArray[np.object_]  # separator-free lower-case names, for rapidfuzz
+    whole_length: npt.NDArray[np.int32]
+
+    @classmethod
+    def of(cls, generation: int, forms: NameForms) -> QuickTable:
+        wholes = [w or low for w, low in zip(forms.wholes, forms.lower, strict=True)]
+        return cls(
+            generation=generation,
+            names=NameTable.of(forms),
+            wholes=np.asarray(wholes, dtype=object),
+            whole_length=np.fromiter(map(len, wholes), dtype=np.int32, count=len(wholes)),
+        )
+
+
+_forms: dict[str, tuple[FileEntry, NameForms]] = {}  # file key -> (entry object, its forms)
+_codes: dict[str, tuple[FileEntry, FilterCodes]] = {}  # file key -> (entry object, its codes)
+_tables: weakref.WeakKeyDictionary[Index, QuickTable] = weakref.WeakKeyDictionary()
+_filters: weakref.WeakKeyDictionary[Index, tuple[int, FilterTable]] = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+
+
+def _cached(
+    cache: dict[str, tuple[FileEntry, T]], index: Index, make: Callable[[list[Symbol]], T]
+) -> list[T]:
+    """``make(entry.symbols)`` for every file of ``index`` in key order, cached per entry."""
+    out: list[T] = []
+    for key in sorted(index.files):  # the order of Index.symbols
+        entry = index.files[key]
+        found = cache.get(key)
+        if found is None or found[0] is not entry:
+            found = (entry, make(entry.symbols))
+            if len(cache) < MAX_FORM_CACHE:
+                cache[key] = found
+        out.append(found[1])
+    for stale in cache.keys() - index.files.keys():
+        del cache[stale]
+    return out
+
+
+def quick_table(index: Index) -> QuickTable:
+    """The quick-search table of ``index`` (cached per index object and generation).
+
+    Name forms are cached per file entry; an index snapshot shares the entries
+    of unchanged files, so only changed files are read again.
+    """
+    with _lock:
+        found = _tables.get(index)
+        if found is not None and found.generation == index.generation:
+            return found
+        forms = NameForms.join(_cached(_forms, index, NameForms.of))
+        table = QuickTable.of(index.generation, forms)
+        _tables[index] = table
+        return table
+
+
+def filter_table(index: Index) -> FilterTable:
+    """The filter codes of ``index`` (built on the first filtered query of a generation)."""
+    with _lock:
+        found = _filters.get(index)
+        if found is not None and found[0] == index.generation:
+            return found[1]
+        table = FilterTable.of(_cached(_codes, index, FilterCodes.of))
+        _filters[index] = (index.generation, table)
+        return table
+
+
+def forget() -> None:
+    """Drop the cached tables and forms (tests)."""
+    with _lock:
+        _forms.clear()
+        _codes.clear()
+        _tables.clear()
+        _filters.clear()
+
+
+def _mask(
+    index: Index,
+    kinds: Sequence[Kind],
+    languages: Sequence[str],
+    file_pattern: Sequence[str],
+) -> npt.NDArray[np.bool_] | None:
+    if not (kinds or languages or file_pattern):
+        return None
+    request = SearchRequest(
+        query="",
+        kind=tuple(kinds),
+        language=tuple(x.lower() for x in languages),
+        file_pattern=tuple(file_pattern),
+    )
+    return filter_table(index).mask(request)
+
+
+def quick_search(
+    index: Index,
+    query: str,
+    *,
+    limit: int,
+    kinds: Sequence[Kind] = (),
+    languages: Sequence[str] = (),
+    file_pattern: Sequence[str] = (),
+) -> list[QuickHit]:
+    """Symbols whose name matches ``query``, best first, at most ``limit`` (see the module doc).
+
+    An empty query lists the symbols the filters select, in index order (none
+    when there are no filters).
+    """
+    text = " ".join(query.split())
+    symbols = index.symbols
+    if limit <= 0 or not symbols:
+        return []
+    table = quick_table(index)
+    mask = _mask(index, kinds, languages, file_pattern)
+    if not text:
+        if mask is None:
+            return []
+        chosen = np.flatnonzero(mask)[:limit]
+        return [QuickHit(int(i), symbols[i], MatchTier.NONE, 0, 0.0) for i in chosen]
+    pagerank = np.asarray(index.pagerank, dtype=np.float64)
+    return _rank(table, symbols, pagerank, mask, text, limit)
+
+
+def _rank(
+    table: QuickTable,
+    symbols: list[Symbol],
+    pagerank: npt.NDArray[np.float64],
+    mask: npt.NDArray[np.bool_] | None,
+    text: str,
+    limit: int,
+) -> list[QuickHit]:
+    """Name tiers, then names containing a short query or a few edits from a longer one."""
+    ranking, tier = identity.rank(table.names, text, pagerank, mask, limit)
+    hits = [
+        QuickHit(int(i), symbols[i], MatchTier(int(tier[i])), 0, float(score))
+        for i, score in zip(ranking.positions, ranking.scores, strict=True)
+    ]
+    if len(hits) < limit:
+        more = _short(table, text, pagerank, mask, tier, symbols, limit - len(hits))
+        hits.extend(more or _fuzzy(table, text, pagerank, mask, tier, symbols, limit - len(hits)))
+    return hits
+
+
+def _short(
+    table: QuickTable,
+    text: str,
+    pagerank: npt.NDArray[np.float64],
+    mask: npt.NDArray[np.bool_] | None,
+    tier: npt.NDArray[np.int8],
+    symbols: list[Symbol],
+    wanted: int,
+) -> list[QuickHit]:
+    """For a query too short to look for typos (``e``), names containing it, central first.
+
+    The identity channel leaves one-letter substrings out (they match most names);
+    an editor still wants a page of candidates to narrow down as the user types.
+    """
+    q = text.lower()
+    if len(whole(text) or q) >= MIN_FUZZY_LENGTH:
+        return []
+    found = np.unique(table.names.lower_text.contains(q))
+    found = found[tier[found] == MatchTier.NONE]
+    if mask is not None:
+        found = found[mask[found]]
+    order = np.lexsort((found, -pagerank[found]))[:wanted]
+    score = (MatchTier.NONE - MatchTier.SUBSTRING) / float(MatchTier.NONE)
+    return [QuickHit(int(i), symbols[int(i)], MatchTier.SUBSTRING, 0, score) for i in found[order]]
+
+
+def _fuzzy(
+    table: QuickTable,
+    text: str,
+    pagerank: npt.NDArray[np.float64],
+    mask: npt.NDArray[np.bool_] | None,
+    tier: npt.NDArray[np.int8],
+    symbols: list[Symbol],
+    wanted: int,
+) -> list[QuickHit]:
+    """Names a few edits from ``text`` that matched no tier, closest first, then PageRank."""
+    q = whole(text) or text.lower()
+    if len(q) < MIN_FUZZY_LENGTH:
+        return []
+    bound = edit_bound(len(q))
+    allowed = tier == MatchTier.NONE
+    if mask is not None:
+        allowed &= mask
+    allowed &= np.abs(table.whole_length - len(q)) <= bound  # else more than `bound` edits
+    candidates = np.flatnonzero(allowed)
+    if not candidates.shape[0]:
+        return []
+    found = process.extract(
+        q,
+        table.wholes[candidates].tolist(),
+        scorer=OSA.distance,
+        score_cutoff=bound,
+        limit=max(wanted * 4, 50),
+    )
+    if not found:
+        return []
+    positions = candidates[np.asarray([f[2] for f in found], dtype=np.int64)]
+    distance = np.asarray([f[1] for f in found], dtype=np.int64)
+    order = np.lexsort((positions, -pagerank[positions], distance))[:wanted]
+    return [
+        QuickHit(
+            int(positions[o]),
+            symbols[int(positions[o])],
+            MatchTier.NONE,
+            int(distance[o]),
+            (1.0 - float(distance[o]) / (bound + 1)) / float(MatchTier.NONE),
+        )
+        for o in order
+    ]
+
+
+def editor_request(
+    query: str,
+    *,
+    limit: int,
+    kinds: Sequence[Kind] = (),
+    languages: Sequence[str] = (),
+    file_pattern: Sequence[str] = (),
+    exclude_path: Sequence[str] = (),
+) -> SearchRequest:
+    """The fused search request of the editor profile (single mode, no embeddings).
+
+    Raises ``InvalidRequest`` for an empty or too long query.
+    """
+    return SearchRequest.from_mapping(
+        {
+            "query": query,
+            "kind": [k.value for k in kinds],
+            "language": list(languages),
+            "file_pattern": list(file_pattern),
+            "exclude_path": list(exclude_path),
+            "limit": max(1, min(limit, MAX_LIMIT)),
+            "mode": SearchMode.SINGLE.value,
+            "semantic": SemanticMode.OFF.value,
+            "fusion_weights": EDITOR_WEIGHTS,
+        }
+    )
+
+
+def changed_files(old: Index, new: Index) -> list[str]:
+    """Files of ``new`` whose entry is not ``old``'s, then files of ``old`` gone from ``new``.
+
+    Index snapshots share the entries of unchanged files, so this is one identity
+    check per file.
+    """
+    changed = [k for k, entry in new.files.items() if old.files.get(k) is not entry]
+    return changed + [k for k in old.files if k not in new.files]
+
+
+def editor_search(
+    index: Index,
+    query: str,
+    *,
+    limit: int,
+    prepared: Prepared | None,
+    kinds: Sequence[Kind] = (),
+    languages: Sequence[str] = (),
+    file_pattern: Sequence[str] = (),
+    previous: tuple[Index, Prepared] | None = None,
+) -> list[Symbol]:
+    """Best first, at most ``limit``, by the freshest ranking at hand.
+
+    - ``prepared`` (the structures of exactly ``index``): the fused search with
+      :data:`EDITOR_WEIGHTS`;
+    - else ``previous`` (an earlier index of the same workspace with its
+      structures, while those of ``index`` are being rebuilt after an edit) and
+      at most :data:`MAX_STALE_FILES` files changed since: :func:`stale_search`;
+    - else (a cold start) :func:`quick_search`.
+
+    An empty query lists what the filters select. Raises ``InvalidRequest`` for a
+    query the fused search rejects (too long).
+    """
+    text = query.strip()
+    if prepared is not None and prepared.generation == index.generation and text:
+        request = editor_request(
+            text, limit=limit, kinds=kinds, languages=languages, file_pattern=file_pattern
+        )
+        return [item.symbol for item in search(index, request, prepared=prepared).items]
+    if previous is not None and text and previous[0].roots == index.roots:
+        changed = changed_files(previous[0], index)
+        if len(changed) <= MAX_STALE_FILES:
+            return stale_search(
+                index,
+                text,
+                previous,
+                changed,
+                limit=limit,
+                kinds=kinds,
+                languages=languages,
+                file_pattern=file_pattern,
+            )
+    hits = quick_search(
+        index, text, limit=limit, kinds=kinds, languages=languages, file_pattern=file_pattern
+    )
+    return [h.symbol for h in hits]
+
+
+def stale_search(
+    index: Index,
+    query: str,
+    previous: tuple[Index, Prepared],
+    changed: Sequence[str],
+    *,
+    limit: int,
+    kinds: Sequence[Kind] = (),
+    languages: Sequence[str] = (),
+    file_pattern: Sequence[str] = (),
+) -> list[Symbol]:
+    """The fused search of the previous index for the files that did not change, merged
+    with the quick ranking of the ``changed`` files of ``index``.
+
+    The fused answer excludes the changed files (their old symbols may be gone);
+    the changed files' symbols are ranked by :func:`_rank` over a table of theirs
+    alone. Merge: the fused order is kept, and each changed-file match goes before
+    the first fused item whose identity tier is worse than its own (a name typed
+    exactly, in the buffer just edited, comes first, as the exact-name guard would
+    put it). Both parts are fresh: unchanged files' symbols are the same objects in
+    both indexes.
+    """
+    old, old_prepared = previous
+    exclude = [glob.escape(k) for k in changed]
+    request = editor_request(
+        query,
+        limit=limit,
+        kinds=kinds,
+        languages=languages,
+        file_pattern=file_pattern,
+        exclude_path=exclude,
+    )
+    fused = [item.symbol for item in search(old, request, prepared=old_prepared).items]
+    fresh = _changed_hits(
+        index,
+        query,
+        changed,
+        limit=limit,
+        kinds=kinds,
+        languages=languages,
+        file_pattern=file_pattern,
+    )
+    if not fresh:
+        return fused
+    position = old.position
+    old_tier = identity.tiers(old_prepared.names, query)
+    fused_tier = [int(old_tier[position[s.symbol_id]]) for s in fused]
+    merged: list[Symbol] = []
+    at = 0
+    for hit in fresh:
+        while at < len(fused) and fused_tier[at] <= hit.tier:
+            merged.append(fused[at])
+            at += 1
+        merged.append(hit.symbol)
+    merged.extend(fused[at:])
+    return merged[:limit]
+
+
+def _changed_hits(
+    index: Index,
+    query: str,
+    changed: Sequence[str],
+    *,
+    limit: int,
+    kinds: Sequence[Kind],
+    languages: Sequence[str],
+    file_pattern: Sequence[str],
+) -> list[QuickHit]:
+    """:func:`_rank` over the symbols of the ``changed`` files of ``index`` only."""
+    entries = [index.files[k] for k in sorted(changed) if k in index.files]
+    symbols = [s for entry in entries for s in entry.symbols]
+    if not symbols:
+        return []
+    table = QuickTable.of(index.generation, NameForms.join([NameForms.of(symbols)]))
+    mask = None
+    if kinds or languages or file_pattern:
+        request = SearchRequest(
+            query=query,
+            kind=tuple(kinds),
+            language=tuple(x.lower() for x in languages),
+            file_pattern=tuple(file_pattern),
+        )
+        mask = FilterTable.build(symbols).mask(request)
+    ranks = index.pagerank_by_id
+    pagerank = np.fromiter(
+        (ranks.get(s.symbol_id, 0.0) for s in symbols), dtype=np.float64, count=len(symbols)
+    )
+    return _rank(table, symbols, pagerank, mask, " ".join(query.split()), limit)
