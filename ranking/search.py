@@ -45,6 +45,14 @@ from symfuse.ranking.topk import Ranking
 
 MIN_DEPTH = 100  # candidates each channel contributes, at least
 NEAR_TYPO_LENGTH = 6  # identifier queries this long also look one edit away
+NEAR_TYPO_TWO_EDITS = 8  # ... and this long two edits away ("update_idx" -> update_index)
+
+
+def _near_typo_edits(query: str) -> int:
+    """How far a look for typos reaches when something already matched as typed."""
+    return 2 if len(query.strip()) >= NEAR_TYPO_TWO_EDITS else 1
+
+
 # What a sentence describes: docstrings are written for callables and types, not for
 # variables, fields or constants. Sentence queries rank these in the lexical and
 # similarity channels (names still match any kind through identity). Measured on
@@ -162,7 +170,7 @@ def run_channels(
             mask,
             depth,
             threshold=request.fuzzy_threshold,
-            max_edit_distance=min(1, request.max_edit_distance)
+            max_edit_distance=min(_near_typo_edits(query), request.max_edit_distance)
             if near_typo
             else request.max_edit_distance,
         )

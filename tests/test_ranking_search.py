@@ -471,3 +471,19 @@ def test_sentence_queries_look_among_callables_and_types(index: Index) -> None:
             assert item.symbol.kind in DESCRIBED_KINDS, item
     constants = run(index, query=query, kind=["constant"], limit=5)
     assert "MAX_ORDER_ITEMS" in names(constants)
+
+
+def test_long_names_are_looked_for_two_edits_away_even_when_a_word_matched(
+    tmp_path: Path,
+) -> None:
+    # "update" matches as typed, so fuzzy does not run on its own; a query of 8 or more
+    # characters still looks two edits away ("idx" -> "index" is two insertions).
+    (tmp_path / "work.py").write_text(
+        "class UpdateReport:\n    pass\n\n\ndef update_index(config):\n    return config\n"
+    )
+    built, _ = update_index(
+        IndexConfig(roots=(tmp_path,), index_dir=tmp_path / ".index", progress=False)
+    )
+    response = run(built, query="update_idx", fusion_debug=True, limit=3)
+    assert names(response)[0] == "update_index"
+    assert Channel.FUZZY in response.items[0].channels
