@@ -169,9 +169,11 @@ def is_identifier_shaped(query: str) -> bool:
 
 
 def is_sentence(query: str) -> bool:
-    """Prose rather than a name: three or more words, at least two of them not stop words."""
+    """Prose rather than names: at least two content words, and either four or more words
+    or a stop word among three ("parse the query" is prose, "reciprocal rank fusion" is
+    a list of keywords, better served by the lexical channel)."""
     words = query.split()
     if len(words) < 3:
         return False
     content = [w for w in words if w.strip(".,;:!?()`'\"").lower() not in STOPWORDS]
-    return len(content) >= 2
+    return len(content) >= 2 and (len(words) >= 4 or len(content) < len(words))

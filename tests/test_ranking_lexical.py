@@ -198,3 +198,13 @@ def test_mask_restricts_candidates() -> None:
     mask = np.asarray([False, True])
     result = lexical.rank(index, "send", mask, 10)
     assert result.ranking.positions.tolist() == [1]
+
+
+def test_prose_and_keyword_lists_are_told_apart() -> None:
+    from symfuse.ranking.tokens import is_sentence
+
+    assert is_sentence("merge rankings by weighted reciprocal rank")
+    assert is_sentence("parse the query")
+    assert not is_sentence("reciprocal rank fusion")  # keywords: the lexical channel leads
+    assert not is_sentence("getUserById")
+    assert not is_sentence("of the")
