@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from symfuse.indexer.extract import module_name
 from symfuse.indexer.index import EdgeRow, FileEntry, Index
@@ -48,8 +48,9 @@ _MEMBERS = frozenset({Kind.FIELD, Kind.METHOD, Kind.PROPERTY, Kind.CONSTRUCTOR})
 _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "cuda": "c", "objc": "c"}
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(NamedTuple):
+    """A definition a reference resolves to (a named tuple: hundreds of thousands per index)."""
+
     target: Symbol
     confidence: float
 
@@ -199,17 +200,24 @@ def _import_fqn(ref: Reference, entry: FileEntry) -> str:
     return f"{qualifier}.{ref.name}" if qualifier else ref.name
 
 
+_EDGE_KIND = {kind: int(EdgeKind.of(kind)) for kind in RefKind}
+
+
 def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
     """The edges that the references of one file make, merged per (src, dst, kind)."""
     merged: dict[tuple[str, str, int], float] = {}
+    edge_kind = _EDGE_KIND
     for ref in entry.references():
-        if ref.enclosing is None:
+        enclosing = ref.enclosing
+        if enclosing is None:
             continue
-        for hit in resolver.resolve(ref, entry):
-            if hit.target.symbol_id == ref.enclosing:
+        for target, confidence in resolver.resolve(ref, entry):
+            target_id = target.symbol_id
+            if target_id == enclosing:
                 continue
-            key = (ref.enclosing, hit.target.symbol_id, int(EdgeKind.of(ref.kind)))
-            merged[key] = max(merged.get(key, 0.0), hit.confidence)
+            key = (enclosing, target_id, edge_kind[ref.kind])
+            if confidence > merged.get(key, -1.0):
+                merged[key] = confidence
     # Weights keep the three decimals the store keeps, so stored and fresh edges compare equal.
     return [(s, d, k, round(w, 3)) for (s, d, k), w in merged.items()]
 

@@ -509,8 +509,9 @@ def patch(
         report.parsed += 1
         for problem in entry.problems:
             report.problems.append((entry.path, problem))
-        old_symbols: list[Symbol] = old.symbols if old is not None else []
-        names.update(graph.changed_names(old_symbols, entry.symbols))
+        if index.linked:  # an unlinked index is linked in full below: no names needed
+            old_symbols: list[Symbol] = old.symbols if old is not None else []
+            names.update(graph.changed_names(old_symbols, entry.symbols))
         index.files[entry.path] = entry
         touched.add(entry.path)
     index.changed()
