@@ -70,6 +70,9 @@ class Index:
         self.updated_at = 0.0
         self.linked = False  # True once every file's references were resolved into edges
         self.graph_dirty = True  # edges or ranks differ from what the store holds
+        self._ref_files: dict[str, set[str]] = {}  # name -> keys of files referring to it
+        self._ref_seen: dict[str, frozenset[str]] = {}  # key -> the names counted for it
+        self._ref_generation = -1
         self.options: dict[str, Any] = {}  # the IndexConfig options it was built with
         self._cache: dict[str, object] = {}
 
@@ -208,15 +211,29 @@ class Index:
         return found
 
     def files_referencing(self, name: str) -> list[str]:
-        """Keys of files that mention ``name`` in some reference."""
-        table = self._cache.get("ref_files")
-        if table is None:
-            built: defaultdict[str, list[str]] = defaultdict(list)
-            for key in sorted(self.files):
-                for ref_name in self.files[key].ref_names:
-                    built[ref_name].append(key)
-            table = self._cache["ref_files"] = dict(built)
-        return table.get(name, [])  # type: ignore[attr-defined,no-any-return]
+        """Keys of files that mention ``name`` in some reference.
+
+        The name -> files table is kept up to date file by file (an entry's
+        ``ref_names`` is replaced, never changed, when the file is), not rebuilt
+        after every change: that rebuild was the largest cost of a one-file update.
+        """
+        if self._ref_generation != self.generation:
+            table, seen, files = self._ref_files, self._ref_seen, self.files
+            for key in [k for k in seen if k not in files]:
+                for ref_name in seen.pop(key):
+                    table[ref_name].discard(key)
+            for key, entry in files.items():
+                old = seen.get(key)
+                if old is entry.ref_names:
+                    continue
+                if old is not None:
+                    for ref_name in old - entry.ref_names:
+                        table[ref_name].discard(key)
+                for ref_name in entry.ref_names if old is None else entry.ref_names - old:
+                    table.setdefault(ref_name, set()).add(key)
+                seen[key] = entry.ref_names
+            self._ref_generation = self.generation
+        return sorted(self._ref_files.get(name, ()))
 
     def stats(self) -> dict[str, object]:
         languages: defaultdict[str, int] = defaultdict(int)

