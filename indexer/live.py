@@ -20,6 +20,7 @@ object in batches, each published under the readers' lock.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import os
@@ -186,6 +187,9 @@ class LiveIndex:
                     self._index = index
             self.last_report = report
             self._error = None
+            # The index lives as long as the server: keep the cyclic collector from
+            # walking its millions of objects again at every full collection (latency).
+            gc.freeze()
         except (SymfuseError, OSError) as exc:
             self._error = f"indexing failed: {exc}"
             log.error("%s", self._error)
