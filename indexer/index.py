@@ -53,6 +53,8 @@ class EdgeArrays:
     dst: npt.NDArray[np.int32]
     kind: npt.NDArray[np.int8]
     weight: npt.NDArray[np.float32]
+    milli: npt.NDArray[np.int32]  # the weights in thousandths, exactly as stored
+    files: tuple[tuple[str, int], ...]  # (file, how many of the edges are its), in order
 
     def __len__(self) -> int:
         return int(self.src.shape[0])
@@ -167,7 +169,9 @@ class Index:
         dst: list[int] = []
         kind: list[int] = []
         weight: list[float] = []
+        files: list[tuple[str, int]] = []
         for key in sorted(self.edges_by_file):
+            before = len(src)
             for s, d, k, w in self.edges_by_file[key]:
                 si = position.get(s)
                 di = position.get(d)
@@ -177,11 +181,15 @@ class Index:
                 dst.append(di)
                 kind.append(k)
                 weight.append(w)
+            files.append((key, len(src) - before))
+        weights = np.asarray(weight, dtype=np.float64)
         return EdgeArrays(
             np.asarray(src, dtype=np.int32),
             np.asarray(dst, dtype=np.int32),
             np.asarray(kind, dtype=np.int8),
-            np.asarray(weight, dtype=np.float32),
+            weights.astype(np.float32),
+            np.rint(weights * 1000).astype(np.int32),
+            tuple(files),
         )
 
     # --- lookups ----------------------------------------------------------------

@@ -39,7 +39,7 @@ from symfuse.indexer.model import FileStamp
 
 log = logging.getLogger(__name__)
 
-FORMAT = 4  # bump with any change to the layout below
+FORMAT = 5  # bump with any change to the layout below
 MAX_PACKS = 8
 SCHEMA = (FORMAT, rows.SCHEMA)
 MANIFEST = "manifest.msgpack"
@@ -177,14 +177,30 @@ class Store:
                 data = packs[meta.pack] = self._read(self.objects / f"{meta.pack}.msgpack")
             index.files[key] = self._load_file(key, meta, data)
         graph = self._unpack(self.objects / f"{manifest.graph_key}.msgpack")
+        import numpy as np  # here, not at import: `symfuse index` with nothing new needs none
+
         try:
             ids: list[str] = graph["ids"]
-            for key, flat in graph["edges"].items():
+            src = np.frombuffer(graph["src"], dtype=np.int32).tolist()
+            dst = np.frombuffer(graph["dst"], dtype=np.int32).tolist()
+            kind = np.frombuffer(graph["kind"], dtype=np.int8).tolist()
+            milli = np.frombuffer(graph["milli"], dtype=np.int32).tolist()
+            start = 0
+            for key, count in zip(graph["files"], graph["counts"], strict=True):
+                end = start + count
                 index.edges_by_file[key] = [
-                    (ids[flat[i]], ids[flat[i + 1]], flat[i + 2], flat[i + 3] / 1000.0)
-                    for i in range(0, len(flat), 4)
+                    (ids[s], ids[d], k, w / 1000.0)
+                    for s, d, k, w in zip(
+                        src[start:end],
+                        dst[start:end],
+                        kind[start:end],
+                        milli[start:end],
+                        strict=True,
+                    )
                 ]
-            index.pagerank_by_id = dict(zip(ids, graph["pagerank"], strict=True))
+                start = end
+            ranks = np.frombuffer(graph["pagerank"], dtype=np.float64).tolist()
+            index.pagerank_by_id = dict(zip(ids, ranks, strict=True))
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise IndexCorrupt(f"graph object has an unexpected shape ({exc!r})") from exc
         index.generation = manifest.generation
@@ -287,18 +303,25 @@ class Store:
         return manifest
 
     def _write_graph(self, index: Index) -> str:
+        """Edges as arrays of positions in ``ids`` (bytes, not one msgpack item per number)."""
+        import numpy as np
+
         ids: list[str] = [s.symbol_id for s in index.symbols]
-        position = {sid: i for i, sid in enumerate(ids)}
-        edges: dict[str, list[int]] = {}
-        for key, edge_rows in index.edges_by_file.items():
-            flat: list[int] = []
-            for s, d, k, w in edge_rows:
-                si, di = position.get(s), position.get(d)
-                if si is not None and di is not None:
-                    flat.extend((si, di, k, round(w * 1000)))
-            edges[key] = flat
-        pagerank = [index.pagerank_by_id.get(sid, 0.0) for sid in ids]
-        data = _pack({"ids": ids, "edges": edges, "pagerank": pagerank})
+        edges = index.edges
+        ranks = index.pagerank_by_id
+        pagerank = np.fromiter((ranks.get(sid, 0.0) for sid in ids), np.float64, len(ids))
+        data = _pack(
+            {
+                "ids": ids,
+                "files": [key for key, _ in edges.files],
+                "counts": [count for _, count in edges.files],
+                "src": edges.src.tobytes(),
+                "dst": edges.dst.tobytes(),
+                "kind": edges.kind.tobytes(),
+                "milli": edges.milli.tobytes(),
+                "pagerank": pagerank.tobytes(),
+            }
+        )
         graph_key = "graph-" + hashlib.blake2b(data, digest_size=16).hexdigest()
         path = self.objects / f"{graph_key}.msgpack"
         if not path.exists():
