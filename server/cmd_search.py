@@ -190,6 +190,17 @@ def run_search(args: argparse.Namespace) -> int:
     args.roots = [*args.roots, *args.extra_roots]
     index, _ = fresh_index(args)
     response = search(index, request, directory=index_config(args).store.directory)
+    if response.intent is not None:  # "who calls X": answered from the call graph
+        from symfuse.ranking.routing import call_graph_answer
+
+        routed = call_graph_answer(index, response, request.limit, request.offset)
+        if routed is not None:
+            if args.output_format is OutputFormat.TEXT:
+                columns = ("score", "kind", "name", "file", "line", "sites")
+                print(render(routed, OutputFormat.TEXT, rows_key="items", columns=columns))
+            else:
+                print(render(routed, args.output_format))
+            return 0
     if args.output_format is OutputFormat.TEXT:
         print(render_text(response))
     else:

@@ -8,7 +8,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from symfuse.indexer.index import Index
+from symfuse.ranking.routing import call_graph_answer
 from symfuse.server.mcp_budget import Format
 from symfuse.server.mcp_models import MaxTokens, Offset, OutputFormat, SearchResult
 from symfuse.server.mcp_server import Backend, tool_errors
@@ -156,7 +156,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
             with backend.ranked() as (index, prepared, stale):
                 response = run(index, request, directory=directory, prepared=prepared)
                 if response.intent is not None:
-                    routed = _call_graph(index, response, limit, offset)
+                    routed = call_graph_answer(index, response, limit, offset)
                     if routed is not None:
                         return backend.answer(
                             routed,
@@ -201,55 +201,3 @@ def _tiers(data: dict[str, Any]) -> dict[str, Any]:
         for tier in ("high", "medium", "low")
     }
     return shaped
-
-
-MAX_ROUTED_TARGETS = 5
-
-
-def _call_graph(index: Index, response: Any, limit: int, offset: int) -> dict[str, Any] | None:
-    """Callers or callees of the symbols a "who calls X" query names (None: no such symbol)."""
-    from symfuse.ranking import hierarchy
-
-    intent = response.intent
-    wanted = intent.target.replace("::", ".").replace("#", ".")
-    last = wanted.rsplit(".", 1)[-1]
-    symbols = [item.symbol for item in response.items]
-    exact = [
-        s for s in symbols if s.name == last and (s.fqn == wanted or s.fqn.endswith("." + wanted))
-    ] or [s for s in symbols if s.name == last]
-    targets = exact[:MAX_ROUTED_TARGETS]
-    if not targets:
-        return None
-    walk = hierarchy.callers if intent.direction == "callers" else hierarchy.callees
-    rows: dict[str, dict[str, Any]] = {}
-    for target in targets:
-        result = walk(index, target.symbol_id, depth=1, limit=1000)
-        for edge in result.items:
-            s = edge.symbol
-            sites = " ".join(f"{c.file}:{c.line}:{c.column}" for c in edge.sites)
-            row = rows.get(s.symbol_id)
-            if row is not None:
-                row["sites"] = f"{row['sites']} {sites}".strip()
-                row["score"] = max(row["score"], round(edge.confidence, 3))
-                continue
-            rows[s.symbol_id] = {
-                "symbol_id": s.symbol_id,
-                "name": s.name,
-                "kind": s.kind.value,
-                "fqn": s.fqn,
-                "signature": s.signature,
-                "file": s.file,
-                "line": s.line,
-                "score": round(edge.confidence, 3),
-                "via": target.symbol_id,
-                "sites": sites,
-            }
-    ordered = sorted(rows.values(), key=lambda r: (-r["score"], r["file"], r["line"]))
-    return {
-        "query": response.query,
-        "intent": intent.to_dict(),
-        "targets": [t.symbol_id for t in targets],
-        "items": ordered[offset : offset + limit],
-        "total": len(ordered),
-        "search_mode": intent.direction,
-    }

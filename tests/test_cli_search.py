@@ -252,3 +252,16 @@ def test_invalid_field_exits_one_and_names_it(index_dir: Path) -> None:
     )
     assert missing.returncode == 1
     assert "drill_from" in missing.stderr
+
+
+def test_who_calls_is_answered_from_the_call_graph(index_dir: Path) -> None:
+    data = search(index_dir, "who calls calculate_total")
+    assert data["search_mode"] == "callers"
+    assert data["intent"] == {"direction": "callers", "target": "calculate_total"}
+    assert data["targets"] == ["shop/models.py::Order.calculate_total#method"]
+    assert {row["file"] for row in data["items"]} >= {
+        "shop/services/email.py",
+        "shop/services/payment.py",
+    }
+    sites = " ".join(row["sites"] for row in data["items"])
+    assert "shop/services/payment.py:59:" in sites
