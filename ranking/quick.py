@@ -1,12 +1,4 @@
-"""Name search for an editor's symbol picker: the quick ranking and the fused editor profile.
-
-An editor user is typing a name. :func:`editor_search` answers with the fused
-:func:`~symfuse.ranking.search.search` under :data:`EDITOR_WEIGHTS` when the
-prepared structures of the index are at hand; just after an edit, while they
-are rebuilt (a few hundred milliseconds), with :func:`stale_search`: the
-previous structures for the files that did not change, merged with the quick
-ranking of the changed files; on a cold start (preparing a large workspace
-takes seconds), with :func:`quick_search`.
+"""The quick name ranking: no prepared structures needed (see :mod:`.editor` for its use).
 
 :func:`quick_search` needs no prepared structures, only name forms that cost
 one pass over the symbols per file, cached per file entry, so a new index
@@ -29,7 +21,6 @@ Filters (kinds, languages, file globs) are the masks of
 
 from __future__ import annotations
 
-import glob
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -46,24 +37,13 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import identity
 from symfuse.ranking.filters import FilterCodes, FilterTable
 from symfuse.ranking.identity import MatchTier, NameForms, NameTable
-from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.request import (
-    MAX_LIMIT,
-    FusionWeights,
-    SearchMode,
     SearchRequest,
-    SemanticMode,
 )
-from symfuse.ranking.search import search
 from symfuse.ranking.tokens import whole
-
-# The editor profile: the user is typing a name, so the name channels lead; BM25 and
-# PageRank only order what they found; embeddings stay off (paraphrases are not names).
-EDITOR_WEIGHTS = FusionWeights(identity=0.6, fuzzy=0.4, lexical=0.1, structural=0.1, similarity=0.0)
 
 T = TypeVar("T")
 
-MAX_STALE_FILES = 50  # more files changed since the last prepared index: quick_search
 MIN_FUZZY_LENGTH = 3  # shorter queries match too many names one edit away
 MAX_FORM_CACHE = 200_000  # file entries whose name forms stay cached
 
@@ -313,151 +293,7 @@ def _fuzzy(
     ]
 
 
-def editor_request(
-    query: str,
-    *,
-    limit: int,
-    kinds: Sequence[Kind] = (),
-    languages: Sequence[str] = (),
-    file_pattern: Sequence[str] = (),
-    exclude_path: Sequence[str] = (),
-) -> SearchRequest:
-    """The fused search request of the editor profile (single mode, no embeddings).
-
-    Raises ``InvalidRequest`` for an empty or too long query.
-    """
-    return SearchRequest.from_mapping(
-        {
-            "query": query,
-            "kind": [k.value for k in kinds],
-            "language": list(languages),
-            "file_pattern": list(file_pattern),
-            "exclude_path": list(exclude_path),
-            "limit": max(1, min(limit, MAX_LIMIT)),
-            "mode": SearchMode.SINGLE.value,
-            "semantic": SemanticMode.OFF.value,
-            "fusion_weights": EDITOR_WEIGHTS,
-        }
-    )
-
-
-def changed_files(old: Index, new: Index) -> list[str]:
-    """Files of ``new`` whose entry is not ``old``'s, then files of ``old`` gone from ``new``.
-
-    Index snapshots share the entries of unchanged files, so this is one identity
-    check per file.
-    """
-    changed = [k for k, entry in new.files.items() if old.files.get(k) is not entry]
-    return changed + [k for k in old.files if k not in new.files]
-
-
-def editor_search(
-    index: Index,
-    query: str,
-    *,
-    limit: int,
-    prepared: Prepared | None,
-    kinds: Sequence[Kind] = (),
-    languages: Sequence[str] = (),
-    file_pattern: Sequence[str] = (),
-    previous: tuple[Index, Prepared] | None = None,
-) -> list[Symbol]:
-    """Best first, at most ``limit``, by the freshest ranking at hand.
-
-    - ``prepared`` (the structures of exactly ``index``): the fused search with
-      :data:`EDITOR_WEIGHTS`;
-    - else ``previous`` (an earlier index of the same workspace with its
-      structures, while those of ``index`` are being rebuilt after an edit) and
-      at most :data:`MAX_STALE_FILES` files changed since: :func:`stale_search`;
-    - else (a cold start) :func:`quick_search`.
-
-    An empty query lists what the filters select. Raises ``InvalidRequest`` for a
-    query the fused search rejects (too long).
-    """
-    text = query.strip()
-    if prepared is not None and prepared.generation == index.generation and text:
-        request = editor_request(
-            text, limit=limit, kinds=kinds, languages=languages, file_pattern=file_pattern
-        )
-        return [item.symbol for item in search(index, request, prepared=prepared).items]
-    if previous is not None and text and previous[0].roots == index.roots:
-        changed = changed_files(previous[0], index)
-        if len(changed) <= MAX_STALE_FILES:
-            return stale_search(
-                index,
-                text,
-                previous,
-                changed,
-                limit=limit,
-                kinds=kinds,
-                languages=languages,
-                file_pattern=file_pattern,
-            )
-    hits = quick_search(
-        index, text, limit=limit, kinds=kinds, languages=languages, file_pattern=file_pattern
-    )
-    return [h.symbol for h in hits]
-
-
-def stale_search(
-    index: Index,
-    query: str,
-    previous: tuple[Index, Prepared],
-    changed: Sequence[str],
-    *,
-    limit: int,
-    kinds: Sequence[Kind] = (),
-    languages: Sequence[str] = (),
-    file_pattern: Sequence[str] = (),
-) -> list[Symbol]:
-    """The fused search of the previous index for the files that did not change, merged
-    with the quick ranking of the ``changed`` files of ``index``.
-
-    The fused answer excludes the changed files (their old symbols may be gone);
-    the changed files' symbols are ranked by :func:`_rank` over a table of theirs
-    alone. Merge: the fused order is kept, and each changed-file match goes before
-    the first fused item whose identity tier is worse than its own (a name typed
-    exactly, in the buffer just edited, comes first, as the exact-name guard would
-    put it). Both parts are fresh: unchanged files' symbols are the same objects in
-    both indexes.
-    """
-    old, old_prepared = previous
-    exclude = [glob.escape(k) for k in changed]
-    request = editor_request(
-        query,
-        limit=limit,
-        kinds=kinds,
-        languages=languages,
-        file_pattern=file_pattern,
-        exclude_path=exclude,
-    )
-    fused = [item.symbol for item in search(old, request, prepared=old_prepared).items]
-    fresh = _changed_hits(
-        index,
-        query,
-        changed,
-        limit=limit,
-        kinds=kinds,
-        languages=languages,
-        file_pattern=file_pattern,
-    )
-    if not fresh:
-        return fused
-    position = old.position
-    old_tier = identity.tiers(old_prepared.names, query)
-    fused_tier = [int(old_tier[position[s.symbol_id]]) for s in fused]
-    merged: list[Symbol] = []
-    at = 0
-    for hit in fresh:
-        while at < len(fused) and fused_tier[at] <= hit.tier:
-            merged.append(fused[at])
-            at += 1
-        merged.append(hit.symbol)
-    merged.extend(fused[at:])
-    return merged[:limit]
-
-
-def _changed_hits(
+def quick_search_files(
     index: Index,
     query: str,
     changed: Sequence[str],
@@ -467,7 +303,10 @@ def _changed_hits(
     languages: Sequence[str],
     file_pattern: Sequence[str],
 ) -> list[QuickHit]:
-    """:func:`_rank` over the symbols of the ``changed`` files of ``index`` only."""
+    """:func:`quick_search` over the symbols of the ``changed`` files of ``index`` only.
+
+    Used right after an edit, while the prepared structures of the new index build.
+    """
     entries = [index.files[k] for k in sorted(changed) if k in index.files]
     symbols = [s for entry in entries for s in entry.symbols]
     if not symbols:

@@ -8,7 +8,7 @@ A query is a name to look for plus optional filters, in any order::
     #Order                    a leading # is ignored (VS Code's "go to symbol" prefix)
 
 Unknown ``word:`` prefixes are searched as text. The ranking is
-:func:`symfuse.ranking.quick.editor_search`: the fused search with the editor
+:func:`symfuse.ranking.editor.editor_search`: the fused search with the editor
 profile (exact names, prefixes, camel humps and fuzzy matches of the name
 first, because the user is typing a name), or the quick name ranking while the
 fused search's structures are not built yet.
@@ -23,7 +23,7 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.api import Prepared
-from symfuse.ranking.quick import editor_search
+from symfuse.ranking.editor import editor_search
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def search(
 
     ``prepared`` are the ranking structures of ``index``, or None while they are
     being built; ``previous`` an earlier index with its structures, when there is
-    one (see :func:`symfuse.ranking.quick.editor_search`).
+    one (see :func:`symfuse.ranking.editor.editor_search`).
     """
     try:
         return editor_search(

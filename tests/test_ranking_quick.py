@@ -15,14 +15,9 @@ from symfuse.indexer.model import Kind
 from symfuse.indexer.workspace import IndexConfig, update_index
 from symfuse.ranking import quick
 from symfuse.ranking.api import prepare
+from symfuse.ranking.editor import changed_files, editor_search
 from symfuse.ranking.identity import MatchTier
-from symfuse.ranking.quick import (
-    changed_files,
-    edit_bound,
-    editor_search,
-    quick_search,
-    quick_table,
-)
+from symfuse.ranking.quick import edit_bound, quick_search, quick_table
 
 WORKSPACE = Path(__file__).parent / "fixtures" / "workspace"
 
