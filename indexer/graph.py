@@ -242,10 +242,6 @@ def affected_files(index: Index, changed_names: set[str], changed_files: set[str
     return files
 
 
-def names_of(symbols: Iterable[Symbol]) -> dict[str, str]:
-    return {s.symbol_id: s.name for s in symbols}
-
-
 def changed_names(old: list[Symbol], new: list[Symbol]) -> set[str]:
     """Names whose set of definitions differs between two versions of a file."""
     before = defaultdict(set)

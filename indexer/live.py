@@ -156,11 +156,6 @@ class LiveIndex:
         self._threads.append(thread)
         thread.start()
 
-    def build_now(self, progress: ProgressCallback | None = None) -> None:
-        """The same as ``start`` but in the calling thread (tests, CLI)."""
-        self._indexing = True
-        self._initial(progress)
-
     def stop(self) -> None:
         self._stop.set()
         for thread in self._threads:
