@@ -12,6 +12,7 @@ from symfuse.ranking.documents import (
     inherited,
     with_inherited,
 )
+from tests.symbols import synthetic_symbol
 
 
 def sym(
@@ -24,23 +25,13 @@ def sym(
     file: str = "pkg/mod.py",
 ) -> Symbol:
     owner = parent.split("::", 1)[1].split("#", 1)[0] + "." if parent else ""
-    return Symbol(
-        symbol_id=f"{file}::{owner}{name}#{kind.value}",
-        name=name,
+    return synthetic_symbol(
+        name,
         kind=kind,
+        symbol_id=f"{file}::{owner}{name}#{kind.value}",
         fqn=f"pkg.mod.{owner}{name}",
         signature=f"def {name}(self)" if kind is not Kind.CLASS else f"class {name}",
-        language="python",
         file=file,
-        root="r",
-        line=1,
-        col=1,
-        end_line=2,
-        end_col=1,
-        name_line=1,
-        name_col=5,
-        name_end_line=1,
-        name_end_col=5 + len(name),
         parent=parent,
         extends=extends,
         doc=doc,

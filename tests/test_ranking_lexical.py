@@ -14,6 +14,7 @@ from symfuse.ranking import lexical
 from symfuse.ranking.documents import FIELD_WEIGHTS, Field, build_documents, symbol_fields
 from symfuse.ranking.lexical import QueryTerms
 from symfuse.ranking.tokens import identifier_tokens, split_identifier, stem, text_tokens
+from tests.symbols import synthetic_symbol
 
 
 def make_symbol(
@@ -25,23 +26,13 @@ def make_symbol(
     file: str = "pkg/mod.py",
     kind: Kind = Kind.FUNCTION,
 ) -> Symbol:
-    return Symbol(
-        symbol_id=f"{file}::{fqn or name}#{kind.value}",
-        name=name,
+    return synthetic_symbol(
+        name,
         kind=kind,
+        symbol_id=f"{file}::{fqn or name}#{kind.value}",
         fqn=fqn or f"pkg.mod.{name}",
         signature=signature or f"def {name}()",
-        language="python",
         file=file,
-        root="r",
-        line=1,
-        col=1,
-        end_line=2,
-        end_col=1,
-        name_line=1,
-        name_col=5,
-        name_end_line=1,
-        name_end_col=5 + len(name),
         doc=doc,
     )
 
