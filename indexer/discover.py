@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,13 +90,13 @@ class _Ignores:
         self._specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
 
     def push(self, rel_dir: str, abs_dir: str) -> bool:
-        try:
-            with open(os.path.join(abs_dir, ".gitignore"), encoding="utf-8", errors="replace") as f:
-                lines = f.read().splitlines()
-        except OSError:
-            return False
-        self._specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
-        return True
+        spec = _read_gitignore(abs_dir)
+        if spec is not None:
+            self.add(rel_dir, spec)
+        return spec is not None
+
+    def add(self, rel_dir: str, spec: pathspec.GitIgnoreSpec) -> None:
+        self._specs.append((rel_dir, spec))
 
     def pop(self) -> None:
         self._specs.pop()
@@ -142,6 +142,72 @@ def discover(root: Path, config: DiscoveryConfig) -> Discovery:
         )
     result.candidates.sort(key=lambda c: c.path)
     return result
+
+
+def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig) -> Discovery:
+    """Which of these files (relative to ``root``) :func:`discover` would yield, without a walk.
+
+    Each file's folders are checked from the root down as the walk would (skipped
+    and ignored folders, every ``.gitignore`` on the way, links leading outside);
+    a file that does not exist is simply not a candidate.
+    """
+    result = Discovery()
+    real_root = os.path.realpath(root)
+    include = _matcher(config.include)
+    exclude = _matcher(config.exclude)
+    specs: dict[str, pathspec.GitIgnoreSpec | None] = {}
+    for rel_path in sorted(set(rel_paths)):
+        parts = rel_path.split("/")
+        if not rel_path or any(p in ("", ".", "..") for p in parts):
+            continue
+        ignores = _Ignores()
+        visible = True
+        for depth in range(len(parts)):
+            rel_dir = "/".join(parts[:depth])
+            if depth and (
+                parts[depth - 1] in config.skip_dirs or ignores.ignored(rel_dir, is_dir=True)
+            ):
+                visible = False
+                break
+            if rel_dir not in specs:
+                abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
+                specs[rel_dir] = _read_gitignore(abs_dir)
+            spec = specs[rel_dir]
+            if spec is not None:
+                ignores.add(rel_dir, spec)
+        if not visible or ignores.ignored(rel_path, is_dir=False):
+            continue
+        spec_ = languages.detect(parts[-1])
+        if spec_ is None or (config.languages is not None and spec_.name not in config.languages):
+            continue
+        if exclude is not None and exclude.match_file(rel_path):
+            continue
+        if include is not None and not include.match_file(rel_path):
+            continue
+        abs_path = os.path.join(real_root, rel_path)
+        try:
+            target = os.path.realpath(abs_path)
+            entry_stat = os.stat(abs_path)
+        except OSError:
+            continue
+        if not target.startswith(real_root + os.sep) or not stat.S_ISREG(entry_stat.st_mode):
+            continue
+        if entry_stat.st_size > config.max_file_size:
+            reason = f"larger than {config.max_file_size} bytes ({entry_stat.st_size})"
+            result.skipped.append((rel_path, reason))
+            continue
+        result.candidates.append(
+            Candidate(rel_path, abs_path, spec_.name, entry_stat.st_size, entry_stat.st_mtime_ns)
+        )
+    return result
+
+
+def _read_gitignore(abs_dir: str) -> pathspec.GitIgnoreSpec | None:
+    try:
+        with open(os.path.join(abs_dir, ".gitignore"), encoding="utf-8", errors="replace") as f:
+            return pathspec.GitIgnoreSpec.from_lines(f.read().splitlines())
+    except OSError:
+        return None
 
 
 def _walk(

@@ -68,13 +68,14 @@ class Resolver:
         self._by_fqn: dict[str, Symbol] = {}
         self._by_id: dict[str, Symbol] = {}
         self._bare: dict[tuple[str, RefKind, bool, str], list[Resolution]] = {}
-        for s in self.symbols:
-            self._by_id[s.symbol_id] = s
-            if s.parent is None:
-                self._top.setdefault((s.file, s.name), s)
-            else:
-                self._scoped.setdefault((s.parent, s.name), s)
-            self._by_fqn.setdefault(s.fqn, s)
+        # Merged from each file's own tables (made once per file version); files in
+        # reverse order so that, of two files defining one fqn, the first one wins.
+        for key in sorted(index.files, reverse=True):
+            lookups = index.files[key].lookups()
+            self._by_id.update(lookups.by_id)
+            self._top.update(lookups.top)
+            self._scoped.update(lookups.scoped)
+            self._by_fqn.update(lookups.by_fqn)
         self._imports: dict[str, dict[str, str]] = {}
 
     def _file_imports(self, entry: FileEntry) -> dict[str, str]:

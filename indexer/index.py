@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # numpy is imported where arrays are built: CLI start-up stays light
     import numpy as np
@@ -34,15 +34,48 @@ class FileEntry:
     ref_names: frozenset[str]
     problems: list[str] = field(default_factory=list)
     _references: list[Reference] | None = None
+    _lookups: FileLookups | None = None
 
     def references(self) -> list[Reference]:
         if self._references is None:
             self._references = rows.unpack_references(self.refs_blob, self.path, self.symbols)
         return self._references
 
+    def lookups(self) -> FileLookups:
+        """This file's symbols by id, top-level name, (parent, name) and fqn; made once."""
+        if self._lookups is None:
+            by_id: dict[str, Symbol] = {}
+            top: dict[tuple[str, str], Symbol] = {}
+            scoped: dict[tuple[str, str], Symbol] = {}
+            by_fqn: dict[str, Symbol] = {}
+            for s in reversed(self.symbols):  # the first of several namesakes wins
+                by_id[s.symbol_id] = s
+                if s.parent is None:
+                    top[(s.file, s.name)] = s
+                else:
+                    scoped[(s.parent, s.name)] = s
+                by_fqn[s.fqn] = s
+            self._lookups = FileLookups(by_id, top, scoped, by_fqn)
+        return self._lookups
+
+
+class FileLookups(NamedTuple):
+    by_id: dict[str, Symbol]
+    top: dict[tuple[str, str], Symbol]
+    scoped: dict[tuple[str, str], Symbol]
+    by_fqn: dict[str, Symbol]
+
 
 # An edge as stored per source file: (src symbol_id, dst symbol_id, kind, weight).
 EdgeRow = tuple[str, str, int, float]
+# One file's edges as arrays of symbol numbers: (the rows they came from, src, dst, kind, weight)
+_EdgePart = tuple[
+    list[EdgeRow],
+    "npt.NDArray[np.int64]",
+    "npt.NDArray[np.int64]",
+    "npt.NDArray[np.int8]",
+    "npt.NDArray[np.float64]",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +100,9 @@ class Index:
         self.roots = roots  # alias -> absolute path
         self.files: dict[str, FileEntry] = {}
         self.edges_by_file: dict[str, list[EdgeRow]] = {}
-        self.pagerank_by_id: dict[str, float] = {}
+        self._ranks_by_id: dict[str, float] | None = {}
+        self._ranks: tuple[list[str], npt.NDArray[np.float64]] | None = None  # ids, scores
+        self._rank_by_number: npt.NDArray[np.float64] | None = None
         self.generation = 0
         self.updated_at = 0.0
         self.linked = False  # True once every file's references were resolved into edges
@@ -77,6 +112,8 @@ class Index:
         self._ref_generation = -1
         self.options: dict[str, Any] = {}  # the IndexConfig options it was built with
         self._cache: dict[str, object] = {}
+        self._numbers: dict[str, int] = {}  # symbol_id -> its number (see _edge_arrays)
+        self._edge_parts: dict[str, _EdgePart] = {}
 
     # --- keys and roots --------------------------------------------------------
 
@@ -94,6 +131,91 @@ class Index:
         """Drop every derived structure; call after changing files or edges."""
         self._cache.clear()
         self.generation += 1
+
+    @property
+    def pagerank_by_id(self) -> dict[str, float]:
+        """symbol_id -> PageRank (a dict made on first use after :meth:`set_ranks`)."""
+        if self._ranks_by_id is None:
+            ids, scores = self._ranks if self._ranks is not None else ([], None)
+            values = scores.tolist() if scores is not None else []
+            self._ranks_by_id = dict(zip(ids, values, strict=True))
+        return self._ranks_by_id
+
+    @pagerank_by_id.setter
+    def pagerank_by_id(self, ranks: dict[str, float]) -> None:
+        self._ranks_by_id = ranks
+        self._ranks = None
+        self._rank_by_number = None
+        self._cache.pop("pagerank", None)
+
+    def set_ranks(self, scores: npt.NDArray[np.float64]) -> None:
+        """New PageRank scores, aligned with :attr:`symbols`; other derived views stay."""
+        import numpy as np
+
+        symbols = self.symbols
+        numbers = np.asarray(self._symbol_numbers(), dtype=np.int64)
+        by_number = np.zeros(len(self._numbers), dtype=np.float64)
+        by_number[numbers] = scores
+        self._rank_by_number = by_number
+        self._ranks = ([s.symbol_id for s in symbols], scores)
+        self._ranks_by_id = None
+        self._cache["pagerank"] = scores
+        self.generation += 1
+
+    def previous_ranks(self) -> npt.NDArray[np.float64] | None:
+        """The last ranks of today's symbols (a warm start), 0 for new ones; None if none."""
+        import numpy as np
+
+        if self._rank_by_number is None:
+            if not self._ranks_by_id:
+                return None
+            lookup = self._ranks_by_id
+            return np.fromiter(
+                (lookup.get(s.symbol_id, 0.0) for s in self.symbols),
+                np.float64,
+                len(self.symbols),
+            )
+        numbers = np.asarray(self._symbol_numbers(), dtype=np.int64)
+        known = self._rank_by_number
+        start = np.zeros(len(numbers), dtype=np.float64)
+        inside = numbers < len(known)
+        start[inside] = known[numbers[inside]]
+        return start
+
+    def _symbol_numbers(self) -> list[int]:
+        cached = self._cache.get("numbers")
+        if cached is None:
+            cached = self._cache["numbers"] = self._number([s.symbol_id for s in self.symbols])
+        return cached  # type: ignore[return-value]
+
+    def snapshot(self) -> Index:
+        """A copy that a writer may patch while readers use this one.
+
+        ``patch`` and ``relink`` replace file entries and edge lists rather than
+        mutating them, so the copy shares those, and shares the derived views
+        until its first change. The tables that are kept up to date in place
+        (symbol numbers, per-file edge arrays, the name -> files table) are copied.
+        """
+        copy = Index(dict(self.roots))
+        copy.files = dict(self.files)
+        copy.edges_by_file = dict(self.edges_by_file)
+        copy._ranks_by_id = self._ranks_by_id
+        copy._ranks = self._ranks
+        copy._rank_by_number = self._rank_by_number
+        copy.generation = self.generation
+        copy.updated_at = self.updated_at
+        copy.linked = self.linked
+        copy.graph_dirty = self.graph_dirty
+        copy.options = dict(self.options)
+        copy._cache = dict(self._cache)
+        try:
+            copy._numbers = dict(self._numbers)
+            copy._edge_parts = dict(self._edge_parts)
+            copy._ref_files = {name: set(keys) for name, keys in self._ref_files.items()}
+            copy._ref_seen = dict(self._ref_seen)
+        except RuntimeError:  # a reader is filling them right now: the copy starts afresh
+            copy._numbers, copy._edge_parts, copy._ref_files, copy._ref_seen = {}, {}, {}, {}
+        return copy
 
     # --- derived views ------------------------------------------------------------
 
@@ -162,35 +284,60 @@ class Index:
         return cached  # type: ignore[return-value]
 
     def _edge_arrays(self) -> EdgeArrays:
+        """Concatenate per-file edge arrays, then map symbol numbers to positions.
+
+        Each symbol_id gets a number for the life of the index (``_numbers``) and
+        each file's edges are kept as arrays of those numbers until the file is
+        relinked, so after a one-file change only that file's edges are converted;
+        the rest is numpy. Edges to a symbol that is gone (not expected: relinking
+        follows every change) are dropped.
+        """
         import numpy as np
 
-        position = self.position
-        src: list[int] = []
-        dst: list[int] = []
-        kind: list[int] = []
-        weight: list[float] = []
-        files: list[tuple[str, int]] = []
-        for key in sorted(self.edges_by_file):
-            before = len(src)
-            for s, d, k, w in self.edges_by_file[key]:
-                si = position.get(s)
-                di = position.get(d)
-                if si is None or di is None:
-                    continue
-                src.append(si)
-                dst.append(di)
-                kind.append(k)
-                weight.append(w)
-            files.append((key, len(src) - before))
-        weights = np.asarray(weight, dtype=np.float64)
+        keys = sorted(self.edges_by_file)
+        parts = [self._file_edges(key) for key in keys]
+        for key in [k for k in self._edge_parts if k not in self.edges_by_file]:
+            del self._edge_parts[key]
+        owner = np.repeat(np.arange(len(keys)), [len(p[1]) for p in parts])
+        src_numbers = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)
+        dst_numbers = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, np.int64)
+        kind = np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, np.int8)
+        weights = np.concatenate([p[4] for p in parts]) if parts else np.zeros(0, np.float64)
+        numbers = self._symbol_numbers()
+        at = np.full(len(self._numbers), -1, dtype=np.int32)
+        at[np.asarray(numbers, dtype=np.int64)] = np.arange(len(numbers), dtype=np.int32)
+        src, dst = at[src_numbers], at[dst_numbers]
+        keep = (src >= 0) & (dst >= 0)
+        if not keep.all():
+            src, dst, kind, weights, owner = (a[keep] for a in (src, dst, kind, weights, owner))
+        counts = np.bincount(owner, minlength=len(keys)).tolist()
         return EdgeArrays(
-            np.asarray(src, dtype=np.int32),
-            np.asarray(dst, dtype=np.int32),
-            np.asarray(kind, dtype=np.int8),
+            src,
+            dst,
+            kind,
             weights.astype(np.float32),
             np.rint(weights * 1000).astype(np.int32),
-            tuple(files),
+            tuple(zip(keys, counts, strict=True)),
         )
+
+    def _number(self, symbol_ids: list[str]) -> list[int]:
+        numbers = self._numbers
+        return [numbers.setdefault(sid, len(numbers)) for sid in symbol_ids]
+
+    def _file_edges(self, key: str) -> _EdgePart:
+        import numpy as np
+
+        rows = self.edges_by_file[key]
+        part = self._edge_parts.get(key)
+        if part is None or part[0] is not rows:
+            part = self._edge_parts[key] = (
+                rows,
+                np.asarray(self._number([r[0] for r in rows]), dtype=np.int64),
+                np.asarray(self._number([r[1] for r in rows]), dtype=np.int64),
+                np.asarray([r[2] for r in rows], dtype=np.int8),
+                np.asarray([r[3] for r in rows], dtype=np.float64),
+            )
+        return part
 
     # --- lookups ----------------------------------------------------------------
 

@@ -357,17 +357,5 @@ class LiveIndex:
 
 
 def _snapshot(index: Index) -> Index:
-    """A shallow copy that a writer may patch while readers use the original.
-
-    ``patch`` and ``relink`` replace file entries and edge lists rather than
-    mutating them, so sharing those between the two objects is safe.
-    """
-    copy = Index(dict(index.roots))
-    copy.files = dict(index.files)
-    copy.edges_by_file = dict(index.edges_by_file)
-    copy.pagerank_by_id = index.pagerank_by_id
-    copy.generation = index.generation
-    copy.updated_at = index.updated_at
-    copy.linked = index.linked
-    copy.options = dict(index.options)
-    return copy
+    """A copy that a writer may patch while readers use the original."""
+    return index.snapshot()

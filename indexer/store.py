@@ -308,8 +308,7 @@ class Store:
 
         ids: list[str] = [s.symbol_id for s in index.symbols]
         edges = index.edges
-        ranks = index.pagerank_by_id
-        pagerank = np.fromiter((ranks.get(sid, 0.0) for sid in ids), np.float64, len(ids))
+        pagerank = np.asarray(index.pagerank, dtype=np.float64)
         data = _pack(
             {
                 "ids": ids,

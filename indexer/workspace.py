@@ -29,7 +29,13 @@ import tqdm as tqdm_module
 from tqdm import tqdm
 
 from symfuse.indexer import graph, languages, rows
-from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE, Candidate, DiscoveryConfig, discover
+from symfuse.indexer.discover import (
+    DEFAULT_MAX_FILE_SIZE,
+    Candidate,
+    DiscoveryConfig,
+    discover,
+    discover_paths,
+)
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.extract import extract
 from symfuse.indexer.index import FileEntry, Index
@@ -406,15 +412,20 @@ def _candidates(
 ) -> dict[str, tuple[str, Candidate]]:
     found: dict[str, tuple[str, Candidate]] = {}
     multi = len(aliases) > 1
+    wanted: dict[str, list[str]] = {alias: [] for alias in aliases}
+    for key in {_key_of(p, aliases) for p in only or ()}:
+        alias, _, rel = key.partition("/") if multi else (next(iter(aliases)), "", key)
+        if alias in wanted:
+            wanted[alias].append(rel)
     for alias, real in aliases.items():
-        result = discover(Path(real), config.discovery())
+        if only is None:
+            result = discover(Path(real), config.discovery())
+        else:  # the given files alone, checked as the walk would check them
+            result = discover_paths(Path(real), wanted[alias], config.discovery())
         for path, reason in result.skipped:
             report.skipped.append((f"{alias}/{path}" if multi else path, reason))
         for c in result.candidates:
             found[f"{alias}/{c.path}" if multi else c.path] = (alias, c)
-    if only is not None:
-        wanted = {_key_of(p, aliases) for p in only}
-        found = {k: v for k, v in found.items() if k in wanted}
     return found
 
 
@@ -560,14 +571,8 @@ def _rank(index: Index) -> None:
     from symfuse.indexer.pagerank import pagerank  # numpy only when ranking
 
     edges = index.edges
-    symbols = index.symbols
-    start = None
-    if index.pagerank_by_id:  # warm start from the ranks before this change
-        previous = index.pagerank_by_id
-        fallback = 1.0 / max(1, len(symbols))
-        start = np.fromiter(
-            (previous.get(s.symbol_id, fallback) for s in symbols), np.float64, len(symbols)
-        )
-    scores = pagerank(len(symbols), edges.src, edges.dst, edges.weight, start=start)
-    index.pagerank_by_id = dict(zip((s.symbol_id for s in symbols), scores.tolist(), strict=True))
-    index.changed()
+    n = len(index.symbols)
+    start = index.previous_ranks()  # a warm start from the ranks before this change
+    if start is not None:
+        start = np.where(start > 0, start, 1.0 / max(1, n))
+    index.set_ranks(pagerank(n, edges.src, edges.dst, edges.weight, start=start))
