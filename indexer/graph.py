@@ -16,8 +16,11 @@ references at file level have no source definition and make no edge.
 
 from __future__ import annotations
 
+import multiprocessing
+import threading
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
 from symfuse.indexer.extract import module_name
@@ -44,6 +47,7 @@ _TYPES = frozenset(
 
 
 _MEMBERS = frozenset({Kind.FIELD, Kind.METHOD, Kind.PROPERTY, Kind.CONSTRUCTOR})
+_CONTAINERS = frozenset(kind for kind in Kind if kind.is_container)
 # Languages whose files see one another's definitions by bare name.
 _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "cuda": "c", "objc": "c"}
 
@@ -127,11 +131,13 @@ class Resolver:
         of two or more parts (``django.db.models.Q`` when the workspace root is the
         ``django`` package itself, whose names start at ``db``)."""
         found = self._by_fqn.get(dotted)
+        if found is not None:
+            return found
         parts = dotted.split(".")
         for start in range(1, len(parts) - 1):
+            found = self._by_fqn.get(".".join(parts[start:]))
             if found is not None:
                 break
-            found = self._by_fqn.get(".".join(parts[start:]))
         return found
 
     def _in_scope(self, ref: Reference, entry: FileEntry) -> Symbol | None:
@@ -141,7 +147,7 @@ class Resolver:
             owner = self._by_id.get(scope)
             if owner is None:
                 break
-            if not self_scope or owner.kind.is_container:
+            if not self_scope or owner.kind in _CONTAINERS:
                 found = self._scoped.get((scope, ref.name))
                 if found is not None and found.symbol_id != ref.enclosing:
                     return found
@@ -183,7 +189,8 @@ class Resolver:
             candidates = [c for c in candidates if c.kind in wanted] or candidates
         if len(candidates) > MAX_CANDIDATES:
             return []
-        confidence = 1.0 / len(candidates) * (0.5 if len(candidates) > 1 else 0.8)
+        # three decimals, as the store keeps them: stored and fresh edges compare equal
+        confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else 0.8), 3)
         return [Resolution(c, confidence) for c in candidates]
 
 
@@ -219,20 +226,57 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             key = (enclosing, target_id, edge_kind[ref.kind])
             if confidence > merged.get(key, -1.0):
                 merged[key] = confidence
-    # Weights keep the three decimals the store keeps, so stored and fresh edges compare equal.
-    return [(s, d, k, round(w, 3)) for (s, d, k), w in merged.items()]
+    return [(s, d, k, w) for (s, d, k), w in merged.items()]
 
 
-def relink(index: Index, files: Iterable[str]) -> None:
-    """Recompute the outgoing edges of the given files in place."""
+def relink(index: Index, files: Iterable[str], workers: int = 1) -> None:
+    """Recompute the outgoing edges of the given files in place.
+
+    With ``workers`` > 1, many files, and a process that may fork (one thread),
+    forked children link parts of the files: they inherit the index and the
+    resolver's tables as they are, so nothing but the edges travels.
+    """
     resolver = Resolver(index)
-    for key in files:
-        entry = index.files.get(key)
-        if entry is None:
+    keys = list(files)
+    for key in keys:
+        if key not in index.files:
             index.edges_by_file.pop(key, None)
-        else:
-            index.edges_by_file[key] = edges_of_file(resolver, entry)
+    keys = [key for key in keys if key in index.files]
+    if workers > 1 and len(keys) >= PARALLEL_LINK_FILES and _may_fork():
+        for key, rows in _link_in_children(resolver, keys, workers):
+            index.edges_by_file[key] = rows
+    else:
+        for key in keys:
+            index.edges_by_file[key] = edges_of_file(resolver, index.files[key])
     index.changed()
+
+
+PARALLEL_LINK_FILES = 400
+_FORKED: dict[str, Resolver] = {}  # what forked link workers inherit
+
+
+def _may_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+def _link_in_children(
+    resolver: Resolver, keys: list[str], workers: int
+) -> Iterator[tuple[str, list[EdgeRow]]]:
+    parts = [keys[i :: workers * 4] for i in range(workers * 4)]  # interleaved: even sizes
+    _FORKED["resolver"] = resolver
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            for linked in pool.map(_link_part, parts):
+                yield from linked
+    finally:
+        _FORKED.clear()
+
+
+def _link_part(keys: list[str]) -> list[tuple[str, list[EdgeRow]]]:
+    resolver = _FORKED["resolver"]  # set by the parent before the fork
+    files = resolver.index.files
+    return [(key, edges_of_file(resolver, files[key])) for key in keys]
 
 
 def affected_files(index: Index, changed_names: set[str], changed_files: set[str]) -> set[str]:

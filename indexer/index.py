@@ -33,6 +33,7 @@ class FileEntry:
     refs_blob: bytes
     ref_names: frozenset[str]
     problems: list[str] = field(default_factory=list)
+    record: bytes | None = None  # the stored form, when it came from a parser (saves encoding)
     _references: list[Reference] | None = None
     _lookups: FileLookups | None = None
 

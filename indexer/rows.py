@@ -96,3 +96,13 @@ def unpack_references(blob: bytes, file: str, symbols: list[Symbol]) -> list[Ref
         Reference(name, file, line, col, kinds[kind], ids[enclosing], qualifier, alias)
         for name, line, col, kind, enclosing, qualifier, alias in rows
     ]
+
+
+def pack_record(symbol_rows: list[list[Any]], refs_blob: bytes, ref_names: list[str]) -> bytes:
+    """One file as stored: its symbol rows, its references blob, the names it refers to."""
+    return msgpack.packb([symbol_rows, refs_blob, ref_names], use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def unpack_record(record: bytes) -> tuple[list[list[Any]], bytes, list[str]]:
+    symbol_rows, refs_blob, ref_names = msgpack.unpackb(record, raw=False)
+    return symbol_rows, refs_blob, ref_names

@@ -214,8 +214,9 @@ class Store:
         if meta.offset + meta.length > len(pack):
             raise IndexCorrupt(f"{meta.pack} is truncated (record of {key} past its end)")
         try:
-            raw = msgpack.unpackb(pack[meta.offset : meta.offset + meta.length], raw=False)
-            symbol_rows, refs_blob, ref_names = raw
+            symbol_rows, refs_blob, ref_names = rows.unpack_record(
+                pack[meta.offset : meta.offset + meta.length]
+            )
             symbols = [rows.symbol_from_row(r, key, meta.root, meta.language) for r in symbol_rows]
         except (KeyError, IndexError, TypeError, ValueError, msgpack.ExtraData) as exc:
             raise IndexCorrupt(f"record of {key} is corrupt ({exc!r})") from exc
@@ -260,11 +261,15 @@ class Store:
                 entry.root, entry.rel, entry.language, entry.stamp, object_key, entry.problems
             )
             old = known.get(object_key)
+            record, entry.record = entry.record, None  # the entry need not hold it once stored
             if old is not None and not repack:
                 meta.pack, meta.offset, meta.length = old.pack, old.offset, old.length
             else:
-                symbol_rows = [rows.symbol_row(s) for s in entry.symbols]
-                record = _pack([symbol_rows, entry.refs_blob, sorted(entry.ref_names)])
+                record = record or rows.pack_record(
+                    [rows.symbol_row(s) for s in entry.symbols],
+                    entry.refs_blob,
+                    sorted(entry.ref_names),
+                )
                 meta.offset, meta.length = size, len(record)
                 chunks.append(record)
                 size += len(record)

@@ -138,7 +138,9 @@ def root_aliases(roots: Iterable[Path]) -> dict[str, str]:
 
 # --- parsing (runs in worker processes) ------------------------------------------------
 
-ParsedFile = tuple[str, str, str, str, int, int, str, list[list[Any]], bytes, list[str], list[str]]
+# (key, root, rel, language, size, mtime_ns, digest, record, problems): ``record`` is the
+# file's stored form (rows.pack_record), encoded in the worker so the parent only decodes it.
+ParsedFile = tuple[str, str, str, str, int, int, str, bytes, list[str]]
 
 
 def parse_file(
@@ -176,9 +178,11 @@ def parse_file(
         len(source),
         st.st_mtime_ns,
         digest,
-        [rows.symbol_row(s) for s in result.symbols],
-        rows.pack_references(result.references, ids),
-        sorted({r.name for r in result.references}),
+        rows.pack_record(
+            [rows.symbol_row(s) for s in result.symbols],
+            rows.pack_references(result.references, ids),
+            sorted({r.name for r in result.references}),
+        ),
         problems,
     )
 
@@ -206,7 +210,8 @@ def _parse_job(job: tuple[str, str, str, str, str]) -> ParsedFile | tuple[str, s
 
 
 def entry_of(parsed: ParsedFile) -> FileEntry:
-    key, root, rel, language, size, mtime_ns, digest, symbol_rows, refs, names, problems = parsed
+    key, root, rel, language, size, mtime_ns, digest, record, problems = parsed
+    symbol_rows, refs, names = rows.unpack_record(record)
     return FileEntry(
         path=key,
         root=root,
@@ -217,6 +222,7 @@ def entry_of(parsed: ParsedFile) -> FileEntry:
         refs_blob=refs,
         ref_names=frozenset(names),
         problems=problems,
+        record=record,
     )
 
 
@@ -233,6 +239,15 @@ def parse_many(
     show_progress: bool,
 ) -> list[ParsedFile | tuple[str, str]]:
     """Parse files, in a process pool when there are many; order is kept."""
+    return list(parse_stream(jobs, workers, show_progress))
+
+
+def parse_stream(
+    jobs: Sequence[tuple[str, str, str, str, str]],
+    workers: int | None,
+    show_progress: bool,
+) -> Iterator[ParsedFile | tuple[str, str]]:
+    """Results as they come (in job order), so the caller works while the pool parses."""
     bar = tqdm(
         total=len(jobs),
         unit="file",
@@ -241,26 +256,26 @@ def parse_many(
         disable=not (show_progress and sys.stderr.isatty()),
         leave=False,
     )
-    results: list[ParsedFile | tuple[str, str]] = []
+    done = 0
     with bar:
         count = workers or os.cpu_count() or 1
         if len(jobs) < POOL_THRESHOLD or count == 1:
             for job in jobs:
-                results.append(_parse_job(job))
+                yield _parse_job(job)
                 bar.update()
-            return results
+            return
         chunk = max(1, min(32, len(jobs) // (count * 8)))
         try:
             with ProcessPoolExecutor(max_workers=count, mp_context=_pool_context()) as pool:
                 for result in pool.map(_parse_job, jobs, chunksize=chunk):
-                    results.append(result)
+                    done += 1
+                    yield result
                     bar.update()
         except BrokenProcessPool as exc:
             log.warning("parser processes failed (%s); parsing the rest in this process", exc)
-            for job in jobs[len(results) :]:
-                results.append(_parse_job(job))
+            for job in jobs[done:]:
+                yield _parse_job(job)
                 bar.update()
-    return results
 
 
 # --- the update ---------------------------------------------------------------------------
@@ -493,19 +508,20 @@ def _apply(
 ) -> Index:
     index = previous if previous is not None else Index(aliases)
     jobs = [(key, alias, c.path, c.abs_path, c.language) for key, alias, c in to_parse]
-    results = parse_many(jobs, config.jobs, config.progress)
+    results = parse_stream(jobs, config.jobs, config.progress)
+    patch(index, results, removed, report, stale, workers=config.jobs or os.cpu_count() or 1)
     if on_progress is not None:
-        on_progress(len(results), len(results))
-    patch(index, results, removed, report, stale)
+        on_progress(len(jobs), len(jobs))
     return index
 
 
 def patch(
     index: Index,
-    results: Sequence[ParsedFile | tuple[str, str]],
+    results: Iterable[ParsedFile | tuple[str, str]],
     removed: Sequence[str],
     report: UpdateReport | None = None,
     reextracted: frozenset[str] | set[str] = frozenset(),
+    workers: int = 1,
 ) -> None:
     """Put parsed files into ``index``, drop removed ones, relink what they affect, rerank.
 
@@ -547,7 +563,7 @@ def patch(
         touched.add(entry.path)
     index.changed()
     if not index.linked:
-        graph.relink(index, list(index.files))
+        graph.relink(index, list(index.files), workers)
         index.linked = True
     elif touched:
         affected = graph.affected_files(index, names, touched)
