@@ -66,20 +66,8 @@ class Resolver:
         self.index = index
         self.symbols = index.symbols
         self.by_name = index.by_name
-        self.position = index.position
-        self._scoped: dict[tuple[str, str], Symbol] = {}
-        self._top: dict[tuple[str, str], Symbol] = {}
-        self._by_fqn: dict[str, Symbol] = {}
-        self._by_id: dict[str, Symbol] = {}
+        self._by_fqn = index.by_fqn
         self._bare: dict[tuple[str, RefKind, bool, str], list[Resolution]] = {}
-        # Merged from each file's own tables (made once per file version); files in
-        # reverse order so that, of two files defining one fqn, the first one wins.
-        for key in sorted(index.files, reverse=True):
-            lookups = index.files[key].lookups()
-            self._by_id.update(lookups.by_id)
-            self._top.update(lookups.top)
-            self._scoped.update(lookups.scoped)
-            self._by_fqn.update(lookups.by_fqn)
         self._imports: dict[str, dict[str, str]] = {}
 
     def _file_imports(self, entry: FileEntry) -> dict[str, str]:
@@ -113,7 +101,7 @@ class Resolver:
             rest = ref.qualifier[len(head) :]
             # The qualifier's head is an imported name, or a definition of this file
             # (``Order.total(self)`` next to ``class Order``).
-            local = self._top.get((entry.path, head))
+            local = entry.lookups().top.get(head)
             for base in (imports.get(head), local.fqn if local is not None else None):
                 if base is None:
                     continue
@@ -141,20 +129,22 @@ class Resolver:
         return found
 
     def _in_scope(self, ref: Reference, entry: FileEntry) -> Symbol | None:
+        """A definition of the name in the reference's scopes (all in its own file)."""
+        by_id, top, scoped = entry.lookups()
         scope = ref.enclosing
         self_scope = bool(ref.qualifier)
         while scope is not None:
-            owner = self._by_id.get(scope)
+            owner = by_id.get(scope)
             if owner is None:
                 break
             if not self_scope or owner.kind in _CONTAINERS:
-                found = self._scoped.get((scope, ref.name))
+                found = scoped.get((scope, ref.name))
                 if found is not None and found.symbol_id != ref.enclosing:
                     return found
             scope = owner.parent
         if self_scope:
             return None
-        return self._top.get((entry.path, ref.name))
+        return top.get(ref.name)
 
     def _by_bare_name(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
         """Candidates by name alone; they depend on nothing else, so they are cached."""

@@ -43,28 +43,25 @@ class FileEntry:
         return self._references
 
     def lookups(self) -> FileLookups:
-        """This file's symbols by id, top-level name, (parent, name) and fqn; made once."""
+        """This file's symbols by id, by top-level name and by (parent, name); made once."""
         if self._lookups is None:
             by_id: dict[str, Symbol] = {}
-            top: dict[tuple[str, str], Symbol] = {}
+            top: dict[str, Symbol] = {}
             scoped: dict[tuple[str, str], Symbol] = {}
-            by_fqn: dict[str, Symbol] = {}
             for s in reversed(self.symbols):  # the first of several namesakes wins
                 by_id[s.symbol_id] = s
                 if s.parent is None:
-                    top[(s.file, s.name)] = s
+                    top[s.name] = s
                 else:
                     scoped[(s.parent, s.name)] = s
-                by_fqn[s.fqn] = s
-            self._lookups = FileLookups(by_id, top, scoped, by_fqn)
+            self._lookups = FileLookups(by_id, top, scoped)
         return self._lookups
 
 
 class FileLookups(NamedTuple):
     by_id: dict[str, Symbol]
-    top: dict[tuple[str, str], Symbol]
+    top: dict[str, Symbol]
     scoped: dict[tuple[str, str], Symbol]
-    by_fqn: dict[str, Symbol]
 
 
 # An edge as stored per source file: (src symbol_id, dst symbol_id, kind, weight).
@@ -148,6 +145,63 @@ class Index:
         self._ranks = None
         self._rank_by_number = None
         self._cache.pop("pagerank", None)
+
+    def restore_graph(
+        self,
+        ids: list[str],
+        src: npt.NDArray[np.int32],
+        dst: npt.NDArray[np.int32],
+        kind: npt.NDArray[np.int8],
+        milli: npt.NDArray[np.int32],
+        files: list[tuple[str, int]],
+        ranks: npt.NDArray[np.float64],
+    ) -> None:
+        """Edges and ranks as stored: arrays of positions in ``ids``, a count per file.
+
+        The positions become the symbol numbers, so the per-file edge arrays and the
+        warm start of the next PageRank come straight from the stored arrays.
+        """
+        import numpy as np
+
+        if not (len(src) == len(dst) == len(kind) == len(milli)) or len(ranks) != len(ids):
+            raise ValueError("graph arrays of different lengths")
+        if len(src) and (
+            max(int(src.max()), int(dst.max())) >= len(ids)
+            or min(int(src.min()), int(dst.min())) < 0
+        ):
+            raise ValueError("an edge points outside the symbol list")
+        self._numbers = {sid: i for i, sid in enumerate(ids)}
+        weights = milli / 1000.0
+        src64, dst64 = src.astype(np.int64), dst.astype(np.int64)
+        src_list, dst_list = src.tolist(), dst.tolist()
+        kind_list, weight_list = kind.tolist(), weights.tolist()
+        start = 0
+        for key, count in files:
+            end = start + count
+            rows = [
+                (ids[s], ids[d], k, w)
+                for s, d, k, w in zip(
+                    src_list[start:end],
+                    dst_list[start:end],
+                    kind_list[start:end],
+                    weight_list[start:end],
+                    strict=True,
+                )
+            ]
+            self.edges_by_file[key] = rows
+            self._edge_parts[key] = (
+                rows,
+                src64[start:end],
+                dst64[start:end],
+                kind[start:end],
+                weights[start:end],
+            )
+            start = end
+        if start != len(src):
+            raise ValueError("per-file edge counts do not add up")
+        self._ranks_by_id = None
+        self._ranks = (ids, ranks)
+        self._rank_by_number = np.asarray(ranks, dtype=np.float64)
 
     def set_ranks(self, scores: npt.NDArray[np.float64]) -> None:
         """New PageRank scores, aligned with :attr:`symbols`; other derived views stay."""
@@ -247,6 +301,14 @@ class Index:
             for i, s in enumerate(self.symbols):
                 table[s.name].append(i)
             cached = self._cache["by_name"] = dict(table)
+        return cached  # type: ignore[return-value]
+
+    @property
+    def by_fqn(self) -> dict[str, Symbol]:
+        """fqn -> symbol; of several with one fqn, the first (in :attr:`symbols` order)."""
+        cached = self._cache.get("by_fqn")
+        if cached is None:
+            cached = self._cache["by_fqn"] = {s.fqn: s for s in reversed(self.symbols)}
         return cached  # type: ignore[return-value]
 
     @property

@@ -180,27 +180,15 @@ class Store:
         import numpy as np  # here, not at import: `symfuse index` with nothing new needs none
 
         try:
-            ids: list[str] = graph["ids"]
-            src = np.frombuffer(graph["src"], dtype=np.int32).tolist()
-            dst = np.frombuffer(graph["dst"], dtype=np.int32).tolist()
-            kind = np.frombuffer(graph["kind"], dtype=np.int8).tolist()
-            milli = np.frombuffer(graph["milli"], dtype=np.int32).tolist()
-            start = 0
-            for key, count in zip(graph["files"], graph["counts"], strict=True):
-                end = start + count
-                index.edges_by_file[key] = [
-                    (ids[s], ids[d], k, w / 1000.0)
-                    for s, d, k, w in zip(
-                        src[start:end],
-                        dst[start:end],
-                        kind[start:end],
-                        milli[start:end],
-                        strict=True,
-                    )
-                ]
-                start = end
-            ranks = np.frombuffer(graph["pagerank"], dtype=np.float64).tolist()
-            index.pagerank_by_id = dict(zip(ids, ranks, strict=True))
+            index.restore_graph(
+                graph["ids"],
+                np.frombuffer(graph["src"], dtype=np.int32),
+                np.frombuffer(graph["dst"], dtype=np.int32),
+                np.frombuffer(graph["kind"], dtype=np.int8),
+                np.frombuffer(graph["milli"], dtype=np.int32),
+                list(zip(graph["files"], graph["counts"], strict=True)),
+                np.frombuffer(graph["pagerank"], dtype=np.float64),
+            )
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise IndexCorrupt(f"graph object has an unexpected shape ({exc!r})") from exc
         index.generation = manifest.generation
