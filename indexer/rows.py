@@ -44,28 +44,32 @@ def symbol_row(s: Symbol) -> list[Any]:
 
 
 def symbol_from_row(row: list[Any], file: str, root: str, language: str) -> Symbol:
+    # Positional, unpacked at once: this runs for every symbol whenever an index loads.
+    (sid, name, kind, fqn, signature, line, col, end_line, end_col) = row[:9]
+    (name_line, name_col, name_end_line, name_end_col, parent) = row[9:14]
+    decorators, extends, implements, doc = row[14:18]
     return Symbol(
-        symbol_id=row[0],
-        name=row[1],
-        kind=_KINDS[row[2]],
-        fqn=row[3],
-        signature=row[4],
-        language=language,
-        file=file,
-        root=root,
-        line=row[5],
-        col=row[6],
-        end_line=row[7],
-        end_col=row[8],
-        name_line=row[9],
-        name_col=row[10],
-        name_end_line=row[11],
-        name_end_col=row[12],
-        parent=row[13],
-        decorators=tuple(row[14]),
-        extends=tuple(row[15]),
-        implements=tuple(row[16]),
-        doc=row[17],
+        sid,
+        name,
+        _KINDS[kind],
+        fqn,
+        signature,
+        language,
+        file,
+        root,
+        line,
+        col,
+        end_line,
+        end_col,
+        name_line,
+        name_col,
+        name_end_line,
+        name_end_col,
+        parent,
+        tuple(decorators) if decorators else (),
+        tuple(extends) if extends else (),
+        tuple(implements) if implements else (),
+        doc,
     )
 
 
