@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.store import atomic_write
+from symfuse.ranking import similarity
 from symfuse.ranking.corpus import Corpus, FilePiece, Prepared
 from symfuse.ranking.documents import (
     BODY_CHARS,
@@ -56,11 +57,12 @@ FORMAT = 3  # bump with any change to what is stored below
 
 
 def _settings() -> str:
-    """What stored pieces depend on besides the files: tokenizer and field settings."""
+    """What stored pieces and the stored word model depend on besides the files."""
     probe = " ".join(stem(w) for w in ("caching", "queries", "populated", "classes"))
     text = f"{FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{DOC_CHARS}|{BODY_CHARS}|{TRAINING_BODY}"
     text += f"|{probe}"
     text += f"|{sorted(STOPWORDS)}|{sorted(CODE_WORDS)}"
+    text += f"|{similarity.WINDOW}|{similarity.EIGENVALUE_WEIGHT}|{similarity.DIMENSIONS}"
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 

@@ -8,7 +8,8 @@ The default model needs no download and is trained on the repository itself:
   "Improving Distributional Similarity with Lessons Learned from Word
   Embeddings", 2015): co-occurrence counts within a window of the token
   sequence, positive PMI with the context distribution smoothed by 0.75, a
-  randomized SVD (Halko, Martinsson and Tropp, 2011), vectors ``U * sqrt(S)``;
+  randomized SVD (Halko, Martinsson and Tropp, 2011), vectors ``U * S^p``
+  with the eigenvalue weight ``p = 0`` (the paper's recommendation for SVD);
   a symbol's vector is its TF-IDF-weighted sum of word vectors, normalized
   (:class:`WordModel`; kept across index generations and retrained only when
   the corpus moved a lot, see :mod:`symfuse.ranking.corpus`).
@@ -33,7 +34,15 @@ from symfuse.ranking.topk import Ranking, top_k
 
 ALPHA = 0.5
 DIMENSIONS = 128
-WINDOW = 5
+# A symbol's tokens (name, scopes, signature, doc, body) are short sentences of one topic:
+# a wide window lets doc words meet the identifiers they describe, and unweighted
+# singular vectors (p = 0) keep the dominant dimensions from drowning the rest. Measured
+# on held-out Django docstrings (quality_bench nl, similarity channel alone, CodeSearchNet
+# pool hit@10 / MRR@10): window 5, p = 0.5: 0.660 / 0.367; window 20, p = 0.5:
+# 0.683 / 0.383; window 5, p = 0: 0.677 / 0.373; window 20, p = 0: 0.707 / 0.390.
+WINDOW = 20
+EIGENVALUE_WEIGHT = 0.0  # vectors U * S^p (Levy et al. 2015: p = 0 or 0.5 beat p = 1)
+COOCCURRENCE_CHUNK = 5  # window offsets counted per sparse block (bounds memory)
 MIN_DF = 2
 CONTEXT_SMOOTHING = 0.75
 POWER_ITERATIONS = 1
@@ -78,24 +87,33 @@ def cooccurrence(
     vocabulary_size: int,
     window: int = WINDOW,
 ) -> sparse.csr_matrix:
-    """Symmetric counts of term pairs at most ``window`` apart within one symbol's tokens."""
+    """Symmetric counts of term pairs at most ``window`` apart within one symbol's tokens.
+
+    Pairs are counted one way (left, right), a few offsets per sparse block so that
+    memory stays bounded, and mirrored once at the end.
+    """
     owner = np.repeat(np.arange(starts.shape[0] - 1), np.diff(starts))
-    left: list[npt.NDArray[np.int32]] = []
-    right: list[npt.NDArray[np.int32]] = []
-    for offset in range(1, window + 1):
-        same = owner[:-offset] == owner[offset:]
-        a, b = sequence[:-offset][same], sequence[offset:][same]
-        differ = a != b
-        left.extend((a[differ], b[differ]))
-        right.extend((b[differ], a[differ]))
-    rows = np.concatenate(left) if left else np.zeros(0, dtype=np.int32)
-    cols = np.concatenate(right) if right else np.zeros(0, dtype=np.int32)
-    counts = sparse.csr_matrix(
-        (np.ones(rows.shape[0], dtype=np.float64), (rows, cols)),
-        shape=(vocabulary_size, vocabulary_size),
-    )
-    counts.sum_duplicates()
-    return counts
+    shape = (vocabulary_size, vocabulary_size)
+    counts = sparse.csr_matrix(shape, dtype=np.float64)
+    for first in range(1, window + 1, COOCCURRENCE_CHUNK):
+        left: list[npt.NDArray[np.int32]] = []
+        right: list[npt.NDArray[np.int32]] = []
+        for offset in range(first, min(first + COOCCURRENCE_CHUNK, window + 1)):
+            if offset >= sequence.shape[0]:
+                break
+            same = owner[:-offset] == owner[offset:]
+            a, b = sequence[:-offset][same], sequence[offset:][same]
+            differ = a != b
+            left.append(a[differ])
+            right.append(b[differ])
+        if not left:
+            break
+        rows, cols = np.concatenate(left), np.concatenate(right)
+        block = sparse.coo_matrix((np.ones(rows.shape[0]), (rows, cols)), shape=shape)
+        counts = counts + block.tocsr()
+    symmetric = sparse.csr_matrix(counts + counts.T)
+    symmetric.sum_duplicates()
+    return symmetric
 
 
 def ppmi(counts: sparse.csr_matrix, smoothing: float = CONTEXT_SMOOTHING) -> sparse.csr_matrix:
@@ -173,7 +191,7 @@ class WordModel:
             kept = np.sort(kept[np.argsort(-df[kept], kind="stable")[:MAX_TERMS]])
         counts = sparse.csr_matrix(counts[kept][:, kept])
         u, s = randomized_svd(ppmi(counts), dimensions)
-        vectors = (u * np.sqrt(s)).astype(np.float32)
+        vectors = (u * s**EIGENVALUE_WEIGHT).astype(np.float32)
         used = np.flatnonzero(np.abs(vectors).sum(axis=1) > 0)  # words with a context
         terms = documents.vocabulary
         n_docs = max(tf.shape[0], 1)
