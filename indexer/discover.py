@@ -120,6 +120,14 @@ def _matcher(globs: tuple[str, ...]) -> pathspec.GitIgnoreSpec | None:
 def discover(root: Path, config: DiscoveryConfig) -> Discovery:
     """Every indexable file under ``root``, plus the reasons others were skipped."""
     result = Discovery()
+    result.candidates.extend(discover_iter(root, config, result))
+    result.candidates.sort(key=lambda c: c.path)
+    return result
+
+
+def discover_iter(root: Path, config: DiscoveryConfig, result: Discovery) -> Iterator[Candidate]:
+    """The indexable files under ``root`` as the walk finds them (folder by folder, names
+    sorted); the reasons others were skipped go to ``result.skipped``."""
     real_root = os.path.realpath(root)
     include = _matcher(config.include)
     exclude = _matcher(config.exclude)
@@ -137,11 +145,7 @@ def discover(root: Path, config: DiscoveryConfig) -> Discovery:
             log.info("skipping %s: %s", rel_path, reason)
             result.skipped.append((rel_path, reason))
             continue
-        result.candidates.append(
-            Candidate(rel_path, abs_path, language, entry_stat.st_size, entry_stat.st_mtime_ns)
-        )
-    result.candidates.sort(key=lambda c: c.path)
-    return result
+        yield Candidate(rel_path, abs_path, language, entry_stat.st_size, entry_stat.st_mtime_ns)
 
 
 def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig) -> Discovery:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import functools
 import gc
 import hashlib
+import itertools
 import logging
 import multiprocessing
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -32,8 +33,10 @@ from symfuse.indexer import graph, languages, rows
 from symfuse.indexer.discover import (
     DEFAULT_MAX_FILE_SIZE,
     Candidate,
+    Discovery,
     DiscoveryConfig,
     discover,
+    discover_iter,
     discover_paths,
 )
 from symfuse.indexer.errors import IndexCorrupt
@@ -243,37 +246,51 @@ def parse_many(
 
 
 def parse_stream(
-    jobs: Sequence[tuple[str, str, str, str, str]],
+    jobs: Iterable[tuple[str, str, str, str, str]],
     workers: int | None,
     show_progress: bool,
 ) -> Iterator[ParsedFile | tuple[str, str]]:
-    """Results as they come (in job order), so the caller works while the pool parses."""
+    """Results as they come (in job order), so the caller works while the pool parses.
+
+    ``jobs`` may be a generator (a cold build feeds discovery straight in): the pool
+    starts on the first chunk while the rest is still being found.
+    """
+    total = len(jobs) if isinstance(jobs, Sized) else None
+    pending = iter(jobs)
+    head = list(itertools.islice(pending, POOL_THRESHOLD))
     bar = tqdm(
-        total=len(jobs),
+        total=total,
         unit="file",
         desc="indexing",
         file=sys.stderr,
         disable=not (show_progress and sys.stderr.isatty()),
         leave=False,
     )
-    done = 0
+    count = workers or os.cpu_count() or 1
     with bar:
-        count = workers or os.cpu_count() or 1
-        if len(jobs) < POOL_THRESHOLD or count == 1:
-            for job in jobs:
+        if len(head) < POOL_THRESHOLD or count == 1:
+            for job in itertools.chain(head, pending):
                 yield _parse_job(job)
                 bar.update()
             return
-        chunk = max(1, min(32, len(jobs) // (count * 8)))
+        chunk = 8 if total is None else max(1, min(32, total // (count * 8)))
+        submitted: list[tuple[str, str, str, str, str]] = []
+
+        def remember() -> Iterator[tuple[str, str, str, str, str]]:
+            for job in itertools.chain(head, pending):
+                submitted.append(job)
+                yield job
+
+        done = 0
         try:
             with ProcessPoolExecutor(max_workers=count, mp_context=_pool_context()) as pool:
-                for result in pool.map(_parse_job, jobs, chunksize=chunk):
+                for result in pool.map(_parse_job, remember(), chunksize=chunk):
                     done += 1
                     yield result
                     bar.update()
         except BrokenProcessPool as exc:
             log.warning("parser processes failed (%s); parsing the rest in this process", exc)
-            for job in jobs[done:]:
+            for job in itertools.chain(submitted[done:], pending):
                 yield _parse_job(job)
                 bar.update()
 
@@ -376,11 +393,66 @@ def _update(
     )
     if manifest is not None and not reusable and report.rebuilt_because is None:
         report.rebuilt_because = "index options or roots changed"
-    candidates = _candidates(config, aliases, report, only, index)
-    stored = manifest.files if (manifest is not None and reusable) else {}
     previous = index if (index is not None and index.roots == aliases) else None
     if previous is not None and not _same_file_set(previous.options, options):
         previous = None
+    if previous is None and not reusable and only is None:
+        result = _build(config, aliases, report)  # nothing to compare with: parse all
+        if on_progress is not None:
+            on_progress(len(result.files), len(result.files))
+    else:
+        refreshed = _refresh(config, store, manifest, reusable, previous, only, report, on_progress)
+        if refreshed is None:  # nothing changed
+            return (_loaded(store, manifest, previous) if need_index else None), report
+        result = refreshed
+    result.options = options
+    report.counts = result.stats()
+    report.files = len(result.files)
+    store.save(result, report.counts, options, manifest if reusable else None)
+    return result, report
+
+
+def _loaded(store: Store, manifest: Manifest | None, previous: Index | None) -> Index:
+    assert manifest is not None
+    return previous or store.load(manifest)
+
+
+def _build(config: IndexConfig, aliases: dict[str, str], report: UpdateReport) -> Index:
+    """A cold build: the files go to the parser pool as discovery finds them."""
+    index = Index(aliases)
+    jobs = _discovered_jobs(config, aliases, report)
+    results = parse_stream(jobs, config.jobs, config.progress)
+    patch(index, results, [], report, workers=config.jobs or os.cpu_count() or 1)
+    return index
+
+
+def _discovered_jobs(
+    config: IndexConfig, aliases: dict[str, str], report: UpdateReport
+) -> Iterator[tuple[str, str, str, str, str]]:
+    multi = len(aliases) > 1
+    for alias, real in aliases.items():
+        found = Discovery()
+        for c in discover_iter(Path(real), config.discovery(), found):
+            yield (f"{alias}/{c.path}" if multi else c.path, alias, c.path, c.abs_path, c.language)
+        for path, reason in found.skipped:
+            report.skipped.append((f"{alias}/{path}" if multi else path, reason))
+
+
+def _refresh(
+    config: IndexConfig,
+    store: Store,
+    manifest: Manifest | None,
+    reusable: bool,
+    previous: Index | None,
+    only: Sequence[str] | None,
+    report: UpdateReport,
+    on_progress: Callable[[int, int], None] | None,
+) -> Index | None:
+    """An update against the stored or loaded index; None when nothing changed."""
+    aliases = root_aliases(config.roots)
+    options = config.options()
+    candidates = _candidates(config, aliases, report, only, previous)
+    stored = manifest.files if (manifest is not None and reusable) else {}
     old_options = previous.options if previous else manifest.options if manifest else {}
     old_prints = old_options.get("extractor", {})
     stale = {lang for lang, fp in options["extractor"].items() if old_prints.get(lang) != fp}
@@ -393,19 +465,12 @@ def _update(
     if nothing_new and not relink and manifest is not None and reusable:
         report.files = len(stored)
         report.counts = manifest.counts
-        if previous is None and not need_index:
-            return None, report
-        return previous or store.load(manifest), report
+        return None
     if previous is None and manifest is not None and reusable:
         previous = store.load(manifest)
     if previous is not None and relink:
         previous.linked = False  # resolution changed: relink every file
-    result = _apply(config, aliases, previous, to_parse, removed, report, on_progress, stale)
-    result.options = options
-    report.counts = result.stats()
-    report.files = len(result.files)
-    store.save(result, report.counts, options, manifest if reusable else None)
-    return result, report
+    return _apply(config, aliases, previous, to_parse, removed, report, on_progress, stale)
 
 
 def _read_manifest(store: Store, report: UpdateReport) -> Manifest | None:
