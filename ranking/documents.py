@@ -1,12 +1,20 @@
 """Per-symbol documents: field-weighted term frequencies over one vocabulary.
 
-Each symbol becomes a bag of tokens from six fields. Five make its *head*,
+Each symbol becomes a bag of tokens from seven fields. Six make its *head*,
 weighted so that a word in the name counts more than the same word in a
 docstring or a path:
 
-    name 5.0 > fqn (enclosing scopes) 3.0 > signature 2.0 > doc 1.0 > path 0.5
+    name 5.0 > fqn (enclosing scopes) 3.0 > signature 2.0 > doc 1.0 > path 0.5 = context 0.5
 
-The sixth, ``body``, is the text of the definition itself: identifiers, their
+``context`` is the docstring of the definition a function or method sits in
+(its class, or the function it is nested in): what a reader of the code sees
+around it, and often the words that describe its job. Measured on held-out
+Django docstrings (quality_bench nl, CodeSearchNet pool hit@10 / MRR@10, each
+channel alone): lexical 0.593 / 0.358 -> 0.613 / 0.367, similarity 0.687 / 0.384
+-> 0.697 / 0.394 at 0.5 (0.25: 0.610, 0.693; 1.0: 0.600, 0.693). Context words
+stay out of the sequence the word vectors learn from.
+
+The seventh, ``body``, is the text of the definition itself: identifiers, their
 sub-tokens, comments and string words of every line of its span after the
 name line, except the lines of nested multi-line definitions (a class's body
 is its own attributes and docstring, not its methods' code). What a function
@@ -51,6 +59,7 @@ class Field(StrEnum):
     DOC = "doc"
     BODY = "body"
     PATH = "path"
+    CONTEXT = "context"
 
 
 FIELD_WEIGHTS: dict[Field, float] = {
@@ -60,6 +69,7 @@ FIELD_WEIGHTS: dict[Field, float] = {
     Field.DOC: 1.0,
     Field.BODY: 0.5,
     Field.PATH: 0.5,
+    Field.CONTEXT: 0.5,
 }
 
 # Words of code that say nothing about what it does (keywords, the receiver).
@@ -174,11 +184,11 @@ class Rows:
 class Piece:
     """The documents of one file's symbols (or of any symbol list), in vocabulary ids."""
 
-    head: Rows  # field-weighted counts of name, fqn, signature, doc and path tokens
+    head: Rows  # field-weighted counts of name, fqn, signature, doc, path and context tokens
     head_length: npt.NDArray[np.float64]  # weighted token count of the head
     body: Rows  # raw counts of body tokens
     body_length: npt.NDArray[np.float64]
-    sequence: npt.NDArray[np.int32]  # token ids in order (no path), symbol after symbol
+    sequence: npt.NDArray[np.int32]  # token ids in order (no path, no context), symbol after symbol
     starts: npt.NDArray[np.int64]  # local: symbol d's tokens are sequence[starts[d]:starts[d+1]]
 
     @property
@@ -223,8 +233,8 @@ def _path_text(file: str) -> str:
     return file.rsplit(".", 1)[0] if "." in name else file
 
 
-def symbol_fields(symbol: Symbol, body: str = "") -> dict[Field, str]:
-    """The raw text of each field of a symbol's document."""
+def symbol_fields(symbol: Symbol, body: str = "", context: str = "") -> dict[Field, str]:
+    """The raw text of each field of a symbol's document (``context``: see :func:`contexts`)."""
     return {
         Field.NAME: symbol.name,
         Field.FQN: symbol.container,
@@ -232,7 +242,19 @@ def symbol_fields(symbol: Symbol, body: str = "") -> dict[Field, str]:
         Field.DOC: symbol.doc[:DOC_CHARS],
         Field.BODY: body,
         Field.PATH: _path_text(symbol.file),
+        Field.CONTEXT: context[:DOC_CHARS],
     }
+
+
+_IN_CONTEXT = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR})
+
+
+def contexts(symbols: Sequence[Symbol]) -> list[str]:
+    """For each function, method or constructor, the docstring of its parent among ``symbols``."""
+    docs = {s.symbol_id: s.doc for s in symbols if s.doc}
+    if not docs:
+        return [""] * len(symbols)
+    return [docs.get(s.parent, "") if s.parent and s.kind in _IN_CONTEXT else "" for s in symbols]
 
 
 def body_tokens(text: str) -> list[str]:
@@ -294,7 +316,7 @@ def file_piece(symbols: Sequence[Symbol], bodies: Sequence[str], vocabulary: Voc
     n = len(symbols)
     tokens: list[str] = []
     counts: list[int] = []  # per (symbol, field), fields in _ORDER
-    memo: dict[str, list[str]] = {}  # containers, signatures and paths repeat within a file
+    memo: dict[str, list[str]] = {}  # containers, signatures, paths, contexts repeat in a file
 
     def cached(text: str) -> list[str]:
         found = memo.get(text)
@@ -302,14 +324,15 @@ def file_piece(symbols: Sequence[Symbol], bodies: Sequence[str], vocabulary: Voc
             found = memo[text] = text_tokens(text)
         return found
 
-    for symbol, body in zip(symbols, bodies, strict=True):
+    for symbol, body, around in zip(symbols, bodies, contexts(symbols), strict=True):
         name = identifier_tokens(symbol.name)
         container = cached(symbol.container) if symbol.container else []
         signature = cached(symbol.signature) if symbol.signature else []
         doc = text_tokens(symbol.doc[:DOC_CHARS]) if symbol.doc else []
         code = body_tokens(body) if body else []
         path = cached(_path_text(symbol.file))
-        for part in (name, container, signature, doc, code, path):
+        context = cached(around[:DOC_CHARS]) if around else []
+        for part in (name, container, signature, doc, code, path, context):
             tokens.extend(part)
             counts.append(len(part))
     ids = vocabulary.add(tokens)
@@ -322,7 +345,8 @@ def file_piece(symbols: Sequence[Symbol], bodies: Sequence[str], vocabulary: Voc
     group_counts = per_field.ravel()
     group_start = np.cumsum(group_counts) - group_counts
     position = np.arange(field.shape[0]) - np.repeat(group_start, group_counts)
-    in_sequence = (field != _PATH) & ~(is_body & (position >= TRAINING_BODY))
+    in_sequence = (field != _PATH) & (field != _CONTEXT)
+    in_sequence &= ~(is_body & (position >= TRAINING_BODY))
     starts = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(owner[in_sequence], minlength=n), out=starts[1:])
     return Piece(
@@ -335,12 +359,13 @@ def file_piece(symbols: Sequence[Symbol], bodies: Sequence[str], vocabulary: Voc
     )
 
 
-_ORDER = (Field.NAME, Field.FQN, Field.SIGNATURE, Field.DOC, Field.BODY, Field.PATH)
+_ORDER = (Field.NAME, Field.FQN, Field.SIGNATURE, Field.DOC, Field.BODY, Field.PATH, Field.CONTEXT)
 _ORDER_WEIGHTS = np.asarray(
     [1.0 if f is Field.BODY else FIELD_WEIGHTS[f] for f in _ORDER], dtype=np.float64
 )
 _BODY = _ORDER.index(Field.BODY)
 _PATH = _ORDER.index(Field.PATH)
+_CONTEXT = _ORDER.index(Field.CONTEXT)
 
 
 def concatenate(pieces: Sequence[Piece], vocabulary: Vocabulary) -> Documents:

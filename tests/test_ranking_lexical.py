@@ -199,3 +199,33 @@ def test_prose_and_keyword_lists_are_told_apart() -> None:
     assert not is_sentence("reciprocal rank fusion")  # keywords: the lexical channel leads
     assert not is_sentence("getUserById")
     assert not is_sentence("of the")
+
+
+def test_a_method_carries_its_class_docstring_as_context() -> None:
+    store = synthetic_symbol(
+        "Store",
+        kind=Kind.CLASS,
+        symbol_id="pkg/mod.py::Store#class",
+        fqn="pkg.mod.Store",
+        signature="class Store:",
+        doc="Keep the pending invoices of a customer.",
+    )
+    method = synthetic_symbol(
+        "load",
+        kind=Kind.METHOD,
+        symbol_id="pkg/mod.py::Store.load#method",
+        fqn="pkg.mod.Store.load",
+        signature="def load(self):",
+        parent=store.symbol_id,
+    )
+    other = make_symbol("load_all", signature="def load_all():")
+    own = make_symbol("bill", doc="Print the invoices.", signature="def bill():")
+    symbols = [store, method, other, own]
+    index = lexical.LexicalIndex.build(build_documents(symbols))
+    scores, _ = index.scores(QueryTerms(("invoic",)))
+    # The method matches through its class's docstring, at half the weight of an own doc.
+    assert scores[1] > 0
+    assert scores[2] == 0
+    assert scores[3] > scores[1]
+    fields = symbol_fields(method, context=store.doc)
+    assert fields[Field.CONTEXT] == store.doc
