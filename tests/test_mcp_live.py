@@ -29,6 +29,9 @@ __all__ = ["workspace"]
 
 FRESH_WITHIN = 1.0  # seconds from a write on disk to a search that shows it
 BIG = 300  # generated files: a first index that takes a moment
+# A first index that surely outlasts a 0.05 s wait plus the session's start-up, however
+# fast indexing gets (300 files were once enough, until a faster build finished first).
+SLOW = 3000
 
 
 async def wait_for(session: ClientSession, query: str, present: bool) -> tuple[float, dict]:
@@ -110,7 +113,7 @@ async def test_tools_called_during_the_first_index_wait_then_answer(
 
 
 async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Workspace) -> None:
-    big_workspace(workspace.root, BIG)
+    big_workspace(workspace.root, SLOW)
     async with mcp_session(workspace, "--ready-timeout", "0.05") as session:
         message = await call_error(session, "search", query="function_1_1")
         assert "still being built" in message
