@@ -153,13 +153,13 @@ class LiveIndex:
             target=self._initial, args=(progress,), name="symfuse-index", daemon=True
         )
         self._indexing = True
+        thread.start()  # then listed: stop() on another thread never joins an unstarted one
         self._threads.append(thread)
-        thread.start()
 
     def stop(self) -> None:
         self._stop.set()
-        for thread in self._threads:
-            if thread is not threading.current_thread():
+        for thread in list(self._threads):
+            if thread is not threading.current_thread() and thread.ident is not None:
                 thread.join(timeout=5)
 
     def _initial(self, progress: ProgressCallback | None) -> None:
@@ -326,8 +326,8 @@ class LiveIndex:
         thread = threading.Thread(
             target=self._watch, args=(debounce_ms,), name="symfuse-watch", daemon=True
         )
-        self._threads.append(thread)
         thread.start()
+        self._threads.append(thread)
 
     def _watch(self, debounce_ms: int) -> None:
         from watchfiles import watch

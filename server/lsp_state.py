@@ -103,8 +103,9 @@ class ServerState:
         if watch:
             live.watch()
         if self._warmer is None:
-            self._warmer = threading.Thread(target=self._warm, name="symfuse-lsp-warm", daemon=True)
-            self._warmer.start()
+            warmer = threading.Thread(target=self._warm, name="symfuse-lsp-warm", daemon=True)
+            warmer.start()  # then kept: stop() never joins a thread that has not started
+            self._warmer = warmer
         return live
 
     def _on_progress(self, live: LiveIndex) -> ProgressCallback:
