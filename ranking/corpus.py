@@ -30,10 +30,12 @@ import numpy.typing as npt
 from scipy import sparse
 
 from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.model import EdgeKind
 from symfuse.ranking.documents import (
     Piece,
     Rows,
     Vocabulary,
+    callee_docs,
     concatenate,
     definition_bodies,
     file_piece,
@@ -99,8 +101,8 @@ class Prepared:
     pieces: tuple[FilePiece, ...] = ()
     vocabulary: tuple[str, ...] = ()
     trigram_vocabulary: tuple[str, ...] = ()
-    # Symbols whose document borrows a docstring (documents.doc_donors), and their
-    # vectors without it: what is persisted, since the borrowed text is rebuilt each time.
+    # Symbols whose document borrows docstring words (documents.doc_donors and .callee_docs)
+    # and their vectors without them: what is persisted, since borrowed words are rebuilt.
     heirs: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     heir_vectors: npt.NDArray[np.float32] = field(
         default_factory=lambda: np.zeros((0, 0), dtype=np.float32)
@@ -221,7 +223,17 @@ class Corpus:
             retrained = True
         assert self.model is not None
         vectors = self._vectors(ordered, documents.tf)
-        extra, heirs = inherited(index.symbols, documents.term_ids, len(documents.vocabulary))
+        width = len(documents.vocabulary)
+        extra, heirs = inherited(index.symbols, documents.term_ids, width)
+        edges = index.edges
+        calls = edges.kind == EdgeKind.CALLS
+        extra = sparse.csr_matrix(
+            extra
+            + callee_docs(
+                index.symbols, edges.src[calls], edges.dst[calls], documents.term_ids, width
+            )
+        )
+        heirs = np.flatnonzero(np.diff(extra.indptr) > 0).astype(np.int64)
         documents = with_inherited(documents, extra)
         if heirs.shape[0]:
             vectors = vectors.copy()  # the per-file cache keeps the vectors of the own text

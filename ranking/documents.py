@@ -506,6 +506,54 @@ def inherited(
     return extra, np.asarray(sorted(donors), dtype=np.int64)
 
 
+CALLEE_DOC = 0.5  # weight of the callees' docstring words, averaged over the callees
+
+
+def callee_docs(
+    symbols: Sequence[Symbol],
+    callers: npt.NDArray[np.integer],
+    callees: npt.NDArray[np.integer],
+    term_ids: Mapping[str, int],
+    width: int,
+) -> sparse.csr_matrix:
+    """The docstring words of what each function or method calls, as head counts to add.
+
+    ``callers[i]`` calls ``callees[i]`` (positions in ``symbols``, resolved call edges).
+    What a function calls says what it does, in the words its helpers are described
+    with: each caller gets the mean of its documented callees' doc word counts, times
+    :data:`CALLEE_DOC` (so at most half a docstring's weight, however many it calls).
+    """
+    n = len(symbols)
+    kinds = _IN_CONTEXT
+    documented = np.fromiter((bool(s.doc) for s in symbols), dtype=np.bool_, count=n)
+    describable = np.fromiter((s.kind in kinds for s in symbols), dtype=np.bool_, count=n)
+    src = callers.astype(np.int64)
+    dst = callees.astype(np.int64)
+    keep = (src != dst) & documented[dst] & describable[src]
+    pairs = np.unique(src[keep] * n + dst[keep])
+    src, dst = pairs // n, pairs % n
+    if not pairs.shape[0]:
+        return sparse.csr_matrix((n, width), dtype=np.float64)
+    donors, column = np.unique(dst, return_inverse=True)
+    get = term_ids.get
+    rows: list[int] = []
+    cols: list[int] = []
+    for d, donor in enumerate(donors.tolist()):
+        found = map(get, text_tokens(symbols[donor].doc[:DOC_CHARS]))
+        ids = [t for t in found if t is not None and t < width]
+        rows.extend([d] * len(ids))
+        cols.extend(ids)
+    words = sparse.csr_matrix(
+        (np.ones(len(rows)), (rows, cols)), shape=(donors.shape[0], width), dtype=np.float64
+    )
+    called = np.bincount(src, minlength=n).astype(np.float64)
+    share = CALLEE_DOC / called[src]
+    calls = sparse.csr_matrix((share, (src, column.ravel())), shape=(n, donors.shape[0]))
+    extra = sparse.csr_matrix(calls @ words)
+    extra.sum_duplicates()
+    return extra
+
+
 def with_inherited(documents: Documents, extra: sparse.csr_matrix) -> Documents:
     """``documents`` with borrowed doc words added to the heads."""
     if not extra.nnz:

@@ -11,7 +11,15 @@ from scipy import sparse
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import lexical
-from symfuse.ranking.documents import FIELD_WEIGHTS, Field, build_documents, symbol_fields
+from symfuse.ranking.documents import (
+    CALLEE_DOC,
+    FIELD_WEIGHTS,
+    Field,
+    build_documents,
+    callee_docs,
+    symbol_fields,
+    with_inherited,
+)
 from symfuse.ranking.lexical import QueryTerms
 from symfuse.ranking.tokens import identifier_tokens, split_identifier, stem, text_tokens
 from tests.symbols import synthetic_symbol
@@ -229,3 +237,24 @@ def test_a_method_carries_its_class_docstring_as_context() -> None:
     assert scores[3] > scores[1]
     fields = symbol_fields(method, context=store.doc)
     assert fields[Field.CONTEXT] == store.doc
+
+
+def test_a_function_carries_the_docstrings_of_what_it_calls() -> None:
+    helper = make_symbol("fetch_rates", doc="Download the exchange rates.")
+    other = make_symbol("log_line", doc="Write one line to the log.")
+    caller = make_symbol("convert", signature="def convert(amount):")
+    idle = make_symbol("noop", signature="def noop():")
+    symbols = [helper, other, caller, idle]
+    documents = build_documents(symbols)
+    width = len(documents.vocabulary)
+    calls = np.asarray([2, 2, 2], dtype=np.int32)  # convert calls fetch_rates, log_line, itself
+    callees = np.asarray([0, 1, 2], dtype=np.int32)
+    extra = callee_docs(symbols, calls, callees, documents.term_ids, width)
+    rows = np.flatnonzero(np.diff(extra.indptr))
+    assert rows.tolist() == [2]
+    # The mean of the two callees' docs, at CALLEE_DOC: "exchang" once of two docs.
+    assert extra[2, documents.term_ids["exchang"]] == pytest.approx(CALLEE_DOC / 2)
+    index = lexical.LexicalIndex.build(with_inherited(documents, extra))
+    scores, _ = index.scores(QueryTerms(("exchang",)))
+    assert scores[0] > scores[2] > 0
+    assert scores[3] == 0
