@@ -89,6 +89,49 @@ def fuse(rankings: dict[Channel, Ranking], weights: FusionWeights, k: int = K) -
     return fused.reorder(order, scores[order])
 
 
+def extended(head: Fused, deep: Fused) -> Fused:
+    """``head``, then the items of ``deep`` it lacks, in ``deep``'s order.
+
+    ``head`` fuses each channel's first :data:`~symfuse.ranking.search.MIN_DEPTH`
+    candidates, ``deep`` more of them: a longer page keeps the order a short one has
+    (deeper channel lists would give the items in both extra shares and reorder the
+    top), and the rest follows. Tail scores are scaled to stay at or below the head's.
+    """
+    if not len(deep):
+        return head
+    tail = np.flatnonzero(~np.isin(deep.positions, head.positions))
+    if not tail.shape[0]:
+        return head
+    scores = deep.scores[tail]
+    floor = float(head.scores[-1]) if len(head) else float(scores[0])
+    if scores[0] > floor > 0:
+        scores = scores * (floor / float(scores[0]))
+    channels = list(dict.fromkeys([*head.ranks, *deep.ranks]))
+    size = len(head)
+    ranks: dict[Channel, npt.NDArray[np.int64]] = {}
+    contributions: dict[Channel, npt.NDArray[np.float64]] = {}
+    for c in channels:
+        ranks[c] = np.concatenate(
+            [
+                head.ranks.get(c, np.zeros(size, dtype=np.int64)),
+                deep.ranks[c][tail] if c in deep.ranks else np.zeros(tail.shape[0], np.int64),
+            ]
+        )
+        contributions[c] = np.concatenate(
+            [
+                head.contributions.get(c, np.zeros(size)),
+                deep.contributions[c][tail] if c in deep.contributions else np.zeros(tail.shape[0]),
+            ]
+        )
+    return Fused(
+        np.concatenate([head.positions, deep.positions[tail]]),
+        np.concatenate([head.scores, scores]),
+        ranks,
+        contributions,
+        {**deep.weights, **head.weights},
+    )
+
+
 def guard_first(fused: Fused, level: npt.NDArray[np.int8]) -> tuple[Fused, npt.NDArray[np.bool_]]:
     """Put items with a lower guard ``level`` (aligned with ``fused``) before all others.
 

@@ -22,7 +22,7 @@ from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.ranking import fuzzy, identity, lexical, lookup, similarity, structural
-from symfuse.ranking.fusion import Fused, fuse, guard_first
+from symfuse.ranking.fusion import Fused, extended, fuse, guard_first
 from symfuse.ranking.identity import MatchTier, NameTable, hump_count
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.prepare import Prepared, prepare
@@ -215,10 +215,11 @@ def _ranked(
 ) -> SearchResponse:
     depth = max(MIN_DEPTH, 2 * (request.offset + request.limit))
     run = run_channels(prepared, request, query, mask, depth)
-    if request.fusion or request.semantic is SemanticMode.ONLY:
-        fused = fuse(run.rankings, run.weights)
-    else:
-        fused = _cascade(run.rankings)
+    fused = _merge(run, request)
+    if depth > MIN_DEPTH:
+        # The first MIN_DEPTH candidates of each channel order the head of every page,
+        # whatever the limit; a longer answer continues with the deeper lists' order.
+        fused = extended(_merge(_truncated(run, prepared, MIN_DEPTH), request), fused)
     lifted = np.zeros(len(fused), dtype=np.bool_)
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:
@@ -266,6 +267,26 @@ def _ranked(
         channels=ran,
         weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
     )
+
+
+def _truncated(run: ChannelRun, prepared: Prepared, depth: int) -> ChannelRun:
+    """``run`` as if each channel had ranked ``depth`` candidates (their lists' prefixes;
+    the structural channel re-ranks the shorter lists' candidates)."""
+    rankings: dict[Channel, Ranking] = {
+        c: Ranking(r.positions[:depth], r.scores[:depth])
+        for c, r in run.rankings.items()
+        if c is not Channel.STRUCTURAL
+    }
+    found = [r.positions for r in rankings.values() if len(r)]
+    if Channel.STRUCTURAL in run.rankings and found:
+        rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
+    return replace(run, rankings=rankings)
+
+
+def _merge(run: ChannelRun, request: SearchRequest) -> Fused:
+    if request.fusion or request.semantic is SemanticMode.ONLY:
+        return fuse(run.rankings, run.weights)
+    return _cascade(run.rankings)
 
 
 _BOOSTS = {

@@ -26,7 +26,9 @@ class Ranking:
 def top_k(scores: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int64]:
     """Positions of the ``k`` highest positive scores, best first (ties: lower position first).
 
-    ``argpartition`` selects in linear time; only the selected few are sorted.
+    ``argpartition`` selects in linear time; only the selected few are sorted. Every
+    score tied with the k-th joins the sort, so that the first ``j`` of ``top_k(s, k)``
+    are ``top_k(s, j)`` for any ``j <= k`` (a longer list extends a shorter one).
     """
     positive = int(np.count_nonzero(scores > 0))
     k = min(k, positive)
@@ -34,8 +36,11 @@ def top_k(scores: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int64]:
         return np.zeros(0, dtype=np.int64)
     if k < scores.shape[0]:
         chosen = np.argpartition(-scores, k - 1)[:k]
+        kth = scores[chosen].min()
+        if np.count_nonzero(scores == kth) > np.count_nonzero(scores[chosen] == kth):
+            chosen = np.flatnonzero(scores >= kth)
     else:
         chosen = np.arange(scores.shape[0])
     chosen = chosen[scores[chosen] > 0]
-    order = np.lexsort((chosen, -scores[chosen]))
+    order = np.lexsort((chosen, -scores[chosen]))[:k]
     return chosen[order].astype(np.int64)

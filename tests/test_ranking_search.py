@@ -13,6 +13,7 @@ from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.workspace import IndexConfig, update_index
 from symfuse.ranking import prepare as prepare_module
+from symfuse.ranking import search as search_module
 from symfuse.ranking.api import (
     Channel,
     SearchMode,
@@ -487,3 +488,20 @@ def test_long_names_are_looked_for_two_edits_away_even_when_a_word_matched(
     response = run(built, query="update_idx", fusion_debug=True, limit=3)
     assert names(response)[0] == "update_index"
     assert Channel.FUZZY in response.items[0].channels
+
+
+@pytest.mark.parametrize("query", ["send an email to the customer", "order", "payment"])
+def test_a_longer_page_keeps_the_order_of_a_short_one(
+    index: Index, query: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Channels rank MIN_DEPTH candidates for a short page and more for a long one; the
+    # deeper lists must not reorder the head (here MIN_DEPTH is cut so that the fixture
+    # workspace is deeper than it).
+    monkeypatch.setattr(search_module, "MIN_DEPTH", 4)
+    short = run(index, query=query, limit=4, fusion_debug=True)
+    long = run(index, query=query, limit=60, fusion_debug=True)
+    assert [i.symbol.symbol_id for i in long.items[:4]] == [i.symbol.symbol_id for i in short.items]
+    assert [i.score for i in long.items[:4]] == [i.score for i in short.items]
+    scores = [i.score for i in long.items]
+    assert scores == sorted(scores, reverse=True)
+    assert len(long.items) > len(short.items)
