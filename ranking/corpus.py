@@ -35,7 +35,7 @@ from symfuse.ranking.documents import (
     Piece,
     Rows,
     Vocabulary,
-    callee_docs,
+    call_docs,
     concatenate,
     definition_bodies,
     file_piece,
@@ -101,7 +101,7 @@ class Prepared:
     pieces: tuple[FilePiece, ...] = ()
     vocabulary: tuple[str, ...] = ()
     trigram_vocabulary: tuple[str, ...] = ()
-    # Symbols whose document borrows docstring words (documents.doc_donors and .callee_docs)
+    # Symbols whose document borrows docstring words (documents.doc_donors and .call_docs)
     # and their vectors without them: what is persisted, since borrowed words are rebuilt.
     heirs: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     heir_vectors: npt.NDArray[np.float32] = field(
@@ -229,7 +229,7 @@ class Corpus:
         calls = edges.kind == EdgeKind.CALLS
         extra = sparse.csr_matrix(
             extra
-            + callee_docs(
+            + call_docs(
                 index.symbols, edges.src[calls], edges.dst[calls], documents.term_ids, width
             )
         )

@@ -506,50 +506,60 @@ def inherited(
     return extra, np.asarray(sorted(donors), dtype=np.int64)
 
 
-CALLEE_DOC = 0.5  # weight of the callees' docstring words, averaged over the callees
+# Weights of the docstring words of a function's neighbours in the call graph, each the
+# mean over the documented neighbours of one side (so at most that share of a docstring).
+CALLEE_DOC = 0.5  # what it calls
+CALLER_DOC = 0.5  # what calls it
 
 
-def callee_docs(
+def call_docs(
     symbols: Sequence[Symbol],
     callers: npt.NDArray[np.integer],
     callees: npt.NDArray[np.integer],
     term_ids: Mapping[str, int],
     width: int,
 ) -> sparse.csr_matrix:
-    """The docstring words of what each function or method calls, as head counts to add.
+    """The docstring words of each function's callees and callers, as head counts to add.
 
     ``callers[i]`` calls ``callees[i]`` (positions in ``symbols``, resolved call edges).
     What a function calls says what it does, in the words its helpers are described
-    with: each caller gets the mean of its documented callees' doc word counts, times
-    :data:`CALLEE_DOC` (so at most half a docstring's weight, however many it calls).
+    with; what calls it says what it is for, as the words of the pages that link to a
+    page describe it in web search (anchor text). Each function, method or constructor
+    gets the mean doc word counts of its documented callees times :data:`CALLEE_DOC`,
+    plus those of its documented callers times :data:`CALLER_DOC`.
     """
     n = len(symbols)
-    kinds = _IN_CONTEXT
     documented = np.fromiter((bool(s.doc) for s in symbols), dtype=np.bool_, count=n)
-    describable = np.fromiter((s.kind in kinds for s in symbols), dtype=np.bool_, count=n)
+    describable = np.fromiter((s.kind in _IN_CONTEXT for s in symbols), dtype=np.bool_, count=n)
     src = callers.astype(np.int64)
     dst = callees.astype(np.int64)
-    keep = (src != dst) & documented[dst] & describable[src]
-    pairs = np.unique(src[keep] * n + dst[keep])
-    src, dst = pairs // n, pairs % n
-    if not pairs.shape[0]:
+    sides = []
+    for who, donor, weight in ((src, dst, CALLEE_DOC), (dst, src, CALLER_DOC)):
+        keep = (who != donor) & documented[donor] & describable[who]
+        pairs = np.unique(who[keep] * n + donor[keep])
+        if pairs.shape[0] and weight > 0:
+            sides.append((pairs // n, pairs % n, weight))
+    if not sides:
         return sparse.csr_matrix((n, width), dtype=np.float64)
-    donors, column = np.unique(dst, return_inverse=True)
+    donors = np.unique(np.concatenate([d for _, d, _ in sides]))
     get = term_ids.get
     rows: list[int] = []
     cols: list[int] = []
-    for d, donor in enumerate(donors.tolist()):
-        found = map(get, text_tokens(symbols[donor].doc[:DOC_CHARS]))
+    for d, at in enumerate(donors.tolist()):
+        found = map(get, text_tokens(symbols[at].doc[:DOC_CHARS]))
         ids = [t for t in found if t is not None and t < width]
         rows.extend([d] * len(ids))
         cols.extend(ids)
     words = sparse.csr_matrix(
         (np.ones(len(rows)), (rows, cols)), shape=(donors.shape[0], width), dtype=np.float64
     )
-    called = np.bincount(src, minlength=n).astype(np.float64)
-    share = CALLEE_DOC / called[src]
-    calls = sparse.csr_matrix((share, (src, column.ravel())), shape=(n, donors.shape[0]))
-    extra = sparse.csr_matrix(calls @ words)
+    links = sparse.csr_matrix((n, donors.shape[0]), dtype=np.float64)
+    for who, donor, weight in sides:
+        count = np.bincount(who, minlength=n).astype(np.float64)
+        column = np.searchsorted(donors, donor)
+        share = weight / count[who]
+        links = links + sparse.csr_matrix((share, (who, column)), shape=links.shape)
+    extra = sparse.csr_matrix(links @ words)
     extra.sum_duplicates()
     return extra
 

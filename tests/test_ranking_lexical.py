@@ -13,10 +13,11 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import lexical
 from symfuse.ranking.documents import (
     CALLEE_DOC,
+    CALLER_DOC,
     FIELD_WEIGHTS,
     Field,
     build_documents,
-    callee_docs,
+    call_docs,
     symbol_fields,
     with_inherited,
 )
@@ -239,22 +240,27 @@ def test_a_method_carries_its_class_docstring_as_context() -> None:
     assert fields[Field.CONTEXT] == store.doc
 
 
-def test_a_function_carries_the_docstrings_of_what_it_calls() -> None:
+def test_a_function_carries_the_docstrings_of_what_it_calls_and_what_calls_it() -> None:
     helper = make_symbol("fetch_rates", doc="Download the exchange rates.")
     other = make_symbol("log_line", doc="Write one line to the log.")
     caller = make_symbol("convert", signature="def convert(amount):")
+    user = make_symbol("checkout", doc="Bill the basket in the customer's currency.")
     idle = make_symbol("noop", signature="def noop():")
-    symbols = [helper, other, caller, idle]
+    symbols = [helper, other, caller, user, idle]
     documents = build_documents(symbols)
     width = len(documents.vocabulary)
-    calls = np.asarray([2, 2, 2], dtype=np.int32)  # convert calls fetch_rates, log_line, itself
-    callees = np.asarray([0, 1, 2], dtype=np.int32)
-    extra = callee_docs(symbols, calls, callees, documents.term_ids, width)
-    rows = np.flatnonzero(np.diff(extra.indptr))
-    assert rows.tolist() == [2]
-    # The mean of the two callees' docs, at CALLEE_DOC: "exchang" once of two docs.
-    assert extra[2, documents.term_ids["exchang"]] == pytest.approx(CALLEE_DOC / 2)
+    # convert calls fetch_rates, log_line and itself; checkout calls convert.
+    calls = np.asarray([2, 2, 2, 3], dtype=np.int32)
+    callees = np.asarray([0, 1, 2, 2], dtype=np.int32)
+    extra = call_docs(symbols, calls, callees, documents.term_ids, width)
+    ids = documents.term_ids
+    # The mean of the two callees' docs at CALLEE_DOC ("exchang" is in one of two) ...
+    assert extra[2, ids["exchang"]] == pytest.approx(CALLEE_DOC / 2)
+    # ... plus the caller's doc at CALLER_DOC; a callee gets its undocumented caller's nothing.
+    assert extra[2, ids["currency"]] == pytest.approx(CALLER_DOC)
+    assert extra[0].nnz == 0
+    assert np.flatnonzero(np.diff(extra.indptr)).tolist() == [2]
     index = lexical.LexicalIndex.build(with_inherited(documents, extra))
     scores, _ = index.scores(QueryTerms(("exchang",)))
     assert scores[0] > scores[2] > 0
-    assert scores[3] == 0
+    assert scores[4] == 0
