@@ -20,9 +20,9 @@ import multiprocessing
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
+from symfuse.indexer import procs
 from symfuse.indexer.extract import module_name
 from symfuse.indexer.index import EdgeRow, FileEntry, Index
 from symfuse.indexer.model import EdgeKind, Kind, Reference, RefKind, Symbol
@@ -256,7 +256,7 @@ def _link_in_children(
     _FORKED["resolver"] = resolver
     try:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with procs.pool(workers, context) as pool:
             for linked in pool.map(_link_part, parts):
                 yield from linked
     finally:

@@ -19,7 +19,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from typing import Any
 import tqdm as tqdm_module
 from tqdm import tqdm
 
-from symfuse.indexer import graph, languages, rows
+from symfuse.indexer import graph, languages, procs, rows
 from symfuse.indexer.discover import (
     DEFAULT_MAX_FILE_SIZE,
     Candidate,
@@ -283,7 +282,7 @@ def parse_stream(
 
         done = 0
         try:
-            with ProcessPoolExecutor(max_workers=count, mp_context=_pool_context()) as pool:
+            with procs.pool(count, _pool_context()) as pool:
                 for result in pool.map(_parse_job, remember(), chunksize=chunk):
                     done += 1
                     yield result

@@ -116,6 +116,35 @@ def _workload(root: Path, copies: int) -> None:
             shutil.copy(sample, target)
 
 
+def _processes_naming(text: str) -> set[int]:
+    """Processes whose command line mentions ``text`` (Linux /proc)."""
+    found: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if text in cmdline:
+                found.add(int(entry.name))
+    return found
+
+
+def _gone(pids: set[int], within: float) -> bool:
+    deadline = time.monotonic() + within
+    while pids and time.monotonic() < deadline:
+        pids = {p for p in pids if Path(f"/proc/{p}").exists() and not _zombie(p)}
+        time.sleep(0.05)
+    return not pids
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return " Z " in Path(f"/proc/{pid}/stat").read_text().split(")", 1)[1][:4]
+    except OSError:
+        return True
+
+
 def test_killing_index_never_leaves_a_broken_index(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     _workload(root, 12)
@@ -131,6 +160,7 @@ def test_killing_index_never_leaves_a_broken_index(tmp_path: Path) -> None:
         time.sleep(rng.uniform(0.05, 1.5))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        assert _gone(_processes_naming(str(index_dir)), within=5.0), "workers outlived the kill"
         loaded = load_index(config)  # must load, or report that there is none
         if loaded is not None:
             for entry in list(loaded.files.values())[:50]:
