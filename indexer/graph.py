@@ -16,13 +16,10 @@ references at file level have no source definition and make no edge.
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import NamedTuple
 
-from symfuse.indexer import procs
 from symfuse.indexer.extract import module_name
 from symfuse.indexer.index import EdgeRow, FileEntry, Index
 from symfuse.indexer.model import EdgeKind, Kind, Reference, RefKind, Symbol
@@ -219,54 +216,20 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
     return [(s, d, k, w) for (s, d, k), w in merged.items()]
 
 
-def relink(index: Index, files: Iterable[str], workers: int = 1) -> None:
+def relink(index: Index, files: Iterable[str]) -> None:
     """Recompute the outgoing edges of the given files in place.
 
-    With ``workers`` > 1, many files, and a process that may fork (one thread),
-    forked children link parts of the files: they inherit the index and the
-    resolver's tables as they are, so nothing but the edges travels.
+    (Linking in forked children was tried: on Django it cost 1-3 s more CPU in
+    copy-on-write faults and pickled edges than it saved in wall time on 2 cores.)
     """
     resolver = Resolver(index)
-    keys = list(files)
-    for key in keys:
-        if key not in index.files:
+    for key in files:
+        entry = index.files.get(key)
+        if entry is None:
             index.edges_by_file.pop(key, None)
-    keys = [key for key in keys if key in index.files]
-    if workers > 1 and len(keys) >= PARALLEL_LINK_FILES and _may_fork():
-        for key, rows in _link_in_children(resolver, keys, workers):
-            index.edges_by_file[key] = rows
-    else:
-        for key in keys:
-            index.edges_by_file[key] = edges_of_file(resolver, index.files[key])
+        else:
+            index.edges_by_file[key] = edges_of_file(resolver, entry)
     index.changed()
-
-
-PARALLEL_LINK_FILES = 400
-_FORKED: dict[str, Resolver] = {}  # what forked link workers inherit
-
-
-def _may_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-
-
-def _link_in_children(
-    resolver: Resolver, keys: list[str], workers: int
-) -> Iterator[tuple[str, list[EdgeRow]]]:
-    parts = [keys[i :: workers * 4] for i in range(workers * 4)]  # interleaved: even sizes
-    _FORKED["resolver"] = resolver
-    try:
-        context = multiprocessing.get_context("fork")
-        with procs.pool(workers, context) as pool:
-            for linked in pool.map(_link_part, parts):
-                yield from linked
-    finally:
-        _FORKED.clear()
-
-
-def _link_part(keys: list[str]) -> list[tuple[str, list[EdgeRow]]]:
-    resolver = _FORKED["resolver"]  # set by the parent before the fork
-    files = resolver.index.files
-    return [(key, edges_of_file(resolver, files[key])) for key in keys]
 
 
 def affected_files(index: Index, changed_names: set[str], changed_files: set[str]) -> set[str]:

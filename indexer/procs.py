@@ -1,4 +1,4 @@
-"""Process pools for parsing and linking whose workers never outlive their parent.
+"""Process pools for parsing whose workers never outlive their parent.
 
 A worker of :class:`concurrent.futures.ProcessPoolExecutor` waits on its call queue
 forever when the process that started it is killed outright (SIGKILL, the OOM

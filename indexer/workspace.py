@@ -421,7 +421,7 @@ def _build(config: IndexConfig, aliases: dict[str, str], report: UpdateReport) -
     index = Index(aliases)
     jobs = _discovered_jobs(config, aliases, report)
     results = parse_stream(jobs, config.jobs, config.progress)
-    patch(index, results, [], report, workers=config.jobs or os.cpu_count() or 1)
+    patch(index, results, [], report)
     return index
 
 
@@ -573,7 +573,7 @@ def _apply(
     index = previous if previous is not None else Index(aliases)
     jobs = [(key, alias, c.path, c.abs_path, c.language) for key, alias, c in to_parse]
     results = parse_stream(jobs, config.jobs, config.progress)
-    patch(index, results, removed, report, stale, workers=config.jobs or os.cpu_count() or 1)
+    patch(index, results, removed, report, stale)
     if on_progress is not None:
         on_progress(len(jobs), len(jobs))
     return index
@@ -585,7 +585,6 @@ def patch(
     removed: Sequence[str],
     report: UpdateReport | None = None,
     reextracted: frozenset[str] | set[str] = frozenset(),
-    workers: int = 1,
 ) -> None:
     """Put parsed files into ``index``, drop removed ones, relink what they affect, rerank.
 
@@ -627,7 +626,7 @@ def patch(
         touched.add(entry.path)
     index.changed()
     if not index.linked:
-        graph.relink(index, list(index.files), workers)
+        graph.relink(index, list(index.files))
         index.linked = True
     elif touched:
         affected = graph.affected_files(index, names, touched)
