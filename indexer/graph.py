@@ -66,6 +66,7 @@ class Resolver:
         self._by_fqn = index.by_fqn
         self._bare: dict[tuple[str, RefKind, bool, str], list[Resolution]] = {}
         self._imports: dict[str, dict[str, str]] = {}
+        self._outside: dict[tuple[str, str, str, RefKind], list[Resolution]] = {}
 
     def _file_imports(self, entry: FileEntry) -> dict[str, str]:
         """Local name -> qualified name it stands for, from the file's import references."""
@@ -88,10 +89,21 @@ class Resolver:
         if ref.kind is RefKind.IMPORT:
             target = self._fqn(_import_fqn(ref, entry))
             return [Resolution(target, 1.0)] if target is not None else []
-        if not ref.qualifier or ref.qualifier in _SELF_NAMES:
+        qualifier = ref.qualifier
+        if not qualifier or qualifier in _SELF_NAMES:
             scoped = self._in_scope(ref, entry)
             if scoped is not None:
                 return [Resolution(scoped, 1.0)]
+        # Past the scopes the answer depends on the file and the written name alone:
+        # remembered per file (a test module says `self.assertEqual` a thousand times).
+        key = (entry.path, name, qualifier, ref.kind)
+        found = self._outside.get(key)
+        if found is None:
+            found = self._outside[key] = self._outside_scopes(ref, entry)
+        return found
+
+    def _outside_scopes(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
+        name = ref.name
         imports = self._file_imports(entry)
         if ref.qualifier:
             head = ref.qualifier.split(".", 1)[0]
@@ -127,9 +139,11 @@ class Resolver:
 
     def _in_scope(self, ref: Reference, entry: FileEntry) -> Symbol | None:
         """A definition of the name in the reference's scopes (all in its own file)."""
-        by_id, top, scoped = entry.lookups()
-        scope = ref.enclosing
+        by_id, top, scoped, nested_names = entry.lookups()
         self_scope = bool(ref.qualifier)
+        if ref.name not in nested_names:  # no scope of this file defines it: skip the walk
+            return None if self_scope else top.get(ref.name)
+        scope = ref.enclosing
         while scope is not None:
             owner = by_id.get(scope)
             if owner is None:

@@ -54,7 +54,7 @@ class FileEntry:
                     top[s.name] = s
                 else:
                     scoped[(s.parent, s.name)] = s
-            self._lookups = FileLookups(by_id, top, scoped)
+            self._lookups = FileLookups(by_id, top, scoped, {name for _, name in scoped})
         return self._lookups
 
 
@@ -62,6 +62,7 @@ class FileLookups(NamedTuple):
     by_id: dict[str, Symbol]
     top: dict[str, Symbol]
     scoped: dict[tuple[str, str], Symbol]
+    nested_names: set[str]  # names defined inside some definition of the file
 
 
 # An edge as stored per source file: (src symbol_id, dst symbol_id, kind, weight).
