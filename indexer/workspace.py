@@ -283,7 +283,11 @@ def parse_stream(
         done = 0
         try:
             with procs.pool(count, _pool_context()) as pool:
-                for result in pool.map(_parse_job, remember(), chunksize=chunk):
+                results = pool.map(_parse_job, remember(), chunksize=chunk)
+                if bar.total is None:  # map() has submitted every job: the total is known
+                    bar.total = len(submitted)
+                    bar.refresh()
+                for result in results:
                     done += 1
                     yield result
                     bar.update()
