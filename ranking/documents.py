@@ -35,7 +35,7 @@ concatenated (:func:`concatenate`) without a Python loop per symbol.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import chain
@@ -441,10 +441,17 @@ def doc_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
             types.setdefault(s.name, []).append(i)
     heirs = [i for i in undocumented if symbols[i].name in documented]
     position = {symbols[t].symbol_id: t for ts in types.values() for t in ts}
+    lineage: dict[int, list[int]] = {}  # a type -> its bases, breadth first (made once)
     donors: dict[int, int] = {}
     for i in heirs:
         name = symbols[i].name
-        found = _base_member(symbols, position.get(symbols[i].parent or ""), name, types, members)
+        owner = position.get(symbols[i].parent or "")
+        found = None
+        if owner is not None:
+            bases = lineage.get(owner)
+            if bases is None:
+                bases = lineage[owner] = _bases(symbols, owner, types)
+            found = next((m for m in _members_named(symbols, bases, name, members)), None)
         if found is None and len(documented[name]) <= SAME_NAME_DONORS:
             found = documented[name][0]
         if found is not None:
@@ -452,32 +459,40 @@ def doc_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
     return donors
 
 
-def _base_member(
-    symbols: Sequence[Symbol],
-    owner: int | None,
-    name: str,
-    types: dict[str, list[int]],
-    members: dict[str, dict[str, int]],
-) -> int | None:
-    """The documented member ``name`` of the nearest base of type ``owner`` that has one."""
-    if owner is None:
-        return None
+AMBIGUOUS_BASE = 8  # a base name shared by more types than this is not followed (as in linking)
+
+
+def _bases(symbols: Sequence[Symbol], owner: int, types: dict[str, list[int]]) -> list[int]:
+    """The types ``owner`` extends, nearest first (breadth first; a base by its last name
+    segment, every type of that name unless more than :data:`AMBIGUOUS_BASE` share it:
+    Django's models have hundreds of inner ``Meta`` classes)."""
     seen = {owner}
+    order: list[int] = []
     frontier = [owner]
     while frontier:
         following: list[int] = []
         for t in frontier:
             for base in symbols[t].extends:
-                for b in types.get(base.rsplit(".", 1)[-1], ()):
-                    if b in seen:
-                        continue
-                    seen.add(b)
-                    member = members.get(symbols[b].symbol_id, {}).get(name)
-                    if member is not None and symbols[member].doc:
-                        return member
-                    following.append(b)
+                candidates = types.get(base.rsplit(".", 1)[-1], ())
+                if len(candidates) > AMBIGUOUS_BASE:
+                    continue
+                for b in candidates:
+                    if b not in seen:
+                        seen.add(b)
+                        order.append(b)
+                        following.append(b)
         frontier = following
-    return None
+    return order
+
+
+def _members_named(
+    symbols: Sequence[Symbol], bases: list[int], name: str, members: dict[str, dict[str, int]]
+) -> Iterator[int]:
+    """The documented members called ``name`` of these types, in their order."""
+    for b in bases:
+        member = members.get(symbols[b].symbol_id, {}).get(name)
+        if member is not None and symbols[member].doc:
+            yield member
 
 
 def inherited(
