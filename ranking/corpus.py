@@ -107,10 +107,21 @@ class Prepared:
     heir_vectors: npt.NDArray[np.float32] = field(
         default_factory=lambda: np.zeros((0, 0), dtype=np.float32)
     )
+    borrowed: sparse.csr_matrix | None = None  # the borrowed words (head counts per symbol)
 
     @property
     def size(self) -> int:
         return len(self.names)
+
+
+@dataclass(frozen=True, slots=True)
+class Borrowed:
+    """Borrowed docstring words as stored with the ranking data of one exact index."""
+
+    fingerprint: str
+    extra: sparse.csr_matrix
+    heirs: npt.NDArray[np.int64]
+    vectors: npt.NDArray[np.float32]  # the heirs' vectors with the borrowed words
 
 
 def file_stamp(entry: FileEntry) -> str:
@@ -161,6 +172,9 @@ class Corpus:
         self.vectors: dict[str, tuple[int, npt.NDArray[np.float32]]] = {}  # stamp -> (model, v)
         self.tokenized = 0  # files tokenized over the corpus's life (tests count it)
         self.loaded = False  # restored from disk and not yet used for a build
+        # Restored with the pieces: (fingerprint, borrowed words, heirs, their final vectors),
+        # reused by a build of exactly that index (a CLI search of an unchanged workspace).
+        self.borrowed: Borrowed | None = None
 
     # --- per file ----------------------------------------------------------------------
 
@@ -224,22 +238,39 @@ class Corpus:
         assert self.model is not None
         vectors = self._vectors(ordered, documents.tf)
         width = len(documents.vocabulary)
-        extra, heirs = inherited(index.symbols, documents.term_ids, width)
-        edges = index.edges
-        calls = edges.kind == EdgeKind.CALLS
-        extra = sparse.csr_matrix(
-            extra
-            + call_docs(
-                index.symbols, edges.src[calls], edges.dst[calls], documents.term_ids, width
-            )
+        stored, self.borrowed = self.borrowed, None
+        reuse = (
+            stored is not None
+            and self.loaded
+            and rebuilt == 0
+            and not retrained
+            and stored.fingerprint == fingerprint
+            and stored.extra.shape == (len(index.symbols), width)
         )
-        heirs = np.flatnonzero(np.diff(extra.indptr) > 0).astype(np.int64)
+        if reuse:
+            assert stored is not None
+            extra, heirs = stored.extra, stored.heirs
+        else:
+            extra, _ = inherited(index.symbols, documents.term_ids, width)
+            edges = index.edges
+            calls = edges.kind == EdgeKind.CALLS
+            extra = sparse.csr_matrix(
+                extra
+                + call_docs(
+                    index.symbols, edges.src[calls], edges.dst[calls], documents.term_ids, width
+                )
+            )
+            heirs = np.flatnonzero(np.diff(extra.indptr) > 0).astype(np.int64)
         documents = with_inherited(documents, extra)
         if heirs.shape[0]:
             vectors = vectors.copy()  # the per-file cache keeps the vectors of the own text
             plain = vectors[heirs]
-            heir_tf = similarity_tf(documents.head[heirs], documents.body[heirs])
-            vectors[heirs] = self.model.embed(heir_tf, self._rows())
+            if reuse:
+                assert stored is not None
+                vectors[heirs] = stored.vectors
+            else:
+                heir_tf = similarity_tf(documents.head[heirs], documents.body[heirs])
+                vectors[heirs] = self.model.embed(heir_tf, self._rows())
         else:
             plain = np.zeros((0, self.model.dimensions), dtype=np.float32)
         forms = NameForms.join([p.names for p in ordered])
@@ -266,6 +297,7 @@ class Corpus:
             trigram_vocabulary=tuple(self.trigram_vocabulary.terms),
             heirs=heirs,
             heir_vectors=plain,
+            borrowed=extra,
         )
 
     def _drift(self, pieces: Sequence[FilePiece]) -> float:

@@ -33,11 +33,12 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from scipy import sparse
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.store import atomic_write
 from symfuse.ranking import similarity
-from symfuse.ranking.corpus import Corpus, FilePiece, Prepared
+from symfuse.ranking.corpus import Borrowed, Corpus, FilePiece, Prepared
 from symfuse.ranking.documents import (
     BODY_CHARS,
     CODE_WORDS,
@@ -53,7 +54,7 @@ from symfuse.ranking.tokens import STOPWORDS, stem
 
 log = logging.getLogger(__name__)
 
-FORMAT = 3  # bump with any change to what is stored below
+FORMAT = 4  # bump with any change to what is stored below
 
 
 def _settings() -> str:
@@ -239,6 +240,7 @@ def _save(path: Path, prepared: Prepared) -> None:
         "model_idf": model.idf,
         "model_stamps": _strings(sorted(model.stamps)),
         "doc_vectors": _own_vectors(prepared),
+        **_borrowed_arrays(prepared),
     }
     buffer = io.BytesIO()
     np.savez(buffer, allow_pickle=False, **arrays)
@@ -250,6 +252,41 @@ def _save(path: Path, prepared: Prepared) -> None:
     for stale in path.parent.glob("ranking-*.npz"):
         if stale != path:
             stale.unlink(missing_ok=True)
+
+
+def _borrowed_arrays(prepared: Prepared) -> dict[str, npt.NDArray[np.generic]]:
+    """The borrowed words and the heirs' final vectors: a new process searching the same
+    index skips recomputing them."""
+    extra = prepared.borrowed
+    if extra is None:
+        return {}
+    return {
+        "borrowed_shape": np.asarray(extra.shape, dtype=np.int64),
+        "borrowed_indptr": extra.indptr,
+        "borrowed_indices": extra.indices,
+        "borrowed_data": extra.data,
+        "heirs": prepared.heirs,
+        "heir_final": prepared.similarity.doc_vectors[prepared.heirs],
+    }
+
+
+def _borrowed(arrays: dict[str, npt.NDArray[np.generic]]) -> Borrowed | None:
+    if "borrowed_shape" not in arrays:
+        return None
+    rows, width = (int(x) for x in arrays["borrowed_shape"])
+    extra = sparse.csr_matrix(
+        (
+            np.asarray(arrays["borrowed_data"], dtype=np.float64),
+            np.asarray(arrays["borrowed_indices"], dtype=np.int32),
+            np.asarray(arrays["borrowed_indptr"], dtype=np.int64),
+        ),
+        shape=(rows, width),
+    )
+    heirs = np.asarray(arrays["heirs"], dtype=np.int64)
+    vectors = np.asarray(arrays["heir_final"], dtype=np.float32)
+    if vectors.shape[0] != heirs.shape[0]:
+        raise ValueError("borrowed rows disagree")
+    return Borrowed(str(arrays["fingerprint"][0]), extra, heirs, vectors)
 
 
 def _newest(directory: Path) -> Path | None:
@@ -313,6 +350,7 @@ def _restore(corpus: Corpus, directory: Path) -> None:
                 starts=starts[a : b + 1] - s0,
             )
             pending[key] = (stamp, text, _slice(trigrams, a, b), doc_vectors[a:b])
+        borrowed = _borrowed(arrays)
     except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError) as exc:
         log.warning("ranking data at %s is unusable (%s); rebuilding it", path, exc)
         return
@@ -325,3 +363,4 @@ def _restore(corpus: Corpus, directory: Path) -> None:
         corpus.pieces[key] = FilePiece.stored(stamp, text, trigram_block)
         corpus.vectors[stamp] = (model.version, vectors)
     corpus.loaded = True
+    corpus.borrowed = borrowed
