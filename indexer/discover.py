@@ -129,23 +129,14 @@ def discover_iter(root: Path, config: DiscoveryConfig, result: Discovery) -> Ite
     """The indexable files under ``root`` as the walk finds them (folder by folder, names
     sorted); the reasons others were skipped go to ``result.skipped``."""
     real_root = os.path.realpath(root)
-    include = _matcher(config.include)
-    exclude = _matcher(config.exclude)
-    ignores = _Ignores()
+    admit = _Admission(config, result)
     visited: set[tuple[int, int]] = set()
     for rel_path, language, entry_stat, abs_path in _walk(
-        real_root, "", ignores, visited, config, result
+        real_root, "", _Ignores(), visited, config, result
     ):
-        if exclude is not None and exclude.match_file(rel_path):
-            continue
-        if include is not None and not include.match_file(rel_path):
-            continue
-        if entry_stat.st_size > config.max_file_size:
-            reason = f"larger than {config.max_file_size} bytes ({entry_stat.st_size})"
-            log.info("skipping %s: %s", rel_path, reason)
-            result.skipped.append((rel_path, reason))
-            continue
-        yield Candidate(rel_path, abs_path, language, entry_stat.st_size, entry_stat.st_mtime_ns)
+        found = admit(rel_path, abs_path, language, entry_stat)
+        if found is not None:
+            yield found
 
 
 def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig) -> Discovery:
@@ -157,36 +148,16 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
     """
     result = Discovery()
     real_root = os.path.realpath(root)
-    include = _matcher(config.include)
-    exclude = _matcher(config.exclude)
+    admit = _Admission(config, result)
     specs: dict[str, pathspec.GitIgnoreSpec | None] = {}
     for rel_path in sorted(set(rel_paths)):
         parts = rel_path.split("/")
         if not rel_path or any(p in ("", ".", "..") for p in parts):
             continue
-        ignores = _Ignores()
-        visible = True
-        for depth in range(len(parts)):
-            rel_dir = "/".join(parts[:depth])
-            if depth and (
-                parts[depth - 1] in config.skip_dirs or ignores.ignored(rel_dir, is_dir=True)
-            ):
-                visible = False
-                break
-            if rel_dir not in specs:
-                abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
-                specs[rel_dir] = _read_gitignore(abs_dir)
-            spec = specs[rel_dir]
-            if spec is not None:
-                ignores.add(rel_dir, spec)
-        if not visible or ignores.ignored(rel_path, is_dir=False):
+        if not _visible(real_root, parts, config, specs):
             continue
-        spec_ = languages.detect(parts[-1])
-        if spec_ is None or (config.languages is not None and spec_.name not in config.languages):
-            continue
-        if exclude is not None and exclude.match_file(rel_path):
-            continue
-        if include is not None and not include.match_file(rel_path):
+        spec = languages.detect(parts[-1])
+        if spec is None or (config.languages is not None and spec.name not in config.languages):
             continue
         abs_path = os.path.join(real_root, rel_path)
         try:
@@ -196,14 +167,59 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
             continue
         if not target.startswith(real_root + os.sep) or not stat.S_ISREG(entry_stat.st_mode):
             continue
-        if entry_stat.st_size > config.max_file_size:
-            reason = f"larger than {config.max_file_size} bytes ({entry_stat.st_size})"
-            result.skipped.append((rel_path, reason))
-            continue
-        result.candidates.append(
-            Candidate(rel_path, abs_path, spec_.name, entry_stat.st_size, entry_stat.st_mtime_ns)
-        )
+        found = admit(rel_path, abs_path, spec.name, entry_stat)
+        if found is not None:
+            result.candidates.append(found)
     return result
+
+
+class _Admission:
+    """The checks a found file passes last: include/exclude globs and the size limit."""
+
+    def __init__(self, config: DiscoveryConfig, result: Discovery) -> None:
+        self.include = _matcher(config.include)
+        self.exclude = _matcher(config.exclude)
+        self.max_size = config.max_file_size
+        self.result = result
+
+    def __call__(
+        self, rel_path: str, abs_path: str, language: str, entry_stat: os.stat_result
+    ) -> Candidate | None:
+        if self.exclude is not None and self.exclude.match_file(rel_path):
+            return None
+        if self.include is not None and not self.include.match_file(rel_path):
+            return None
+        if entry_stat.st_size > self.max_size:
+            reason = f"larger than {self.max_size} bytes ({entry_stat.st_size})"
+            log.info("skipping %s: %s", rel_path, reason)
+            self.result.skipped.append((rel_path, reason))
+            return None
+        return Candidate(rel_path, abs_path, language, entry_stat.st_size, entry_stat.st_mtime_ns)
+
+
+def _visible(
+    real_root: str,
+    parts: list[str],
+    config: DiscoveryConfig,
+    specs: dict[str, pathspec.GitIgnoreSpec | None],
+) -> bool:
+    """Whether the walk would reach and keep the file ``parts``: no skipped or ignored
+    folder on the way, and not ignored itself (``specs`` caches each folder's .gitignore)."""
+    ignores = _Ignores()
+    for depth in range(len(parts)):
+        rel_dir = "/".join(parts[:depth])
+        if depth and (
+            parts[depth - 1] in config.skip_dirs or ignores.ignored(rel_dir, is_dir=True)
+        ):
+            return False
+        if rel_dir not in specs:
+            specs[rel_dir] = _read_gitignore(
+                os.path.join(real_root, rel_dir) if rel_dir else real_root
+            )
+        spec = specs[rel_dir]
+        if spec is not None:
+            ignores.add(rel_dir, spec)
+    return not ignores.ignored("/".join(parts), is_dir=False)
 
 
 def _read_gitignore(abs_dir: str) -> pathspec.GitIgnoreSpec | None:
