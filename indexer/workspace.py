@@ -281,21 +281,25 @@ def parse_stream(
                 yield job
 
         done = 0
+        pool = procs.pool(count, _pool_context())
         try:
-            with procs.pool(count, _pool_context()) as pool:
-                results = pool.map(_parse_job, remember(), chunksize=chunk)
-                if bar.total is None:  # map() has submitted every job: the total is known
-                    bar.total = len(submitted)
-                    bar.refresh()
-                for result in results:
-                    done += 1
-                    yield result
-                    bar.update()
+            results = pool.map(_parse_job, remember(), chunksize=chunk)
+            if bar.total is None:  # map() has submitted every job: the total is known
+                bar.total = len(submitted)
+                bar.refresh()
+            for result in results:
+                done += 1
+                yield result
+                bar.update()
         except BrokenProcessPool as exc:
             log.warning("parser processes failed (%s); parsing the rest in this process", exc)
             for job in itertools.chain(submitted[done:], pending):
                 yield _parse_job(job)
                 bar.update()
+        finally:
+            # Not waiting for the workers to exit (0.2 s on Django): they wind down
+            # while the caller links; the interpreter joins them before it exits.
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 # --- the update ---------------------------------------------------------------------------
