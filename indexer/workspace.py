@@ -351,12 +351,13 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def refresh_index(config: IndexConfig) -> UpdateReport:
-    """``update_index`` for callers that only want the report (``symfuse index``).
+def refresh_index(config: IndexConfig) -> tuple[Index | None, UpdateReport]:
+    """``update_index`` for callers that mostly want the report (``symfuse index``).
 
-    When nothing changed it reads the manifest alone, never the whole index.
+    When nothing changed it reads the manifest alone, never the whole index, and
+    the index is None; otherwise it is the index as built or patched.
     """
-    return _locked_update(config, None, None, None, need_index=False)[1]
+    return _locked_update(config, None, None, None, need_index=False)
 
 
 def _locked_update(

@@ -72,19 +72,21 @@ def _format_option(
 
 def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
     """The index of the roots in ``args``, brought up to date first."""
-    from symfuse.server.cli import index_config
+    from symfuse.server.cli import hold, index_config
 
     config: IndexConfig = index_config(args)
     index, report = update_index(config)
+    hold(index)
     if report.rebuilt_because:
         log.warning("index rebuilt: %s", report.rebuilt_because)
     return index, report
 
 
 def run_index(args: argparse.Namespace) -> int:
-    from symfuse.server.cli import index_config
+    from symfuse.server.cli import hold, index_config
 
-    report = refresh_index(index_config(args))
+    index, report = refresh_index(index_config(args))
+    hold(index)
     if report.rebuilt_because:
         log.warning("index rebuilt: %s", report.rebuilt_because)
     for path, reason in report.skipped:
