@@ -23,6 +23,7 @@ from typing import NamedTuple
 from symfuse.indexer.extract import module_name
 from symfuse.indexer.index import EdgeRow, FileEntry, Index
 from symfuse.indexer.model import EdgeKind, Kind, Reference, RefKind, Symbol
+from symfuse.indexer.rows import LinkGroup
 
 MAX_CANDIDATES = 8
 _SELF_NAMES = frozenset({"self", "this", "cls", "super()", "Self", "@"})
@@ -66,48 +67,63 @@ class Resolver:
         self._by_fqn = index.by_fqn
         self._bare: dict[tuple[str, RefKind, bool, str], list[Resolution]] = {}
         self._imports: dict[str, dict[str, str]] = {}
-        self._outside: dict[tuple[str, str, str, RefKind], list[Resolution]] = {}
+        self._groups: tuple[str | None, list[LinkGroup]] = (None, [])
+        self._outside_cache: dict[tuple[str, str, str, RefKind], list[Resolution]] = {}
 
     def _file_imports(self, entry: FileEntry) -> dict[str, str]:
         """Local name -> qualified name it stands for, from the file's import references."""
         table = self._imports.get(entry.path)
         if table is None:
             table = {}
-            for ref in entry.references():
-                if ref.kind is not RefKind.IMPORT:
+            for name, qualifier, code, alias, _ in self.link_groups(entry):
+                if code != _IMPORT_CODE:
                     continue
-                full = _import_fqn(ref, entry)
-                local = ref.alias or ref.name.rsplit(".", 1)[-1]
-                table[local] = full
-                if not ref.alias and "." in ref.name and not ref.qualifier:
-                    table[ref.name.split(".", 1)[0]] = ref.name.split(".", 1)[0]
+                table[alias or name.rsplit(".", 1)[-1]] = _import_fqn(name, qualifier, entry)
+                if not alias and "." in name and not qualifier:
+                    table[name.split(".", 1)[0]] = name.split(".", 1)[0]
             self._imports[entry.path] = table
         return table
 
+    def link_groups(self, entry: FileEntry) -> list[LinkGroup]:
+        """The file's link groups, decoded once while it is being linked."""
+        if self._groups[0] != entry.path:
+            self._groups = (entry.path, entry.link_groups())
+        return self._groups[1]
+
     def resolve(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
-        name = ref.name
-        if ref.kind is RefKind.IMPORT:
-            target = self._fqn(_import_fqn(ref, entry))
+        """The definitions one reference of ``entry`` may stand for."""
+        return self.resolve_name(ref.name, ref.qualifier, ref.kind, ref.enclosing, entry)
+
+    def resolve_name(
+        self, name: str, qualifier: str, kind: RefKind, enclosing: str | None, entry: FileEntry
+    ) -> list[Resolution]:
+        if kind is RefKind.IMPORT:
+            target = self._fqn(_import_fqn(name, qualifier, entry))
             return [Resolution(target, 1.0)] if target is not None else []
-        qualifier = ref.qualifier
         if not qualifier or qualifier in _SELF_NAMES:
-            scoped = self._in_scope(ref, entry)
+            scoped = self._in_scope(name, bool(qualifier), enclosing, entry)
             if scoped is not None:
                 return [Resolution(scoped, 1.0)]
+        return self._outside(name, qualifier, kind, entry)
+
+    def _outside(
+        self, name: str, qualifier: str, kind: RefKind, entry: FileEntry
+    ) -> list[Resolution]:
         # Past the scopes the answer depends on the file and the written name alone:
         # remembered per file (a test module says `self.assertEqual` a thousand times).
-        key = (entry.path, name, qualifier, ref.kind)
-        found = self._outside.get(key)
+        key = (entry.path, name, qualifier, kind)
+        found = self._outside_cache.get(key)
         if found is None:
-            found = self._outside[key] = self._outside_scopes(ref, entry)
+            found = self._outside_cache[key] = self._outside_scopes(name, qualifier, kind, entry)
         return found
 
-    def _outside_scopes(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
-        name = ref.name
+    def _outside_scopes(
+        self, name: str, qualifier: str, kind: RefKind, entry: FileEntry
+    ) -> list[Resolution]:
         imports = self._file_imports(entry)
-        if ref.qualifier:
-            head = ref.qualifier.split(".", 1)[0]
-            rest = ref.qualifier[len(head) :]
+        if qualifier:
+            head = qualifier.split(".", 1)[0]
+            rest = qualifier[len(head) :]
             # The qualifier's head is an imported name, or a definition of this file
             # (``Order.total(self)`` next to ``class Order``).
             local = entry.lookups().top.get(head)
@@ -121,7 +137,7 @@ class Resolver:
             target = self._fqn(imports[name])
             if target is not None:
                 return [Resolution(target, 1.0)]
-        return self._by_bare_name(ref, entry)
+        return self._by_bare_name(name, bool(qualifier), kind, entry)
 
     def _fqn(self, dotted: str) -> Symbol | None:
         """The definition with this qualified name; failing that, with its longest suffix
@@ -137,54 +153,60 @@ class Resolver:
                 break
         return found
 
-    def _in_scope(self, ref: Reference, entry: FileEntry) -> Symbol | None:
-        """A definition of the name in the reference's scopes (all in its own file)."""
+    def _in_scope(
+        self, name: str, self_scope: bool, enclosing: str | None, entry: FileEntry
+    ) -> Symbol | None:
+        """A definition of the name in the reference's scopes (all in its own file);
+        ``self_scope``: written ``self.name`` (only class scopes count)."""
         by_id, top, scoped, nested_names = entry.lookups()
-        self_scope = bool(ref.qualifier)
-        if ref.name not in nested_names:  # no scope of this file defines it: skip the walk
-            return None if self_scope else top.get(ref.name)
-        scope = ref.enclosing
+        if name not in nested_names:  # no scope of this file defines it: skip the walk
+            return None if self_scope else top.get(name)
+        scope = enclosing
         while scope is not None:
             owner = by_id.get(scope)
             if owner is None:
                 break
             if not self_scope or owner.kind in _CONTAINERS:
-                found = scoped.get((scope, ref.name))
-                if found is not None and found.symbol_id != ref.enclosing:
+                found = scoped.get((scope, name))
+                if found is not None and found.symbol_id != enclosing:
                     return found
             scope = owner.parent
         if self_scope:
             return None
-        return top.get(ref.name)
+        return top.get(name)
 
-    def _by_bare_name(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
+    def _by_bare_name(
+        self, name: str, qualified: bool, kind: RefKind, entry: FileEntry
+    ) -> list[Resolution]:
         """Candidates by name alone; they depend on nothing else, so they are cached."""
-        key = (ref.name, ref.kind, bool(ref.qualifier), _FAMILY.get(entry.language, entry.language))
+        family = _FAMILY.get(entry.language, entry.language)
+        key = (name, kind, qualified, family)
         found = self._bare.get(key)
         if found is None:
-            found = self._bare[key] = self._bare_candidates(ref, entry)
+            found = self._bare[key] = self._bare_candidates(name, qualified, kind, family)
         return found
 
-    def _bare_candidates(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
-        positions = self.by_name.get(ref.name)
+    def _bare_candidates(
+        self, name: str, qualified: bool, kind: RefKind, family: str
+    ) -> list[Resolution]:
+        positions = self.by_name.get(name)
         if not positions:
             return []
         candidates = [self.symbols[i] for i in positions]
         # A bare name never links across languages (Python's builtin ``sum`` is not a
         # Java method ``sum``), except within a family that shares its definitions.
-        family = _FAMILY.get(entry.language, entry.language)
         candidates = [c for c in candidates if _FAMILY.get(c.language, c.language) == family]
-        if ref.kind is RefKind.REFERENCE and not ref.qualifier:
+        if kind is RefKind.REFERENCE and not qualified:
             # An unqualified name is not a member of some class elsewhere: a parameter
             # ``items`` is not the field ``Order.items`` (members in scope resolved above).
             candidates = [c for c in candidates if c.kind not in _MEMBERS]
-        elif ref.qualifier:
+        elif qualified:
             # ``order.total()``: an attribute of a value is a member, when one is so named.
             candidates = [c for c in candidates if c.parent is not None] or candidates
         if not candidates:
             return []
-        wanted = _CALLABLE if ref.kind is RefKind.CALL else None
-        if ref.kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT):
+        wanted = _CALLABLE if kind is RefKind.CALL else None
+        if kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT):
             wanted = _TYPES
         if wanted is not None:
             candidates = [c for c in candidates if c.kind in wanted] or candidates
@@ -195,10 +217,9 @@ class Resolver:
         return [Resolution(c, confidence) for c in candidates]
 
 
-def _import_fqn(ref: Reference, entry: FileEntry) -> str:
-    """The qualified name an import reference names; relative Python imports
+def _import_fqn(name: str, qualifier: str, entry: FileEntry) -> str:
+    """The qualified name an import names; relative Python imports
     (``from .query import QuerySet``) are made absolute from the file's module."""
-    qualifier = ref.qualifier
     if qualifier.startswith(".") and entry.language == "python":
         dots = len(qualifier) - len(qualifier.lstrip("."))
         package = module_name(entry.path).split(".")
@@ -206,27 +227,43 @@ def _import_fqn(ref: Reference, entry: FileEntry) -> str:
             package = package[:-1]
         package = package[: len(package) - (dots - 1)] if dots > 1 else package
         qualifier = ".".join(p for p in (*package, qualifier.lstrip(".")) if p)
-    return f"{qualifier}.{ref.name}" if qualifier else ref.name
+    return f"{qualifier}.{name}" if qualifier else name
 
 
-_EDGE_KIND = {kind: int(EdgeKind.of(kind)) for kind in RefKind}
+_REF_KINDS = list(RefKind)  # by code, as rows stores them
+_IMPORT_CODE = _REF_KINDS.index(RefKind.IMPORT)
+_EDGE_KIND_OF_CODE = [int(EdgeKind.of(kind)) for kind in _REF_KINDS]
 
 
 def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
-    """The edges that the references of one file make, merged per (src, dst, kind)."""
+    """The edges that the references of one file make, merged per (src, dst, kind).
+
+    Each distinct written name is resolved once (rows.pack_references groups them);
+    only names that some scope of the file defines are resolved per enclosing
+    definition, since the scope walk starts there.
+    """
     merged: dict[tuple[str, str, int], float] = {}
-    edge_kind = _EDGE_KIND
-    for ref in entry.references():
-        enclosing = ref.enclosing
-        if enclosing is None:
-            continue
-        for target, confidence in resolver.resolve(ref, entry):
-            target_id = target.symbol_id
-            if target_id == enclosing:
-                continue
-            key = (enclosing, target_id, edge_kind[ref.kind])
-            if confidence > merged.get(key, -1.0):
-                merged[key] = confidence
+    ids = [s.symbol_id for s in entry.symbols]
+    nested_names = entry.lookups().nested_names
+    for name, qualifier, code, _, enclosings in resolver.link_groups(entry):
+        kind = _REF_KINDS[code]
+        edge_kind = _EDGE_KIND_OF_CODE[code]
+        per_scope = name in nested_names and (not qualifier or qualifier in _SELF_NAMES)
+        shared = None if per_scope else resolver.resolve_name(name, qualifier, kind, None, entry)
+        for index in enclosings:
+            if index < 0:
+                continue  # at file level: no source definition
+            source = ids[index]
+            targets = shared
+            if targets is None:
+                targets = resolver.resolve_name(name, qualifier, kind, source, entry)
+            for target, confidence in targets:
+                target_id = target.symbol_id
+                if target_id == source:
+                    continue
+                key = (source, target_id, edge_kind)
+                if confidence > merged.get(key, -1.0):
+                    merged[key] = confidence
     return [(s, d, k, w) for (s, d, k), w in merged.items()]
 
 

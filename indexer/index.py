@@ -32,6 +32,7 @@ class FileEntry:
     symbols: list[Symbol]
     refs_blob: bytes
     ref_names: frozenset[str]
+    links_blob: bytes  # rows.pack_references: what linking reads instead of every reference
     problems: list[str] = field(default_factory=list)
     record: bytes | None = None  # the stored form, when it came from a parser (saves encoding)
     _references: list[Reference] | None = None
@@ -41,6 +42,9 @@ class FileEntry:
         if self._references is None:
             self._references = rows.unpack_references(self.refs_blob, self.path, self.symbols)
         return self._references
+
+    def link_groups(self) -> list[rows.LinkGroup]:
+        return rows.unpack_links(self.links_blob)
 
     def lookups(self) -> FileLookups:
         """This file's symbols by id, by top-level name and by (parent, name); made once."""

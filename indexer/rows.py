@@ -12,7 +12,7 @@ import msgpack
 
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 
-SCHEMA = 1
+SCHEMA = 2
 
 _KINDS = list(Kind)
 _KIND_CODE = {kind: code for code, kind in enumerate(_KINDS)}
@@ -73,21 +73,38 @@ def symbol_from_row(row: list[Any], file: str, root: str, language: str) -> Symb
     )
 
 
-def pack_references(refs: list[Reference], symbol_ids: dict[str, int]) -> bytes:
-    """References of one file as one msgpack blob, decoded only when someone asks."""
-    rows = [
-        [
-            r.name,
-            r.line,
-            r.col,
-            _REF_KIND_CODE[r.kind],
-            symbol_ids.get(r.enclosing, -1) if r.enclosing else -1,
-            r.qualifier,
-            r.alias,
-        ]
-        for r in refs
-    ]
-    return msgpack.packb(rows, use_bin_type=True)  # type: ignore[no-any-return]
+def pack_references(refs: list[Reference], symbol_ids: dict[str, int]) -> tuple[bytes, bytes]:
+    """References of one file as two msgpack blobs, decoded only when someone asks.
+
+    The first holds every reference (usages, navigation). The second holds what
+    linking needs: each distinct (name, qualifier, kind, alias) once, with the
+    definitions it is written in (``-1``, file level, is kept for imports only:
+    they make no edge but bind names). Linking a test module that says
+    ``self.assertEqual`` a thousand times then resolves it once.
+    """
+    rows: list[list[Any]] = []
+    groups: dict[tuple[str, str, int, str], dict[int, None]] = {}
+    import_code = _REF_KIND_CODE[RefKind.IMPORT]
+    for r in refs:
+        enclosing = symbol_ids.get(r.enclosing, -1) if r.enclosing else -1
+        code = _REF_KIND_CODE[r.kind]
+        rows.append([r.name, r.line, r.col, code, enclosing, r.qualifier, r.alias])
+        if enclosing >= 0 or code == import_code:
+            groups.setdefault((r.name, r.qualifier, code, r.alias), {})[enclosing] = None
+    links = [[*key, list(enclosings)] for key, enclosings in groups.items()]
+    return _packb(rows), _packb(links)
+
+
+# (name, qualifier, RefKind code, alias, indexes of the enclosing symbols; -1 file level)
+LinkGroup = tuple[str, str, int, str, list[int]]
+
+
+def unpack_links(blob: bytes) -> list[LinkGroup]:
+    return msgpack.unpackb(blob, raw=False, use_list=True)  # type: ignore[no-any-return]
+
+
+def _packb(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
 
 
 def unpack_references(blob: bytes, file: str, symbols: list[Symbol]) -> list[Reference]:
@@ -102,11 +119,13 @@ def unpack_references(blob: bytes, file: str, symbols: list[Symbol]) -> list[Ref
     ]
 
 
-def pack_record(symbol_rows: list[list[Any]], refs_blob: bytes, ref_names: list[str]) -> bytes:
-    """One file as stored: its symbol rows, its references blob, the names it refers to."""
-    return msgpack.packb([symbol_rows, refs_blob, ref_names], use_bin_type=True)  # type: ignore[no-any-return]
+def pack_record(
+    symbol_rows: list[list[Any]], refs_blob: bytes, ref_names: list[str], links_blob: bytes
+) -> bytes:
+    """One file as stored: symbol rows, references blob, names referred to, links blob."""
+    return _packb([symbol_rows, refs_blob, ref_names, links_blob])
 
 
-def unpack_record(record: bytes) -> tuple[list[list[Any]], bytes, list[str]]:
-    symbol_rows, refs_blob, ref_names = msgpack.unpackb(record, raw=False)
-    return symbol_rows, refs_blob, ref_names
+def unpack_record(record: bytes) -> tuple[list[list[Any]], bytes, list[str], bytes]:
+    symbol_rows, refs_blob, ref_names, links_blob = msgpack.unpackb(record, raw=False)
+    return symbol_rows, refs_blob, ref_names, links_blob

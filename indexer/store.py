@@ -202,7 +202,7 @@ class Store:
         if meta.offset + meta.length > len(pack):
             raise IndexCorrupt(f"{meta.pack} is truncated (record of {key} past its end)")
         try:
-            symbol_rows, refs_blob, ref_names = rows.unpack_record(
+            symbol_rows, refs_blob, ref_names, links_blob = rows.unpack_record(
                 pack[meta.offset : meta.offset + meta.length]
             )
             symbols = [rows.symbol_from_row(r, key, meta.root, meta.language) for r in symbol_rows]
@@ -217,6 +217,7 @@ class Store:
             symbols=symbols,
             refs_blob=refs_blob,
             ref_names=frozenset(ref_names),
+            links_blob=links_blob,
             problems=meta.problems,
         )
 
@@ -257,6 +258,7 @@ class Store:
                     [rows.symbol_row(s) for s in entry.symbols],
                     entry.refs_blob,
                     sorted(entry.ref_names),
+                    entry.links_blob,
                 )
                 meta.offset, meta.length = size, len(record)
                 chunks.append(record)

@@ -172,6 +172,7 @@ def parse_file(
         return key, f"parser failed: {exc}"
     problems.extend(result.problems)
     ids = {s.symbol_id: i for i, s in enumerate(result.symbols)}
+    refs_blob, links_blob = rows.pack_references(result.references, ids)
     return (
         key,
         root,
@@ -182,8 +183,9 @@ def parse_file(
         digest,
         rows.pack_record(
             [rows.symbol_row(s) for s in result.symbols],
-            rows.pack_references(result.references, ids),
+            refs_blob,
             sorted({r.name for r in result.references}),
+            links_blob,
         ),
         problems,
     )
@@ -213,7 +215,7 @@ def _parse_job(job: tuple[str, str, str, str, str]) -> ParsedFile | tuple[str, s
 
 def entry_of(parsed: ParsedFile) -> FileEntry:
     key, root, rel, language, size, mtime_ns, digest, record, problems = parsed
-    symbol_rows, refs, names = rows.unpack_record(record)
+    symbol_rows, refs, names, links = rows.unpack_record(record)
     return FileEntry(
         path=key,
         root=root,
@@ -223,6 +225,7 @@ def entry_of(parsed: ParsedFile) -> FileEntry:
         symbols=[rows.symbol_from_row(r, key, root, language) for r in symbol_rows],
         refs_blob=refs,
         ref_names=frozenset(names),
+        links_blob=links,
         problems=problems,
         record=record,
     )

@@ -9,13 +9,14 @@ fatal error (one line on stderr), 2 on bad usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 from pathlib import Path
+from typing import NoReturn
 
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
@@ -141,10 +142,8 @@ def _exit_now(code: int) -> NoReturn:
     """End a one-shot command: flush what it wrote, then skip the interpreter teardown."""
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(BrokenPipeError, ValueError):  # a reader gone, a closed stream
             stream.flush()
-        except (BrokenPipeError, ValueError):
-            pass
     os._exit(code)
 
 
