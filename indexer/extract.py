@@ -22,6 +22,7 @@ of every reference, so queries stay small and alike across languages.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -96,24 +97,24 @@ class Extraction:
 
 
 class _Columns:
-    """Byte offsets -> 1-based code-point columns, fast for ASCII files."""
+    """Byte offsets -> 1-based code-point columns; byte arithmetic on ASCII lines."""
 
     def __init__(self, source: bytes) -> None:
         self._source = source
         self.ascii = source.isascii()
+        # rows holding a non-ASCII byte (a file with one accented comment is mostly ASCII)
+        self.wide_rows: frozenset[int] = (
+            frozenset()
+            if self.ascii
+            else frozenset(i for i, line in enumerate(source.split(b"\n")) if not line.isascii())
+        )
 
     def col(self, row: int, byte_col: int, node_start_byte: int) -> int:
-        if self.ascii:
+        if row not in self.wide_rows:
             return byte_col + 1
         line_start = node_start_byte - byte_col
         prefix = self._source[line_start:node_start_byte]
         return len(prefix.decode("utf-8", errors="replace")) + 1
-
-    def end_col(self, node: Node) -> int:
-        row, byte_col = node.end_point
-        if self.ascii:
-            return byte_col + 1
-        return self.col(row, byte_col, node.end_byte)
 
 
 def module_name(path: str) -> str:
@@ -369,8 +370,8 @@ def extract(
         names = caps.get("name")
         if not names:
             continue
-        role = roles.get(pattern)
-        if pattern not in roles or (role is not None and role[0] not in caps):
+        role = roles.get(pattern, _UNKNOWN)
+        if role is _UNKNOWN or (role is not None and role[0] not in caps):
             # A pattern's role capture is the same in every match, except across the
             # branches of an alternation: look again whenever the remembered one is absent.
             role = roles[pattern] = _role(caps)
@@ -381,19 +382,20 @@ def extract(
         if isinstance(kind, Kind):
             _add_def(defs, kind, caps[cap][0], name_node, caps)
             continue
-        qualifier = _qualifier(caps["qualifier"], name_node, source) if "qualifier" in caps else ""
-        alias = _text(caps["alias"][0]) if "alias" in caps else ""
+        qualifiers = caps.get("qualifier")
+        aliases = caps.get("alias")
         row, byte_col = name_node.start_point
+        start, end = name_node.start_byte, name_node.end_byte
         raw_refs.append(
             (
-                name_node.start_byte,
-                name_node.end_byte,
+                start,
+                end,
                 row,
                 byte_col,
-                name_node.text or b"",
+                source[start:end],
                 kind,
-                qualifier,
-                alias,
+                _qualifier(qualifiers, name_node, source) if qualifiers else "",
+                _text(aliases[0]) if aliases else "",
             )
         )
 
@@ -414,6 +416,7 @@ _RawRef = tuple[int, int, int, int, bytes, RefKind, str, str]
 
 Role = tuple[str, Kind | RefKind] | None
 _ROLES: dict[str, dict[int, Role]] = {}
+_UNKNOWN: Role = ("", Kind.VARIABLE)  # a pattern not seen yet (None: seen, no known role)
 
 
 def _role(captures: Iterable[str]) -> Role:
@@ -500,30 +503,42 @@ def _build_symbols(
         if count > 1:
             symbol_id = f"{symbol_id}~{count}"
         node, name_node = entry.node, entry.name_node
+        # each point read crosses into C and builds a tuple: read each once
+        (row, byte_col), (end_row, end_byte_col) = node.start_point, node.end_point
+        (name_row, name_byte_col), (name_end_row, name_end_byte_col) = (
+            name_node.start_point,
+            name_node.end_point,
+        )
+        if columns.ascii:
+            col, end_col = byte_col + 1, end_byte_col + 1
+            name_col, name_end_col = name_byte_col + 1, name_end_byte_col + 1
+        else:
+            col = columns.col(row, byte_col, node.start_byte)
+            end_col = columns.col(end_row, end_byte_col, node.end_byte)
+            name_col = columns.col(name_row, name_byte_col, name_node.start_byte)
+            name_end_col = columns.col(name_end_row, name_end_byte_col, name_node.end_byte)
         entry.symbol = Symbol(
-            symbol_id=symbol_id,
-            name=name,
-            kind=kind,
-            fqn=f"{prefix}.{qualified}" if prefix else qualified,
-            signature=_signature(node, name_node, source),
-            language=spec.name,
-            file=path,
-            root=root,
-            line=node.start_point[0] + 1,
-            col=columns.col(node.start_point[0], node.start_point[1], node.start_byte),
-            end_line=node.end_point[0] + 1,
-            end_col=columns.end_col(node),
-            name_line=name_node.start_point[0] + 1,
-            name_col=columns.col(
-                name_node.start_point[0], name_node.start_point[1], name_node.start_byte
-            ),
-            name_end_line=name_node.end_point[0] + 1,
-            name_end_col=columns.end_col(name_node),
-            parent=parent.symbol.symbol_id if parent is not None and parent.symbol else None,
-            decorators=tuple(text for text, _ in entry.decorators),
-            extends=tuple(text for text, _ in entry.extends),
-            implements=tuple(text for text, _ in entry.implements),
-            doc=entry.doc or (_comment_doc(node) if spec.comment_docs else ""),
+            symbol_id,
+            name,
+            kind,
+            f"{prefix}.{qualified}" if prefix else qualified,
+            _signature(node, name_node, source),
+            spec.name,
+            path,
+            root,
+            row + 1,
+            col,
+            end_row + 1,
+            end_col,
+            name_row + 1,
+            name_col,
+            name_end_row + 1,
+            name_end_col,
+            parent.symbol.symbol_id if parent is not None and parent.symbol else None,
+            tuple([text for text, _ in entry.decorators]) if entry.decorators else (),
+            tuple([text for text, _ in entry.extends]) if entry.extends else (),
+            tuple([text for text, _ in entry.implements]) if entry.implements else (),
+            entry.doc or (_comment_doc(node) if spec.comment_docs else ""),
         )
         symbols.append(entry.symbol)
         stack.append((entry, qualified))
@@ -575,13 +590,14 @@ def _build_references(
                 qualifier = head[: -len(name)].rstrip(".:") if head.endswith(name) else ""
                 references.append(_reference(name, node, ref_kind, entry, path, columns, qualifier))
 
-    spans = [(entry.node.start_byte, entry.node.end_byte, entry) for entry in kept]
-    stack: list[tuple[int, int, _Def]] = []
+    spans = [(e.node.start_byte, e.node.end_byte, e.symbol.symbol_id) for e in kept if e.symbol]
+    count = len(spans)
+    stack: list[tuple[int, int, str]] = []
     position = 0
-    raw_refs.sort(key=lambda item: item[0])
-    ascii_source = columns.ascii
+    raw_refs.sort(key=_first)
+    wide_rows = columns.wide_rows
     for start, end, row, byte_col, raw_name, ref_kind, qualifier, alias in raw_refs:
-        while position < len(spans) and spans[position][0] <= start:
+        while position < count and spans[position][0] <= start:
             span = spans[position]
             while stack and not (stack[-1][0] <= span[0] and span[1] <= stack[-1][1]):
                 stack.pop()
@@ -592,20 +608,22 @@ def _build_references(
         name = raw_name.decode("utf-8", errors="replace").strip()
         if not name:
             continue
-        enclosing = stack[-1][2].symbol if stack else None
         references.append(
             Reference(
-                name=name,
-                file=path,
-                line=row + 1,
-                col=byte_col + 1 if ascii_source else columns.col(row, byte_col, start),
-                kind=ref_kind,
-                enclosing=enclosing.symbol_id if enclosing is not None else None,
-                qualifier=qualifier,
-                alias=alias,
+                name,
+                path,
+                row + 1,
+                columns.col(row, byte_col, start) if row in wide_rows else byte_col + 1,
+                ref_kind,
+                stack[-1][2] if stack else None,
+                qualifier,
+                alias,
             )
         )
     return references
+
+
+_first = operator.itemgetter(0)
 
 
 def _reference(

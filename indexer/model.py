@@ -134,9 +134,15 @@ _EDGE_OF_REF: dict[RefKind, EdgeKind] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Symbol:
-    """A definition. ``line..end_col`` is the whole definition; ``name_*`` the name alone."""
+    """A definition. ``line..end_col`` is the whole definition; ``name_*`` the name alone.
+
+    Hashed and compared by value like a frozen record, but not frozen: a frozen
+    dataclass's ``__init__`` sets each of these 21 fields through
+    ``object.__setattr__``, and every symbol of a workspace is built twice (by the
+    parser, then by whoever loads it). Treat instances as read-only.
+    """
 
     symbol_id: str
     name: str
