@@ -159,13 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             parser.error(f"unrecognized arguments: {' '.join(extras)}")
     configure_logging(args)
-    one_shot = args.command not in _SERVERS and argv is None
-    if args.command not in _SERVERS:
+    one_shot = args.command not in _SERVERS
+    if one_shot:
         # A one-shot command builds or loads a large, acyclic heap and exits: the cyclic
         # collector would only walk it (about 0.1 s per full pass on Django's index).
         gc.disable()
     code = _run(args)
-    if one_shot:
+    if one_shot and argv is None:  # the console script, not a caller in this process
         _exit_now(code)
     return code
 
