@@ -30,7 +30,7 @@ from pathlib import PurePosixPath
 
 from tree_sitter import Node, QueryCursor
 
-from symfuse.indexer import languages
+from symfuse.indexer import languages, rows
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 
 MAX_SIGNATURE = 240
@@ -87,13 +87,25 @@ class _Def:
     implements: list[tuple[str, Node]] = field(default_factory=list)
     receiver: str = ""
     symbol: Symbol | None = None
+    index: int = -1  # the symbol's position in the file's list, once built
 
 
 @dataclass(frozen=True, slots=True)
 class Extraction:
+    path: str
     symbols: list[Symbol]
-    references: list[Reference]
+    reference_rows: list[rows.RefRow]  # the stored form; the indexer packs them as they are
     problems: list[str]
+
+    @property
+    def references(self) -> list[Reference]:
+        ids: list[str | None] = [s.symbol_id for s in self.symbols]
+        ids.append(None)  # enclosing -1: at file level
+        kinds = list(RefKind)
+        return [
+            Reference(name, self.path, line, col, kinds[code], ids[enclosing], qualifier, alias)
+            for name, line, col, code, enclosing, qualifier, alias in self.reference_rows
+        ]
 
 
 class _Columns:
@@ -405,8 +417,7 @@ def extract(
         defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte)
     )
     symbols = _build_symbols(ordered, path, root, spec, source, columns, module_path)
-    references = _build_references(ordered, raw_refs, path, columns)
-    return Extraction(symbols, references, problems)
+    return Extraction(path, symbols, _build_references(ordered, raw_refs, columns), problems)
 
 
 # A reference as collected from a match: start and end byte, row, byte column, name,
@@ -540,6 +551,7 @@ def _build_symbols(
             tuple([text for text, _ in entry.implements]) if entry.implements else (),
             entry.doc or (_comment_doc(node) if spec.comment_docs else ""),
         )
+        entry.index = len(symbols)
         symbols.append(entry.symbol)
         stack.append((entry, qualified))
     return symbols
@@ -570,15 +582,12 @@ def _same_span(one: Node, other: Node) -> bool:
 
 
 def _build_references(
-    ordered: list[_Def],
-    raw_refs: list[_RawRef],
-    path: str,
-    columns: _Columns,
-) -> list[Reference]:
+    ordered: list[_Def], raw_refs: list[_RawRef], columns: _Columns
+) -> list[rows.RefRow]:
     kept = [entry for entry in ordered if entry.symbol is not None]
-    references: list[Reference] = []
+    code_of = rows.REF_KIND_CODE
+    references: list[rows.RefRow] = []
     for entry in kept:
-        assert entry.symbol is not None
         for attrs, ref_kind in (
             (entry.decorators, RefKind.DECORATE),
             (entry.extends, RefKind.INHERIT),
@@ -588,11 +597,15 @@ def _build_references(
                 name = short_name(text)
                 head = text.split("(", 1)[0].split("<", 1)[0].split("[", 1)[0].strip()
                 qualifier = head[: -len(name)].rstrip(".:") if head.endswith(name) else ""
-                references.append(_reference(name, node, ref_kind, entry, path, columns, qualifier))
+                row, byte_col = node.start_point
+                col = columns.col(row, byte_col, node.start_byte)
+                references.append(
+                    (name, row + 1, col, code_of[ref_kind], entry.index, qualifier, "")
+                )
 
-    spans = [(e.node.start_byte, e.node.end_byte, e.symbol.symbol_id) for e in kept if e.symbol]
+    spans = [(e.node.start_byte, e.node.end_byte, e.index) for e in kept]
     count = len(spans)
-    stack: list[tuple[int, int, str]] = []
+    stack: list[tuple[int, int, int]] = []
     position = 0
     raw_refs.sort(key=_first)
     wide_rows = columns.wide_rows
@@ -609,13 +622,12 @@ def _build_references(
         if not name:
             continue
         references.append(
-            Reference(
+            (
                 name,
-                path,
                 row + 1,
                 columns.col(row, byte_col, start) if row in wide_rows else byte_col + 1,
-                ref_kind,
-                stack[-1][2] if stack else None,
+                code_of[ref_kind],
+                stack[-1][2] if stack else -1,
                 qualifier,
                 alias,
             )
@@ -624,26 +636,3 @@ def _build_references(
 
 
 _first = operator.itemgetter(0)
-
-
-def _reference(
-    name: str,
-    node: Node,
-    kind: RefKind,
-    enclosing: _Def | None,
-    path: str,
-    columns: _Columns,
-    qualifier: str = "",
-    alias: str = "",
-) -> Reference:
-    row, byte_col = node.start_point
-    return Reference(
-        name=name,
-        file=path,
-        line=row + 1,
-        col=columns.col(row, byte_col, node.start_byte),
-        kind=kind,
-        enclosing=enclosing.symbol.symbol_id if enclosing and enclosing.symbol else None,
-        qualifier=qualifier,
-        alias=alias,
-    )

@@ -17,7 +17,8 @@ SCHEMA = 2
 _KINDS = list(Kind)
 _KIND_CODE = {kind: code for code, kind in enumerate(_KINDS)}
 _REF_KINDS = list(RefKind)
-_REF_KIND_CODE = {kind: code for code, kind in enumerate(_REF_KINDS)}
+REF_KIND_CODE = {kind: code for code, kind in enumerate(_REF_KINDS)}
+_IMPORT_CODE = REF_KIND_CODE[RefKind.IMPORT]
 
 
 def symbol_row(s: Symbol) -> list[Any]:
@@ -73,26 +74,29 @@ def symbol_from_row(row: list[Any], file: str, root: str, language: str) -> Symb
     )
 
 
-def pack_references(refs: list[Reference], symbol_ids: dict[str, int]) -> tuple[bytes, bytes]:
-    """References of one file as two msgpack blobs, decoded only when someone asks.
+# A reference as the parser emits it: name, line, column, RefKind code (REF_KIND_CODE),
+# index of the enclosing symbol in its file (-1: file level), qualifier, alias.
+RefRow = tuple[str, int, int, int, int, str, str]
 
-    The first holds every reference (usages, navigation). The second holds what
-    linking needs: each distinct (name, qualifier, kind, alias) once, with the
+
+def pack_references(ref_rows: list[RefRow]) -> tuple[bytes, bytes, list[str]]:
+    """References of one file as two msgpack blobs, decoded only when someone asks,
+    and the sorted names they use.
+
+    The first blob holds every reference (usages, navigation). The second holds
+    what linking needs: each distinct (name, qualifier, kind, alias) once, with the
     definitions it is written in (``-1``, file level, is kept for imports only:
     they make no edge but bind names). Linking a test module that says
     ``self.assertEqual`` a thousand times then resolves it once.
     """
-    rows: list[list[Any]] = []
     groups: dict[tuple[str, str, int, str], dict[int, None]] = {}
-    import_code = _REF_KIND_CODE[RefKind.IMPORT]
-    for r in refs:
-        enclosing = symbol_ids.get(r.enclosing, -1) if r.enclosing else -1
-        code = _REF_KIND_CODE[r.kind]
-        rows.append([r.name, r.line, r.col, code, enclosing, r.qualifier, r.alias])
-        if enclosing >= 0 or code == import_code:
-            groups.setdefault((r.name, r.qualifier, code, r.alias), {})[enclosing] = None
+    names: set[str] = set()
+    for name, _, _, code, enclosing, qualifier, alias in ref_rows:
+        names.add(name)
+        if enclosing >= 0 or code == _IMPORT_CODE:
+            groups.setdefault((name, qualifier, code, alias), {})[enclosing] = None
     links = [[*key, list(enclosings)] for key, enclosings in groups.items()]
-    return _packb(rows), _packb(links)
+    return _packb(ref_rows), _packb(links), sorted(names)
 
 
 # (name, qualifier, RefKind code, alias, indexes of the enclosing symbols; -1 file level)

@@ -171,8 +171,7 @@ def parse_file(
     except (RecursionError, MemoryError, ValueError) as exc:
         return key, f"parser failed: {exc}"
     problems.extend(result.problems)
-    ids = {s.symbol_id: i for i, s in enumerate(result.symbols)}
-    refs_blob, links_blob = rows.pack_references(result.references, ids)
+    refs_blob, links_blob, ref_names = rows.pack_references(result.reference_rows)
     return (
         key,
         root,
@@ -184,7 +183,7 @@ def parse_file(
         rows.pack_record(
             [rows.symbol_row(s) for s in result.symbols],
             refs_blob,
-            sorted({r.name for r in result.references}),
+            ref_names,
             links_blob,
         ),
         problems,
