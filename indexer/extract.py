@@ -26,7 +26,6 @@ import operator
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from tree_sitter import Node, QueryCursor
 
@@ -131,11 +130,13 @@ class _Columns:
 
 def module_name(path: str) -> str:
     """``pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``."""
-    pure = PurePosixPath(path)
-    parts = [*pure.parent.parts, pure.stem]
-    if parts and parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(p for p in parts if p not in ("", "."))
+    folder, _, name = path.rpartition("/")
+    dot = name.rfind(".")
+    stem = name[:dot] if 0 < dot < len(name) - 1 else name  # as PurePosixPath.stem
+    parts = [p for p in folder.split("/") if p not in ("", ".")]
+    if stem != "__init__":
+        parts.append(stem)
+    return ".".join(parts)
 
 
 def _text(node: Node) -> str:
@@ -218,7 +219,7 @@ def _signature(node: Node, name_node: Node, source: bytes) -> str:
         newline = source.find(b"\n", max(node.start_byte, name_node.start_byte), node.end_byte)
         end = newline if newline != -1 else node.end_byte
     text = source[node.start_byte : min(end, node.start_byte + MAX_SIGNATURE * 2)]
-    squashed = _SPACES.sub(" ", text.decode("utf-8", errors="replace")).strip()
+    squashed = " ".join(text.decode("utf-8", errors="replace").split())
     return squashed.rstrip("{:= ").strip()[:MAX_SIGNATURE] or squashed[:MAX_SIGNATURE]
 
 
