@@ -95,8 +95,17 @@ class Resolver:
         return self.resolve_name(ref.name, ref.qualifier, ref.kind, ref.enclosing, entry)
 
     def resolve_name(
-        self, name: str, qualifier: str, kind: RefKind, enclosing: str | None, entry: FileEntry
+        self,
+        name: str,
+        qualifier: str,
+        kind: RefKind,
+        enclosing: str | None,
+        entry: FileEntry,
+        *,
+        once: bool = False,
     ) -> list[Resolution]:
+        """``once``: the caller asks for this written name once per file (a link
+        group), so the answer past the scopes is not worth remembering."""
         if kind is RefKind.IMPORT:
             target = self._fqn(_import_fqn(name, qualifier, entry))
             return [Resolution(target, 1.0)] if target is not None else []
@@ -104,6 +113,8 @@ class Resolver:
             scoped = self._in_scope(name, bool(qualifier), enclosing, entry)
             if scoped is not None:
                 return [Resolution(scoped, 1.0)]
+        if once:
+            return self._outside_scopes(name, qualifier, kind, entry)
         return self._outside(name, qualifier, kind, entry)
 
     def _outside(
@@ -249,7 +260,11 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
         kind = _REF_KINDS[code]
         edge_kind = _EDGE_KIND_OF_CODE[code]
         per_scope = name in nested_names and (not qualifier or qualifier in _SELF_NAMES)
-        shared = None if per_scope else resolver.resolve_name(name, qualifier, kind, None, entry)
+        shared = (
+            None
+            if per_scope
+            else resolver.resolve_name(name, qualifier, kind, None, entry, once=True)
+        )
         for index in enclosings:
             if index < 0:
                 continue  # at file level: no source definition
