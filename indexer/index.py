@@ -362,6 +362,7 @@ class Index:
         """
         import numpy as np
 
+        numbers = self._symbol_numbers()  # first: then edge ends are mostly known ids
         keys = sorted(self.edges_by_file)
         parts = [self._file_edges(key) for key in keys]
         for key in [k for k in self._edge_parts if k not in self.edges_by_file]:
@@ -371,7 +372,6 @@ class Index:
         dst_numbers = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, np.int64)
         kind = np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, np.int8)
         weights = np.concatenate([p[4] for p in parts]) if parts else np.zeros(0, np.float64)
-        numbers = self._symbol_numbers()
         at = np.full(len(self._numbers), -1, dtype=np.int32)
         at[np.asarray(numbers, dtype=np.int64)] = np.arange(len(numbers), dtype=np.int32)
         src, dst = at[src_numbers], at[dst_numbers]
@@ -390,7 +390,10 @@ class Index:
 
     def _number(self, symbol_ids: list[str]) -> list[int]:
         numbers = self._numbers
-        return [numbers.setdefault(sid, len(numbers)) for sid in symbol_ids]
+        try:
+            return [numbers[sid] for sid in symbol_ids]  # the usual case: all known
+        except KeyError:
+            return [numbers.setdefault(sid, len(numbers)) for sid in symbol_ids]
 
     def _file_edges(self, key: str) -> _EdgePart:
         import numpy as np
