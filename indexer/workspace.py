@@ -407,7 +407,7 @@ def _update(
     if previous is not None and not _same_file_set(previous.options, options):
         previous = None
     if previous is None and not reusable and only is None:
-        result = _build(config, aliases, report)  # nothing to compare with: parse all
+        result = _build(config, store, aliases, report)  # nothing to compare with: parse all
         if on_progress is not None:
             on_progress(len(result.files), len(result.files))
     else:
@@ -427,28 +427,30 @@ def _loaded(store: Store, manifest: Manifest | None, previous: Index | None) -> 
     return previous or store.load(manifest)
 
 
-def _build(config: IndexConfig, aliases: dict[str, str], report: UpdateReport) -> Index:
-    """A cold build: the files go to the parser pool as discovery finds them."""
+def _build(
+    config: IndexConfig, store: Store, aliases: dict[str, str], report: UpdateReport
+) -> Index:
+    """A cold build: the files go to the parser pool as discovery finds them.
+
+    Two jobs leave the serial tail (link, rank, save) for moments the parent would
+    wait anyway: numpy, which ranking needs, is imported once the pool runs (0.08 s),
+    and the records are written to their pack while the graph is linked (0.1 s).
+    """
     index = Index(aliases)
-    jobs = _discovered_jobs(config, aliases, report)
-    results = parse_stream(jobs, config.jobs, config.progress)
-    patch(index, _importing_numpy_meanwhile(results), [], report)
+    results = parse_stream(_discovered_jobs(config, aliases, report), config.jobs, config.progress)
+
+    def parsed() -> Iterator[ParsedFile | tuple[str, str]]:
+        first = next(results, None)
+        if first is None:
+            return
+        yield first
+        import numpy  # noqa: F401
+
+        yield from results
+        store.write_records_early(index)  # every entry is in: patch() links next
+
+    patch(index, parsed(), [], report)
     return index
-
-
-def _importing_numpy_meanwhile(
-    results: Iterator[ParsedFile | tuple[str, str]],
-) -> Iterator[ParsedFile | tuple[str, str]]:
-    """Pass results through; once the first is in (the parser pool is running), import
-    numpy, which ranking needs at the end: done while the workers parse, it is off
-    the serial tail of the build (0.08 s)."""
-    first = next(results, None)
-    if first is None:
-        return
-    yield first
-    import numpy  # noqa: F401
-
-    yield from results
 
 
 def _discovered_jobs(
