@@ -23,10 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import tqdm as tqdm_module
-from tqdm import tqdm
+from typing import Any, Protocol
 
 from symfuse.indexer import graph, languages, procs, rows
 from symfuse.indexer.discover import (
@@ -47,7 +44,6 @@ from symfuse.indexer.store import Manifest, Store, default_index_dir
 log = logging.getLogger(__name__)
 
 POOL_THRESHOLD = 48  # fewer files than this are parsed in-process
-tqdm_module.tqdm.monitor_interval = 0  # no monitor thread: it would make forking unsafe
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +242,45 @@ def parse_many(
     return list(parse_stream(jobs, workers, show_progress))
 
 
+class _Bar(Protocol):
+    total: int | None
+
+    def update(self, n: int = 1) -> object: ...
+    def refresh(self) -> object: ...
+    def __enter__(self) -> _Bar: ...
+    def __exit__(self, *exc: object) -> object: ...
+
+
+class _SilentBar:
+    """What parse_stream asks of a progress bar, doing nothing."""
+
+    total: int | None = None
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def refresh(self) -> None:
+        pass
+
+    def __enter__(self) -> _SilentBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def _progress_bar(total: int | None, show: bool) -> _Bar:
+    """tqdm on a terminal; otherwise nothing, and tqdm is not even imported (20 ms of
+    every command, most of them run by editors and scripts without a terminal)."""
+    if not (show and sys.stderr.isatty()):
+        return _SilentBar()
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0  # no monitor thread: it would make forking unsafe
+    bar: _Bar = tqdm(total=total, unit="file", desc="indexing", file=sys.stderr, leave=False)
+    return bar
+
+
 def parse_stream(
     jobs: Iterable[tuple[str, str, str, str, str]],
     workers: int | None,
@@ -259,14 +294,7 @@ def parse_stream(
     total = len(jobs) if isinstance(jobs, Sized) else None
     pending = iter(jobs)
     head = list(itertools.islice(pending, POOL_THRESHOLD))
-    bar = tqdm(
-        total=total,
-        unit="file",
-        desc="indexing",
-        file=sys.stderr,
-        disable=not (show_progress and sys.stderr.isatty()),
-        leave=False,
-    )
+    bar = _progress_bar(total, show_progress)
     count = workers or os.cpu_count() or 1
     with bar:
         if len(head) < POOL_THRESHOLD or count == 1:

@@ -188,3 +188,48 @@ def test_concurrent_index_runs_take_turns(tmp_path: Path) -> None:
     loaded = load_index(IndexConfig(roots=(root,), index_dir=index_dir))
     assert loaded is not None
     assert len(loaded.files) == json.loads(outputs[0][0])["files"]
+
+
+def _run_on_pty(args: list[str]) -> bytes:
+    """Run with stderr on a 120-column pseudo-terminal; what it wrote there."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=follower, close_fds=True)
+    os.close(follower)
+    written = b""
+    while select.select([leader], [], [], 60)[0]:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the child closed its end
+            break
+        if not chunk:
+            break
+        written += chunk
+    assert proc.wait(timeout=60) == 0
+    os.close(leader)
+    return written
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
+    tree = tmp_path / "many"
+    tree.mkdir()
+    for i in range(80):  # enough files for the parser pool
+        (tree / f"m{i}.py").write_text(f"def f{i}(x):\n    return g{i}(x)\n")
+    command = [*symfuse_command(), "index", str(tree)]
+    on_terminal = _run_on_pty([*command, "--index-dir", str(tmp_path / "a")])
+    assert b"indexing" in on_terminal, on_terminal
+    assert b"/80" in on_terminal, on_terminal
+    piped = run_symfuse(["index", str(tree), "--index-dir", str(tmp_path / "b")])
+    assert "80 files (80 parsed" in piped.stdout
+    assert "indexing" not in piped.stderr
+    assert "/80" not in piped.stderr
+    quiet = _run_on_pty([*command, "--index-dir", str(tmp_path / "c"), "--no-progress"])
+    assert b"indexing" not in quiet
+    assert b"/80" not in quiet
