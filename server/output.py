@@ -13,8 +13,6 @@ from dataclasses import asdict
 from enum import StrEnum
 from typing import Any
 
-import toon_format
-
 from symfuse.indexer.model import Symbol
 
 
@@ -64,6 +62,8 @@ def to_json(data: Any) -> str:
 
 
 def to_toon(data: Any) -> str:
+    import toon_format  # 20 ms to import: only commands that print TOON pay it
+
     return str(toon_format.encode(data))
 
 
