@@ -9,8 +9,9 @@ every change so that layers above can key their own caches on it.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 if TYPE_CHECKING:  # numpy is imported where arrays are built: CLI start-up stays light
     import numpy as np
@@ -71,9 +72,60 @@ class FileLookups(NamedTuple):
 
 # An edge as stored per source file: (src symbol_id, dst symbol_id, kind, weight).
 EdgeRow = tuple[str, str, int, float]
+
+
+class StoredEdges(Sequence[EdgeRow]):
+    """One file's edges as loaded from the store: rows made on first use.
+
+    Loading builds none of them (0.07 s of Django's load): ranking reads the arrays,
+    and a change re-reads only the rows of the files it relinks.
+    """
+
+    __slots__ = ("_dst", "_ids", "_kind", "_rows", "_src", "_weight")
+
+    def __init__(
+        self,
+        ids: list[str],
+        src: npt.NDArray[np.int32],
+        dst: npt.NDArray[np.int32],
+        kind: npt.NDArray[np.int8],
+        weight: npt.NDArray[np.float64],
+    ) -> None:
+        self._ids, self._src, self._dst, self._kind, self._weight = ids, src, dst, kind, weight
+        self._rows: list[EdgeRow] | None = None
+
+    def _made(self) -> list[EdgeRow]:
+        if self._rows is None:
+            ids = self._ids
+            self._rows = [
+                (ids[s], ids[d], k, w)
+                for s, d, k, w in zip(
+                    self._src.tolist(),
+                    self._dst.tolist(),
+                    self._kind.tolist(),
+                    self._weight.tolist(),
+                    strict=True,
+                )
+            ]
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self._src)
+
+    @overload
+    def __getitem__(self, at: int) -> EdgeRow: ...
+    @overload
+    def __getitem__(self, at: slice) -> list[EdgeRow]: ...
+    def __getitem__(self, at: int | slice) -> EdgeRow | list[EdgeRow]:
+        return self._made()[at]
+
+    def __iter__(self) -> Iterator[EdgeRow]:
+        return iter(self._made())
+
+
 # One file's edges as arrays of symbol numbers: (the rows they came from, src, dst, kind, weight)
 _EdgePart = tuple[
-    list[EdgeRow],
+    Sequence[EdgeRow],
     "npt.NDArray[np.int64]",
     "npt.NDArray[np.int64]",
     "npt.NDArray[np.int8]",
@@ -102,7 +154,7 @@ class Index:
     def __init__(self, roots: dict[str, str]) -> None:
         self.roots = roots  # alias -> absolute path
         self.files: dict[str, FileEntry] = {}
-        self.edges_by_file: dict[str, list[EdgeRow]] = {}
+        self.edges_by_file: dict[str, Sequence[EdgeRow]] = {}
         self._ranks_by_id: dict[str, float] | None = {}
         self._ranks: tuple[list[str], npt.NDArray[np.float64]] | None = None  # ids, scores
         self._rank_by_number: npt.NDArray[np.float64] | None = None
@@ -178,21 +230,12 @@ class Index:
         self._numbers = {sid: i for i, sid in enumerate(ids)}
         weights = milli / 1000.0
         src64, dst64 = src.astype(np.int64), dst.astype(np.int64)
-        src_list, dst_list = src.tolist(), dst.tolist()
-        kind_list, weight_list = kind.tolist(), weights.tolist()
         start = 0
         for key, count in files:
             end = start + count
-            rows = [
-                (ids[s], ids[d], k, w)
-                for s, d, k, w in zip(
-                    src_list[start:end],
-                    dst_list[start:end],
-                    kind_list[start:end],
-                    weight_list[start:end],
-                    strict=True,
-                )
-            ]
+            rows = StoredEdges(
+                ids, src[start:end], dst[start:end], kind[start:end], weights[start:end]
+            )
             self.edges_by_file[key] = rows
             self._edge_parts[key] = (
                 rows,
