@@ -35,7 +35,7 @@ class FileEntry:
     ref_names: frozenset[str]
     links_blob: bytes  # rows.pack_references: what linking reads instead of every reference
     problems: list[str] = field(default_factory=list)
-    record: bytes | None = None  # the stored form, when it came from a parser (saves encoding)
+    record: rows.RecordParts | None = None  # the stored form, as a parser sent it
     _references: list[Reference] | None = None
     _lookups: FileLookups | None = None
 

@@ -6,6 +6,7 @@ meaning of a field does, and older indexes are then rebuilt.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import msgpack
@@ -128,6 +129,55 @@ def pack_record(
 ) -> bytes:
     """One file as stored: symbol rows, references blob, names referred to, links blob."""
     return _packb([symbol_rows, refs_blob, ref_names, links_blob])
+
+
+# A record as the parser sends it: packed symbol rows, references blob, packed names,
+# links blob, and the digest of the whole. Its stored form (pack_record) is the four
+# with msgpack's framing between them, so it is decoded and written piece by piece,
+# never copied whole, and the parser has already hashed it.
+RecordParts = tuple[bytes, bytes, bytes, bytes, bytes]
+
+
+def record_parts(
+    symbol_rows: list[list[Any]], refs_blob: bytes, ref_names: list[str], links_blob: bytes
+) -> RecordParts:
+    parts = (_packb(symbol_rows), refs_blob, _packb(ref_names), links_blob, b"")
+    digest = hashlib.blake2b(digest_size=16)
+    for chunk in record_chunks(parts):
+        digest.update(chunk)
+    return (*parts[:4], digest.digest())
+
+
+def record_digest(record: bytes) -> bytes:
+    """What record_parts puts last, for a record stored whole."""
+    return hashlib.blake2b(record, digest_size=16).digest()
+
+
+def record_chunks(parts: RecordParts) -> list[bytes]:
+    """The bytes of pack_record(...) for these parts, in order, to write one after another."""
+    packed_rows, refs_blob, packed_names, links_blob, _ = parts
+    return [
+        b"\x94",  # an array of four
+        packed_rows,
+        _bin_header(len(refs_blob)),
+        refs_blob,
+        packed_names,
+        _bin_header(len(links_blob)),
+        links_blob,
+    ]
+
+
+def _bin_header(size: int) -> bytes:
+    if size < 1 << 8:
+        return b"\xc4" + size.to_bytes(1, "big")
+    if size < 1 << 16:
+        return b"\xc5" + size.to_bytes(2, "big")
+    return b"\xc6" + size.to_bytes(4, "big")
+
+
+def unpack_parts(parts: RecordParts) -> tuple[list[list[Any]], list[str]]:
+    """The symbol rows and referred names of a record sent in parts."""
+    return msgpack.unpackb(parts[0], raw=False), msgpack.unpackb(parts[2], raw=False)
 
 
 def unpack_record(record: bytes) -> tuple[list[list[Any]], bytes, list[str], bytes]:

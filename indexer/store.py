@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 FORMAT = 5  # bump with any change to the layout below
 MAX_PACKS = 8
+WRITE_BUFFER = 4 << 20
 SCHEMA = (FORMAT, rows.SCHEMA)
 MANIFEST = "manifest.msgpack"
 
@@ -54,13 +55,15 @@ def default_index_dir(roots: list[Path]) -> Path:
     return Path(platformdirs.user_cache_dir("symfuse")) / f"{name}-{digest}"
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers never see a partial file."""
+def atomic_write(path: Path, data: bytes | list[bytes]) -> None:
+    """Write ``data`` (or these chunks, in order) to ``path`` so that readers never see a
+    partial file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        # a large buffer: many small chunks, few system calls (each lets other threads in)
+        with os.fdopen(fd, "wb", buffering=WRITE_BUFFER) as f:
+            f.writelines([data] if isinstance(data, bytes) else data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -104,33 +107,45 @@ class Manifest:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+def _write_pack(objects: Path, chunks: list[bytes], digests: list[bytes]) -> str:
+    """Write records (as chunks) to a pack named by their digests (rows.record_parts);
+    its name. Hashing the digests, not the 28 MB of Django's records, keeps a writer
+    thread from taking the interpreter lock thousands of times."""
+    pack = "pack-" + hashlib.blake2b(b"".join(digests), digest_size=16).hexdigest()
+    path = objects / f"{pack}.msgpack"
+    if not path.exists():
+        atomic_write(path, chunks)
+    return pack
+
+
 class _EarlyPack:
     """Records of a cold build written to a pack in a thread while the graph is linked."""
 
-    def __init__(self, objects: Path, records: list[tuple[str, str, bytes]]) -> None:
+    def __init__(self, objects: Path, records: list[tuple[str, str, rows.RecordParts]]) -> None:
         self.placed: dict[str, tuple[str, int, int]] = {}  # key -> (object key, offset, length)
+        chunks: list[bytes] = []
+        digests: list[bytes] = []
         offset = 0
-        for key, object_key, record in records:
-            self.placed[key] = (object_key, offset, len(record))
-            offset += len(record)
+        for key, object_key, parts in records:
+            pieces = rows.record_chunks(parts)
+            length = sum(len(piece) for piece in pieces)
+            self.placed[key] = (object_key, offset, length)
+            chunks.extend(pieces)
+            digests.append(parts[4])
+            offset += length
         self.pack = ""
         self._error: BaseException | None = None
         self._thread = threading.Thread(
             target=self._write,
-            args=(objects, [record for _, _, record in records]),
+            args=(objects, chunks, digests),
             name="symfuse-pack-writer",
             daemon=True,
         )
         self._thread.start()
 
-    def _write(self, objects: Path, chunks: list[bytes]) -> None:
+    def _write(self, objects: Path, chunks: list[bytes], digests: list[bytes]) -> None:
         try:
-            data = b"".join(chunks)
-            pack = "pack-" + hashlib.blake2b(data, digest_size=16).hexdigest()
-            path = objects / f"{pack}.msgpack"
-            if not path.exists():
-                atomic_write(path, data)
-            self.pack = pack
+            self.pack = _write_pack(objects, chunks, digests)
         except BaseException as exc:  # handed to the thread that saves
             self._error = exc
 
@@ -294,6 +309,7 @@ class Store:
         live_packs = {m.pack for m in known.values()}
         repack = len(live_packs) >= MAX_PACKS
         chunks: list[bytes] = []
+        digests: list[bytes] = []
         size = 0
         files: dict[str, FileMeta] = {}
         fresh: list[FileMeta] = []
@@ -310,23 +326,26 @@ class Store:
             elif early is not None and placed is not None and placed[0] == object_key:
                 meta.pack, meta.offset, meta.length = early.pack, placed[1], placed[2]
             else:
-                record = record or rows.pack_record(
-                    [rows.symbol_row(s) for s in entry.symbols],
-                    entry.refs_blob,
-                    sorted(entry.ref_names),
-                    entry.links_blob,
-                )
-                meta.offset, meta.length = size, len(record)
-                chunks.append(record)
-                size += len(record)
+                if record is not None:
+                    pieces = rows.record_chunks(record)
+                    digests.append(record[4])
+                else:
+                    whole = rows.pack_record(
+                        [rows.symbol_row(s) for s in entry.symbols],
+                        entry.refs_blob,
+                        sorted(entry.ref_names),
+                        entry.links_blob,
+                    )
+                    pieces = [whole]
+                    digests.append(rows.record_digest(whole))
+                length = sum(len(piece) for piece in pieces)
+                meta.offset, meta.length = size, length
+                chunks.extend(pieces)
+                size += length
                 fresh.append(meta)
             files[key] = meta
         if chunks:
-            data = b"".join(chunks)
-            pack = "pack-" + hashlib.blake2b(data, digest_size=16).hexdigest()
-            path = self.objects / f"{pack}.msgpack"
-            if not path.exists():
-                atomic_write(path, data)
+            pack = _write_pack(self.objects, chunks, digests)
             for meta in fresh:
                 meta.pack = pack
         if index.graph_dirty or previous is None:

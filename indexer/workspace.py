@@ -137,8 +137,9 @@ def root_aliases(roots: Iterable[Path]) -> dict[str, str]:
 # --- parsing (runs in worker processes) ------------------------------------------------
 
 # (key, root, rel, language, size, mtime_ns, digest, record, problems): ``record`` is the
-# file's stored form (rows.pack_record), encoded in the worker so the parent only decodes it.
-ParsedFile = tuple[str, str, str, str, int, int, str, bytes, list[str]]
+# file's stored form in parts (rows.RecordParts), encoded in the worker: the parent decodes
+# the symbol rows and writes the parts as they came.
+ParsedFile = tuple[str, str, str, str, int, int, str, rows.RecordParts, list[str]]
 
 
 def parse_file(
@@ -176,11 +177,8 @@ def parse_file(
         len(source),
         st.st_mtime_ns,
         digest,
-        rows.pack_record(
-            [rows.symbol_row(s) for s in result.symbols],
-            refs_blob,
-            ref_names,
-            links_blob,
+        rows.record_parts(
+            [rows.symbol_row(s) for s in result.symbols], refs_blob, ref_names, links_blob
         ),
         problems,
     )
@@ -210,7 +208,8 @@ def _parse_job(job: tuple[str, str, str, str, str]) -> ParsedFile | tuple[str, s
 
 def entry_of(parsed: ParsedFile) -> FileEntry:
     key, root, rel, language, size, mtime_ns, digest, record, problems = parsed
-    symbol_rows, refs, names, links = rows.unpack_record(record)
+    symbol_rows, names = rows.unpack_parts(record)
+    refs, links = record[1], record[3]
     return FileEntry(
         path=key,
         root=root,

@@ -197,3 +197,18 @@ def test_a_root_that_is_a_package_names_its_modules_in_full(shop: Path, index_di
     assert order.fqn == "shop.models.Order"
     edge = ("views.py::checkout#function", "models.py::Order#class", 0)
     assert edge in _edges(index)  # `from shop.models import Order` resolves by import
+
+
+@pytest.mark.parametrize("size", [0, 1, 255, 256, 65535, 65536, 200_000])
+def test_a_record_sent_in_parts_is_the_stored_record(size: int) -> None:
+    # The parser sends records in parts and the store writes them as they are: the
+    # parts with msgpack's framing must be exactly what the loader decodes.
+    from symfuse.indexer import rows
+
+    symbol_rows = [["a.py::f#function", "f", 3, "a.f", "def f()", 1, 1, 2, 9, 1, 5, 1, 6]]
+    refs, links = os.urandom(size), os.urandom(size // 3)
+    whole = rows.pack_record(symbol_rows, refs, ["g", "h"], links)
+    parts = rows.record_parts(symbol_rows, refs, ["g", "h"], links)
+    assert b"".join(rows.record_chunks(parts)) == whole
+    assert parts[4] == rows.record_digest(whole)
+    assert rows.unpack_record(whole) == (symbol_rows, refs, ["g", "h"], links)
