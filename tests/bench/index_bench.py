@@ -995,14 +995,15 @@ def django_timings(tree: Path, ctags: str | None, work: Path, repeat: int) -> Dj
 # --- profile -------------------------------------------------------------------------------
 
 
-def profile_django(tree: Path, work: Path, top: int, ctags_cpu: float | None = None) -> None:
+def profile_django(tree: Path, work: Path, top: int, ctags: str | None = None) -> None:
     """Where a cold index of Django spends its time, in one process so all of it shows.
 
     First the per-file extraction split into tree-sitter parsing, running the query
     and the Python that turns captures into records (symfuse.indexer.extract); with
-    ctags' CPU seconds on the whole tree (``ctags_cpu``), how many times that tree-sitter
-    alone costs; then cProfile of a cold ``update_index`` with ``jobs=1`` (no pool: the
-    workers' share is then visible too).
+    ``ctags``, how many times ctags' CPU on the whole tree tree-sitter alone costs
+    (ctags runs right after, so both see the machine at the same speed); then cProfile
+    of a cold ``update_index`` with ``jobs=1`` (no pool: the workers' share is then
+    visible too).
     """
     import cProfile
     import io
@@ -1041,7 +1042,17 @@ def profile_django(tree: Path, work: Path, top: int, ctags_cpu: float | None = N
     ]
     print(f"{size / 1e6:.1f} MB; {whole_s / (size / 1e6):.2f} s per MB on one core")
     print(table(["extraction phase", "seconds", "share"], rows))
-    if ctags_cpu:
+    if ctags is not None:
+        tags = work / "profile.tags"
+        tags.unlink(missing_ok=True)
+        ctags_cpu = (
+            run_measured(
+                [ctags, "--output-format=json", "--fields=+nK", "-R", "-f", str(tags), "."],
+                cwd=tree,
+            )
+            .check()
+            .cpu
+        )
         c_work = parse_s + query_s
         print(
             f"tree-sitter alone (parse + query, C code) is {c_work / ctags_cpu:.1f}x the CPU"
@@ -1478,10 +1489,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except (RuntimeError, OSError, json.JSONDecodeError) as exc:
                 print(f"\nFAILED Django timings: {exc}")
         if args.profile and built.django is not None:
-            ctags_cpu = _median(django.ctags_cpu) if django and django.ctags_cpu else None
-            profile_django(
-                built.django / "django" if args.quick else built.django, work, 30, ctags_cpu
-            )
+            profile_django(built.django / "django" if args.quick else built.django, work, 30, ctags)
         print_summary(runs, django, built.unavailable)
     print(f"bench wall time {time.perf_counter() - started:.0f} s")
     return 0
