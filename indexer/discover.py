@@ -14,10 +14,12 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from symfuse.indexer import languages
+
+if TYPE_CHECKING:  # imported once a tree has a .gitignore or globs are given (15 ms)
+    import pathspec
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +116,11 @@ class _Ignores:
 
 
 def _matcher(globs: tuple[str, ...]) -> pathspec.GitIgnoreSpec | None:
-    return pathspec.GitIgnoreSpec.from_lines(globs) if globs else None
+    if not globs:
+        return None
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(globs)
 
 
 def discover(root: Path, config: DiscoveryConfig) -> Discovery:
@@ -130,7 +136,7 @@ def discover_iter(root: Path, config: DiscoveryConfig, result: Discovery) -> Ite
     sorted); the reasons others were skipped go to ``result.skipped``."""
     real_root = os.path.realpath(root)
     admit = _Admission(config, result)
-    visited: set[tuple[int, int]] = set()
+    visited: set[str] = set()
     for rel_path, language, entry_stat, abs_path in _walk(
         real_root, "", _Ignores(), visited, config, result
     ):
@@ -225,45 +231,51 @@ def _visible(
 def _read_gitignore(abs_dir: str) -> pathspec.GitIgnoreSpec | None:
     try:
         with open(os.path.join(abs_dir, ".gitignore"), encoding="utf-8", errors="replace") as f:
-            return pathspec.GitIgnoreSpec.from_lines(f.read().splitlines())
+            lines = f.read().splitlines()
     except OSError:
         return None
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _walk(
     real_root: str,
     rel_dir: str,
     ignores: _Ignores,
-    visited: set[tuple[int, int]],
+    visited: set[str],
     config: DiscoveryConfig,
     result: Discovery,
+    real_dir: str | None = None,
 ) -> Iterator[tuple[str, str, os.stat_result, str]]:
-    """Files we have a language for, with their stat; only those are stat'ed."""
+    """Files we have a language for, with their stat; only those are stat'ed.
+
+    ``real_dir`` is the folder's resolved path: ``visited`` holds those of every
+    folder walked, so a link back up (a loop) or to a folder walked already is
+    skipped without a stat per folder (a folder reached without a link resolves to
+    its parent's path plus its name). A ``.gitignore`` is opened only where the
+    listing has one: Django's sdist has 3240 folders and no ignore file.
+    """
     abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
-    try:
-        dir_stat = os.stat(abs_dir)
-    except OSError as exc:
-        result.skipped.append((rel_dir or ".", f"cannot read directory: {exc.strerror}"))
-        return
-    key = (dir_stat.st_dev, dir_stat.st_ino)
-    if key in visited:
+    real_dir = real_dir or abs_dir
+    if real_dir in visited:
         result.skipped.append((rel_dir, "symlink loop or directory seen twice"))
         return
-    visited.add(key)
+    visited.add(real_dir)
     try:
         with os.scandir(abs_dir) as scan:
             entries = sorted(scan, key=lambda e: e.name)
     except OSError as exc:
         result.skipped.append((rel_dir or ".", f"cannot read directory: {exc.strerror}"))
         return
-    pushed = ignores.push(rel_dir, abs_dir)
+    pushed = any(e.name == ".gitignore" for e in entries) and ignores.push(rel_dir, abs_dir)
     wanted = config.languages
     try:
         for entry in entries:
             rel_path = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            target: str | None = None
             try:
-                is_link = entry.is_symlink()
-                if is_link:
+                if entry.is_symlink():
                     target = os.path.realpath(entry.path)
                     if target != real_root and not target.startswith(real_root + os.sep):
                         result.skipped.append((rel_path, "symlink leads outside the workspace"))
@@ -275,7 +287,8 @@ def _walk(
             if is_dir:
                 if entry.name in config.skip_dirs or ignores.ignored(rel_path, is_dir=True):
                     continue
-                yield from _walk(real_root, rel_path, ignores, visited, config, result)
+                real = target or f"{real_dir}/{entry.name}"
+                yield from _walk(real_root, rel_path, ignores, visited, config, result, real)
                 continue
             spec = languages.detect(entry.name)
             if spec is None or (wanted is not None and spec.name not in wanted):

@@ -9,10 +9,10 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from tree_sitter import Language, Parser, Query
-from tree_sitter_language_pack import get_language
+if TYPE_CHECKING:  # imported where a file is parsed: `symfuse index` with nothing new parses none
+    from tree_sitter import Language, Parser, Query
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,14 +141,20 @@ def detect(path: str) -> LanguageSpec | None:
 
 @functools.cache
 def grammar(name: str) -> Language:
+    from tree_sitter_language_pack import get_language
+
     return get_language(cast(Any, supported()[name].grammar_name))
 
 
 @functools.cache
 def query(name: str) -> Query:
     """The compiled definitions-and-references query of a language."""
+    from tree_sitter import Query
+
     return Query(grammar(name), query_source(name))
 
 
 def parser(name: str) -> Parser:
+    from tree_sitter import Parser
+
     return Parser(grammar(name))

@@ -13,19 +13,17 @@ import gc
 import hashlib
 import itertools
 import logging
-import multiprocessing
 import os
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from symfuse.indexer import graph, languages, procs, rows
+from symfuse.indexer import languages, rows
 from symfuse.indexer.discover import (
     DEFAULT_MAX_FILE_SIZE,
     Candidate,
@@ -36,10 +34,15 @@ from symfuse.indexer.discover import (
     discover_paths,
 )
 from symfuse.indexer.errors import IndexCorrupt
-from symfuse.indexer.extract import extract
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import FileStamp, Symbol
 from symfuse.indexer.store import Manifest, Store, default_index_dir
+
+if TYPE_CHECKING:
+    import multiprocessing.context
+
+# The parser, the linker and the process pool are imported where they are first used:
+# `symfuse index` with nothing new to parse needs none of them (20 ms of its start-up).
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +166,8 @@ def parse_file(
         source.decode("utf-8")
     except UnicodeDecodeError as exc:
         problems.append(f"not valid UTF-8 at byte {exc.start}; undecodable bytes replaced")
+    from symfuse.indexer.extract import extract
+
     try:
         result = extract(key, root, language, source, module_path=_module_path(abs_path, rel))
     except (RecursionError, MemoryError, ValueError) as exc:
@@ -226,6 +231,8 @@ def entry_of(parsed: ParsedFile) -> FileEntry:
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
@@ -301,6 +308,10 @@ def parse_stream(
                 yield _parse_job(job)
                 bar.update()
             return
+        from concurrent.futures.process import BrokenProcessPool
+
+        from symfuse.indexer import procs
+
         chunk = 8 if total is None else max(1, min(32, total // (count * 8)))
         submitted: list[tuple[str, str, str, str, str]] = []
 
@@ -647,6 +658,8 @@ def patch(
     unless its language is in ``reextracted`` (its query or the extractor changed).
     An index that was never linked (a fresh or partial one) is linked in full.
     """
+    from symfuse.indexer import graph
+
     report = report if report is not None else UpdateReport()
     touched: set[str] = set(removed)
     names: set[str] = set()

@@ -15,6 +15,8 @@ from symfuse.server.output import OutputFormat, render, symbol_dict
 
 log = logging.getLogger(__name__)
 
+COMMANDS = frozenset({"index", "symbols", "stats"})
+
 
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
