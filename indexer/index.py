@@ -407,7 +407,8 @@ class Index:
 
         numbers = self._symbol_numbers()  # first: then edge ends are mostly known ids
         keys = sorted(self.edges_by_file)
-        parts = [self._file_edges(key) for key in keys]
+        self._number_edges(keys)
+        parts = [self._edge_parts[key] for key in keys]
         for key in [k for k in self._edge_parts if k not in self.edges_by_file]:
             del self._edge_parts[key]
         owner = np.repeat(np.arange(len(keys)), [len(p[1]) for p in parts])
@@ -431,27 +432,44 @@ class Index:
             tuple(zip(keys, counts, strict=True)),
         )
 
-    def _number(self, symbol_ids: list[str]) -> list[int]:
+    def _number(self, symbol_ids: Sequence[str]) -> list[int]:
         numbers = self._numbers
         try:
-            return [numbers[sid] for sid in symbol_ids]  # the usual case: all known
+            return list(map(numbers.__getitem__, symbol_ids))  # the usual case: all known
         except KeyError:
             return [numbers.setdefault(sid, len(numbers)) for sid in symbol_ids]
 
-    def _file_edges(self, key: str) -> _EdgePart:
+    def _number_edges(self, keys: list[str]) -> None:
+        """Number the edges of the files among ``keys`` whose rows changed, in one pass.
+
+        One list of all their rows, transposed once, then split per file (views): a
+        cold build has 2869 files to number on Django, and four small arrays per file
+        cost 0.1 s more than this.
+        """
         import numpy as np
 
-        rows = self.edges_by_file[key]
-        part = self._edge_parts.get(key)
-        if part is None or part[0] is not rows:
-            part = self._edge_parts[key] = (
-                rows,
-                np.asarray(self._number([r[0] for r in rows]), dtype=np.int64),
-                np.asarray(self._number([r[1] for r in rows]), dtype=np.int64),
-                np.asarray([r[2] for r in rows], dtype=np.int8),
-                np.asarray([r[3] for r in rows], dtype=np.float64),
-            )
-        return part
+        files, parts = self.edges_by_file, self._edge_parts
+        stale = [k for k in keys if (p := parts.get(k)) is None or p[0] is not files[k]]
+        if not stale:
+            return
+        lists = [files[key] for key in stale]
+        flat = [row for edges in lists for row in edges]
+        src_ids, dst_ids, kinds, weights = zip(*flat, strict=True) if flat else ((), (), (), ())
+        src = np.asarray(self._number(src_ids), dtype=np.int64)
+        dst = np.asarray(self._number(dst_ids), dtype=np.int64)
+        kind = np.asarray(kinds, dtype=np.int8)
+        weight = np.asarray(weights, dtype=np.float64)
+        bounds = np.cumsum([len(edges) for edges in lists])[:-1]
+        for key, edges, src_part, dst_part, kind_part, weight_part in zip(
+            stale,
+            lists,
+            np.split(src, bounds),
+            np.split(dst, bounds),
+            np.split(kind, bounds),
+            np.split(weight, bounds),
+            strict=True,
+        ):
+            parts[key] = (edges, src_part, dst_part, kind_part, weight_part)
 
     # --- lookups ----------------------------------------------------------------
 
