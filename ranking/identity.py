@@ -62,7 +62,7 @@ class Joined:
     def of(cls, strings: list[str]) -> Joined:
         starts = np.zeros(len(strings), dtype=np.int64)
         if strings:
-            lengths = np.fromiter((len(x) + 1 for x in strings), dtype=np.int64, count=len(strings))
+            lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings)) + 1
             starts[1:] = np.cumsum(lengths)[:-1]
         return cls("\n".join(strings) + "\n", starts)
 
@@ -102,9 +102,13 @@ class SortedNames:
     positions: npt.NDArray[np.int64]
 
     @classmethod
-    def of(cls, strings: list[str]) -> SortedNames:
+    def of(cls, strings: list[str], order: npt.NDArray[np.int64] | None = None) -> SortedNames:
+        """``order``: the sorting permutation, when known (stored with the ranking data)."""
         array = np.asarray(strings, dtype=np.str_)
-        order = np.argsort(array, kind="stable").astype(np.int64)
+        if order is None:
+            order = np.argsort(array, kind="stable").astype(np.int64)
+        elif order.shape != (len(strings),):
+            raise ValueError("sort order of another length")
         return cls(array[order], order)
 
     def prefixed(self, prefix: str) -> npt.NDArray[np.int64]:
@@ -171,12 +175,16 @@ class NameTable:
         return cls.of(NameForms.of(symbols))
 
     @classmethod
-    def of(cls, forms: NameForms) -> NameTable:
+    def of(
+        cls, forms: NameForms, orders: Sequence[npt.NDArray[np.int64]] | None = None
+    ) -> NameTable:
+        """``orders``: the sort orders of names, lower and wholes, when known."""
         names = forms.names
+        by_name, by_lower, by_whole = orders if orders is not None else (None, None, None)
         return cls(
-            names=SortedNames.of(names),
-            lower=SortedNames.of(forms.lower),
-            wholes=SortedNames.of(forms.wholes),
+            names=SortedNames.of(names, by_name),
+            lower=SortedNames.of(forms.lower, by_lower),
+            wholes=SortedNames.of(forms.wholes, by_whole),
             lower_text=Joined.of(forms.lower),
             wholes_text=Joined.of(forms.wholes),
             spaced_text=Joined.of(forms.spaced),

@@ -30,6 +30,7 @@ import weakref
 import zipfile
 from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -49,12 +50,16 @@ from symfuse.ranking.documents import (
     Rows,
     Vocabulary,
 )
-from symfuse.ranking.similarity import WordModel
+from symfuse.ranking.filters import FilterTable
+from symfuse.ranking.fuzzy import TrigramIndex
+from symfuse.ranking.identity import Joined, NameForms, NameTable
+from symfuse.ranking.lexical import LexicalIndex
+from symfuse.ranking.similarity import RepositoryEmbedder, WordModel
 from symfuse.ranking.tokens import STOPWORDS, stem
 
 log = logging.getLogger(__name__)
 
-FORMAT = 4  # bump with any change to what is stored below
+FORMAT = 5  # bump with any change to what is stored below
 
 
 def _settings() -> str:
@@ -126,10 +131,14 @@ def prepare(index: Index, directory: Path | None = None) -> Prepared:
             found = _cached(index)  # another builder may have just made it
             if found is None:
                 started = time.perf_counter()
+                print_ = fingerprint(index)
                 if not corpus.pieces and directory is not None:
-                    _restore(corpus, directory)
-                found = corpus.update(index, fingerprint(index), started)
-                built = not found.loaded
+                    found = _restore_exact(directory, index, print_, started)
+                    if found is None:
+                        _restore(corpus, directory)
+                if found is None:
+                    found = corpus.update(index, print_, started)
+                    built = not found.loaded
                 with _lock:
                     _memory[index] = found
                 log.debug(
@@ -138,8 +147,8 @@ def prepare(index: Index, directory: Path | None = None) -> Prepared:
                     found.rebuilt,
                     found.seconds,
                 )
-    if path is not None and (built or not path.exists()):
-        _save(path, found)
+    if path is not None and found.pieces and (built or not path.exists()):
+        _save(path, found)  # (not the structures of an exact load: they carry no pieces)
     return found
 
 
@@ -241,6 +250,7 @@ def _save(path: Path, prepared: Prepared) -> None:
         "model_stamps": _strings(sorted(model.stamps)),
         "doc_vectors": _own_vectors(prepared),
         **_borrowed_arrays(prepared),
+        **_exact_arrays(prepared),
     }
     buffer = io.BytesIO()
     np.savez(buffer, allow_pickle=False, **arrays)
@@ -270,7 +280,183 @@ def _borrowed_arrays(prepared: Prepared) -> dict[str, npt.NDArray[np.generic]]:
     }
 
 
-def _borrowed(arrays: dict[str, npt.NDArray[np.generic]]) -> Borrowed | None:
+def _exact_arrays(prepared: Prepared) -> dict[str, npt.NDArray[np.generic]]:
+    """What joining the pieces makes (name forms and sort orders, the BM25 and TF-IDF
+    matrices, the filter tables): a new process searching exactly this index loads them
+    (:func:`_restore_exact`) instead of joining 2869 pieces again (2 s on Django)."""
+    names, filters = prepared.names, prepared.filters
+    arrays: dict[str, npt.NDArray[np.generic]] = {
+        "x_wholes": _strings(names.wholes_list),
+        "x_spaced": _joined_strings(names.spaced_text),
+        "x_fqn": _joined_strings(names.fqn_text),
+        "x_order_names": names.names.positions,
+        "x_order_lower": names.lower.positions,
+        "x_order_wholes": names.wholes.positions,
+        **_sparse_arrays("x_lexical", prepared.lexical.weights),
+        **_sparse_arrays("x_tfidf", prepared.similarity.tfidf),
+        "x_idf": prepared.similarity.idf,
+        "x_kind": filters.kind,
+        "x_language": filters.language,
+        "x_languages": _strings(filters.languages),
+        "x_file": filters.file,
+        "x_files": _strings(filters.files),
+        "x_counts": np.asarray([len(filters.languages), len(filters.files)], dtype=np.int64),
+    }
+    for name in ("extends", "implements", "decorators"):
+        table: dict[str, npt.NDArray[np.int64]] = getattr(filters, name)
+        arrays[f"x_{name}_keys"] = _strings(list(table))
+        arrays[f"x_{name}_sizes"] = np.asarray([len(v) for v in table.values()], dtype=np.int64)
+        arrays[f"x_{name}_positions"] = np.concatenate(
+            [np.zeros(0, dtype=np.int64), *table.values()]
+        )
+    return arrays
+
+
+def _joined_strings(joined: Joined) -> npt.NDArray[np.uint8]:
+    """A Joined's strings in the ``_strings`` layout (its text ends with one more newline)."""
+    return np.frombuffer(joined.text[:-1].encode(), dtype=np.uint8)
+
+
+def _sparse_arrays(prefix: str, matrix: sparse.spmatrix) -> dict[str, npt.NDArray[np.generic]]:
+    return {
+        f"{prefix}_shape": np.asarray(matrix.shape, dtype=np.int64),
+        f"{prefix}_indptr": matrix.indptr,
+        f"{prefix}_indices": matrix.indices,
+        f"{prefix}_data": matrix.data,
+    }
+
+
+def _csc(npz: Any, prefix: str) -> sparse.csc_matrix:
+    rows, columns = (int(x) for x in npz[f"{prefix}_shape"])
+    return sparse.csc_matrix(
+        (npz[f"{prefix}_data"], npz[f"{prefix}_indices"], npz[f"{prefix}_indptr"]),
+        shape=(rows, columns),
+    )
+
+
+def _restore_exact(directory: Path, index: Index, print_: str, started: float) -> Prepared | None:
+    """The structures of ``index`` read whole from the newest ranking file, when that file
+    was written for this very index (same fingerprint); None otherwise.
+
+    Only the members needed are read. The per-file pieces stay on disk: a later
+    generation (a live server's next edit) restores them and updates incrementally.
+    """
+    path = _newest(directory)
+    if path is None:
+        return None
+    try:
+        # our own handle: np.load leaves its own open when the file is not an archive
+        with open(path, "rb") as handle, _archive(np.load(handle, allow_pickle=False)) as npz:
+            if (
+                int(npz["format"][0]) != FORMAT
+                or str(npz["settings"][0]) != SETTINGS
+                or str(npz["fingerprint"][0]) != print_
+            ):
+                return None
+            return _exact(npz, index, print_, started)
+    except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError) as exc:
+        log.warning("ranking data at %s is unusable (%s); rebuilding it", path, exc)
+        return None
+
+
+def _archive(loaded: Any) -> Any:
+    if not hasattr(loaded, "files"):
+        raise ValueError("not an .npz archive")
+    return loaded
+
+
+def _exact(npz: Any, index: Index, print_: str, started: float) -> Prepared:
+    symbols = index.symbols
+    n = len(symbols)
+    files, vocab, trigram_vocab, model_count, stamp_count, model_symbols = (
+        int(x) for x in npz["counts"]
+    )
+    names = [s.name for s in symbols]
+    lower = [name.lower() for name in names]
+    wholes = _unstrings(npz["x_wholes"], n)
+    forms = NameForms(
+        names=names,
+        lower=lower,
+        wholes=wholes,
+        spaced=_unstrings(npz["x_spaced"], n),
+        fqn=_unstrings(npz["x_fqn"], n),
+    )
+    orders = [
+        np.asarray(npz[f"x_order_{name}"], dtype=np.int64) for name in ("names", "lower", "wholes")
+    ]
+    vocabulary = _unstrings(npz["vocabulary"], vocab)
+    term_ids = {term: i for i, term in enumerate(vocabulary)}
+    trigram_vocabulary = Vocabulary(_unstrings(npz["trigram_vocabulary"], trigram_vocab))
+    model = _word_model(npz, model_count, stamp_count, model_symbols)
+    vectors = np.asarray(npz["doc_vectors"], dtype=np.float32)
+    own_heirs = np.zeros((0, vectors.shape[1] if vectors.ndim == 2 else 0), dtype=np.float32)
+    borrowed = _borrowed(npz)
+    heirs = np.zeros(0, dtype=np.int64)
+    if borrowed is not None:
+        heirs = borrowed.heirs
+        own_heirs = vectors[heirs]
+        vectors = vectors.copy()
+        vectors[heirs] = borrowed.vectors
+    lexical = _csc(npz, "x_lexical")
+    tfidf = _csc(npz, "x_tfidf")
+    if not (vectors.shape[0] == lexical.shape[0] == tfidf.shape[0] == n):
+        raise ValueError("row counts disagree")
+    language_count, file_count = (int(x) for x in npz["x_counts"])
+    tables: list[dict[str, npt.NDArray[np.int64]]] = []
+    for name in ("extends", "implements", "decorators"):
+        sizes = np.asarray(npz[f"x_{name}_sizes"], dtype=np.int64)
+        keys = _unstrings(npz[f"x_{name}_keys"], sizes.shape[0])
+        positions = np.asarray(npz[f"x_{name}_positions"], dtype=np.int64)
+        parts = np.split(positions, np.cumsum(sizes)[:-1]) if keys else []
+        tables.append(dict(zip(keys, parts, strict=True)))
+    return Prepared(
+        generation=index.generation,
+        fingerprint=print_,
+        names=NameTable.of(forms, orders),
+        lexical=LexicalIndex(lexical, term_ids),
+        similarity=RepositoryEmbedder(
+            tfidf=tfidf,
+            idf=np.asarray(npz["x_idf"], dtype=np.float64),
+            model=model,
+            doc_vectors=vectors,
+            term_ids=term_ids,
+        ),
+        trigrams=TrigramIndex.of(_rows(npz, "trigrams"), trigram_vocabulary, lower, wholes),
+        filters=FilterTable(
+            kind=np.asarray(npz["x_kind"], dtype=np.int8),
+            language=np.asarray(npz["x_language"], dtype=np.int16),
+            languages=_unstrings(npz["x_languages"], language_count),
+            file=np.asarray(npz["x_file"], dtype=np.int32),
+            files=_unstrings(npz["x_files"], file_count),
+            extends=tables[0],
+            implements=tables[1],
+            decorators=tables[2],
+        ),
+        pagerank=np.asarray(index.pagerank, dtype=np.float64),
+        seconds=time.perf_counter() - started,
+        loaded=True,
+        files=tuple(_unstrings(npz["files"], files)),
+        vocabulary=tuple(vocabulary),
+        trigram_vocabulary=tuple(trigram_vocabulary.terms),
+        heirs=heirs,
+        heir_vectors=own_heirs,
+        borrowed=borrowed.extra if borrowed is not None else None,
+    )
+
+
+def _word_model(arrays: Any, model_count: int, stamp_count: int, model_symbols: int) -> WordModel:
+    model_terms = _unstrings(arrays["model_terms"], model_count)
+    return WordModel(
+        term_ids={t: i for i, t in enumerate(model_terms)},
+        vectors=np.asarray(arrays["model_vectors"], dtype=np.float32),
+        idf=np.asarray(arrays["model_idf"], dtype=np.float64),
+        symbols=model_symbols,
+        stamps=frozenset(_unstrings(arrays["model_stamps"], stamp_count)),
+        version=WordModel.new_version(),
+    )
+
+
+def _borrowed(arrays: Any) -> Borrowed | None:
     if "borrowed_shape" not in arrays:
         return None
     rows, width = (int(x) for x in arrays["borrowed_shape"])
@@ -324,15 +510,7 @@ def _restore(corpus: Corpus, directory: Path) -> None:
         head_length = np.asarray(arrays["head_length"], dtype=np.float64)
         body_length = np.asarray(arrays["body_length"], dtype=np.float64)
         doc_vectors = np.asarray(arrays["doc_vectors"], dtype=np.float32)
-        model_terms = _unstrings(arrays["model_terms"], model_count)
-        model = WordModel(
-            term_ids={t: i for i, t in enumerate(model_terms)},
-            vectors=np.asarray(arrays["model_vectors"], dtype=np.float32),
-            idf=np.asarray(arrays["model_idf"], dtype=np.float64),
-            symbols=model_symbols,
-            stamps=frozenset(_unstrings(arrays["model_stamps"], stamp_count)),
-            version=WordModel.new_version(),
-        )
+        model = _word_model(arrays, model_count, stamp_count, model_symbols)
         vocabulary = Vocabulary(_unstrings(arrays["vocabulary"], vocab))
         trigram_vocabulary = Vocabulary(_unstrings(arrays["trigram_vocabulary"], trigram_vocab))
         if doc_vectors.shape[0] != bounds[-1] or head.rows != bounds[-1]:

@@ -163,3 +163,48 @@ def test_concurrent_prepares_build_once(workspace: tuple[Path, IndexConfig]) -> 
         t.join()
     assert len(results) == 4
     assert all(r is results[0] for r in results)
+
+
+def test_a_new_process_reads_the_structures_of_an_unchanged_index_whole(
+    workspace: tuple[Path, IndexConfig],
+) -> None:
+    root, config = workspace
+    index, _ = update_index(config)
+    directory = config.store.directory
+    built = prepare(index, directory)
+    prepare_module.forget()  # a CLI search of the same index in a new process
+    loaded = prepare(index, directory)
+    assert loaded.loaded
+    assert not corpus_of(index).pieces  # nothing joined: read as assembled
+    for query in QUERIES:
+        assert answers(index, loaded, query) == answers(index, built, query), query
+    for one, other in (
+        (loaded.lexical.weights, built.lexical.weights),
+        (loaded.similarity.tfidf, built.similarity.tfidf),
+        (loaded.trigrams.matrix, built.trigrams.matrix),
+    ):
+        assert one.shape == other.shape
+        assert (one != other).nnz == 0
+    np.testing.assert_array_equal(loaded.similarity.doc_vectors, built.similarity.doc_vectors)
+    for field in ("names", "lower", "wholes"):
+        np.testing.assert_array_equal(
+            getattr(loaded.names, field).values, getattr(built.names, field).values
+        )
+    for joined in ("lower_text", "wholes_text", "spaced_text", "fqn_text"):
+        ours_text, theirs_text = getattr(loaded.names, joined), getattr(built.names, joined)
+        assert ours_text.text == theirs_text.text
+        np.testing.assert_array_equal(ours_text.starts, theirs_text.starts)
+    assert loaded.filters.files == built.filters.files
+    for table in ("extends", "implements", "decorators"):
+        ours, theirs = getattr(loaded.filters, table), getattr(built.filters, table)
+        assert ours.keys() == theirs.keys()
+        for key in ours:
+            np.testing.assert_array_equal(ours[key], theirs[key])
+    assert built.filters.extends  # the fixture has base classes to compare
+
+    # The next change still updates incrementally, from the pieces left on disk.
+    edit(root)
+    updated, _ = update_index(config, index=index)
+    again = prepare(updated, directory)
+    assert again.rebuilt == 1
+    assert_same_as_scratch(updated, again)
