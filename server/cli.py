@@ -25,13 +25,14 @@ from symfuse.server import cmd_index
 
 log = logging.getLogger("symfuse")
 
-# Modules that add subcommands, in help order.
-_COMMAND_MODULES = (
-    "symfuse.server.cmd_search",
-    "symfuse.server.cmd_query",
-    "symfuse.server.lsp_cli",
-    "symfuse.server.mcp_cli",
-)
+# Modules that add subcommands, in help order, with the commands each adds: a command
+# imports its own module alone (the others pull in the ranking layer, TOON, the MCP SDK).
+_COMMAND_MODULES = {
+    "symfuse.server.cmd_search": ("search",),
+    "symfuse.server.cmd_query": ("usages", "text", "get", "callers", "callees", "hierarchy"),
+    "symfuse.server.lsp_cli": ("lsp",),
+    "symfuse.server.mcp_cli": ("mcp",),
+}
 
 
 def common_parser() -> argparse.ArgumentParser:
@@ -108,10 +109,11 @@ _SERVERS = frozenset({"lsp", "mcp"})  # long-lived: they keep the cyclic collect
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every command; of the index commands alone when ``command`` is one.
+    """The parser of every command, or of ``command`` alone (with the index commands).
 
-    The other command modules import the ranking layer (40-60 ms): ``symfuse index``,
-    run after every save by editor hooks and scripts, should not pay for them.
+    Each command module imports what its commands run on: ``symfuse index``, run after
+    every save by editor hooks and scripts, imports no ranking (40-60 ms), and
+    ``symfuse search`` no TOON or navigation modules.
     """
     import importlib
 
@@ -124,7 +126,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     cmd_index.register(sub, common)
     if command in cmd_index.COMMANDS:
         return parser
-    for name in _COMMAND_MODULES:
+    known = any(command in commands for commands in _COMMAND_MODULES.values())
+    for name, commands in _COMMAND_MODULES.items():
+        if known and command not in commands:
+            continue
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -233,3 +233,52 @@ def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
     quiet = _run_on_pty([*command, "--index-dir", str(tmp_path / "c"), "--no-progress"])
     assert b"indexing" not in quiet
     assert b"/80" not in quiet
+
+
+def test_each_command_loads_only_its_own_modules() -> None:
+    """`symfuse index` (run after every save by editor hooks) imports no parser, linker,
+    process pool or ranking when nothing changed; `symfuse search` no TOON, MCP or LSP;
+    and the command table of the CLI names every command its modules add."""
+    import sys
+
+    from symfuse.server import cli, cmd_index
+
+    probe = (
+        "import sys; from symfuse.server import cli; cli.build_parser({command!r}); "
+        "import symfuse.indexer.workspace; "
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith(('symfuse', "
+        "'tree_sitter', 'toon_format', 'mcp', 'pygls', 'scipy', 'multiprocessing')))))"
+    )
+
+    def loaded(command: str) -> set[str]:
+        out = subprocess.run(
+            [sys.executable, "-c", probe.format(command=command)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return set(out.stdout.split())
+
+    for_index = loaded("index")
+    assert not {m for m in for_index if m.startswith("symfuse.ranking")}
+    assert not for_index & {"tree_sitter", "symfuse.indexer.graph", "multiprocessing", "scipy"}
+    for_search = loaded("search")
+    assert "symfuse.server.cmd_search" in for_search
+    assert not {m for m in for_search if m.split(".")[0] in ("toon_format", "mcp", "pygls")}
+    assert "symfuse.server.cmd_query" not in for_search
+
+    everything = cli.build_parser()
+    sub = next(a for a in everything._actions if a.dest == "command")
+    named = {c for commands in cli._COMMAND_MODULES.values() for c in commands}
+    assert set(sub.choices) == named | cmd_index.COMMANDS
+    for command in named:
+        alone = cli.build_parser(command)
+        alone_sub = next(a for a in alone._actions if a.dest == "command")
+        assert command in alone_sub.choices
+
+
+def test_every_command_answers_help() -> None:
+    listing = run_symfuse(["--help"]).stdout
+    for command in ("index", "symbols", "stats", "search", "usages", "get", "lsp", "mcp"):
+        assert command in listing
+        assert "usage: symfuse " + command in run_symfuse([command, "--help"]).stdout
