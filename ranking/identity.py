@@ -204,12 +204,19 @@ def _dotted(text: str) -> str:
     return text.replace("::", ".").replace("#", ".").replace("/", ".")
 
 
+_HUMP = re.compile(r"[A-Z$]?[a-z$]*|[0-9]+|[A-Z]")
+
+
 def humps(query: str) -> list[str]:
-    """The humps a query is typed as: ``gUBI`` -> g U B I; ``get_user`` -> get user."""
-    out: list[str] = []
-    for word in WORD.findall(query):
-        out.extend(h for h in re.findall(r"[A-Z$]?[a-z0-9$]*|[A-Z]", word.replace("_", " ")) if h)
-    return [h for part in out for h in part.split()]
+    """The humps a query is typed as: ``gUBI`` -> g U B I; ``get_user`` -> get user;
+    ``gOO404`` -> g O O 404 (digits are a sub-token of their own, as names are split).
+
+    One lower-case word stays whole: it is read letter by letter (``goo404``).
+    """
+    words = [w for word in WORD.findall(query) for w in word.replace("_", " ").split()]
+    if len(words) == 1 and not any(c.isupper() for c in words[0]):
+        return words
+    return [h for word in words for h in _HUMP.findall(word) if h]
 
 
 def hump_count(query: str) -> int:

@@ -84,6 +84,17 @@ def test_humps() -> None:
     assert identity.humps("gUBI") == ["g", "U", "B", "I"]
     assert identity.humps("getUsBI") == ["get", "Us", "B", "I"]
     assert identity.humps("get_user by") == ["get", "user", "by"]
+    assert identity.humps("gOO404") == ["g", "O", "O", "404"]  # digits: a sub-token alone
+    assert identity.humps("goo404") == ["goo404"]  # one lower-case word: read letter by letter
+
+
+@pytest.mark.parametrize("query", ["gOO404", "getObjOr404", "goo404", "gOOr4"])
+def test_camel_humps_with_digits(query: str) -> None:
+    names = ["get_object_or_404", "GZipMiddleware", "Http404", "getObjectOrNone"]
+    table = NameTable.build([make_symbol(n) for n in names])
+    found = identity.tiers(table, query)
+    assert MatchTier(int(found[0])) is MatchTier.CAMEL_HUMP
+    assert found[1:].tolist() == [MatchTier.NONE] * 3
 
 
 def test_rank_orders_by_tier_then_length_then_pagerank(table: NameTable) -> None:
