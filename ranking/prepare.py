@@ -133,8 +133,8 @@ def prepare(index: Index, directory: Path | None = None) -> Prepared:
                 started = time.perf_counter()
                 print_ = fingerprint(index)
                 if not corpus.pieces and directory is not None:
-                    found = _restore_exact(directory, index, print_, started)
-                    if found is None:
+                    found, readable = _restore_exact(directory, index, print_, started)
+                    if found is None and readable:
                         _restore(corpus, directory)
                 if found is None:
                     found = corpus.update(index, print_, started)
@@ -334,16 +334,19 @@ def _csc(npz: Any, prefix: str) -> sparse.csc_matrix:
     )
 
 
-def _restore_exact(directory: Path, index: Index, print_: str, started: float) -> Prepared | None:
+def _restore_exact(
+    directory: Path, index: Index, print_: str, started: float
+) -> tuple[Prepared | None, bool]:
     """The structures of ``index`` read whole from the newest ranking file, when that file
-    was written for this very index (same fingerprint); None otherwise.
+    was written for this very index (same fingerprint); and whether the file could be
+    read at all (a damaged one is reported here, once, and rebuilt).
 
     Only the members needed are read. The per-file pieces stay on disk: a later
     generation (a live server's next edit) restores them and updates incrementally.
     """
     path = _newest(directory)
     if path is None:
-        return None
+        return None, False
     try:
         # our own handle: np.load leaves its own open when the file is not an archive
         with open(path, "rb") as handle, _archive(np.load(handle, allow_pickle=False)) as npz:
@@ -352,11 +355,11 @@ def _restore_exact(directory: Path, index: Index, print_: str, started: float) -
                 or str(npz["settings"][0]) != SETTINGS
                 or str(npz["fingerprint"][0]) != print_
             ):
-                return None
-            return _exact(npz, index, print_, started)
+                return None, True
+            return _exact(npz, index, print_, started), True
     except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError) as exc:
         log.warning("ranking data at %s is unusable (%s); rebuilding it", path, exc)
-        return None
+        return None, False
 
 
 def _archive(loaded: Any) -> Any:

@@ -3,6 +3,7 @@ modes, filters, detail levels, debug output, validation, intent and persistence.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -422,12 +423,18 @@ def test_prepared_data_is_persisted_and_reloaded(index: Index, tmp_path: Path) -
     np.testing.assert_allclose(second.similarity.doc_vectors, first.similarity.doc_vectors)
 
 
-def test_a_damaged_ranking_file_is_rebuilt(index: Index, tmp_path: Path) -> None:
+def test_a_damaged_ranking_file_is_rebuilt(
+    index: Index, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     stored = tmp_path / f"ranking-{index.generation}.npz"
     stored.write_bytes(b"PK\x03\x04 not really a zip")
     prepare_module.forget()
-    rebuilt = prepare(index, tmp_path)
+    with caplog.at_level(logging.WARNING):
+        rebuilt = prepare(index, tmp_path)
     assert not rebuilt.loaded
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1, warnings  # one message naming the file
+    assert str(stored) in warnings[0]
     prepare_module.forget()
     assert prepare(index, tmp_path).loaded
 
