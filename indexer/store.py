@@ -25,9 +25,10 @@ import os
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgpack
 import platformdirs
@@ -55,15 +56,18 @@ def default_index_dir(roots: list[Path]) -> Path:
     return Path(platformdirs.user_cache_dir("symfuse")) / f"{name}-{digest}"
 
 
-def atomic_write(path: Path, data: bytes | list[bytes]) -> None:
-    """Write ``data`` (or these chunks, in order) to ``path`` so that readers never see a
-    partial file."""
+def atomic_write(path: Path, data: bytes | list[bytes] | Callable[[BinaryIO], object]) -> None:
+    """Write ``data`` (these chunks, in order; or what this function writes to the file
+    it is given) to ``path`` so that readers never see a partial file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         # a large buffer: many small chunks, few system calls (each lets other threads in)
         with os.fdopen(fd, "wb", buffering=WRITE_BUFFER) as f:
-            f.writelines([data] if isinstance(data, bytes) else data)
+            if callable(data):
+                data(f)
+            else:
+                f.writelines([data] if isinstance(data, bytes) else data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -22,7 +22,6 @@ a :class:`Prepared` never wait.
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import threading
 import time
@@ -252,10 +251,9 @@ def _save(path: Path, prepared: Prepared) -> None:
         **_borrowed_arrays(prepared),
         **_exact_arrays(prepared),
     }
-    buffer = io.BytesIO()
-    np.savez(buffer, allow_pickle=False, **arrays)
     try:
-        atomic_write(path, buffer.getvalue())
+        # straight into the file: Django's 170 MB are not first assembled in memory
+        atomic_write(path, lambda file: np.savez(file, allow_pickle=False, **arrays))
     except OSError as exc:
         log.warning("cannot save ranking data to %s: %s", path, exc)
         return
@@ -496,8 +494,9 @@ def _restore(corpus: Corpus, directory: Path) -> None:
     if path is None:
         return
     try:
-        with np.load(io.BytesIO(path.read_bytes()), allow_pickle=False) as npz:
-            arrays = {name: npz[name] for name in npz.files}
+        with open(path, "rb") as handle, _archive(np.load(handle, allow_pickle=False)) as npz:
+            # the pieces' members: not the assembled structures (_restore_exact reads those)
+            arrays = {name: npz[name] for name in npz.files if not name.startswith("x_")}
         if int(arrays["format"][0]) != FORMAT or str(arrays["settings"][0]) != SETTINGS:
             return
         files, vocab, trigram_vocab, model_count, stamp_count, model_symbols = (
