@@ -1,3 +1,4 @@
+; inherits: c_common
 ; C definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
 ; A declarator nests the name: `char **p`, `int a[3]`, `int (*cb)(int)`; the patterns
 ; spell out the usual shapes. Function prototypes are not definitions (ctags agrees).
@@ -39,70 +40,14 @@
   ]) @definition.field
 (field_declaration (bitfield_clause) declarator: (field_identifier) @name) @definition.field
 
-; typedefs; with a struct body, the typedef is captured on its declarator alone (the engine
-; keeps the tighter node); anonymous struct/union/enum bodies are named by the typedef
-(type_definition
-  declarator: [
-    (type_identifier) @name
-    (primitive_type) @name
-    (pointer_declarator declarator: (type_identifier) @name)
-    (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))
-    (array_declarator declarator: (type_identifier) @name)
-    (function_declarator declarator: (type_identifier) @name)
-    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
-    (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
-  ]) @definition.type
-(type_definition
-  type: [
-    (struct_specifier name: (_) body: (_))
-    (union_specifier name: (_) body: (_))
-    (enum_specifier name: (_) body: (_))
-  ]
-  declarator: [
-    (type_identifier) @name @definition.type
-    (pointer_declarator declarator: (type_identifier) @name @definition.type)
-  ])
-(type_definition type: (struct_specifier !name body: (_)) declarator: (type_identifier) @name) @definition.struct
-(type_definition type: (union_specifier !name body: (_)) declarator: (type_identifier) @name) @definition.union
-(type_definition type: (enum_specifier !name body: (_)) declarator: (type_identifier) @name) @definition.enum
-
-; variables (the engine drops those inside functions)
-(declaration
-  declarator: [
-    (identifier) @name
-    (init_declarator declarator: [
-      (identifier) @name
-      (pointer_declarator declarator: (identifier) @name)
-      (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @name))
-      (array_declarator declarator: (identifier) @name)
-      (array_declarator declarator: (array_declarator declarator: (identifier) @name))
-      (pointer_declarator declarator: (array_declarator declarator: (identifier) @name))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
-    ])
-    (pointer_declarator declarator: (identifier) @name)
-    (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @name))
-    (array_declarator declarator: (identifier) @name)
-    (array_declarator declarator: (array_declarator declarator: (identifier) @name))
-    (pointer_declarator declarator: (array_declarator declarator: (identifier) @name))
-    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
-  ]) @definition.variable
-
-(preproc_def name: (identifier) @name) @definition.macro
-(preproc_function_def name: (identifier) @name) @definition.macro
-
 ; ---- references --------------------------------------------------------------
 
-(call_expression function: (identifier) @name) @reference.call
 (call_expression
   function: (field_expression argument: (_) @qualifier field: (field_identifier) @name)) @reference.call
 
-(preproc_include path: (string_literal (string_content) @name)) @reference.import
-(preproc_include path: (system_lib_string) @name) @reference.import
 
 (_ type: (type_identifier) @name) @reference.type
 (struct_specifier name: (type_identifier) @name !body) @reference.type
 (union_specifier name: (type_identifier) @name !body) @reference.type
 (enum_specifier name: (type_identifier) @name !body) @reference.type
 
-(argument_list (identifier) @name) @reference.reference
-(return_statement (identifier) @name) @reference.reference
