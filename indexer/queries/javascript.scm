@@ -1,3 +1,4 @@
+; inherits: js_common
 ; JavaScript definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
 ; Decorators of an exported class sit on the export_statement; the engine reads the
 ; comment before an export_statement as the doc of what it exports.
@@ -40,24 +41,6 @@
 
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
-(function_expression name: (identifier) @name) @definition.function
-
-; variables (the engine drops those inside functions); holding a function, a function
-(variable_declarator name: (identifier) @name) @definition.variable
-(variable_declarator
-  name: (identifier) @name
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
-(variable_declarator
-  name: (object_pattern [
-    (shorthand_property_identifier_pattern) @name
-    (pair_pattern value: (identifier) @name)
-  ]) @definition.variable)
-
-; members of object literals: `const api = { fetch() {}, version: 2 }`
-(pair key: [(property_identifier) @name (string (string_fragment) @name)]) @definition.property
-(pair
-  key: [(property_identifier) @name (string (string_fragment) @name)]
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
 
 ; `Order.create = () => {}` and `Order.prototype.describe = ...`: the
 ; object is the receiver, so the engine names them `Order.create`, `Order.describe`
@@ -84,23 +67,6 @@
   right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
 ; ---- references --------------------------------------------------------------
-
-(call_expression function: (identifier) @name) @reference.call
-(call_expression
-  function: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
-(new_expression constructor: (identifier) @name) @reference.call
-(new_expression
-  constructor: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
-
-(import_statement
-  (import_clause (named_imports (import_specifier name: (identifier) @name alias: (identifier)? @alias)))
-  source: (string (string_fragment) @qualifier)) @reference.import
-(import_statement
-  (import_clause (identifier) @name)
-  source: (string (string_fragment) @qualifier)) @reference.import
-(import_statement
-  (import_clause (namespace_import (identifier) @alias))
-  source: (string (string_fragment) @name)) @reference.import
 
 (arguments (identifier) @name) @reference.reference
 (return_statement (identifier) @name) @reference.reference

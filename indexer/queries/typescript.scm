@@ -1,3 +1,4 @@
+; inherits: js_common
 ; TypeScript definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
 ; tsx.scm inherits this file and adds JSX patterns.
 ; Method decorators precede the method inside the class body; class decorators of an
@@ -76,24 +77,6 @@
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
 (function_signature name: (identifier) @name) @definition.function
-(function_expression name: (identifier) @name) @definition.function
-
-; variables (the engine drops those inside functions); holding a function, a function
-(variable_declarator name: (identifier) @name) @definition.variable
-(variable_declarator
-  name: (identifier) @name
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
-(variable_declarator
-  name: (object_pattern [
-    (shorthand_property_identifier_pattern) @name
-    (pair_pattern value: (identifier) @name)
-  ]) @definition.variable)
-
-; members of object literals: `const api = { fetch() {}, version: 2 }`
-(pair key: [(property_identifier) @name (string (string_fragment) @name)]) @definition.property
-(pair
-  key: [(property_identifier) @name (string (string_fragment) @name)]
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
 
 ; `Order.create = () => {}`, `Order.prototype.describe = ...`: the receiver qualifies them
 (assignment_expression
@@ -106,23 +89,6 @@
   (#eq? @_proto "prototype")) @definition.method
 
 ; ---- references --------------------------------------------------------------
-
-(call_expression function: (identifier) @name) @reference.call
-(call_expression
-  function: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
-(new_expression constructor: (identifier) @name) @reference.call
-(new_expression
-  constructor: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
-
-(import_statement
-  (import_clause (named_imports (import_specifier name: (identifier) @name alias: (identifier)? @alias)))
-  source: (string (string_fragment) @qualifier)) @reference.import
-(import_statement
-  (import_clause (identifier) @name)
-  source: (string (string_fragment) @qualifier)) @reference.import
-(import_statement
-  (import_clause (namespace_import (identifier) @alias))
-  source: (string (string_fragment) @name)) @reference.import
 
 (type_annotation (type_identifier) @name) @reference.type
 (type_annotation (generic_type name: (type_identifier) @name)) @reference.type
