@@ -255,12 +255,11 @@ class Index:
         """New PageRank scores, aligned with :attr:`symbols`; other derived views stay."""
         import numpy as np
 
-        symbols = self.symbols
         numbers = np.asarray(self._symbol_numbers(), dtype=np.int64)
         by_number = np.zeros(len(self._numbers), dtype=np.float64)
         by_number[numbers] = scores
         self._rank_by_number = by_number
-        self._ranks = ([s.symbol_id for s in symbols], scores)
+        self._ranks = (self.symbol_ids, scores)
         self._ranks_by_id = None
         self._cache["pagerank"] = scores
         self.generation += 1
@@ -288,7 +287,7 @@ class Index:
     def _symbol_numbers(self) -> list[int]:
         cached = self._cache.get("numbers")
         if cached is None:
-            cached = self._cache["numbers"] = self._number([s.symbol_id for s in self.symbols])
+            cached = self._cache["numbers"] = self._number(self.symbol_ids)
         return cached  # type: ignore[return-value]
 
     def snapshot(self) -> Index:
@@ -330,6 +329,14 @@ class Index:
             cached = self._cache["symbols"] = [
                 s for key in sorted(self.files) for s in self.files[key].symbols
             ]
+        return cached  # type: ignore[return-value]
+
+    @property
+    def symbol_ids(self) -> list[str]:
+        """The ids of :attr:`symbols`, in order."""
+        cached = self._cache.get("symbol_ids")
+        if cached is None:
+            cached = self._cache["symbol_ids"] = [s.symbol_id for s in self.symbols]
         return cached  # type: ignore[return-value]
 
     @property
@@ -434,10 +441,11 @@ class Index:
 
     def _number(self, symbol_ids: Sequence[str]) -> list[int]:
         numbers = self._numbers
-        try:
-            return list(map(numbers.__getitem__, symbol_ids))  # the usual case: all known
-        except KeyError:
-            return [numbers.setdefault(sid, len(numbers)) for sid in symbol_ids]
+        found: list[int | None] = list(map(numbers.get, symbol_ids))
+        if None in found:  # new ids (an added definition): numbered, the rest looked up once
+            for at in [i for i, number in enumerate(found) if number is None]:
+                found[at] = numbers.setdefault(symbol_ids[at], len(numbers))
+        return found  # type: ignore[return-value]
 
     def _number_edges(self, keys: list[str]) -> None:
         """Number the edges of the files among ``keys`` whose rows changed, in one pass.

@@ -380,7 +380,7 @@ class Store:
         """Edges as arrays of positions in ``ids`` (bytes, not one msgpack item per number)."""
         import numpy as np
 
-        ids: list[str] = [s.symbol_id for s in index.symbols]
+        ids = index.symbol_ids
         edges = index.edges
         pagerank = np.asarray(index.pagerank, dtype=np.float64)
         data = _pack(
