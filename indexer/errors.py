@@ -11,6 +11,10 @@ class IndexCorrupt(SymfuseError):
     """A stored index cannot be used as it is; it is rebuilt."""
 
 
+class IndexUnavailable(SymfuseError):
+    """The index directory cannot be created, locked or written (nothing stored changes)."""
+
+
 class InvalidRequest(SymfuseError):
     """A request field has a bad value. ``field`` names it."""
 

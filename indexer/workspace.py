@@ -33,7 +33,7 @@ from symfuse.indexer.discover import (
     discover_iter,
     discover_paths,
 )
-from symfuse.indexer.errors import IndexCorrupt
+from symfuse.indexer.errors import IndexCorrupt, IndexUnavailable
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import FileStamp, Symbol
 from symfuse.indexer.store import Manifest, Store, default_index_dir
@@ -410,16 +410,32 @@ def _locked_update(
 ) -> tuple[Index | None, UpdateReport]:
     started = time.perf_counter()
     store = config.store
-    with store.lock(), _collector_paused():
-        try:
-            result, report = _update(config, store, index, only, on_progress, need_index)
-        except IndexCorrupt as exc:
-            log.warning("stored index at %s is unusable (%s); rebuilding it", store.directory, exc)
-            store.clear()
-            result, report = _update(config, store, None, None, on_progress, need_index)
-            report.rebuilt_because = str(exc)
+    try:
+        with store.lock(), _collector_paused():
+            try:
+                result, report = _update(config, store, index, only, on_progress, need_index)
+            except IndexCorrupt as exc:
+                log.warning(
+                    "stored index at %s is unusable (%s); rebuilding it", store.directory, exc
+                )
+                store.clear()
+                result, report = _update(config, store, None, None, on_progress, need_index)
+                report.rebuilt_because = str(exc)
+    except OSError as exc:
+        # Source files that cannot be read are skipped with a reason, deep down; what gets
+        # here is the index directory itself: not creatable, a file, locked too long, full.
+        raise IndexUnavailable(
+            f"cannot write the index at {store.directory}: {_reason(exc)}"
+        ) from exc
     report.seconds = time.perf_counter() - started
     return result, report
+
+
+def _reason(exc: OSError) -> str:
+    if isinstance(exc, TimeoutError):
+        return "another symfuse process held its lock too long"
+    text = exc.strerror or str(exc) or type(exc).__name__
+    return f"{text} ({exc.filename})" if exc.filename else text
 
 
 def _update(

@@ -282,3 +282,17 @@ def test_every_command_answers_help() -> None:
     for command in ("index", "symbols", "stats", "search", "usages", "get", "lsp", "mcp"):
         assert command in listing
         assert "usage: symfuse " + command in run_symfuse([command, "--help"]).stdout
+
+
+def test_an_unusable_index_directory_is_one_clear_error(shop: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the index should go\n")
+    for args in (["index", str(shop)], ["search", "order", str(shop)], ["stats", str(shop)]):
+        for index_dir in (blocker, blocker / "below"):
+            result = run_symfuse([*args, "--index-dir", str(index_dir)], check=False)
+            assert result.returncode == 1, result.stderr
+            assert result.stdout == ""
+            lines = result.stderr.strip().splitlines()
+            assert len(lines) == 1, result.stderr
+            assert lines[0].startswith(f"symfuse: error: cannot write the index at {index_dir}")
+    assert blocker.read_text() == "a file where the index should go\n"
