@@ -160,6 +160,9 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
         parts = rel_path.split("/")
         if not rel_path or any(p in ("", ".", "..") for p in parts):
             continue
+        if not rel_path.isascii() and _undecodable(rel_path):
+            result.skipped.append((rel_path, _UNDECODABLE))
+            continue
         if not _visible(real_root, parts, config, specs):
             continue
         spec = languages.detect(parts[-1])
@@ -228,6 +231,19 @@ def _visible(
     return not ignores.ignored("/".join(parts), is_dir=False)
 
 
+_UNDECODABLE = "name is not valid UTF-8 (no editor, URI or JSON answer could name it)"
+
+
+def _undecodable(name: str) -> bool:
+    """Whether a name read from the file system holds bytes that are not UTF-8 (Python
+    keeps them as lone surrogates, which nothing downstream can encode)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _read_gitignore(abs_dir: str) -> pathspec.GitIgnoreSpec | None:
     try:
         with open(os.path.join(abs_dir, ".gitignore"), encoding="utf-8", errors="replace") as f:
@@ -273,6 +289,9 @@ def _walk(
     try:
         for entry in entries:
             rel_path = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            if not entry.name.isascii() and _undecodable(entry.name):
+                result.skipped.append((rel_path, _UNDECODABLE))
+                continue
             target: str | None = None
             try:
                 if entry.is_symlink():

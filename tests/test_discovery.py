@@ -95,3 +95,25 @@ def test_binary_vanished_non_utf8_and_broken_files(tmp_path: Path) -> None:
     assert "syntax errors" in problems["broken.py"]
     vanished = parse_file("gone.py", "r", "gone.py", str(tmp_path / "gone.py"), "python")
     assert vanished == ("gone.py", "vanished before it could be read")
+
+
+def test_names_that_are_not_utf8_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    _write(root, "ok.py")
+    _write(root, "caf\u00e9.py")  # valid UTF-8: indexed like any other
+    raw = os.fsencode(root)
+    with open(raw + b"/latin1-\xe9.py", "wb") as handle:
+        handle.write(PY.encode())
+    os.makedirs(raw + b"/dir-\xff")
+    with open(raw + b"/dir-\xff/inside.py", "wb") as handle:
+        handle.write(PY.encode())
+    found = discover(root, DiscoveryConfig())
+    assert {c.path for c in found.candidates} == {"ok.py", "caf\u00e9.py"}
+    reasons = dict(found.skipped)
+    assert len(reasons) == 2  # the file, and the folder once (not each file in it)
+    assert all("not valid UTF-8" in reason for reason in reasons.values())
+    # The whole workspace still indexes, and the store can write every name it kept.
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    index, report = update_index(config)
+    assert set(index.files) == {"ok.py", "caf\u00e9.py"}
+    assert len(report.skipped) == 2
