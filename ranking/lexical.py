@@ -135,7 +135,9 @@ class LexicalIndex:
                 known_required += 1
         all_terms = len(terms.required)
         matched_all = (
-            present == all_terms if known_required == all_terms else np.zeros(n, dtype=np.bool_)
+            present == all_terms
+            if all_terms and known_required == all_terms  # no terms ("(((") match nothing
+            else np.zeros(n, dtype=np.bool_)
         )
         return total, matched_all
 

@@ -512,3 +512,13 @@ def test_a_longer_page_keeps_the_order_of_a_short_one(
     scores = [i.score for i in long.items]
     assert scores == sorted(scores, reverse=True)
     assert len(long.items) > len(short.items)
+
+
+@pytest.mark.parametrize("query", ["(((", "***", "::", "#", "..."])
+def test_a_query_without_words_or_name_characters_finds_nothing(index: Index, query: str) -> None:
+    # It used to list the first symbols of the index: no required term was read as
+    # every symbol holding all (none) of them.
+    response = run(index, query=query)
+    assert names(response) == []
+    assert response.total == 0
+    assert names(run(index, query="__"))  # a name fragment of symbols alone still matches
