@@ -86,6 +86,31 @@ def require_symbol(index: Index, symbol_id: str, *, argument: str = "symbol_id")
     return symbol
 
 
+def resolve_one(
+    index: Index, symbol_id: str | None, name: str | None, file: str | None = None
+) -> Symbol:
+    """The one symbol a graph query is about, by id or by name (optionally in ``file``);
+    an error listing the candidates when a name is ambiguous."""
+    if symbol_id is not None and name is not None:
+        raise InvalidRequest("name", "give either symbol_id or name, not both")
+    if symbol_id is not None:
+        return require_symbol(index, symbol_id)
+    if name is None:
+        raise InvalidRequest(
+            "symbol_id", "give a symbol_id (from search), or a name (optionally with file)"
+        )
+    found = find_targets(index, name, file)
+    if len(found) == 1:
+        return found[0]
+    shown = ", ".join(s.symbol_id for s in found[:8])
+    more = f" and {len(found) - 8} more" if len(found) > 8 else ""
+    raise InvalidRequest(
+        "name",
+        f"{name!r} names {len(found)} definitions ({shown}{more}); "
+        "pass one of them as symbol_id, or add file",
+    )
+
+
 def _limits(limit: int, offset: int) -> None:
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidRequest("limit", f"must be 1..{MAX_LIMIT}")

@@ -13,6 +13,7 @@ import argparse
 from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.index import Index
 from symfuse.ranking import hierarchy, navigate, text
 from symfuse.server.output import OutputFormat, render, table
 
@@ -64,13 +65,15 @@ def register(
 
     for name, helptext in (("callers", "who calls a symbol"), ("callees", "what a symbol calls")):
         p = _parser(sub, common, name, helptext)
-        p.add_argument("symbol_id", help="the symbol's id")
+        p.add_argument("target", help="a symbol id (with ::) or a name")
+        p.add_argument("--file", default=None, help="with a name: only definitions in this file")
         p.add_argument("--depth", type=int, default=1, help="hops to follow (1-10)")
         p.add_argument("--limit", type=int, default=100, help="at most this many symbols")
         p.set_defaults(handler=run_calls, direction=name)
 
     p = _parser(sub, common, "hierarchy", "supertypes and subtypes of a type")
-    p.add_argument("symbol_id", help="the type's id")
+    p.add_argument("target", help="a type's id (with ::) or its name")
+    p.add_argument("--file", default=None, help="with a name: only definitions in this file")
     p.add_argument("--depth", type=int, default=1, help="levels to follow (1-10)")
     p.add_argument(
         "--direction", choices=("both", "supertypes", "subtypes"), default="both", help="which way"
@@ -244,9 +247,18 @@ def _detail_text(d: navigate.SymbolDetail) -> str:
     return "\n".join(out)
 
 
+def _one(index: Index, args: argparse.Namespace) -> str:
+    """The id of the symbol ``args.target`` names: an id as given, a name resolved."""
+    target: str = args.target
+    if "::" in target:
+        return navigate.resolve_one(index, target, None).symbol_id
+    return navigate.resolve_one(index, None, target, args.file).symbol_id
+
+
 def run_calls(args: argparse.Namespace) -> int:
     walk = hierarchy.callers if args.direction == "callers" else hierarchy.callees
-    result = walk(_index(args), args.symbol_id, depth=args.depth, limit=args.limit)
+    index = _index(args)
+    result = walk(index, _one(index, args), depth=args.depth, limit=args.limit)
     data = result.to_dict()
     rows = [
         {
@@ -262,8 +274,9 @@ def run_calls(args: argparse.Namespace) -> int:
 
 
 def run_hierarchy(args: argparse.Namespace) -> int:
+    index = _index(args)
     result = hierarchy.type_hierarchy(
-        _index(args), args.symbol_id, depth=args.depth, direction=args.direction
+        index, _one(index, args), depth=args.depth, direction=args.direction
     )
     data = result.to_dict()
     columns = ("depth", "relation", "name", "kind", "file", "line", "resolved")

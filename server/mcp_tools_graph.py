@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
@@ -144,27 +143,10 @@ def _register_calls(server: MCPServer[Any], backend: Backend, direction: str) ->
 def resolve_target(
     index: Index, symbol_id: str | None, name: str | None, file: str | None
 ) -> Symbol:
-    """The one symbol a graph tool is about; an error listing candidates when ambiguous."""
-    from symfuse.ranking.navigate import find_targets, require_symbol
+    """The one symbol a graph tool is about (errors become tool errors in tool_errors)."""
+    from symfuse.ranking.navigate import resolve_one
 
-    if symbol_id is not None and name is not None:
-        raise ToolError("invalid argument name: give either symbol_id or name, not both")
-    if symbol_id is not None:
-        return require_symbol(index, symbol_id)
-    if name is None:
-        raise ToolError(
-            "invalid argument symbol_id: give a symbol_id (from search), or a name "
-            "(optionally with file)"
-        )
-    found = find_targets(index, name, file)
-    if len(found) == 1:
-        return found[0]
-    shown = ", ".join(s.symbol_id for s in found[:8])
-    more = f" and {len(found) - 8} more" if len(found) > 8 else ""
-    raise ToolError(
-        f"invalid argument name: {name!r} names {len(found)} definitions ({shown}{more}); "
-        "pass one of them as symbol_id, or add file"
-    )
+    return resolve_one(index, symbol_id, name, file)
 
 
 _ROW_FIELDS = ("symbol_id", "name", "kind", "file", "line", "signature")

@@ -163,6 +163,26 @@ def test_hierarchy(nav_ws: Path, nav_index: Path) -> None:
     assert "supertypes" not in shown.stdout
 
 
+def test_graph_commands_take_a_name(nav_ws: Path, nav_index: Path) -> None:
+    by_name = answer(nav_ws, nav_index, "callers", "format_price", "--depth", "2")
+    by_id = answer(nav_ws, nav_index, "callers", FORMAT_PRICE, "--depth", "2")
+    assert by_name == by_id
+    assert answer(nav_ws, nav_index, "hierarchy", "Order") == answer(
+        nav_ws, nav_index, "hierarchy", ORDER
+    )
+    qualified = answer(nav_ws, nav_index, "hierarchy", "models.Order", "--file", "shop/models.py")
+    assert qualified == answer(nav_ws, nav_index, "hierarchy", ORDER)
+    line = fails(nav_ws, nav_index, "callers", "no_such_function")
+    assert line.startswith("symfuse: error: name: no definition named 'no_such_function'")
+
+
+def test_an_ambiguous_name_lists_the_candidates(nav_ws: Path, nav_index: Path) -> None:
+    line = fails(nav_ws, nav_index, "callees", "total")
+    assert line.startswith("symfuse: error: name: 'total' names ")
+    assert "shop/models.py::" in line
+    assert "pass one of them as symbol_id, or add file" in line
+
+
 def test_unknown_symbol_id(nav_ws: Path, nav_index: Path) -> None:
     for command in ("usages", "get", "callers", "callees", "hierarchy"):
         line = fails(nav_ws, nav_index, command, "shop/nope.py::Nope#class")
