@@ -191,7 +191,7 @@ class SearchRequest:
         return cls(
             query=query,
             kind=kinds,
-            language=tuple(x.lower() for x in _text_list(values.get("language"), "language")),
+            language=_languages(values.get("language")),
             file_pattern=_text_list(values.get("file_pattern"), "file_pattern"),
             implements=_optional_text(values.get("implements"), "implements"),
             extends=_optional_text(values.get("extends"), "extends"),
@@ -269,8 +269,23 @@ def _optional_text(value: Any, name: str, strip: str = "") -> str | None:
     return text or None
 
 
+def _languages(value: Any) -> tuple[str, ...]:
+    """Language names, checked: a misspelt one would filter everything out in silence."""
+    from symfuse.indexer.languages import supported
+
+    names = tuple(x.lower() for x in _text_list(value, "language"))
+    known = supported()
+    for name in names:
+        if name not in known:
+            raise InvalidRequest(
+                "language", f"unknown language {name!r}; one of {', '.join(sorted(known))}"
+            )
+    return names
+
+
 def _text_list(value: Any, name: str) -> tuple[str, ...]:
-    """A string, a comma-separated string or a list of strings -> a tuple of non-empty strings."""
+    """A string, a comma-separated string or a list of such strings (a repeated CLI
+    option) -> a tuple of non-empty strings."""
     if value is None:
         return ()
     items: list[Any]
@@ -285,6 +300,5 @@ def _text_list(value: Any, name: str) -> tuple[str, ...]:
         item = raw.value if isinstance(raw, StrEnum) else raw
         if not isinstance(item, str):
             raise InvalidRequest(name, "must be a string or a list of strings")
-        if item.strip():
-            out.append(item.strip())
+        out.extend(part.strip() for part in item.split(",") if part.strip())
     return tuple(out)

@@ -522,3 +522,16 @@ def test_a_query_without_words_or_name_characters_finds_nothing(index: Index, qu
     assert names(response) == []
     assert response.total == 0
     assert names(run(index, query="__"))  # a name fragment of symbols alone still matches
+
+
+def test_languages_are_checked_and_comma_lists_split_inside_repeated_values(index: Index) -> None:
+    with pytest.raises(InvalidRequest, match="unknown language 'klingon'; one of .*python"):
+        SearchRequest.from_mapping({"query": "order", "language": "klingon"})
+    request = SearchRequest.from_mapping(
+        {"query": "order", "language": ["Python,go"], "kind": ["class, method"]}
+    )
+    assert request.language == ("python", "go")
+    assert {k.value for k in request.kind} == {"class", "method"}
+    found = run(index, query="order", language=["go,python"], limit=50)
+    assert {i.symbol.language for i in found.items} <= {"go", "python"}
+    assert names(found)
