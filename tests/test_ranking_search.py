@@ -525,7 +525,7 @@ def test_a_query_without_words_or_name_characters_finds_nothing(index: Index, qu
 
 
 def test_languages_are_checked_and_comma_lists_split_inside_repeated_values(index: Index) -> None:
-    with pytest.raises(InvalidRequest, match="unknown language 'klingon'; one of .*python"):
+    with pytest.raises(InvalidRequest, match=r"unknown language 'klingon'; one of .*python"):
         SearchRequest.from_mapping({"query": "order", "language": "klingon"})
     request = SearchRequest.from_mapping(
         {"query": "order", "language": ["Python,go"], "kind": ["class, method"]}
