@@ -132,14 +132,18 @@ def extended(head: Fused, deep: Fused) -> Fused:
     )
 
 
-def guard_first(fused: Fused, level: npt.NDArray[np.int8]) -> tuple[Fused, npt.NDArray[np.bool_]]:
+def guard_first(
+    fused: Fused, level: npt.NDArray[np.int8], within: npt.NDArray[np.int64] | None = None
+) -> tuple[Fused, npt.NDArray[np.bool_]]:
     """Put items with a lower guard ``level`` (aligned with ``fused``) before all others.
 
     Used for the exact-name guarantee: level 0 for an exact name, 1 for a
-    case-insensitive one, 2 for everything else. Scores are then lifted so that
-    they never increase down the list; returns which items were lifted.
+    case-insensitive one, 2 for everything else. ``within`` orders the items of one
+    level before their fused scores do (0 everywhere: fused order). Scores are then
+    lifted so that they never increase down the list; returns which items were lifted.
     """
-    order = np.lexsort((np.arange(len(fused)), -fused.scores, level)).astype(np.int64)
+    keys = np.zeros(len(fused), dtype=np.int64) if within is None else within
+    order = np.lexsort((np.arange(len(fused)), -fused.scores, keys, level)).astype(np.int64)
     scores = fused.scores[order]
     lifted_scores = np.maximum.accumulate(scores[::-1])[::-1]
     lifted = lifted_scores > scores + 1e-12

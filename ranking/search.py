@@ -231,7 +231,7 @@ def _ranked(
             request.max_edit_distance,
             prepared.trigrams.lower,
         )
-        fused, lifted = guard_first(fused, levels)
+        fused, lifted = guard_first(fused, levels, _namesakes_by_identity(fused, levels))
         levels = np.sort(levels)
     page = slice(request.offset, request.offset + request.limit)
     top = float(fused.scores[0]) if len(fused) else 0.0
@@ -300,6 +300,23 @@ _BOOSTS = {
     MatchTier.NONE: "name_match",
 }
 TYPO_GUARD_DISTANCE = 2  # auto-fuzzy hits this close to the query lead the answer
+
+
+def _namesakes_by_identity(fused: Fused, levels: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+    """Among definitions named exactly as the query, the identity channel's order (name
+    length, then PageRank) before the fused one. Their lexical and similarity ranks say
+    nothing about which namesake is meant (they match the name alike, and a long
+    class body only lowers BM25): "Model" is django.db.models.Model, the most linked
+    definition, not one of the 150 test-local ``class Model`` that a short document
+    ranked higher."""
+    identity = fused.ranks.get(Channel.IDENTITY)
+    keys = np.zeros(len(fused), dtype=np.int64)
+    if identity is None:
+        return keys
+    named = levels < 2 * MatchTier.FQN_SUFFIX  # exact, or exact but for case and separators
+    ranked = np.where(identity > 0, identity, np.iinfo(np.int32).max).astype(np.int64)
+    keys[named] = ranked[named]
+    return keys
 
 
 def _guard_levels(

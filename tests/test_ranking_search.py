@@ -535,3 +535,23 @@ def test_languages_are_checked_and_comma_lists_split_inside_repeated_values(inde
     found = run(index, query="order", language=["go,python"], limit=50)
     assert {i.symbol.language for i in found.items} <= {"go", "python"}
     assert names(found)
+
+
+def test_the_most_linked_of_many_namesakes_comes_first(tmp_path: Path) -> None:
+    """Exact-name ties are ordered by the identity channel (length, then PageRank), not by
+    BM25 and similarity, which prefer short local classes over a long central one."""
+    root = tmp_path / "ws"
+    (root / "lib").mkdir(parents=True)
+    body = "\n".join(f"    def method_{i}(self):\n        return {i}\n" for i in range(60))
+    (root / "lib" / "base.py").write_text(f"class Model:\n    '''The base of models.'''\n{body}")
+    users = "\n".join(f"class User{i}(Model):\n    pass\n" for i in range(12))
+    (root / "lib" / "users.py").write_text(f"from lib.base import Model\n\n{users}")
+    (root / "tests").mkdir()
+    for i in range(6):
+        local = f"def test_{i}():\n    class Model:\n        '''A model model.'''\n    return Model\n"
+        (root / "tests" / f"test_{i}.py").write_text(local)
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    index, _ = update_index(config)
+    found = run(index, query="Model", limit=10).items
+    assert [i.symbol.name for i in found[:7]] == ["Model"] * 7
+    assert found[0].symbol.symbol_id == "lib/base.py::Model#class"
