@@ -548,7 +548,7 @@ def test_the_most_linked_of_many_namesakes_comes_first(tmp_path: Path) -> None:
     (root / "lib" / "users.py").write_text(f"from lib.base import Model\n\n{users}")
     (root / "tests").mkdir()
     for i in range(6):
-        local = f"def test_{i}():\n    class Model:\n        '''A model model.'''\n    return Model\n"
+        local = f"def test_{i}():\n    class Model:\n        'A model model.'\n    return Model\n"
         (root / "tests" / f"test_{i}.py").write_text(local)
     config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
     index, _ = update_index(config)
