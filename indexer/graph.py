@@ -26,6 +26,7 @@ from symfuse.indexer.model import EdgeKind, Kind, Reference, RefKind, Symbol
 from symfuse.indexer.rows import LinkGroup
 
 MAX_CANDIDATES = 8
+MAX_REEXPORT_HOPS = 4  # `pkg` re-exports from `pkg.sub`, which re-exports from ...
 FEW_NAMES = 64  # changed names up to which affected_files scans the files
 _SELF_NAMES = frozenset({"self", "this", "cls", "super()", "Self", "@"})
 _CALLABLE = frozenset(
@@ -67,23 +68,31 @@ class Resolver:
         self.by_name = index.by_name
         self._by_fqn = index.by_fqn
         self._bare: dict[tuple[str, RefKind, bool, str], list[Resolution]] = {}
-        self._imports: dict[str, dict[str, str]] = {}
+        self._imports: dict[str, Bindings] = {}
         self._groups: tuple[str | None, list[LinkGroup]] = (None, [])
         self._outside_cache: dict[tuple[str, str, str, RefKind], list[Resolution]] = {}
+        self._modules: dict[str, FileEntry] | None = None
+
+    def _bindings(self, entry: FileEntry) -> Bindings:
+        found = self._imports.get(entry.path)
+        if found is None:
+            # another file's (a module that re-exports): decoded without evicting the
+            # groups of the file being linked
+            groups = self.link_groups(entry) if self._groups[0] == entry.path else None
+            found = self._imports[entry.path] = import_bindings(entry, groups)
+        return found
 
     def _file_imports(self, entry: FileEntry) -> dict[str, str]:
         """Local name -> qualified name it stands for, from the file's import references."""
-        table = self._imports.get(entry.path)
-        if table is None:
-            table = {}
-            for name, qualifier, code, alias, _ in self.link_groups(entry):
-                if code != _IMPORT_CODE:
-                    continue
-                table[alias or name.rsplit(".", 1)[-1]] = _import_fqn(name, qualifier, entry)
-                if not alias and "." in name and not qualifier:
-                    table[name.split(".", 1)[0]] = name.split(".", 1)[0]
-            self._imports[entry.path] = table
-        return table
+        return self._bindings(entry).names
+
+    def _from_stars(self, entry: FileEntry, dotted: str, hops: int = 0) -> Symbol | None:
+        """``dotted`` looked up in the modules the file imports ``*`` from, in order."""
+        for module in self._bindings(entry).stars:
+            found = self._fqn(f"{module}.{dotted}", hops + 1)
+            if found is not None:
+                return found
+        return None
 
     def link_groups(self, entry: FileEntry) -> list[LinkGroup]:
         """The file's link groups, decoded once while it is being linked."""
@@ -149,12 +158,17 @@ class Resolver:
             target = self._fqn(imports[name])
             if target is not None:
                 return [Resolution(target, 1.0)]
+        else:
+            target = self._from_stars(entry, name)
+            if target is not None:
+                return [Resolution(target, 1.0)]
         return self._by_bare_name(name, bool(qualifier), kind, entry)
 
-    def _fqn(self, dotted: str) -> Symbol | None:
+    def _fqn(self, dotted: str, hops: int = 0) -> Symbol | None:
         """The definition with this qualified name; failing that, with its longest suffix
         of two or more parts (``django.db.models.Q`` when the workspace root is the
-        ``django`` package itself, whose names start at ``db``)."""
+        ``django`` package itself, whose names start at ``db``); failing that, the one a
+        module re-exports under it (:meth:`_reexported`)."""
         found = self._by_fqn.get(dotted)
         if found is not None:
             return found
@@ -162,8 +176,37 @@ class Resolver:
         for start in range(1, len(parts) - 1):
             found = self._by_fqn.get(".".join(parts[start:]))
             if found is not None:
-                break
-        return found
+                return found
+        if hops < MAX_REEXPORT_HOPS and len(parts) > 1:
+            return self._reexported(parts, hops)
+        return None
+
+    def _reexported(self, parts: list[str], hops: int) -> Symbol | None:
+        """``django.db.models.Model``: the module ``django.db.models`` defines no
+        ``Model`` but imports it (``from django.db.models.base import Model``), and a
+        module's imports are names of its own: follow them. The longest module path
+        first, leading parts dropped as in :meth:`_fqn`."""
+        modules = self._module_map()
+        for start in range(len(parts) - 1):
+            for cut in range(len(parts) - 1, start, -1):
+                module = modules.get(".".join(parts[start:cut]))
+                if module is None:
+                    continue
+                target = self._file_imports(module).get(parts[cut])
+                if target is None:  # perhaps from a module it imports `*` from
+                    return self._from_stars(module, ".".join(parts[cut:]), hops)
+                return self._fqn(".".join([target, *parts[cut + 1 :]]), hops + 1)
+        return None
+
+    def _module_map(self) -> dict[str, FileEntry]:
+        """Python module name (from the path under its root) -> the file."""
+        if self._modules is None:
+            self._modules = {
+                module_name(entry.rel): entry
+                for entry in self.index.files.values()
+                if entry.language == "python"
+            }
+        return self._modules
 
     def _in_scope(
         self, name: str, self_scope: bool, enclosing: str | None, entry: FileEntry
@@ -227,6 +270,45 @@ class Resolver:
         # three decimals, as the store keeps them: stored and fresh edges compare equal
         confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else 0.8), 3)
         return [Resolution(c, confidence) for c in candidates]
+
+
+class Bindings(NamedTuple):
+    """What a file's imports bring into its namespace."""
+
+    names: dict[str, str]  # local name -> the qualified name it stands for
+    stars: tuple[str, ...]  # modules it imports `*` from, in order
+
+
+def import_bindings(entry: FileEntry, groups: list[LinkGroup] | None = None) -> Bindings:
+    """What a file's imports bind (``groups``: its link groups, when already decoded)."""
+    table: dict[str, str] = {}
+    stars: list[str] = []
+    for name, qualifier, code, alias, _ in groups if groups is not None else entry.link_groups():
+        if code != _IMPORT_CODE:
+            continue
+        if name == "*":
+            stars.append(_import_fqn(name, qualifier, entry)[:-2])
+            continue
+        table[alias or name.rsplit(".", 1)[-1]] = _import_fqn(name, qualifier, entry)
+        if not alias and "." in name and not qualifier:
+            table[name.split(".", 1)[0]] = name.split(".", 1)[0]
+    return Bindings(table, tuple(stars))
+
+
+_NO_BINDINGS = Bindings({}, ())
+
+
+def changed_bindings(old: FileEntry | None, new: FileEntry | None) -> set[str] | None:
+    """Names a file's imports bind differently between two versions of it: files that
+    use them may resolve through the file's module differently (a re-export added or
+    dropped in a package's ``__init__.py``). None when its ``*`` imports changed: any
+    name may then resolve differently, and everything is relinked."""
+    before = import_bindings(old) if old is not None else _NO_BINDINGS
+    after = import_bindings(new) if new is not None else _NO_BINDINGS
+    if before.stars != after.stars:
+        return None
+    names = before.names.keys() | after.names.keys()
+    return {name for name in names if before.names.get(name) != after.names.get(name)}
 
 
 def _import_fqn(name: str, qualifier: str, entry: FileEntry) -> str:

@@ -683,6 +683,7 @@ def patch(
         old = index.files.pop(key, None)
         if old is not None:
             names.update(s.name for s in old.symbols)
+            _rebound(index, names, graph.changed_bindings(old, None))
         index.edges_by_file.pop(key, None)
     for result in results:
         if len(result) == 2:
@@ -691,6 +692,7 @@ def patch(
             old = index.files.pop(key, None)
             if old is not None:
                 names.update(s.name for s in old.symbols)
+                _rebound(index, names, graph.changed_bindings(old, None))
                 touched.add(key)
             continue
         entry = entry_of(result)
@@ -706,6 +708,7 @@ def patch(
         if index.linked:  # an unlinked index is linked in full below: no names needed
             old_symbols: list[Symbol] = old.symbols if old is not None else []
             names.update(graph.changed_names(old_symbols, entry.symbols))
+            _rebound(index, names, graph.changed_bindings(old, entry))
         index.files[entry.path] = entry
         touched.add(entry.path)
     index.changed()
@@ -726,6 +729,15 @@ def patch(
     _rank(index)
     index.graph_dirty = True
     index.updated_at = time.time()
+
+
+def _rebound(index: Index, names: set[str], rebound: set[str] | None) -> None:
+    """Add the names a file's imports bind differently; None (its ``*`` imports changed,
+    so any name may resolve differently): link the whole index again."""
+    if rebound is None:
+        index.linked = False
+    else:
+        names.update(rebound)
 
 
 def _rank(index: Index) -> None:

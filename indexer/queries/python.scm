@@ -47,6 +47,8 @@
 (import_statement name: (aliased_import name: (dotted_name) @name alias: (identifier) @alias)) @reference.import
 (import_from_statement module_name: (_) @qualifier name: (dotted_name) @name) @reference.import
 (import_from_statement module_name: (_) @qualifier name: (aliased_import name: (dotted_name) @name alias: (identifier) @alias)) @reference.import
+; `from pkg.mod import *` (name `*`): the linker looks names up in the module it names
+(import_from_statement module_name: (_) @qualifier (wildcard_import) @name) @reference.import
 
 (type (identifier) @name) @reference.type
 (type (attribute attribute: (identifier) @name)) @reference.type
