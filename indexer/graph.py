@@ -198,6 +198,23 @@ class Resolver:
                 return self._fqn(".".join([target, *parts[cut + 1 :]]), hops + 1)
         return None
 
+    def importable(self, dotted: str) -> list[Symbol]:
+        """The definitions ``dotted`` names as an import path would (``models.CharField``,
+        ``db.models.Model``): the name in every module whose dotted name ends with the
+        path's head, where the module defines, re-exports or ``*``-imports it. For
+        queries written as people import names, not as the files define them."""
+        head, _, last = dotted.rpartition(".")
+        if not head or not last:
+            return []
+        suffix = "." + head
+        found: dict[str, Symbol] = {}
+        for module in self._module_map():
+            if module == head or module.endswith(suffix):
+                target = self._fqn(f"{module}.{last}")
+                if target is not None and target.name == last:
+                    found.setdefault(target.symbol_id, target)
+        return list(found.values())
+
     def _module_map(self) -> dict[str, FileEntry]:
         """Python module name (from the path under its root) -> the file."""
         if self._modules is None:

@@ -215,6 +215,8 @@ def _ranked(
 ) -> SearchResponse:
     depth = max(MIN_DEPTH, 2 * (request.offset + request.limit))
     run = run_channels(prepared, request, query, mask, depth)
+    if "." in query and is_identifier_shaped(query):
+        run = _with_import_paths(index, prepared, run, query.strip(), mask)
     fused = _merge(run, request)
     if depth > MIN_DEPTH:
         # The first MIN_DEPTH candidates of each channel order the head of every page,
@@ -267,6 +269,41 @@ def _ranked(
         channels=ran,
         weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
     )
+
+
+def _with_import_paths(
+    index: Index,
+    prepared: Prepared,
+    run: ChannelRun,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+) -> ChannelRun:
+    """A dotted query that names a definition as an import would (``models.CharField``
+    for django.db.models.fields.CharField, re-exported by django.db.models): those
+    definitions join the identity channel first, at the fqn-suffix tier, which a
+    dotted query raises to the exact-name guard."""
+    from symfuse.indexer.graph import Resolver
+
+    found = [index.position[s.symbol_id] for s in Resolver(index).importable(query)]
+    found = [at for at in found if mask is None or mask[at]]
+    if not found:
+        return run
+    known = np.asarray(found, dtype=np.int64)
+    known = known[np.argsort(-prepared.pagerank[known], kind="stable")]
+    tiers = run.tiers.copy()
+    tiers[known] = np.minimum(tiers[known], np.int8(MatchTier.FQN_SUFFIX))
+    identity = run.rankings.get(Channel.IDENTITY, Ranking.empty())
+    rest = ~np.isin(identity.positions, known)
+    top = float(identity.scores.max()) if len(identity) else 1.0
+    rankings = dict(run.rankings)
+    rankings[Channel.IDENTITY] = Ranking(
+        np.concatenate([known, identity.positions[rest]]),
+        np.concatenate([np.full(len(known), top), identity.scores[rest]]),
+    )
+    if Channel.STRUCTURAL in rankings:
+        candidates = np.concatenate([r.positions for c, r in rankings.items() if len(r)])
+        rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.unique(candidates))
+    return replace(run, rankings=rankings, tiers=tiers)
 
 
 def _truncated(run: ChannelRun, prepared: Prepared, depth: int) -> ChannelRun:

@@ -84,3 +84,34 @@ def test_changing_what_a_package_reexports_relinks_its_users(tree: Path, tmp_pat
         assert _rows(index) == _rows(fresh), text
         assert index.pagerank.tolist() == pytest.approx(fresh.pagerank.tolist(), abs=1e-6)
     assert (MODEL, INHERITS, 1.0) in edges_from(index, "app.py::Post#class")
+
+
+# Namesakes that BM25, similarity and PageRank all prefer: a "pkg" path and document, and
+# more subclasses. Only reading the query as an import path finds pkg's own.
+RIVALS = {
+    "tools/pkg_model.py": (
+        "class Model:\n    'The pkg model.'\n\n\nclass CharField:\n    'A pkg field.'\n"
+    ),
+    "tools/users.py": "from tools.pkg_model import Model, CharField\n\n\n"
+    + "".join(f"class Rival{i}(Model):\n    name = CharField()\n\n\n" for i in range(8)),
+}
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("pkg.Model", "pkg/base.py::Model#class"),  # re-exported by name
+        ("pkg.CharField", "pkg/fields.py::CharField#class"),  # through `*`
+    ],
+)
+def test_search_finds_a_name_written_as_it_is_imported(
+    tree: Path, tmp_path: Path, query: str, expected: str
+) -> None:
+    from symfuse.ranking.api import SearchRequest, search
+
+    for rel, text in RIVALS.items():
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree / rel).write_text(text)
+    index = cold(tree, tmp_path, "idx")
+    response = search(index, SearchRequest.from_mapping({"query": query, "limit": 5}))
+    assert response.items[0].symbol.symbol_id == expected
