@@ -16,6 +16,7 @@ references at file level have no source definition and make no edge.
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -218,11 +219,7 @@ class Resolver:
     def _module_map(self) -> dict[str, FileEntry]:
         """Python module name (from the path under its root) -> the file."""
         if self._modules is None:
-            self._modules = {
-                module_name(entry.rel): entry
-                for entry in self.index.files.values()
-                if entry.language == "python"
-            }
+            self._modules = python_modules(self.index)
         return self._modules
 
     def _in_scope(
@@ -287,6 +284,27 @@ class Resolver:
         # three decimals, as the store keeps them: stored and fresh edges compare equal
         confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else 0.8), 3)
         return [Resolution(c, confidence) for c in candidates]
+
+
+# Per index, for its generation: searches make a resolver per dotted query.
+_MODULES: weakref.WeakKeyDictionary[Index, tuple[int, dict[str, FileEntry]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def python_modules(index: Index) -> dict[str, FileEntry]:
+    """Python module name (from the path under its root) -> the file, made once per
+    generation of ``index``."""
+    known = _MODULES.get(index)
+    if known is not None and known[0] == index.generation:
+        return known[1]
+    table = {
+        module_name(entry.rel): entry
+        for entry in index.files.values()
+        if entry.language == "python"
+    }
+    _MODULES[index] = (index.generation, table)
+    return table
 
 
 class Bindings(NamedTuple):
