@@ -356,6 +356,7 @@ def _c_prepass(source: bytes) -> bytes:
     return bytes(out) if out is not None else source
 
 
+_BOM = b"\xef\xbb\xbf"
 _PREPASS = {"typescript": _ts_prepass, "tsx": _ts_prepass, "c": _c_prepass, "cpp": _c_prepass}
 
 
@@ -369,6 +370,8 @@ def extract(
     itself a package puts its own name first.
     """
     spec = languages.supported()[language]
+    if source.startswith(_BOM):
+        source = source[len(_BOM) :]  # editors hide it: line 1's columns start after it
     prepass = _PREPASS.get(language)
     tree = languages.parser(language).parse(prepass(source) if prepass else source)
     problems: list[str] = []

@@ -117,3 +117,20 @@ def test_names_that_are_not_utf8_are_skipped_with_a_reason(tmp_path: Path) -> No
     index, report = update_index(config)
     assert set(index.files) == {"ok.py", "caf\u00e9.py"}
     assert len(report.skipped) == 2
+
+
+def test_a_byte_order_mark_does_not_shift_the_first_line(tmp_path: Path) -> None:
+    # Editors hide a UTF-8 BOM: the columns they send and expect start after it.
+    root = tmp_path / "ws"
+    text = "def first():\n    return 1\n\n\nclass Second:\n    pass\n"
+    _write(root, "plain.py", text)
+    _write(root, "marked.py", b"\xef\xbb\xbf" + text.encode())
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    index, _ = update_index(config)
+
+    def spans(key: str) -> list[tuple[str, int, int, int, int]]:
+        found = index.files[key].symbols
+        return [(s.name, s.line, s.col, s.name_col, s.name_end_col) for s in found]
+
+    assert spans("marked.py") == spans("plain.py")
+    assert spans("plain.py")[0] == ("first", 1, 1, 5, 10)
