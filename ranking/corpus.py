@@ -146,7 +146,7 @@ def read_source(index: Index, key: str) -> str | None:
         return None
     if hashlib.blake2b(data, digest_size=16).hexdigest() != entry.stamp.digest:
         return None  # an editor overlay or a later change: spans would not line up
-    return data.decode("utf-8", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")
 
 
 def reference_bodies(entry: FileEntry) -> list[str]:

@@ -247,7 +247,7 @@ class _SourceCache:
                 data = f.read()
         except OSError:
             return None
-        text = data.decode("utf-8", errors="replace")
+        text = data.decode("utf-8-sig", errors="replace")  # no BOM: as indexed
         source = Source(text, text.splitlines())
         with self._lock:
             old = self._items.pop(real, None)

@@ -269,7 +269,7 @@ class ServerState:
             return text
         try:
             with open(path, "rb") as f:
-                return f.read().decode("utf-8", "replace")
+                return f.read().decode("utf-8-sig", "replace")  # no BOM: as indexed
         except OSError:
             return None
 
