@@ -5,7 +5,9 @@ A reference is resolved by trying, in order:
 1. the same scope: a definition with that name in the enclosing definition, its
    parents, the enclosing class (for ``self.x``/``this.x``) and the file;
 2. imports: a name or module alias bound by an import of the same file, looked
-   up by qualified name;
+   up by qualified name; a Python module's imports are names of its own, so
+   ``models.Model`` follows ``django/db/models/__init__.py``'s
+   ``from django.db.models.base import Model`` (and ``from x import *``);
 3. the bare name anywhere in the workspace, each of ``n`` candidates with
    confidence ``1/n`` (names with more than ``MAX_CANDIDATES`` definitions are
    too ambiguous to link).
@@ -338,6 +340,8 @@ def changed_bindings(old: FileEntry | None, new: FileEntry | None) -> set[str] |
     use them may resolve through the file's module differently (a re-export added or
     dropped in a package's ``__init__.py``). None when its ``*`` imports changed: any
     name may then resolve differently, and everything is relinked."""
+    if all(e is None or e.language != "python" for e in (old, new)):
+        return set()  # only Python modules are looked through (python_modules)
     before = import_bindings(old) if old is not None else _NO_BINDINGS
     after = import_bindings(new) if new is not None else _NO_BINDINGS
     if before.stars != after.stars:
