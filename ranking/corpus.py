@@ -71,16 +71,27 @@ class FilePiece:
         return self.text.size
 
     @classmethod
-    def stored(cls, stamp: str, text: Piece, trigrams: Rows) -> FilePiece:
-        """A piece read from disk; :meth:`complete` adds what is cheap to recompute."""
-        empty = NameForms([], [], [], [], [])
-        return cls(stamp, text, trigrams, empty, FilterCodes.of([]), partial=True)
+    def stored(
+        cls, stamp: str, text: Piece, trigrams: Rows, split: tuple[list[str], list[str]] | None
+    ) -> FilePiece:
+        """A piece read from disk; :meth:`complete` adds what is cheap to recompute.
+        ``split``: the names' separator-free and spaced forms as stored with it, when
+        the file had them (splitting 57k names is most of a completion)."""
+        forms = (
+            NameForms([], [], *split, []) if split is not None else NameForms([], [], [], [], [])
+        )
+        return cls(stamp, text, trigrams, forms, FilterCodes.of([]), partial=True)
 
     def complete(self, entry: FileEntry) -> FilePiece:
         symbols = entry.symbols
-        return replace(
-            self, names=NameForms.of(symbols), filters=FilterCodes.of(symbols), partial=False
-        )
+        stored = self.names
+        if len(stored.wholes) == len(symbols) and len(stored.spaced) == len(symbols):
+            # the stamp matched: same names, so the same split; the fqns are recomputed
+            # (a package above the root may have changed them)
+            names = NameForms.with_split(symbols, stored.wholes, stored.spaced)
+        else:
+            names = NameForms.of(symbols)
+        return replace(self, names=names, filters=FilterCodes.of(symbols), partial=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,6 +145,21 @@ class NameForms:
         )
 
     @classmethod
+    def with_split(
+        cls, symbols: Sequence[Symbol], wholes: list[str], spaced: list[str]
+    ) -> NameForms:
+        """The forms of ``symbols`` whose names were split before (:meth:`of` made
+        ``wholes`` and ``spaced``)."""
+        names = [s.name for s in symbols]
+        return cls(
+            names=names,
+            lower=[n.lower() for n in names],
+            wholes=wholes,
+            spaced=spaced,
+            fqn=[_dotted("." + s.fqn.lower()) for s in symbols],
+        )
+
+    @classmethod
     def join(cls, forms: Sequence[NameForms]) -> NameForms:
         return cls(
             names=list(chain.from_iterable(f.names for f in forms)),

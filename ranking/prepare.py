@@ -278,6 +278,9 @@ def _borrowed_arrays(prepared: Prepared) -> dict[str, npt.NDArray[np.generic]]:
     }
 
 
+_SPLIT_MEMBERS = ("x_wholes", "x_spaced")
+
+
 def _exact_arrays(prepared: Prepared) -> dict[str, npt.NDArray[np.generic]]:
     """What joining the pieces makes (name forms and sort orders, the BM25 and TF-IDF
     matrices, the filter tables): a new process searching exactly this index loads them
@@ -495,8 +498,9 @@ def _restore(corpus: Corpus, directory: Path) -> None:
         return
     try:
         with open(path, "rb") as handle, _archive(np.load(handle, allow_pickle=False)) as npz:
-            # the pieces' members: not the assembled structures (_restore_exact reads those)
-            arrays = {name: npz[name] for name in npz.files if not name.startswith("x_")}
+            # the pieces' members, and of the assembled structures the names' split forms
+            wanted = [n for n in npz.files if not n.startswith("x_") or n in _SPLIT_MEMBERS]
+            arrays = {name: npz[name] for name in wanted}
         if int(arrays["format"][0]) != FORMAT or str(arrays["settings"][0]) != SETTINGS:
             return
         files, vocab, trigram_vocab, model_count, stamp_count, model_symbols = (
@@ -517,7 +521,16 @@ def _restore(corpus: Corpus, directory: Path) -> None:
         trigram_vocabulary = Vocabulary(_unstrings(arrays["trigram_vocabulary"], trigram_vocab))
         if doc_vectors.shape[0] != bounds[-1] or head.rows != bounds[-1]:
             raise ValueError("row counts disagree")
-        pending: dict[str, tuple[str, Piece, Rows, npt.NDArray[np.float32]]] = {}
+        split: tuple[list[str], list[str]] | None = None
+        if all(member in arrays for member in _SPLIT_MEMBERS):
+            split = (
+                _unstrings(arrays["x_wholes"], bounds[-1]),
+                _unstrings(arrays["x_spaced"], bounds[-1]),
+            )
+        pending: dict[
+            str,
+            tuple[str, Piece, Rows, npt.NDArray[np.float32], tuple[list[str], list[str]] | None],
+        ] = {}
         for i, (key, stamp) in enumerate(zip(keys, stamps, strict=True)):
             a, b = bounds[i], bounds[i + 1]
             s0, s1 = int(starts[a]), int(starts[b])
@@ -529,7 +542,8 @@ def _restore(corpus: Corpus, directory: Path) -> None:
                 sequence=sequence[s0:s1],
                 starts=starts[a : b + 1] - s0,
             )
-            pending[key] = (stamp, text, _slice(trigrams, a, b), doc_vectors[a:b])
+            forms = (split[0][a:b], split[1][a:b]) if split is not None else None
+            pending[key] = (stamp, text, _slice(trigrams, a, b), doc_vectors[a:b], forms)
         borrowed = _borrowed(arrays)
     except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError) as exc:
         log.warning("ranking data at %s is unusable (%s); rebuilding it", path, exc)
@@ -539,8 +553,8 @@ def _restore(corpus: Corpus, directory: Path) -> None:
     corpus.model = model
     corpus.pieces = {}
     corpus.vectors = {}
-    for key, (stamp, text, trigram_block, vectors) in pending.items():
-        corpus.pieces[key] = FilePiece.stored(stamp, text, trigram_block)
+    for key, (stamp, text, trigram_block, vectors, forms) in pending.items():
+        corpus.pieces[key] = FilePiece.stored(stamp, text, trigram_block, forms)
         corpus.vectors[stamp] = (model.version, vectors)
     corpus.loaded = True
     corpus.borrowed = borrowed
