@@ -18,6 +18,7 @@ references at file level have no source definition and make no edge.
 
 from __future__ import annotations
 
+import posixpath
 import weakref
 from collections import defaultdict
 from collections.abc import Iterable
@@ -121,6 +122,9 @@ class Resolver:
         group), so the answer past the scopes is not worth remembering."""
         if kind is RefKind.IMPORT:
             target = self._fqn(_import_fqn(name, qualifier, entry))
+            if target is None and qualifier.startswith(_RELATIVE):
+                module = script_module(self.index, entry, qualifier)
+                target = module.lookups().top.get(name) if module is not None else None
             return [Resolution(target, 1.0)] if target is not None else []
         if not qualifier or qualifier in _SELF_NAMES:
             scoped = self._in_scope(name, bool(qualifier), enclosing, entry)
@@ -141,9 +145,35 @@ class Resolver:
             found = self._outside_cache[key] = self._outside_scopes(name, qualifier, kind, entry)
         return found
 
+    def _relative(self, entry: FileEntry, local: str, member: str = "") -> Symbol | None:
+        """What a JavaScript/TypeScript name bound by a relative import stands for: the
+        top-level definition of the module file (``member`` of a namespace import)."""
+        bound = self._bindings(entry).relative.get(local)
+        if bound is None:
+            return None
+        spec, imported = bound
+        if bool(imported) == bool(member):
+            return None  # `m.x` needs a namespace import; a plain name, a named one
+        module = script_module(self.index, entry, spec)
+        if module is None:
+            return None
+        return module.lookups().top.get(imported or member)
+
+    def _script_import(self, entry: FileEntry, name: str, qualifier: str) -> Symbol | None:
+        """``name`` or ``m.name`` bound by a relative import of a JavaScript/TypeScript
+        file (``import { Order } from "./models"``, ``import * as m from "./models"``)."""
+        if not qualifier:
+            return self._relative(entry, name)
+        namespace, dot, _ = qualifier.partition(".")
+        return None if dot else self._relative(entry, namespace, name)
+
     def _outside_scopes(
         self, name: str, qualifier: str, kind: RefKind, entry: FileEntry
     ) -> list[Resolution]:
+        if _FAMILY.get(entry.language, entry.language) == "javascript":
+            found = self._script_import(entry, name, qualifier)
+            if found is not None:
+                return [Resolution(found, 1.0)]
         imports = self._file_imports(entry)
         if qualifier:
             head = qualifier.split(".", 1)[0]
@@ -314,25 +344,82 @@ class Bindings(NamedTuple):
 
     names: dict[str, str]  # local name -> the qualified name it stands for
     stars: tuple[str, ...]  # modules it imports `*` from, in order
+    # JavaScript/TypeScript: local name -> (relative module specifier, the name imported
+    # from it; "" for `import * as m`)
+    relative: dict[str, tuple[str, str]]
 
 
 def import_bindings(entry: FileEntry, groups: list[LinkGroup] | None = None) -> Bindings:
     """What a file's imports bind (``groups``: its link groups, when already decoded)."""
     table: dict[str, str] = {}
     stars: list[str] = []
+    relative: dict[str, tuple[str, str]] = {}
+    script = _FAMILY.get(entry.language, entry.language) == "javascript"
     for name, qualifier, code, alias, _ in groups if groups is not None else entry.link_groups():
         if code != _IMPORT_CODE:
             continue
+        if script:
+            if qualifier.startswith(_RELATIVE):  # import { name as alias } from "./m"
+                relative[alias or name] = (qualifier, name)
+            elif name.startswith(_RELATIVE) and alias:  # import * as alias from "./m"
+                relative[alias] = (name, "")
         if name == "*":
             stars.append(_import_fqn(name, qualifier, entry)[:-2])
             continue
         table[alias or name.rsplit(".", 1)[-1]] = _import_fqn(name, qualifier, entry)
         if not alias and "." in name and not qualifier:
             table[name.split(".", 1)[0]] = name.split(".", 1)[0]
-    return Bindings(table, tuple(stars))
+    return Bindings(table, tuple(stars), relative)
 
 
-_NO_BINDINGS = Bindings({}, ())
+_NO_BINDINGS = Bindings({}, (), {})
+_RELATIVE = ("./", "../")
+# What a relative specifier may leave out: TypeScript's `./x.js` also names x.ts
+_SCRIPT_ENDINGS = (
+    "",
+    ".ts",
+    ".tsx",
+    ".d.ts",
+    ".js",
+    ".jsx",
+    ".mjs",
+    ".cjs",
+    "/index.ts",
+    "/index.tsx",
+    "/index.js",
+    "/index.jsx",
+)
+_SCRIPT_SWAPS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+_SCRIPT_FILES: weakref.WeakKeyDictionary[Index, tuple[int, dict[tuple[str, str], FileEntry]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def script_module(index: Index, entry: FileEntry, spec: str) -> FileEntry | None:
+    """The JavaScript/TypeScript file a relative module specifier of ``entry`` names
+    (``./models``, ``../lib/order.js``), as Node and TypeScript would find it."""
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(entry.rel), spec))
+    if base.startswith("../") or base == "..":
+        return None
+    known = _SCRIPT_FILES.get(index)
+    if known is None or known[0] != index.generation:
+        table = {
+            (e.root, e.rel): e
+            for e in index.files.values()
+            if _FAMILY.get(e.language, e.language) == "javascript"
+        }
+        known = _SCRIPT_FILES[index] = (index.generation, table)
+    files = known[1]
+    for ending in _SCRIPT_ENDINGS:
+        found = files.get((entry.root, base + ending))
+        if found is not None:
+            return found
+    stem, extension = posixpath.splitext(base)
+    for swapped in _SCRIPT_SWAPS.get(extension, ()):
+        found = files.get((entry.root, stem + swapped))
+        if found is not None:
+            return found
+    return None
 
 
 def changed_bindings(old: FileEntry | None, new: FileEntry | None) -> set[str] | None:
