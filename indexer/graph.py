@@ -7,7 +7,10 @@ A reference is resolved by trying, in order:
 2. imports: a name or module alias bound by an import of the same file, looked
    up by qualified name; a Python module's imports are names of its own, so
    ``models.Model`` follows ``django/db/models/__init__.py``'s
-   ``from django.db.models.base import Model`` (and ``from x import *``);
+   ``from django.db.models.base import Model`` (and ``from x import *``); a
+   JavaScript/TypeScript relative import (``import { Order } from "./models"``)
+   names the module file, and barrels (``export { x } from``, ``export * from``)
+   are followed to the defining one;
 3. the bare name anywhere in the workspace, each of ``n`` candidates with
    confidence ``1/n`` (names with more than ``MAX_CANDIDATES`` definitions are
    too ambiguous to link).
@@ -124,7 +127,7 @@ class Resolver:
             target = self._fqn(_import_fqn(name, qualifier, entry))
             if target is None and qualifier.startswith(_RELATIVE):
                 module = script_module(self.index, entry, qualifier)
-                target = module.lookups().top.get(name) if module is not None else None
+                target = self._script_export(module, name) if module is not None else None
             return [Resolution(target, 1.0)] if target is not None else []
         if not qualifier or qualifier in _SELF_NAMES:
             scoped = self._in_scope(name, bool(qualifier), enclosing, entry)
@@ -157,7 +160,26 @@ class Resolver:
         module = script_module(self.index, entry, spec)
         if module is None:
             return None
-        return module.lookups().top.get(imported or member)
+        return self._script_export(module, imported or member)
+
+    def _script_export(self, module: FileEntry, name: str, hops: int = 0) -> Symbol | None:
+        """The definition a JavaScript/TypeScript module exports as ``name``: its own, or
+        one it re-exports (`export { name } from "./x"`, `export * from "./y"`: barrels)."""
+        found = module.lookups().top.get(name)
+        if found is not None or hops >= MAX_REEXPORT_HOPS:
+            return found
+        bindings = self._bindings(module)
+        bound = bindings.relative.get(name)
+        if bound is not None and bound[1]:
+            origin = script_module(self.index, module, bound[0])
+            if origin is not None:
+                return self._script_export(origin, bound[1], hops + 1)
+        for spec in bindings.relative_stars:
+            origin = script_module(self.index, module, spec)
+            found = self._script_export(origin, name, hops + 1) if origin is not None else None
+            if found is not None:
+                return found
+        return None
 
     def _script_import(self, entry: FileEntry, name: str, qualifier: str) -> Symbol | None:
         """``name`` or ``m.name`` bound by a relative import of a JavaScript/TypeScript
@@ -345,8 +367,9 @@ class Bindings(NamedTuple):
     names: dict[str, str]  # local name -> the qualified name it stands for
     stars: tuple[str, ...]  # modules it imports `*` from, in order
     # JavaScript/TypeScript: local name -> (relative module specifier, the name imported
-    # from it; "" for `import * as m`)
+    # from it; "" for `import * as m`), and the relative modules of `export * from`
     relative: dict[str, tuple[str, str]]
+    relative_stars: tuple[str, ...]
 
 
 def import_bindings(entry: FileEntry, groups: list[LinkGroup] | None = None) -> Bindings:
@@ -354,11 +377,16 @@ def import_bindings(entry: FileEntry, groups: list[LinkGroup] | None = None) -> 
     table: dict[str, str] = {}
     stars: list[str] = []
     relative: dict[str, tuple[str, str]] = {}
+    relative_stars: list[str] = []
     script = _FAMILY.get(entry.language, entry.language) == "javascript"
     for name, qualifier, code, alias, _ in groups if groups is not None else entry.link_groups():
         if code != _IMPORT_CODE:
             continue
         if script:
+            if name == "*":  # export * from "./m"
+                if qualifier.startswith(_RELATIVE):
+                    relative_stars.append(qualifier)
+                continue
             if qualifier.startswith(_RELATIVE):  # import { name as alias } from "./m"
                 relative[alias or name] = (qualifier, name)
             elif name.startswith(_RELATIVE) and alias:  # import * as alias from "./m"
@@ -369,10 +397,10 @@ def import_bindings(entry: FileEntry, groups: list[LinkGroup] | None = None) -> 
         table[alias or name.rsplit(".", 1)[-1]] = _import_fqn(name, qualifier, entry)
         if not alias and "." in name and not qualifier:
             table[name.split(".", 1)[0]] = name.split(".", 1)[0]
-    return Bindings(table, tuple(stars), relative)
+    return Bindings(table, tuple(stars), relative, tuple(relative_stars))
 
 
-_NO_BINDINGS = Bindings({}, (), {})
+_NO_BINDINGS = Bindings({}, (), {}, ())
 _RELATIVE = ("./", "../")
 # What a relative specifier may leave out: TypeScript's `./x.js` also names x.ts
 _SCRIPT_ENDINGS = (
@@ -427,14 +455,24 @@ def changed_bindings(old: FileEntry | None, new: FileEntry | None) -> set[str] |
     use them may resolve through the file's module differently (a re-export added or
     dropped in a package's ``__init__.py``). None when its ``*`` imports changed: any
     name may then resolve differently, and everything is relinked."""
-    if all(e is None or e.language != "python" for e in (old, new)):
-        return set()  # only Python modules are looked through (python_modules)
     before = import_bindings(old) if old is not None else _NO_BINDINGS
     after = import_bindings(new) if new is not None else _NO_BINDINGS
-    if before.stars != after.stars:
+    if before.stars != after.stars or before.relative_stars != after.relative_stars:
         return None
-    names = before.names.keys() | after.names.keys()
-    return {name for name in names if before.names.get(name) != after.names.get(name)}
+    rebound: set[str] = set()
+    if any(e is not None and e.language == "python" for e in (old, new)):
+        # only Python modules are looked through by qualified name (python_modules)
+        names = before.names.keys() | after.names.keys()
+        rebound = {n for n in names if before.names.get(n) != after.names.get(n)}
+    # script modules, by their relative imports and re-exports; a rebound namespace
+    # (`import * as m`, "" imported) may change any `m.x`: its members are named apart
+    relative = before.relative.keys() | after.relative.keys()
+    for local in relative:
+        old_bound, new_bound = before.relative.get(local), after.relative.get(local)
+        if old_bound != new_bound:
+            rebound.update(b[1] or local for b in (old_bound, new_bound) if b is not None)
+            rebound.add(local)
+    return rebound
 
 
 def _import_fqn(name: str, qualifier: str, entry: FileEntry) -> str:

@@ -22,18 +22,26 @@ FILES = {
     # namesakes elsewhere: a bare-name guess would link to these too
     "src/other.ts": (
         "export class Order {}\nexport function price() {}\nexport function helper() {}\n"
+        "export function mapper() {}\nexport function keep() {}\n"
     ),
+    # a barrel: names re-exported by name and with `export *`
+    "src/ops/index.ts": 'export { mapper } from "./map";\nexport * from "./filter";\n',
+    "src/ops/map.ts": "export function mapper(): number {\n  return 4;\n}\n",
+    "src/ops/filter.ts": "export function keep(): number {\n  return 5;\n}\n",
     "src/app.ts": (
         'import { Order } from "./models";\n'
         'import * as m from "./models";\n'
         'import { price as cost } from "./models.js";\n'
         'import { helper } from "./lib";\n'
+        'import { mapper, keep } from "./ops";\n'
         'import { Subject } from "rxjs";\n\n'
         "export function run(): void {\n"
         "  const order = new Order();\n"
         "  m.price();\n"
         "  cost();\n"
         "  helper();\n"
+        "  mapper();\n"
+        "  keep();\n"
         "  new Subject();\n"
         "}\n"
     ),
@@ -65,6 +73,8 @@ def test_relative_imports_link_to_the_module_they_name(index: Index) -> None:
     assert calls["src/models.ts::Order#class"] == 1.0  # import { Order } from "./models"
     assert calls["src/models.ts::price#function"] == 1.0  # m.price() and cost()
     assert calls["src/lib/index.ts::helper#function"] == 1.0  # "./lib" is lib/index.ts
+    assert calls["src/ops/map.ts::mapper#function"] == 1.0  # through the barrel, by name
+    assert calls["src/ops/filter.ts::keep#function"] == 1.0  # through its `export *`
     assert not any(dst.startswith("src/other.ts") for dst in calls)
     # A package import is not a file of the workspace: the bare name still links.
     assert "vendorish/rxjs.ts::Subject#class" in calls
@@ -73,3 +83,24 @@ def test_relative_imports_link_to_the_module_they_name(index: Index) -> None:
 def test_go_to_definition_on_an_import_opens_the_module(index: Index) -> None:
     found = definition_at(index, "src/app.ts", 1, 10)  # the `Order` in the import
     assert [t.symbol.symbol_id for t in found.targets] == ["src/models.ts::Order#class"]
+
+
+def test_editing_a_barrel_relinks_its_importers_as_a_cold_build(
+    index: Index, tmp_path: Path
+) -> None:
+    root = tmp_path / "ws"
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    barrel = root / "src" / "ops" / "index.ts"
+    for text in (
+        'export * from "./filter";\n',  # mapper no longer re-exported
+        'export { mapper } from "./map";\n',  # the `export *` gone
+        'export { mapper as mapper } from "./map";\nexport * from "./filter";\n',
+    ):
+        barrel.write_text(text)
+        index, report = update_index(config, index=index)
+        assert report.parsed == 1
+        cold, _ = update_index(
+            IndexConfig(roots=(root,), index_dir=tmp_path / f"cold-{len(text)}", progress=False)
+        )
+        assert sorted(index.edges_by_file["src/app.ts"]) == sorted(cold.edges_by_file["src/app.ts"])
+    assert calls_of(index, "src/app.ts::run#function")["src/ops/filter.ts::keep#function"] == 1.0

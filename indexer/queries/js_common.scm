@@ -41,3 +41,15 @@
 (import_statement
   (import_clause (namespace_import (identifier) @alias))
   source: (string (string_fragment) @name)) @reference.import
+
+; re-exports of a barrel file (`export { map } from "./ops"`, `export * from "./all"`,
+; `export * as ns from "./ns"`): imports the linker follows to the defining module
+(export_statement
+  (export_clause (export_specifier name: (identifier) @name alias: (identifier)? @alias))
+  source: (string (string_fragment) @qualifier)) @reference.import
+(export_statement
+  "*" @name
+  source: (string (string_fragment) @qualifier)) @reference.import
+(export_statement
+  (namespace_export (identifier) @alias)
+  source: (string (string_fragment) @name)) @reference.import
