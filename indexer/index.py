@@ -551,13 +551,4 @@ class Index:
 def _count_refs(entry: FileEntry) -> int:
     if entry._references is not None:
         return len(entry._references)
-    # msgpack arrays start with their length: read it without decoding the rows.
-    blob = entry.refs_blob
-    head = blob[0]
-    if head & 0xF0 == 0x90:
-        return head & 0x0F
-    if head == 0xDC:
-        return int.from_bytes(blob[1:3], "big")
-    if head == 0xDD:
-        return int.from_bytes(blob[1:5], "big")
-    return len(entry.references())
+    return rows.array_length(entry.refs_blob)  # the header alone: no row decoded

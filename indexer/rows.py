@@ -180,6 +180,18 @@ def unpack_parts(parts: RecordParts) -> tuple[list[list[Any]], list[str]]:
     return msgpack.unpackb(parts[0], raw=False), msgpack.unpackb(parts[2], raw=False)
 
 
+def array_length(blob: bytes) -> int:
+    """The length of the msgpack array ``blob`` holds, read from its header alone."""
+    head = blob[0]
+    if head & 0xF0 == 0x90:
+        return head & 0x0F
+    if head == 0xDC:
+        return int.from_bytes(blob[1:3], "big")
+    if head == 0xDD:
+        return int.from_bytes(blob[1:5], "big")
+    return len(msgpack.unpackb(blob, raw=False))
+
+
 def unpack_record(record: bytes) -> tuple[list[list[Any]], bytes, list[str], bytes]:
     symbol_rows, refs_blob, ref_names, links_blob = msgpack.unpackb(record, raw=False)
     return symbol_rows, refs_blob, ref_names, links_blob

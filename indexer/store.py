@@ -267,6 +267,73 @@ class Store:
         index.graph_dirty = False
         return index
 
+    def read_record(self, meta: FileMeta) -> bytes:
+        """One file's stored record, read from its pack without the rest."""
+        path = self.objects / f"{meta.pack}.msgpack"
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(meta.offset)
+                record = handle.read(meta.length)
+        except OSError as exc:
+            raise IndexCorrupt(f"cannot read {path.name}: {exc.strerror}") from exc
+        if len(record) != meta.length:
+            raise IndexCorrupt(f"{meta.pack} is truncated")
+        return record
+
+    def save_records(
+        self,
+        manifest: Manifest,
+        changed: dict[str, tuple[FileMeta, rows.RecordParts | None]],
+        counts: dict[str, Any],
+    ) -> Manifest | None:
+        """A new manifest in which only these files' records changed (the graph, the
+        ranks and every other record stay): their records in one new pack (None: the
+        record stands, only the stamp moved). None when packs are too many for that:
+        a full save repacks them."""
+        packs = {m.pack for m in manifest.files.values()}
+        if len(packs) >= MAX_PACKS - 1:
+            return None
+        self.objects.mkdir(parents=True, exist_ok=True)
+        chunks: list[bytes] = []
+        digests: list[bytes] = []
+        files = dict(manifest.files)
+        size = 0
+        fresh: list[FileMeta] = []
+        for key, (meta, record) in changed.items():
+            if record is not None:
+                pieces = rows.record_chunks(record)
+                meta.offset, meta.length = size, sum(len(piece) for piece in pieces)
+                size += meta.length
+                chunks.extend(pieces)
+                digests.append(record[4])
+                fresh.append(meta)
+            files[key] = meta
+        if chunks:
+            pack = _write_pack(self.objects, chunks, digests)
+            for meta in fresh:
+                meta.pack = pack
+        _fsync_dir(self.objects)
+        saved = Manifest(
+            roots=manifest.roots,
+            files=files,
+            graph_key=manifest.graph_key,
+            counts=counts,
+            updated_at=time.time(),
+            generation=manifest.generation + 1,
+            options=manifest.options,
+        )
+        self.write_manifest(saved)
+        self._drop_unused(saved)
+        return saved
+
+    def _drop_unused(self, manifest: Manifest) -> None:
+        keep = {m.pack for m in manifest.files.values()} | {manifest.graph_key}
+        for path in self.objects.glob("*.msgpack"):
+            if path.stem not in keep:
+                path.unlink(missing_ok=True)
+        for path in self.objects.glob(".*.tmp"):
+            path.unlink(missing_ok=True)  # left by a writer that was killed
+
     def _load_file(self, key: str, meta: FileMeta, pack: bytes) -> FileEntry:
         if meta.offset + meta.length > len(pack):
             raise IndexCorrupt(f"{meta.pack} is truncated (record of {key} past its end)")
@@ -294,7 +361,11 @@ class Store:
 
     @staticmethod
     def object_key(entry: FileEntry) -> str:
-        seed = f"{entry.path}\0{entry.root}\0{entry.stamp.digest}\0{SCHEMA}"
+        return Store.object_key_of(entry.path, entry.root, entry.stamp.digest)
+
+    @staticmethod
+    def object_key_of(key: str, root: str, digest: str) -> str:
+        seed = f"{key}\0{root}\0{digest}\0{SCHEMA}"
         return hashlib.blake2b(seed.encode(), digest_size=16).hexdigest()
 
     def save(
@@ -368,12 +439,7 @@ class Store:
         )
         self.write_manifest(manifest)
         index.graph_dirty = False
-        keep = {m.pack for m in files.values()} | {graph_key}
-        for path in self.objects.glob("*.msgpack"):
-            if path.stem not in keep:
-                path.unlink(missing_ok=True)
-        for path in self.objects.glob(".*.tmp"):
-            path.unlink(missing_ok=True)  # left by a writer that was killed
+        self._drop_unused(manifest)
         return manifest
 
     def _write_graph(self, index: Index) -> str:

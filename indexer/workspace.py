@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -36,7 +36,7 @@ from symfuse.indexer.discover import (
 from symfuse.indexer.errors import IndexCorrupt, IndexUnavailable
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import FileStamp, Symbol
-from symfuse.indexer.store import Manifest, Store, default_index_dir
+from symfuse.indexer.store import FileMeta, Manifest, Store, default_index_dir
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -99,6 +99,7 @@ class UpdateReport:
     counts: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     rebuilt_because: str | None = None
+    records_only: bool = False  # the change moved no definition or link: graph untouched
 
 
 def linker_fingerprint() -> str:
@@ -465,7 +466,9 @@ def _update(
         if on_progress is not None:
             on_progress(len(result.files), len(result.files))
     else:
-        refreshed = _refresh(config, store, manifest, reusable, previous, only, report, on_progress)
+        refreshed = _refresh(
+            config, store, manifest, reusable, previous, only, report, on_progress, not need_index
+        )
         if refreshed is None:  # nothing changed
             return (_loaded(store, manifest, previous) if need_index else None), report
         result = refreshed
@@ -528,8 +531,10 @@ def _refresh(
     only: Sequence[str] | None,
     report: UpdateReport,
     on_progress: Callable[[int, int], None] | None,
+    lean: bool = False,
 ) -> Index | None:
-    """An update against the stored or loaded index; None when nothing changed."""
+    """An update against the stored or loaded index; None when nothing changed, or when
+    ``lean`` (the caller needs no index) and the change was saved as records alone."""
     aliases = root_aliases(config.roots)
     options = config.options()
     candidates = _candidates(config, aliases, report, only, previous)
@@ -548,10 +553,77 @@ def _refresh(
         report.counts = manifest.counts
         return None
     if previous is None and manifest is not None and reusable:
+        quiet = lean and not relink and not stale and not removed
+        if quiet and _records_only(store, manifest, to_parse, report):
+            return None
         previous = store.load(manifest)
     if previous is not None and relink:
         previous.linked = False  # resolution changed: relink every file
     return _apply(config, aliases, previous, to_parse, removed, report, on_progress, stale)
+
+
+LEAN_FILES = 8  # changed files up to which `symfuse index` tries a records-only update
+
+
+def _records_only(
+    store: Store,
+    manifest: Manifest,
+    to_parse: list[tuple[str, str, Candidate]],
+    report: UpdateReport,
+) -> bool:
+    """Save a change to a few files without loading the index, when it moves nothing the
+    graph reads: the same definitions (id, name, kind, qualified name, parent) and the
+    same link groups, file by file (an edit inside a body, the most common one).
+
+    Then every edge and rank stands and only these records and the manifest are new:
+    ``symfuse index`` after such an edit reads 2 of Django's 2869 records, not all of
+    them and the graph. False (nothing written) when the change is any other.
+    """
+    if not 0 < len(to_parse) <= LEAN_FILES:
+        return False
+    changed: dict[str, tuple[FileMeta, rows.RecordParts | None]] = {}
+    references = 0
+    parsed: list[ParsedFile] = []
+    for key, alias, c in to_parse:
+        meta = manifest.files.get(key)
+        if meta is None:
+            return False  # a new file: new definitions
+        new = parse_file(key, alias, c.path, c.abs_path, c.language)
+        if len(new) == 2:
+            return False  # now skipped: its definitions go
+        size, mtime_ns, digest, record = new[4], new[5], new[6], new[7]
+        stamp = FileStamp(size, mtime_ns, digest)
+        if digest == meta.stamp.digest:  # touched, not changed
+            changed[key] = (replace(meta, stamp=stamp), None)
+            continue
+        old_rows, old_refs, _, old_links = rows.unpack_record(store.read_record(meta))
+        new_rows, _ = rows.unpack_parts(record)
+        if record[3] != old_links or [_identity(r) for r in new_rows] != [
+            _identity(r) for r in old_rows
+        ]:
+            return False
+        references += rows.array_length(record[1]) - rows.array_length(old_refs)
+        fresh = FileMeta(meta.root, meta.rel, meta.language, stamp, "", new[8])
+        fresh.object_key = Store.object_key_of(key, meta.root, digest)
+        changed[key] = (fresh, record)
+        parsed.append(new)
+    counts = dict(manifest.counts)
+    counts["references"] = int(counts.get("references", 0)) + references
+    if store.save_records(manifest, changed, counts) is None:
+        return False
+    report.parsed = len(parsed)
+    report.unchanged += len(to_parse) - len(parsed)
+    report.problems.extend((p[0], problem) for p in parsed for problem in p[8])
+    report.files = len(manifest.files)
+    report.counts = counts
+    report.records_only = True
+    return True
+
+
+def _identity(row: list[Any]) -> tuple[Any, ...]:
+    """What linking reads of a definition (rows.symbol_row order): id, name, kind,
+    qualified name, parent."""
+    return (row[0], row[1], row[2], row[3], row[13])
 
 
 def _read_manifest(store: Store, report: UpdateReport) -> Manifest | None:
