@@ -886,6 +886,11 @@ class _Edit:
         extra = f"\n\ndef {name}(value):\n    return slugify(value)  # {time.time_ns()}\n"
         self.path.write_bytes(self.original + extra.encode())
 
+    def comment(self) -> None:
+        """An edit that moves no definition and no link (a comment): the common edit."""
+        self.count += 1
+        self.path.write_bytes(self.original + f"\n# symfuse bench {time.time_ns()}\n".encode())
+
     def restore(self) -> None:
         self.path.write_bytes(self.original)
         os.utime(self.path, ns=(self.stat.st_atime_ns, self.stat.st_mtime_ns))
@@ -953,7 +958,13 @@ def django_timings(tree: Path, ctags: str | None, work: Path, repeat: int) -> Dj
             result.notes.append(f"{rel} not found; one-file edit skipped")
             continue
         log(f"django: re-index after editing {rel}")
-        timings: dict[str, list[float]] = {"cli": [], "inproc": [], "loaded": [], "server": []}
+        timings: dict[str, list[float]] = {
+            "cli": [],
+            "cli_body": [],
+            "inproc": [],
+            "loaded": [],
+            "server": [],
+        }
         edit = _Edit(path)
         try:
             for _ in range(max(3, repeat)):
@@ -963,6 +974,14 @@ def django_timings(tree: Path, ctags: str | None, work: Path, repeat: int) -> Dj
                 if parsed != 1:
                     result.notes.append(f"edit of {rel}: the command parsed {parsed} files")
                 timings["cli"].append(m.wall)
+            edit.comment()  # first back to the file's own definitions (not timed)
+            run_measured(cli).check()
+            for _ in range(max(3, repeat)):
+                edit.comment()
+                m = run_measured([*cli, "--output-format=json"]).check()
+                if json.loads(m.stdout).get("parsed") != 1:
+                    result.notes.append(f"comment in {rel}: the command did not parse it alone")
+                timings["cli_body"].append(m.wall)
             for _ in range(max(3, repeat)):
                 edit.next()
                 started = time.perf_counter()
@@ -1331,6 +1350,15 @@ def print_django(d: DjangoTimings) -> None:
             [f"one file edited ({rel}): command", _median(t["cli"]), None, None, _runs(t["cli"])]
         )
         rows.append(
+            [
+                "  command, an edit that moves no definition or link (a comment)",
+                _median(t["cli_body"]),
+                None,
+                None,
+                _runs(t["cli_body"]),
+            ]
+        )
+        rows.append(
             ["  in-process update_index", _median(t["inproc"]), None, None, _runs(t["inproc"])]
         )
         rows.append(
@@ -1393,6 +1421,7 @@ def print_summary(
         for rel, t in django.one_file.items():
             for label, key in (
                 ("command", "cli"),
+                ("command, a comment edited", "cli_body"),
                 ("in-process", "inproc"),
                 ("server, file reported by the watcher", "server"),
             ):
