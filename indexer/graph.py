@@ -22,6 +22,7 @@ references at file level have no source definition and make no edge.
 from __future__ import annotations
 
 import posixpath
+import threading
 import weakref
 from collections import defaultdict
 from collections.abc import Iterable
@@ -340,7 +341,9 @@ class Resolver:
         return [Resolution(c, confidence) for c in candidates]
 
 
-# Per index, for its generation: searches make a resolver per dotted query.
+# Per index, for its generation: searches make a resolver per dotted query. The lock
+# guards the two tables below for an instant (server threads read them together).
+_TABLES_LOCK = threading.Lock()
 _MODULES: weakref.WeakKeyDictionary[Index, tuple[int, dict[str, FileEntry]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -349,7 +352,8 @@ _MODULES: weakref.WeakKeyDictionary[Index, tuple[int, dict[str, FileEntry]]] = (
 def python_modules(index: Index) -> dict[str, FileEntry]:
     """Python module name (from the path under its root) -> the file, made once per
     generation of ``index``."""
-    known = _MODULES.get(index)
+    with _TABLES_LOCK:
+        known = _MODULES.get(index)
     if known is not None and known[0] == index.generation:
         return known[1]
     table = {
@@ -357,7 +361,8 @@ def python_modules(index: Index) -> dict[str, FileEntry]:
         for entry in index.files.values()
         if entry.language == "python"
     }
-    _MODULES[index] = (index.generation, table)
+    with _TABLES_LOCK:
+        _MODULES[index] = (index.generation, table)
     return table
 
 
@@ -429,14 +434,17 @@ def script_module(index: Index, entry: FileEntry, spec: str) -> FileEntry | None
     base = posixpath.normpath(posixpath.join(posixpath.dirname(entry.rel), spec))
     if base.startswith("../") or base == "..":
         return None
-    known = _SCRIPT_FILES.get(index)
+    with _TABLES_LOCK:
+        known = _SCRIPT_FILES.get(index)
     if known is None or known[0] != index.generation:
         table = {
             (e.root, e.rel): e
             for e in index.files.values()
             if _FAMILY.get(e.language, e.language) == "javascript"
         }
-        known = _SCRIPT_FILES[index] = (index.generation, table)
+        known = (index.generation, table)
+        with _TABLES_LOCK:
+            _SCRIPT_FILES[index] = known
     files = known[1]
     for ending in _SCRIPT_ENDINGS:
         found = files.get((entry.root, base + ending))
