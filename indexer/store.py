@@ -122,6 +122,30 @@ def _write_pack(objects: Path, chunks: list[bytes], digests: list[bytes]) -> str
     return pack
 
 
+class _NewPack:
+    """Records placed one after another in a pack to be written; their metas get their
+    offsets as they are added and the pack's name once it is written."""
+
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+        self.digests: list[bytes] = []
+        self.metas: list[FileMeta] = []
+        self.size = 0
+
+    def add(self, meta: FileMeta, pieces: list[bytes], digest: bytes) -> None:
+        meta.offset, meta.length = self.size, sum(len(piece) for piece in pieces)
+        self.size += meta.length
+        self.chunks.extend(pieces)
+        self.digests.append(digest)
+        self.metas.append(meta)
+
+    def write(self, objects: Path) -> None:
+        if self.chunks:
+            name = _write_pack(objects, self.chunks, self.digests)
+            for meta in self.metas:
+                meta.pack = name
+
+
 class _EarlyPack:
     """Records of a cold build written to a pack in a thread while the graph is linked."""
 
@@ -294,24 +318,13 @@ class Store:
         if len(packs) >= MAX_PACKS - 1:
             return None
         self.objects.mkdir(parents=True, exist_ok=True)
-        chunks: list[bytes] = []
-        digests: list[bytes] = []
         files = dict(manifest.files)
-        size = 0
-        fresh: list[FileMeta] = []
+        pack = _NewPack()
         for key, (meta, record) in changed.items():
             if record is not None:
-                pieces = rows.record_chunks(record)
-                meta.offset, meta.length = size, sum(len(piece) for piece in pieces)
-                size += meta.length
-                chunks.extend(pieces)
-                digests.append(record[4])
-                fresh.append(meta)
+                pack.add(meta, rows.record_chunks(record), record[4])
             files[key] = meta
-        if chunks:
-            pack = _write_pack(self.objects, chunks, digests)
-            for meta in fresh:
-                meta.pack = pack
+        pack.write(self.objects)
         _fsync_dir(self.objects)
         saved = Manifest(
             roots=manifest.roots,
@@ -383,11 +396,8 @@ class Store:
         known = {m.object_key: m for m in previous.files.values()} if previous else {}
         live_packs = {m.pack for m in known.values()}
         repack = len(live_packs) >= MAX_PACKS
-        chunks: list[bytes] = []
-        digests: list[bytes] = []
-        size = 0
+        pack = _NewPack()
         files: dict[str, FileMeta] = {}
-        fresh: list[FileMeta] = []
         for key, entry in index.files.items():
             object_key = self.object_key(entry)
             meta = FileMeta(
@@ -400,29 +410,18 @@ class Store:
                 meta.pack, meta.offset, meta.length = old.pack, old.offset, old.length
             elif early is not None and placed is not None and placed[0] == object_key:
                 meta.pack, meta.offset, meta.length = early.pack, placed[1], placed[2]
+            elif record is not None:
+                pack.add(meta, rows.record_chunks(record), record[4])
             else:
-                if record is not None:
-                    pieces = rows.record_chunks(record)
-                    digests.append(record[4])
-                else:
-                    whole = rows.pack_record(
-                        [rows.symbol_row(s) for s in entry.symbols],
-                        entry.refs_blob,
-                        sorted(entry.ref_names),
-                        entry.links_blob,
-                    )
-                    pieces = [whole]
-                    digests.append(rows.record_digest(whole))
-                length = sum(len(piece) for piece in pieces)
-                meta.offset, meta.length = size, length
-                chunks.extend(pieces)
-                size += length
-                fresh.append(meta)
+                whole = rows.pack_record(
+                    [rows.symbol_row(s) for s in entry.symbols],
+                    entry.refs_blob,
+                    sorted(entry.ref_names),
+                    entry.links_blob,
+                )
+                pack.add(meta, [whole], rows.record_digest(whole))
             files[key] = meta
-        if chunks:
-            pack = _write_pack(self.objects, chunks, digests)
-            for meta in fresh:
-                meta.pack = pack
+        pack.write(self.objects)
         if index.graph_dirty or previous is None:
             graph_key = self._write_graph(index)
         else:
