@@ -576,8 +576,8 @@ def _records_only(
     same link groups, file by file (an edit inside a body, the most common one).
 
     Then every edge and rank stands and only these records and the manifest are new:
-    ``symfuse index`` after such an edit reads 2 of Django's 2869 records, not all of
-    them and the graph. False (nothing written) when the change is any other.
+    ``symfuse index`` after such an edit reads the changed files' records alone, not
+    Django's 2869 and the graph. False (nothing written) when the change is any other.
     """
     if not 0 < len(to_parse) <= LEAN_FILES:
         return False
@@ -586,8 +586,8 @@ def _records_only(
     parsed: list[ParsedFile] = []
     for key, alias, c in to_parse:
         meta = manifest.files.get(key)
-        if meta is None:
-            return False  # a new file: new definitions
+        if meta is None or meta.language != c.language:
+            return False  # a new file (new definitions), or one read as another language
         new = parse_file(key, alias, c.path, c.abs_path, c.language)
         if len(new) == 2:
             return False  # now skipped: its definitions go
