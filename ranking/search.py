@@ -300,9 +300,9 @@ def _with_import_paths(
         np.concatenate([known, identity.positions[rest]]),
         np.concatenate([np.full(len(known), top), identity.scores[rest]]),
     )
-    if Channel.STRUCTURAL in rankings:
-        candidates = np.concatenate([r.positions for c, r in rankings.items() if len(r)])
-        rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.unique(candidates))
+    if Channel.STRUCTURAL in rankings:  # it re-ranks the other channels' candidates
+        lists = [r.positions for c, r in rankings.items() if c is not Channel.STRUCTURAL]
+        rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(lists))
     return replace(run, rankings=rankings, tiers=tiers)
 
 
