@@ -153,9 +153,11 @@ def test_killing_index_never_leaves_a_broken_index(tmp_path: Path) -> None:
     rng = random.Random(7)
     config = IndexConfig(roots=(root,), index_dir=index_dir, progress=False)
     for attempt in range(8):
+        victim = next(root.glob("pkg0/python/sample.py"))
         if attempt % 3 == 2:  # change a file so kills also land in incremental updates
-            victim = next(root.glob("pkg0/python/sample.py"))
             victim.write_text(victim.read_text() + f"\n\ndef added_{attempt}():\n    pass\n")
+        elif attempt % 3 == 1:  # and in records-only ones (no definition or link moves)
+            victim.write_text(victim.read_text() + f"\n# note {attempt}\n")
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.05, 1.5))
         proc.send_signal(signal.SIGKILL)
