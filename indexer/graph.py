@@ -25,8 +25,8 @@ import posixpath
 import threading
 import weakref
 from collections import defaultdict
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple, TypeVar, cast
 
 from symfuse.indexer.extract import module_name
 from symfuse.indexer.index import EdgeRow, FileEntry, Index
@@ -341,29 +341,37 @@ class Resolver:
         return [Resolution(c, confidence) for c in candidates]
 
 
-# Per index, for its generation: searches make a resolver per dotted query. The lock
-# guards the two tables below for an instant (server threads read them together).
+# Tables derived from an index, kept per index for its generation: searches make a
+# resolver per dotted query. The lock guards the cache for an instant (server threads
+# read it together).
 _TABLES_LOCK = threading.Lock()
-_MODULES: weakref.WeakKeyDictionary[Index, tuple[int, dict[str, FileEntry]]] = (
-    weakref.WeakKeyDictionary()
-)
+_TABLES: weakref.WeakKeyDictionary[Index, dict[str, tuple[int, Any]]] = weakref.WeakKeyDictionary()
+_T = TypeVar("_T")
+
+
+def _per_generation(index: Index, name: str, build: Callable[[], _T]) -> _T:
+    """``build()``'s table for ``index``, made once per generation of it."""
+    with _TABLES_LOCK:
+        known = _TABLES.get(index, {}).get(name)
+    if known is not None and known[0] == index.generation:
+        return cast(_T, known[1])
+    table = build()
+    with _TABLES_LOCK:
+        _TABLES.setdefault(index, {})[name] = (index.generation, table)
+    return table
 
 
 def python_modules(index: Index) -> dict[str, FileEntry]:
-    """Python module name (from the path under its root) -> the file, made once per
-    generation of ``index``."""
-    with _TABLES_LOCK:
-        known = _MODULES.get(index)
-    if known is not None and known[0] == index.generation:
-        return known[1]
-    table = {
-        module_name(entry.rel): entry
-        for entry in index.files.values()
-        if entry.language == "python"
-    }
-    with _TABLES_LOCK:
-        _MODULES[index] = (index.generation, table)
-    return table
+    """Python module name (from the path under its root) -> the file."""
+    return _per_generation(
+        index,
+        "python modules",
+        lambda: {
+            module_name(entry.rel): entry
+            for entry in index.files.values()
+            if entry.language == "python"
+        },
+    )
 
 
 class Bindings(NamedTuple):
@@ -423,9 +431,6 @@ _SCRIPT_ENDINGS = (
     "/index.jsx",
 )
 _SCRIPT_SWAPS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
-_SCRIPT_FILES: weakref.WeakKeyDictionary[Index, tuple[int, dict[tuple[str, str], FileEntry]]] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def script_module(index: Index, entry: FileEntry, spec: str) -> FileEntry | None:
@@ -434,18 +439,15 @@ def script_module(index: Index, entry: FileEntry, spec: str) -> FileEntry | None
     base = posixpath.normpath(posixpath.join(posixpath.dirname(entry.rel), spec))
     if base.startswith("../") or base == "..":
         return None
-    with _TABLES_LOCK:
-        known = _SCRIPT_FILES.get(index)
-    if known is None or known[0] != index.generation:
-        table = {
+    files = _per_generation(
+        index,
+        "script files",
+        lambda: {
             (e.root, e.rel): e
             for e in index.files.values()
             if _FAMILY.get(e.language, e.language) == "javascript"
-        }
-        known = (index.generation, table)
-        with _TABLES_LOCK:
-            _SCRIPT_FILES[index] = known
-    files = known[1]
+        },
+    )
     for ending in _SCRIPT_ENDINGS:
         found = files.get((entry.root, base + ending))
         if found is not None:
