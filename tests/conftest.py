@@ -25,6 +25,15 @@ def symfuse_command() -> list[str]:
     return [found]
 
 
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write ``files`` (relative path -> text) under ``root``; returns ``root``."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
 def run_symfuse(
     args: Sequence[str], *, check: bool = True, cwd: Path | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:

@@ -13,6 +13,8 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind
 from symfuse.indexer.workspace import IndexConfig, update_index
 
+from .conftest import write_tree
+
 FILES = {
     "pkg/__init__.py": "from .base import Model\nfrom .fields import *\n",
     "pkg/base.py": "class Model:\n    pass\n",
@@ -34,12 +36,7 @@ INHERITS, CALLS = int(EdgeKind.INHERITS), int(EdgeKind.CALLS)
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
+    return write_tree(tmp_path / "ws", FILES)
 
 
 def edges_from(index: Index, source: str) -> set[tuple[str, int, float]]:
@@ -109,9 +106,7 @@ def test_search_finds_a_name_written_as_it_is_imported(
 ) -> None:
     from symfuse.ranking.api import SearchRequest, search
 
-    for rel, text in RIVALS.items():
-        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tree / rel).write_text(text)
+    write_tree(tree, RIVALS)
     index = cold(tree, tmp_path, "idx")
     response = search(index, SearchRequest.from_mapping({"query": query, "limit": 5}))
     assert response.items[0].symbol.symbol_id == expected

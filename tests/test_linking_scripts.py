@@ -13,6 +13,8 @@ from symfuse.indexer.model import EdgeKind
 from symfuse.indexer.workspace import IndexConfig, update_index
 from symfuse.ranking.navigate import definition_at
 
+from .conftest import write_tree
+
 FILES = {
     "src/models.ts": (
         "export class Order {\n  total(): number {\n    return 1;\n  }\n}\n\n"
@@ -51,11 +53,7 @@ FILES = {
 
 @pytest.fixture
 def index(tmp_path: Path) -> Index:
-    root = tmp_path / "ws"
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    root = write_tree(tmp_path / "ws", FILES)
     built, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False))
     return built
 
