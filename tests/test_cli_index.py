@@ -243,10 +243,11 @@ def test_each_command_loads_only_its_own_modules() -> None:
     and the command table of the CLI names every command its modules add."""
     import sys
 
-    from symfuse.server import cli, cmd_index
+    from symfuse.server.cli import index as cmd_index
+    from symfuse.server.cli import main as cli
 
     probe = (
-        "import sys; from symfuse.server import cli; cli.build_parser({command!r}); "
+        "import sys; from symfuse.server.cli import main as cli; cli.build_parser({command!r}); "
         "import symfuse.indexer.workspace; "
         "print(' '.join(sorted(m for m in sys.modules if m.startswith(('symfuse', "
         "'tree_sitter', 'toon_format', 'mcp', 'pygls', 'scipy', 'multiprocessing')))))"
@@ -265,9 +266,9 @@ def test_each_command_loads_only_its_own_modules() -> None:
     assert not {m for m in for_index if m.startswith("symfuse.ranking")}
     assert not for_index & {"tree_sitter", "symfuse.indexer.graph", "multiprocessing", "scipy"}
     for_search = loaded("search")
-    assert "symfuse.server.cmd_search" in for_search
+    assert "symfuse.server.cli.search" in for_search
     assert not {m for m in for_search if m.split(".")[0] in ("toon_format", "mcp", "pygls")}
-    assert "symfuse.server.cmd_query" not in for_search
+    assert "symfuse.server.cli.query" not in for_search
 
     everything = cli.build_parser()
     sub = next(a for a in everything._actions if a.dest == "command")

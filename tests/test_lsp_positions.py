@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types as lsp
 
-from symfuse.server.lsp_positions import Encoding, FileMapper, from_units, to_units
+from symfuse.server.lsp.positions import Encoding, FileMapper, from_units, to_units
 from tests.test_lsp_client import capabilities, lsp_session
 
 LINE = 'LABEL = "π ≈ 3.14 😀"; EMOJI_TARGET = "after the emoji"'

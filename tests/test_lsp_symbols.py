@@ -8,7 +8,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from symfuse.indexer.model import Kind
-from symfuse.server.lsp_search import parse_query
+from symfuse.server.lsp.search import parse_query
 from tests.test_lsp_client import capabilities, lsp_session
 
 

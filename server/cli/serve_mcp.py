@@ -7,7 +7,7 @@ import dataclasses
 import logging
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.server.mcp_budget import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
+from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +58,8 @@ def register(
 
 
 def run_mcp(args: argparse.Namespace) -> int:
-    from symfuse.server.cli import index_config
-    from symfuse.server.mcp_server import MCPOptions, build_mcp_server
+    from symfuse.server.cli.main import index_config
+    from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 
     if not MIN_MAX_TOKENS <= args.max_tokens <= MAX_MAX_TOKENS:
         raise SymfuseError(f"--max-tokens must be between {MIN_MAX_TOKENS} and {MAX_MAX_TOKENS}")

@@ -15,7 +15,7 @@ from typing import Any
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.ranking import hierarchy, navigate, text
-from symfuse.server.output import OutputFormat, render, table
+from symfuse.server.common.output import OutputFormat, render, table
 
 _FORMATS = (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON)
 
@@ -116,7 +116,7 @@ def _paging(p: argparse.ArgumentParser, limit: int) -> None:
 
 
 def _index(args: argparse.Namespace) -> Any:
-    from symfuse.server.cmd_index import fresh_index
+    from symfuse.server.cli.index import fresh_index
 
     index, _ = fresh_index(args)
     return index

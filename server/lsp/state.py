@@ -23,8 +23,8 @@ from symfuse.indexer.live import LiveIndex, ProgressCallback
 from symfuse.indexer.workspace import IndexConfig
 from symfuse.ranking.api import Prepared, prepare
 from symfuse.ranking.quick import quick_table
-from symfuse.server.lsp_options import LspOptions
-from symfuse.server.lsp_positions import Encoding, FileMapper, LineTexts
+from symfuse.server.lsp.options import LspOptions
+from symfuse.server.lsp.positions import Encoding, FileMapper, LineTexts
 
 log = logging.getLogger(__name__)
 

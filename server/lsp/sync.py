@@ -14,7 +14,7 @@ from lsprotocol import types as lsp
 
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.live import LiveIndex
-from symfuse.server.lsp_base import SymfuseLanguageServer, path_of
+from symfuse.server.lsp.base import SymfuseLanguageServer, path_of
 
 log = logging.getLogger(__name__)
 

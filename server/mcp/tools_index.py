@@ -11,15 +11,15 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from symfuse.indexer.index import Index
-from symfuse.server.mcp_budget import Format
-from symfuse.server.mcp_models import (
+from symfuse.server.mcp.budget import Format
+from symfuse.server.mcp.models import (
     MaxTokens,
     Offset,
     OutputFormat,
     ReindexResult,
     StatusResult,
 )
-from symfuse.server.mcp_server import Backend, tool_errors
+from symfuse.server.mcp.server import Backend, tool_errors
 
 STATUS_DESCRIPTION = """\
 Report the state of the symbol index: workspace roots, files and symbols per

@@ -23,7 +23,7 @@ from typing import Any
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking.request import DetailLevel, SearchMode, SearchRequest, SemanticMode
 from symfuse.ranking.response import SearchResponse
-from symfuse.server.output import OutputFormat, render
+from symfuse.server.common.output import OutputFormat, render
 
 _FORMATS = (OutputFormat.JSON, OutputFormat.TOON, OutputFormat.TEXT)
 
@@ -183,8 +183,8 @@ def render_text(response: SearchResponse) -> str:
 
 def run_search(args: argparse.Namespace) -> int:
     from symfuse.ranking.search import search
-    from symfuse.server.cli import index_config
-    from symfuse.server.cmd_index import fresh_index
+    from symfuse.server.cli.index import fresh_index
+    from symfuse.server.cli.main import index_config
 
     request = request_of(args)  # validate before any indexing work
     args.roots = [*args.roots, *args.extra_roots]

@@ -21,17 +21,17 @@ from typing import NoReturn
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.workspace import IndexConfig
-from symfuse.server import cmd_index
+from symfuse.server.cli import index as cmd_index
 
 log = logging.getLogger("symfuse")
 
 # Modules that add subcommands, in help order, with the commands each adds: a command
 # imports its own module alone (the others pull in the ranking layer, TOON, the MCP SDK).
 _COMMAND_MODULES = {
-    "symfuse.server.cmd_search": ("search",),
-    "symfuse.server.cmd_query": ("usages", "text", "get", "callers", "callees", "hierarchy"),
-    "symfuse.server.lsp_cli": ("lsp",),
-    "symfuse.server.mcp_cli": ("mcp",),
+    "symfuse.server.cli.search": ("search",),
+    "symfuse.server.cli.query": ("usages", "text", "get", "callers", "callees", "hierarchy"),
+    "symfuse.server.cli.serve_lsp": ("lsp",),
+    "symfuse.server.cli.serve_mcp": ("mcp",),
 }
 
 

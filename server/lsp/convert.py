@@ -13,8 +13,8 @@ from pygls.uris import from_fs_path
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.server.lsp_nav import Span
-from symfuse.server.lsp_positions import FileMapper
+from symfuse.server.lsp.nav import Span
+from symfuse.server.lsp.positions import FileMapper
 
 MapperOf = Callable[[Index, str], FileMapper]
 

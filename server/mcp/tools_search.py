@@ -9,9 +9,9 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from symfuse.ranking.routing import call_graph_answer
-from symfuse.server.mcp_budget import Format
-from symfuse.server.mcp_models import MaxTokens, Offset, OutputFormat, SearchResult
-from symfuse.server.mcp_server import Backend, tool_errors
+from symfuse.server.mcp.budget import Format
+from symfuse.server.mcp.models import MaxTokens, Offset, OutputFormat, SearchResult
+from symfuse.server.mcp.server import Backend, tool_errors
 
 DESCRIPTION = """\
 Find definitions (classes, functions, methods, fields, ...) in the workspace by

@@ -47,9 +47,9 @@ def register(
 
 
 def run_lsp(args: argparse.Namespace) -> int:
-    from symfuse.server.lsp_options import IndexOptions, LspOptions, SearchOptions
-    from symfuse.server.lsp_server import build_lsp_server
-    from symfuse.server.lsp_state import LaunchConfig
+    from symfuse.server.lsp.options import IndexOptions, LspOptions, SearchOptions
+    from symfuse.server.lsp.server import build_lsp_server
+    from symfuse.server.lsp.state import LaunchConfig
 
     if args.tcp and args.stdio:
         raise SymfuseError("choose one of --stdio and --tcp")

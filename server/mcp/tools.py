@@ -6,14 +6,12 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from symfuse.server import (
-    mcp_tools_graph,
-    mcp_tools_index,
-    mcp_tools_nav,
-    mcp_tools_search,
-    mcp_tools_text,
-)
-from symfuse.server.mcp_server import Backend
+from symfuse.server.mcp import tools_graph as mcp_tools_graph
+from symfuse.server.mcp import tools_index as mcp_tools_index
+from symfuse.server.mcp import tools_nav as mcp_tools_nav
+from symfuse.server.mcp import tools_search as mcp_tools_search
+from symfuse.server.mcp import tools_text as mcp_tools_text
+from symfuse.server.mcp.server import Backend
 
 
 def register(server: MCPServer[Any], backend: Backend) -> None:

@@ -14,9 +14,10 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from symfuse.indexer.index import Index
-from symfuse.server import lsp_convert, lsp_nav
-from symfuse.server.lsp_base import SymfuseLanguageServer, path_of, query
-from symfuse.server.lsp_search import parse_query, search
+from symfuse.server.lsp import convert as lsp_convert
+from symfuse.server.lsp import nav as lsp_nav
+from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
+from symfuse.server.lsp.search import parse_query, search
 
 PARTIAL_BATCH = 50
 

@@ -9,7 +9,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from symfuse.server.mcp_budget import (
+from symfuse.server.mcp.budget import (
     CHARS_PER_TOKEN,
     Fitted,
     Format,
@@ -18,7 +18,7 @@ from symfuse.server.mcp_budget import (
     fit,
     render,
 )
-from symfuse.server.mcp_models import (
+from symfuse.server.mcp.models import (
     FileHint,
     MaxTokens,
     Offset,
@@ -28,7 +28,7 @@ from symfuse.server.mcp_models import (
     SymbolResult,
     UsagesResult,
 )
-from symfuse.server.mcp_server import Backend, as_result, tool_errors
+from symfuse.server.mcp.server import Backend, as_result, tool_errors
 
 UsageKind = Literal["call", "reference", "import", "inherit", "implement", "decorate", "type"]
 

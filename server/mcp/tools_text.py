@@ -8,9 +8,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from symfuse.server.mcp_budget import Format
-from symfuse.server.mcp_models import MaxTokens, Offset, OutputFormat, TextResult
-from symfuse.server.mcp_server import Backend, tool_errors
+from symfuse.server.mcp.budget import Format
+from symfuse.server.mcp.models import MaxTokens, Offset, OutputFormat, TextResult
+from symfuse.server.mcp.server import Backend, tool_errors
 
 DESCRIPTION = """\
 Search the text of the indexed source files, line by line, as they are on disk

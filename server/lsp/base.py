@@ -18,7 +18,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from symfuse.indexer.index import Index
-from symfuse.server.lsp_state import LaunchConfig, ServerState
+from symfuse.server.lsp.state import LaunchConfig, ServerState
 
 log = logging.getLogger(__name__)
 

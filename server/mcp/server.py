@@ -29,7 +29,7 @@ from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, S
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex
 from symfuse.indexer.workspace import IndexConfig
-from symfuse.server.mcp_budget import DEFAULT_MAX_TOKENS, Fitted, Format, fit
+from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, Fitted, Format, fit
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +219,7 @@ def build_mcp_server(
     live: LiveIndex | None = None,
 ) -> MCPServer[Any]:
     """A fresh MCP server over the workspace ``config`` describes (indexing starts with it)."""
-    from symfuse.server import mcp_tools
+    from symfuse.server.mcp import tools as mcp_tools
 
     backend = Backend(live or LiveIndex(config), options or MCPOptions())
 

@@ -13,9 +13,10 @@ from lsprotocol import types as lsp
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.server import lsp_convert, lsp_nav
-from symfuse.server.lsp_base import SymfuseLanguageServer, path_of, query
-from symfuse.server.lsp_positions import FileMapper
+from symfuse.server.lsp import convert as lsp_convert
+from symfuse.server.lsp import nav as lsp_nav
+from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
+from symfuse.server.lsp.positions import FileMapper
 
 T = TypeVar("T")
 

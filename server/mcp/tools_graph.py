@@ -10,8 +10,8 @@ from pydantic import Field
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.server.mcp_budget import Format
-from symfuse.server.mcp_models import (
+from symfuse.server.mcp.budget import Format
+from symfuse.server.mcp.models import (
     CallGraphResult,
     FileHint,
     HierarchyResult,
@@ -21,7 +21,7 @@ from symfuse.server.mcp_models import (
     SymbolId,
     SymbolName,
 )
-from symfuse.server.mcp_server import Backend, tool_errors
+from symfuse.server.mcp.server import Backend, tool_errors
 
 CALLS_DESCRIPTION = """\
 {what}, read from the call graph of the index, breadth first up to `depth`

@@ -20,11 +20,13 @@ from pygls.exceptions import JsonRpcException
 
 from symfuse.indexer import languages
 from symfuse.indexer.index import Index
-from symfuse.server import lsp_features, lsp_navigation, lsp_sync
-from symfuse.server.lsp_base import SymfuseLanguageServer, path_of, query
-from symfuse.server.lsp_options import parse_options
-from symfuse.server.lsp_positions import Encoding
-from symfuse.server.lsp_state import LaunchConfig
+from symfuse.server.lsp import features as lsp_features
+from symfuse.server.lsp import navigation as lsp_navigation
+from symfuse.server.lsp import sync as lsp_sync
+from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
+from symfuse.server.lsp.options import parse_options
+from symfuse.server.lsp.positions import Encoding
+from symfuse.server.lsp.state import LaunchConfig
 
 log = logging.getLogger(__name__)
 
