@@ -15,8 +15,12 @@ class IndexUnavailable(SymfuseError):
     """The index directory cannot be created, locked or written (nothing stored changes)."""
 
 
-class InvalidRequest(SymfuseError):
-    """A request field has a bad value. ``field`` names it."""
+class InvalidRequest(SymfuseError, ValueError):
+    """A request field has a bad value. ``field`` names it.
+
+    A ValueError too, so that pydantic validators may raise it and the request
+    models hand it on as it is (naming a nested field such as ``fusion_weights.x``).
+    """
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")

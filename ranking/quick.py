@@ -164,7 +164,7 @@ def _mask(
 ) -> npt.NDArray[np.bool_] | None:
     if not (kinds or languages or file_pattern):
         return None
-    request = SearchRequest(
+    request = SearchRequest.model_construct(
         query="",
         kind=tuple(kinds),
         language=tuple(x.lower() for x in languages),
@@ -314,7 +314,7 @@ def quick_search_files(
     table = QuickTable.of(index.generation, NameForms.join([NameForms.of(symbols)]))
     mask = None
     if kinds or languages or file_pattern:
-        request = SearchRequest(
+        request = SearchRequest.model_construct(
             query=query,
             kind=tuple(kinds),
             language=tuple(x.lower() for x in languages),

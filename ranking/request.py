@@ -3,24 +3,40 @@
 Front ends build a :class:`SearchRequest` with :meth:`SearchRequest.from_mapping`
 (a JSON-shaped dict, as MCP arguments or CLI options arrive) and get either a
 valid, frozen request or :class:`InvalidRequest` naming the offending field.
-The ranking code trusts a request it is handed.
+The ranking code trusts a request it is handed. The model is also what the
+command-line options and the MCP tool schema are generated from
+(:mod:`symfuse.ranking.query`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field, field_validator, model_validator
+from pydantic.json_schema import WithJsonSchema
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.model import Kind
+from symfuse.ranking.query.fields import (
+    LIST_SCHEMA,
+    Flag,
+    ForAgents,
+    Primary,
+    Request,
+    TextList,
+    optional_text,
+    split_list,
+)
 
 MAX_QUERY_LENGTH = 1000
 MAX_LIMIT = 1000
 MAX_OFFSET = 100_000
 MAX_EDIT_DISTANCE = 10
+AGENT_MAX_LIMIT = 200
 
 
 class SearchMode(StrEnum):
@@ -47,13 +63,6 @@ class DetailLevel(StrEnum):
     MINIMAL = "minimal"
     DEFAULT = "default"
     FULL = "full"
-
-
-class ResponseFormat(StrEnum):
-    """How a front end should encode the answer (the ranking core does not render)."""
-
-    JSON = "json"
-    TOON = "toon"
 
 
 class Channel(StrEnum):
@@ -128,116 +137,147 @@ class FusionWeights:
         return weights
 
 
-E = TypeVar("E", bound=StrEnum)
+def _kinds(value: Any) -> tuple[Kind, ...]:
+    out: list[Kind] = []
+    for name in split_list(value):
+        try:
+            out.append(Kind(name.lower()))
+        except ValueError:
+            choices = ", ".join(k.value for k in Kind)
+            raise ValueError(f"{name!r} is not one of: {choices}") from None
+    return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
-class SearchRequest:
+def _languages(value: Any) -> tuple[str, ...]:
+    """Language names, checked: a misspelt one would filter everything out in silence."""
+    from symfuse.indexer.languages import supported
+
+    names = tuple(x.lower() for x in split_list(value))
+    known = supported()
+    for name in names:
+        if name not in known:
+            raise ValueError(f"unknown language {name!r}; one of {', '.join(sorted(known))}")
+    return names
+
+
+def _decorator(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.strip().lstrip("@").strip() or None
+    return value
+
+
+class SearchRequest(Request):
     """One symbol search (the contract of DESIGN.md, fields after reference 004)."""
 
-    query: str
-    kind: tuple[Kind, ...] = ()
-    language: tuple[str, ...] = ()
-    file_pattern: tuple[str, ...] = ()
-    implements: str | None = None
-    extends: str | None = None
-    decorator: str | None = None
-    exclude_path: tuple[str, ...] = ()
-    fuzzy: bool | None = None  # None: automatic (when nothing matched the name as typed)
-    fuzzy_threshold: float = 0.3
-    max_edit_distance: int = 3
-    semantic: SemanticMode = SemanticMode.AUTO
-    semantic_weight: float = 0.5
-    fusion: bool = True
-    fusion_weights: FusionWeights = field(default_factory=FusionWeights)
-    fusion_debug: bool = False
-    limit: int = 20
-    offset: int = 0
-    mode: SearchMode = SearchMode.AUTO
-    drill_from: str | None = None
-    detail_level: DetailLevel = DetailLevel.DEFAULT
-    output_format: ResponseFormat = ResponseFormat.JSON
+    query: Annotated[
+        str,
+        Primary(),
+        Field(
+            max_length=MAX_QUERY_LENGTH,
+            description='a name ("checkout"), part of one, a typo, a camel-hump ("gUBI"), '
+            'words ("compute order total"), a path, or "who calls X"',
+        ),
+    ]
+    kind: Annotated[
+        tuple[Kind, ...],
+        BeforeValidator(_kinds),
+        WithJsonSchema(LIST_SCHEMA, mode="validation"),
+        Field(description='only these kinds ("class", "method", ...)'),
+    ] = ()
+    language: Annotated[
+        tuple[str, ...],
+        BeforeValidator(_languages),
+        WithJsonSchema(LIST_SCHEMA, mode="validation"),
+        Field(description='only these languages ("python", "go", ...)'),
+    ] = ()
+    file_pattern: Annotated[TextList, Field(description="only files matching these globs")] = ()
+    implements: Annotated[
+        str | None,
+        BeforeValidator(optional_text),
+        Field(max_length=500, description="only types implementing this interface"),
+    ] = None
+    extends: Annotated[
+        str | None,
+        BeforeValidator(optional_text),
+        Field(max_length=500, description="only types extending this base"),
+    ] = None
+    decorator: Annotated[
+        str | None,
+        BeforeValidator(_decorator),
+        Field(max_length=500, description='only symbols with this decorator ("dataclass")'),
+    ] = None
+    exclude_path: Annotated[TextList, Field(description="skip files matching these globs")] = ()
+    fuzzy: Annotated[
+        Flag | None,
+        Field(description="typo-tolerant matching; default: only when nothing else matched"),
+    ] = None
+    fuzzy_threshold: Annotated[
+        float, Field(ge=0.0, le=1.0, description="least trigram similarity of a fuzzy hit")
+    ] = 0.3
+    max_edit_distance: Annotated[
+        int,
+        Field(ge=0, le=MAX_EDIT_DISTANCE, description="most edits (Levenshtein) of a fuzzy hit"),
+    ] = 3
+    semantic: Annotated[
+        SemanticMode, Field(description="similarity channel: auto, on, off, or only it")
+    ] = SemanticMode.AUTO
+    semantic_weight: Annotated[
+        float, Field(ge=0.0, le=1.0, description="weight of the similarity channel")
+    ] = 0.5
+    fusion: Annotated[Flag, Field(description="fuse every channel's ranking")] = True
+    fusion_weights: Annotated[
+        FusionWeights,
+        BeforeValidator(FusionWeights.from_mapping),
+        WithJsonSchema(
+            {"type": "object", "additionalProperties": {"type": "number"}}, mode="validation"
+        ),
+        Field(
+            description="channel -> weight (normalized), e.g. lexical=0.4, structural=0.25, "
+            "similarity=0.2, identity=0.15"
+        ),
+    ] = FusionWeights()
+    fusion_debug: Annotated[
+        Flag, Field(description="add each channel's rank and contribution to every item")
+    ] = False
+    limit: Annotated[
+        int,
+        Field(ge=1, le=MAX_LIMIT, description="most items to return"),
+        ForAgents("more items than this never fit an agent's token budget", cap=AGENT_MAX_LIMIT),
+    ] = 20
+    offset: Annotated[int, Field(ge=0, le=MAX_OFFSET, description="skip this many items")] = 0
+    mode: Annotated[
+        SearchMode,
+        Field(
+            description="auto, single (top results), tiered (high/medium/low), drill (inside "
+            "drill_from), flat (cheapest), get (exact path or symbol_id)"
+        ),
+    ] = SearchMode.AUTO
+    drill_from: Annotated[
+        str | None,
+        BeforeValidator(optional_text),
+        Field(max_length=4096, description="drill mode: the file or symbol_id to search in"),
+    ] = None
+    detail_level: Annotated[
+        DetailLevel, Field(description="fields per item: minimal, default or full")
+    ] = DetailLevel.DEFAULT
 
+    @field_validator("query", mode="before")
     @classmethod
-    def field_names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
+    def _query(cls, value: Any) -> Any:
+        return value.strip() if isinstance(value, str) else value
 
+    @field_validator("semantic", "mode", "detail_level", mode="before")
     @classmethod
-    def from_mapping(cls, raw: Mapping[str, Any]) -> SearchRequest:
-        """Validate JSON-shaped input; ``None`` values mean "the default"."""
-        if not isinstance(raw, Mapping):
-            raise InvalidRequest("request", "must be an object")
-        known = set(cls.field_names())
-        for key in raw:
-            if key not in known:
-                raise InvalidRequest(str(key), "unknown field")
-        values = {k: v for k, v in raw.items() if v is not None}
-        mode = _enum(SearchMode, values.get("mode", "auto"), "mode")
-        query = values.get("query", "")
-        if not isinstance(query, str):
-            raise InvalidRequest("query", "must be a string")
-        query = query.strip()
-        if len(query) > MAX_QUERY_LENGTH:
-            raise InvalidRequest("query", f"longer than {MAX_QUERY_LENGTH} characters")
-        drill_from = _optional_text(values.get("drill_from"), "drill_from")
-        if mode is SearchMode.DRILL and drill_from is None:
+    def _lower(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SearchRequest:
+        if self.mode is SearchMode.DRILL and self.drill_from is None:
             raise InvalidRequest("drill_from", "is required when mode is drill")
-        if not query and mode is not SearchMode.DRILL:
+        if not self.query and self.mode is not SearchMode.DRILL:
             raise InvalidRequest("query", "must not be empty")
-        kinds = tuple(_enum(Kind, k, "kind") for k in _text_list(values.get("kind"), "kind"))
-        fuzzy = values.get("fuzzy")
-        if fuzzy is not None and not isinstance(fuzzy, bool):
-            raise InvalidRequest("fuzzy", "must be true or false")
-        return cls(
-            query=query,
-            kind=kinds,
-            language=_languages(values.get("language")),
-            file_pattern=_text_list(values.get("file_pattern"), "file_pattern"),
-            implements=_optional_text(values.get("implements"), "implements"),
-            extends=_optional_text(values.get("extends"), "extends"),
-            decorator=_optional_text(values.get("decorator"), "decorator", strip="@"),
-            exclude_path=_text_list(values.get("exclude_path"), "exclude_path"),
-            fuzzy=fuzzy,
-            fuzzy_threshold=_number(
-                values.get("fuzzy_threshold", 0.3), "fuzzy_threshold", low=0.0, high=1.0
-            ),
-            max_edit_distance=_integer(
-                values.get("max_edit_distance", 3), "max_edit_distance", 0, MAX_EDIT_DISTANCE
-            ),
-            semantic=_enum(SemanticMode, values.get("semantic", "auto"), "semantic"),
-            semantic_weight=_number(
-                values.get("semantic_weight", 0.5), "semantic_weight", low=0.0, high=1.0
-            ),
-            fusion=_boolean(values.get("fusion", True), "fusion"),
-            fusion_weights=FusionWeights.from_mapping(values.get("fusion_weights")),
-            fusion_debug=_boolean(values.get("fusion_debug", False), "fusion_debug"),
-            limit=_integer(values.get("limit", 20), "limit", 1, MAX_LIMIT),
-            offset=_integer(values.get("offset", 0), "offset", 0, MAX_OFFSET),
-            mode=mode,
-            drill_from=drill_from,
-            detail_level=_enum(DetailLevel, values.get("detail_level", "default"), "detail_level"),
-            output_format=_enum(
-                ResponseFormat, values.get("output_format", "json"), "output_format"
-            ),
-        )
-
-
-def _enum(kind: type[E], value: Any, name: str) -> E:
-    if isinstance(value, kind):
-        return value
-    if isinstance(value, str):
-        try:
-            return kind(value.strip().lower())
-        except ValueError:
-            pass
-    choices = ", ".join(m.value for m in kind)
-    raise InvalidRequest(name, f"{value!r} is not one of: {choices}")
-
-
-def _boolean(value: Any, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidRequest(name, "must be true or false")
-    return value
+        return self
 
 
 def _number(value: Any, name: str, *, low: float, high: float) -> float:
@@ -247,58 +287,3 @@ def _number(value: Any, name: str, *, low: float, high: float) -> float:
     if math.isnan(number) or not low <= number <= high:
         raise InvalidRequest(name, f"must be between {low:g} and {high:g}")
     return number
-
-
-def _integer(value: Any, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise InvalidRequest(name, "must be an integer")
-    if not low <= value <= high:
-        raise InvalidRequest(name, f"must be between {low} and {high}")
-    return int(value)
-
-
-def _optional_text(value: Any, name: str, strip: str = "") -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise InvalidRequest(name, "must be a string")
-    text = value.strip().lstrip(strip).strip()
-    return text or None
-
-
-def _languages(value: Any) -> tuple[str, ...]:
-    """Language names, checked: a misspelt one would filter everything out in silence."""
-    from symfuse.indexer.languages import supported
-
-    names = tuple(x.lower() for x in _text_list(value, "language"))
-    known = supported()
-    for name in names:
-        if name not in known:
-            raise InvalidRequest(
-                "language", f"unknown language {name!r}; one of {', '.join(sorted(known))}"
-            )
-    return names
-
-
-def _text_list(value: Any, name: str) -> tuple[str, ...]:
-    """A string, a comma-separated string or a list of such strings (a repeated CLI
-    option) -> a tuple of non-empty strings."""
-    if value is None:
-        return ()
-    items: list[Any]
-    if isinstance(value, str):
-        items = value.split(",")
-    elif isinstance(value, list | tuple):
-        items = list(value)
-    else:
-        raise InvalidRequest(name, "must be a string or a list of strings")
-    out: list[str] = []
-    for raw in items:
-        item = raw.value if isinstance(raw, StrEnum) else raw
-        if not isinstance(item, str):
-            raise InvalidRequest(name, "must be a string or a list of strings")
-        out.extend(part.strip() for part in item.split(",") if part.strip())
-    return tuple(out)

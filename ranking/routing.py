@@ -3,19 +3,71 @@
 :func:`symfuse.ranking.search.search` recognises such a query (its response
 carries an ``intent``) and searches for X; :func:`call_graph_answer` then
 turns the best matches for X into the callers or callees the question asks
-for. Both front ends (the MCP ``search`` tool and ``symfuse search``) use it.
+for, as a typed :class:`CallGraphAnswer`. The query layer's ``search`` does
+both steps, so every front end (CLI, MCP, LSP) gets the routed answer.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import hierarchy
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.response import CallQuery, SearchResponse
 
 MAX_ROUTED_TARGETS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class RoutedCall:
+    """A calling (or called) symbol, its best edge confidence and its call sites."""
+
+    symbol: Symbol
+    score: float
+    via: str  # the target's symbol id it was reached from
+    sites: str  # "file:line:col file:line:col ..."
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.symbol
+        return {
+            "symbol_id": s.symbol_id,
+            "name": s.name,
+            "kind": s.kind.value,
+            "fqn": s.fqn,
+            "signature": s.signature,
+            "file": s.file,
+            "line": s.line,
+            "score": self.score,
+            "via": self.via,
+            "sites": self.sites,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CallGraphAnswer:
+    """The answer to a call-graph question: a page of callers or callees of the targets."""
+
+    query: str
+    intent: CallQuery
+    targets: tuple[str, ...]
+    items: tuple[RoutedCall, ...]
+    total: int
+
+    @property
+    def search_mode(self) -> str:
+        return self.intent.direction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "intent": self.intent.to_dict(),
+            "targets": list(self.targets),
+            "items": [item.to_dict() for item in self.items],
+            "total": self.total,
+            "search_mode": self.search_mode,
+        }
 
 
 def routed_targets(response: SearchResponse) -> list[Symbol]:
@@ -34,7 +86,7 @@ def routed_targets(response: SearchResponse) -> list[Symbol]:
 
 def call_graph_answer(
     index: Index, response: SearchResponse, limit: int, offset: int
-) -> dict[str, Any] | None:
+) -> CallGraphAnswer | None:
     """Callers or callees of the symbols a call-graph question names (None: no such symbol).
 
     Rows are merged per calling (or called) symbol, best edge confidence first,
@@ -45,35 +97,25 @@ def call_graph_answer(
     if intent is None or not targets:
         return None
     walk = hierarchy.callers if intent.direction == "callers" else hierarchy.callees
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, RoutedCall] = {}
     for target in targets:
         result = walk(index, target.symbol_id, depth=1, limit=1000)
         for edge in result.items:
-            s = edge.symbol
             sites = " ".join(f"{c.file}:{c.line}:{c.column}" for c in edge.sites)
-            row = rows.get(s.symbol_id)
-            if row is not None:
-                row["sites"] = f"{row['sites']} {sites}".strip()
-                row["score"] = max(row["score"], round(edge.confidence, 3))
+            score = round(edge.confidence, 3)
+            seen = rows.get(edge.symbol.symbol_id)
+            if seen is not None:
+                sites = f"{seen.sites} {sites}".strip()
+                rows[seen.symbol.symbol_id] = RoutedCall(
+                    seen.symbol, max(seen.score, score), seen.via, sites
+                )
                 continue
-            rows[s.symbol_id] = {
-                "symbol_id": s.symbol_id,
-                "name": s.name,
-                "kind": s.kind.value,
-                "fqn": s.fqn,
-                "signature": s.signature,
-                "file": s.file,
-                "line": s.line,
-                "score": round(edge.confidence, 3),
-                "via": target.symbol_id,
-                "sites": sites,
-            }
-    ordered = sorted(rows.values(), key=lambda r: (-r["score"], r["file"], r["line"]))
-    return {
-        "query": response.query,
-        "intent": intent.to_dict(),
-        "targets": [t.symbol_id for t in targets],
-        "items": ordered[offset : offset + limit],
-        "total": len(ordered),
-        "search_mode": intent.direction,
-    }
+            rows[edge.symbol.symbol_id] = RoutedCall(edge.symbol, score, target.symbol_id, sites)
+    ordered = sorted(rows.values(), key=lambda r: (-r.score, r.symbol.file, r.symbol.line))
+    return CallGraphAnswer(
+        query=response.query,
+        intent=intent,
+        targets=tuple(t.symbol_id for t in targets),
+        items=tuple(ordered[offset : offset + limit]),
+        total=len(ordered),
+    )

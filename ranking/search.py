@@ -142,7 +142,7 @@ def run_channels(
     # A described behaviour is looked for among callables and types (unless a kind is asked).
     text_mask = mask
     if sentence and not request.kind:
-        text_mask = prepared.filters.mask(replace(request, kind=DESCRIBED_KINDS))
+        text_mask = prepared.filters.mask(request.model_copy(update={"kind": DESCRIBED_KINDS}))
     if request.semantic is SemanticMode.ONLY:
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
         return ChannelRun(rankings, tiers, weights)

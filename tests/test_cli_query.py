@@ -213,8 +213,8 @@ def test_pathological_regex_is_refused_or_times_out(nav_ws: Path, nav_index: Pat
 
 def test_bad_arguments_name_the_option(nav_ws: Path, nav_index: Path) -> None:
     line = fails(nav_ws, nav_index, "text", "x", "--snippet-lines", "99")
-    assert line == "symfuse: error: snippet_lines: must be 0..50"
+    assert line == "symfuse: error: snippet_lines: must be between 0 and 50"
     line = fails(nav_ws, nav_index, "usages", "total", "--kinds", "calls")
     assert line.startswith("symfuse: error: kinds: unknown usage kind 'calls'")
     line = fails(nav_ws, nav_index, "usages")
-    assert line == "symfuse: error: target: give a symbol id or a name"
+    assert line.startswith("symfuse: error: target: give a symbol id or a name")

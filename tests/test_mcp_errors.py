@@ -39,7 +39,7 @@ async def test_invalid_arguments_name_the_field(workspace: Workspace) -> None:
             ("find_usages", {}, ["symbol_id", "name"]),
             ("find_usages", {"name": "checkout", "kinds": ["calls"]}, ["kinds"]),
             ("callers", {"name": "total"}, ["name", "2 definitions", "symbol_id"]),
-            ("callers", {"name": "checkout", "depth": 9}, ["depth"]),
+            ("callers", {"name": "checkout", "depth": 11}, ["depth"]),
             ("type_hierarchy", {"name": "Order", "direction": "up"}, ["direction"]),
             ("reindex", {"paths": [""]}, ["paths"]),
         ]

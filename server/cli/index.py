@@ -74,7 +74,7 @@ def _format_option(
 
 def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
     """The index of the roots in ``args``, brought up to date first."""
-    from symfuse.server.cli.main import hold, index_config
+    from symfuse.server.cli.common import hold, index_config
 
     config: IndexConfig = index_config(args)
     index, report = update_index(config)
@@ -85,7 +85,7 @@ def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
 
 
 def run_index(args: argparse.Namespace) -> int:
-    from symfuse.server.cli.main import hold, index_config
+    from symfuse.server.cli.common import hold, index_config
 
     index, report = refresh_index(index_config(args))
     hold(index)
@@ -186,6 +186,6 @@ def _kinds(index: Index) -> dict[str, int]:
 
 
 def _index_dir(args: argparse.Namespace) -> str:
-    from symfuse.server.cli.main import index_config
+    from symfuse.server.cli.common import index_config
 
     return str(index_config(args).store.directory)

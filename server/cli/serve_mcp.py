@@ -58,7 +58,7 @@ def register(
 
 
 def run_mcp(args: argparse.Namespace) -> int:
-    from symfuse.server.cli.main import index_config
+    from symfuse.server.cli.common import index_config
     from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 
     if not MIN_MAX_TOKENS <= args.max_tokens <= MAX_MAX_TOKENS:

@@ -1,0 +1,160 @@
+"""One function per operation, each answering its validated request.
+
+The front ends call these and nothing below them: ``search`` routes call-graph
+questions itself, and a ``target`` is looked up in the index here (an id the
+index knows is an id; otherwise a name, or for ``get`` a path), so no front
+end guesses. :data:`OPERATIONS` lists every operation with its request model,
+which is what the CLI options and the MCP tool schemas are generated from.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Symbol
+from symfuse.ranking import hierarchy as graph
+from symfuse.ranking import navigate
+from symfuse.ranking import text as text_search
+from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.query.fields import Request
+from symfuse.ranking.query.requests import (
+    CallsRequest,
+    GetRequest,
+    HierarchyRequest,
+    ReindexRequest,
+    StatusRequest,
+    TargetRequest,
+    TextRequest,
+    UsagesRequest,
+)
+from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
+
+_ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """An operation as the front ends publish it: its name, request model and summary."""
+
+    name: str
+    request: type[Request]
+    summary: str
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation("search", SearchRequest, "ranked symbol search (Signal Fusion)"),
+    Operation("usages", UsagesRequest, "find the usages of a symbol (by id, or by name)"),
+    Operation("text", TextRequest, "search the text of the indexed files"),
+    Operation("get", GetRequest, "show a symbol's source, or a file's outline"),
+    Operation("callers", CallsRequest, "who calls a symbol"),
+    Operation("callees", CallsRequest, "what a symbol calls"),
+    Operation("hierarchy", HierarchyRequest, "supertypes and subtypes of a type"),
+    Operation("status", StatusRequest, "the state of the index"),
+    Operation("reindex", ReindexRequest, "re-index everything, or only the given files"),
+)
+
+
+def operation(name: str) -> Operation:
+    return next(op for op in OPERATIONS if op.name == name)
+
+
+def search(
+    index: Index,
+    request: SearchRequest,
+    *,
+    directory: Path | None = None,
+    prepared: Prepared | None = None,
+) -> SearchResponse | CallGraphAnswer:
+    """Ranked symbols; a call-graph question ("who calls X") is answered from the graph."""
+    from symfuse.ranking.search import search as ranked
+
+    response = ranked(index, request, directory=directory, prepared=prepared)
+    if response.intent is None:
+        return response
+    routed = call_graph_answer(index, response, request.limit, request.offset)
+    return response if routed is None else routed
+
+
+def usages(index: Index, request: UsagesRequest) -> navigate.UsagesResult:
+    symbol_id, name = _id_or_name(index, request)
+    return navigate.find_usages(
+        index,
+        symbol_id=symbol_id,
+        name=name,
+        file=request.file,
+        kinds=request.kinds or None,
+        group_by_file=request.group_by_file,
+        limit=request.limit,
+        offset=request.offset,
+        include_declaration=request.include_declaration,
+        min_confidence=request.min_confidence,
+    )
+
+
+def text(index: Index, request: TextRequest) -> text_search.TextSearchResult:
+    return text_search.search_text(
+        index,
+        request.pattern,
+        regex=request.regex,
+        case_sensitive=request.case_sensitive,
+        edit_distance=request.distance,
+        file_pattern=list(request.file_pattern) or None,
+        language=request.language,
+        exclude_path=list(request.exclude_path) or None,
+        snippet_lines=request.snippet_lines,
+        limit=request.limit,
+        offset=request.offset,
+        timeout=request.timeout,
+    )
+
+
+def get(index: Index, request: GetRequest) -> navigate.SymbolDetail | navigate.FileOutline:
+    symbol_id, path = request.symbol_id, request.path
+    if request.target is not None:
+        if index.get(request.target) is not None or _ID_SHAPE.match(request.target):
+            symbol_id = request.target
+        else:
+            path = request.target
+    return navigate.get_symbol(
+        index,
+        symbol_id=symbol_id,
+        path=path,
+        line=request.line,
+        context_lines=request.context_lines,
+        max_lines=request.offset + request.max_lines,
+    )
+
+
+def callers(index: Index, request: CallsRequest) -> graph.CallGraphResult:
+    root = resolve(index, request)
+    return graph.callers(index, root.symbol_id, request.depth, request.offset + request.limit)
+
+
+def callees(index: Index, request: CallsRequest) -> graph.CallGraphResult:
+    root = resolve(index, request)
+    return graph.callees(index, root.symbol_id, request.depth, request.offset + request.limit)
+
+
+def hierarchy(index: Index, request: HierarchyRequest) -> graph.TypeHierarchyResult:
+    root = resolve(index, request)
+    return graph.type_hierarchy(index, root.symbol_id, request.depth, request.direction.value)
+
+
+def resolve(index: Index, request: TargetRequest) -> Symbol:
+    """The one symbol a request is about; an error listing the candidates when ambiguous."""
+    symbol_id, name = _id_or_name(index, request)
+    return navigate.resolve_one(index, symbol_id, name, request.file)
+
+
+def _id_or_name(index: Index, request: TargetRequest) -> tuple[str | None, str | None]:
+    target = request.target
+    if target is None:
+        return request.symbol_id, request.name
+    if index.get(target) is not None or _ID_SHAPE.match(target):
+        return target, None  # an unknown id is reported as one, not searched as a name
+    return None, target
