@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import Field
 
-from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.server.mcp.budget import Format
-from symfuse.server.mcp.models import (
-    CallGraphResult,
-    FileHint,
-    HierarchyResult,
-    MaxTokens,
-    Offset,
-    OutputFormat,
-    SymbolId,
-    SymbolName,
-)
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.requests import CallsRequest, HierarchyRequest
+from symfuse.server.mcp.models import CallGraphResult, HierarchyResult
+from symfuse.server.mcp.schema import Rendering, tool_function
 from symfuse.server.mcp.server import Backend, tool_errors
 
 CALLS_DESCRIPTION = """\
@@ -46,50 +37,41 @@ symbol_id. Rows carry `relation` (extends / implements), `depth`, `via` and
 Examples: {"symbol_id": "shop/payments.py::PaymentGateway#class"} ;
 {"name": "Order", "direction": "supertypes", "depth": 3}"""
 
-Depth = Annotated[int, Field(ge=1, le=5, description="hops to follow (1 = direct)")]
+_READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
 
 
 def register(server: MCPServer[Any], backend: Backend) -> None:
     for direction in ("callers", "callees"):
         _register_calls(server, backend, direction)
 
-    @server.tool(
-        name="type_hierarchy",
-        description=HIERARCHY_DESCRIPTION,
-        annotations=ToolAnnotations(
-            title="Type hierarchy", read_only_hint=True, open_world_hint=False
-        ),
-    )
-    def type_hierarchy(
-        symbol_id: SymbolId = None,
-        name: SymbolName = None,
-        file: FileHint = None,
-        direction: Annotated[
-            Literal["both", "supertypes", "subtypes"], Field(description="which way to walk")
-        ] = "both",
-        depth: Depth = 1,
-        offset: Offset = 0,
-        output_format: OutputFormat = "json",
-        max_tokens: MaxTokens = None,
-    ) -> Annotated[CallToolResult, HierarchyResult]:
-        from symfuse.ranking.hierarchy import type_hierarchy as run
-
+    def type_hierarchy(request: HierarchyRequest, rendering: Rendering) -> CallToolResult:
         with tool_errors(not_found="symbol_id"), backend.reading() as index:
-            target = resolve_target(index, symbol_id, name, file)
-            result = run(index, target.symbol_id, depth=depth, direction=direction)
+            result = operations.hierarchy(index, request)
         rows = [
             {**_type_row(link.to_dict()), "direction": "supertype"} for link in result.supertypes
         ] + [{**_type_row(link.to_dict()), "direction": "subtype"} for link in result.subtypes]
-        data = {"symbol": _root(result.root), "types": rows[offset:]}
+        data = {"symbol": _root(result.root), "types": rows[request.offset :]}
         return backend.answer(
             data,
             "types",
-            Format(output_format),
-            max_tokens,
-            offset=offset,
+            rendering.format,
+            rendering.max_tokens,
+            offset=request.offset,
             total=len(rows),
             shape=_split_types,
         )
+
+    server.add_tool(
+        tool_function(
+            "type_hierarchy",
+            HierarchyRequest,
+            type_hierarchy,
+            Annotated[CallToolResult, HierarchyResult],
+        ),
+        name="type_hierarchy",
+        description=HIERARCHY_DESCRIPTION,
+        annotations=ToolAnnotations(title="Type hierarchy", **_READ_ONLY),
+    )
 
 
 def _register_calls(server: MCPServer[Any], backend: Backend, direction: str) -> None:
@@ -101,24 +83,12 @@ def _register_calls(server: MCPServer[Any], backend: Backend, direction: str) ->
         who="callers" if callers else "callees",
         example="compute_total" if callers else "checkout",
     )
+    walk = operations.callers if callers else operations.callees
 
-    def calls(
-        symbol_id: SymbolId = None,
-        name: SymbolName = None,
-        file: FileHint = None,
-        depth: Depth = 1,
-        limit: Annotated[int, Field(ge=1, le=500, description="most rows to return")] = 30,
-        offset: Offset = 0,
-        output_format: OutputFormat = "json",
-        max_tokens: MaxTokens = None,
-    ) -> Annotated[CallToolResult, CallGraphResult]:
-        from symfuse.ranking import hierarchy
-
-        walk = hierarchy.callers if callers else hierarchy.callees
+    def calls(request: CallsRequest, rendering: Rendering) -> CallToolResult:
         with tool_errors(not_found="symbol_id"), backend.reading() as index:
-            target = resolve_target(index, symbol_id, name, file)
-            result = walk(index, target.symbol_id, depth=depth, limit=offset + limit)
-        rows = [_call_row(edge.to_dict()) for edge in result.items[offset:]]
+            result = walk(index, request)
+        rows = [_call_row(edge.to_dict()) for edge in result.items[request.offset :]]
         data = {
             "symbol": _root(result.root),
             "direction": direction,
@@ -126,27 +96,20 @@ def _register_calls(server: MCPServer[Any], backend: Backend, direction: str) ->
             "total": result.total,
         }
         return backend.answer(
-            data, "items", Format(output_format), max_tokens, offset=offset, total=result.total
+            data,
+            "items",
+            rendering.format,
+            rendering.max_tokens,
+            offset=request.offset,
+            total=result.total,
         )
 
-    calls.__name__ = direction
     server.add_tool(
-        calls,
+        tool_function(direction, CallsRequest, calls, Annotated[CallToolResult, CallGraphResult]),
         name=direction,
         description=description,
-        annotations=ToolAnnotations(
-            title="Callers" if callers else "Callees", read_only_hint=True, open_world_hint=False
-        ),
+        annotations=ToolAnnotations(title="Callers" if callers else "Callees", **_READ_ONLY),
     )
-
-
-def resolve_target(
-    index: Index, symbol_id: str | None, name: str | None, file: str | None
-) -> Symbol:
-    """The one symbol a graph tool is about (errors become tool errors in tool_errors)."""
-    from symfuse.ranking.navigate import resolve_one
-
-    return resolve_one(index, symbol_id, name, file)
 
 
 _ROW_FIELDS = ("symbol_id", "name", "kind", "file", "line", "signature")

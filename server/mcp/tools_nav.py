@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import Field
 
+from symfuse.ranking.navigate import FileOutline
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.requests import GetRequest, UsagesRequest
 from symfuse.server.mcp.budget import (
     CHARS_PER_TOKEN,
     Fitted,
@@ -18,19 +19,9 @@ from symfuse.server.mcp.budget import (
     fit,
     render,
 )
-from symfuse.server.mcp.models import (
-    FileHint,
-    MaxTokens,
-    Offset,
-    OutputFormat,
-    SymbolId,
-    SymbolName,
-    SymbolResult,
-    UsagesResult,
-)
+from symfuse.server.mcp.models import SymbolResult, UsagesResult
+from symfuse.server.mcp.schema import Rendering, tool_function
 from symfuse.server.mcp.server import Backend, as_result, tool_errors
-
-UsageKind = Literal["call", "reference", "import", "inherit", "implement", "decorate", "type"]
 
 USAGES_DESCRIPTION = """\
 List the places that use a symbol: calls, plain references, imports,
@@ -64,111 +55,33 @@ Examples: {"symbol_id": "shop/models.py::Order.total#method"} ;
 {"path": "shop/models.py"} ; {"path": "shop/models.py:42", "context_lines": 0}"""
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
-    @server.tool(
-        name="find_usages",
-        description=USAGES_DESCRIPTION,
-        annotations=ToolAnnotations(
-            title="Find usages", read_only_hint=True, open_world_hint=False
-        ),
-    )
-    def find_usages(
-        symbol_id: SymbolId = None,
-        name: SymbolName = None,
-        file: FileHint = None,
-        kinds: Annotated[
-            list[UsageKind] | None,
-            Field(description="only these kinds of use; default all"),
-        ] = None,
-        group_by_file: Annotated[
-            bool, Field(description="group the usages under their file")
-        ] = False,
-        include_declaration: Annotated[
-            bool, Field(description="also list the definition itself (kind 'definition')")
-        ] = False,
-        limit: Annotated[int, Field(ge=1, le=1000, description="most usages to return")] = 30,
-        offset: Offset = 0,
-        output_format: OutputFormat = "json",
-        max_tokens: MaxTokens = None,
-    ) -> Annotated[CallToolResult, UsagesResult]:
-        from symfuse.ranking.navigate import find_usages as run
+_READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
 
-        _one_target(symbol_id, name)
+
+def register(server: MCPServer[Any], backend: Backend) -> None:
+    def find_usages(request: UsagesRequest, rendering: Rendering) -> CallToolResult:
+        ungrouped = request.model_copy(update={"group_by_file": False})
         with tool_errors(not_found="symbol_id"), backend.reading() as index:
-            result = run(
-                index,
-                symbol_id=symbol_id,
-                name=name,
-                file=file,
-                kinds=kinds,
-                group_by_file=False,
-                limit=limit,
-                offset=offset,
-                include_declaration=include_declaration,
-            )
+            result = operations.usages(index, ungrouped)
         data = result.to_dict()
         for key in ("offset", "limit", "truncated"):
             data.pop(key, None)
-        shape = _group_by_file if group_by_file else None
         return backend.answer(
             data,
             "usages",
-            Format(output_format),
-            max_tokens,
-            offset=offset,
+            rendering.format,
+            rendering.max_tokens,
+            offset=request.offset,
             total=result.total,
-            shape=shape,
+            shape=_group_by_file if request.group_by_file else None,
         )
 
-    @server.tool(
-        name="get_symbol",
-        description=GET_DESCRIPTION,
-        annotations=ToolAnnotations(title="Get symbol", read_only_hint=True, open_world_hint=False),
-    )
-    def get_symbol(
-        symbol_id: SymbolId = None,
-        path: Annotated[
-            str | None,
-            Field(
-                max_length=4096,
-                description='a file ("shop/models.py") for its outline, or "file:line"',
-            ),
-        ] = None,
-        line: Annotated[
-            int | None, Field(ge=1, description="with path: the definition at this line")
-        ] = None,
-        context_lines: Annotated[
-            int, Field(ge=0, le=50, description="lines shown before and after the source")
-        ] = 3,
-        offset: Annotated[
-            int,
-            Field(ge=0, le=1_000_000, description="source: skip this many lines; outline: rows"),
-        ] = 0,
-        output_format: OutputFormat = "json",
-        max_tokens: MaxTokens = None,
-    ) -> Annotated[CallToolResult, SymbolResult]:
-        from symfuse.ranking.navigate import FileOutline
-        from symfuse.ranking.navigate import get_symbol as run
-
-        if symbol_id is None and path is None:
-            raise ToolError(
-                "invalid argument symbol_id: give a symbol_id, or a path (a file for its "
-                'outline, "file:line" for the definition there)'
-            )
-        if symbol_id is not None and path is not None:
-            raise ToolError("invalid argument path: give either symbol_id or path, not both")
-        fmt = Format(output_format)
-        budget = max_tokens or backend.options.default_max_tokens
-        with tool_errors(not_found="symbol_id" if symbol_id else "path"):
+    def get_symbol(request: GetRequest, rendering: Rendering) -> CallToolResult:
+        budget = rendering.max_tokens or backend.options.default_max_tokens
+        offset = request.offset
+        with tool_errors(not_found="path" if request.path else "symbol_id"):
             with backend.reading() as index:
-                found = run(
-                    index,
-                    symbol_id=symbol_id,
-                    path=path,
-                    line=line,
-                    context_lines=context_lines,
-                    max_lines=offset + 5000,
-                )
+                found = operations.get(index, request)
                 fresh = backend.freshness()
             if isinstance(found, FileOutline):
                 rows = _flatten(found.to_dict()["symbols"], 0)
@@ -178,10 +91,30 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
                     "outline": rows[offset:],
                     **fresh,
                 }
-                fitted = fit(outline, "outline", fmt, budget, offset=offset, total=len(rows))
+                fitted = fit(
+                    outline, "outline", rendering.format, budget, offset=offset, total=len(rows)
+                )
                 return as_result(fitted)
             detail = _slim(found.to_dict())
-        return as_result(_fit_source(detail, fresh, offset, fmt, budget))
+        return as_result(_fit_source(detail, fresh, offset, rendering.format, budget))
+
+    for name, model, body, result, title, description in (
+        (
+            "find_usages",
+            UsagesRequest,
+            find_usages,
+            UsagesResult,
+            "Find usages",
+            USAGES_DESCRIPTION,
+        ),
+        ("get_symbol", GetRequest, get_symbol, SymbolResult, "Get symbol", GET_DESCRIPTION),
+    ):
+        server.add_tool(
+            tool_function(name, model, body, Annotated[CallToolResult, result]),  # type: ignore[arg-type]
+            name=name,
+            description=description,
+            annotations=ToolAnnotations(title=title, **_READ_ONLY),
+        )
 
 
 _BRIEF = ("symbol_id", "name", "kind", "line", "signature")
@@ -194,16 +127,6 @@ def _slim(detail: dict[str, Any]) -> dict[str, Any]:
     detail["children"] = [{k: c.get(k) for k in _BRIEF} for c in detail.get("children") or []]
     detail.pop("type", None)
     return detail
-
-
-def _one_target(symbol_id: str | None, name: str | None) -> None:
-    if symbol_id is None and name is None:
-        raise ToolError(
-            "invalid argument symbol_id: give a symbol_id (from search), or a name "
-            "(optionally with file)"
-        )
-    if symbol_id is not None and name is not None:
-        raise ToolError("invalid argument name: give either symbol_id or name, not both")
 
 
 def _group_by_file(data: dict[str, Any]) -> dict[str, Any]:
