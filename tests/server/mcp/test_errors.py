@@ -10,12 +10,13 @@ from tests.support.mcp import (
     call,
     call_error,
     mcp_session,
+    mcp_stdio_session,
     server_log,
 )
 
 
 async def test_invalid_arguments_name_the_field(workspace: Workspace) -> None:
-    async with mcp_session(workspace) as session:
+    async with mcp_stdio_session(workspace) as session:  # the real command
         cases = [
             ("search", {"query": "x", "limit": 0}, ["limit", "greater than or equal to 1"]),
             ("search", {"query": "x", "semantic": "maybe"}, ["semantic"]),

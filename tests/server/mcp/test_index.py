@@ -1,12 +1,13 @@
-"""index_status and reindex over stdio, and the waiting for the first index."""
+"""index_status and reindex end to end: the installed ``symfuse mcp`` over stdio, so the
+command line's root and --index-dir are what the status reports."""
 
 from __future__ import annotations
 
-from tests.support.mcp import Workspace, call, mcp_session
+from tests.support.mcp import Workspace, call, mcp_stdio_session
 
 
 async def test_index_status_reports_roots_languages_and_channels(workspace: Workspace) -> None:
-    async with mcp_session(workspace) as session:
+    async with mcp_stdio_session(workspace) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
         status = tools["index_status"]
         assert status.annotations is not None

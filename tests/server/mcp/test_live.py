@@ -5,12 +5,14 @@ Also the streamable HTTP transport, driven by the SDK's HTTP client.
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import subprocess
-import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+import anyio
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
@@ -24,26 +26,26 @@ from tests.support.mcp import (
     write,
 )
 
-FRESH_WITHIN = 1.0  # seconds from a write on disk to a search that shows it
-BIG = 300  # generated files: a first index that takes a moment
-# A first index that surely outlasts a 0.05 s wait plus the session's start-up, however
-# fast indexing gets (300 files were once enough, until a faster build finished first).
-SLOW = 3000
+BIG = 40  # generated files on top of the fixture, the last one searched for
+SAFETY = 30.0  # seconds: only turns a change that never shows up into a failure
 
 
-async def wait_for(session: ClientSession, query: str, present: bool) -> tuple[float, dict]:
-    """Search until ``query``'s exact name is (or is no longer) found; seconds it took."""
-    started = time.monotonic()
-    while True:
-        answer = await call(session, "search", query=query, detail_level="minimal")
-        found = any(item["name"] == query for item in answer["items"])
-        elapsed = time.monotonic() - started
-        if found == present or elapsed > 10:
-            return elapsed, answer
-        await asyncio.sleep(0.02)
+async def wait_for(session: ClientSession, query: str, present: bool) -> dict[str, Any]:
+    """Search until ``query``'s exact name is (or is no longer) found; the last answer.
+
+    The watcher re-indexes in the background and the server sends no notification
+    when it is done, so this asks again until the answer changes (a bounded wait that
+    only turns "never" into a failure; how long it took is not what is tested).
+    """
+    with anyio.fail_after(SAFETY):
+        while True:
+            answer = await call(session, "search", query=query, detail_level="minimal")
+            if any(item["name"] == query for item in answer["items"]) == present:
+                return answer
+            await anyio.sleep(0.02)
 
 
-async def test_edits_on_disk_show_up_in_search_within_a_second(workspace: Workspace) -> None:
+async def test_edits_on_disk_show_up_in_search_without_a_restart(workspace: Workspace) -> None:
     pricing = workspace.root / "shop" / "pricing.py"
     async with mcp_session(workspace) as session:
         await call(session, "reindex")  # the first index is complete
@@ -51,17 +53,14 @@ async def test_edits_on_disk_show_up_in_search_within_a_second(workspace: Worksp
         assert all(item["name"] != "apply_coupon" for item in before["items"])
 
         write(pricing, pricing.read_text() + "\n\ndef apply_coupon(amount, code):\n    return 0\n")
-        elapsed, answer = await wait_for(session, "apply_coupon", present=True)
-        assert elapsed < FRESH_WITHIN, f"edit took {elapsed:.2f} s to show up"
+        answer = await wait_for(session, "apply_coupon", present=True)
         assert answer["items"][0]["file"] == "shop/pricing.py"
 
         (workspace.root / "shop" / "refunds.py").write_text("def refund_order(order):\n    ...\n")
-        elapsed, _ = await wait_for(session, "refund_order", present=True)
-        assert elapsed < FRESH_WITHIN, f"new file took {elapsed:.2f} s to show up"
+        await wait_for(session, "refund_order", present=True)
 
         (workspace.root / "shop" / "payments.py").unlink()
-        elapsed, _ = await wait_for(session, "CardGateway", present=False)
-        assert elapsed < FRESH_WITHIN, f"deletion took {elapsed:.2f} s to show up"
+        await wait_for(session, "CardGateway", present=False)
 
         usages = await call(session, "find_usages", name="apply_coupon", include_declaration=True)
         assert [u["kind"] for u in usages["usages"]] == ["definition"]
@@ -72,8 +71,8 @@ async def test_edits_on_disk_show_up_in_search_within_a_second(workspace: Worksp
     assert "Traceback" not in server_log(workspace)
 
 
-def big_workspace(root: Path, files: int) -> None:
-    """Enough generated Python to make the first index take a few seconds."""
+def generated_workspace(root: Path, files: int) -> None:
+    """Generated Python modules next to the fixture's (the last one is searched for)."""
     for i in range(files):
         package = root / f"gen{i // 100:02d}"
         package.mkdir(exist_ok=True)
@@ -89,34 +88,56 @@ def big_workspace(root: Path, files: int) -> None:
         (package / f"module_{i}.py").write_text(body + "\n")
 
 
+@contextmanager
+def index_writer_busy(ws: Workspace) -> Iterator[None]:
+    """Hold the index directory's write lock, as a running ``symfuse index`` would.
+
+    The server's first index parses, then waits for this lock to link and save, and is
+    ready only after that: while the lock is held it cannot finish, however fast the
+    machine; releasing it lets it finish.
+    """
+    with ws.config().store.lock(timeout=SAFETY):
+        yield
+
+
 async def test_tools_called_during_the_first_index_wait_then_answer(
     workspace: Workspace,
 ) -> None:
-    big_workspace(workspace.root, BIG)
-    async with mcp_session(workspace, "--ready-timeout", "120") as session:
-        status = await call(session, "index_status")  # never waits
-        assert status["ready"] is False
-        assert status["stale"] is True
-        started = time.monotonic()
-        answer = await call(session, "search", query=f"function_{BIG - 1}_5")
-        waited = time.monotonic() - started
-        last = f"gen{(BIG - 1) // 100:02d}/module_{BIG - 1}.py::function_{BIG - 1}_5#function"
+    generated_workspace(workspace.root, BIG)
+    last = f"gen{(BIG - 1) // 100:02d}/module_{BIG - 1}.py::function_{BIG - 1}_5#function"
+    answers: list[dict[str, Any]] = []
+    async with mcp_session(workspace, ready_timeout=120) as session:
+
+        async def search_last() -> None:
+            answers.append(await call(session, "search", query=f"function_{BIG - 1}_5"))
+
+        async with anyio.create_task_group() as tg:
+            with index_writer_busy(workspace):
+                status = await call(session, "index_status")  # never waits
+                assert status["ready"] is False
+                assert status["stale"] is True
+                tg.start_soon(search_last)
+                # Sent after the search on the same stream: answered while the search waits.
+                status = await call(session, "index_status")
+                assert status["ready"] is False
+                assert answers == []
+            # The lock is released: the first index completes and the waiting search answers.
+        [answer] = answers
         assert answer["items"][0]["symbol_id"] == last
-        assert answer["stale"] is False
+        assert answer["stale"] is False  # it did wait for the whole index
         status = await call(session, "index_status")
         assert status["ready"] is True
         assert status["files"] == BIG + 6
-    assert waited > 0.2  # it did wait for the index
 
 
 async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Workspace) -> None:
-    big_workspace(workspace.root, SLOW)
-    async with mcp_session(workspace, "--ready-timeout", "0.05") as session:
-        message = await call_error(session, "search", query="function_1_1")
-        assert "still being built" in message
-        assert "retry" in message
-        status = await call(session, "index_status")
-        assert status["ready"] is False
+    async with mcp_session(workspace, ready_timeout=0.05) as session:
+        with index_writer_busy(workspace):
+            message = await call_error(session, "search", query="function_1_1")
+            assert "still being built" in message
+            assert "retry" in message
+            status = await call(session, "index_status")
+            assert status["ready"] is False
 
 
 def free_port() -> int:
@@ -131,15 +152,15 @@ async def test_streamable_http_transport(workspace: Workspace) -> None:
     with workspace.stderr.open("a") as errlog:
         process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errlog)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, server_log(workspace)
-                assert process.poll() is None, server_log(workspace)
-                await asyncio.sleep(0.1)
+        # The server says nothing when it listens: try to connect until it does (or dies).
+        with anyio.fail_after(SAFETY):
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert process.poll() is None, server_log(workspace)
+                    await anyio.sleep(0.05)
         async with (
             streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write_stream),
             ClientSession(read, write_stream) as session,

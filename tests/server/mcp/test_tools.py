@@ -1,4 +1,5 @@
-"""Every MCP tool over stdio against the installed ``symfuse mcp``, on the fixture workspace."""
+"""Every MCP tool through the SDK's ClientSession against an in-process server (the one
+``symfuse mcp`` builds), on the fixture workspace."""
 
 from __future__ import annotations
 
