@@ -3,7 +3,8 @@
 Debian's headless Neovim (0.7.x, apt ``neovim``) loads the plugin from
 ``editors/nvim``, opens a file of a copy of ``tests/fixtures/nvim_workspace``,
 which starts and attaches the installed ``symfuse lsp`` through Neovim's own LSP
-client, then sends ``workspace/symbol`` with ``vim.lsp.buf_request_sync``. A Lua
+client, waits for the ``$/progress`` end of the first index, then sends
+``workspace/symbol`` with ``vim.lsp.buf_request_sync``. A Lua
 driver writes what Neovim got (and where Neovim would jump) to a JSON file that
 the test checks. Skipped only when ``nvim`` is not installed.
 """
@@ -55,6 +56,17 @@ local function run()
   vim.lsp.set_log_level("info")
   vim.opt.runtimepath:prepend(params.plugin_dir)
   vim.cmd("filetype on")
+  -- The end of the first index's work-done progress says every file is in: wait for it
+  -- (the handler Neovim would run anyway still runs).
+  local default_progress = vim.lsp.handlers["$/progress"]
+  vim.lsp.handlers["$/progress"] = function(err, result, ctx, config)
+    if result and type(result.value) == "table" and result.value.kind == "end" then
+      report.indexed = result.value.message or true
+    end
+    if default_progress then
+      return default_progress(err, result, ctx, config)
+    end
+  end
   local symfuse = require("symfuse")
   report.api = symfuse.api()
   symfuse.setup({ cmd = params.cmd, init_options = { resultLimit = 50 } })
@@ -74,39 +86,35 @@ local function run()
   report.offset_encoding = client.offset_encoding
   report.workspace_symbol_provider = client.server_capabilities.workspaceSymbolProvider
 
-  -- The first index may still be running: ask again until the symbol shows up.
+  if not vim.wait(params.timeout_ms, function() return report.indexed ~= nil end, 20) then
+    report.error = "symfuse sent no $/progress end for the first index"
+    return
+  end
+
   for _, query in ipairs(params.queries) do
     local entry = { query = query.query }
     report.queries[#report.queries + 1] = entry
-    local deadline = vim.loop.now() + params.timeout_ms
-    repeat
-      local responses, err =
-        vim.lsp.buf_request_sync(0, "workspace/symbol", { query = query.query }, 5000)
-      entry.request_error = err
-      local response = responses and responses[client.id]
-      entry.response_error = response and response.error or nil
-      entry.result = response and response.result or nil
-      local found
-      if type(entry.result) == "table" then
-        for i, symbol in ipairs(entry.result) do
-          if symbol.name == query.expect then
-            found = symbol
-            entry.rank = i
-            break
-          end
+    local responses, err =
+      vim.lsp.buf_request_sync(0, "workspace/symbol", { query = query.query }, params.timeout_ms)
+    entry.request_error = err
+    local response = responses and responses[client.id]
+    entry.response_error = response and response.error or nil
+    entry.result = response and response.result or nil
+    if type(entry.result) == "table" then
+      for i, symbol in ipairs(entry.result) do
+        if symbol.name == query.expect then
+          entry.found = symbol
+          entry.rank = i
+          break
         end
       end
-      if found then
-        entry.found = found
-        if found.location and found.location.range then
-          -- Where Neovim would jump: 1-based line and 1-based byte column.
-          local items = vim.lsp.util.locations_to_items({ found.location }, client.offset_encoding)
-          entry.jump = { filename = items[1].filename, lnum = items[1].lnum, col = items[1].col }
-        end
-        break
-      end
-      vim.wait(200)
-    until vim.loop.now() > deadline
+    end
+    local found = entry.found
+    if found and found.location and found.location.range then
+      -- Where Neovim would jump: 1-based line and 1-based byte column.
+      local items = vim.lsp.util.locations_to_items({ found.location }, client.offset_encoding)
+      entry.jump = { filename = items[1].filename, lnum = items[1].lnum, col = items[1].col }
+    end
   end
 end
 
