@@ -1,7 +1,13 @@
-"""A real LSP client (pygls) driving the installed ``symfuse lsp`` over stdio.
+"""A real LSP client (pygls' ``LanguageClient``) driving a fresh symfuse language server.
 
-``lsp_session`` starts a fresh server per test on a temporary copy of
-tests/fixtures/lsp_workspace with a temporary --index-dir.
+``lsp_session`` starts one per test on a temporary copy of tests/fixtures/lsp_workspace
+with a temporary index directory, either
+
+- in-process (the default): ``build_lsp_server`` runs ``start_io`` in a thread on a
+  pair of OS pipes, and the client reads and writes the other ends with pygls' own
+  stream loop, so every message is framed and parsed as over stdio; or
+- ``stdio=True``: the installed ``symfuse lsp`` as a subprocess, for the end-to-end
+  tests of the real entry point.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ import asyncio
 import os
 import shutil
 import sys
+import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -17,14 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from symfuse.server.lsp_server import build_lsp_server
+from symfuse.server.lsp_state import LaunchConfig
 from tests.support.paths import FIXTURES
 
 FIXTURE = FIXTURES / "lsp_workspace"
 SYMFUSE = Path(sys.executable).parent / "symfuse"
-READY_TIMEOUT = 30.0
+READY_TIMEOUT = 30.0  # seconds: only turns a hang into a failure
 
 
 @dataclass
@@ -35,7 +45,8 @@ class Session:
     messages: list[lsp.ShowMessageParams] = field(default_factory=list)
     progress: list[lsp.ProgressParams] = field(default_factory=list)
     registrations: list[lsp.Registration] = field(default_factory=list)
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)  # progress `end` arrived
+    registered: asyncio.Event = field(default_factory=asyncio.Event)  # a registration came
     versions: dict[str, int] = field(default_factory=dict)
 
     def uri(self, rel: str, root: Path | None = None) -> str:
@@ -63,17 +74,43 @@ class Session:
         return [s.name for s in await self.symbols(query)]
 
     async def wait_ready(self) -> None:
+        """Until the work-done progress of the first index ends (the `end` notification)."""
         await asyncio.wait_for(self.ready.wait(), READY_TIMEOUT)
 
+    async def wait_registered(self) -> None:
+        """Until the server has registered a capability with the client."""
+        await asyncio.wait_for(self.registered.wait(), READY_TIMEOUT)
+
+    async def status(self) -> Any:
+        """The custom ``symfuse/status`` answer (pygls reads unknown results as namedtuples)."""
+        return await self.client.protocol.send_request_async("symfuse/status", None)
+
+    async def wait_status(self, field: str, value: object) -> None:
+        """Ask ``symfuse/status`` until ``field`` has ``value``.
+
+        For changes that run in the server's background (ranking structures, a closed
+        buffer) and that the server announces with no notification. The bound only turns
+        "never" into a failure; how long it took is not what is tested.
+        """
+        async with asyncio.timeout(READY_TIMEOUT):
+            while getattr(await self.status(), field, None) != value:
+                await asyncio.sleep(0.02)
+
     async def wait_for_symbol(self, query: str, name: str, present: bool = True) -> None:
-        """Poll workspace/symbol until ``name`` is (or is no longer) in the answer."""
-        deadline = asyncio.get_running_loop().time() + READY_TIMEOUT
-        while True:
-            if (name in await self.names(query)) == present:
-                return
-            if asyncio.get_running_loop().time() > deadline:
-                raise AssertionError(f"{name!r} present={present} never happened for {query!r}")
-            await asyncio.sleep(0.05)
+        """Ask workspace/symbol until ``name`` is (or is no longer) in the answer.
+
+        For changes the server applies in the background (a closed buffer, watched
+        files, new folders) and announces with no notification; the bound only turns
+        "never" into a failure.
+        """
+        try:
+            async with asyncio.timeout(READY_TIMEOUT):
+                while (name in await self.names(query)) != present:
+                    await asyncio.sleep(0.02)
+        except TimeoutError:
+            raise AssertionError(
+                f"{name!r} present={present} never happened for {query!r}"
+            ) from None
 
     def open(self, rel: str, text: str | None = None, language: str = "python") -> str:
         uri = self.uri(rel)
@@ -141,8 +178,10 @@ async def lsp_session(
     options: Any = None,
     caps: lsp.ClientCapabilities | None = None,
     args: Sequence[str] = (),
+    stdio: bool = False,
 ) -> AsyncIterator[Session]:
-    """A fresh ``symfuse lsp`` on a copy of the fixture, initialized."""
+    """A fresh server on a copy of the fixture, initialized (``args``: ``symfuse lsp``'s,
+    with ``stdio=True`` only)."""
     root = root or copy_fixture(tmp_path)
     client = LanguageClient("symfuse-tests", "1")
     holder: dict[str, Session] = {}
@@ -174,16 +213,11 @@ async def lsp_session(
         s = session_or_early()
         if s is not None:
             s.registrations.extend(params.registrations)
+            s.registered.set()
 
-    env = dict(os.environ, PYTHONWARNINGS="error::ResourceWarning")
-    await client.start_io(
-        str(SYMFUSE), "lsp", "--index-dir", str(tmp_path / "index"), *args, env=env
-    )
-    stderr: list[bytes] = []
-    assert client._server is not None
-    assert client._server.stderr is not None
-    drain = asyncio.ensure_future(_drain(client._server.stderr, stderr))
-    try:
+    index_dir = tmp_path / "index"
+    connect = _subprocess(client, index_dir, args) if stdio else _in_process(client, index_dir)
+    async with connect:
         result = await client.initialize_async(
             lsp.InitializeParams(
                 capabilities=caps or capabilities(),
@@ -201,6 +235,55 @@ async def lsp_session(
         yield session
         await asyncio.wait_for(client.shutdown_async(None), 10)
         client.exit(None)
+
+
+@asynccontextmanager
+async def _in_process(client: LanguageClient, index_dir: Path) -> AsyncIterator[None]:
+    """Serve ``build_lsp_server`` in a thread over two pipes; ``client`` talks on their ends."""
+    server = build_lsp_server(LaunchConfig(index_dir=index_dir))
+    to_server_r, to_server_w = os.pipe()
+    to_client_r, to_client_w = os.pipe()
+    server_in, server_out = os.fdopen(to_server_r, "rb"), os.fdopen(to_client_w, "wb")
+    client_in, client_out = os.fdopen(to_client_r, "rb"), os.fdopen(to_server_w, "wb")
+    thread = threading.Thread(
+        target=server.start_io, args=(server_in, server_out), name="symfuse-lsp", daemon=True
+    )
+    thread.start()
+    client.protocol.set_writer(StdoutWriter(client_out))
+    stopped = threading.Event()
+    reading = asyncio.ensure_future(
+        run_async(stop_event=stopped, reader=StdinAsyncReader(client_in), protocol=client.protocol)
+    )
+    try:
+        yield
+    finally:
+        # EOF on the server's input ends its loop (after `exit`, or after a failed test);
+        # then its output is closed, which ends the client's loop.
+        client_out.close()
+        await asyncio.to_thread(thread.join, 30)
+        assert not thread.is_alive(), "the in-process language server did not stop"
+        server.state.stop()
+        stopped.set()
+        if not server_out.closed:
+            server_out.close()
+        await asyncio.wait_for(reading, 10)
+        for stream in (server_in, client_in):
+            stream.close()
+
+
+@asynccontextmanager
+async def _subprocess(
+    client: LanguageClient, index_dir: Path, args: Sequence[str]
+) -> AsyncIterator[None]:
+    """``symfuse lsp`` as a subprocess over stdio; its stderr is shown if it fails."""
+    env = dict(os.environ, PYTHONWARNINGS="error::ResourceWarning")
+    await client.start_io(str(SYMFUSE), "lsp", "--index-dir", str(index_dir), *args, env=env)
+    stderr: list[bytes] = []
+    assert client._server is not None
+    assert client._server.stderr is not None
+    drain = asyncio.ensure_future(_drain(client._server.stderr, stderr))
+    try:
+        yield
         await asyncio.wait_for(client.stop(), 10)
     finally:
         server = client._server

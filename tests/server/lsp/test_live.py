@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcRequestCancelled
 
-from tests.support.lsp import Session, capabilities, copy_fixture, lsp_session
+from tests.support.lsp import capabilities, copy_fixture, lsp_session
 
 
 def edit(line: int, start: int, end: int, text: str) -> lsp.TextDocumentContentChangePartial:
@@ -41,19 +41,12 @@ async def test_buffer_edits_show_up_in_workspace_symbol_at_once(tmp_path: Path) 
         assert "freshly_typed" not in await s.names("freshly_typed")
 
 
-async def ranking_warm(s: Session) -> bool:
-    status = await s.client.protocol.send_request_async("symfuse/status", None)
-    return bool(getattr(status, "ranking", False))  # pygls: unknown results as namedtuples
-
-
 async def test_after_an_edit_answers_stay_fused_and_fresh(tmp_path: Path) -> None:
     async with lsp_session(tmp_path) as s:
         await s.wait_ready()
-        for _ in range(200):  # cold start: the quick name ranking answers until this is done
-            if await ranking_warm(s):
-                break
-            await asyncio.sleep(0.05)
-        assert await ranking_warm(s)
+        # Cold start: the quick name ranking answers until the structures are built.
+        await s.wait_status("ranking", True)
+        assert (await s.status()).ranking is True
         assert "area" in await s.names("surface")  # only the fused ranking reads docstrings
         uri = s.open("geometry/report.py")
         s.change(uri, edit(0, 0, 0, "def freshly_typed():\n    pass\n\n\n"))
@@ -63,11 +56,8 @@ async def test_after_an_edit_answers_stay_fused_and_fresh(tmp_path: Path) -> Non
         assert "area" in await s.names("surface")
         assert (await s.names("Rectangle"))[0] == "Rectangle"
         assert "build_report" in await s.names("build_report")  # the edited file, moved down
-        for _ in range(100):  # rebuilt at once, with no quiet period to wait for
-            if await ranking_warm(s):
-                break
-            await asyncio.sleep(0.02)
-        assert await ranking_warm(s)
+        await s.wait_status("ranking", True)  # rebuilt for the edited index
+        assert (await s.status()).ranking is True
         assert (await s.names("freshly_typed"))[0] == "freshly_typed"
 
 
@@ -78,6 +68,8 @@ async def test_saved_buffer_stays_indexed(tmp_path: Path) -> None:
         uri = s.open("geometry/registry.py")
         text = path.read_text(encoding="utf-8") + "\n\ndef saved_helper():\n    pass\n"
         s.change(uri, lsp.TextDocumentContentChangeWholeDocument(text=text))
+        assert (await s.names("saved_helper"))[0] == "saved_helper"  # the buffer is indexed
+        assert (await s.status()).overlays == 1
         path.write_text(text, encoding="utf-8")
         s.client.text_document_did_save(
             lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri=uri))
@@ -85,17 +77,14 @@ async def test_saved_buffer_stays_indexed(tmp_path: Path) -> None:
         s.client.text_document_did_close(
             lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri=uri))
         )
-        await asyncio.sleep(0.3)
+        await s.wait_status("overlays", 0)  # the close is done: back to the file on disk
         assert (await s.names("saved_helper"))[0] == "saved_helper"
 
 
 async def test_files_created_and_deleted_on_disk_via_watched_files(tmp_path: Path) -> None:
     async with lsp_session(tmp_path) as s:
         await s.wait_ready()
-        for _ in range(100):
-            if s.registrations:
-                break
-            await asyncio.sleep(0.05)
+        await s.wait_registered()  # client/registerCapability arrived
         [registration] = s.registrations
         assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
         watchers = registration.register_options["watchers"]  # type: ignore[index]

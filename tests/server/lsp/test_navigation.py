@@ -1,4 +1,5 @@
-"""definition, references, call and type hierarchy, hover: a real client over stdio."""
+"""definition, references, call and type hierarchy, hover: a real client (pygls) against
+the in-process server."""
 
 from __future__ import annotations
 

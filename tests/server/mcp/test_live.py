@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import socket
 import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,7 @@ import anyio
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.support.index import index_writer_busy
 from tests.support.mcp import (
     SYMFUSE,
     Workspace,
@@ -88,18 +87,6 @@ def generated_workspace(root: Path, files: int) -> None:
         (package / f"module_{i}.py").write_text(body + "\n")
 
 
-@contextmanager
-def index_writer_busy(ws: Workspace) -> Iterator[None]:
-    """Hold the index directory's write lock, as a running ``symfuse index`` would.
-
-    The server's first index parses, then waits for this lock to link and save, and is
-    ready only after that: while the lock is held it cannot finish, however fast the
-    machine; releasing it lets it finish.
-    """
-    with ws.config().store.lock(timeout=SAFETY):
-        yield
-
-
 async def test_tools_called_during_the_first_index_wait_then_answer(
     workspace: Workspace,
 ) -> None:
@@ -112,7 +99,7 @@ async def test_tools_called_during_the_first_index_wait_then_answer(
             answers.append(await call(session, "search", query=f"function_{BIG - 1}_5"))
 
         async with anyio.create_task_group() as tg:
-            with index_writer_busy(workspace):
+            with index_writer_busy(workspace.index_dir):
                 status = await call(session, "index_status")  # never waits
                 assert status["ready"] is False
                 assert status["stale"] is True
@@ -132,7 +119,7 @@ async def test_tools_called_during_the_first_index_wait_then_answer(
 
 async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Workspace) -> None:
     async with mcp_session(workspace, ready_timeout=0.05) as session:
-        with index_writer_busy(workspace):
+        with index_writer_busy(workspace.index_dir):
             message = await call_error(session, "search", query="function_1_1")
             assert "still being built" in message
             assert "retry" in message
