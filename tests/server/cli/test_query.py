@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -205,12 +204,11 @@ def test_bad_regex(nav_ws: Path, nav_index: Path) -> None:
 
 
 def test_pathological_regex_is_refused_or_times_out(nav_ws: Path, nav_index: Path) -> None:
-    started = time.perf_counter()
     line = fails(nav_ws, nav_index, "text", "(a+)+$", "--regex")
     assert "exponential time" in line
+    # The budget's own message says it fired; no stopwatch around the command.
     line = fails(nav_ws, nav_index, "text", ".*a.*a.*a.*b", "--regex", "--timeout", "0.5")
     assert "took longer than the 0.5 s budget" in line
-    assert time.perf_counter() - started < 20
 
 
 def test_bad_arguments_name_the_option(nav_ws: Path, nav_index: Path) -> None:
