@@ -1,0 +1,63 @@
+"""Golden tests: every supported language extracts its fixture exactly as recorded.
+
+Regenerate a dump after a deliberate change with ``SYMFUSE_UPDATE_GOLDEN=1 pytest``
+and read the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from symfuse.indexer import languages
+from symfuse.indexer.extract import extract
+from tests.support.golden import dump
+from tests.support.paths import FIXTURES
+
+LANGUAGES = FIXTURES / "languages"
+UPDATE = os.environ.get("SYMFUSE_UPDATE_GOLDEN") == "1"
+
+
+def _sample(language: str) -> Path:
+    samples = sorted(p for p in (LANGUAGES / language).glob("sample.*"))
+    assert samples, f"no fixture for {language}: add tests/fixtures/languages/{language}/sample.*"
+    return samples[0]
+
+
+@pytest.mark.parametrize("language", sorted(languages.supported()))
+def test_golden_dump(language: str) -> None:
+    sample = _sample(language)
+    spec = languages.detect(sample.name)
+    assert spec is not None
+    assert spec.name == language
+    rel = f"{language}/{sample.name}"
+    extraction = extract(rel, "fixtures", language, sample.read_bytes())
+    got = dump(extraction)
+    expected_file = sample.with_name("expected.txt")
+    if UPDATE or not expected_file.exists():
+        expected_file.write_text(got, encoding="utf-8")
+        if not UPDATE:
+            pytest.fail(f"wrote a new golden dump {expected_file}; review and commit it")
+    assert got == expected_file.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("language", sorted(languages.supported()))
+def test_fixture_has_definitions_and_references(language: str) -> None:
+    sample = _sample(language)
+    extraction = extract(f"{language}/{sample.name}", "fixtures", language, sample.read_bytes())
+    kinds = {s.kind for s in extraction.symbols}
+    assert len(kinds) >= 2, f"{language}: fixture shows fewer than two kinds: {kinds}"
+    assert extraction.references, f"{language}: no references extracted"
+
+
+def test_at_least_25_languages() -> None:
+    assert len(languages.supported()) >= 25, sorted(languages.supported())
+
+
+def test_a_query_can_inherit_another_languages_patterns() -> None:
+    tsx = languages.query_source("tsx")
+    assert tsx.startswith(languages.query_source("typescript"))
+    assert "jsx_opening_element" in tsx
+    assert "jsx_opening_element" not in languages.query_source("typescript")

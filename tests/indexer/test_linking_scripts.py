@@ -1,0 +1,103 @@
+"""JavaScript and TypeScript names bound by relative imports link to the module file
+they name (`./models`, `./models.js` for models.ts, `./lib` for lib/index.ts), not to
+every definition of the name in the workspace; package imports keep the bare name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import EdgeKind
+from symfuse.indexer.workspace import IndexConfig, update_index
+from symfuse.ranking.navigate import definition_at
+from tests.support.cli import write_tree
+
+FILES = {
+    "src/models.ts": (
+        "export class Order {\n  total(): number {\n    return 1;\n  }\n}\n\n"
+        "export function price(): number {\n  return 2;\n}\n"
+    ),
+    "src/lib/index.ts": "export function helper(): number {\n  return 3;\n}\n",
+    # namesakes elsewhere: a bare-name guess would link to these too
+    "src/other.ts": (
+        "export class Order {}\nexport function price() {}\nexport function helper() {}\n"
+        "export function mapper() {}\nexport function keep() {}\n"
+    ),
+    # a barrel: names re-exported by name and with `export *`
+    "src/ops/index.ts": 'export { mapper } from "./map";\nexport * from "./filter";\n',
+    "src/ops/map.ts": "export function mapper(): number {\n  return 4;\n}\n",
+    "src/ops/filter.ts": "export function keep(): number {\n  return 5;\n}\n",
+    "src/app.ts": (
+        'import { Order } from "./models";\n'
+        'import * as m from "./models";\n'
+        'import { price as cost } from "./models.js";\n'
+        'import { helper } from "./lib";\n'
+        'import { mapper, keep } from "./ops";\n'
+        'import { Subject } from "rxjs";\n\n'
+        "export function run(): void {\n"
+        "  const order = new Order();\n"
+        "  m.price();\n"
+        "  cost();\n"
+        "  helper();\n"
+        "  mapper();\n"
+        "  keep();\n"
+        "  new Subject();\n"
+        "}\n"
+    ),
+    "vendorish/rxjs.ts": "export class Subject {}\n",
+}
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Index:
+    root = write_tree(tmp_path / "ws", FILES)
+    built, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False))
+    return built
+
+
+def calls_of(index: Index, source: str) -> dict[str, float]:
+    return {
+        dst: weight
+        for src, dst, kind, weight in index.edges_by_file["src/app.ts"]
+        if src == source and kind == EdgeKind.CALLS
+    }
+
+
+def test_relative_imports_link_to_the_module_they_name(index: Index) -> None:
+    calls = calls_of(index, "src/app.ts::run#function")
+    assert calls["src/models.ts::Order#class"] == 1.0  # import { Order } from "./models"
+    assert calls["src/models.ts::price#function"] == 1.0  # m.price() and cost()
+    assert calls["src/lib/index.ts::helper#function"] == 1.0  # "./lib" is lib/index.ts
+    assert calls["src/ops/map.ts::mapper#function"] == 1.0  # through the barrel, by name
+    assert calls["src/ops/filter.ts::keep#function"] == 1.0  # through its `export *`
+    assert not any(dst.startswith("src/other.ts") for dst in calls)
+    # A package import is not a file of the workspace: the bare name still links.
+    assert "vendorish/rxjs.ts::Subject#class" in calls
+
+
+def test_go_to_definition_on_an_import_opens_the_module(index: Index) -> None:
+    found = definition_at(index, "src/app.ts", 1, 10)  # the `Order` in the import
+    assert [t.symbol.symbol_id for t in found.targets] == ["src/models.ts::Order#class"]
+
+
+def test_editing_a_barrel_relinks_its_importers_as_a_cold_build(
+    index: Index, tmp_path: Path
+) -> None:
+    root = tmp_path / "ws"
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    barrel = root / "src" / "ops" / "index.ts"
+    for text in (
+        'export * from "./filter";\n',  # mapper no longer re-exported
+        'export { mapper } from "./map";\n',  # the `export *` gone
+        'export { mapper as mapper } from "./map";\nexport * from "./filter";\n',
+    ):
+        barrel.write_text(text)
+        index, report = update_index(config, index=index)
+        assert report.parsed == 1
+        cold, _ = update_index(
+            IndexConfig(roots=(root,), index_dir=tmp_path / f"cold-{len(text)}", progress=False)
+        )
+        assert sorted(index.edges_by_file["src/app.ts"]) == sorted(cold.edges_by_file["src/app.ts"])
+    assert calls_of(index, "src/app.ts::run#function")["src/ops/filter.ts::keep#function"] == 1.0

@@ -1,0 +1,132 @@
+"""Identity channel: the match tiers, their order, and the camel-hump reading of queries."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from symfuse.ranking import identity
+from symfuse.ranking.identity import MatchTier, NameTable
+from tests.support.symbols import make_symbol
+
+NAMES = [
+    "getUserById",
+    "get_user_by_id",
+    "GetUserByID",
+    "getUser",
+    "getUserByIdOrNone",
+    "userById",
+    "forgetUserByIdentity",
+    "save",
+    "Model",
+    "ModelForm",
+    "budget",
+]
+
+
+@pytest.fixture(scope="module")
+def table() -> NameTable:
+    symbols = [make_symbol(n) for n in NAMES]
+    symbols.append(make_symbol("save", fqn="django.db.models.base.Model.save", file="m.py"))
+    return NameTable.build(symbols)
+
+
+def tier_of(table: NameTable, query: str) -> dict[str, MatchTier]:
+    tiers = identity.tiers(table, query)
+    return {
+        ([*NAMES, "Model.save"])[i]: MatchTier(int(t))
+        for i, t in enumerate(tiers)
+        if t < MatchTier.NONE
+    }
+
+
+def test_exact_and_case_insensitive(table: NameTable) -> None:
+    found = tier_of(table, "getUserById")
+    assert found["getUserById"] is MatchTier.EXACT
+    assert found["GetUserByID"] is MatchTier.CASE_INSENSITIVE
+    assert found["get_user_by_id"] is MatchTier.CASE_INSENSITIVE  # separators ignored
+    assert found["getUserByIdOrNone"] is MatchTier.PREFIX
+    assert found["forgetUserByIdentity"] is MatchTier.SUBSTRING
+
+
+def test_words_typed_with_spaces_find_the_identifier(table: NameTable) -> None:
+    found = tier_of(table, "get user by id")
+    assert found["getUserById"] is MatchTier.CASE_INSENSITIVE
+    assert found["get_user_by_id"] is MatchTier.CASE_INSENSITIVE
+
+
+def test_fqn_suffix(table: NameTable) -> None:
+    found = tier_of(table, "Model.save")
+    assert found == {"Model.save": MatchTier.FQN_SUFFIX}
+
+
+def test_prefix_segment_and_substring(table: NameTable) -> None:
+    assert tier_of(table, "getUser")["getUserById"] is MatchTier.PREFIX
+    assert tier_of(table, "user_by")["getUserById"] is MatchTier.SEGMENT
+    assert tier_of(table, "serBy")["getUserById"] is MatchTier.SUBSTRING
+    assert tier_of(table, "dget")["budget"] is MatchTier.SUBSTRING
+
+
+@pytest.mark.parametrize("query", ["gUBI", "gubi", "getUsBI", "GUBI"])
+def test_camel_hump(table: NameTable, query: str) -> None:
+    found = tier_of(table, query)
+    assert found["getUserById"] is MatchTier.CAMEL_HUMP
+    assert found["get_user_by_id"] is MatchTier.CAMEL_HUMP
+    assert "save" not in found
+
+
+def test_camel_humps_must_start_consecutive_sub_tokens(table: NameTable) -> None:
+    assert "getUserById" not in tier_of(table, "gBI")
+    assert tier_of(table, "UBI")["getUserById"] is MatchTier.CAMEL_HUMP  # from any sub-token
+
+
+def test_humps() -> None:
+    assert identity.humps("gUBI") == ["g", "U", "B", "I"]
+    assert identity.humps("getUsBI") == ["get", "Us", "B", "I"]
+    assert identity.humps("get_user by") == ["get", "user", "by"]
+    assert identity.humps("gOO404") == ["g", "O", "O", "404"]  # digits: a sub-token alone
+    assert identity.humps("goo404") == ["goo404"]  # one lower-case word: read letter by letter
+
+
+@pytest.mark.parametrize("query", ["gOO404", "getObjOr404", "goo404", "gOOr4"])
+def test_camel_humps_with_digits(query: str) -> None:
+    names = ["get_object_or_404", "GZipMiddleware", "Http404", "getObjectOrNone"]
+    table = NameTable.build([make_symbol(n) for n in names])
+    found = identity.tiers(table, query)
+    assert MatchTier(int(found[0])) is MatchTier.CAMEL_HUMP
+    assert found[1:].tolist() == [MatchTier.NONE] * 3
+
+
+def test_rank_orders_by_tier_then_length_then_pagerank(table: NameTable) -> None:
+    n = len(table)
+    pagerank = np.ones(n) / n
+    ranking, _tiers = identity.rank(table, "getUserById", pagerank, None, 20)
+    names = [([*NAMES, "Model.save"])[i] for i in ranking.positions]
+    assert names[0] == "getUserById"
+    assert set(names[1:3]) == {"GetUserByID", "get_user_by_id"}
+    assert names.index("getUserByIdOrNone") < names.index("forgetUserByIdentity")
+    assert ranking.scores[0] == 1.0
+    assert np.all(np.diff(ranking.scores) <= 0)
+    mask = np.zeros(n, dtype=np.bool_)
+    mask[1] = True
+    masked, _ = identity.rank(table, "getUserById", pagerank, mask, 20)
+    assert masked.positions.tolist() == [1]
+
+
+def test_a_lower_case_run_reads_across_sub_tokens() -> None:
+    names = ["HexagonalTiling", "hexdump", "Hexagon", "tiling"]
+    table = NameTable.build([make_symbol(n) for n in names])
+    found = identity.tiers(table, "hextil")
+    assert MatchTier(int(found[0])) is MatchTier.CAMEL_HUMP
+    assert found[1:].tolist() == [MatchTier.NONE] * 3
+
+
+def test_abbreviations_naming_every_sub_token_come_first() -> None:
+    names = ["get_source_field_names", "get_serializer_formats", "GetLanguageInfoNode"]
+    names += ["get_language_info"]
+    table = NameTable.build([make_symbol(n) for n in names])
+    pagerank = np.asarray([0.9, 0.1, 0.1, 0.9])  # centrality must not outweigh the fit
+    ranking, _ = identity.rank(table, "gsf", pagerank, None, 5)
+    assert names[int(ranking.positions[0])] == "get_serializer_formats"
+    ranking, _ = identity.rank(table, "glin", pagerank, None, 5)
+    assert names[int(ranking.positions[0])] == "GetLanguageInfoNode"

@@ -1,0 +1,87 @@
+"""Borrowed docstrings: an undocumented override reads its base's doc; a function with a
+rare documented namesake reads that one's; the borrowed words reach both text channels."""
+
+from __future__ import annotations
+
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.documents import (
+    INHERITED_DOC,
+    SAME_NAME_DONORS,
+    build_documents,
+    doc_donors,
+    inherited,
+    with_inherited,
+)
+from tests.support.symbols import synthetic_symbol
+
+
+def sym(
+    name: str,
+    kind: Kind = Kind.METHOD,
+    *,
+    parent: str | None = None,
+    extends: tuple[str, ...] = (),
+    doc: str = "",
+    file: str = "pkg/mod.py",
+) -> Symbol:
+    owner = parent.split("::", 1)[1].split("#", 1)[0] + "." if parent else ""
+    return synthetic_symbol(
+        name,
+        kind=kind,
+        symbol_id=f"{file}::{owner}{name}#{kind.value}",
+        fqn=f"pkg.mod.{owner}{name}",
+        signature=f"def {name}(self)" if kind is not Kind.CLASS else f"class {name}",
+        file=file,
+        parent=parent,
+        extends=extends,
+        doc=doc,
+    )
+
+
+def hierarchy() -> list[Symbol]:
+    base = sym("Shape", Kind.CLASS)
+    middle = sym("Polygon", Kind.CLASS, extends=("Shape",))
+    leaf = sym("Square", Kind.CLASS, extends=("geo.Polygon",))
+    return [
+        base,
+        sym("area", parent=base.symbol_id, doc="Compute the surface enclosed by the outline."),
+        middle,
+        leaf,
+        sym("area", parent=leaf.symbol_id),  # 4: inherits through Polygon from Shape
+        sym("perimeter", parent=leaf.symbol_id),  # 5: nothing to inherit
+    ]
+
+
+def test_an_override_borrows_its_nearest_documented_base() -> None:
+    assert doc_donors(hierarchy()) == {4: 1}
+
+
+def test_a_rare_namesake_lends_its_doc_but_a_common_name_does_not() -> None:
+    lender = sym("centroid", Kind.FUNCTION, doc="Return the centre of mass.", file="a.py")
+    heir = sym("centroid", Kind.FUNCTION, file="b.py")
+    assert doc_donors([lender, heir]) == {1: 0}
+    common = [
+        sym("render", Kind.FUNCTION, doc=f"Render form {i}.", file=f"f{i}.py")
+        for i in range(SAME_NAME_DONORS + 1)
+    ]
+    assert doc_donors([*common, sym("render", Kind.FUNCTION, file="z.py")]) == {}
+
+
+def test_documented_symbols_and_non_callables_keep_their_own_text() -> None:
+    lender = sym("centroid", Kind.FUNCTION, doc="Return the centre of mass.", file="a.py")
+    own = sym("centroid", Kind.FUNCTION, doc="Its own words.", file="b.py")
+    field = sym("centroid", Kind.FIELD, file="c.py")
+    assert doc_donors([lender, own, field]) == {}
+
+
+def test_borrowed_words_are_added_to_the_heir_head() -> None:
+    symbols = hierarchy()
+    documents = build_documents(symbols)
+    extra, heirs = inherited(symbols, documents.term_ids, len(documents.vocabulary))
+    assert heirs.tolist() == [4]
+    augmented = with_inherited(documents, extra)
+    surface = documents.term_ids["surfac"]
+    assert documents.head[4, surface] == 0
+    assert augmented.head[4, surface] == INHERITED_DOC
+    assert augmented.head[5, surface] == 0
+    assert augmented.head_length[4] > documents.head_length[4]

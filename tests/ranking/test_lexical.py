@@ -1,0 +1,246 @@
+"""Lexical channel: the tokenizer, BM25 against a textbook computation, AND-first/OR-fallback."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from scipy import sparse
+
+from symfuse.indexer.model import Kind
+from symfuse.ranking import lexical
+from symfuse.ranking.documents import (
+    CALLEE_DOC,
+    CALLER_DOC,
+    FIELD_WEIGHTS,
+    Field,
+    build_documents,
+    call_docs,
+    symbol_fields,
+    with_inherited,
+)
+from symfuse.ranking.lexical import QueryTerms
+from symfuse.ranking.tokens import identifier_tokens, split_identifier, stem, text_tokens
+from tests.support.symbols import make_symbol, synthetic_symbol
+
+
+@pytest.mark.parametrize(
+    ("name", "parts"),
+    [
+        ("getUserById", ["get", "user", "by", "id"]),
+        ("get_user_by_id", ["get", "user", "by", "id"]),
+        ("HTTPServerError", ["http", "server", "error"]),
+        ("utf8Decode", ["utf", "8", "decode"]),
+        ("__init__", ["init"]),
+        ("XMLHttpRequest2", ["xml", "http", "request", "2"]),
+    ],
+)
+def test_split_identifier(name: str, parts: list[str]) -> None:
+    assert split_identifier(name) == parts
+
+
+def test_identifier_tokens_keep_the_whole_identifier() -> None:
+    assert identifier_tokens("getUserById") == ["get", "user", "by", "id", "getuserbyid"]
+    assert identifier_tokens("load") == ["load"]
+
+
+def test_stemmer_folds_plurals_ing_ed_and_a_final_e() -> None:
+    words = ["queries", "classes", "users", "address", "status", "is", "utf8"]
+    assert [stem(w) for w in words] == [
+        "query",
+        "class",
+        "user",
+        "address",
+        "status",
+        "is",
+        "utf8",
+    ]
+    forms = ["cache", "caches", "cached", "caching"]
+    assert {stem(w) for w in forms} == {"cach"}
+    assert {stem(w) for w in ["run", "running"]} == {"run"}
+    assert {stem(w) for w in ["copy", "copied", "copies"]} == {"copy"}
+    assert {stem(w) for w in ["populate", "populated", "populates"]} == {"populat"}
+
+
+def test_query_terms_drop_stop_words_and_make_whole_forms_optional() -> None:
+    terms = QueryTerms.parse("get the user_by_id")
+    assert terms.required == ("get", "user", "id")
+    assert terms.optional == ("userbyid",)
+    assert QueryTerms.parse("the of").required == ("the", "of")
+
+
+def textbook_bm25(docs: list[list[str]], query: list[str], k1: float, b: float) -> list[float]:
+    """Okapi BM25 written out term by term (Robertson & Zaragoza 2009, Lucene idf)."""
+    n = len(docs)
+    avgdl = sum(len(d) for d in docs) / n
+    scores = []
+    for doc in docs:
+        counts = Counter(doc)
+        total = 0.0
+        for term in query:
+            df = sum(1 for d in docs if term in d)
+            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            f = counts[term]
+            total += idf * f * (k1 + 1) / (f + k1 * (1 - b + b * len(doc) / avgdl)) if f else 0
+        scores.append(total)
+    return scores
+
+
+def test_bm25_weights_match_the_textbook_formula() -> None:
+    docs = [
+        ["user", "get", "user", "id"],
+        ["order", "total", "price"],
+        ["user", "email", "send", "mail", "welcome"],
+        ["get", "order"],
+        ["price", "tax", "price", "rate", "unit", "price"],
+    ]
+    vocabulary = sorted({t for d in docs for t in d})
+    ids = {t: i for i, t in enumerate(vocabulary)}
+    rows, cols = zip(*[(r, ids[t]) for r, d in enumerate(docs) for t in d], strict=True)
+    tf = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(docs), len(ids)))
+    tf.sum_duplicates()
+    length = np.asarray([len(d) for d in docs], dtype=np.float64)
+    weights = lexical.bm25_weights(tf, length, k1=1.2, b=0.75)
+    for query in (["user"], ["price", "order"], ["get", "user", "id"], ["missing"]):
+        cols_q = [ids[t] for t in query if t in ids]
+        ours = np.asarray(weights[:, cols_q].sum(axis=1)).ravel()
+        assert ours == pytest.approx(textbook_bm25(docs, query, 1.2, 0.75), rel=1e-12)
+
+
+def test_field_weighted_documents_score_like_bm25_over_weighted_counts() -> None:
+    symbols = [
+        make_symbol("send_mail", doc="Deliver a message to the admins."),
+        make_symbol("mail_admins", doc="Send an e-mail to every administrator."),
+        make_symbol("render", doc="Render a template.", file="pkg/mail/render.py"),
+    ]
+    documents = build_documents(symbols)
+    index = lexical.LexicalIndex.build(documents)
+    # The textbook computation over the same weighted term counts.
+    weighted: list[Counter[str]] = []
+    for s in symbols:
+        counts: Counter[str] = Counter()
+        for f, text in symbol_fields(s).items():
+            tokens = identifier_tokens(text) if f is Field.NAME else text_tokens(text)
+            for t in tokens:
+                counts[t] += FIELD_WEIGHTS[f]
+        weighted.append(counts)
+    n = len(symbols)
+    lengths = [sum(c.values()) for c in weighted]
+    avgdl = sum(lengths) / n
+    for term in ("mail", "admin", "render", "send"):
+        df = sum(1 for c in weighted if c[term])
+        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        expected = [
+            idf * c[term] * 2.2 / (c[term] + 1.2 * (0.25 + 0.75 * dl / avgdl)) if c[term] else 0
+            for c, dl in zip(weighted, lengths, strict=True)
+        ]
+        scores, _ = index.scores(QueryTerms((term,)))
+        assert scores == pytest.approx(expected, rel=1e-9), term
+
+
+def test_a_word_in_the_name_outweighs_the_same_word_in_the_doc() -> None:
+    symbols = [
+        make_symbol("helper", doc="Parse the payment payload."),
+        make_symbol("payment", doc="A helper."),
+    ]
+    index = lexical.LexicalIndex.build(build_documents(symbols))
+    result = lexical.rank(index, "payment", None, 10)
+    assert [symbols[i].name for i in result.ranking.positions] == ["payment", "helper"]
+
+
+def test_and_first_then_or_fallback() -> None:
+    symbols = [
+        make_symbol("send_mail"),
+        make_symbol("send_welcome_email"),
+        make_symbol("mail_admins"),
+        make_symbol("unrelated"),
+    ]
+    index = lexical.LexicalIndex.build(build_documents(symbols))
+    both = lexical.rank(index, "send mail", None, 10)
+    assert both.and_matches == 1
+    assert symbols[int(both.ranking.positions[0])].name == "send_mail"
+    assert {symbols[int(i)].name for i in both.ranking.positions} == {
+        "send_mail",
+        "send_welcome_email",
+        "mail_admins",
+    }
+    # No symbol has every word: OR matches still answer, flagged as such.
+    fallback = lexical.rank(index, "send mail nowhere", None, 10)
+    assert fallback.and_matches == 0
+    assert symbols[int(fallback.ranking.positions[0])].name == "send_mail"
+
+
+def test_mask_restricts_candidates() -> None:
+    symbols = [make_symbol("send_mail"), make_symbol("send_sms")]
+    index = lexical.LexicalIndex.build(build_documents(symbols))
+    mask = np.asarray([False, True])
+    result = lexical.rank(index, "send", mask, 10)
+    assert result.ranking.positions.tolist() == [1]
+
+
+def test_prose_and_keyword_lists_are_told_apart() -> None:
+    from symfuse.ranking.tokens import is_sentence
+
+    assert is_sentence("merge rankings by weighted reciprocal rank")
+    assert is_sentence("parse the query")
+    assert not is_sentence("reciprocal rank fusion")  # keywords: the lexical channel leads
+    assert not is_sentence("getUserById")
+    assert not is_sentence("of the")
+
+
+def test_a_method_carries_its_class_docstring_as_context() -> None:
+    store = synthetic_symbol(
+        "Store",
+        kind=Kind.CLASS,
+        symbol_id="pkg/mod.py::Store#class",
+        fqn="pkg.mod.Store",
+        signature="class Store:",
+        doc="Keep the pending invoices of a customer.",
+    )
+    method = synthetic_symbol(
+        "load",
+        kind=Kind.METHOD,
+        symbol_id="pkg/mod.py::Store.load#method",
+        fqn="pkg.mod.Store.load",
+        signature="def load(self):",
+        parent=store.symbol_id,
+    )
+    other = make_symbol("load_all", signature="def load_all():")
+    own = make_symbol("bill", doc="Print the invoices.", signature="def bill():")
+    symbols = [store, method, other, own]
+    index = lexical.LexicalIndex.build(build_documents(symbols))
+    scores, _ = index.scores(QueryTerms(("invoic",)))
+    # The method matches through its class's docstring, at half the weight of an own doc.
+    assert scores[1] > 0
+    assert scores[2] == 0
+    assert scores[3] > scores[1]
+    fields = symbol_fields(method, context=store.doc)
+    assert fields[Field.CONTEXT] == store.doc
+
+
+def test_a_function_carries_the_docstrings_of_what_it_calls_and_what_calls_it() -> None:
+    helper = make_symbol("fetch_rates", doc="Download the exchange rates.")
+    other = make_symbol("log_line", doc="Write one line to the log.")
+    caller = make_symbol("convert", signature="def convert(amount):")
+    user = make_symbol("checkout", doc="Bill the basket in the customer's currency.")
+    idle = make_symbol("noop", signature="def noop():")
+    symbols = [helper, other, caller, user, idle]
+    documents = build_documents(symbols)
+    width = len(documents.vocabulary)
+    # convert calls fetch_rates, log_line and itself; checkout calls convert.
+    calls = np.asarray([2, 2, 2, 3], dtype=np.int32)
+    callees = np.asarray([0, 1, 2, 2], dtype=np.int32)
+    extra = call_docs(symbols, calls, callees, documents.term_ids, width)
+    ids = documents.term_ids
+    # The mean of the two callees' docs at CALLEE_DOC ("exchang" is in one of two) ...
+    assert extra[2, ids["exchang"]] == pytest.approx(CALLEE_DOC / 2)
+    # ... plus the caller's doc at CALLER_DOC; a callee gets its undocumented caller's nothing.
+    assert extra[2, ids["currency"]] == pytest.approx(CALLER_DOC)
+    assert extra[0].nnz == 0
+    assert np.flatnonzero(np.diff(extra.indptr)).tolist() == [2]
+    index = lexical.LexicalIndex.build(with_inherited(documents, extra))
+    scores, _ = index.scores(QueryTerms(("exchang",)))
+    assert scores[0] > scores[2] > 0
+    assert scores[4] == 0

@@ -1,0 +1,85 @@
+"""Similarity channel: PPMI, randomized SVD and the repository embedder."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import sparse
+
+from symfuse.ranking import similarity
+from symfuse.ranking.documents import build_documents
+from symfuse.ranking.similarity import Embedder, RepositoryEmbedder, ppmi, randomized_svd
+from tests.support.symbols import make_symbol
+
+
+def test_ppmi_matches_the_definition() -> None:
+    counts = sparse.csr_matrix(np.asarray([[0, 4, 1], [4, 0, 2], [1, 2, 0]], dtype=np.float64))
+    result = ppmi(counts, smoothing=0.75).toarray()
+    total = counts.sum()
+    row = counts.toarray().sum(axis=1)
+    col = counts.toarray().sum(axis=0) ** 0.75
+    for i in range(3):
+        for j in range(3):
+            c = counts[i, j]
+            expected = 0.0
+            if c:
+                expected = max(
+                    0.0, math.log((c / total) / ((row[i] / total) * (col[j] / col.sum())))
+                )
+            assert result[i, j] == pytest.approx(expected)
+
+
+def test_randomized_svd_finds_the_top_singular_values() -> None:
+    rng = np.random.default_rng(0)
+    low_rank = rng.standard_normal((60, 5)) @ rng.standard_normal((5, 40))
+    matrix = sparse.csr_matrix(low_rank)
+    u, s = randomized_svd(matrix, 5)
+    expected = np.linalg.svd(low_rank, compute_uv=False)[:5]
+    assert s == pytest.approx(expected, rel=1e-6)
+    assert np.allclose(u.T @ u, np.eye(5), atol=1e-8)
+
+
+@pytest.fixture(scope="module")
+def embedder() -> tuple[RepositoryEmbedder, list[str]]:
+    symbols = [
+        make_symbol("send_mail", doc="Send an e-mail message to a recipient over SMTP."),
+        make_symbol("mail_admins", doc="Send an e-mail message to the site administrators."),
+        make_symbol("EmailBackend", doc="Deliver e-mail messages through an SMTP server."),
+        make_symbol("slugify", doc="Convert a title to a URL slug of lowercase words."),
+        make_symbol("url_slug", doc="Build the slug part of a URL from a title."),
+        make_symbol("calculate_total", doc="Sum the prices of the order lines."),
+        make_symbol("order_total", doc="Total price of an order including tax."),
+        make_symbol("price_with_tax", doc="Unit price with tax added to the order price."),
+    ]
+    return RepositoryEmbedder.train(build_documents(symbols), dimensions=4), [
+        s.name for s in symbols
+    ]
+
+
+def test_repository_embedder_is_an_embedder(embedder: tuple[RepositoryEmbedder, list[str]]) -> None:
+    model: Embedder = embedder[0]
+    assert model.name == "tfidf+ppmi-svd"
+    assert model.scores("mail").shape == (8,)
+
+
+def test_natural_language_query_finds_the_function(
+    embedder: tuple[RepositoryEmbedder, list[str]],
+) -> None:
+    model, names = embedder
+    ranking = similarity.rank(model, "deliver a message by email", None, 3)
+    assert {names[i] for i in ranking.positions} <= {"send_mail", "mail_admins", "EmailBackend"}
+    ranking = similarity.rank(model, "turn a title into a slug", None, 2)
+    assert {names[i] for i in ranking.positions} == {"slugify", "url_slug"}
+
+
+def test_unknown_words_give_no_ranking(embedder: tuple[RepositoryEmbedder, list[str]]) -> None:
+    model, _ = embedder
+    assert similarity.rank(model, "zzzz qqqq", None, 5).positions.size == 0
+
+
+def test_doc_vectors_are_unit_length(embedder: tuple[RepositoryEmbedder, list[str]]) -> None:
+    model, _ = embedder
+    norms = np.linalg.norm(model.doc_vectors, axis=1)
+    assert np.all((np.abs(norms - 1) < 1e-5) | (norms == 0))

@@ -1,0 +1,170 @@
+"""definition, references, call and type hierarchy, hover: a real client (pygls) against
+the in-process server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types as lsp
+
+from tests.support.lsp import Session, lsp_session
+
+
+def doc(s: Session, rel: str) -> lsp.TextDocumentIdentifier:
+    return lsp.TextDocumentIdentifier(uri=s.uri(rel))
+
+
+def at(line: int, character: int) -> lsp.Position:
+    return lsp.Position(line=line, character=character)
+
+
+def where(loc: lsp.Location) -> tuple[str, int, int]:
+    return (
+        loc.uri.rsplit("/", 2)[-2] + "/" + loc.uri.rsplit("/", 1)[-1],
+        loc.range.start.line,
+        loc.range.start.character,
+    )
+
+
+async def test_definition_across_files(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        # report.py line 14: `    shapes = [Rectangle(2, 3), Square(4)]`
+        found = await s.client.text_document_definition_async(
+            lsp.DefinitionParams(text_document=doc(s, "geometry/report.py"), position=at(13, 17))
+        )
+        assert isinstance(found, list)
+        assert [where(x) for x in found] == [("geometry/shapes.py", 17, 6)]
+        assert found[0].range.end == at(17, 15)
+        # Nothing at a blank line.
+        none = await s.client.text_document_definition_async(
+            lsp.DefinitionParams(text_document=doc(s, "geometry/report.py"), position=at(1, 0))
+        )
+        assert not none
+
+
+async def test_references_honour_include_declaration(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        params = {"text_document": doc(s, "geometry/shapes.py"), "position": at(17, 8)}
+        with_decl = await s.client.text_document_references_async(
+            lsp.ReferenceParams(context=lsp.ReferenceContext(include_declaration=True), **params)
+        )
+        without = await s.client.text_document_references_async(
+            lsp.ReferenceParams(context=lsp.ReferenceContext(include_declaration=False), **params)
+        )
+        assert with_decl is not None
+        assert without is not None
+        places = {where(x) for x in with_decl}
+        assert ("geometry/shapes.py", 17, 6) in places  # the declaration
+        assert ("geometry/report.py", 13, 14) in places  # Rectangle(2, 3)
+        assert ("geometry/shapes.py", 29, 13) in places  # class Square(Rectangle)
+        assert {where(x) for x in without} == places - {("geometry/shapes.py", 17, 6)}
+
+
+async def test_call_hierarchy(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        # report.py line 7: `def total_area(shapes):`
+        items = await s.client.text_document_prepare_call_hierarchy_async(
+            lsp.CallHierarchyPrepareParams(
+                text_document=doc(s, "geometry/report.py"), position=at(6, 6)
+            )
+        )
+        assert items is not None
+        assert [i.name for i in items] == ["total_area"]
+        assert items[0].kind == lsp.SymbolKind.Function
+        incoming = await s.client.call_hierarchy_incoming_calls_async(
+            lsp.CallHierarchyIncomingCallsParams(item=items[0])
+        )
+        assert incoming is not None
+        assert [c.from_.name for c in incoming] == ["build_report"]
+        assert [r.start for r in incoming[0].from_ranges] == [at(17, 11)]
+
+        builder = await s.client.text_document_prepare_call_hierarchy_async(
+            lsp.CallHierarchyPrepareParams(
+                text_document=doc(s, "geometry/report.py"), position=at(11, 6)
+            )
+        )
+        assert builder is not None
+        outgoing = await s.client.call_hierarchy_outgoing_calls_async(
+            lsp.CallHierarchyOutgoingCallsParams(item=builder[0])
+        )
+        assert outgoing is not None
+        called = {c.to.name: c for c in outgoing}
+        assert {"Rectangle", "Square", "total_area", "lookup_shape", "héllo_wörld"} <= set(called)
+        # héllo_wörld is called twice; the second call follows an emoji on its line (UTF-16).
+        assert sorted(
+            (r.start.line, r.start.character) for r in called["héllo_wörld"].from_ranges
+        ) == [
+            (14, 4),
+            (16, 19),
+        ]
+
+
+async def test_type_hierarchy_python_and_java(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        # shapes.py line 30: `class Square(Rectangle):`
+        items = await s.client.text_document_prepare_type_hierarchy_async(
+            lsp.TypeHierarchyPrepareParams(
+                text_document=doc(s, "geometry/shapes.py"), position=at(29, 7)
+            )
+        )
+        assert items is not None
+        assert [i.name for i in items] == ["Square"]
+        assert items[0].kind == lsp.SymbolKind.Class
+        supers = await s.client.type_hierarchy_supertypes_async(
+            lsp.TypeHierarchySupertypesParams(item=items[0])
+        )
+        assert supers is not None
+        assert [t.name for t in supers] == ["Rectangle"]
+        upper = await s.client.type_hierarchy_supertypes_async(
+            lsp.TypeHierarchySupertypesParams(item=supers[0])
+        )
+        assert upper is not None
+        assert [t.name for t in upper] == ["Shape"]
+        subs = await s.client.type_hierarchy_subtypes_async(
+            lsp.TypeHierarchySubtypesParams(item=upper[0])
+        )
+        assert subs is not None
+        assert [t.name for t in subs] == ["Rectangle"]
+
+        # Greeter.java line 22: `class LoudGreeter extends Greeter {`
+        java = await s.client.text_document_prepare_type_hierarchy_async(
+            lsp.TypeHierarchyPrepareParams(
+                text_document=doc(s, "java/app/Greeter.java"), position=at(21, 8)
+            )
+        )
+        assert java is not None
+        assert [i.name for i in java] == ["LoudGreeter"]
+        parent = await s.client.type_hierarchy_supertypes_async(
+            lsp.TypeHierarchySupertypesParams(item=java[0])
+        )
+        assert parent is not None
+        assert [t.name for t in parent] == ["Greeter"]
+        interfaces = await s.client.type_hierarchy_supertypes_async(
+            lsp.TypeHierarchySupertypesParams(item=parent[0])
+        )
+        assert interfaces is not None
+        assert [(t.name, t.kind) for t in interfaces] == [("Speaker", lsp.SymbolKind.Interface)]
+
+
+async def test_hover_shows_signature_and_doc(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        hover = await s.client.text_document_hover_async(
+            lsp.HoverParams(text_document=doc(s, "geometry/report.py"), position=at(13, 32))
+        )
+        assert hover is not None
+        assert isinstance(hover.contents, lsp.MarkupContent)
+        assert hover.contents.kind == lsp.MarkupKind.Markdown
+        text = hover.contents.value
+        assert "```python\nclass Square(Rectangle)\n```" in text
+        assert "A rectangle whose sides are equal." in text
+        assert "`@register_shape`" in text
+        on_name = await s.client.text_document_hover_async(
+            lsp.HoverParams(text_document=doc(s, "geometry/shapes.py"), position=at(5, 7))
+        )
+        assert on_name is not None
+        assert on_name.range == lsp.Range(at(5, 6), at(5, 11))

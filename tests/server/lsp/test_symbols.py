@@ -1,0 +1,120 @@
+"""workspace/symbol (ranking, filters, cap, partial results, resolve) and documentSymbol."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types as lsp
+
+from symfuse.indexer.model import Kind
+from symfuse.server.lsp.search import parse_query
+from tests.support.lsp import capabilities, lsp_session
+
+
+def test_query_filters_parse() -> None:
+    q = parse_query("#kind:class,func lang:Python file:geometry/** Rect")
+    assert q.text == "Rect"
+    assert q.kinds == (Kind.CLASS, Kind.FUNCTION)
+    assert q.languages == ("python",)
+    assert q.files == ("geometry/**",)
+    assert parse_query("k:nonsense x").text == "k:nonsense x"  # not a kind: searched as text
+
+
+async def test_workspace_symbol_ranks_the_typed_name_first(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        found = await s.symbols("Rectangle")
+        assert found[0].name == "Rectangle"
+        assert found[0].kind == lsp.SymbolKind.Class
+        assert found[0].container_name == "geometry.shapes"
+        assert isinstance(found[0].location, lsp.Location)  # no resolve support: full location
+        assert found[0].location.uri == s.uri("geometry/shapes.py")
+        assert found[0].location.range == lsp.Range(lsp.Position(17, 6), lsp.Position(17, 15))
+        assert (await s.names("rect"))[0] == "Rectangle"  # prefix, any case
+        assert (await s.names("Rectangl"))[0] == "Rectangle"
+        assert "Rectangle" in (await s.names("Rectnagle"))[:5]  # typo
+        assert (await s.names("LoudGreeter"))[0] == "LoudGreeter"  # the other language
+        assert (await s.names("LG"))[0] == "LoudGreeter"  # camel humps
+        assert await s.symbols("") == []
+
+
+async def test_workspace_symbol_filters(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        areas = await s.symbols("kind:method area")
+        assert {x.name for x in areas} == {"area"}
+        assert all(x.kind == lsp.SymbolKind.Method for x in areas)
+        speakers = await s.symbols("lang:java speak")
+        assert speakers
+        assert all(x.location.uri.endswith(".java") for x in speakers)
+        inside = await s.symbols("file:geometry/report.py kind:function")
+        assert {x.name for x in inside} == {"total_area", "build_report"}
+
+
+async def test_workspace_symbol_is_capped_by_result_limit(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path, options={"resultLimit": 3}) as s:
+        await s.wait_ready()
+        assert len(await s.symbols("kind:method,function,class")) == 3
+
+
+async def test_workspace_symbol_resolves_locations_lazily(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path, caps=capabilities(resolve=True)) as s:
+        await s.wait_ready()
+        found = await s.symbols("EMOJI_TARGET")
+        assert found[0].name == "EMOJI_TARGET"
+        assert isinstance(found[0].location, lsp.LocationUriOnly)
+        resolved = await s.client.workspace_symbol_resolve_async(found[0])
+        assert isinstance(resolved.location, lsp.Location)
+        # After `LABEL = "π ≈ 3.14 😀"; ` -- 22 code points, 23 UTF-16 units.
+        assert resolved.location.range.start == lsp.Position(36, 23)
+
+
+async def test_workspace_symbol_streams_partial_results(tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    root.mkdir()
+    (root / "many.py").write_text(
+        "".join(f"def item_{n:03}():\n    pass\n\n\n" for n in range(120)), encoding="utf-8"
+    )
+    async with lsp_session(tmp_path, root=root) as s:
+        await s.wait_ready()
+        final = await s.symbols("item", partial_result_token="partial-1")
+        # Partial results come as $/progress notifications before the response, on the same
+        # stream; the client has handled them by the time the response is read.
+        batches = [p.value for p in s.progress if p.token == "partial-1"]
+        assert final == []
+        assert [len(b) for b in batches] == [50, 50, 20]
+        names = [x["name"] for batch in batches for x in batch]
+        assert len(set(names)) == 120
+        assert all(n.startswith("item_") for n in names)
+
+
+async def test_document_symbols_are_a_tree_with_both_ranges(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        tree = await s.client.text_document_document_symbol_async(
+            lsp.DocumentSymbolParams(
+                text_document=lsp.TextDocumentIdentifier(uri=s.uri("geometry/shapes.py"))
+            )
+        )
+        assert tree is not None
+        top = {x.name: x for x in tree if isinstance(x, lsp.DocumentSymbol)}
+        assert list(top) == ["Shape", "Rectangle", "Square", "LABEL", "EMOJI_TARGET", "héllo_wörld"]
+        rect = top["Rectangle"]
+        assert rect.kind == lsp.SymbolKind.Class
+        assert [(c.name, c.kind) for c in rect.children or []] == [
+            ("__init__", lsp.SymbolKind.Constructor),
+            ("area", lsp.SymbolKind.Method),
+        ]
+        assert rect.range == lsp.Range(lsp.Position(17, 0), lsp.Position(25, 39))
+        assert rect.selection_range == lsp.Range(lsp.Position(17, 6), lsp.Position(17, 15))
+        assert rect.detail == "class Rectangle(Shape)"
+        # A name with non-ASCII letters: its end is in UTF-16 units (all BMP: = code points).
+        hello = top["héllo_wörld"].selection_range
+        assert hello == lsp.Range(lsp.Position(39, 4), lsp.Position(39, 15))
+        java = await s.client.text_document_document_symbol_async(
+            lsp.DocumentSymbolParams(
+                text_document=lsp.TextDocumentIdentifier(uri=s.uri("java/app/Greeter.java"))
+            )
+        )
+        assert java is not None
+        assert [x.name for x in java] == ["Speaker", "Greeter", "LoudGreeter"]

@@ -1,0 +1,160 @@
+"""Freshness and start-up: edits show up without a restart, the first index is waited for.
+
+Also the streamable HTTP transport, driven by the SDK's HTTP client.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.support.index import index_writer_busy
+from tests.support.mcp import (
+    SYMFUSE,
+    Workspace,
+    call,
+    call_error,
+    mcp_session,
+    server_log,
+    write,
+)
+
+BIG = 40  # generated files on top of the fixture, the last one searched for
+SAFETY = 30.0  # seconds: only turns a change that never shows up into a failure
+
+
+async def wait_for(session: ClientSession, query: str, present: bool) -> dict[str, Any]:
+    """Search until ``query``'s exact name is (or is no longer) found; the last answer.
+
+    The watcher re-indexes in the background and the server sends no notification
+    when it is done, so this asks again until the answer changes (a bounded wait that
+    only turns "never" into a failure; how long it took is not what is tested).
+    """
+    with anyio.fail_after(SAFETY):
+        while True:
+            answer = await call(session, "search", query=query, detail_level="minimal")
+            if any(item["name"] == query for item in answer["items"]) == present:
+                return answer
+            await anyio.sleep(0.02)
+
+
+async def test_edits_on_disk_show_up_in_search_without_a_restart(workspace: Workspace) -> None:
+    pricing = workspace.root / "shop" / "pricing.py"
+    async with mcp_session(workspace) as session:
+        await call(session, "reindex")  # the first index is complete
+        before = await call(session, "search", query="apply_coupon")
+        assert all(item["name"] != "apply_coupon" for item in before["items"])
+
+        write(pricing, pricing.read_text() + "\n\ndef apply_coupon(amount, code):\n    return 0\n")
+        answer = await wait_for(session, "apply_coupon", present=True)
+        assert answer["items"][0]["file"] == "shop/pricing.py"
+
+        (workspace.root / "shop" / "refunds.py").write_text("def refund_order(order):\n    ...\n")
+        await wait_for(session, "refund_order", present=True)
+
+        (workspace.root / "shop" / "payments.py").unlink()
+        await wait_for(session, "CardGateway", present=False)
+
+        usages = await call(session, "find_usages", name="apply_coupon", include_declaration=True)
+        assert [u["kind"] for u in usages["usages"]] == ["definition"]
+        status = await call(session, "index_status")
+        assert status["files"] == 6
+        assert status["stale"] is False
+        assert status["stale_files"] == []
+    assert "Traceback" not in server_log(workspace)
+
+
+def generated_workspace(root: Path, files: int) -> None:
+    """Generated Python modules next to the fixture's (the last one is searched for)."""
+    for i in range(files):
+        package = root / f"gen{i // 100:02d}"
+        package.mkdir(exist_ok=True)
+        body = "\n\n".join(
+            f"def function_{i}_{j}(value):\n"
+            f'    """Generated function {j} of module {i}."""\n'
+            f"    return helper_{i}_{j}(value) + {j}\n\n\n"
+            f"class Model_{i}_{j}(Base):\n"
+            f"    def method_{j}(self):\n"
+            f"        return function_{i}_{j}(self)"
+            for j in range(6)
+        )
+        (package / f"module_{i}.py").write_text(body + "\n")
+
+
+async def test_tools_called_during_the_first_index_wait_then_answer(
+    workspace: Workspace,
+) -> None:
+    generated_workspace(workspace.root, BIG)
+    last = f"gen{(BIG - 1) // 100:02d}/module_{BIG - 1}.py::function_{BIG - 1}_5#function"
+    answers: list[dict[str, Any]] = []
+    async with mcp_session(workspace, ready_timeout=120) as session:
+
+        async def search_last() -> None:
+            answers.append(await call(session, "search", query=f"function_{BIG - 1}_5"))
+
+        async with anyio.create_task_group() as tg:
+            with index_writer_busy(workspace.index_dir):
+                status = await call(session, "index_status")  # never waits
+                assert status["ready"] is False
+                assert status["stale"] is True
+                tg.start_soon(search_last)
+                # Sent after the search on the same stream: answered while the search waits.
+                status = await call(session, "index_status")
+                assert status["ready"] is False
+                assert answers == []
+            # The lock is released: the first index completes and the waiting search answers.
+        [answer] = answers
+        assert answer["items"][0]["symbol_id"] == last
+        assert answer["stale"] is False  # it did wait for the whole index
+        status = await call(session, "index_status")
+        assert status["ready"] is True
+        assert status["files"] == BIG + 6
+
+
+async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Workspace) -> None:
+    async with mcp_session(workspace, ready_timeout=0.05) as session:
+        with index_writer_busy(workspace.index_dir):
+            message = await call_error(session, "search", query="function_1_1")
+            assert "still being built" in message
+            assert "retry" in message
+            status = await call(session, "index_status")
+            assert status["ready"] is False
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_streamable_http_transport(workspace: Workspace) -> None:
+    port = free_port()
+    args = [str(SYMFUSE), *workspace.args("--transport", "http", "--port", str(port))]
+    with workspace.stderr.open("a") as errlog:
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errlog)
+    try:
+        # The server says nothing when it listens: try to connect until it does (or dies).
+        with anyio.fail_after(SAFETY):
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert process.poll() is None, server_log(workspace)
+                    await anyio.sleep(0.05)
+        async with (
+            streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write_stream),
+            ClientSession(read, write_stream) as session,
+        ):
+            await session.initialize()
+            answer = await call(session, "search", query="checkout", limit=3)
+            assert answer["items"][0]["symbol_id"] == "shop/service.py::checkout#function"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -1,0 +1,24 @@
+"""Holding up an index: the write lock a running ``symfuse index`` holds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from symfuse.indexer.store import Store
+
+SAFETY = 30.0  # seconds: only turns a lock that is never released into a failure
+
+
+@contextmanager
+def index_writer_busy(index_dir: Path) -> Iterator[None]:
+    """Hold the write lock of the index in ``index_dir``, as a running ``symfuse index`` would.
+
+    A server's first index parses, then waits for this lock to link and save, and is
+    ready only after that: while the lock is held it cannot finish, however fast the
+    machine; leaving the block lets it finish. Tests use it instead of a workload big
+    enough to outlast a request.
+    """
+    with Store(index_dir).lock(timeout=SAFETY):
+        yield
