@@ -18,7 +18,7 @@ import pytest
 from symfuse.indexer.workspace import IndexConfig
 from symfuse.ranking.query.fields import bounds, for_agents, is_primary
 from symfuse.ranking.query.operations import OPERATIONS
-from symfuse.server.cli.main.main import build_parser
+from symfuse.server.cli.main import build_parser
 from symfuse.server.mcp.server import build_mcp_server
 
 MCP_TOOLS = {

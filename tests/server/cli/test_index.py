@@ -257,11 +257,11 @@ def test_each_command_loads_only_its_own_modules() -> None:
     and the command table of the CLI names every command its modules add."""
     import sys
 
-    from symfuse.server.cli.main import index as cmd_index
-    from symfuse.server.cli.main import main as cli
+    from symfuse.server.cli import index as cmd_index
+    from symfuse.server.cli import main as cli
 
     probe = (
-        "import sys; from symfuse.server.cli.main import main as cli; cli.build_parser({command!r}); "
+        "import sys; from symfuse.server.cli import main as cli; cli.build_parser({command!r}); "
         "import symfuse.indexer.workspace; "
         "print(' '.join(sorted(m for m in sys.modules if m.startswith(('symfuse', "
         "'tree_sitter', 'toon_format', 'mcp', 'pygls', 'scipy', 'multiprocessing')))))"
