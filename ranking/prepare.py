@@ -46,14 +46,13 @@ from symfuse.ranking.documents import (
     FIELD_WEIGHTS,
     TRAINING_BODY,
     Piece,
-    Rows,
-    Vocabulary,
 )
 from symfuse.ranking.filters import FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex
 from symfuse.ranking.identity import Joined, NameForms, NameTable
 from symfuse.ranking.lexical import LexicalIndex
 from symfuse.ranking.similarity import RepositoryEmbedder, WordModel
+from symfuse.ranking.sparse_rows import Rows, Vocabulary
 from symfuse.ranking.tokens import STOPWORDS, stem
 
 log = logging.getLogger(__name__)
