@@ -2,9 +2,10 @@
 
 :func:`prepare` returns the :class:`Prepared` structures of an index: the BM25
 weight matrix, the similarity model, name forms, trigram sets and filter
-codes. They are cached in memory per index object; building them for a new
-generation reuses the per-file pieces of the workspace's :class:`Corpus`
-(keyed by the workspace roots, so it survives a live server's copy-on-write
+codes. They are cached in memory per index object, in the :class:`PreparedCache`
+the index owns (:mod:`symfuse.ranking.companion`); building them for a new
+generation reuses the per-file pieces of that cache's :class:`Corpus` (shared
+with the index's snapshots, so it survives a live server's copy-on-write
 snapshots), re-tokenizing only the files whose content or symbols changed.
 
 When a directory is given (the index directory), the corpus is persisted
@@ -15,7 +16,7 @@ re-tokenizes what changed since. A file whose format differs or that cannot
 be read is ignored and rebuilt.
 
 Threads: building happens under the corpus's own lock, which only builders
-take; the module lock guards the dictionaries for an instant. Readers holding
+take; the cache's lock guards its dictionary for an instant. Readers holding
 a :class:`Prepared` never wait.
 """
 
@@ -26,11 +27,11 @@ import logging
 import threading
 import time
 import weakref
-from collections import OrderedDict
 from pathlib import Path
 
 from symfuse.indexer.index import Index
 from symfuse.ranking.assembled import restore_exact
+from symfuse.ranking.companion import companion, drop
 from symfuse.ranking.corpus import Corpus, Prepared
 from symfuse.ranking.npz_arrays import SETTINGS
 from symfuse.ranking.persist import restore, save
@@ -38,13 +39,33 @@ from symfuse.ranking.similarity import WordModel
 
 log = logging.getLogger(__name__)
 
-MAX_CORPORA = 4  # workspaces whose per-file pieces stay in memory
+__all__ = ["Prepared", "PreparedCache", "build", "corpus_of", "fingerprint", "forget", "prepare"]
 
-_memory: weakref.WeakKeyDictionary[Index, Prepared] = weakref.WeakKeyDictionary()
-_corpora: OrderedDict[tuple[tuple[str, str], ...], Corpus] = OrderedDict()
-_lock = threading.Lock()  # held only to read or update the two dictionaries above
 
-__all__ = ["Prepared", "build", "fingerprint", "forget", "prepare"]
+class PreparedCache:
+    """The ranking caches of one index and its snapshots (see :mod:`.companion`).
+
+    ``corpus`` holds the per-file pieces, vocabularies and word model, which
+    outlive generations; ``prepared`` the structures made for each index object
+    (a snapshot is a new object), valid while its generation holds.
+    """
+
+    def __init__(self) -> None:
+        self.corpus = Corpus()
+        self.prepared: weakref.WeakKeyDictionary[Index, Prepared] = weakref.WeakKeyDictionary()
+        self.lock = threading.Lock()  # held only to read or update ``prepared``
+
+    def cached(self, index: Index) -> Prepared | None:
+        """The structures made for ``index`` at its current generation, if any."""
+        with self.lock:
+            found = self.prepared.get(index)
+        if found is not None and found.generation == index.generation:
+            return found
+        return None
+
+    def remember(self, index: Index, prepared: Prepared) -> None:
+        with self.lock:
+            self.prepared[index] = prepared
 
 
 def fingerprint(index: Index) -> str:
@@ -57,63 +78,54 @@ def fingerprint(index: Index) -> str:
     return digest.hexdigest()
 
 
-def forget() -> None:
-    """Drop every in-memory cache (tests; a new process starts like this)."""
-    with _lock:
-        _memory.clear()
-        _corpora.clear()
+def forget(index: Index) -> None:
+    """Drop the ranking caches ``index`` and its snapshots own: it then prepares as a new
+    process would (tests)."""
+    drop(index, PreparedCache)
 
 
 def corpus_of(index: Index) -> Corpus:
-    """The per-file cache of ``index``'s workspace (created empty when new)."""
-    key = tuple(sorted(index.roots.items()))
-    with _lock:
-        corpus = _corpora.get(key)
-        if corpus is None:
-            corpus = _corpora[key] = Corpus()
-            while len(_corpora) > MAX_CORPORA:
-                _corpora.popitem(last=False)
-        _corpora.move_to_end(key)
-        return corpus
-
-
-def _cached(index: Index) -> Prepared | None:
-    with _lock:
-        found = _memory.get(index)
-    if found is not None and found.generation == index.generation:
-        return found
-    return None
+    """The per-file cache of ``index`` and its snapshots (created empty when new)."""
+    return companion(index, PreparedCache).corpus
 
 
 def prepare(index: Index, directory: Path | None = None) -> Prepared:
     """The precomputed ranking structures of ``index`` (cached; persisted in ``directory``)."""
     path = None if directory is None else directory / f"ranking-{index.generation}.npz"
-    found = _cached(index)
+    cache = companion(index, PreparedCache)
+    found = cache.cached(index)
     built = False
     if found is None:
-        corpus = corpus_of(index)
-        with corpus.lock:
-            found = _cached(index)  # another builder may have just made it
+        with cache.corpus.lock:
+            found = cache.cached(index)  # another builder may have just made it
             if found is None:
-                started = time.perf_counter()
-                print_ = fingerprint(index)
-                if not corpus.pieces and directory is not None:
-                    found, readable = restore_exact(directory, index, print_, started)
-                    if found is None and readable:
-                        restore(corpus, directory)
-                if found is None:
-                    found = corpus.update(index, print_, started)
-                    built = not found.loaded
-                with _lock:
-                    _memory[index] = found
-                log.debug(
-                    "ranking structures of generation %d: %d files tokenized, %.3f s",
-                    index.generation,
-                    found.rebuilt,
-                    found.seconds,
-                )
+                found = _make(index, cache.corpus, directory)
+                built = not found.loaded
+                cache.remember(index, found)
     if path is not None and found.pieces and (built or not path.exists()):
         save(path, found)  # (not the structures of an exact load: they carry no pieces)
+    return found
+
+
+def _make(index: Index, corpus: Corpus, directory: Path | None) -> Prepared:
+    """The structures of ``index``: read whole when the ranking file in ``directory`` was
+    written for exactly this index, else updated from the corpus (filled from that file
+    when the corpus is empty)."""
+    started = time.perf_counter()
+    print_ = fingerprint(index)
+    found = None
+    if not corpus.pieces and directory is not None:
+        found, readable = restore_exact(directory, index, print_, started)
+        if found is None and readable:
+            restore(corpus, directory)
+    if found is None:
+        found = corpus.update(index, print_, started)
+    log.debug(
+        "ranking structures of generation %d: %d files tokenized, %.3f s",
+        index.generation,
+        found.rebuilt,
+        found.seconds,
+    )
     return found
 
 
