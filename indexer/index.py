@@ -167,6 +167,10 @@ class Index:
         self._ref_generation = -1
         self.options: dict[str, Any] = {}  # the IndexConfig options it was built with
         self._cache: dict[str, object] = {}
+        # What later stages (ranking) keep for this index, by the class that keeps it.
+        # Snapshots share it (a workspace's caches outlive its generations); a new Index
+        # starts with none. The indexer never reads it.
+        self.companions: dict[type, object] = {}
         self._numbers: dict[str, int] = {}  # symbol_id -> its number (see _edge_arrays)
         self._edge_parts: dict[str, _EdgePart] = {}
 
@@ -310,6 +314,7 @@ class Index:
         copy.graph_dirty = self.graph_dirty
         copy.options = dict(self.options)
         copy._cache = dict(self._cache)
+        copy.companions = self.companions  # shared, not copied (see __init__)
         try:
             copy._numbers = dict(self._numbers)
             copy._edge_parts = dict(self._edge_parts)

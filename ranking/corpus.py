@@ -31,23 +31,20 @@ from scipy import sparse
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind
+from symfuse.ranking.borrowed import call_docs, inherited, with_inherited
 from symfuse.ranking.documents import (
     Piece,
-    Rows,
-    Vocabulary,
-    call_docs,
     concatenate,
     definition_bodies,
     file_piece,
-    inherited,
     similarity_tf,
-    with_inherited,
 )
 from symfuse.ranking.filters import FilterCodes, FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex, trigram_rows
 from symfuse.ranking.identity import NameForms, NameTable
 from symfuse.ranking.lexical import LexicalIndex
 from symfuse.ranking.similarity import RepositoryEmbedder, WordModel
+from symfuse.ranking.sparse_rows import Rows, Vocabulary
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +109,7 @@ class Prepared:
     pieces: tuple[FilePiece, ...] = ()
     vocabulary: tuple[str, ...] = ()
     trigram_vocabulary: tuple[str, ...] = ()
-    # Symbols whose document borrows docstring words (documents.doc_donors and .call_docs)
+    # Symbols whose document borrows docstring words (borrowed.doc_donors and .call_docs)
     # and their vectors without them: what is persisted, since borrowed words are rebuilt.
     heirs: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     heir_vectors: npt.NDArray[np.float32] = field(

@@ -29,14 +29,16 @@ long function body does not bury a match in the name.
 
 Documents are built per file (:func:`file_piece`, cached by the file's content
 digest in :mod:`symfuse.ranking.corpus`) over a growing, shared vocabulary and
-concatenated (:func:`concatenate`) without a Python loop per symbol.
+concatenated (:func:`concatenate`) without a Python loop per symbol. Words an
+undocumented function borrows from others are added afterwards
+(:mod:`symfuse.ranking.borrowed`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from itertools import chain
 
@@ -45,6 +47,7 @@ import numpy.typing as npt
 from scipy import sparse
 
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.sparse_rows import Rows, Vocabulary
 from symfuse.ranking.tokens import WORD, identifier_tokens, text_tokens, word_tokens
 
 DOC_CHARS = 600  # the head of a docstring carries its meaning; the rest is detail
@@ -80,104 +83,6 @@ lambda yield await async del global nonlocal assert new throw catch switch case 
 default public private protected static void int str bool dict list tuple args kwargs
 """
 CODE_WORDS = frozenset(_CODE_WORD_TEXT.split())
-
-
-class Vocabulary:
-    """Term -> column id; ids only grow, so pieces built earlier stay valid.
-
-    Not thread-safe for writers: one builder at a time (the corpus lock).
-    """
-
-    __slots__ = ("ids", "terms")
-
-    def __init__(self, terms: Sequence[str] = ()) -> None:
-        self.terms: list[str] = list(terms)
-        self.ids: dict[str, int] = {t: i for i, t in enumerate(self.terms)}
-
-    def __len__(self) -> int:
-        return len(self.terms)
-
-    def add(self, tokens: list[str]) -> npt.NDArray[np.int32]:
-        """The ids of ``tokens``, adding the new ones."""
-        ids = self.ids
-        found = list(map(ids.get, tokens))
-        if None in found:
-            for i, token in enumerate(tokens):
-                if found[i] is None:
-                    at = ids.get(token)
-                    if at is None:
-                        at = ids[token] = len(self.terms)
-                        self.terms.append(token)
-                    found[i] = at
-        return np.fromiter(found, dtype=np.int32, count=len(found))
-
-
-@dataclass(frozen=True, slots=True)
-class Rows:
-    """A CSR block without a column count: rows of (column id, value) pairs."""
-
-    indptr: npt.NDArray[np.int64]
-    indices: npt.NDArray[np.int32]
-    data: npt.NDArray[np.float64]
-
-    @property
-    def rows(self) -> int:
-        return int(self.indptr.shape[0]) - 1
-
-    def matrix(self, columns: int) -> sparse.csr_matrix:
-        return sparse.csr_matrix((self.data, self.indices, self.indptr), shape=(self.rows, columns))
-
-    def row_of_entry(self) -> npt.NDArray[np.int64]:
-        return np.repeat(np.arange(self.rows, dtype=np.int64), np.diff(self.indptr))
-
-    @classmethod
-    def of(
-        cls, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int32], vals: npt.NDArray[np.float64]
-    ) -> Rows:
-        """Sum duplicate (row, column) pairs; rows sorted, columns sorted within a row."""
-        n = int(rows.max()) + 1 if rows.shape[0] else 0
-        return cls.sized(rows, cols, vals, n)
-
-    @classmethod
-    def sized(
-        cls,
-        rows: npt.NDArray[np.int64],
-        cols: npt.NDArray[np.int32],
-        vals: npt.NDArray[np.float64],
-        n: int,
-    ) -> Rows:
-        if not rows.shape[0]:
-            return cls.empty(n)
-        width = int(cols.max()) + 1
-        keys, inverse = np.unique(rows * width + cols, return_inverse=True)
-        data = np.bincount(inverse.ravel(), weights=vals, minlength=keys.shape[0])
-        owner = keys // width
-        indptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(owner, minlength=n), out=indptr[1:])
-        return cls(indptr, (keys % width).astype(np.int32), data.astype(np.float64))
-
-    @classmethod
-    def empty(cls, n: int) -> Rows:
-        return cls(
-            np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, np.float64)
-        )
-
-    @classmethod
-    def stack(cls, blocks: Sequence[Rows]) -> Rows:
-        """The blocks one under the other."""
-        if not blocks:
-            return cls.empty(0)
-        sizes = np.asarray([b.indices.shape[0] for b in blocks], dtype=np.int64)
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        indptr = np.concatenate(
-            [np.zeros(1, dtype=np.int64)]
-            + [b.indptr[1:] + off for b, off in zip(blocks, offsets, strict=True)]
-        )
-        return cls(
-            indptr,
-            np.concatenate([b.indices for b in blocks]),
-            np.concatenate([b.data for b in blocks]),
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +151,9 @@ def symbol_fields(symbol: Symbol, body: str = "", context: str = "") -> dict[Fie
     }
 
 
-_IN_CONTEXT = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR})
+# Kinds whose document takes words from around it: its parent's docstring (:func:`contexts`)
+# and its call neighbours' (:func:`symfuse.ranking.borrowed.call_docs`).
+DESCRIBABLE = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR})
 
 
 def contexts(symbols: Sequence[Symbol]) -> list[str]:
@@ -254,7 +161,7 @@ def contexts(symbols: Sequence[Symbol]) -> list[str]:
     docs = {s.symbol_id: s.doc for s in symbols if s.doc}
     if not docs:
         return [""] * len(symbols)
-    return [docs.get(s.parent, "") if s.parent and s.kind in _IN_CONTEXT else "" for s in symbols]
+    return [docs.get(s.parent, "") if s.parent and s.kind in DESCRIBABLE else "" for s in symbols]
 
 
 def body_tokens(text: str) -> list[str]:
@@ -268,10 +175,13 @@ def body_tokens(text: str) -> list[str]:
     return list(chain.from_iterable(found))  # type: ignore[arg-type]
 
 
+# A memo of _body_word, a pure function of one word and the constants above: the same
+# for every index, so it may be shared by all (bounded, like the memos of tokens.py).
 _BODY_WORDS: dict[str, tuple[str, ...]] = {}
 
 
 def _body_word(word: str) -> tuple[str, ...]:
+    """The body tokens of one word (none for a code keyword or a number), memoized."""
     tokens = () if word in CODE_WORDS or word.isdigit() else word_tokens(word)
     if len(_BODY_WORDS) < 500_000:
         _BODY_WORDS[word] = tokens
@@ -405,187 +315,3 @@ def build_documents(
     vocabulary = Vocabulary()
     piece = file_piece(symbols, [bodies.get(s.symbol_id, "") for s in symbols], vocabulary)
     return concatenate([piece], vocabulary)
-
-
-INHERITED_DOC = 1.0  # weight of a borrowed docstring's words (a symbol's own doc: 1.0)
-SAME_NAME_DONORS = 3  # borrow from a same-named function only when at most this many have docs
-_CALLABLE = frozenset({Kind.FUNCTION, Kind.METHOD})
-_TYPES = frozenset({Kind.CLASS, Kind.INTERFACE, Kind.STRUCT})
-
-
-def doc_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
-    """For each undocumented function or method, the symbol whose docstring it borrows.
-
-    Like ``inspect.getdoc``: an override without a docstring has its base's (the
-    same-named member of a class it extends, searched breadth first by the base's
-    last name segment). Failing that, a same-named documented function or method
-    when few have that name (at most :data:`SAME_NAME_DONORS`): parallel
-    implementations (a GDAL and a GEOS ``centroid``, one backend's ``as_sql``)
-    do the same thing. Positions in ``symbols``; the first donor in order wins.
-    """
-    documented: dict[str, list[int]] = {}
-    undocumented: list[int] = []
-    types: dict[str, list[int]] = {}
-    members: dict[str, dict[str, int]] = {}  # parent symbol id -> member name -> position
-    callable_kinds, type_kinds = _CALLABLE, _TYPES
-    for i, s in enumerate(symbols):
-        kind = s.kind
-        if kind in callable_kinds:
-            if s.doc:
-                documented.setdefault(s.name, []).append(i)
-            else:
-                undocumented.append(i)
-            if s.parent:
-                members.setdefault(s.parent, {}).setdefault(s.name, i)
-        elif kind in type_kinds:
-            types.setdefault(s.name, []).append(i)
-    heirs = [i for i in undocumented if symbols[i].name in documented]
-    position = {symbols[t].symbol_id: t for ts in types.values() for t in ts}
-    lineage: dict[int, list[int]] = {}  # a type -> its bases, breadth first (made once)
-    donors: dict[int, int] = {}
-    for i in heirs:
-        name = symbols[i].name
-        owner = position.get(symbols[i].parent or "")
-        found = None
-        if owner is not None:
-            bases = lineage.get(owner)
-            if bases is None:
-                bases = lineage[owner] = _bases(symbols, owner, types)
-            found = next((m for m in _members_named(symbols, bases, name, members)), None)
-        if found is None and len(documented[name]) <= SAME_NAME_DONORS:
-            found = documented[name][0]
-        if found is not None:
-            donors[i] = found
-    return donors
-
-
-AMBIGUOUS_BASE = 8  # a base name shared by more types than this is not followed (as in linking)
-
-
-def _bases(symbols: Sequence[Symbol], owner: int, types: dict[str, list[int]]) -> list[int]:
-    """The types ``owner`` extends, nearest first (breadth first; a base by its last name
-    segment, every type of that name unless more than :data:`AMBIGUOUS_BASE` share it:
-    Django's models have hundreds of inner ``Meta`` classes)."""
-    seen = {owner}
-    order: list[int] = []
-    frontier = [owner]
-    while frontier:
-        following: list[int] = []
-        for t in frontier:
-            for base in symbols[t].extends:
-                candidates = types.get(base.rsplit(".", 1)[-1], ())
-                if len(candidates) > AMBIGUOUS_BASE:
-                    continue
-                for b in candidates:
-                    if b not in seen:
-                        seen.add(b)
-                        order.append(b)
-                        following.append(b)
-        frontier = following
-    return order
-
-
-def _members_named(
-    symbols: Sequence[Symbol], bases: list[int], name: str, members: dict[str, dict[str, int]]
-) -> Iterator[int]:
-    """The documented members called ``name`` of these types, in their order."""
-    for b in bases:
-        member = members.get(symbols[b].symbol_id, {}).get(name)
-        if member is not None and symbols[member].doc:
-            yield member
-
-
-def inherited(
-    symbols: Sequence[Symbol], term_ids: Mapping[str, int], width: int
-) -> tuple[sparse.csr_matrix, npt.NDArray[np.int64]]:
-    """Borrowed doc words (:func:`doc_donors`) as head counts to add, and the heirs' positions.
-
-    Words the vocabulary does not have are left out (a donor's own piece added its words).
-    """
-    donors = doc_donors(symbols)
-    rows: list[int] = []
-    cols: list[int] = []
-    memo: dict[int, list[int]] = {}
-    get = term_ids.get
-    for heir, donor in donors.items():
-        ids = memo.get(donor)
-        if ids is None:
-            found = map(get, text_tokens(symbols[donor].doc[:DOC_CHARS]))
-            ids = memo[donor] = [t for t in found if t is not None and t < width]
-        rows.extend([heir] * len(ids))
-        cols.extend(ids)
-    extra = sparse.csr_matrix(
-        (np.full(len(rows), INHERITED_DOC), (rows, cols)), shape=(len(symbols), width)
-    )
-    extra.sum_duplicates()
-    return extra, np.asarray(sorted(donors), dtype=np.int64)
-
-
-# Weights of the docstring words of a function's neighbours in the call graph, each the
-# mean over the documented neighbours of one side (so at most that share of a docstring).
-CALLEE_DOC = 0.5  # what it calls
-CALLER_DOC = 0.5  # what calls it
-
-
-def call_docs(
-    symbols: Sequence[Symbol],
-    callers: npt.NDArray[np.integer],
-    callees: npt.NDArray[np.integer],
-    term_ids: Mapping[str, int],
-    width: int,
-) -> sparse.csr_matrix:
-    """The docstring words of each function's callees and callers, as head counts to add.
-
-    ``callers[i]`` calls ``callees[i]`` (positions in ``symbols``, resolved call edges).
-    What a function calls says what it does, in the words its helpers are described
-    with; what calls it says what it is for, as the words of the pages that link to a
-    page describe it in web search (anchor text). Each function, method or constructor
-    gets the mean doc word counts of its documented callees times :data:`CALLEE_DOC`,
-    plus those of its documented callers times :data:`CALLER_DOC`.
-    """
-    n = len(symbols)
-    documented = np.fromiter((bool(s.doc) for s in symbols), dtype=np.bool_, count=n)
-    describable = np.fromiter((s.kind in _IN_CONTEXT for s in symbols), dtype=np.bool_, count=n)
-    src = callers.astype(np.int64)
-    dst = callees.astype(np.int64)
-    sides = []
-    for who, donor, weight in ((src, dst, CALLEE_DOC), (dst, src, CALLER_DOC)):
-        keep = (who != donor) & documented[donor] & describable[who]
-        pairs = np.unique(who[keep] * n + donor[keep])
-        if pairs.shape[0] and weight > 0:
-            sides.append((pairs // n, pairs % n, weight))
-    if not sides:
-        return sparse.csr_matrix((n, width), dtype=np.float64)
-    donors = np.unique(np.concatenate([d for _, d, _ in sides]))
-    get = term_ids.get
-    rows: list[int] = []
-    cols: list[int] = []
-    for d, at in enumerate(donors.tolist()):
-        found = map(get, text_tokens(symbols[at].doc[:DOC_CHARS]))
-        ids = [t for t in found if t is not None and t < width]
-        rows.extend([d] * len(ids))
-        cols.extend(ids)
-    words = sparse.csr_matrix(
-        (np.ones(len(rows)), (rows, cols)), shape=(donors.shape[0], width), dtype=np.float64
-    )
-    links = sparse.csr_matrix((n, donors.shape[0]), dtype=np.float64)
-    for who, donor, weight in sides:
-        count = np.bincount(who, minlength=n).astype(np.float64)
-        column = np.searchsorted(donors, donor)
-        share = weight / count[who]
-        links = links + sparse.csr_matrix((share, (who, column)), shape=links.shape)
-    extra = sparse.csr_matrix(links @ words)
-    extra.sum_duplicates()
-    return extra
-
-
-def with_inherited(documents: Documents, extra: sparse.csr_matrix) -> Documents:
-    """``documents`` with borrowed doc words added to the heads."""
-    if not extra.nnz:
-        return documents
-    added = np.asarray(extra.sum(axis=1), dtype=np.float64).ravel()
-    return replace(
-        documents,
-        head=sparse.csr_matrix(documents.head + extra),
-        head_length=documents.head_length + added,
-    )

@@ -24,7 +24,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from scipy import sparse
 
-from symfuse.ranking.documents import Rows, Vocabulary
+from symfuse.ranking.sparse_rows import Rows, Vocabulary
 from symfuse.ranking.tokens import whole
 from symfuse.ranking.topk import Ranking
 

@@ -35,6 +35,7 @@ from rapidfuzz.distance import OSA
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import identity
+from symfuse.ranking.companion import companion, drop
 from symfuse.ranking.filters import FilterCodes, FilterTable
 from symfuse.ranking.identity import MatchTier, NameForms, NameTable
 from symfuse.ranking.request import (
@@ -95,14 +96,22 @@ class QuickTable:
         )
 
 
-_forms: dict[str, tuple[FileEntry, NameForms]] = {}  # file key -> (entry object, its forms)
-_codes: dict[str, tuple[FileEntry, FilterCodes]] = {}  # file key -> (entry object, its codes)
-_tables: weakref.WeakKeyDictionary[Index, QuickTable] = weakref.WeakKeyDictionary()
-_filters: weakref.WeakKeyDictionary[Index, tuple[int, FilterTable]] = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
+class QuickCache:
+    """What quick search keeps for one index and its snapshots (see :mod:`.companion`):
+    name forms and filter codes per file, valid while the file's entry object is the
+    same, and the tables of each index object, valid while its generation holds."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.forms: dict[str, tuple[FileEntry, NameForms]] = {}  # file key -> (entry, forms)
+        self.codes: dict[str, tuple[FileEntry, FilterCodes]] = {}  # file key -> (entry, codes)
+        self.tables: weakref.WeakKeyDictionary[Index, QuickTable] = weakref.WeakKeyDictionary()
+        self.filters: weakref.WeakKeyDictionary[Index, tuple[int, FilterTable]] = (
+            weakref.WeakKeyDictionary()
+        )
 
 
-def _cached(
+def _per_file(
     cache: dict[str, tuple[FileEntry, T]], index: Index, make: Callable[[list[Symbol]], T]
 ) -> list[T]:
     """``make(entry.symbols)`` for every file of ``index`` in key order, cached per entry."""
@@ -120,40 +129,43 @@ def _cached(
     return out
 
 
+def quick_cache(index: Index) -> QuickCache:
+    """The quick-search cache ``index`` and its snapshots own."""
+    return companion(index, QuickCache)
+
+
 def quick_table(index: Index) -> QuickTable:
     """The quick-search table of ``index`` (cached per index object and generation).
 
     Name forms are cached per file entry; an index snapshot shares the entries
     of unchanged files, so only changed files are read again.
     """
-    with _lock:
-        found = _tables.get(index)
+    cache = quick_cache(index)
+    with cache.lock:
+        found = cache.tables.get(index)
         if found is not None and found.generation == index.generation:
             return found
-        forms = NameForms.join(_cached(_forms, index, NameForms.of))
+        forms = NameForms.join(_per_file(cache.forms, index, NameForms.of))
         table = QuickTable.of(index.generation, forms)
-        _tables[index] = table
+        cache.tables[index] = table
         return table
 
 
 def filter_table(index: Index) -> FilterTable:
     """The filter codes of ``index`` (built on the first filtered query of a generation)."""
-    with _lock:
-        found = _filters.get(index)
+    cache = quick_cache(index)
+    with cache.lock:
+        found = cache.filters.get(index)
         if found is not None and found[0] == index.generation:
             return found[1]
-        table = FilterTable.of(_cached(_codes, index, FilterCodes.of))
-        _filters[index] = (index.generation, table)
+        table = FilterTable.of(_per_file(cache.codes, index, FilterCodes.of))
+        cache.filters[index] = (index.generation, table)
         return table
 
 
-def forget() -> None:
-    """Drop the cached tables and forms (tests)."""
-    with _lock:
-        _forms.clear()
-        _codes.clear()
-        _tables.clear()
-        _filters.clear()
+def forget(index: Index) -> None:
+    """Drop the cached tables and forms of ``index`` and its snapshots (tests)."""
+    drop(index, QuickCache)
 
 
 def _mask(

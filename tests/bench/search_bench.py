@@ -73,11 +73,11 @@ def freshness(rounds: int = 3) -> None:
         shutil.copytree(django_root(), root)
         config = IndexConfig(roots=(root,), index_dir=Path(tmp) / "index", progress=False)
         index, _ = update_index(config)
-        prepare_module.forget()
+        prepare_module.forget(index)
         started = time.perf_counter()
         prepare(index)
         cold = time.perf_counter() - started
-        prepare_module.forget()
+        prepare_module.forget(index)
         started = time.perf_counter()
         prepare(index, config.store.directory)
         cold_saved = time.perf_counter() - started
@@ -100,7 +100,7 @@ def freshness(rounds: int = 3) -> None:
                 f"({prepared.rebuilt} file tokenized), {disk * 1000:.0f} ms with the ranking "
                 f"file written ({saved.rebuilt} file tokenized)"
             )
-        prepare_module.forget()
+        prepare_module.forget(index)
         target.write_text(original + "\n\ndef last(value):\n    return value\n")
         index, _ = update_index(config, index=index)
         started = time.perf_counter()
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         index = load_index(config)
         assert index is not None
         load_s = time.perf_counter() - started
-        prepare_module.forget()
+        prepare_module.forget(index)
         started = time.perf_counter()
         prepared = prepare(index, config.store.directory)
         ranking_load_s = time.perf_counter() - started

@@ -11,11 +11,13 @@ import numpy as np
 import pytest
 
 from symfuse.indexer.index import Index
-from symfuse.indexer.workspace import IndexConfig, update_index
+from symfuse.indexer.live import _snapshot
+from symfuse.indexer.workspace import IndexConfig, load_index, update_index
 from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking.api import Prepared, SearchRequest, prepare, search
 from symfuse.ranking.lexical import QueryTerms
 from symfuse.ranking.prepare import build, corpus_of
+from symfuse.ranking.quick import quick_cache
 from tests.support.paths import FIXTURES
 
 WORKSPACE = FIXTURES / "workspace"
@@ -111,14 +113,14 @@ def test_a_reloaded_corpus_is_updated_incrementally(
     index, _ = update_index(config)
     directory = config.store.directory
     prepare(index, directory)
-    prepare_module.forget()  # a new process: a CLI search after `symfuse index`
+    prepare_module.forget(index)  # a new process: a CLI search after `symfuse index`
     edit(root)
     updated, _ = update_index(config, index=index)
     again = prepare(updated, directory)
     assert again.rebuilt == 1
     assert (directory / f"ranking-{updated.generation}.npz").exists()
     assert_same_as_scratch(updated, again)
-    prepare_module.forget()
+    prepare_module.forget(updated)
     loaded = prepare(updated, directory)
     assert loaded.loaded
     assert loaded.rebuilt == 0
@@ -151,7 +153,6 @@ def test_word_vectors_are_kept_until_the_corpus_moves(
 def test_concurrent_prepares_build_once(workspace: tuple[Path, IndexConfig]) -> None:
     _, config = workspace
     index, _ = update_index(config)
-    prepare_module.forget()
     results: list[Prepared] = []
 
     def run() -> None:
@@ -173,7 +174,7 @@ def test_a_new_process_reads_the_structures_of_an_unchanged_index_whole(
     index, _ = update_index(config)
     directory = config.store.directory
     built = prepare(index, directory)
-    prepare_module.forget()  # a CLI search of the same index in a new process
+    prepare_module.forget(index)  # a CLI search of the same index in a new process
     loaded = prepare(index, directory)
     assert loaded.loaded
     assert not corpus_of(index).pieces  # nothing joined: read as assembled
@@ -209,3 +210,22 @@ def test_a_new_process_reads_the_structures_of_an_unchanged_index_whole(
     again = prepare(updated, directory)
     assert again.rebuilt == 1
     assert_same_as_scratch(updated, again)
+
+
+def test_caches_belong_to_an_index_and_its_snapshots(
+    workspace: tuple[Path, IndexConfig],
+) -> None:
+    _, config = workspace
+    index, _ = update_index(config)
+    first = prepare(index)
+    copy = _snapshot(index)
+    assert corpus_of(copy) is corpus_of(index)  # a live server's snapshots share them
+    assert quick_cache(copy) is quick_cache(index)
+    other = load_index(config)  # the same workspace, loaded again in this process
+    assert other is not None
+    assert corpus_of(other) is not corpus_of(index)
+    assert quick_cache(other) is not quick_cache(index)
+    assert prepare(other) is not first
+    assert prepare(index) is first
+    prepare_module.forget(index)
+    assert prepare(index) is not first

@@ -4,14 +4,14 @@ rare documented namesake reads that one's; the borrowed words reach both text ch
 from __future__ import annotations
 
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.documents import (
+from symfuse.ranking.borrowed import (
     INHERITED_DOC,
     SAME_NAME_DONORS,
-    build_documents,
     doc_donors,
     inherited,
     with_inherited,
 )
+from symfuse.ranking.documents import build_documents
 from tests.support.symbols import synthetic_symbol
 
 

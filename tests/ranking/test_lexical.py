@@ -11,16 +11,8 @@ from scipy import sparse
 
 from symfuse.indexer.model import Kind
 from symfuse.ranking import lexical
-from symfuse.ranking.documents import (
-    CALLEE_DOC,
-    CALLER_DOC,
-    FIELD_WEIGHTS,
-    Field,
-    build_documents,
-    call_docs,
-    symbol_fields,
-    with_inherited,
-)
+from symfuse.ranking.borrowed import CALLEE_DOC, CALLER_DOC, call_docs, with_inherited
+from symfuse.ranking.documents import FIELD_WEIGHTS, Field, build_documents, symbol_fields
 from symfuse.ranking.lexical import QueryTerms
 from symfuse.ranking.tokens import identifier_tokens, split_identifier, stem, text_tokens
 from tests.support.symbols import make_symbol, synthetic_symbol

@@ -32,7 +32,6 @@ def workspace(tmp_path: Path) -> tuple[Path, IndexConfig]:
 
 @pytest.fixture
 def index(workspace: tuple[Path, IndexConfig]) -> Index:
-    quick.forget()
     return update_index(workspace[1])[0]
 
 
@@ -100,14 +99,15 @@ def test_a_new_generation_reuses_unchanged_files(
     target = root / "shop" / "utils" / "text.py"
     target.write_text(target.read_text() + "\n\ndef freshly_typed():\n    pass\n")
     edited = update_index(config, index=index)[0]
-    kept = {k: quick._forms[k][1] for k in quick._forms}
+    forms = quick.quick_cache(edited).forms
+    kept = {k: forms[k][1] for k in forms}
     after = quick_table(edited)
     assert after is not before
     assert after.generation == edited.generation
     assert names(edited, "freshly_typed")[0] == "freshly_typed"
     changed = next(k for k in edited.files if k.endswith("shop/utils/text.py"))
-    assert quick._forms[changed][1] is not kept[changed]
-    assert all(quick._forms[k][1] is kept[k] for k in kept if k != changed)
+    assert forms[changed][1] is not kept[changed]
+    assert all(forms[k][1] is kept[k] for k in kept if k != changed)
 
 
 def test_editor_search_is_quick_without_prepared_and_fused_with_it(

@@ -408,13 +408,13 @@ def test_defaults_follow_the_contract() -> None:
 
 
 def test_prepared_data_is_persisted_and_reloaded(index: Index, tmp_path: Path) -> None:
-    prepare_module.forget()
+    prepare_module.forget(index)
     first = prepare(index, tmp_path)
     stored = tmp_path / f"ranking-{index.generation}.npz"
     assert stored.exists()
     assert not first.loaded
     assert prepare(index, tmp_path) is first  # cached in memory
-    prepare_module.forget()  # as in a new process
+    prepare_module.forget(index)  # as in a new process
     second = prepare(index, tmp_path)
     assert second.loaded
     assert second.fingerprint == first.fingerprint
@@ -429,14 +429,14 @@ def test_a_damaged_ranking_file_is_rebuilt(
 ) -> None:
     stored = tmp_path / f"ranking-{index.generation}.npz"
     stored.write_bytes(b"PK\x03\x04 not really a zip")
-    prepare_module.forget()
+    prepare_module.forget(index)
     with caplog.at_level(logging.WARNING):
         rebuilt = prepare(index, tmp_path)
     assert not rebuilt.loaded
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1, warnings  # one message naming the file
     assert str(stored) in warnings[0]
-    prepare_module.forget()
+    prepare_module.forget(index)
     assert prepare(index, tmp_path).loaded
 
 

@@ -1,0 +1,224 @@
+"""The joined structures of one exact index, stored in the ranking file and read whole.
+
+Joining the per-file pieces (name forms and their sort orders, the BM25 and
+TF-IDF matrices, the filter tables) takes 2 s on Django's 2869 files. The
+ranking file keeps what joining made (members ``x_*``, :func:`assembled_arrays`),
+so that a new process searching exactly that index (same fingerprint: a CLI
+search after ``symfuse index``) reads them (:func:`restore_exact`) and joins
+nothing. The per-file pieces stay on disk: a later generation restores them
+(:func:`symfuse.ranking.persist.restore`) and updates incrementally.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy import sparse
+
+from symfuse.indexer.index import Index
+from symfuse.ranking.corpus import Prepared
+from symfuse.ranking.filters import FilterTable
+from symfuse.ranking.fuzzy import TrigramIndex
+from symfuse.ranking.identity import NameForms, NameTable
+from symfuse.ranking.lexical import LexicalIndex
+from symfuse.ranking.npz_arrays import (
+    UNUSABLE,
+    Arrays,
+    current,
+    joined_strings,
+    newest,
+    opened,
+    read_borrowed,
+    read_csc,
+    read_model,
+    read_rows,
+    sparse_arrays,
+    strings,
+    unstrings,
+)
+from symfuse.ranking.similarity import RepositoryEmbedder
+from symfuse.ranking.sparse_rows import Vocabulary
+
+log = logging.getLogger(__name__)
+
+# The names' split forms: also read when restoring pieces (splitting 57k names is slow).
+SPLIT_MEMBERS = ("x_wholes", "x_spaced")
+
+_NAME_ORDERS = ("names", "lower", "wholes")
+
+
+_NAME_FILTERS = ("extends", "implements", "decorators")  # their inverted tables' members
+
+
+def _name_tables(filters: FilterTable) -> tuple[dict[str, npt.NDArray[np.int64]], ...]:
+    """The inverted tables of the name filters, in the order of :data:`_NAME_FILTERS`."""
+    return filters.extends, filters.implements, filters.decorators
+
+
+def assembled_arrays(prepared: Prepared) -> Arrays:
+    """The ``x_*`` members: what joining the pieces made for ``prepared``."""
+    names, filters = prepared.names, prepared.filters
+    arrays: Arrays = {
+        "x_wholes": strings(names.wholes_list),
+        "x_spaced": joined_strings(names.spaced_text),
+        "x_fqn": joined_strings(names.fqn_text),
+        "x_order_names": names.names.positions,
+        "x_order_lower": names.lower.positions,
+        "x_order_wholes": names.wholes.positions,
+        **sparse_arrays("x_lexical", prepared.lexical.weights),
+        **sparse_arrays("x_tfidf", prepared.similarity.tfidf),
+        "x_idf": prepared.similarity.idf,
+        "x_kind": filters.kind,
+        "x_language": filters.language,
+        "x_languages": strings(filters.languages),
+        "x_file": filters.file,
+        "x_files": strings(filters.files),
+        "x_counts": np.asarray([len(filters.languages), len(filters.files)], dtype=np.int64),
+    }
+    for name, table in zip(_NAME_FILTERS, _name_tables(filters), strict=True):
+        arrays[f"x_{name}_keys"] = strings(list(table))
+        arrays[f"x_{name}_sizes"] = np.asarray([len(v) for v in table.values()], dtype=np.int64)
+        arrays[f"x_{name}_positions"] = np.concatenate(
+            [np.zeros(0, dtype=np.int64), *table.values()]
+        )
+    return arrays
+
+
+def restore_exact(
+    directory: Path, index: Index, print_: str, started: float
+) -> tuple[Prepared | None, bool]:
+    """The structures of ``index`` read whole from the newest ranking file, when that file
+    was written for this very index (same fingerprint); and whether the file could be
+    read at all (a damaged one is reported here, once, and rebuilt).
+
+    Only the members needed are read.
+    """
+    path = newest(directory)
+    if path is None:
+        return None, False
+    try:
+        with opened(path) as npz:
+            if not current(npz) or str(npz["fingerprint"][0]) != print_:
+                return None, True
+            return _read(npz, index, print_, started), True
+    except UNUSABLE as exc:
+        log.warning("ranking data at %s is unusable (%s); rebuilding it", path, exc)
+        return None, False
+
+
+def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
+    n = len(index.symbols)
+    files, vocab, trigram_vocab, model_count, stamp_count, model_symbols = (
+        int(x) for x in npz["counts"]
+    )
+    names = _names(npz, index)
+    vocabulary = unstrings(npz["vocabulary"], vocab)
+    term_ids = {term: i for i, term in enumerate(vocabulary)}
+    trigram_vocabulary = Vocabulary(unstrings(npz["trigram_vocabulary"], trigram_vocab))
+    model = read_model(npz, model_count, stamp_count, model_symbols)
+    vectors = _vectors(npz)
+    lexical = read_csc(npz, "x_lexical")
+    tfidf = read_csc(npz, "x_tfidf")
+    if not (vectors.final.shape[0] == lexical.shape[0] == tfidf.shape[0] == n):
+        raise ValueError("row counts disagree")
+    filters = _filters(npz)
+    return Prepared(
+        generation=index.generation,
+        fingerprint=print_,
+        names=NameTable.of(names.forms, names.orders),
+        lexical=LexicalIndex(lexical, term_ids),
+        similarity=RepositoryEmbedder(
+            tfidf=tfidf,
+            idf=np.asarray(npz["x_idf"], dtype=np.float64),
+            model=model,
+            doc_vectors=vectors.final,
+            term_ids=term_ids,
+        ),
+        trigrams=TrigramIndex.of(
+            read_rows(npz, "trigrams"), trigram_vocabulary, names.forms.lower, names.forms.wholes
+        ),
+        filters=filters,
+        pagerank=np.asarray(index.pagerank, dtype=np.float64),
+        seconds=time.perf_counter() - started,
+        loaded=True,
+        files=tuple(unstrings(npz["files"], files)),
+        vocabulary=tuple(vocabulary),
+        trigram_vocabulary=tuple(trigram_vocabulary.terms),
+        heirs=vectors.heirs,
+        heir_vectors=vectors.own,
+        borrowed=vectors.borrowed,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """The stored name forms of an index's symbols, with their sort orders."""
+
+    forms: NameForms
+    orders: list[npt.NDArray[np.int64]]  # of names, lower and wholes (_NAME_ORDERS)
+
+
+@dataclass(frozen=True, slots=True)
+class _Vectors:
+    """The final symbol vectors, and what borrowed words changed in them."""
+
+    final: npt.NDArray[np.float32]
+    heirs: npt.NDArray[np.int64]
+    own: npt.NDArray[np.float32]  # the heirs' vectors without the borrowed words
+    borrowed: sparse.csr_matrix | None
+
+
+def _names(npz: Any, index: Index) -> _Names:
+    symbols = index.symbols
+    n = len(symbols)
+    names = [s.name for s in symbols]
+    forms = NameForms(
+        names=names,
+        lower=[name.lower() for name in names],
+        wholes=unstrings(npz["x_wholes"], n),
+        spaced=unstrings(npz["x_spaced"], n),
+        fqn=unstrings(npz["x_fqn"], n),
+    )
+    orders = [np.asarray(npz[f"x_order_{name}"], dtype=np.int64) for name in _NAME_ORDERS]
+    return _Names(forms, orders)
+
+
+def _vectors(npz: Any) -> _Vectors:
+    vectors = np.asarray(npz["doc_vectors"], dtype=np.float32)
+    own = np.zeros((0, vectors.shape[1] if vectors.ndim == 2 else 0), dtype=np.float32)
+    borrowed = read_borrowed(npz)
+    if borrowed is None:
+        return _Vectors(vectors, np.zeros(0, dtype=np.int64), own, None)
+    heirs = borrowed.heirs
+    own = vectors[heirs]
+    vectors = vectors.copy()
+    vectors[heirs] = borrowed.vectors
+    return _Vectors(vectors, heirs, own, borrowed.extra)
+
+
+def _filters(npz: Any) -> FilterTable:
+    language_count, file_count = (int(x) for x in npz["x_counts"])
+    tables: list[dict[str, npt.NDArray[np.int64]]] = []
+    for name in _NAME_FILTERS:
+        sizes = np.asarray(npz[f"x_{name}_sizes"], dtype=np.int64)
+        keys = unstrings(npz[f"x_{name}_keys"], sizes.shape[0])
+        positions = np.asarray(npz[f"x_{name}_positions"], dtype=np.int64)
+        parts = np.split(positions, np.cumsum(sizes)[:-1]) if keys else []
+        tables.append(dict(zip(keys, parts, strict=True)))
+    extends, implements, decorators = tables
+    return FilterTable(
+        kind=np.asarray(npz["x_kind"], dtype=np.int8),
+        language=np.asarray(npz["x_language"], dtype=np.int16),
+        languages=unstrings(npz["x_languages"], language_count),
+        file=np.asarray(npz["x_file"], dtype=np.int32),
+        files=unstrings(npz["x_files"], file_count),
+        extends=extends,
+        implements=implements,
+        decorators=decorators,
+    )

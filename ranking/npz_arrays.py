@@ -1,0 +1,210 @@
+"""What the ranking file (``ranking-<generation>.npz``) is made of, member by member.
+
+Its format stamp (:data:`FORMAT`, :data:`SETTINGS`), and each stored thing as
+plain arrays and back: string tables, CSR blocks and matrices, the word model
+and the borrowed docstring words. :mod:`symfuse.ranking.persist` writes the
+file and restores per-file pieces from it; :mod:`symfuse.ranking.assembled`
+stores and reads the joined structures of one exact index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy import sparse
+
+from symfuse.ranking import similarity
+from symfuse.ranking.corpus import Borrowed, Prepared
+from symfuse.ranking.documents import (
+    BODY_CHARS,
+    CODE_WORDS,
+    DOC_CHARS,
+    FIELD_WEIGHTS,
+    TRAINING_BODY,
+)
+from symfuse.ranking.identity import Joined
+from symfuse.ranking.similarity import WordModel
+from symfuse.ranking.sparse_rows import Rows
+from symfuse.ranking.tokens import STOPWORDS, stem
+
+FORMAT = 5  # bump with any change to what is stored
+
+Arrays = dict[str, npt.NDArray[np.generic]]
+
+# What reading a damaged, truncated or foreign file raises: it is then rebuilt.
+UNUSABLE = (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError)
+
+
+def _settings() -> str:
+    """What stored pieces and the stored word model depend on besides the files."""
+    probe = " ".join(stem(w) for w in ("caching", "queries", "populated", "classes"))
+    text = f"{FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{DOC_CHARS}|{BODY_CHARS}|{TRAINING_BODY}"
+    text += f"|{probe}"
+    text += f"|{sorted(STOPWORDS)}|{sorted(CODE_WORDS)}"
+    text += f"|{similarity.WINDOW}|{similarity.EIGENVALUE_WEIGHT}|{similarity.DIMENSIONS}"
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+SETTINGS = _settings()
+
+
+def newest(directory: Path) -> Path | None:
+    """The ranking file of the highest generation in ``directory``, if any."""
+    best: tuple[int, Path] | None = None
+    for found in directory.glob("ranking-*.npz"):
+        try:
+            generation = int(found.stem.removeprefix("ranking-"))
+        except ValueError:
+            continue
+        if best is None or generation > best[0]:
+            best = (generation, found)
+    return None if best is None else best[1]
+
+
+@contextmanager
+def opened(path: Path) -> Iterator[Any]:
+    """The archive at ``path`` (``ValueError`` when it is not one), closed on exit."""
+    # our own handle: np.load leaves its own open when the file is not an archive
+    with open(path, "rb") as handle:
+        loaded = np.load(handle, allow_pickle=False)
+        if not hasattr(loaded, "files"):
+            raise ValueError("not an .npz archive")
+        with loaded as npz:
+            yield npz
+
+
+def current(arrays: Any) -> bool:
+    """Whether the file was written in this format under these settings."""
+    return int(arrays["format"][0]) == FORMAT and str(arrays["settings"][0]) == SETTINGS
+
+
+# --- strings -------------------------------------------------------------------------------
+
+
+def strings(values: list[str] | tuple[str, ...]) -> npt.NDArray[np.uint8]:
+    return np.frombuffer("\n".join(values).encode(), dtype=np.uint8)
+
+
+def unstrings(array: npt.NDArray[np.generic], count: int) -> list[str]:
+    if count == 0:
+        return []
+    values = bytes(np.asarray(array, dtype=np.uint8)).decode().split("\n")
+    if len(values) != count:
+        raise ValueError("string table length mismatch")
+    return values
+
+
+def joined_strings(joined: Joined) -> npt.NDArray[np.uint8]:
+    """A Joined's strings in the :func:`strings` layout (its text ends with one more newline)."""
+    return np.frombuffer(joined.text[:-1].encode(), dtype=np.uint8)
+
+
+# --- CSR blocks and matrices ---------------------------------------------------------------
+
+
+def rows_arrays(prefix: str, rows: Rows) -> Arrays:
+    return {
+        f"{prefix}_indptr": rows.indptr,
+        f"{prefix}_indices": rows.indices,
+        f"{prefix}_data": rows.data,
+    }
+
+
+def read_rows(arrays: Any, prefix: str) -> Rows:
+    return Rows(
+        np.asarray(arrays[f"{prefix}_indptr"], dtype=np.int64),
+        np.asarray(arrays[f"{prefix}_indices"], dtype=np.int32),
+        np.asarray(arrays[f"{prefix}_data"], dtype=np.float64),
+    )
+
+
+def slice_rows(rows: Rows, a: int, b: int) -> Rows:
+    """Rows ``a`` to ``b`` (exclusive) of a block, as a block of their own."""
+    start, end = int(rows.indptr[a]), int(rows.indptr[b])
+    return Rows(rows.indptr[a : b + 1] - start, rows.indices[start:end], rows.data[start:end])
+
+
+def sparse_arrays(prefix: str, matrix: sparse.spmatrix) -> Arrays:
+    return {
+        f"{prefix}_shape": np.asarray(matrix.shape, dtype=np.int64),
+        f"{prefix}_indptr": matrix.indptr,
+        f"{prefix}_indices": matrix.indices,
+        f"{prefix}_data": matrix.data,
+    }
+
+
+def read_csc(npz: Any, prefix: str) -> sparse.csc_matrix:
+    rows, columns = (int(x) for x in npz[f"{prefix}_shape"])
+    return sparse.csc_matrix(
+        (npz[f"{prefix}_data"], npz[f"{prefix}_indices"], npz[f"{prefix}_indptr"]),
+        shape=(rows, columns),
+    )
+
+
+# --- the word model and the borrowed words -------------------------------------------------
+
+
+def model_arrays(model: WordModel) -> tuple[Arrays, list[str]]:
+    """The model's members, and its terms in row order (their count goes in ``counts``)."""
+    terms = sorted(model.term_ids, key=model.term_ids.__getitem__)
+    arrays: Arrays = {
+        "model_terms": strings(terms),
+        "model_vectors": model.vectors,
+        "model_idf": model.idf,
+        "model_stamps": strings(sorted(model.stamps)),
+    }
+    return arrays, terms
+
+
+def read_model(arrays: Any, model_count: int, stamp_count: int, model_symbols: int) -> WordModel:
+    model_terms = unstrings(arrays["model_terms"], model_count)
+    return WordModel(
+        term_ids={t: i for i, t in enumerate(model_terms)},
+        vectors=np.asarray(arrays["model_vectors"], dtype=np.float32),
+        idf=np.asarray(arrays["model_idf"], dtype=np.float64),
+        symbols=model_symbols,
+        stamps=frozenset(unstrings(arrays["model_stamps"], stamp_count)),
+        version=WordModel.new_version(),
+    )
+
+
+def borrowed_arrays(prepared: Prepared) -> Arrays:
+    """The borrowed words and the heirs' final vectors: a new process searching the same
+    index skips recomputing them."""
+    extra = prepared.borrowed
+    if extra is None:
+        return {}
+    return {
+        "borrowed_shape": np.asarray(extra.shape, dtype=np.int64),
+        "borrowed_indptr": extra.indptr,
+        "borrowed_indices": extra.indices,
+        "borrowed_data": extra.data,
+        "heirs": prepared.heirs,
+        "heir_final": prepared.similarity.doc_vectors[prepared.heirs],
+    }
+
+
+def read_borrowed(arrays: Any) -> Borrowed | None:
+    if "borrowed_shape" not in arrays:
+        return None
+    rows, width = (int(x) for x in arrays["borrowed_shape"])
+    extra = sparse.csr_matrix(
+        (
+            np.asarray(arrays["borrowed_data"], dtype=np.float64),
+            np.asarray(arrays["borrowed_indices"], dtype=np.int32),
+            np.asarray(arrays["borrowed_indptr"], dtype=np.int64),
+        ),
+        shape=(rows, width),
+    )
+    heirs = np.asarray(arrays["heirs"], dtype=np.int64)
+    vectors = np.asarray(arrays["heir_final"], dtype=np.float32)
+    if vectors.shape[0] != heirs.shape[0]:
+        raise ValueError("borrowed rows disagree")
+    return Borrowed(str(arrays["fingerprint"][0]), extra, heirs, vectors)

@@ -1,0 +1,238 @@
+"""Writing the ranking file, and filling a corpus with the per-file pieces stored in it.
+
+:func:`save` writes ``ranking-<generation>.npz`` atomically into the index
+directory: per-file pieces, vocabularies, the word model, the symbol vectors,
+the borrowed words and the joined structures (:mod:`symfuse.ranking.assembled`).
+:func:`restore` fills an empty :class:`Corpus` from the newest such file, so a
+new process only re-tokenizes what changed since. A file whose format differs
+or that cannot be read is ignored (and rebuilt by the next save).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.store import atomic_write
+from symfuse.ranking.assembled import SPLIT_MEMBERS, assembled_arrays
+from symfuse.ranking.corpus import Borrowed, Corpus, FilePiece, Prepared
+from symfuse.ranking.documents import Piece
+from symfuse.ranking.npz_arrays import (
+    FORMAT,
+    SETTINGS,
+    UNUSABLE,
+    Arrays,
+    borrowed_arrays,
+    current,
+    model_arrays,
+    newest,
+    opened,
+    read_borrowed,
+    read_model,
+    read_rows,
+    rows_arrays,
+    slice_rows,
+    strings,
+    unstrings,
+)
+from symfuse.ranking.similarity import WordModel
+from symfuse.ranking.sparse_rows import Rows, Vocabulary
+
+log = logging.getLogger(__name__)
+
+
+def save(path: Path, prepared: Prepared) -> None:
+    """Write the ranking file of ``prepared`` at ``path``; older ranking files go."""
+    model, terms = model_arrays(prepared.similarity.model)
+    arrays: Arrays = {
+        **_header(prepared, len(terms)),
+        **_piece_arrays(prepared),
+        **model,
+        "doc_vectors": _own_vectors(prepared),
+        **borrowed_arrays(prepared),
+        **assembled_arrays(prepared),
+    }
+    try:
+        # straight into the file: Django's 170 MB are not first assembled in memory
+        atomic_write(path, lambda file: np.savez(file, allow_pickle=False, **arrays))
+    except OSError as exc:
+        log.warning("cannot save ranking data to %s: %s", path, exc)
+        return
+    for stale in path.parent.glob("ranking-*.npz"):
+        if stale != path:
+            stale.unlink(missing_ok=True)
+
+
+def _header(prepared: Prepared, model_terms: int) -> Arrays:
+    """Format, settings, fingerprint and the counts the string tables are checked against."""
+    model = prepared.similarity.model
+    counts = [
+        len(prepared.pieces),
+        len(prepared.vocabulary),
+        len(prepared.trigram_vocabulary),
+        model_terms,
+        len(model.stamps),
+        model.symbols,
+    ]
+    return {
+        "format": np.asarray([FORMAT, prepared.generation], dtype=np.int64),
+        "settings": np.asarray([SETTINGS]),
+        "fingerprint": np.asarray([prepared.fingerprint]),
+        "counts": np.asarray(counts, dtype=np.int64),
+    }
+
+
+def _piece_arrays(prepared: Prepared) -> Arrays:
+    """The per-file pieces, concatenated: their files, stamps and sizes say where each is."""
+    pieces = prepared.pieces
+    starts = [p.text.starts for p in pieces]
+    lengths = np.asarray([p.text.sequence.shape[0] for p in pieces], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if pieces else np.zeros(0)
+    return {
+        "files": strings(prepared.files),
+        "stamps": strings([p.stamp for p in pieces]),
+        "sizes": np.asarray([p.size for p in pieces], dtype=np.int64),
+        "vocabulary": strings(prepared.vocabulary),
+        "trigram_vocabulary": strings(prepared.trigram_vocabulary),
+        "head_length": np.concatenate([p.text.head_length for p in pieces] or [np.zeros(0)]),
+        "body_length": np.concatenate([p.text.body_length for p in pieces] or [np.zeros(0)]),
+        "sequence": np.concatenate(
+            [p.text.sequence for p in pieces] or [np.zeros(0, dtype=np.int32)]
+        ),
+        "starts": np.concatenate(
+            [np.zeros(1, dtype=np.int64)]
+            + [s[1:] + off for s, off in zip(starts, offsets, strict=True)]
+        ),
+        **rows_arrays("head", Rows.stack([p.text.head for p in pieces])),
+        **rows_arrays("body", Rows.stack([p.text.body for p in pieces])),
+        **rows_arrays("trigrams", Rows.stack([p.trigrams for p in pieces])),
+    }
+
+
+def _own_vectors(prepared: Prepared) -> npt.NDArray[np.float32]:
+    """Symbol vectors of their own text (a borrowed docstring is added again at load)."""
+    vectors = prepared.similarity.doc_vectors
+    if not prepared.heirs.shape[0]:
+        return vectors
+    own = vectors.copy()
+    own[prepared.heirs] = prepared.heir_vectors
+    return own
+
+
+# --- restoring the pieces ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    """What :func:`restore` read, before it goes into the corpus."""
+
+    vocabulary: Vocabulary
+    trigram_vocabulary: Vocabulary
+    model: WordModel
+    pieces: dict[str, FilePiece]  # file key -> its piece
+    vectors: dict[str, npt.NDArray[np.float32]]  # stamp -> the piece's symbol vectors
+    borrowed: Borrowed | None
+
+
+def restore(corpus: Corpus, directory: Path) -> None:
+    """Fill an empty corpus from the newest ranking file in ``directory``, when usable."""
+    path = newest(directory)
+    if path is None:
+        return
+    try:
+        with opened(path) as npz:
+            # the pieces' members, and of the assembled structures the names' split forms
+            wanted = [n for n in npz.files if not n.startswith("x_") or n in SPLIT_MEMBERS]
+            arrays = {name: npz[name] for name in wanted}
+        if not current(arrays):
+            return
+        stored = _read(arrays)
+    except UNUSABLE as exc:
+        log.warning("ranking data at %s is unusable (%s); rebuilding it", path, exc)
+        return
+    corpus.vocabulary = stored.vocabulary
+    corpus.trigram_vocabulary = stored.trigram_vocabulary
+    corpus.model = stored.model
+    corpus.pieces = stored.pieces
+    corpus.vectors = {s: (stored.model.version, v) for s, v in stored.vectors.items()}
+    corpus.loaded = True
+    corpus.borrowed = stored.borrowed
+
+
+def _read(arrays: dict[str, Any]) -> _Stored:
+    files, vocab, trigram_vocab, model_count, stamp_count, model_symbols = (
+        int(x) for x in arrays["counts"]
+    )
+    keys = unstrings(arrays["files"], files)
+    stamps = unstrings(arrays["stamps"], files)
+    sizes = np.asarray(arrays["sizes"], dtype=np.int64)
+    bounds: list[int] = np.concatenate([[0], np.cumsum(sizes)]).tolist()
+    texts = _texts(arrays)
+    trigrams = read_rows(arrays, "trigrams")
+    doc_vectors = np.asarray(arrays["doc_vectors"], dtype=np.float32)
+    model = read_model(arrays, model_count, stamp_count, model_symbols)
+    vocabulary = Vocabulary(unstrings(arrays["vocabulary"], vocab))
+    trigram_vocabulary = Vocabulary(unstrings(arrays["trigram_vocabulary"], trigram_vocab))
+    if doc_vectors.shape[0] != bounds[-1] or texts.rows != bounds[-1]:
+        raise ValueError("row counts disagree")
+    split = _split_forms(arrays, bounds[-1])
+    pieces: dict[str, FilePiece] = {}
+    vectors: dict[str, npt.NDArray[np.float32]] = {}
+    for i, (key, stamp) in enumerate(zip(keys, stamps, strict=True)):
+        a, b = bounds[i], bounds[i + 1]
+        forms = (split[0][a:b], split[1][a:b]) if split is not None else None
+        pieces[key] = FilePiece.stored(stamp, texts.piece(a, b), slice_rows(trigrams, a, b), forms)
+        vectors[stamp] = doc_vectors[a:b]
+    borrowed = read_borrowed(arrays)
+    return _Stored(vocabulary, trigram_vocabulary, model, pieces, vectors, borrowed)
+
+
+@dataclass(frozen=True, slots=True)
+class _Texts:
+    """The stored documents of every piece, one after another."""
+
+    head: Rows
+    body: Rows
+    head_length: npt.NDArray[np.float64]
+    body_length: npt.NDArray[np.float64]
+    sequence: npt.NDArray[np.int32]
+    starts: npt.NDArray[np.int64]
+
+    @property
+    def rows(self) -> int:
+        return self.head.rows
+
+    def piece(self, a: int, b: int) -> Piece:
+        """The documents of symbols ``a`` to ``b`` (exclusive), as one piece."""
+        s0, s1 = int(self.starts[a]), int(self.starts[b])
+        return Piece(
+            head=slice_rows(self.head, a, b),
+            head_length=self.head_length[a:b],
+            body=slice_rows(self.body, a, b),
+            body_length=self.body_length[a:b],
+            sequence=self.sequence[s0:s1],
+            starts=self.starts[a : b + 1] - s0,
+        )
+
+
+def _texts(arrays: dict[str, Any]) -> _Texts:
+    return _Texts(
+        head=read_rows(arrays, "head"),
+        body=read_rows(arrays, "body"),
+        head_length=np.asarray(arrays["head_length"], dtype=np.float64),
+        body_length=np.asarray(arrays["body_length"], dtype=np.float64),
+        sequence=np.asarray(arrays["sequence"], dtype=np.int32),
+        starts=np.asarray(arrays["starts"], dtype=np.int64),
+    )
+
+
+def _split_forms(arrays: dict[str, Any], n: int) -> tuple[list[str], list[str]] | None:
+    """The names' separator-free and spaced forms, when the file has them."""
+    if not all(member in arrays for member in SPLIT_MEMBERS):
+        return None
+    return unstrings(arrays["x_wholes"], n), unstrings(arrays["x_spaced"], n)

@@ -1,0 +1,114 @@
+"""Growing term ids and CSR blocks without a column count: what per-file pieces are made of.
+
+A :class:`Vocabulary` hands out column ids that only grow, so a piece tokenized
+for one generation stays valid in the next; a :class:`Rows` block is a CSR
+matrix whose width is fixed only when blocks are stacked into one matrix
+(:meth:`Rows.matrix`), once the vocabulary is complete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from scipy import sparse
+
+
+class Vocabulary:
+    """Term -> column id; ids only grow, so pieces built earlier stay valid.
+
+    Not thread-safe for writers: one builder at a time (the corpus lock).
+    """
+
+    __slots__ = ("ids", "terms")
+
+    def __init__(self, terms: Sequence[str] = ()) -> None:
+        self.terms: list[str] = list(terms)
+        self.ids: dict[str, int] = {t: i for i, t in enumerate(self.terms)}
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def add(self, tokens: list[str]) -> npt.NDArray[np.int32]:
+        """The ids of ``tokens``, adding the new ones."""
+        ids = self.ids
+        found = list(map(ids.get, tokens))
+        if None in found:
+            for i, token in enumerate(tokens):
+                if found[i] is None:
+                    at = ids.get(token)
+                    if at is None:
+                        at = ids[token] = len(self.terms)
+                        self.terms.append(token)
+                    found[i] = at
+        return np.fromiter(found, dtype=np.int32, count=len(found))
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """A CSR block without a column count: rows of (column id, value) pairs."""
+
+    indptr: npt.NDArray[np.int64]
+    indices: npt.NDArray[np.int32]
+    data: npt.NDArray[np.float64]
+
+    @property
+    def rows(self) -> int:
+        return int(self.indptr.shape[0]) - 1
+
+    def matrix(self, columns: int) -> sparse.csr_matrix:
+        return sparse.csr_matrix((self.data, self.indices, self.indptr), shape=(self.rows, columns))
+
+    def row_of_entry(self) -> npt.NDArray[np.int64]:
+        return np.repeat(np.arange(self.rows, dtype=np.int64), np.diff(self.indptr))
+
+    @classmethod
+    def of(
+        cls, rows: npt.NDArray[np.int64], cols: npt.NDArray[np.int32], vals: npt.NDArray[np.float64]
+    ) -> Rows:
+        """Sum duplicate (row, column) pairs; rows sorted, columns sorted within a row."""
+        n = int(rows.max()) + 1 if rows.shape[0] else 0
+        return cls.sized(rows, cols, vals, n)
+
+    @classmethod
+    def sized(
+        cls,
+        rows: npt.NDArray[np.int64],
+        cols: npt.NDArray[np.int32],
+        vals: npt.NDArray[np.float64],
+        n: int,
+    ) -> Rows:
+        if not rows.shape[0]:
+            return cls.empty(n)
+        width = int(cols.max()) + 1
+        keys, inverse = np.unique(rows * width + cols, return_inverse=True)
+        data = np.bincount(inverse.ravel(), weights=vals, minlength=keys.shape[0])
+        owner = keys // width
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(owner, minlength=n), out=indptr[1:])
+        return cls(indptr, (keys % width).astype(np.int32), data.astype(np.float64))
+
+    @classmethod
+    def empty(cls, n: int) -> Rows:
+        return cls(
+            np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, np.float64)
+        )
+
+    @classmethod
+    def stack(cls, blocks: Sequence[Rows]) -> Rows:
+        """The blocks one under the other."""
+        if not blocks:
+            return cls.empty(0)
+        sizes = np.asarray([b.indices.shape[0] for b in blocks], dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        indptr = np.concatenate(
+            [np.zeros(1, dtype=np.int64)]
+            + [b.indptr[1:] + off for b, off in zip(blocks, offsets, strict=True)]
+        )
+        return cls(
+            indptr,
+            np.concatenate([b.indices for b in blocks]),
+            np.concatenate([b.data for b in blocks]),
+        )
