@@ -1,1 +1,13 @@
-"""symfuse server."""
+"""symfuse front ends: one package each, translating the query layer's answers.
+
+- :mod:`.cli`: the ``symfuse`` command (entry point :mod:`.cli.main`; the shared
+  workspace options in :mod:`.cli.common`; query options generated from the
+  request models in :mod:`.cli.options`);
+- :mod:`.lsp`: the language server (``build_lsp_server``);
+- :mod:`.mcp`: the MCP server (``build_mcp_server``; tool schemas generated from
+  the request models in :mod:`.mcp.schema`);
+- :mod:`.common`: what they share (the output formats and renderer).
+
+Nothing here decides a query: requests are validated and answered by
+:mod:`symfuse.ranking.query`.
+"""

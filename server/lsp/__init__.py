@@ -1,1 +1,1 @@
-"""lsp"""
+"""The language server (pygls): workspace symbols, navigation, hierarchies, live buffers."""
