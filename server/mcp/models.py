@@ -37,27 +37,6 @@ MaxTokens = Annotated[
 Offset = Annotated[
     int, Field(ge=0, le=100_000, description="skip this many rows (paging; see next_offset)")
 ]
-SymbolId = Annotated[
-    str | None,
-    Field(
-        max_length=2000,
-        description='a symbol_id from an earlier answer, e.g. "shop/models.py::Order.total#method"',
-    ),
-]
-SymbolName = Annotated[
-    str | None,
-    Field(
-        max_length=500,
-        description='a symbol name ("total") or qualified name ("Order.total") when no '
-        "symbol_id is at hand; add `file` when the name is ambiguous",
-    ),
-]
-FileHint = Annotated[
-    str | None,
-    Field(max_length=4096, description="workspace-relative path of the file that defines `name`"),
-]
-
-
 # --- results -------------------------------------------------------------------------------
 
 

@@ -14,32 +14,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from pydantic import Field
 
 from symfuse.ranking.query.fields import Request, for_agents
-from symfuse.server.mcp.budget import MAX_MAX_TOKENS, MIN_MAX_TOKENS, Format
+from symfuse.server.mcp.budget import Format
+from symfuse.server.mcp.models import MaxTokens, OutputFormat
 
 R = TypeVar("R", bound=Request)
-
-OutputFormatParam = Annotated[
-    Literal["json", "toon"],
-    Field(
-        description='"json" (default) or "toon": the same data as TOON, which writes lists '
-        "of rows as compact tables and costs fewer tokens"
-    ),
-]
-MaxTokensParam = Annotated[
-    int | None,
-    Field(
-        ge=MIN_MAX_TOKENS,
-        le=MAX_MAX_TOKENS,
-        description="budget for the answer in tokens (about 4 characters each; default "
-        "2000). Rows past the budget are left out and the answer says truncated: true "
-        "with the next_offset to ask for",
-    ),
-]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +79,10 @@ def tool_function(
             "output_format",
             inspect.Parameter.KEYWORD_ONLY,
             default="json",
-            annotation=OutputFormatParam,
+            annotation=OutputFormat,
         ),
         inspect.Parameter(
-            "max_tokens", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=MaxTokensParam
+            "max_tokens", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=MaxTokens
         ),
     ]
     signature = inspect.Signature([*parameters(model), *rendering], return_annotation=returns)
