@@ -22,7 +22,6 @@ import numpy.typing as npt
 from scipy import sparse
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.corpus import Prepared
 from symfuse.ranking.filters import FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex
 from symfuse.ranking.identity import NameForms, NameTable
@@ -44,6 +43,7 @@ from symfuse.ranking.npz_arrays import (
 )
 from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import Vocabulary
+from symfuse.ranking.structures import Prepared
 
 log = logging.getLogger(__name__)
 

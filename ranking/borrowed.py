@@ -120,12 +120,10 @@ def inherited(
     rows: list[int] = []
     cols: list[int] = []
     memo: dict[int, list[int]] = {}
-    get = term_ids.get
     for heir, donor in donors.items():
         ids = memo.get(donor)
         if ids is None:
-            found = map(get, text_tokens(symbols[donor].doc[:DOC_CHARS]))
-            ids = memo[donor] = [t for t in found if t is not None and t < width]
+            ids = memo[donor] = _doc_terms(symbols[donor], term_ids, width)
         rows.extend([heir] * len(ids))
         cols.extend(ids)
     extra = sparse.csr_matrix(
@@ -171,12 +169,10 @@ def call_docs(
     if not sides:
         return sparse.csr_matrix((n, width), dtype=np.float64)
     donors = np.unique(np.concatenate([d for _, d, _ in sides]))
-    get = term_ids.get
     rows: list[int] = []
     cols: list[int] = []
     for d, at in enumerate(donors.tolist()):
-        found = map(get, text_tokens(symbols[at].doc[:DOC_CHARS]))
-        ids = [t for t in found if t is not None and t < width]
+        ids = _doc_terms(symbols[at], term_ids, width)
         rows.extend([d] * len(ids))
         cols.extend(ids)
     words = sparse.csr_matrix(
@@ -191,6 +187,13 @@ def call_docs(
     extra = sparse.csr_matrix(links @ words)
     extra.sum_duplicates()
     return extra
+
+
+def _doc_terms(symbol: Symbol, term_ids: Mapping[str, int], width: int) -> list[int]:
+    """The column ids of ``symbol``'s docstring words, in order; words the vocabulary does
+    not have (or had not yet at ``width`` terms) are left out."""
+    found = map(term_ids.get, text_tokens(symbol.doc[:DOC_CHARS]))
+    return [t for t in found if t is not None and t < width]
 
 
 def with_inherited(documents: Documents, extra: sparse.csr_matrix) -> Documents:

@@ -23,7 +23,6 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +32,7 @@ from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind
 from symfuse.ranking.borrowed import call_docs, inherited, with_inherited
 from symfuse.ranking.documents import (
-    Piece,
+    Documents,
     concatenate,
     definition_bodies,
     file_piece,
@@ -45,91 +44,12 @@ from symfuse.ranking.identity import NameForms, NameTable
 from symfuse.ranking.lexical import LexicalIndex
 from symfuse.ranking.similarity import RepositoryEmbedder, WordModel
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
+from symfuse.ranking.structures import Borrowed, FilePiece, Prepared
 
 log = logging.getLogger(__name__)
 
 RETRAIN_SHARE = 0.10  # retrain the word vectors once this share of symbols changed
 EMBED_ALL_SHARE = 0.5  # with this share of files new to the model, embed all in one product
-
-
-@dataclass(frozen=True, slots=True)
-class FilePiece:
-    """Everything the channels precompute for one file, valid while its stamp holds."""
-
-    stamp: str
-    text: Piece
-    trigrams: Rows
-    names: NameForms
-    filters: FilterCodes
-    partial: bool = False  # read from disk: names and filters are still to be made
-
-    @property
-    def size(self) -> int:
-        return self.text.size
-
-    @classmethod
-    def stored(
-        cls, stamp: str, text: Piece, trigrams: Rows, split: tuple[list[str], list[str]] | None
-    ) -> FilePiece:
-        """A piece read from disk; :meth:`complete` adds what is cheap to recompute.
-        ``split``: the names' separator-free and spaced forms as stored with it, when
-        the file had them (splitting 57k names is most of a completion)."""
-        forms = (
-            NameForms([], [], *split, []) if split is not None else NameForms([], [], [], [], [])
-        )
-        return cls(stamp, text, trigrams, forms, FilterCodes.of([]), partial=True)
-
-    def complete(self, entry: FileEntry) -> FilePiece:
-        symbols = entry.symbols
-        stored = self.names
-        if len(stored.wholes) == len(symbols) and len(stored.spaced) == len(symbols):
-            # the stamp matched: same names, so the same split; the fqns are recomputed
-            # (a package above the root may have changed them)
-            names = NameForms.with_split(symbols, stored.wholes, stored.spaced)
-        else:
-            names = NameForms.of(symbols)
-        return replace(self, names=names, filters=FilterCodes.of(symbols), partial=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    generation: int
-    fingerprint: str
-    names: NameTable
-    lexical: LexicalIndex
-    similarity: RepositoryEmbedder
-    trigrams: TrigramIndex
-    filters: FilterTable
-    pagerank: npt.NDArray[np.float64]
-    seconds: float = 0.0  # time to build or load
-    loaded: bool = False  # read from disk rather than built
-    rebuilt: int = 0  # files tokenized for this generation (the others came from the cache)
-    retrained: bool = False  # the word vectors were trained for this generation
-    files: tuple[str, ...] = ()  # file keys, in symbol order
-    pieces: tuple[FilePiece, ...] = ()
-    vocabulary: tuple[str, ...] = ()
-    trigram_vocabulary: tuple[str, ...] = ()
-    # Symbols whose document borrows docstring words (borrowed.doc_donors and .call_docs)
-    # and their vectors without them: what is persisted, since borrowed words are rebuilt.
-    heirs: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    heir_vectors: npt.NDArray[np.float32] = field(
-        default_factory=lambda: np.zeros((0, 0), dtype=np.float32)
-    )
-    borrowed: sparse.csr_matrix | None = None  # the borrowed words (head counts per symbol)
-
-    @property
-    def size(self) -> int:
-        return len(self.names)
-
-
-@dataclass(frozen=True, slots=True)
-class Borrowed:
-    """Borrowed docstring words as stored with the ranking data of one exact index."""
-
-    fingerprint: str
-    extra: sparse.csr_matrix
-    heirs: npt.NDArray[np.int64]
-    vectors: npt.NDArray[np.float32]  # the heirs' vectors with the borrowed words
 
 
 def file_stamp(entry: FileEntry) -> str:
@@ -220,67 +140,16 @@ class Corpus:
 
         ``model`` forces these word vectors (no training); tests compare builds with it.
         """
-        pieces: dict[str, FilePiece] = {}
-        rebuilt = 0
-        for key in sorted(index.files):
-            entry = index.files[key]
-            stamp = self.stamp_of(key, entry)
-            found = self.pieces.get(key)
-            if found is None or found.stamp != stamp:
-                found = self.piece(index, key, entry, stamp)
-                rebuilt += 1
-            elif found.partial:
-                found = found.complete(entry)
-            pieces[key] = found
-        self.pieces = pieces
-        self.stamps = {k: v for k, v in self.stamps.items() if k in pieces}
-        ordered = list(pieces.values())
+        rebuilt = self._refresh(index)
+        ordered = list(self.pieces.values())
         documents = concatenate([p.text for p in ordered], self.vocabulary)
-        retrained = False
-        if model is not None:
-            self._use(model)
-        elif self.model is None or self._drift(ordered) > RETRAIN_SHARE:
-            stamps = frozenset(p.stamp for p in ordered)
-            self._use(WordModel.train(documents, stamps=stamps))
-            retrained = True
-        assert self.model is not None
+        retrained = self._train(ordered, documents, model)
         vectors = self._vectors(ordered, documents.tf)
-        width = len(documents.vocabulary)
-        stored, self.borrowed = self.borrowed, None
-        reuse = (
-            stored is not None
-            and self.loaded
-            and rebuilt == 0
-            and not retrained
-            and stored.fingerprint == fingerprint
-            and stored.extra.shape == (len(index.symbols), width)
-        )
-        if reuse:
-            assert stored is not None
-            extra, heirs = stored.extra, stored.heirs
-        else:
-            extra, _ = inherited(index.symbols, documents.term_ids, width)
-            edges = index.edges
-            calls = edges.kind == EdgeKind.CALLS
-            extra = sparse.csr_matrix(
-                extra
-                + call_docs(
-                    index.symbols, edges.src[calls], edges.dst[calls], documents.term_ids, width
-                )
-            )
-            heirs = np.flatnonzero(np.diff(extra.indptr) > 0).astype(np.int64)
+        unchanged = rebuilt == 0 and not retrained
+        extra, heirs, stored = self._borrowed_words(index, documents, fingerprint, unchanged)
         documents = with_inherited(documents, extra)
-        if heirs.shape[0]:
-            vectors = vectors.copy()  # the per-file cache keeps the vectors of the own text
-            plain = vectors[heirs]
-            if reuse:
-                assert stored is not None
-                vectors[heirs] = stored.vectors
-            else:
-                heir_tf = similarity_tf(documents.head[heirs], documents.body[heirs])
-                vectors[heirs] = self.model.embed(heir_tf, self._rows())
-        else:
-            plain = np.zeros((0, self.model.dimensions), dtype=np.float32)
+        vectors, plain = self._heir_vectors(vectors, documents, heirs, stored)
+        assert self.model is not None
         forms = NameForms.join([p.names for p in ordered])
         trigram_rows_ = Rows.stack([p.trigrams for p in ordered])
         loaded, self.loaded = self.loaded, False
@@ -299,7 +168,7 @@ class Corpus:
             loaded=loaded and rebuilt == 0,
             rebuilt=rebuilt,
             retrained=retrained,
-            files=tuple(pieces),
+            files=tuple(self.pieces),
             pieces=tuple(ordered),
             vocabulary=tuple(documents.vocabulary),
             trigram_vocabulary=tuple(self.trigram_vocabulary.terms),
@@ -307,6 +176,88 @@ class Corpus:
             heir_vectors=plain,
             borrowed=extra,
         )
+
+    def _refresh(self, index: Index) -> int:
+        """Make :attr:`pieces` the pieces of ``index``'s files, in key order, tokenizing the
+        files whose stamp changed; how many were tokenized."""
+        pieces: dict[str, FilePiece] = {}
+        rebuilt = 0
+        for key in sorted(index.files):
+            entry = index.files[key]
+            stamp = self.stamp_of(key, entry)
+            found = self.pieces.get(key)
+            if found is None or found.stamp != stamp:
+                found = self.piece(index, key, entry, stamp)
+                rebuilt += 1
+            elif found.partial:
+                found = found.complete(entry)
+            pieces[key] = found
+        self.pieces = pieces
+        self.stamps = {k: v for k, v in self.stamps.items() if k in pieces}
+        return rebuilt
+
+    def _train(
+        self, pieces: Sequence[FilePiece], documents: Documents, model: WordModel | None
+    ) -> bool:
+        """Use ``model``; or, with none, train word vectors when the corpus has none yet or
+        moved more than :data:`RETRAIN_SHARE` since. Whether it trained."""
+        if model is not None:
+            self._use(model)
+            return False
+        if self.model is None or self._drift(pieces) > RETRAIN_SHARE:
+            stamps = frozenset(p.stamp for p in pieces)
+            self._use(WordModel.train(documents, stamps=stamps))
+            return True
+        return False
+
+    def _borrowed_words(
+        self, index: Index, documents: Documents, fingerprint: str, unchanged: bool
+    ) -> tuple[sparse.csr_matrix, npt.NDArray[np.int64], npt.NDArray[np.float32] | None]:
+        """The borrowed doc words (head counts per symbol), the heirs (symbols with some),
+        and the heirs' final vectors when restored with the pieces for exactly this index
+        and still valid (``unchanged``: nothing tokenized or trained); None: compute them."""
+        width = len(documents.vocabulary)
+        stored, self.borrowed = self.borrowed, None
+        if (
+            stored is not None
+            and self.loaded
+            and unchanged
+            and stored.fingerprint == fingerprint
+            and stored.extra.shape == (len(index.symbols), width)
+        ):
+            return stored.extra, stored.heirs, stored.vectors
+        extra, _ = inherited(index.symbols, documents.term_ids, width)
+        edges = index.edges
+        calls = edges.kind == EdgeKind.CALLS
+        extra = sparse.csr_matrix(
+            extra
+            + call_docs(
+                index.symbols, edges.src[calls], edges.dst[calls], documents.term_ids, width
+            )
+        )
+        heirs = np.flatnonzero(np.diff(extra.indptr) > 0).astype(np.int64)
+        return extra, heirs, None
+
+    def _heir_vectors(
+        self,
+        vectors: npt.NDArray[np.float32],
+        documents: Documents,
+        heirs: npt.NDArray[np.int64],
+        stored: npt.NDArray[np.float32] | None,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The symbol vectors with the heirs' re-embedded from ``documents`` (which hold the
+        borrowed words) or taken from ``stored``; and the heirs' vectors before that."""
+        assert self.model is not None
+        if not heirs.shape[0]:
+            return vectors, np.zeros((0, self.model.dimensions), dtype=np.float32)
+        vectors = vectors.copy()  # the per-file cache keeps the vectors of the own text
+        plain = vectors[heirs]
+        if stored is not None:
+            vectors[heirs] = stored
+        else:
+            heir_tf = similarity_tf(documents.head[heirs], documents.body[heirs])
+            vectors[heirs] = self.model.embed(heir_tf, self._rows())
+        return vectors, plain
 
     def _drift(self, pieces: Sequence[FilePiece]) -> float:
         """Share of symbols changed since the model was trained (added, removed or edited)."""

@@ -18,7 +18,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import identity
 from symfuse.ranking.prepare import Prepared
-from symfuse.ranking.quick import quick_search, quick_search_files
+from symfuse.ranking.quick import QuickHit, quick_search, quick_search_files
 from symfuse.ranking.request import (
     MAX_LIMIT,
     FusionWeights,
@@ -167,6 +167,12 @@ def stale_search(
     position = old.position
     old_tier = identity.tiers(old_prepared.names, query)
     fused_tier = [int(old_tier[position[s.symbol_id]]) for s in fused]
+    return _merged(fused, fused_tier, fresh)[:limit]
+
+
+def _merged(fused: list[Symbol], fused_tier: list[int], fresh: list[QuickHit]) -> list[Symbol]:
+    """``fused`` in its order, each of ``fresh`` put before the first fused item whose
+    identity tier (``fused_tier``, aligned with it) is worse than its own."""
     merged: list[Symbol] = []
     at = 0
     for hit in fresh:
@@ -175,4 +181,4 @@ def stale_search(
             at += 1
         merged.append(hit.symbol)
     merged.extend(fused[at:])
-    return merged[:limit]
+    return merged

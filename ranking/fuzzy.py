@@ -50,7 +50,9 @@ def trigram_rows(wholes: list[str], lower: list[str], vocabulary: Vocabulary) ->
     return Rows.sized(rows, ids, np.ones(ids.shape[0]), len(wholes))
 
 
-_GRAMS: dict[str, tuple[str, ...]] = {}  # a name's distinct trigrams (names repeat)
+# A name's distinct trigrams (names repeat): a memo of a pure function of the name, the same
+# for every index, so it may be shared by all (bounded, like the memos of tokens.py).
+_GRAMS: dict[str, tuple[str, ...]] = {}
 
 
 def trigrams(text: str) -> list[str]:
@@ -124,6 +126,30 @@ def rank(
     cutoff = max_edit_distance
     similarity = index.jaccard(query.strip())
     q_whole = whole(query.strip()) or q
+    found = _candidates(index, similarity, q_whole, threshold, cutoff, mask)
+    if not found.shape[0]:
+        return Ranking.empty()
+    distance, near = _distances(index, q, q_whole, found, cutoff)
+    within = distance <= cutoff
+    found, distance, near = found[within], distance[within], near[within]
+    # Closest first; between equally close names, the one closer as written
+    # ("_quote_anme": "_quote_name" before "quote_name"), then by trigram overlap.
+    order = np.lexsort((found, -similarity[found], near, distance))[:limit]
+    chosen = found[order].astype(np.int64)
+    scores = 1.0 - distance[order].astype(np.float64) / (cutoff + 1)
+    return Ranking(chosen, scores)
+
+
+def _candidates(
+    index: TrigramIndex,
+    similarity: npt.NDArray[np.float64],
+    q_whole: str,
+    threshold: float,
+    cutoff: int,
+    mask: npt.NDArray[np.bool_] | None,
+) -> npt.NDArray[np.int64]:
+    """Names similar enough to the query by trigrams; at most the :data:`MAX_CANDIDATES` most
+    similar."""
     # Short names have few trigrams, and one transposition breaks two or three of them
     # ("chrage" shares 3 of 11 with "charge"): names with the same first letter and a
     # length within the edit bound need only RELAXED times the threshold.
@@ -136,11 +162,17 @@ def rank(
     if mask is not None:
         keep &= mask
     found = np.flatnonzero(keep)
-    if not found.shape[0]:
-        return Ranking.empty()
     if found.shape[0] > MAX_CANDIDATES:
         best = np.argpartition(-similarity[found], MAX_CANDIDATES - 1)[:MAX_CANDIDATES]
         found = found[best]
+    return found
+
+
+def _distances(
+    index: TrigramIndex, q: str, q_whole: str, found: npt.NDArray[np.int64], cutoff: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Each candidate's OSA distance to the query, the better of the name as written and its
+    separator-free form; and the distance as written alone (both capped past ``cutoff``)."""
     near = process.cdist(
         [q], [index.lower[i] for i in found], scorer=OSA.distance, score_cutoff=cutoff + 1
     )[0].astype(np.int64)
@@ -150,12 +182,4 @@ def rank(
         scorer=OSA.distance,
         score_cutoff=cutoff,
     )[0]
-    distance = np.minimum(near, near_whole).astype(np.int64)
-    within = distance <= cutoff
-    found, distance, near = found[within], distance[within], near[within]
-    # Closest first; between equally close names, the one closer as written
-    # ("_quote_anme": "_quote_name" before "quote_name"), then by trigram overlap.
-    order = np.lexsort((found, -similarity[found], near, distance))[:limit]
-    chosen = found[order].astype(np.int64)
-    scores = 1.0 - distance[order].astype(np.float64) / (cutoff + 1)
-    return Ranking(chosen, scores)
+    return np.minimum(near, near_whole).astype(np.int64), near

@@ -21,7 +21,6 @@ import numpy.typing as npt
 from scipy import sparse
 
 from symfuse.ranking import similarity
-from symfuse.ranking.corpus import Borrowed, Prepared
 from symfuse.ranking.documents import (
     BODY_CHARS,
     CODE_WORDS,
@@ -32,6 +31,7 @@ from symfuse.ranking.documents import (
 from symfuse.ranking.identity import Joined
 from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import Rows
+from symfuse.ranking.structures import Borrowed, Prepared
 from symfuse.ranking.tokens import STOPWORDS, stem
 
 FORMAT = 5  # bump with any change to what is stored

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.store import atomic_write
 from symfuse.ranking.assembled import SPLIT_MEMBERS, assembled_arrays
-from symfuse.ranking.corpus import Borrowed, Corpus, FilePiece, Prepared
+from symfuse.ranking.corpus import Corpus
 from symfuse.ranking.documents import Piece
 from symfuse.ranking.npz_arrays import (
     FORMAT,
@@ -42,6 +42,7 @@ from symfuse.ranking.npz_arrays import (
 )
 from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
+from symfuse.ranking.structures import Borrowed, FilePiece, Prepared
 
 log = logging.getLogger(__name__)
 

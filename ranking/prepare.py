@@ -9,11 +9,13 @@ with the index's snapshots, so it survives a live server's copy-on-write
 snapshots), re-tokenizing only the files whose content or symbols changed.
 
 When a directory is given (the index directory), the corpus is persisted
-there as ``ranking-<generation>.npz`` with an atomic write: per-file pieces,
-vocabularies, the word model and the symbol vectors. A new process (a CLI
-search after ``symfuse index``) loads the newest such file and only
-re-tokenizes what changed since. A file whose format differs or that cannot
-be read is ignored and rebuilt.
+there as ``ranking-<generation>.npz`` with an atomic write
+(:mod:`symfuse.ranking.persist`): per-file pieces, vocabularies, the word model
+and the symbol vectors. A new process (a CLI search after ``symfuse index``)
+reads the structures whole when the file was written for exactly its index
+(:mod:`symfuse.ranking.assembled`), else loads the pieces and only re-tokenizes
+what changed since. A file whose format differs or that cannot be read is
+ignored and rebuilt.
 
 Threads: building happens under the corpus's own lock, which only builders
 take; the cache's lock guards its dictionary for an instant. Readers holding
@@ -32,10 +34,11 @@ from pathlib import Path
 from symfuse.indexer.index import Index
 from symfuse.ranking.assembled import restore_exact
 from symfuse.ranking.companion import companion, drop
-from symfuse.ranking.corpus import Corpus, Prepared
+from symfuse.ranking.corpus import Corpus
 from symfuse.ranking.npz_arrays import SETTINGS
 from symfuse.ranking.persist import restore, save
 from symfuse.ranking.similarity import WordModel
+from symfuse.ranking.structures import Prepared
 
 log = logging.getLogger(__name__)
 

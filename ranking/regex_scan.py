@@ -25,6 +25,7 @@ import json
 import re
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -42,13 +43,21 @@ class Risk(Enum):
     EXPONENTIAL = "exponential"
 
 
+@dataclass(slots=True)
+class _Counts:
+    """What :func:`_walk` counts on its way through a pattern."""
+
+    unbounded: int = 0  # quantifiers allowing more than _LARGE repeats
+    backrefs: int = 0
+
+
 def assess(parsed: Any) -> tuple[Risk, str]:
     """How dangerous a parsed pattern is, and why (for the error message)."""
-    state = {"unbounded": 0, "backrefs": 0}
+    state = _Counts()
     reason = _walk(list(parsed), inside=False, state=state)
     if reason:
         return Risk.EXPONENTIAL, reason
-    if state["unbounded"] >= 2 or state["backrefs"]:
+    if state.unbounded >= 2 or state.backrefs:
         return Risk.RISKY, "several unbounded quantifiers or a backreference"
     return Risk.SIMPLE, ""
 
@@ -58,7 +67,7 @@ def parse(pattern: str, flags: int) -> Any:
     return _sre.parse(pattern, flags)
 
 
-def _walk(items: list[Any], *, inside: bool, state: dict[str, int]) -> str:
+def _walk(items: list[Any], *, inside: bool, state: _Counts) -> str:
     for op, av in items:
         if op in _REPEATS:
             low, high, body = av
@@ -67,7 +76,7 @@ def _walk(items: list[Any], *, inside: bool, state: dict[str, int]) -> str:
             if inside and variable:
                 return "nested quantifiers, as in (a+)+,"
             if large:
-                state["unbounded"] += 1
+                state.unbounded += 1
                 if _has_overlapping_branch(list(body)):
                     return "a repeated alternation whose branches can match alike, as in (a|ab)*,"
             reason = _walk(list(body), inside=inside or large, state=state)
@@ -93,7 +102,7 @@ def _walk(items: list[Any], *, inside: bool, state: dict[str, int]) -> str:
                     if reason:
                         return reason
         elif op == _sre.GROUPREF:
-            state["backrefs"] += 1
+            state.backrefs += 1
         # POSSESSIVE_REPEAT and ATOMIC_GROUP never backtrack into themselves: safe.
     return ""
 

@@ -154,6 +154,8 @@ def randomized_svd(
     return u[:, :keep], s[:keep]
 
 
+# Model version numbers, unique in the process (not a cache): a corpus keys the symbol
+# vectors it keeps by the version of the model that made them.
 _versions = itertools.count(1)
 
 
@@ -270,6 +272,13 @@ class RepositoryEmbedder:
         )
 
     def scores(self, query: str) -> npt.NDArray[np.float32]:
+        """``ALPHA * cos_tfidf + (1 - ALPHA) * cos_svd`` of every symbol to ``query``.
+
+        ``cos_tfidf``: the query's terms weighted by idf (unit length) against the
+        symbols' TF-IDF rows; ``cos_svd``: the idf-weighted sum of the query words'
+        vectors (unit length) against the symbols' vectors. Words the model does not know
+        count in ``cos_tfidf`` only; when it knows none, ``cos_svd`` is 0.
+        """
         terms = QueryTerms.parse(query)
         wanted = terms.required + terms.optional
         width = self.tfidf.shape[1]

@@ -78,6 +78,8 @@ def stem(token: str) -> str:
     return result
 
 
+# Memos of stem and word_tokens: pure functions of one word, the same for every index,
+# so they may be shared by all indexes in a process; bounded by _MEMO_LIMIT entries.
 _STEMS: dict[str, str] = {}
 _MEMO_LIMIT = 500_000
 _VOWELS = frozenset("aeiouy")
@@ -136,7 +138,7 @@ def word_tokens(word: str) -> tuple[str, ...]:
     return cached
 
 
-_WORDS: dict[str, tuple[str, ...]] = {}
+_WORDS: dict[str, tuple[str, ...]] = {}  # see _STEMS
 
 
 def text_tokens(text: str, *, min_length: int = 2) -> list[str]:

@@ -1,0 +1,105 @@
+"""What preparing hands out: the structures of a generation and the pieces of one file.
+
+A :class:`Prepared` is immutable: readers hold it without locks while the next
+generation is built (:mod:`symfuse.ranking.corpus`). A :class:`FilePiece` is
+what the channels precompute for one file, cached by the file's stamp.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import numpy.typing as npt
+from scipy import sparse
+
+from symfuse.indexer.index import FileEntry
+from symfuse.ranking.documents import Piece
+from symfuse.ranking.filters import FilterCodes, FilterTable
+from symfuse.ranking.fuzzy import TrigramIndex
+from symfuse.ranking.identity import NameForms, NameTable
+from symfuse.ranking.lexical import LexicalIndex
+from symfuse.ranking.similarity import RepositoryEmbedder
+from symfuse.ranking.sparse_rows import Rows
+
+
+@dataclass(frozen=True, slots=True)
+class FilePiece:
+    """Everything the channels precompute for one file, valid while its stamp holds."""
+
+    stamp: str
+    text: Piece
+    trigrams: Rows
+    names: NameForms
+    filters: FilterCodes
+    partial: bool = False  # read from disk: names and filters are still to be made
+
+    @property
+    def size(self) -> int:
+        return self.text.size
+
+    @classmethod
+    def stored(
+        cls, stamp: str, text: Piece, trigrams: Rows, split: tuple[list[str], list[str]] | None
+    ) -> FilePiece:
+        """A piece read from disk; :meth:`complete` adds what is cheap to recompute.
+        ``split``: the names' separator-free and spaced forms as stored with it, when
+        the file had them (splitting 57k names is most of a completion)."""
+        forms = (
+            NameForms([], [], *split, []) if split is not None else NameForms([], [], [], [], [])
+        )
+        return cls(stamp, text, trigrams, forms, FilterCodes.of([]), partial=True)
+
+    def complete(self, entry: FileEntry) -> FilePiece:
+        symbols = entry.symbols
+        stored = self.names
+        if len(stored.wholes) == len(symbols) and len(stored.spaced) == len(symbols):
+            # the stamp matched: same names, so the same split; the fqns are recomputed
+            # (a package above the root may have changed them)
+            names = NameForms.with_split(symbols, stored.wholes, stored.spaced)
+        else:
+            names = NameForms.of(symbols)
+        return replace(self, names=names, filters=FilterCodes.of(symbols), partial=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """The precomputed structures of one index generation (see :mod:`.prepare`)."""
+
+    generation: int
+    fingerprint: str
+    names: NameTable
+    lexical: LexicalIndex
+    similarity: RepositoryEmbedder
+    trigrams: TrigramIndex
+    filters: FilterTable
+    pagerank: npt.NDArray[np.float64]
+    seconds: float = 0.0  # time to build or load
+    loaded: bool = False  # read from disk rather than built
+    rebuilt: int = 0  # files tokenized for this generation (the others came from the cache)
+    retrained: bool = False  # the word vectors were trained for this generation
+    files: tuple[str, ...] = ()  # file keys, in symbol order
+    pieces: tuple[FilePiece, ...] = ()
+    vocabulary: tuple[str, ...] = ()
+    trigram_vocabulary: tuple[str, ...] = ()
+    # Symbols whose document borrows docstring words (borrowed.doc_donors and .call_docs)
+    # and their vectors without them: what is persisted, since borrowed words are rebuilt.
+    heirs: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    heir_vectors: npt.NDArray[np.float32] = field(
+        default_factory=lambda: np.zeros((0, 0), dtype=np.float32)
+    )
+    borrowed: sparse.csr_matrix | None = None  # the borrowed words (head counts per symbol)
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+
+@dataclass(frozen=True, slots=True)
+class Borrowed:
+    """Borrowed docstring words as stored with the ranking data of one exact index."""
+
+    fingerprint: str
+    extra: sparse.csr_matrix
+    heirs: npt.NDArray[np.int64]
+    vectors: npt.NDArray[np.float32]  # the heirs' vectors with the borrowed words
