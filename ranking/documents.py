@@ -246,15 +246,14 @@ def symbol_fields(symbol: Symbol, body: str = "", context: str = "") -> dict[Fie
     }
 
 
-_IN_CONTEXT = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR})
-
-
 def contexts(symbols: Sequence[Symbol]) -> list[str]:
     """For each function, method or constructor, the docstring of its parent among ``symbols``."""
     docs = {s.symbol_id: s.doc for s in symbols if s.doc}
     if not docs:
         return [""] * len(symbols)
-    return [docs.get(s.parent, "") if s.parent and s.kind in _IN_CONTEXT else "" for s in symbols]
+    return [
+        docs.get(s.parent, "") if s.parent and s.kind in Kind.CALLABLES else "" for s in symbols
+    ]
 
 
 def body_tokens(text: str) -> list[str]:
@@ -409,8 +408,6 @@ def build_documents(
 
 INHERITED_DOC = 1.0  # weight of a borrowed docstring's words (a symbol's own doc: 1.0)
 SAME_NAME_DONORS = 3  # borrow from a same-named function only when at most this many have docs
-_CALLABLE = frozenset({Kind.FUNCTION, Kind.METHOD})
-_TYPES = frozenset({Kind.CLASS, Kind.INTERFACE, Kind.STRUCT})
 
 
 def doc_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
@@ -427,7 +424,7 @@ def doc_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
     undocumented: list[int] = []
     types: dict[str, list[int]] = {}
     members: dict[str, dict[str, int]] = {}  # parent symbol id -> member name -> position
-    callable_kinds, type_kinds = _CALLABLE, _TYPES
+    callable_kinds, type_kinds = Kind.CALLABLES, Kind.TYPES
     for i, s in enumerate(symbols):
         kind = s.kind
         if kind in callable_kinds:
@@ -545,7 +542,7 @@ def call_docs(
     """
     n = len(symbols)
     documented = np.fromiter((bool(s.doc) for s in symbols), dtype=np.bool_, count=n)
-    describable = np.fromiter((s.kind in _IN_CONTEXT for s in symbols), dtype=np.bool_, count=n)
+    describable = np.fromiter((s.kind in Kind.CALLABLES for s in symbols), dtype=np.bool_, count=n)
     src = callers.astype(np.int64)
     dst = callees.astype(np.int64)
     sides = []

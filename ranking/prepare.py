@@ -35,8 +35,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy import sparse
 
+from symfuse.indexer.atomic import atomic_write
 from symfuse.indexer.index import Index
-from symfuse.indexer.store import atomic_write
 from symfuse.ranking import similarity
 from symfuse.ranking.corpus import Borrowed, Corpus, FilePiece, Prepared
 from symfuse.ranking.documents import (
@@ -58,7 +58,7 @@ from symfuse.ranking.tokens import STOPWORDS, stem
 
 log = logging.getLogger(__name__)
 
-FORMAT = 5  # bump with any change to what is stored below
+FORMAT = 6  # bump with any change to what is stored below
 
 
 def _settings() -> str:

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
-from symfuse.indexer.workspace import IndexConfig
 from symfuse.server import cmd_index
 
 log = logging.getLogger("symfuse")
