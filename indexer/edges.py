@@ -93,6 +93,35 @@ class EdgeArrays:
         return int(self.src.shape[0])
 
 
+@dataclass(frozen=True, slots=True)
+class StoredGraph:
+    """Edges and ranks as the store keeps them: arrays of positions in ``ids``, the
+    weights in thousandths, and how many of the edges each file has, in order."""
+
+    ids: list[str]
+    src: npt.NDArray[np.int32]
+    dst: npt.NDArray[np.int32]
+    kind: npt.NDArray[np.int8]
+    milli: npt.NDArray[np.int32]
+    files: list[tuple[str, int]]
+    ranks: npt.NDArray[np.float64]
+
+    def check(self) -> None:
+        """ValueError when the arrays do not fit together."""
+        src, dst, ids = self.src, self.dst, self.ids
+        if not (len(src) == len(dst) == len(self.kind) == len(self.milli)) or len(
+            self.ranks
+        ) != len(ids):
+            raise ValueError("graph arrays of different lengths")
+        if len(src) and (
+            max(int(src.max()), int(dst.max())) >= len(ids)
+            or min(int(src.min()), int(dst.min())) < 0
+        ):
+            raise ValueError("an edge points outside the symbol list")
+        if sum(count for _, count in self.files) != len(src):
+            raise ValueError("per-file edge counts do not add up")
+
+
 class EdgeNumbering:
     """Symbol numbers for the life of an index, and each file's edges as arrays of them.
 
@@ -112,24 +141,19 @@ class EdgeNumbering:
         copy.parts = dict(self.parts)
         return copy
 
-    def restore(
-        self,
-        ids: list[str],
-        src: npt.NDArray[np.int32],
-        dst: npt.NDArray[np.int32],
-        kind: npt.NDArray[np.int8],
-        weights: npt.NDArray[np.float64],
-        files: list[tuple[str, int]],
-    ) -> dict[str, Sequence[EdgeRow]]:
-        """Stored edges (positions in ``ids``, which become the numbers, and a count per
-        file) -> each file's edge rows, made on first use."""
+    def restore(self, graph: StoredGraph) -> dict[str, Sequence[EdgeRow]]:
+        """Stored edges (positions in ``graph.ids``, which become the numbers) -> each
+        file's edge rows, made on first use."""
         import numpy as np
 
+        graph.check()
+        ids, src, dst, kind = graph.ids, graph.src, graph.dst, graph.kind
+        weights = graph.milli / 1000.0
         self.numbers = {sid: i for i, sid in enumerate(ids)}
         src64, dst64 = src.astype(np.int64), dst.astype(np.int64)
         by_file: dict[str, Sequence[EdgeRow]] = {}
         start = 0
-        for key, count in files:
+        for key, count in graph.files:
             end = start + count
             rows = StoredEdges(
                 ids, src[start:end], dst[start:end], kind[start:end], weights[start:end]
@@ -143,8 +167,6 @@ class EdgeNumbering:
                 weights[start:end],
             )
             start = end
-        if start != len(src):
-            raise ValueError("per-file edge counts do not add up")
         return by_file
 
     def arrays(self, edges_by_file: dict[str, Sequence[EdgeRow]], numbers: list[int]) -> EdgeArrays:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # numpy is imported where arrays are built: CLI start-up stay
     import numpy.typing as npt
 
 from symfuse.indexer import rows
-from symfuse.indexer.edges import EdgeArrays, EdgeNumbering, EdgeRow
+from symfuse.indexer.edges import EdgeArrays, EdgeNumbering, EdgeRow, StoredGraph
 from symfuse.indexer.model import EdgeKind, FileStamp, Reference, Symbol
 
 
@@ -128,35 +128,18 @@ class Index:
         self._rank_by_number = None
         self._cache.pop("pagerank", None)
 
-    def restore_graph(
-        self,
-        ids: list[str],
-        src: npt.NDArray[np.int32],
-        dst: npt.NDArray[np.int32],
-        kind: npt.NDArray[np.int8],
-        milli: npt.NDArray[np.int32],
-        files: list[tuple[str, int]],
-        ranks: npt.NDArray[np.float64],
-    ) -> None:
-        """Edges and ranks as stored: arrays of positions in ``ids``, a count per file.
+    def restore_graph(self, graph: StoredGraph) -> None:
+        """Edges and ranks as stored (ValueError when they do not fit together).
 
-        The positions become the symbol numbers, so the per-file edge arrays and the
-        warm start of the next PageRank come straight from the stored arrays.
+        The stored positions become the symbol numbers, so the per-file edge arrays and
+        the warm start of the next PageRank come straight from the stored arrays.
         """
         import numpy as np
 
-        if not (len(src) == len(dst) == len(kind) == len(milli)) or len(ranks) != len(ids):
-            raise ValueError("graph arrays of different lengths")
-        if len(src) and (
-            max(int(src.max()), int(dst.max())) >= len(ids)
-            or min(int(src.min()), int(dst.min())) < 0
-        ):
-            raise ValueError("an edge points outside the symbol list")
-        stored = self._edges.restore(ids, src, dst, kind, milli / 1000.0, files)
-        self.edges_by_file.update(stored)
+        self.edges_by_file.update(self._edges.restore(graph))
         self._ranks_by_id = None
-        self._ranks = (ids, ranks)
-        self._rank_by_number = np.asarray(ranks, dtype=np.float64)
+        self._ranks = (graph.ids, graph.ranks)
+        self._rank_by_number = np.asarray(graph.ranks, dtype=np.float64)
 
     def set_ranks(self, scores: npt.NDArray[np.float64]) -> None:
         """New PageRank scores, aligned with :attr:`symbols`; other derived views stay."""

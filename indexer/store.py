@@ -32,6 +32,7 @@ from filelock import FileLock
 from symfuse.indexer import manifest as manifest_format
 from symfuse.indexer import rows
 from symfuse.indexer.atomic import atomic_write, fsync_dir
+from symfuse.indexer.edges import StoredGraph
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.manifest import FileMeta, Manifest
@@ -118,7 +119,7 @@ class Store:
         import numpy as np  # here, not at import: `symfuse index` with nothing new needs none
 
         try:
-            index.restore_graph(
+            stored = StoredGraph(
                 graph["ids"],
                 np.frombuffer(graph["src"], dtype=np.int32),
                 np.frombuffer(graph["dst"], dtype=np.int32),
@@ -127,6 +128,7 @@ class Store:
                 list(zip(graph["files"], graph["counts"], strict=True)),
                 np.frombuffer(graph["pagerank"], dtype=np.float64),
             )
+            index.restore_graph(stored)
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise IndexCorrupt(f"graph object has an unexpected shape ({exc!r})") from exc
         index.generation = manifest.generation
