@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from symfuse.indexer import languages
+from symfuse.indexer.model import Skipped
 
 if TYPE_CHECKING:  # imported once a tree has a .gitignore or globs are given (15 ms)
     import pathspec
@@ -82,7 +83,7 @@ class Candidate:
 @dataclass(slots=True)
 class Discovery:
     candidates: list[Candidate] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
 
 
 class _Ignores:
@@ -134,12 +135,10 @@ def discover(root: Path, config: DiscoveryConfig) -> Discovery:
 def discover_iter(root: Path, config: DiscoveryConfig, result: Discovery) -> Iterator[Candidate]:
     """The indexable files under ``root`` as the walk finds them (folder by folder, names
     sorted); the reasons others were skipped go to ``result.skipped``."""
-    real_root = os.path.realpath(root)
     admit = _Admission(config, result)
-    visited: set[str] = set()
-    for rel_path, language, entry_stat, abs_path in _walk(
-        real_root, "", _Ignores(), visited, config, result
-    ):
+    for rel_path, language, entry_stat, abs_path in _Walk(
+        os.path.realpath(root), config, result
+    ).folder(""):
         found = admit(rel_path, abs_path, language, entry_stat)
         if found is not None:
             yield found
@@ -161,7 +160,7 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
         if not rel_path or any(p in ("", ".", "..") for p in parts):
             continue
         if not rel_path.isascii() and _undecodable(rel_path):
-            result.skipped.append((rel_path, _UNDECODABLE))
+            result.skipped.append(Skipped(rel_path, _UNDECODABLE))
             continue
         if not _visible(real_root, parts, config, specs):
             continue
@@ -201,7 +200,7 @@ class _Admission:
         if entry_stat.st_size > self.max_size:
             reason = f"larger than {self.max_size} bytes ({entry_stat.st_size})"
             log.info("skipping %s: %s", rel_path, reason)
-            self.result.skipped.append((rel_path, reason))
+            self.result.skipped.append(Skipped(rel_path, reason))
             return None
         return Candidate(rel_path, abs_path, language, entry_stat.st_size, entry_stat.st_mtime_ns)
 
@@ -255,72 +254,95 @@ def _read_gitignore(abs_dir: str) -> pathspec.GitIgnoreSpec | None:
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
-def _walk(
-    real_root: str,
-    rel_dir: str,
-    ignores: _Ignores,
-    visited: set[str],
-    config: DiscoveryConfig,
-    result: Discovery,
-    real_dir: str | None = None,
-) -> Iterator[tuple[str, str, os.stat_result, str]]:
-    """Files we have a language for, with their stat; only those are stat'ed.
+_Found = tuple[str, str, os.stat_result, str]  # rel path, language, stat, absolute path
 
-    ``real_dir`` is the folder's resolved path: ``visited`` holds those of every
-    folder walked, so a link back up (a loop) or to a folder walked already is
-    skipped without a stat per folder (a folder reached without a link resolves to
-    its parent's path plus its name). A ``.gitignore`` is opened only where the
-    listing has one: Django's sdist has 3240 folders and no ignore file.
+
+class _Walk:
+    """One walk of a root: files we have a language for, with their stat; only those
+    are stat'ed.
+
+    ``visited`` holds the resolved path of every folder walked, so a link back up (a
+    loop) or to a folder walked already is skipped without a stat per folder (a folder
+    reached without a link resolves to its parent's path plus its name). A
+    ``.gitignore`` is opened only where the listing has one: Django's sdist has 3240
+    folders and no ignore file.
     """
-    abs_dir = os.path.join(real_root, rel_dir) if rel_dir else real_root
-    real_dir = real_dir or abs_dir
-    if real_dir in visited:
-        result.skipped.append((rel_dir, "symlink loop or directory seen twice"))
-        return
-    visited.add(real_dir)
-    try:
-        with os.scandir(abs_dir) as scan:
-            entries = sorted(scan, key=lambda e: e.name)
-    except OSError as exc:
-        result.skipped.append((rel_dir or ".", f"cannot read directory: {exc.strerror}"))
-        return
-    pushed = any(e.name == ".gitignore" for e in entries) and ignores.push(rel_dir, abs_dir)
-    wanted = config.languages
-    try:
-        for entry in entries:
-            rel_path = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-            if not entry.name.isascii() and _undecodable(entry.name):
-                result.skipped.append((rel_path, _UNDECODABLE))
-                continue
-            target: str | None = None
-            try:
-                if entry.is_symlink():
-                    target = os.path.realpath(entry.path)
-                    if target != real_root and not target.startswith(real_root + os.sep):
-                        result.skipped.append((rel_path, "symlink leads outside the workspace"))
-                        continue
-                is_dir = entry.is_dir()  # the directory entry's type: no stat for most entries
-            except OSError:
-                result.skipped.append((rel_path, "vanished or unreadable while walking"))
-                continue
-            if is_dir:
-                if entry.name in config.skip_dirs or ignores.ignored(rel_path, is_dir=True):
-                    continue
-                real = target or f"{real_dir}/{entry.name}"
-                yield from _walk(real_root, rel_path, ignores, visited, config, result, real)
-                continue
-            spec = languages.detect(entry.name)
-            if spec is None or (wanted is not None and spec.name not in wanted):
-                continue
-            if ignores.ignored(rel_path, is_dir=False):
-                continue
-            try:
-                entry_stat = entry.stat()
-            except OSError:
-                result.skipped.append((rel_path, "vanished or unreadable while walking"))
-                continue
-            if stat.S_ISREG(entry_stat.st_mode):
-                yield rel_path, spec.name, entry_stat, entry.path
-    finally:
-        if pushed:
-            ignores.pop()
+
+    def __init__(self, real_root: str, config: DiscoveryConfig, result: Discovery) -> None:
+        self.real_root = real_root
+        self.config = config
+        self.result = result
+        self.ignores = _Ignores()
+        self.visited: set[str] = set()
+
+    def skip(self, rel_path: str, reason: str) -> None:
+        self.result.skipped.append(Skipped(rel_path, reason))
+
+    def folder(self, rel_dir: str, real_dir: str | None = None) -> Iterator[_Found]:
+        """The files under one folder (``real_dir``: its resolved path), names sorted."""
+        abs_dir = os.path.join(self.real_root, rel_dir) if rel_dir else self.real_root
+        real_dir = real_dir or abs_dir
+        if real_dir in self.visited:
+            self.skip(rel_dir, "symlink loop or directory seen twice")
+            return
+        self.visited.add(real_dir)
+        try:
+            with os.scandir(abs_dir) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
+        except OSError as exc:
+            self.skip(rel_dir or ".", f"cannot read directory: {exc.strerror}")
+            return
+        has_ignores = any(e.name == ".gitignore" for e in entries)
+        pushed = has_ignores and self.ignores.push(rel_dir, abs_dir)
+        try:
+            for entry in entries:
+                yield from self._entry(entry, rel_dir, real_dir)
+        finally:
+            if pushed:
+                self.ignores.pop()
+
+    def _entry(self, entry: os.DirEntry[str], rel_dir: str, real_dir: str) -> Iterator[_Found]:
+        rel_path = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+        if not entry.name.isascii() and _undecodable(entry.name):
+            self.skip(rel_path, _UNDECODABLE)
+            return
+        target: str | None = None
+        try:
+            if entry.is_symlink():
+                target = os.path.realpath(entry.path)
+                root = self.real_root
+                if target != root and not target.startswith(root + os.sep):
+                    self.skip(rel_path, "symlink leads outside the workspace")
+                    return
+            is_dir = entry.is_dir()  # the directory entry's type: no stat for most entries
+        except OSError:
+            self.skip(rel_path, _VANISHED)
+            return
+        if is_dir:
+            if entry.name not in self.config.skip_dirs and not self.ignores.ignored(
+                rel_path, is_dir=True
+            ):
+                yield from self.folder(rel_path, target or f"{real_dir}/{entry.name}")
+            return
+        found = self._file(entry, rel_path)
+        if found is not None:
+            yield found
+
+    def _file(self, entry: os.DirEntry[str], rel_path: str) -> _Found | None:
+        spec = languages.detect(entry.name)
+        wanted = self.config.languages
+        if spec is None or (wanted is not None and spec.name not in wanted):
+            return None
+        if self.ignores.ignored(rel_path, is_dir=False):
+            return None
+        try:
+            entry_stat = entry.stat()
+        except OSError:
+            self.skip(rel_path, _VANISHED)
+            return None
+        if not stat.S_ISREG(entry_stat.st_mode):
+            return None
+        return rel_path, spec.name, entry_stat, entry.path
+
+
+_VANISHED = "vanished or unreadable while walking"

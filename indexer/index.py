@@ -9,15 +9,16 @@ every change so that layers above can key their own caches on it.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 if TYPE_CHECKING:  # numpy is imported where arrays are built: CLI start-up stays light
     import numpy as np
     import numpy.typing as npt
 
 from symfuse.indexer import rows
+from symfuse.indexer.edges import EdgeArrays, EdgeNumbering, EdgeRow, StoredGraph
 from symfuse.indexer.model import EdgeKind, FileStamp, Reference, Symbol
 
 
@@ -70,82 +71,7 @@ class FileLookups(NamedTuple):
     nested_names: set[str]  # names defined inside some definition of the file
 
 
-# An edge as stored per source file: (src symbol_id, dst symbol_id, kind, weight).
-EdgeRow = tuple[str, str, int, float]
-
-
-class StoredEdges(Sequence[EdgeRow]):
-    """One file's edges as loaded from the store: rows made on first use.
-
-    Loading builds none of them (0.07 s of Django's load): ranking reads the arrays,
-    and a change re-reads only the rows of the files it relinks.
-    """
-
-    __slots__ = ("_dst", "_ids", "_kind", "_rows", "_src", "_weight")
-
-    def __init__(
-        self,
-        ids: list[str],
-        src: npt.NDArray[np.int32],
-        dst: npt.NDArray[np.int32],
-        kind: npt.NDArray[np.int8],
-        weight: npt.NDArray[np.float64],
-    ) -> None:
-        self._ids, self._src, self._dst, self._kind, self._weight = ids, src, dst, kind, weight
-        self._rows: list[EdgeRow] | None = None
-
-    def _made(self) -> list[EdgeRow]:
-        if self._rows is None:
-            ids = self._ids
-            self._rows = [
-                (ids[s], ids[d], k, w)
-                for s, d, k, w in zip(
-                    self._src.tolist(),
-                    self._dst.tolist(),
-                    self._kind.tolist(),
-                    self._weight.tolist(),
-                    strict=True,
-                )
-            ]
-        return self._rows
-
-    def __len__(self) -> int:
-        return len(self._src)
-
-    @overload
-    def __getitem__(self, at: int) -> EdgeRow: ...
-    @overload
-    def __getitem__(self, at: slice) -> list[EdgeRow]: ...
-    def __getitem__(self, at: int | slice) -> EdgeRow | list[EdgeRow]:
-        return self._made()[at]
-
-    def __iter__(self) -> Iterator[EdgeRow]:
-        return iter(self._made())
-
-
-# One file's edges as arrays of symbol numbers: (the rows they came from, src, dst, kind, weight)
-_EdgePart = tuple[
-    Sequence[EdgeRow],
-    "npt.NDArray[np.int64]",
-    "npt.NDArray[np.int64]",
-    "npt.NDArray[np.int8]",
-    "npt.NDArray[np.float64]",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class EdgeArrays:
-    """Graph edges as parallel arrays of symbol positions in :attr:`Index.symbols`."""
-
-    src: npt.NDArray[np.int32]
-    dst: npt.NDArray[np.int32]
-    kind: npt.NDArray[np.int8]
-    weight: npt.NDArray[np.float32]
-    milli: npt.NDArray[np.int32]  # the weights in thousandths, exactly as stored
-    files: tuple[tuple[str, int], ...]  # (file, how many of the edges are its), in order
-
-    def __len__(self) -> int:
-        return int(self.src.shape[0])
+_T = TypeVar("_T")
 
 
 class Index:
@@ -171,8 +97,7 @@ class Index:
         # Snapshots share it (a workspace's caches outlive its generations); a new Index
         # starts with none. The indexer never reads it.
         self.companions: dict[type, object] = {}
-        self._numbers: dict[str, int] = {}  # symbol_id -> its number (see _edge_arrays)
-        self._edge_parts: dict[str, _EdgePart] = {}
+        self._edges = EdgeNumbering()
 
     # --- keys and roots --------------------------------------------------------
 
@@ -207,60 +132,25 @@ class Index:
         self._rank_by_number = None
         self._cache.pop("pagerank", None)
 
-    def restore_graph(
-        self,
-        ids: list[str],
-        src: npt.NDArray[np.int32],
-        dst: npt.NDArray[np.int32],
-        kind: npt.NDArray[np.int8],
-        milli: npt.NDArray[np.int32],
-        files: list[tuple[str, int]],
-        ranks: npt.NDArray[np.float64],
-    ) -> None:
-        """Edges and ranks as stored: arrays of positions in ``ids``, a count per file.
+    def restore_graph(self, graph: StoredGraph) -> None:
+        """Edges and ranks as stored (ValueError when they do not fit together).
 
-        The positions become the symbol numbers, so the per-file edge arrays and the
-        warm start of the next PageRank come straight from the stored arrays.
+        The stored positions become the symbol numbers, so the per-file edge arrays and
+        the warm start of the next PageRank come straight from the stored arrays.
         """
         import numpy as np
 
-        if not (len(src) == len(dst) == len(kind) == len(milli)) or len(ranks) != len(ids):
-            raise ValueError("graph arrays of different lengths")
-        if len(src) and (
-            max(int(src.max()), int(dst.max())) >= len(ids)
-            or min(int(src.min()), int(dst.min())) < 0
-        ):
-            raise ValueError("an edge points outside the symbol list")
-        self._numbers = {sid: i for i, sid in enumerate(ids)}
-        weights = milli / 1000.0
-        src64, dst64 = src.astype(np.int64), dst.astype(np.int64)
-        start = 0
-        for key, count in files:
-            end = start + count
-            rows = StoredEdges(
-                ids, src[start:end], dst[start:end], kind[start:end], weights[start:end]
-            )
-            self.edges_by_file[key] = rows
-            self._edge_parts[key] = (
-                rows,
-                src64[start:end],
-                dst64[start:end],
-                kind[start:end],
-                weights[start:end],
-            )
-            start = end
-        if start != len(src):
-            raise ValueError("per-file edge counts do not add up")
+        self.edges_by_file.update(self._edges.restore(graph))
         self._ranks_by_id = None
-        self._ranks = (ids, ranks)
-        self._rank_by_number = np.asarray(ranks, dtype=np.float64)
+        self._ranks = (graph.ids, graph.ranks)
+        self._rank_by_number = np.asarray(graph.ranks, dtype=np.float64)
 
     def set_ranks(self, scores: npt.NDArray[np.float64]) -> None:
         """New PageRank scores, aligned with :attr:`symbols`; other derived views stay."""
         import numpy as np
 
         numbers = np.asarray(self._symbol_numbers(), dtype=np.int64)
-        by_number = np.zeros(len(self._numbers), dtype=np.float64)
+        by_number = np.zeros(len(self._edges.numbers), dtype=np.float64)
         by_number[numbers] = scores
         self._rank_by_number = by_number
         self._ranks = (self.symbol_ids, scores)
@@ -291,7 +181,7 @@ class Index:
     def _symbol_numbers(self) -> list[int]:
         cached = self._cache.get("numbers")
         if cached is None:
-            cached = self._cache["numbers"] = self._number(self.symbol_ids)
+            cached = self._cache["numbers"] = self._edges.number(self.symbol_ids)
         return cached  # type: ignore[return-value]
 
     def snapshot(self) -> Index:
@@ -316,15 +206,25 @@ class Index:
         copy._cache = dict(self._cache)
         copy.companions = self.companions  # shared, not copied (see __init__)
         try:
-            copy._numbers = dict(self._numbers)
-            copy._edge_parts = dict(self._edge_parts)
+            copy._edges = self._edges.copy()
             copy._ref_files = {name: set(keys) for name, keys in self._ref_files.items()}
             copy._ref_seen = dict(self._ref_seen)
         except RuntimeError:  # a reader is filling them right now: the copy starts afresh
-            copy._numbers, copy._edge_parts, copy._ref_files, copy._ref_seen = {}, {}, {}, {}
+            copy._edges, copy._ref_files, copy._ref_seen = EdgeNumbering(), {}, {}
         return copy
 
     # --- derived views ------------------------------------------------------------
+
+    def derived(self, name: str, build: Callable[[], _T]) -> _T:
+        """``build()``'s table, made once per change of the files (like the views below).
+
+        For tables that layers above derive from the files (the linker's module maps):
+        kept here, they go with this index and are dropped with its other views.
+        """
+        cached = self._cache.get(name)
+        if cached is None:
+            cached = self._cache[name] = build()
+        return cast(_T, cached)
 
     @property
     def symbols(self) -> list[Symbol]:
@@ -387,7 +287,9 @@ class Index:
     def edges(self) -> EdgeArrays:
         cached = self._cache.get("edges")
         if cached is None:
-            cached = self._cache["edges"] = self._edge_arrays()
+            # the symbols' numbers first: then edge ends are mostly known ids
+            numbers = self._symbol_numbers()
+            cached = self._cache["edges"] = self._edges.arrays(self.edges_by_file, numbers)
         return cached  # type: ignore[return-value]
 
     @property
@@ -405,84 +307,6 @@ class Index:
                 count=len(self.symbols),
             )
         return cached  # type: ignore[return-value]
-
-    def _edge_arrays(self) -> EdgeArrays:
-        """Concatenate per-file edge arrays, then map symbol numbers to positions.
-
-        Each symbol_id gets a number for the life of the index (``_numbers``) and
-        each file's edges are kept as arrays of those numbers until the file is
-        relinked, so after a one-file change only that file's edges are converted;
-        the rest is numpy. Edges to a symbol that is gone (not expected: relinking
-        follows every change) are dropped.
-        """
-        import numpy as np
-
-        numbers = self._symbol_numbers()  # first: then edge ends are mostly known ids
-        keys = sorted(self.edges_by_file)
-        self._number_edges(keys)
-        parts = [self._edge_parts[key] for key in keys]
-        for key in [k for k in self._edge_parts if k not in self.edges_by_file]:
-            del self._edge_parts[key]
-        owner = np.repeat(np.arange(len(keys)), [len(p[1]) for p in parts])
-        src_numbers = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)
-        dst_numbers = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, np.int64)
-        kind = np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, np.int8)
-        weights = np.concatenate([p[4] for p in parts]) if parts else np.zeros(0, np.float64)
-        at = np.full(len(self._numbers), -1, dtype=np.int32)
-        at[np.asarray(numbers, dtype=np.int64)] = np.arange(len(numbers), dtype=np.int32)
-        src, dst = at[src_numbers], at[dst_numbers]
-        keep = (src >= 0) & (dst >= 0)
-        if not keep.all():
-            src, dst, kind, weights, owner = (a[keep] for a in (src, dst, kind, weights, owner))
-        counts = np.bincount(owner, minlength=len(keys)).tolist()
-        return EdgeArrays(
-            src,
-            dst,
-            kind,
-            weights.astype(np.float32),
-            np.rint(weights * 1000).astype(np.int32),
-            tuple(zip(keys, counts, strict=True)),
-        )
-
-    def _number(self, symbol_ids: Sequence[str]) -> list[int]:
-        numbers = self._numbers
-        found: list[int | None] = list(map(numbers.get, symbol_ids))
-        if None in found:  # new ids (an added definition): numbered, the rest looked up once
-            for at in [i for i, number in enumerate(found) if number is None]:
-                found[at] = numbers.setdefault(symbol_ids[at], len(numbers))
-        return found  # type: ignore[return-value]
-
-    def _number_edges(self, keys: list[str]) -> None:
-        """Number the edges of the files among ``keys`` whose rows changed, in one pass.
-
-        One list of all their rows, transposed once, then split per file (views): a
-        cold build has 2869 files to number on Django, and four small arrays per file
-        cost 0.1 s more than this.
-        """
-        import numpy as np
-
-        files, parts = self.edges_by_file, self._edge_parts
-        stale = [k for k in keys if (p := parts.get(k)) is None or p[0] is not files[k]]
-        if not stale:
-            return
-        lists = [files[key] for key in stale]
-        flat = [row for edges in lists for row in edges]
-        src_ids, dst_ids, kinds, weights = zip(*flat, strict=True) if flat else ((), (), (), ())
-        src = np.asarray(self._number(src_ids), dtype=np.int64)
-        dst = np.asarray(self._number(dst_ids), dtype=np.int64)
-        kind = np.asarray(kinds, dtype=np.int8)
-        weight = np.asarray(weights, dtype=np.float64)
-        bounds = np.cumsum([len(edges) for edges in lists])[:-1]
-        for key, edges, src_part, dst_part, kind_part, weight_part in zip(
-            stale,
-            lists,
-            np.split(src, bounds),
-            np.split(dst, bounds),
-            np.split(kind, bounds),
-            np.split(weight, bounds),
-            strict=True,
-        ):
-            parts[key] = (edges, src_part, dst_part, kind_part, weight_part)
 
     # --- lookups ----------------------------------------------------------------
 

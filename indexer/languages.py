@@ -2,6 +2,11 @@
 
 A language is supported when ``queries/<name>.scm`` exists beside this module.
 Adding one is a row in ``LANGUAGES``, a query file, a fixture and a golden dump.
+
+The tables, grammars and compiled queries below are memoized for the process
+(``functools.cache``): they depend only on this module, the installed grammar
+package and the packaged ``.scm`` files, never on a workspace or an index, so
+every index shares them and no test can leave one behind for another.
 """
 
 from __future__ import annotations
@@ -75,6 +80,16 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("cuda", (".cu", ".cuh")),
     LanguageSpec("hcl", (".tf", ".hcl"), grammar="terraform"),
 )
+
+
+# Languages whose files see one another's definitions by bare name, and whose imports
+# read alike: each maps to the family it belongs to (any other is its own family).
+_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "cuda": "c", "objc": "c"}
+
+
+def family(name: str) -> str:
+    """The family of a language: ``javascript`` for TypeScript, ``c`` for C++; else itself."""
+    return _FAMILY.get(name, name)
 
 
 _INHERITS = "; inherits:"

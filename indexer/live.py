@@ -28,25 +28,25 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from symfuse.indexer import languages
+from symfuse.indexer.apply import patch
+from symfuse.indexer.config import IndexConfig, UpdateReport, file_key, root_aliases
 from symfuse.indexer.discover import discover
 from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
-from symfuse.indexer.workspace import (
-    IndexConfig,
+from symfuse.indexer.parsing import (
     ParsedFile,
-    UpdateReport,
+    ParseJob,
     entry_of,
-    load_index,
+    job_for,
+    package_prefixes,
     parse_file,
     parse_many,
-    patch,
-    root_aliases,
-    update_index,
 )
+from symfuse.indexer.update import load_index, update_index
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ class LiveIndex:
             for alias, root in self.aliases.items():
                 if real == root or real.startswith(root + os.sep):
                     rel = Path(real).relative_to(root).as_posix()
-                    return (f"{alias}/{rel}" if multi else rel), alias, rel
+                    return file_key(alias, rel, self.aliases), alias, rel
             raise OutsideWorkspace(f"{text} is outside the workspace roots")
         rel = Path(text).as_posix()
         alias = next(iter(self.aliases))
@@ -200,13 +200,12 @@ class LiveIndex:
     def _build_in_batches(self, progress: ProgressCallback | None) -> Index:
         partial = Index(dict(self.aliases))
         partial.options = self.config.options()
-        jobs: list[tuple[str, str, str, str, str]] = []
-        multi = len(self.aliases) > 1
+        jobs: list[ParseJob] = []
+        packages = package_prefixes(self.aliases)
         for alias, root in self.aliases.items():
             found = discover(Path(root), self.config.discovery())
             for c in found.candidates:
-                key = f"{alias}/{c.path}" if multi else c.path
-                jobs.append((key, alias, c.path, c.abs_path, c.language))
+                jobs.append(job_for(alias, c, self.aliases, packages))
         total = len(jobs)
         for start in range(0, total, BATCH):
             if self._stop.is_set():
@@ -215,7 +214,7 @@ class LiveIndex:
             results = parse_many(batch, self.config.jobs, show_progress=False)
             with self._lock:
                 for result in results:
-                    if len(result) != 2:
+                    if isinstance(result, ParsedFile):
                         entry = entry_of(result)
                         partial.files[entry.path] = entry
                 partial.changed()
@@ -303,11 +302,10 @@ class LiveIndex:
             return False
         abs_path = os.path.join(self.aliases[alias], rel)
         result = parse_file(key, alias, rel, abs_path, language, source=data)
-        if len(result) != 2:
-            parsed: ParsedFile = (*result[:5], OVERLAY_MTIME, *result[6:])
-            patch(index, [parsed], [])
-        else:
-            patch(index, [result], [])
+        if isinstance(result, ParsedFile):
+            overlay = replace(result.stamp, mtime_ns=OVERLAY_MTIME)
+            result = replace(result, stamp=overlay)
+        patch(index, [result], [])
         return True
 
     def pending_paths(self) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
+from typing import ClassVar, NamedTuple
 
 
 class Kind(StrEnum):
@@ -46,6 +47,23 @@ class Kind(StrEnum):
     MACRO = "macro"
     UNION = "union"
 
+    # Families of kinds, set below the class (an enum body would make them members).
+    # Every module asks these rather than listing kinds of its own.
+    CALLABLES: ClassVar[frozenset[Kind]]
+    """Routines: functions, methods, constructors and macros."""
+    CALL_TARGETS: ClassVar[frozenset[Kind]]
+    """What a call may name: a routine, or a class or struct (calling one constructs it)."""
+    TYPES: ClassVar[frozenset[Kind]]
+    """Type declarations: classes, structs, interfaces, traits, enums, unions, aliases."""
+    TYPE_TARGETS: ClassVar[frozenset[Kind]]
+    """What a type reference may name: a type declaration or a generic's parameter."""
+    CONTAINERS: ClassVar[frozenset[Kind]]
+    """Kinds whose functions are methods and whose assignments are fields."""
+    MEMBERS: ClassVar[frozenset[Kind]]
+    """What lives on an instance or a class: fields, properties, methods, constructors."""
+    VALUES: ClassVar[frozenset[Kind]]
+    """Names bound to values: variables, constants, fields and properties."""
+
     @property
     def lsp_number(self) -> int:
         """The LSP ``SymbolKind`` value (the protocol's integers, kept here without pygls)."""
@@ -54,7 +72,28 @@ class Kind(StrEnum):
     @property
     def is_container(self) -> bool:
         """Kinds whose functions are methods and whose assignments are fields."""
-        return self in _TYPE_LIKE
+        return self in Kind.CONTAINERS
+
+    @property
+    def is_callable(self) -> bool:
+        return self in Kind.CALLABLES
+
+    @property
+    def is_type(self) -> bool:
+        return self in Kind.TYPES
+
+
+Kind.CALLABLES = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR, Kind.MACRO})
+Kind.CALL_TARGETS = Kind.CALLABLES | {Kind.CLASS, Kind.STRUCT}
+Kind.TYPES = frozenset(
+    {Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.TRAIT, Kind.ENUM, Kind.UNION, Kind.TYPE}
+)
+Kind.TYPE_TARGETS = Kind.TYPES | {Kind.TYPE_PARAMETER}
+Kind.CONTAINERS = frozenset(
+    {Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.TRAIT, Kind.ENUM, Kind.UNION, Kind.OBJECT}
+)
+Kind.MEMBERS = frozenset({Kind.FIELD, Kind.PROPERTY, Kind.METHOD, Kind.CONSTRUCTOR})
+Kind.VALUES = frozenset({Kind.VARIABLE, Kind.CONSTANT, Kind.FIELD, Kind.PROPERTY})
 
 
 _LSP_SYMBOL_KIND: dict[Kind, int] = {
@@ -89,10 +128,6 @@ _LSP_SYMBOL_KIND: dict[Kind, int] = {
     Kind.MACRO: 12,
     Kind.UNION: 23,
 }
-
-_TYPE_LIKE = frozenset(
-    {Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.TRAIT, Kind.ENUM, Kind.UNION, Kind.OBJECT}
-)
 
 
 class RefKind(StrEnum):
@@ -167,6 +202,16 @@ class Symbol:
     doc: str = ""
 
     @property
+    def span(self) -> Span:
+        """The whole definition."""
+        return Span(self.line, self.col, self.end_line, self.end_col)
+
+    @property
+    def name_span(self) -> Span:
+        """The definition's name alone (LSP ``selectionRange``)."""
+        return Span(self.name_line, self.name_col, self.name_end_line, self.name_end_col)
+
+    @property
     def container(self) -> str:
         """The qualified name of the enclosing scope ("" at top level)."""
         head, _, _ = self.fqn.rpartition(".")
@@ -216,3 +261,31 @@ class FileRecord:
     symbols: list[Symbol] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+
+
+class Span(NamedTuple):
+    """Where a piece of source sits: 1-based lines and 1-based code-point columns, the end
+    exclusive. A named tuple, not a dataclass: two are made for every definition parsed."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+class Skipped(NamedTuple):
+    """A file or folder left out of the index, and why.
+
+    A named tuple rather than a dataclass so that reports still read as ``(path, reason)``
+    pairs where front ends and scripts unpack them (``dict(report.skipped)``).
+    """
+
+    path: str
+    reason: str
+
+
+class FileProblem(NamedTuple):
+    """Something wrong in a file that was indexed anyway (a ``(path, problem)`` pair)."""
+
+    path: str
+    problem: str

@@ -21,29 +21,27 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import tempfile
-import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import msgpack
 import platformdirs
 from filelock import FileLock
 
+from symfuse.indexer import manifest as manifest_format
 from symfuse.indexer import rows
+from symfuse.indexer.atomic import atomic_write, fsync_dir
+from symfuse.indexer.edges import StoredGraph
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.model import FileStamp
+from symfuse.indexer.manifest import FileMeta, Manifest
+from symfuse.indexer.packs import EarlyPack, NewPack
 
 log = logging.getLogger(__name__)
 
-FORMAT = 5  # bump with any change to the layout below
+FORMAT = 5  # bump with any change to the layout (here, in manifest.py or in packs.py)
 MAX_PACKS = 8
-WRITE_BUFFER = 4 << 20
 SCHEMA = (FORMAT, rows.SCHEMA)
 MANIFEST = "manifest.msgpack"
 
@@ -56,140 +54,13 @@ def default_index_dir(roots: list[Path]) -> Path:
     return Path(platformdirs.user_cache_dir("symfuse")) / f"{name}-{digest}"
 
 
-def atomic_write(path: Path, data: bytes | list[bytes] | Callable[[BinaryIO], object]) -> None:
-    """Write ``data`` (these chunks, in order; or what this function writes to the file
-    it is given) to ``path`` so that readers never see a partial file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        # a large buffer: many small chunks, few system calls (each lets other threads in)
-        with os.fdopen(fd, "wb", buffering=WRITE_BUFFER) as f:
-            if callable(data):
-                data(f)
-            else:
-                f.writelines([data] if isinstance(data, bytes) else data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-@dataclass(slots=True)
-class FileMeta:
-    root: str
-    rel: str
-    language: str
-    stamp: FileStamp
-    object_key: str
-    problems: list[str]
-    pack: str = ""
-    offset: int = 0
-    length: int = 0
-
-
-@dataclass(slots=True)
-class Manifest:
-    roots: dict[str, str]
-    files: dict[str, FileMeta]
-    graph_key: str
-    counts: dict[str, Any]
-    updated_at: float
-    generation: int
-    options: dict[str, Any] = field(default_factory=dict)
-
-
-def _write_pack(objects: Path, chunks: list[bytes], digests: list[bytes]) -> str:
-    """Write records (as chunks) to a pack named by their digests (rows.record_parts);
-    its name. Hashing the digests, not the 28 MB of Django's records, keeps a writer
-    thread from taking the interpreter lock thousands of times."""
-    pack = "pack-" + hashlib.blake2b(b"".join(digests), digest_size=16).hexdigest()
-    path = objects / f"{pack}.msgpack"
-    if not path.exists():
-        atomic_write(path, chunks)
-    return pack
-
-
-class _NewPack:
-    """Records placed one after another in a pack to be written; their metas get their
-    offsets as they are added and the pack's name once it is written."""
-
-    def __init__(self) -> None:
-        self.chunks: list[bytes] = []
-        self.digests: list[bytes] = []
-        self.metas: list[FileMeta] = []
-        self.size = 0
-
-    def add(self, meta: FileMeta, pieces: list[bytes], digest: bytes) -> None:
-        meta.offset, meta.length = self.size, sum(len(piece) for piece in pieces)
-        self.size += meta.length
-        self.chunks.extend(pieces)
-        self.digests.append(digest)
-        self.metas.append(meta)
-
-    def write(self, objects: Path) -> None:
-        if self.chunks:
-            name = _write_pack(objects, self.chunks, self.digests)
-            for meta in self.metas:
-                meta.pack = name
-
-
-class _EarlyPack:
-    """Records of a cold build written to a pack in a thread while the graph is linked."""
-
-    def __init__(self, objects: Path, records: list[tuple[str, str, rows.RecordParts]]) -> None:
-        self.placed: dict[str, tuple[str, int, int]] = {}  # key -> (object key, offset, length)
-        chunks: list[bytes] = []
-        digests: list[bytes] = []
-        offset = 0
-        for key, object_key, parts in records:
-            pieces = rows.record_chunks(parts)
-            length = sum(len(piece) for piece in pieces)
-            self.placed[key] = (object_key, offset, length)
-            chunks.extend(pieces)
-            digests.append(parts[4])
-            offset += length
-        self.pack = ""
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(
-            target=self._write,
-            args=(objects, chunks, digests),
-            name="symfuse-pack-writer",
-            daemon=True,
-        )
-        self._thread.start()
-
-    def _write(self, objects: Path, chunks: list[bytes], digests: list[bytes]) -> None:
-        try:
-            self.pack = _write_pack(objects, chunks, digests)
-        except BaseException as exc:  # handed to the thread that saves
-            self._error = exc
-
-    def finish(self) -> None:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-
-
 class Store:
     """Reads and writes one index directory."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.objects = directory / "objects"
-        self._early: _EarlyPack | None = None
+        self._early: EarlyPack | None = None
 
     def write_records_early(self, index: Index) -> None:
         """Start writing the parsed records of ``index`` while the caller goes on
@@ -201,7 +72,7 @@ class Store:
             for key, entry in index.files.items()
             if entry.record is not None
         ]
-        self._early = _EarlyPack(self.objects, records)
+        self._early = EarlyPack(self.objects, records)
 
     def lock(self, timeout: float = 600.0) -> FileLock:
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -230,35 +101,10 @@ class Store:
         if not path.exists():
             return None
         raw = self._unpack(path)
-        try:
-            if not isinstance(raw, dict) or tuple(raw.get("schema", ())) != SCHEMA:
-                found = raw.get("schema") if isinstance(raw, dict) else None
-                raise IndexCorrupt(f"index format {found} is not the current {list(SCHEMA)}")
-            files = {
-                key: FileMeta(
-                    root=m[0],
-                    rel=m[1],
-                    language=m[2],
-                    stamp=FileStamp(m[3], m[4], m[5]),
-                    object_key=m[6],
-                    problems=list(m[7]),
-                    pack=m[8],
-                    offset=m[9],
-                    length=m[10],
-                )
-                for key, m in raw["files"].items()
-            }
-            return Manifest(
-                roots=dict(raw["roots"]),
-                files=files,
-                graph_key=raw["graph"],
-                counts=dict(raw["counts"]),
-                updated_at=float(raw["updated_at"]),
-                generation=int(raw["generation"]),
-                options=dict(raw.get("options", {})),
-            )
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise IndexCorrupt(f"manifest has an unexpected shape ({exc!r})") from exc
+        if not isinstance(raw, dict) or tuple(raw.get("schema", ())) != SCHEMA:
+            found = raw.get("schema") if isinstance(raw, dict) else None
+            raise IndexCorrupt(f"index format {found} is not the current {list(SCHEMA)}")
+        return manifest_format.decode(raw)
 
     def load(self, manifest: Manifest) -> Index:
         """The full index a manifest describes."""
@@ -273,7 +119,7 @@ class Store:
         import numpy as np  # here, not at import: `symfuse index` with nothing new needs none
 
         try:
-            index.restore_graph(
+            stored = StoredGraph(
                 graph["ids"],
                 np.frombuffer(graph["src"], dtype=np.int32),
                 np.frombuffer(graph["dst"], dtype=np.int32),
@@ -282,6 +128,7 @@ class Store:
                 list(zip(graph["files"], graph["counts"], strict=True)),
                 np.frombuffer(graph["pagerank"], dtype=np.float64),
             )
+            index.restore_graph(stored)
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise IndexCorrupt(f"graph object has an unexpected shape ({exc!r})") from exc
         index.generation = manifest.generation
@@ -319,13 +166,13 @@ class Store:
             return None
         self.objects.mkdir(parents=True, exist_ok=True)
         files = dict(manifest.files)
-        pack = _NewPack()
+        pack = NewPack()
         for key, (meta, record) in changed.items():
             if record is not None:
                 pack.add(meta, rows.record_chunks(record), record[4])
             files[key] = meta
         pack.write(self.objects)
-        _fsync_dir(self.objects)
+        fsync_dir(self.objects)
         saved = Manifest(
             roots=manifest.roots,
             files=files,
@@ -393,10 +240,34 @@ class Store:
         early, self._early = self._early, None
         if early is not None:
             early.finish()
+        files = self._write_records(index, previous, early)
+        if index.graph_dirty or previous is None:
+            graph_key = self._write_graph(index)
+        else:
+            graph_key = previous.graph_key  # edges and ranks unchanged: keep the stored graph
+        fsync_dir(self.objects)
+        manifest = Manifest(
+            roots=index.roots,
+            files=files,
+            graph_key=graph_key,
+            counts=counts,
+            updated_at=time.time(),
+            generation=index.generation,
+            options=options,
+        )
+        self.write_manifest(manifest)
+        index.graph_dirty = False
+        self._drop_unused(manifest)
+        return manifest
+
+    def _write_records(
+        self, index: Index, previous: Manifest | None, early: EarlyPack | None
+    ) -> dict[str, FileMeta]:
+        """Every file's meta, its record placed where it is stored already (a pack of the
+        previous manifest, or the one written early) or in one new pack written here."""
         known = {m.object_key: m for m in previous.files.values()} if previous else {}
-        live_packs = {m.pack for m in known.values()}
-        repack = len(live_packs) >= MAX_PACKS
-        pack = _NewPack()
+        repack = len({m.pack for m in known.values()}) >= MAX_PACKS
+        pack = NewPack()
         files: dict[str, FileMeta] = {}
         for key, entry in index.files.items():
             object_key = self.object_key(entry)
@@ -413,33 +284,11 @@ class Store:
             elif record is not None:
                 pack.add(meta, rows.record_chunks(record), record[4])
             else:
-                whole = rows.pack_record(
-                    [rows.symbol_row(s) for s in entry.symbols],
-                    entry.refs_blob,
-                    sorted(entry.ref_names),
-                    entry.links_blob,
-                )
+                whole = _whole_record(entry)
                 pack.add(meta, [whole], rows.record_digest(whole))
             files[key] = meta
         pack.write(self.objects)
-        if index.graph_dirty or previous is None:
-            graph_key = self._write_graph(index)
-        else:
-            graph_key = previous.graph_key  # edges and ranks unchanged: keep the stored graph
-        _fsync_dir(self.objects)
-        manifest = Manifest(
-            roots=index.roots,
-            files=files,
-            graph_key=graph_key,
-            counts=counts,
-            updated_at=time.time(),
-            generation=index.generation,
-            options=options,
-        )
-        self.write_manifest(manifest)
-        index.graph_dirty = False
-        self._drop_unused(manifest)
-        return manifest
+        return files
 
     def _write_graph(self, index: Index) -> str:
         """Edges as arrays of positions in ``ids`` (bytes, not one msgpack item per number)."""
@@ -467,33 +316,10 @@ class Store:
         return graph_key
 
     def write_manifest(self, manifest: Manifest) -> None:
-        raw = {
-            "schema": list(SCHEMA),
-            "roots": manifest.roots,
-            "files": {
-                key: [
-                    m.root,
-                    m.rel,
-                    m.language,
-                    m.stamp.size,
-                    m.stamp.mtime_ns,
-                    m.stamp.digest,
-                    m.object_key,
-                    m.problems,
-                    m.pack,
-                    m.offset,
-                    m.length,
-                ]
-                for key, m in manifest.files.items()
-            },
-            "graph": manifest.graph_key,
-            "counts": manifest.counts,
-            "updated_at": manifest.updated_at,
-            "generation": manifest.generation,
-            "options": manifest.options,
-        }
-        atomic_write(self.directory / MANIFEST, _pack(raw))
-        _fsync_dir(self.directory)
+        atomic_write(
+            self.directory / MANIFEST, _pack(manifest_format.encode(manifest, list(SCHEMA)))
+        )
+        fsync_dir(self.directory)
 
     def clear(self) -> None:
         """Remove the stored index (used before a rebuild of a corrupt one)."""
@@ -505,3 +331,13 @@ class Store:
 
 def _pack(value: Any) -> bytes:
     return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def _whole_record(entry: FileEntry) -> bytes:
+    """A loaded file's record as stored (one that came from a parser is kept in parts)."""
+    return rows.pack_record(
+        [rows.symbol_row(s) for s in entry.symbols],
+        entry.refs_blob,
+        sorted(entry.ref_names),
+        entry.links_blob,
+    )

@@ -30,6 +30,7 @@ from scipy import sparse
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind
+from symfuse.indexer.source_files import decode_source, read_source_bytes
 from symfuse.ranking.borrowed import call_docs, inherited, with_inherited
 from symfuse.ranking.documents import (
     Documents,
@@ -67,14 +68,12 @@ def file_stamp(entry: FileEntry) -> str:
 def read_source(index: Index, key: str) -> str | None:
     """The text the index was built from, or None when the file changed or cannot be read."""
     entry = index.files[key]
-    try:
-        with open(index.abs_path(key), "rb") as handle:
-            data = handle.read()
-    except OSError:
+    data = read_source_bytes(index.abs_path(key))
+    if data is None:
         return None
     if hashlib.blake2b(data, digest_size=16).hexdigest() != entry.stamp.digest:
         return None  # an editor overlay or a later change: spans would not line up
-    return data.decode("utf-8-sig", errors="replace")
+    return decode_source(data)
 
 
 def reference_bodies(entry: FileEntry) -> list[str]:

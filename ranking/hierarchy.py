@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest
-from symfuse.indexer.extract import short_name
+from symfuse.indexer.extract_text import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, RefKind, Symbol
 from symfuse.ranking.navigate import brief, require_symbol, resolver_for
@@ -27,9 +27,6 @@ _CALLS = frozenset({EdgeKind.CALLS})
 _TYPE_EDGES = frozenset({EdgeKind.INHERITS, EdgeKind.IMPLEMENTS})
 # Languages whose types see one another by name (as in the resolver).
 _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "cuda": "c", "objc": "c"}
-_TYPES = frozenset(
-    {Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.TRAIT, Kind.ENUM, Kind.TYPE, Kind.UNION}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +254,7 @@ def _types_named(index: Index, name: str, language: str) -> list[Symbol]:
     return [
         index.symbols[i]
         for i in index.by_name.get(name, ())
-        if index.symbols[i].kind in _TYPES and _family(index.symbols[i].language) == family
+        if index.symbols[i].kind in Kind.TYPES and _family(index.symbols[i].language) == family
     ]
 
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
-from symfuse.indexer.graph import MAX_CANDIDATES, Resolver
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind, Kind, Reference, RefKind, Symbol
+from symfuse.indexer.resolve import MAX_CANDIDATES, Resolver
 from symfuse.ranking import paths
 
 USAGE_KINDS = tuple(k.value for k in RefKind)
@@ -28,8 +28,6 @@ DECLARATION = "definition"  # the usage kind of a target's own definition
 MAX_LIMIT = 10_000
 MAX_CONTEXT_LINES = 50
 MAX_SHOWN_TARGETS = 20
-_MEMBERS = frozenset({Kind.FIELD, Kind.METHOD, Kind.PROPERTY, Kind.CONSTRUCTOR})
-_CALLABLE = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR, Kind.CLASS, Kind.STRUCT})
 _WORD = re.compile(r"[^\W\d]\w*|\$\w*")
 _PATH_LINE = re.compile(r"^(.*\S):(\d+)$")
 
@@ -343,8 +341,8 @@ def _match(
             t
             for t in same
             if t.language == entry.language
-            and not (ref.kind is RefKind.CALL and t.kind not in _CALLABLE)
-            and not (ref.kind is RefKind.REFERENCE and not ref.qualifier and t.kind in _MEMBERS)
+            and not (ref.kind is RefKind.CALL and t.kind not in Kind.CALL_TARGETS)
+            and not (ref.kind is RefKind.REFERENCE and not ref.qualifier and t.kind in Kind.MEMBERS)
         ),
         None,
     )

@@ -21,6 +21,7 @@ from urllib.parse import unquote, urlparse
 
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
+from symfuse.indexer.source_files import read_source_text
 
 MAX_PATH_CHARS = 4096
 
@@ -242,12 +243,9 @@ class _SourceCache:
             if hit is not None and hit[0] == st.st_size and hit[1] == st.st_mtime_ns:
                 self._items.move_to_end(real)
                 return hit[2]
-        try:
-            with open(real, "rb") as f:
-                data = f.read()
-        except OSError:
+        text = read_source_text(real)
+        if text is None:
             return None
-        text = data.decode("utf-8-sig", errors="replace")  # no BOM: as indexed
         source = Source(text, text.splitlines())
         with self._lock:
             old = self._items.pop(real, None)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.indexer.store import atomic_write
+from symfuse.indexer.atomic import atomic_write
 from symfuse.ranking.assembled import SPLIT_MEMBERS, assembled_arrays
 from symfuse.ranking.corpus import Corpus
 from symfuse.ranking.documents import Piece

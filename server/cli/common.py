@@ -11,9 +11,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
-from symfuse.indexer.workspace import IndexConfig
 
 
 def common_parser() -> argparse.ArgumentParser:

@@ -7,10 +7,11 @@ import fnmatch
 import logging
 from typing import Any
 
+from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
-from symfuse.indexer.workspace import IndexConfig, UpdateReport, refresh_index, update_index
+from symfuse.indexer.update import refresh_index, update_index
 from symfuse.server.common.output import OutputFormat, render, symbol_dict
 
 log = logging.getLogger(__name__)

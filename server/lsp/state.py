@@ -17,10 +17,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, ProgressCallback
-from symfuse.indexer.workspace import IndexConfig
+from symfuse.indexer.source_files import read_source_text
 from symfuse.ranking.api import Prepared, prepare
 from symfuse.ranking.quick import quick_table
 from symfuse.server.lsp.options import LspOptions
@@ -267,11 +268,7 @@ class ServerState:
         text = self.open_docs.get(path)
         if text is not None:
             return text
-        try:
-            with open(path, "rb") as f:
-                return f.read().decode("utf-8-sig", "replace")  # no BOM: as indexed
-        except OSError:
-            return None
+        return read_source_text(path)
 
     def key_of(self, path: str) -> str | None:
         if self.live is None:

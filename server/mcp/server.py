@@ -25,10 +25,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex
-from symfuse.indexer.workspace import IndexConfig
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, Fitted, Format, fit
 
 log = logging.getLogger(__name__)

@@ -44,9 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus as corpus_mod
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.discover import DiscoveryConfig, discover
 from symfuse.indexer.languages import LANGUAGES, supported
-from symfuse.indexer.workspace import IndexConfig, update_index
+from symfuse.indexer.update import update_index
 
 LANGUAGE_ORDER = ("python", "javascript", "typescript", "go", "rust", "java", "c", "cpp")
 CTAGS_LANGUAGE = {
@@ -1031,7 +1032,7 @@ def profile_django(tree: Path, work: Path, top: int, ctags: str | None = None) -
     from tree_sitter import QueryCursor
 
     from symfuse.indexer import languages
-    from symfuse.indexer.workspace import parse_file
+    from symfuse.indexer.parsing import parse_file
 
     files = indexed_files(tree, "python")
     print(f"\n## Profile: Django Python files ({len(files)} files, one process)\n")

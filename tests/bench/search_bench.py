@@ -29,7 +29,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from symfuse.indexer.workspace import IndexConfig, load_index, update_index
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.update import load_index, update_index
 from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking.api import SearchRequest, prepare, search
 

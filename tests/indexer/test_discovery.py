@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.discover import DiscoveryConfig, discover
-from symfuse.indexer.workspace import IndexConfig, parse_file, update_index
+from symfuse.indexer.parsing import parse_file
+from symfuse.indexer.update import update_index
 
 PY = "def keep_me():\n    return 1\n"
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind
-from symfuse.indexer.workspace import IndexConfig, update_index
+from symfuse.indexer.update import update_index
 from symfuse.ranking.navigate import definition_at
 from tests.support.cli import write_tree
 

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from symfuse.indexer import rows
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.store import MAX_PACKS
-from symfuse.indexer.workspace import IndexConfig, load_index, refresh_index, update_index
+from symfuse.indexer.update import load_index, refresh_index, update_index
 from tests.support.cli import run_symfuse
 from tests.support.paths import FIXTURES
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import msgpack
 import pytest
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.store import MANIFEST
-from symfuse.indexer.workspace import IndexConfig, load_index, update_index
+from symfuse.indexer.update import load_index, update_index
 from tests.support.paths import FIXTURES
 
 

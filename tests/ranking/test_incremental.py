@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import _snapshot
-from symfuse.indexer.workspace import IndexConfig, load_index, update_index
+from symfuse.indexer.update import load_index, update_index
 from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking.api import Prepared, SearchRequest, prepare, search
 from symfuse.ranking.lexical import QueryTerms

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
-from symfuse.indexer.workspace import IndexConfig, update_index
+from symfuse.indexer.update import update_index
 from symfuse.ranking import hierarchy, navigate, text
 from symfuse.ranking.paths import glob_match
 from tests.support.paths import FIXTURES

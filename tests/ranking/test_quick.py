@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import _snapshot
 from symfuse.indexer.model import Kind
-from symfuse.indexer.workspace import IndexConfig, update_index
+from symfuse.indexer.update import update_index
 from symfuse.ranking import quick
 from symfuse.ranking.api import prepare
 from symfuse.ranking.editor import changed_files, editor_search

@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
-from symfuse.indexer.workspace import IndexConfig, update_index
+from symfuse.indexer.update import update_index
 from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking import search as search_module
 from symfuse.ranking.api import (

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from symfuse.indexer.workspace import IndexConfig
+from symfuse.indexer.config import IndexConfig
 from symfuse.ranking.query.fields import bounds, for_agents, is_primary
 from symfuse.ranking.query.operations import OPERATIONS
 from symfuse.server.cli.main import build_parser

@@ -30,7 +30,7 @@ from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult, TextContent
 
-from symfuse.indexer.workspace import IndexConfig
+from symfuse.indexer.config import IndexConfig
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS
 from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 from tests.support.paths import FIXTURES

@@ -31,9 +31,10 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.indexer.workspace import IndexConfig, update_index
+from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.prepare import build
 from symfuse.ranking.request import MAX_LIMIT

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import toon_format
 
-from symfuse.indexer.workspace import IndexConfig, load_index, update_index
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.update import load_index, update_index
 from tests.support.cli import run_symfuse, symfuse_command
 from tests.support.paths import FIXTURES
 
@@ -262,7 +263,7 @@ def test_each_command_loads_only_its_own_modules() -> None:
 
     probe = (
         "import sys; from symfuse.server.cli import main as cli; cli.build_parser({command!r}); "
-        "import symfuse.indexer.workspace; "
+        "import symfuse.indexer.update; "
         "print(' '.join(sorted(m for m in sys.modules if m.startswith(('symfuse', "
         "'tree_sitter', 'toon_format', 'mcp', 'pygls', 'scipy', 'multiprocessing')))))"
     )

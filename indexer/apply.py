@@ -1,0 +1,136 @@
+"""Parsed files -> the in-memory index: entries replaced, the graph relinked where the
+change reaches, PageRank recomputed when an edge moved."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from symfuse.indexer.config import UpdateReport
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.model import FileProblem, Skipped, Symbol
+from symfuse.indexer.parsing import ParseResult, entry_of
+
+# The linker and numpy are imported where they are first used: `symfuse index` with
+# nothing new to parse needs neither.
+
+
+@dataclass(slots=True)
+class _Touched:
+    """What a patch changed: the files whose edges must be recomputed, and the names
+    whose definitions (or import bindings) moved, which other files may link to."""
+
+    files: set[str] = field(default_factory=set)
+    names: set[str] = field(default_factory=set)
+
+
+def patch(
+    index: Index,
+    results: Iterable[ParseResult],
+    removed: Sequence[str],
+    report: UpdateReport | None = None,
+    reextracted: frozenset[str] | set[str] = frozenset(),
+) -> None:
+    """Put parsed files into ``index``, drop removed ones, relink what they affect, rerank.
+
+    A file whose content hash did not change keeps its entry (only the stamp moves),
+    unless its language is in ``reextracted`` (its query or the extractor changed).
+    An index that was never linked (a fresh or partial one) is linked in full.
+    """
+    report = report if report is not None else UpdateReport()
+    touched = _Touched(set(removed))
+    for key in removed:
+        _drop(index, key, touched)
+        index.edges_by_file.pop(key, None)
+    for result in results:
+        if isinstance(result, Skipped):
+            report.skipped.append(result)
+            if _drop(index, result.path, touched):
+                touched.files.add(result.path)
+        else:
+            _put(index, entry_of(result), touched, report, reextracted)
+    index.changed()
+    if index.linked and not touched.files:
+        return  # nothing new in a linked index: edges, ranks and their age stand
+    if _relink(index, touched):
+        _rank(index)
+        index.graph_dirty = True
+    index.updated_at = time.time()
+
+
+def _drop(index: Index, key: str, touched: _Touched) -> bool:
+    """Remove a file's entry; whether it had one."""
+    from symfuse.indexer.bindings import changed_bindings
+
+    old = index.files.pop(key, None)
+    if old is None:
+        return False
+    touched.names.update(s.name for s in old.symbols)
+    _rebound(index, touched.names, changed_bindings(old, None))
+    return True
+
+
+def _put(
+    index: Index,
+    entry: FileEntry,
+    touched: _Touched,
+    report: UpdateReport,
+    reextracted: frozenset[str] | set[str],
+) -> None:
+    """Add or replace a file's entry (only its stamp, when its content is the same)."""
+    from symfuse.indexer.bindings import changed_bindings
+    from symfuse.indexer.graph import changed_names
+
+    old = index.files.get(entry.path)
+    same = old is not None and old.stamp.digest == entry.stamp.digest
+    if old is not None and same and entry.language not in reextracted:
+        old.stamp = entry.stamp  # touched but not changed
+        report.unchanged += 1
+        return
+    report.parsed += 1
+    report.problems.extend(FileProblem(entry.path, problem) for problem in entry.problems)
+    if index.linked:  # an unlinked index is linked in full below: no names needed
+        old_symbols: list[Symbol] = old.symbols if old is not None else []
+        touched.names.update(changed_names(old_symbols, entry.symbols))
+        _rebound(index, touched.names, changed_bindings(old, entry))
+    index.files[entry.path] = entry
+    touched.files.add(entry.path)
+
+
+def _relink(index: Index, touched: _Touched) -> bool:
+    """Recompute the edges the change may move; whether PageRank must be recomputed."""
+    from symfuse.indexer import graph
+
+    if not index.linked:
+        graph.relink(index, list(index.files))
+        index.linked = True
+        return True
+    affected = graph.affected_files(index, touched.names, touched.files)
+    before = {key: sorted(index.edges_by_file.get(key, ())) for key in affected}
+    graph.relink(index, affected)
+    after = {key: sorted(index.edges_by_file.get(key, ())) for key in affected}
+    # Same symbols, same edges (an edit inside a body): PageRank cannot change.
+    return bool(touched.names) or before != after
+
+
+def _rebound(index: Index, names: set[str], rebound: set[str] | None) -> None:
+    """Add the names a file's imports bind differently; None (its ``*`` imports changed,
+    so any name may resolve differently): link the whole index again."""
+    if rebound is None:
+        index.linked = False
+    else:
+        names.update(rebound)
+
+
+def _rank(index: Index) -> None:
+    import numpy as np
+
+    from symfuse.indexer.pagerank import pagerank  # numpy only when ranking
+
+    edges = index.edges
+    n = len(index.symbols)
+    start = index.previous_ranks()  # a warm start from the ranks before this change
+    if start is not None:
+        start = np.where(start > 0, start, 1.0 / max(1, n))
+    index.set_ranks(pagerank(n, edges.src, edges.dst, edges.weight, start=start))

@@ -1,0 +1,119 @@
+"""What an update is asked to do and what it reports, and what stored indexes are keyed on.
+
+``IndexConfig`` says where a workspace is, where its index lives and which files
+count; ``IndexConfig.options()`` is what, when changed, makes stored extractions
+unusable or the file set different. ``UpdateReport`` is what one update did.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from symfuse.indexer import languages, rows
+from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE, DiscoveryConfig
+from symfuse.indexer.model import FileProblem, Skipped
+from symfuse.indexer.store import Store, default_index_dir
+from symfuse.indexer.versions import EXTRACTOR_VERSION, LINKER_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class IndexConfig:
+    """Where the workspace is, where its index lives, and what to index."""
+
+    roots: tuple[Path, ...]
+    index_dir: Path | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    languages: frozenset[str] | None = None
+    jobs: int | None = None
+    progress: bool = True
+
+    @property
+    def store(self) -> Store:
+        return Store(self.index_dir or default_index_dir(list(self.roots)))
+
+    def discovery(self) -> DiscoveryConfig:
+        return DiscoveryConfig(
+            include=self.include,
+            exclude=self.exclude,
+            max_file_size=self.max_file_size,
+            languages=self.languages,
+        )
+
+    def options(self) -> dict[str, Any]:
+        """What, when changed, makes stored extractions unusable or the file set different."""
+        return {
+            "extractor": extractor_fingerprint(),
+            "linker": linker_fingerprint(),
+            "include": list(self.include),
+            "exclude": list(self.exclude),
+            "max_file_size": self.max_file_size,
+            "languages": sorted(self.languages) if self.languages is not None else None,
+        }
+
+
+@dataclass(slots=True)
+class UpdateReport:
+    """What one update did; ``counts`` are the index totals after it."""
+
+    files: int = 0
+    parsed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
+    counts: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+    rebuilt_because: str | None = None
+    records_only: bool = False  # the change moved no definition or link: graph untouched
+
+
+def same_file_set(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether two option sets select the same files (the extractor may differ)."""
+    return all(old.get(k) == new.get(k) for k in new if k not in ("extractor", "linker"))
+
+
+def linker_fingerprint() -> str:
+    """Changes with :data:`~symfuse.indexer.versions.LINKER_VERSION`; stored edges are
+    then relinked. (Indexes from before the versions hashed graph.py's source: any
+    such value differs from this one, so they are relinked too.)"""
+    return f"linker-v{LINKER_VERSION}"
+
+
+def extractor_fingerprint() -> dict[str, str]:
+    """Per language, a digest of the extractor's version, the row schema and the
+    language's query text: files of a language whose digest changed are re-parsed,
+    the others are kept."""
+    engine = hashlib.blake2b(digest_size=8)
+    engine.update(f"extractor-v{EXTRACTOR_VERSION}\0rows-v{rows.SCHEMA}\0".encode())
+    prints: dict[str, str] = {}
+    for name in sorted(languages.supported()):
+        digest = engine.copy()
+        digest.update(languages.query_source(name).encode())
+        prints[name] = digest.hexdigest()
+    return prints
+
+
+def root_aliases(roots: Iterable[Path]) -> dict[str, str]:
+    """alias -> absolute path; aliases are directory names, made unique with a suffix."""
+    aliases: dict[str, str] = {}
+    for root in roots:
+        real = str(Path(root).resolve())
+        base = Path(real).name or "root"
+        alias, n = base, 1
+        while alias in aliases and aliases[alias] != real:
+            n += 1
+            alias = f"{base}~{n}"
+        aliases[alias] = real
+    return aliases
+
+
+def file_key(alias: str, rel: str, aliases: Mapping[str, str]) -> str:
+    """A file's index key: its path under its root, behind the root's alias when there
+    are several roots (as :meth:`Index.key`)."""
+    return f"{alias}/{rel}" if len(aliases) > 1 else rel

@@ -1,0 +1,186 @@
+"""Definitions found by a query -> symbols, each nested in the innermost one around it.
+
+Works out what the queries leave to the engine: parents and qualified names,
+methods versus functions, constructors, fields versus locals, stable ids, spans
+in code-point columns, signatures and leading-comment docs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from symfuse.indexer import languages
+from symfuse.indexer.extract_text import SPACES, comment_doc, node_text, signature
+from symfuse.indexer.model import Kind, Span, Symbol
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+_CONSTRUCTOR_NAMES = frozenset({"__init__", "constructor", "initialize", "init", "new"})
+# C++ `operator bool() const`: a conversion operator's declarator, named `operator bool`
+_CONVERSION_OPERATOR = re.compile(r"operator\s+[A-Za-z_:][^(]*\(")
+
+
+@dataclass(slots=True)
+class Def:
+    node: Node
+    name_node: Node
+    kind: Kind
+    doc: str = ""
+    decorators: list[tuple[str, Node]] = field(default_factory=list)
+    extends: list[tuple[str, Node]] = field(default_factory=list)
+    implements: list[tuple[str, Node]] = field(default_factory=list)
+    receiver: str = ""
+    symbol: Symbol | None = None
+    index: int = -1  # the symbol's position in the file's list, once built
+
+
+class Columns:
+    """Byte offsets -> 1-based code-point columns; byte arithmetic on ASCII lines."""
+
+    def __init__(self, source: bytes) -> None:
+        self._source = source
+        self.ascii = source.isascii()
+        # rows holding a non-ASCII byte (a file with one accented comment is mostly ASCII)
+        self.wide_rows: frozenset[int] = (
+            frozenset()
+            if self.ascii
+            else frozenset(i for i, line in enumerate(source.split(b"\n")) if not line.isascii())
+        )
+
+    def col(self, row: int, byte_col: int, node_start_byte: int) -> int:
+        if row not in self.wide_rows:
+            return byte_col + 1
+        line_start = node_start_byte - byte_col
+        prefix = self._source[line_start:node_start_byte]
+        return len(prefix.decode("utf-8", errors="replace")) + 1
+
+    def span(self, node: Node) -> Span:
+        """A node's lines and columns (each point read crosses into C: read once)."""
+        (row, byte_col), (end_row, end_byte_col) = node.start_point, node.end_point
+        if self.ascii:
+            return Span(row + 1, byte_col + 1, end_row + 1, end_byte_col + 1)
+        return Span(
+            row + 1,
+            self.col(row, byte_col, node.start_byte),
+            end_row + 1,
+            self.col(end_row, end_byte_col, node.end_byte),
+        )
+
+
+def _refine_kind(kind: Kind, name: str, parent: Def | None) -> Kind:
+    if kind is Kind.VARIABLE and len(name) > 1 and name.isupper():
+        return Kind.CONSTANT if parent is None or not parent.kind.is_container else Kind.FIELD
+    if parent is None:
+        return kind
+    if kind is Kind.FUNCTION and parent.kind.is_container:
+        return Kind.CONSTRUCTOR if name in _CONSTRUCTOR_NAMES else Kind.METHOD
+    if kind is Kind.METHOD and name in _CONSTRUCTOR_NAMES and parent.kind.is_container:
+        return Kind.CONSTRUCTOR
+    if kind is Kind.VARIABLE and parent.kind.is_container:
+        return Kind.FIELD
+    return kind
+
+
+class SymbolBuilder:
+    """Definitions in source order -> symbols, each nested in the innermost one around it."""
+
+    def __init__(
+        self,
+        path: str,
+        root: str,
+        spec: languages.LanguageSpec,
+        source: bytes,
+        columns: Columns,
+        prefix: str,
+    ) -> None:
+        self.path, self.root, self.spec = path, root, spec
+        self.source, self.columns, self.prefix = source, columns, prefix
+        self.stack: list[tuple[Def, str]] = []  # enclosing definitions, qualified names
+        self.seen_ids: dict[str, int] = {}
+        self.symbols: list[Symbol] = []
+
+    def build(self, ordered: list[Def]) -> list[Symbol]:
+        for entry in ordered:
+            stack = self.stack
+            while stack and (
+                not _contains(stack[-1][0].node, entry.node)
+                or _same_span(stack[-1][0].node, entry.node)
+            ):
+                stack.pop()  # names declared together (`int x, y;`) are siblings, not nested
+            self._add(entry)
+        return self.symbols
+
+    def _add(self, entry: Def) -> None:
+        name = _name(entry)
+        if not name:
+            return
+        stack = self.stack
+        parent, parent_q = stack[-1] if stack else (None, "")
+        kind = _refine_kind(entry.kind, name, parent)
+        if kind in Kind.VALUES and parent is not None and parent.kind.is_callable:
+            if not _is_parameter_property(entry, parent) or len(stack) < 2:
+                return  # a local variable: noise for a workspace index, as in ctags
+            parent, parent_q = stack[-2]  # `constructor(private x: T)` declares a member
+        entry.kind = kind
+        scope = parent_q or entry.receiver
+        qualified = f"{scope}.{name}" if scope else name
+        entry.symbol = self._symbol(entry, name, qualified, parent)
+        entry.index = len(self.symbols)
+        self.symbols.append(entry.symbol)
+        stack.append((entry, qualified))
+
+    def _symbol_id(self, qualified: str, kind: Kind) -> str:
+        """``path::Qualified.name#kind``; a repeated one gets ``~2``, ``~3``, ..."""
+        symbol_id = f"{self.path}::{qualified}#{kind.value}"
+        count = self.seen_ids.get(symbol_id, 0) + 1
+        self.seen_ids[symbol_id] = count
+        return f"{symbol_id}~{count}" if count > 1 else symbol_id
+
+    def _symbol(self, entry: Def, name: str, qualified: str, parent: Def | None) -> Symbol:
+        node, name_node, kind, spec = entry.node, entry.name_node, entry.kind, self.spec
+        whole, named = self.columns.span(node), self.columns.span(name_node)
+        return Symbol(
+            self._symbol_id(qualified, kind),
+            name,
+            kind,
+            f"{self.prefix}.{qualified}" if self.prefix else qualified,
+            signature(node, name_node, self.source),
+            spec.name,
+            self.path,
+            self.root,
+            *whole,
+            *named,
+            parent.symbol.symbol_id if parent is not None and parent.symbol else None,
+            tuple([text for text, _ in entry.decorators]) if entry.decorators else (),
+            tuple([text for text, _ in entry.extends]) if entry.extends else (),
+            tuple([text for text, _ in entry.implements]) if entry.implements else (),
+            entry.doc or (comment_doc(node) if spec.comment_docs else ""),
+        )
+
+
+def _name(entry: Def) -> str:
+    name = node_text(entry.name_node).strip()
+    if _CONVERSION_OPERATOR.match(name):
+        name = SPACES.sub(" ", name.split("(", 1)[0]).strip()  # not its parameters
+    if name.startswith(":") and name[1:2].isidentifier():
+        name = name[1:]  # a symbol literal (Ruby's `:name`) names its bare word
+    return name
+
+
+def _is_parameter_property(entry: Def, function: Def) -> bool:
+    """A value declared in a constructor's parameters, before its body (TypeScript, PHP)."""
+    if function.kind is not Kind.CONSTRUCTOR:
+        return False
+    body = function.node.child_by_field_name("body")
+    return body is not None and entry.node.end_byte <= body.start_byte
+
+
+def _contains(outer: Node, inner: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+def _same_span(one: Node, other: Node) -> bool:
+    return one.start_byte == other.start_byte and one.end_byte == other.end_byte

@@ -1,0 +1,129 @@
+"""What a definition says about itself in the source: its module's name, its
+signature, its doc (a docstring or the comments above it), short names of what it
+mentions. Pure functions of nodes and text."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+MAX_SIGNATURE = 240
+MAX_DOC = 800
+
+_WRAPPERS = frozenset(
+    {
+        "decorated_definition",
+        "export_statement",
+        "template_declaration",
+        "annotated_declaration",
+        # Go: `type T ...`, `const C = ...`, `var v = ...` wrap a spec in a declaration
+        "type_declaration",
+        "const_declaration",
+        "var_declaration",
+        # Objective-C: each method of an @implementation sits in one
+        "implementation_definition",
+    }
+)
+# siblings between a definition and its leading comment: TypeScript decorators, Rust attributes
+_DOC_TRANSPARENT = frozenset({"decorator", "attribute_item"})
+SPACES = re.compile(r"\s+")
+_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+|;+|%+|\(\*)\s?")
+_LAST_NAME = re.compile(r"([A-Za-z_$][\w$]*)[^\w$]*$")
+
+
+def module_name(path: str) -> str:
+    """``pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``."""
+    folder, _, name = path.rpartition("/")
+    dot = name.rfind(".")
+    stem = name[:dot] if 0 < dot < len(name) - 1 else name  # as PurePosixPath.stem
+    parts = [p for p in folder.split("/") if p not in ("", ".")]
+    if stem != "__init__":
+        parts.append(stem)
+    return ".".join(parts)
+
+
+def node_text(node: Node) -> str:
+    raw = node.text
+    return raw.decode("utf-8", errors="replace") if raw is not None else ""
+
+
+def short_name(text: str) -> str:
+    """The last identifier in a written type or decorator: ``a.B[T]`` -> ``B``."""
+    head = text.split("(", 1)[0].split("<", 1)[0].split("[", 1)[0].strip().lstrip("@")
+    match = _LAST_NAME.search(head)
+    return match.group(1) if match else head
+
+
+def clean_doc_string(text: str) -> str:
+    body = text.strip()
+    for quote in ('"""', "'''", '"', "'"):
+        if body.endswith(quote):
+            start = body.find(quote)
+            if start != -1 and start + len(quote) <= len(body) - len(quote):
+                body = body[start + len(quote) : len(body) - len(quote)]
+                break
+    return _trim_doc(body)
+
+
+def _trim_doc(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines()]
+    doc = "\n".join(lines).strip()
+    return doc[:MAX_DOC]
+
+
+def _is_comment(node: Node | None) -> bool:
+    return node is not None and "comment" in node.type
+
+
+def comment_doc(node: Node) -> str:
+    anchor = node
+    while (
+        anchor.parent is not None
+        and anchor.parent.type in _WRAPPERS
+        and not _is_comment(anchor.prev_sibling)  # a comment inside the wrapper is closer
+    ):
+        anchor = anchor.parent
+    comments: list[str] = []
+    expected_row = anchor.start_point[0]
+    sibling = anchor.prev_sibling
+    while sibling is not None and sibling.type in _DOC_TRANSPARENT:
+        expected_row = sibling.start_point[0]  # doc comments go above decorators too
+        sibling = sibling.prev_sibling
+    while sibling is not None and "comment" in sibling.type:
+        if sibling.end_point[0] < expected_row - 1:
+            break
+        comments.append(node_text(sibling))
+        expected_row = sibling.start_point[0]
+        sibling = sibling.prev_sibling
+    if not comments:
+        return ""
+    lines: list[str] = []
+    for comment in reversed(comments):
+        for line in comment.splitlines():
+            stripped = _COMMENT_MARKS.sub("", line).rstrip().removesuffix("*/").rstrip()
+            lines.append(stripped)
+    return _trim_doc("\n".join(lines))
+
+
+def body_of(node: Node) -> Node | None:
+    """The ``body`` field, or in grammars without fields a last child named ``*_body``."""
+    body = node.child_by_field_name("body")
+    if body is None and node.named_child_count:
+        last = node.named_children[-1]
+        if last.type.endswith("_body") and last.start_byte > node.start_byte:
+            body = last
+    return body
+
+
+def signature(node: Node, name_node: Node, source: bytes) -> str:
+    body = body_of(node)
+    end = body.start_byte if body is not None and body.start_byte > node.start_byte else -1
+    if end == -1:  # up to the end of the name's line, past annotations above it
+        newline = source.find(b"\n", max(node.start_byte, name_node.start_byte), node.end_byte)
+        end = newline if newline != -1 else node.end_byte
+    text = source[node.start_byte : min(end, node.start_byte + MAX_SIGNATURE * 2)]
+    squashed = " ".join(text.decode("utf-8", errors="replace").split())
+    return squashed.rstrip("{:= ").strip()[:MAX_SIGNATURE] or squashed[:MAX_SIGNATURE]

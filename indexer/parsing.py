@@ -1,0 +1,253 @@
+"""Files -> parsed records, in worker processes when there are many.
+
+``parse_file`` reads, hashes and extracts one file; ``parse_stream`` runs it over many
+(a process pool past :data:`POOL_THRESHOLD` files), yielding results in job order as
+they come; ``entry_of`` turns a parsed file into the index's :class:`FileEntry`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import logging
+import os
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from symfuse.indexer import rows
+from symfuse.indexer.config import file_key
+from symfuse.indexer.discover import Candidate
+from symfuse.indexer.index import FileEntry
+from symfuse.indexer.model import FileStamp, Skipped
+from symfuse.indexer.progress import Bar, progress_bar
+
+if TYPE_CHECKING:
+    import multiprocessing.context
+
+# The parser and the process pool are imported where they are first used: `symfuse
+# index` with nothing new to parse needs neither (20 ms of its start-up).
+
+log = logging.getLogger(__name__)
+
+POOL_THRESHOLD = 48  # fewer files than this are parsed in-process
+
+
+@dataclass(frozen=True, slots=True)
+class ParseJob:
+    """One file to parse. ``package`` is the path of the Python packages its root sits
+    in (``django/`` when the root is the ``django`` package; see :func:`package_prefix`)."""
+
+    key: str
+    root: str
+    rel: str
+    abs_path: str
+    language: str
+    package: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """A file as a parser worker sends it: ``record`` is its stored form in parts
+    (rows.RecordParts), encoded in the worker; the parent decodes the symbol rows and
+    writes the parts as they came."""
+
+    key: str
+    root: str
+    rel: str
+    language: str
+    stamp: FileStamp
+    record: rows.RecordParts
+    problems: tuple[str, ...] = ()
+
+
+ParseResult = ParsedFile | Skipped
+
+
+def job_for(
+    alias: str, found: Candidate, aliases: Mapping[str, str], packages: Mapping[str, str]
+) -> ParseJob:
+    """The job that parses a file discovery found under root ``alias`` (``packages``:
+    :func:`package_prefixes` of the roots)."""
+    key = file_key(alias, found.path, aliases)
+    return ParseJob(key, alias, found.path, found.abs_path, found.language, packages[alias])
+
+
+def package_prefix(directory: str) -> str:
+    """``a/b/`` when ``directory`` is package ``b`` inside package ``a`` (``__init__.py``)."""
+    parts: list[str] = []
+    current = Path(directory)
+    while (current / "__init__.py").is_file() and current.name:
+        parts.append(current.name)
+        current = current.parent
+    return "".join(f"{part}/" for part in reversed(parts))
+
+
+def package_prefixes(aliases: Mapping[str, str]) -> dict[str, str]:
+    """:func:`package_prefix` of each root, by alias: looked up once per update."""
+    return {alias: package_prefix(real) for alias, real in aliases.items()}
+
+
+def _read(abs_path: str, source: bytes | None) -> tuple[int, bytes] | str:
+    """The file's mtime and bytes (``source`` when given); the reason when unreadable."""
+    try:
+        st = os.stat(abs_path)
+        if source is None:
+            with open(abs_path, "rb") as f:
+                source = f.read()
+    except FileNotFoundError:
+        return "vanished before it could be read"
+    except OSError as exc:
+        return f"cannot read: {exc.strerror}"
+    if b"\0" in source[:8192]:
+        return "binary file"
+    return st.st_mtime_ns, source
+
+
+def parse_file(
+    key: str,
+    root: str,
+    rel: str,
+    abs_path: str,
+    language: str,
+    source: bytes | None = None,
+    *,
+    package: str | None = None,
+) -> ParseResult:
+    """Read, hash and extract one file; :class:`Skipped` when it cannot be indexed.
+
+    ``package``: the root's :func:`package_prefix`, looked up here when not given.
+    """
+    read = _read(abs_path, source)
+    if isinstance(read, str):
+        return Skipped(key, read)
+    mtime_ns, source = read
+    problems: list[str] = []
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(f"not valid UTF-8 at byte {exc.start}; undecodable bytes replaced")
+    from symfuse.indexer.extract import extract
+
+    if package is None and abs_path.endswith(rel):
+        package = package_prefix(abs_path[: len(abs_path) - len(rel)].rstrip("/"))
+    try:
+        result = extract(key, root, language, source, module_path=(package or "") + rel)
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return Skipped(key, f"parser failed: {exc}")
+    problems.extend(result.problems)
+    refs_blob, links_blob, ref_names = rows.pack_references(result.reference_rows)
+    symbol_rows = [rows.symbol_row(s) for s in result.symbols]
+    digest = hashlib.blake2b(source, digest_size=16).hexdigest()
+    return ParsedFile(
+        key,
+        root,
+        rel,
+        language,
+        FileStamp(len(source), mtime_ns, digest),
+        rows.record_parts(symbol_rows, refs_blob, ref_names, links_blob),
+        tuple(problems),
+    )
+
+
+def parse_job(job: ParseJob) -> ParseResult:
+    """:func:`parse_file` of a job (what the pool's workers run)."""
+    return parse_file(job.key, job.root, job.rel, job.abs_path, job.language, package=job.package)
+
+
+def entry_of(parsed: ParsedFile) -> FileEntry:
+    record = parsed.record
+    symbol_rows, names = rows.unpack_parts(record)
+    key, root, language = parsed.key, parsed.root, parsed.language
+    return FileEntry(
+        path=key,
+        root=root,
+        rel=parsed.rel,
+        language=language,
+        stamp=parsed.stamp,
+        symbols=[rows.symbol_from_row(r, key, root, language) for r in symbol_rows],
+        refs_blob=record[1],
+        ref_names=frozenset(names),
+        links_blob=record[3],
+        problems=list(parsed.problems),
+        record=record,
+    )
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def parse_many(
+    jobs: Sequence[ParseJob], workers: int | None, show_progress: bool
+) -> list[ParseResult]:
+    """Parse files, in a process pool when there are many; order is kept."""
+    return list(parse_stream(jobs, workers, show_progress))
+
+
+def parse_stream(
+    jobs: Iterable[ParseJob], workers: int | None, show_progress: bool
+) -> Iterator[ParseResult]:
+    """Results as they come (in job order), so the caller works while the pool parses.
+
+    ``jobs`` may be a generator (a cold build feeds discovery straight in): the pool
+    starts on the first chunk while the rest is still being found.
+    """
+    total = len(jobs) if isinstance(jobs, Sized) else None
+    pending = iter(jobs)
+    head = list(itertools.islice(pending, POOL_THRESHOLD))
+    count = workers or os.cpu_count() or 1
+    with progress_bar(total, show_progress) as bar:
+        if len(head) < POOL_THRESHOLD or count == 1:
+            yield from _parse_here(itertools.chain(head, pending), bar)
+        else:
+            yield from _parse_in_pool(itertools.chain(head, pending), count, total, bar)
+
+
+def _parse_here(jobs: Iterable[ParseJob], bar: Bar) -> Iterator[ParseResult]:
+    for job in jobs:
+        yield parse_job(job)
+        bar.update()
+
+
+def _parse_in_pool(
+    jobs: Iterator[ParseJob], count: int, total: int | None, bar: Bar
+) -> Iterator[ParseResult]:
+    """``jobs`` parsed by ``count`` worker processes; in this one if the pool breaks."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from symfuse.indexer import procs
+
+    chunk = 8 if total is None else max(1, min(32, total // (count * 8)))
+    submitted: list[ParseJob] = []
+
+    def remember() -> Iterator[ParseJob]:
+        for job in jobs:
+            submitted.append(job)
+            yield job
+
+    done = 0
+    pool = procs.pool(count, _pool_context())
+    try:
+        results = pool.map(parse_job, remember(), chunksize=chunk)
+        if bar.total is None:  # map() has submitted every job: the total is known
+            bar.total = len(submitted)
+            bar.refresh()
+        for result in results:
+            done += 1
+            yield result
+            bar.update()
+    except BrokenProcessPool as exc:
+        log.warning("parser processes failed (%s); parsing the rest in this process", exc)
+        yield from _parse_here(itertools.chain(submitted[done:], jobs), bar)
+    finally:
+        # Not waiting for the workers to exit (0.2 s on Django): they wind down
+        # while the caller links; the interpreter joins them before it exits.
+        pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,132 @@
+"""Byte-preserving rewrites of a source before it is parsed.
+
+Some constructs throw a bundled grammar's error recovery off for the rest of the file
+(its root becomes one ERROR node). A pre-pass rewrites them with bytes of the same
+length, newlines untouched, so every position in the tree is a position in the file.
+Each is a few literal-prefixed regex scans: cheap next to parsing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# TypeScript: a call signature on its own line after a member ending in a type
+# (`(a: A): Option<B>\n  <C>(c: C): D`) reads as type arguments of that type; TypeScript
+# itself never takes type arguments across a line break. A `;` in the indentation ends
+# the member first.
+_TS_SIGNATURE_LINE = re.compile(rb"\n[ \t]*[ \t]<(?=[\w$\r\n])")
+# variance annotations (`interface Tag<in out Id, out A>`): unknown to the grammar, blanked
+_TS_VARIANCE_FIRST = re.compile(
+    rb"<(\s*)(in[ \t]+out|in|out)(?=[ \t]+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
+)
+_TS_VARIANCE_NEXT = re.compile(
+    rb",(\s*)(in[ \t]+out|in|out)(?=[ \t]+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
+)
+# an escaped backtick, which the grammar's template literal *types* do not take
+_TS_ESCAPED_BACKTICK = re.compile(rb"(?<!\\)((?:\\\\)*)\\`")
+
+
+def _blank_variance(match: re.Match[bytes]) -> bytes:
+    return match.group(0)[:1] + match.group(1) + b" " * len(match.group(2))
+
+
+def _ts_prepass(source: bytes) -> bytes:
+    out: bytearray | None = None
+    for match in _TS_SIGNATURE_LINE.finditer(source):
+        end = match.start()  # the previous line's end; skip comments back to the code
+        while True:
+            stop = end
+            while stop > 0 and source[stop - 1] in b" \t\r\n":
+                stop -= 1
+            if source[stop - 2 : stop] == b"*/":
+                opening = source.rfind(b"/*", 0, stop - 2)
+                if opening == -1:
+                    break
+                end = opening
+                continue
+            line_start = source.rfind(b"\n", 0, stop) + 1
+            if source[line_start:stop].lstrip().startswith(b"//"):
+                end = line_start
+                continue
+            break
+        last = source[stop - 1 : stop]  # a type ends here, not an arrow's `=>`
+        arrow = last == b">" and source[stop - 2 : stop - 1] == b"="
+        if last and not arrow and (last.isalnum() or last in b"_$)]>"):
+            if out is None:
+                out = bytearray(source)
+            out[match.end() - 2] = 0x3B  # `;`
+    if out is not None:
+        source = bytes(out)
+    source = _TS_VARIANCE_FIRST.sub(_blank_variance, source)
+    source = _TS_VARIANCE_NEXT.sub(_blank_variance, source)
+    if b"\\`" in source:
+        source = _TS_ESCAPED_BACKTICK.sub(rb"\1  ", source)
+    return source
+
+
+# C and C++: attribute-like macros (`BOOST_CONTAINER_FORCEINLINE T& f() BOOST_NOEXCEPT {`,
+# `ZSTDLIB_API size_t g(void)`) break the declaration around them; blanked when they sit
+# before a declaration (an identifier follows) or after a parameter list (`)` or `const`
+# precedes), never on a preprocessor line. Found by their suffix, then widened to the word.
+_C_ATTRIBUTE_MACRO = re.compile(
+    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR|DECL|API|EXPORT|IMPORT"
+    rb"|NORETURN|NODISCARD|DEPRECATED|MAY_ALIAS|SYMBOL_VISIBLE|VISIBLE|HIDDEN|OVERRIDE|FINAL"
+    rb"|ATTRIBUTE_\w+)\b"
+)
+_C_MACRO_ARGS = re.compile(rb"[ \t]*\((?:[^()\n]|\([^()\n]*\))*\)")
+_C_MACRO_WORD = re.compile(rb"[A-Z][A-Z0-9_]*")
+_C_PREVIOUS_WORD = re.compile(rb"(\w+)\s*\Z")
+_C_AFTER_PARAMETERS = frozenset({b"const", b"override", b"final", b"noexcept", b"volatile"})
+_C_MACRO_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_BLANKS = frozenset(b" \t\r\n")
+
+
+def _c_prepass(source: bytes) -> bytes:
+    out: bytearray | None = None
+    previous_end = -1
+    for match in _C_ATTRIBUTE_MACRO.finditer(source):
+        start, end = match.start(), match.end()
+        while start > 0 and source[start - 1] in _C_MACRO_CHARS:
+            start -= 1
+        if start == match.start() or not _C_MACRO_WORD.fullmatch(source, start, end):
+            continue
+        if start and (source[start - 1 : start].isalnum() or source[start - 1] == 0x5F):
+            continue  # part of a longer, mixed-case word
+        args = _C_MACRO_ARGS.match(source, end)
+        if args is not None:
+            end = args.end()
+        after = end
+        while after < len(source) and source[after] in _BLANKS:
+            after += 1
+        before = start
+        while before > 0 and source[before - 1] in _BLANKS:
+            before -= 1
+        next_char = source[after : after + 1]
+        leading = next_char.isalpha() or next_char in (b"_", b"~")  # before a declaration
+        if (
+            not leading
+            and source[before - 1 : before] not in (b")", b"]")
+            and before != previous_end
+        ):
+            word = _C_PREVIOUS_WORD.search(source, max(0, before - 40), before)
+            if word is None or word.group(1) not in _C_AFTER_PARAMETERS:
+                continue  # nor after a parameter list: an expression's constant
+        line_start = source.rfind(b"\n", 0, start) + 1
+        if source[line_start:start].lstrip().startswith(b"#"):
+            continue  # `#define X_API ...`, `#ifdef X_API`
+        if out is None:
+            out = bytearray(source)
+        for index in range(start, end):
+            if out[index] not in (10, 13):
+                out[index] = 32
+        previous_end = end
+    return bytes(out) if out is not None else source
+
+
+PREPASS: dict[str, Callable[[bytes], bytes]] = {
+    "typescript": _ts_prepass,
+    "tsx": _ts_prepass,
+    "c": _c_prepass,
+    "cpp": _c_prepass,
+}

@@ -1,0 +1,322 @@
+"""References -> the definitions they stand for.
+
+A reference is resolved by trying, in order:
+
+1. the same scope: a definition with that name in the enclosing definition, its
+   parents, the enclosing class (for ``self.x``/``this.x``) and the file;
+2. imports: a name or module alias bound by an import of the same file, looked
+   up by qualified name; a Python module's imports are names of its own, so
+   ``models.Model`` follows ``django/db/models/__init__.py``'s
+   ``from django.db.models.base import Model`` (and ``from x import *``); a
+   JavaScript/TypeScript relative import (``import { Order } from "./models"``)
+   names the module file, and barrels (``export { x } from``, ``export * from``)
+   are followed to the defining one;
+3. the bare name anywhere in the workspace, each of ``n`` candidates with
+   confidence ``1/n`` (names with more than ``MAX_CANDIDATES`` definitions are
+   too ambiguous to link).
+
+Resolution is versioned by :data:`~symfuse.indexer.versions.LINKER_VERSION`: bump
+it when what this module resolves changes.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from symfuse.indexer.bindings import (
+    RELATIVE,
+    Bindings,
+    import_bindings,
+    import_fqn,
+    python_modules,
+    script_module,
+)
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.languages import family
+from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
+from symfuse.indexer.rows import LinkGroup
+
+MAX_CANDIDATES = 8
+MAX_REEXPORT_HOPS = 4  # `pkg` re-exports from `pkg.sub`, which re-exports from ...
+SELF_NAMES = frozenset({"self", "this", "cls", "super()", "Self", "@"})
+
+
+class Resolution(NamedTuple):
+    """A definition a reference resolves to (a named tuple: hundreds of thousands per index)."""
+
+    target: Symbol
+    confidence: float
+
+
+class Resolver:
+    """Resolves references against an index's current symbols."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self.symbols = index.symbols
+        self.by_name = index.by_name
+        self._by_fqn = index.by_fqn
+        self._bare: dict[tuple[str, RefKind, bool, str], list[Resolution]] = {}
+        self._imports: dict[str, Bindings] = {}
+        self._groups: tuple[str | None, list[LinkGroup]] = (None, [])
+        self._outside_cache: dict[tuple[str, str, str, RefKind], list[Resolution]] = {}
+        self._modules: dict[str, FileEntry] | None = None
+
+    def _bindings(self, entry: FileEntry) -> Bindings:
+        found = self._imports.get(entry.path)
+        if found is None:
+            # another file's (a module that re-exports): decoded without evicting the
+            # groups of the file being linked
+            groups = self.link_groups(entry) if self._groups[0] == entry.path else None
+            found = self._imports[entry.path] = import_bindings(entry, groups)
+        return found
+
+    def _file_imports(self, entry: FileEntry) -> dict[str, str]:
+        """Local name -> qualified name it stands for, from the file's import references."""
+        return self._bindings(entry).names
+
+    def _from_stars(self, entry: FileEntry, dotted: str, hops: int = 0) -> Symbol | None:
+        """``dotted`` looked up in the modules the file imports ``*`` from, in order."""
+        for module in self._bindings(entry).stars:
+            found = self._fqn(f"{module}.{dotted}", hops + 1)
+            if found is not None:
+                return found
+        return None
+
+    def link_groups(self, entry: FileEntry) -> list[LinkGroup]:
+        """The file's link groups, decoded once while it is being linked."""
+        if self._groups[0] != entry.path:
+            self._groups = (entry.path, entry.link_groups())
+        return self._groups[1]
+
+    def resolve(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
+        """The definitions one reference of ``entry`` may stand for."""
+        return self.resolve_name(ref.name, ref.qualifier, ref.kind, ref.enclosing, entry)
+
+    def resolve_name(
+        self,
+        name: str,
+        qualifier: str,
+        kind: RefKind,
+        enclosing: str | None,
+        entry: FileEntry,
+        *,
+        once: bool = False,
+    ) -> list[Resolution]:
+        """``once``: the caller asks for this written name once per file (a link
+        group), so the answer past the scopes is not worth remembering."""
+        if kind is RefKind.IMPORT:
+            target = self._fqn(import_fqn(name, qualifier, entry))
+            if target is None and qualifier.startswith(RELATIVE):
+                module = script_module(self.index, entry, qualifier)
+                target = self._script_export(module, name) if module is not None else None
+            return [Resolution(target, 1.0)] if target is not None else []
+        if not qualifier or qualifier in SELF_NAMES:
+            scoped = self._in_scope(name, bool(qualifier), enclosing, entry)
+            if scoped is not None:
+                return [Resolution(scoped, 1.0)]
+        if once:
+            return self._outside_scopes(name, qualifier, kind, entry)
+        return self._outside(name, qualifier, kind, entry)
+
+    def _outside(
+        self, name: str, qualifier: str, kind: RefKind, entry: FileEntry
+    ) -> list[Resolution]:
+        # Past the scopes the answer depends on the file and the written name alone:
+        # remembered per file (a test module says `self.assertEqual` a thousand times).
+        key = (entry.path, name, qualifier, kind)
+        found = self._outside_cache.get(key)
+        if found is None:
+            found = self._outside_cache[key] = self._outside_scopes(name, qualifier, kind, entry)
+        return found
+
+    def _relative(self, entry: FileEntry, local: str, member: str = "") -> Symbol | None:
+        """What a JavaScript/TypeScript name bound by a relative import stands for: the
+        top-level definition of the module file (``member`` of a namespace import)."""
+        bound = self._bindings(entry).relative.get(local)
+        if bound is None:
+            return None
+        spec, imported = bound
+        if bool(imported) == bool(member):
+            return None  # `m.x` needs a namespace import; a plain name, a named one
+        module = script_module(self.index, entry, spec)
+        if module is None:
+            return None
+        return self._script_export(module, imported or member)
+
+    def _script_export(self, module: FileEntry, name: str, hops: int = 0) -> Symbol | None:
+        """The definition a JavaScript/TypeScript module exports as ``name``: its own, or
+        one it re-exports (`export { name } from "./x"`, `export * from "./y"`: barrels)."""
+        found = module.lookups().top.get(name)
+        if found is not None or hops >= MAX_REEXPORT_HOPS:
+            return found
+        bindings = self._bindings(module)
+        bound = bindings.relative.get(name)
+        if bound is not None and bound[1]:
+            origin = script_module(self.index, module, bound[0])
+            if origin is not None:
+                return self._script_export(origin, bound[1], hops + 1)
+        for spec in bindings.relative_stars:
+            origin = script_module(self.index, module, spec)
+            found = self._script_export(origin, name, hops + 1) if origin is not None else None
+            if found is not None:
+                return found
+        return None
+
+    def _script_import(self, entry: FileEntry, name: str, qualifier: str) -> Symbol | None:
+        """``name`` or ``m.name`` bound by a relative import of a JavaScript/TypeScript
+        file (``import { Order } from "./models"``, ``import * as m from "./models"``)."""
+        if not qualifier:
+            return self._relative(entry, name)
+        namespace, dot, _ = qualifier.partition(".")
+        return None if dot else self._relative(entry, namespace, name)
+
+    def _outside_scopes(
+        self, name: str, qualifier: str, kind: RefKind, entry: FileEntry
+    ) -> list[Resolution]:
+        if family(entry.language) == "javascript":
+            found = self._script_import(entry, name, qualifier)
+            if found is not None:
+                return [Resolution(found, 1.0)]
+        imports = self._file_imports(entry)
+        if qualifier:
+            head = qualifier.split(".", 1)[0]
+            rest = qualifier[len(head) :]
+            # The qualifier's head is an imported name, or a definition of this file
+            # (``Order.total(self)`` next to ``class Order``).
+            local = entry.lookups().top.get(head)
+            for base in (imports.get(head), local.fqn if local is not None else None):
+                if base is None:
+                    continue
+                target = self._fqn(f"{base}{rest}.{name}")
+                if target is not None:
+                    return [Resolution(target, 1.0)]
+        elif name in imports:
+            target = self._fqn(imports[name])
+            if target is not None:
+                return [Resolution(target, 1.0)]
+        else:
+            target = self._from_stars(entry, name)
+            if target is not None:
+                return [Resolution(target, 1.0)]
+        return self._by_bare_name(name, bool(qualifier), kind, entry)
+
+    def _fqn(self, dotted: str, hops: int = 0) -> Symbol | None:
+        """The definition with this qualified name; failing that, with its longest suffix
+        of two or more parts (``django.db.models.Q`` when the workspace root is the
+        ``django`` package itself, whose names start at ``db``); failing that, the one a
+        module re-exports under it (:meth:`_reexported`)."""
+        found = self._by_fqn.get(dotted)
+        if found is not None:
+            return found
+        parts = dotted.split(".")
+        for start in range(1, len(parts) - 1):
+            found = self._by_fqn.get(".".join(parts[start:]))
+            if found is not None:
+                return found
+        if hops < MAX_REEXPORT_HOPS and len(parts) > 1:
+            return self._reexported(parts, hops)
+        return None
+
+    def _reexported(self, parts: list[str], hops: int) -> Symbol | None:
+        """``django.db.models.Model``: the module ``django.db.models`` defines no
+        ``Model`` but imports it (``from django.db.models.base import Model``), and a
+        module's imports are names of its own: follow them. The longest module path
+        first, leading parts dropped as in :meth:`_fqn`."""
+        modules = self._module_map()
+        for start in range(len(parts) - 1):
+            for cut in range(len(parts) - 1, start, -1):
+                module = modules.get(".".join(parts[start:cut]))
+                if module is None:
+                    continue
+                target = self._file_imports(module).get(parts[cut])
+                if target is None:  # perhaps from a module it imports `*` from
+                    return self._from_stars(module, ".".join(parts[cut:]), hops)
+                return self._fqn(".".join([target, *parts[cut + 1 :]]), hops + 1)
+        return None
+
+    def importable(self, dotted: str) -> list[Symbol]:
+        """The definitions ``dotted`` names as an import path would (``models.CharField``,
+        ``db.models.Model``): the name in every module whose dotted name ends with the
+        path's head, where the module defines, re-exports or ``*``-imports it. For
+        queries written as people import names, not as the files define them."""
+        head, _, last = dotted.rpartition(".")
+        if not head or not last:
+            return []
+        suffix = "." + head
+        found: dict[str, Symbol] = {}
+        for module in self._module_map():
+            if module == head or module.endswith(suffix):
+                target = self._fqn(f"{module}.{last}")
+                if target is not None and target.name == last:
+                    found.setdefault(target.symbol_id, target)
+        return list(found.values())
+
+    def _module_map(self) -> dict[str, FileEntry]:
+        """Python module name (from the path under its root) -> the file."""
+        if self._modules is None:
+            self._modules = python_modules(self.index)
+        return self._modules
+
+    def _in_scope(
+        self, name: str, self_scope: bool, enclosing: str | None, entry: FileEntry
+    ) -> Symbol | None:
+        """A definition of the name in the reference's scopes (all in its own file);
+        ``self_scope``: written ``self.name`` (only class scopes count)."""
+        by_id, top, scoped, nested_names = entry.lookups()
+        if name not in nested_names:  # no scope of this file defines it: skip the walk
+            return None if self_scope else top.get(name)
+        scope = enclosing
+        while scope is not None:
+            owner = by_id.get(scope)
+            if owner is None:
+                break
+            if not self_scope or owner.kind.is_container:
+                found = scoped.get((scope, name))
+                if found is not None and found.symbol_id != enclosing:
+                    return found
+            scope = owner.parent
+        if self_scope:
+            return None
+        return top.get(name)
+
+    def _by_bare_name(
+        self, name: str, qualified: bool, kind: RefKind, entry: FileEntry
+    ) -> list[Resolution]:
+        """Candidates by name alone; they depend on nothing else, so they are cached."""
+        group = family(entry.language)
+        key = (name, kind, qualified, group)
+        found = self._bare.get(key)
+        if found is None:
+            found = self._bare[key] = self._bare_candidates(name, qualified, kind, group)
+        return found
+
+    def _bare_candidates(
+        self, name: str, qualified: bool, kind: RefKind, group: str
+    ) -> list[Resolution]:
+        positions = self.by_name.get(name)
+        if not positions:
+            return []
+        candidates = [self.symbols[i] for i in positions]
+        # A bare name never links across languages (Python's builtin ``sum`` is not a
+        # Java method ``sum``), except within a family that shares its definitions.
+        candidates = [c for c in candidates if family(c.language) == group]
+        if kind is RefKind.REFERENCE and not qualified:
+            # An unqualified name is not a member of some class elsewhere: a parameter
+            # ``items`` is not the field ``Order.items`` (members in scope resolved above).
+            candidates = [c for c in candidates if c.kind not in Kind.MEMBERS]
+        elif qualified:
+            # ``order.total()``: an attribute of a value is a member, when one is so named.
+            candidates = [c for c in candidates if c.parent is not None] or candidates
+        if not candidates:
+            return []
+        wanted = Kind.CALL_TARGETS if kind is RefKind.CALL else None
+        if kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT):
+            wanted = Kind.TYPE_TARGETS
+        if wanted is not None:
+            candidates = [c for c in candidates if c.kind in wanted] or candidates
+        if len(candidates) > MAX_CANDIDATES:
+            return []
+        # three decimals, as the store keeps them: stored and fresh edges compare equal
+        confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else 0.8), 3)
+        return [Resolution(c, confidence) for c in candidates]

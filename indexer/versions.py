@@ -1,0 +1,23 @@
+"""The format versions that stored extractions and edges are keyed on.
+
+Bump a version whenever what its code produces changes; an index stored with
+another value is then re-extracted (``EXTRACTOR_VERSION``, every language) or
+relinked (``LINKER_VERSION``) at its next update. Editing a comment or moving
+code between modules changes nothing stored, so it needs no bump.
+
+The constants live here rather than in the modules they version because every
+``symfuse index`` compares them, and that command must not import the parser or
+the linker when nothing changed. The queries are data and are not versioned
+here: :func:`symfuse.indexer.config.extractor_fingerprint` hashes each language's
+``.scm`` text, so a changed query re-extracts only its language.
+"""
+
+from __future__ import annotations
+
+# Bump when the output of extraction changes: symbols, references or problems that
+# extract.py, definitions.py, extract_text.py or prepass.py yield for the same bytes.
+EXTRACTOR_VERSION = 1
+
+# Bump when reference resolution changes: the edges that graph.py, resolve.py or
+# bindings.py make from the same symbols and references.
+LINKER_VERSION = 1
