@@ -14,14 +14,15 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.request import IncludeTests, SearchRequest
+from symfuse.ranking.roles import Role, role_of
 
 _KINDS = list(Kind)
 _KIND_CODE = {k: i for i, k in enumerate(_KINDS)}
@@ -104,6 +105,18 @@ class FilterTable:
     extends: dict[str, npt.NDArray[np.int64]]
     implements: dict[str, npt.NDArray[np.int64]]
     decorators: dict[str, npt.NDArray[np.int64]]
+    # Per file: test, example or benchmark code (symfuse.ranking.roles), from its path.
+    side_files: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        side = [role_of(f) is not Role.PRODUCT for f in self.files]
+        object.__setattr__(self, "side_files", np.asarray(side, dtype=np.bool_))
+
+    def side_code(self, positions: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.bool_]:
+        """Whether each symbol (of ``positions``, or every one) is test, example or
+        benchmark code."""
+        codes = self.file if positions is None else self.file[positions]
+        return self.side_files[codes] if codes.shape[0] else np.zeros(0, dtype=np.bool_)
 
     @classmethod
     def build(cls, symbols: list[Symbol]) -> FilterTable:
@@ -198,6 +211,10 @@ class FilterTable:
             both(self._names(self.implements, request.implements))
         if request.decorator:
             both(self._names(self.decorators, request.decorator))
+        if request.include_tests is IncludeTests.FALSE:
+            both(~self.side_code())
+        elif request.include_tests is IncludeTests.ONLY:
+            both(self.side_code())
         if mask is not None and mask.shape[0] != n:
             mask = np.zeros(n, dtype=np.bool_)
         return mask

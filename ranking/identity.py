@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import chain
+from itertools import chain, pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -328,3 +328,46 @@ def rank(
     chosen = found[order].astype(np.int64)
     scores = (MatchTier.NONE - tier[chosen]).astype(np.float64) / float(MatchTier.NONE)
     return Ranking(chosen, scores), tier
+
+
+def rank_words(
+    table: NameTable,
+    words: Sequence[str],
+    pagerank: npt.NDArray[np.float64],
+    mask: npt.NDArray[np.bool_] | None,
+    limit: int,
+) -> Ranking:
+    """Names that a prose query spells out: a name equal (ignoring case and separators)
+    to two consecutive words joined (``hide input`` -> ``hide_input``, ``lazy file`` ->
+    ``LazyFile``) or to one word (``prompt``).
+
+    Pairs rank first, then single words by how few names they match (a rare word
+    names one thing), then PageRank. Scores: 1.0 for a pair, 0.5 for a word.
+    Only equality lookups in the sorted name tables: cheap for any number of words.
+    """
+    groups: list[tuple[float, npt.NDArray[np.int64]]] = []
+    lowered = [w.lower() for w in words]
+    for first, second in pairwise(lowered):
+        found = table.wholes.equal(first + second)
+        if found.shape[0]:
+            groups.append((1.0, found))
+    singles = [np.union1d(table.lower.equal(w), table.wholes.equal(w)) for w in lowered]
+    for found in sorted(singles, key=len):
+        if found.shape[0]:
+            groups.append((0.5, found.astype(np.int64)))
+    seen = np.zeros(len(table), dtype=np.bool_)
+    chosen: list[npt.NDArray[np.int64]] = []
+    scores: list[npt.NDArray[np.float64]] = []
+    for score, group in groups:
+        fresh = group[~seen[group]]
+        if mask is not None:
+            fresh = fresh[mask[fresh]]
+        if not fresh.shape[0]:
+            continue
+        fresh = fresh[np.argsort(-pagerank[fresh], kind="stable")]
+        seen[fresh] = True
+        chosen.append(fresh)
+        scores.append(np.full(fresh.shape[0], score))
+    if not chosen:
+        return Ranking.empty()
+    return Ranking(np.concatenate(chosen)[:limit], np.concatenate(scores)[:limit])

@@ -36,6 +36,8 @@ MAX_QUERY_LENGTH = 1000
 MAX_LIMIT = 1000
 MAX_OFFSET = 100_000
 MAX_EDIT_DISTANCE = 10
+MAX_SNIPPET_LINES = 200
+AGENT_SNIPPET_LINES = 3
 AGENT_MAX_LIMIT = 200
 
 
@@ -63,6 +65,22 @@ class DetailLevel(StrEnum):
     MINIMAL = "minimal"
     DEFAULT = "default"
     FULL = "full"
+
+
+class IncludeTests(StrEnum):
+    """Test, example and benchmark code (:mod:`symfuse.ranking.roles`) in a search:
+    ``true`` ranks it (lower for prose queries), ``false`` leaves it out, ``only``
+    searches it alone."""
+
+    TRUE = "true"
+    FALSE = "false"
+    ONLY = "only"
+
+
+def _include_tests(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value.strip().lower() if isinstance(value, str) else value
 
 
 class Channel(StrEnum):
@@ -258,8 +276,31 @@ class SearchRequest(Request):
         Field(max_length=4096, description="drill mode: the file or symbol_id to search in"),
     ] = None
     detail_level: Annotated[
-        DetailLevel, Field(description="fields per item: minimal, default or full")
+        DetailLevel,
+        Field(description="fields per item: minimal, default, or full (with the source)"),
     ] = DetailLevel.DEFAULT
+    include_tests: Annotated[
+        IncludeTests,
+        BeforeValidator(_include_tests),
+        WithJsonSchema({"enum": [True, False, "true", "false", "only"]}, mode="validation"),
+        Field(
+            description="test, example and benchmark code: true (ranked lower for prose "
+            "queries unless they ask for tests), false (left out) or only"
+        ),
+    ] = IncludeTests.TRUE
+    snippet_lines: Annotated[
+        int,
+        Field(
+            ge=0,
+            le=MAX_SNIPPET_LINES,
+            description="lines of each hit's code after its signature (0: none)",
+        ),
+        ForAgents(
+            "an agent picks among hits by their first lines; without them each hit "
+            "costs one more call",
+            default=AGENT_SNIPPET_LINES,
+        ),
+    ] = 0
 
     @field_validator("query", mode="before")
     @classmethod

@@ -6,7 +6,11 @@ encodes the list as one compact table. ``detail_level`` chooses the keys:
 - minimal: symbol_id, name, kind, file, line
 - default: symbol_id, name, kind, fqn, signature, file, line, score
 - full: default plus language, end_line, parent, decorators, extends,
-  implements (each joined with ", " so the table stays flat) and doc
+  implements (each joined with ", " so the table stays flat), doc and source
+  (the definition's lines, up to :data:`symfuse.ranking.snippets.SOURCE_LINES`)
+
+With ``snippet_lines`` every item also gets ``end_line`` and ``snippet``, its
+first lines of code after the signature (``null`` when the file cannot be read).
 
 With ``fusion_debug`` every item also gets ``<channel>_rank`` and
 ``<channel>_contribution`` for each channel (``null`` where the channel did not
@@ -44,8 +48,12 @@ class SearchItem:
     tier: Tier | None = None
     channels: dict[Channel, ChannelHit] = field(default_factory=dict)
     boost: str | None = None
+    snippet: str | None = None
+    source: str | None = None
 
-    def to_dict(self, detail: DetailLevel, debug: bool = False) -> dict[str, Any]:
+    def to_dict(
+        self, detail: DetailLevel, debug: bool = False, snippets: bool = False
+    ) -> dict[str, Any]:
         s = self.symbol
         out: dict[str, Any] = {"symbol_id": s.symbol_id, "name": s.name, "kind": s.kind.value}
         if detail is DetailLevel.MINIMAL:
@@ -65,6 +73,10 @@ class SearchItem:
             out["extends"] = ", ".join(s.extends)
             out["implements"] = ", ".join(s.implements)
             out["doc"] = s.doc
+            out["source"] = self.source
+        if snippets:
+            out["end_line"] = s.end_line
+            out["snippet"] = self.snippet
         if debug:
             for channel in Channel:
                 hit = self.channels.get(channel)
@@ -103,6 +115,8 @@ class SearchResponse:
     semantic: SemanticMode = SemanticMode.AUTO
     weights: FusionWeights | None = None  # effective, normalized; set with fusion_debug
     intent: CallQuery | None = None
+    snippet_lines: int = 0
+    shape: str | None = None  # the query shape (symfuse.ranking.shape), shown with fusion_debug
 
     def tiers(self) -> dict[Tier, list[SearchItem]]:
         buckets: dict[Tier, list[SearchItem]] = {t: [] for t in Tier}
@@ -115,11 +129,17 @@ class SearchResponse:
         out: dict[str, Any] = {"query": self.query}
         if self.search_mode is SearchMode.TIERED:
             out["tiers"] = {
-                tier.value: [i.to_dict(self.detail_level, self.fusion_debug) for i in items]
+                tier.value: [
+                    i.to_dict(self.detail_level, self.fusion_debug, self.snippet_lines > 0)
+                    for i in items
+                ]
                 for tier, items in self.tiers().items()
             }
         else:
-            out["items"] = [i.to_dict(self.detail_level, self.fusion_debug) for i in self.items]
+            out["items"] = [
+                i.to_dict(self.detail_level, self.fusion_debug, self.snippet_lines > 0)
+                for i in self.items
+            ]
         out["total"] = self.total
         out["offset"] = self.offset
         out["limit"] = self.limit
@@ -128,6 +148,8 @@ class SearchResponse:
         out["semantic"] = self.semantic.value
         if self.intent is not None:
             out["intent"] = self.intent.to_dict()
+        if self.fusion_debug and self.shape is not None:
+            out["shape"] = self.shape
         if self.fusion_debug and self.weights is not None:
             out["weights"] = {
                 c.value: round(self.weights.of(c), 6) for c in Channel if c in self.channels

@@ -40,7 +40,9 @@ from symfuse.ranking.response import (
     SearchResponse,
     Tier,
 )
-from symfuse.ranking.tokens import is_identifier_shaped, is_sentence
+from symfuse.ranking.shape import PLANS, Plan, Shape, classify, demoted, name_words
+from symfuse.ranking.snippets import with_code
+from symfuse.ranking.tokens import is_identifier_shaped
 from symfuse.ranking.topk import Ranking
 
 MIN_DEPTH = 100  # candidates each channel contributes, at least
@@ -89,6 +91,7 @@ def search(
         mode = SearchMode.GET if is_path_shaped(request.query) else SearchMode.SINGLE
     intent = call_query(request.query) if mode is not SearchMode.GET else None
     query = intent.target if intent is not None else request.query
+    shape = classify(query)
     base = SearchResponse(
         query=request.query,
         items=(),
@@ -101,7 +104,21 @@ def search(
         limit=request.limit,
         semantic=request.semantic,
         intent=intent,
+        snippet_lines=request.snippet_lines,
+        shape=shape.value,
     )
+    return with_code(index, _answer(index, prepared, request, query, shape, base), request)
+
+
+def _answer(
+    index: Index,
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    shape: Shape,
+    base: SearchResponse,
+) -> SearchResponse:
+    mode = base.search_mode
     mask = prepared.filters.mask(request)
     if mode is SearchMode.GET:
         return _get(index, prepared, request, mask, base)
@@ -115,7 +132,7 @@ def search(
             return _listing(index, request, np.flatnonzero(mask).astype(np.int64), base)
     if mode is SearchMode.FLAT:
         return _flat(index, prepared, request, query, mask, base)
-    return _ranked(index, prepared, request, query, mask, base)
+    return _ranked(index, prepared, request, query, shape, mask, base)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,24 +150,33 @@ def run_channels(
     query: str,
     mask: npt.NDArray[np.bool_] | None,
     depth: int,
+    shape: Shape | None = None,
 ) -> ChannelRun:
-    """Every channel the request asks for, each ranking at most ``depth`` candidates."""
+    """Every channel the request asks for, each ranking at most ``depth`` candidates,
+    as the plan of the query's ``shape`` says (:data:`symfuse.ranking.shape.PLANS`)."""
     rankings: dict[Channel, Ranking] = {}
     tiers = np.full(prepared.size, MatchTier.NONE, dtype=np.int8)
-    sentence = is_sentence(query)
-    weights = _semantic_weights(request, sentence)
+    shape = shape if shape is not None else classify(query)
+    plan = PLANS[shape]
+    weights = _semantic_weights(request, plan)
     # A described behaviour is looked for among callables and types (unless a kind is asked).
     text_mask = mask
-    if sentence and not request.kind:
+    if plan.described and not request.kind:
         text_mask = prepared.filters.mask(request.model_copy(update={"kind": DESCRIBED_KINDS}))
     if request.semantic is SemanticMode.ONLY:
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
         return ChannelRun(rankings, tiers, weights)
     lexical_result = lexical.rank(prepared.lexical, query, text_mask, depth)
     rankings[Channel.LEXICAL] = lexical_result.ranking
-    rankings[Channel.IDENTITY], tiers = identity.rank(
-        prepared.names, query, prepared.pagerank, mask, depth
-    )
+    if plan.word_names:
+        words = name_words(query)
+        rankings[Channel.IDENTITY] = identity.rank_words(
+            prepared.names, words, prepared.pagerank, mask, depth
+        )
+    else:
+        rankings[Channel.IDENTITY], tiers = identity.rank(
+            prepared.names, query, prepared.pagerank, mask, depth
+        )
     nothing_matched = not len(rankings[Channel.IDENTITY]) and not lexical_result.and_matches
     identifier = is_identifier_shaped(query)
     fuzzy_auto = request.fuzzy is None and nothing_matched and identifier
@@ -185,15 +211,15 @@ def run_channels(
     return ChannelRun(rankings, tiers, weights, fuzzy_auto, near_typo)
 
 
-def _semantic_weights(request: SearchRequest, sentence: bool = False) -> FusionWeights:
+def _semantic_weights(request: SearchRequest, plan: Plan) -> FusionWeights:
     """Apply ``semantic_weight`` s: similarity's weight times 2s, the others' times 2(1 - s).
 
-    A sentence-shaped query with the default weights gets :meth:`FusionWeights.sentence`.
+    A request with the default weights gets its shape's (:data:`PLANS`).
     """
     s = request.semantic_weight
     w = request.fusion_weights
-    if sentence and w == FusionWeights():
-        w = FusionWeights.sentence()
+    if w == FusionWeights():
+        w = plan.weights
     if s == 0.5:
         return w
     return FusionWeights(
@@ -210,11 +236,12 @@ def _ranked(
     prepared: Prepared,
     request: SearchRequest,
     query: str,
+    shape: Shape,
     mask: npt.NDArray[np.bool_] | None,
     base: SearchResponse,
 ) -> SearchResponse:
     depth = max(MIN_DEPTH, 2 * (request.offset + request.limit))
-    run = run_channels(prepared, request, query, mask, depth)
+    run = run_channels(prepared, request, query, mask, depth, shape)
     if "." in query and is_identifier_shaped(query):
         run = _with_import_paths(index, prepared, run, query.strip(), mask)
     fused = _merge(run, request)
@@ -222,6 +249,7 @@ def _ranked(
         # The first MIN_DEPTH candidates of each channel order the head of every page,
         # whatever the limit; a longer answer continues with the deeper lists' order.
         fused = extended(_merge(_truncated(run, prepared, MIN_DEPTH), request), fused)
+    fused = demoted(fused, prepared.filters, request, query, shape)
     lifted = np.zeros(len(fused), dtype=np.bool_)
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:

@@ -1,0 +1,88 @@
+"""Code in a search answer: a few lines of each hit, or its whole source.
+
+An agent choosing among twenty hits needs to see what each one does; without
+the code every candidate costs one more call. ``snippet_lines`` gives the first
+lines after a definition's signature (blank lines skipped, the common indent
+removed); ``detail_level: full`` gives the definition's source up to
+:data:`SOURCE_LINES`. Lines are read as the file is now (through
+:func:`symfuse.ranking.paths.read_lines`, confined to the workspace); a file
+that vanished gives no snippet rather than an error.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import replace
+
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Symbol
+from symfuse.ranking import paths
+from symfuse.ranking.request import DetailLevel, SearchRequest
+from symfuse.ranking.response import SearchResponse
+
+SOURCE_LINES = 120  # detail_level full: a definition's source up to this many lines
+
+
+def snippet(index: Index, symbol: Symbol, count: int) -> str | None:
+    """Up to ``count`` non-blank lines of ``symbol`` after its signature, dedented."""
+    if count <= 0:
+        return None
+    lines = paths.read_lines(index, symbol.file)
+    if not lines:
+        return None
+    last = min(symbol.end_line, len(lines))
+    first = _body_start(lines, symbol.name_line, last)
+    chosen: list[str] = []
+    for number in range(first, last + 1):
+        text = lines[number - 1]
+        if text.strip():
+            chosen.append(text.rstrip())
+            if len(chosen) == count:
+                break
+    if not chosen and first > last:  # a one-line definition: the line itself
+        chosen = [lines[symbol.line - 1].rstrip()] if 0 < symbol.line <= len(lines) else []
+    return textwrap.dedent("\n".join(chosen)) if chosen else None
+
+
+_OPENERS = (":", "{", "=>", "do", "then", "=")
+_SIGNATURE_LINES = 12  # a declaration longer than this is not looked through
+
+
+def _body_start(lines: list[str], line: int, last: int) -> int:
+    """The line after the declaration that starts at ``line``: the first line ending in a
+    block opener (``:``, ``{``, ``=>``, ...), or the next line when none is near."""
+    for number in range(line, min(last, line + _SIGNATURE_LINES) + 1):
+        code = lines[number - 1].split("#", 1)[0].split("//", 1)[0].rstrip()
+        if code.endswith(_OPENERS):
+            return number + 1
+    return line + 1
+
+
+def source(index: Index, symbol: Symbol, cap: int = SOURCE_LINES) -> str | None:
+    """The definition's lines (at most ``cap``, then a line saying how many were left out)."""
+    lines = paths.read_lines(index, symbol.file)
+    if not lines or symbol.line > len(lines):
+        return None
+    last = min(symbol.end_line, len(lines))
+    body = lines[symbol.line - 1 : last]
+    left = len(body) - cap
+    text = "\n".join(line.rstrip() for line in body[:cap])
+    return f"{text}\n… ({left} more lines)" if left > 0 else text
+
+
+def with_code(index: Index, response: SearchResponse, request: SearchRequest) -> SearchResponse:
+    """``response`` with each item's snippet (``snippet_lines``) and, at ``detail_level``
+    full, its source."""
+    full = request.detail_level is DetailLevel.FULL
+    count = request.snippet_lines
+    if not full and count <= 0:
+        return response
+    items = tuple(
+        replace(
+            item,
+            snippet=snippet(index, item.symbol, count),
+            source=source(index, item.symbol) if full else None,
+        )
+        for item in response.items
+    )
+    return replace(response, items=items)
