@@ -293,7 +293,8 @@ class SearchRequest(Request):
         Field(
             ge=0,
             le=MAX_SNIPPET_LINES,
-            description="lines of each hit's code after its signature (0: none)",
+            description="lines of each hit's code after its signature (0: none; "
+            "detail_level minimal has none)",
         ),
         ForAgents(
             "an agent picks among hits by their first lines; without them each hit "

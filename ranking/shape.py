@@ -31,7 +31,7 @@ from symfuse.ranking.fusion import Fused
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.request import FusionWeights, IncludeTests, SearchRequest
 from symfuse.ranking.roles import asks_for_side_code
-from symfuse.ranking.tokens import STOPWORDS, is_identifier_shaped, is_sentence
+from symfuse.ranking.tokens import is_identifier_shaped, is_sentence
 
 
 class Shape(StrEnum):
@@ -119,7 +119,7 @@ def code_tokens(query: str) -> list[str]:
             word += "()"
         if not word or not _WORD.match(word.removesuffix("()")):
             continue
-        capital = i > 0 and word[0].isupper() and not word.isupper() and word.isalpha()
+        capital = i > 0 and word[0].isupper() and not word.isupper()
         if quoted or capital or _CODE_TOKEN.match(word):
             found.append(word.removesuffix("()"))
     return list(dict.fromkeys(found))

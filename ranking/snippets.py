@@ -75,6 +75,8 @@ def with_code(index: Index, response: SearchResponse, request: SearchRequest) ->
     full, its source."""
     full = request.detail_level is DetailLevel.FULL
     count = request.snippet_lines
+    if request.detail_level is DetailLevel.MINIMAL:
+        return replace(response, snippet_lines=0)  # minimal: the fewest tokens, no code
     if not full and count <= 0:
         return response
     items = tuple(

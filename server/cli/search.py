@@ -10,6 +10,8 @@ the field.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import Any
 
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.request import DetailLevel, SearchRequest
@@ -65,9 +67,9 @@ def render_text(response: SearchResponse) -> str:
     blocks: list[str] = []
     if "tiers" in data:
         for tier, items in data["tiers"].items():
-            blocks.append(f"[{tier}]\n" + render(items, OutputFormat.TEXT, columns=columns))
+            blocks.append(f"[{tier}]\n" + _with_snippets(items, columns))
     else:
-        blocks.append(render(data["items"], OutputFormat.TEXT, columns=columns))
+        blocks.append(_with_snippets(data["items"], columns))
     summary = (
         f"{len(response.items)} of {response.total} (offset {response.offset}), "
         f"mode {response.search_mode.value}, channels: "
@@ -75,7 +77,23 @@ def render_text(response: SearchResponse) -> str:
     )
     if response.intent is not None:
         summary += f"; asks for {response.intent.direction} of {response.intent.target}"
+    if response.fusion_debug and response.shape:
+        summary += f"; query shape {response.shape}"
     return "\n".join([*blocks, summary])
+
+
+def _with_snippets(items: list[dict[str, Any]], columns: Sequence[str]) -> str:
+    """The table of ``items``, each row followed by its snippet (or source), indented."""
+    text = render(items, OutputFormat.TEXT, columns=columns)
+    if not items or not any(item.get("snippet") or item.get("source") for item in items):
+        return text
+    header, *rows = text.split("\n")
+    out = [header]
+    for row, item in zip(rows, items, strict=True):
+        out.append(row)
+        code = item.get("source") or item.get("snippet") or ""
+        out.extend(f"    │ {line}" for line in code.splitlines())
+    return "\n".join(out)
 
 
 def run_search(args: argparse.Namespace) -> int:

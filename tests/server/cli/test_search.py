@@ -266,3 +266,23 @@ def test_who_calls_is_answered_from_the_call_graph(index_dir: Path) -> None:
     }
     sites = " ".join(row["sites"] for row in data["items"])
     assert "shop/services/payment.py:59:" in sites
+
+
+def test_prose_snippets_and_include_tests(tmp_path: Path) -> None:
+    """The text table shows each hit's snippet under its row; include_tests picks the code."""
+    prose = FIXTURES / "prose_workspace"
+    query = "prompt the user for a password and hide the input"
+    base = ["search", query, str(prose), "--index-dir", str(tmp_path / "index")]
+    text = run_symfuse([*base, "--snippet-lines", "2", "--limit", "3"]).stdout
+    lines = text.splitlines()
+    assert lines[1].split()[1:3] == ["function", "prompt"]
+    assert lines[2].startswith("    │ ")
+    assert lines[3].startswith("    │ ")
+    only = json.loads(run_symfuse([*base, "--include-tests", "only", "-f", "json"]).stdout)
+    assert {item["file"] for item in only["items"]} <= {
+        "tests/test_termui.py",
+        "examples/password.py",
+    }
+    bad = run_symfuse([*base, "--include-tests", "maybe"], check=False)
+    assert bad.returncode == 2
+    assert "--include-tests" in bad.stderr

@@ -61,7 +61,10 @@ async def test_search_filters_modes_and_call_graph_routing(workspace: Workspace)
         page2 = await call(session, "search", query="compute total", limit=5, offset=5)
     top = plain["items"][0]
     assert top["symbol_id"] == "shop/pricing.py::compute_total#function"
-    assert set(top) == {"symbol_id", "name", "kind", "fqn", "signature", "file", "line", "score"}
+    assert set(top) == {
+        *("symbol_id", "name", "kind", "fqn", "signature", "file", "line", "score"),
+        *("end_line", "snippet"),  # an agent's default: a few lines of code per hit
+    }
     assert plain["search_mode"] == "single"
     assert plain["total"] >= len(plain["items"])
     assert {i["name"] for i in classes["items"][:3]} == {

@@ -1,0 +1,147 @@
+"""Query shapes, the demotion of test and example code for prose, and code in the answer,
+through search() on tests/fixtures/prose_workspace (a toolkit, its tests, an example)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.index import Index
+from symfuse.indexer.update import update_index
+from symfuse.ranking.api import SearchRequest, search
+from symfuse.ranking.roles import Role, asks_for_side_code, role_of
+from symfuse.ranking.shape import Shape, classify, code_tokens, name_words
+from symfuse.ranking.snippets import SOURCE_LINES
+from tests.support.paths import FIXTURES
+
+PROSE = FIXTURES / "prose_workspace"
+PASSWORD = "prompt the user for a password and hide the input"
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    directory = tmp_path_factory.mktemp("index")
+    built, _ = update_index(IndexConfig(roots=(PROSE,), index_dir=directory, progress=False))
+    return built
+
+
+def ids(index: Index, query: str, **fields: Any) -> list[str]:
+    request = SearchRequest.from_mapping({"query": query, "limit": 10, **fields})
+    return [item.symbol.symbol_id for item in search(index, request).items]
+
+
+@pytest.mark.parametrize(
+    ("query", "shape"),
+    [
+        ("getUserById", Shape.IDENTIFIER),
+        ("get_user", Shape.IDENTIFIER),
+        ("models.CharField", Shape.DOTTED),
+        ("Foo::bar", Shape.DOTTED),
+        ("shop/models.py", Shape.PATH),
+        ("models.py:12", Shape.PATH),
+        ("who calls prompt", Shape.CALL_GRAPH),
+        ("reciprocal rank fusion", Shape.KEYWORDS),
+        (PASSWORD, Shape.SENTENCE),
+        ("parse header in Request", Shape.MIXED),
+        ("where is hide_input read", Shape.MIXED),
+        ("call `prompt` twice when confirming", Shape.MIXED),
+    ],
+)
+def test_each_query_gets_its_shape(query: str, shape: Shape) -> None:
+    assert classify(query) is shape
+
+
+def test_names_see_only_the_code_tokens_of_prose() -> None:
+    assert code_tokens("parse header in Request") == ["Request"]
+    assert code_tokens("Parse the header") == []  # a capital first word is only a sentence
+    assert name_words(PASSWORD) == []
+    # Numbers and single letters never match names as identities ("1/0" -> Class1).
+    assert name_words("divide 1 by 0 in x_value and Class1 or A") == ["x_value", "Class1"]
+
+
+@pytest.mark.parametrize(
+    ("path", "role"),
+    [
+        ("tests/test_termui.py", Role.TEST),
+        ("pkg/test_util.py", Role.TEST),
+        ("pkg/conftest.py", Role.TEST),
+        ("server/handler_test.go", Role.TEST),
+        ("src/__tests__/button.tsx", Role.TEST),
+        ("web/button.spec.ts", Role.TEST),
+        ("src/test/java/org/x/ParserTest.java", Role.TEST),
+        ("spec/models/user_spec.rb", Role.TEST),
+        ("test/parser.c", Role.TEST),
+        ("examples/password.py", Role.EXAMPLE),
+        ("benches/parse.rs", Role.BENCHMARK),
+        ("django/test/client.py", Role.PRODUCT),  # Django's test package is product code
+        ("termkit/termui.py", Role.PRODUCT),
+        ("src/main/java/org/x/Parser.java", Role.PRODUCT),
+    ],
+)
+def test_roles_follow_each_languages_conventions(path: str, role: Role) -> None:
+    assert role_of(path) is role
+
+
+def test_prose_ranks_product_code_above_its_tests(index: Index) -> None:
+    found = ids(index, PASSWORD)
+    assert found[0] == "termkit/termui.py::prompt#function"
+    first_side = min(i for i, x in enumerate(found) if x.startswith(("tests/", "examples/")))
+    assert all(not x.startswith(("tests/", "examples/")) for x in found[:first_side])
+    # Without the demotion the tests' names and bodies would win: they repeat every word.
+    plain = ids(index, PASSWORD, include_tests="only")
+    assert plain
+    assert all(x.startswith(("tests/", "examples/")) for x in plain)
+    assert "termkit/termui.py::prompt#function" not in plain
+
+
+def test_a_query_asking_for_tests_is_not_demoted(index: Index) -> None:
+    assert asks_for_side_code("test for a password prompt that hides input")
+    assert not asks_for_side_code(PASSWORD)
+    found = ids(index, "test for a password prompt that hides input")
+    assert found[0].startswith("tests/test_termui.py::test_password_prompt")
+
+
+def test_include_tests_false_leaves_side_code_out(index: Index) -> None:
+    found = ids(index, PASSWORD, include_tests=False)
+    assert found
+    assert not any(x.startswith(("tests/", "examples/")) for x in found)
+    names = ids(index, "prompt", include_tests="false")
+    assert names[0] == "termkit/termui.py::prompt#function"
+    assert not any(x.startswith(("tests/", "examples/")) for x in names)
+    with pytest.raises(InvalidRequest, match="include_tests"):
+        SearchRequest.from_mapping({"query": "x", "include_tests": "sometimes"})
+
+
+def test_identifier_queries_keep_exact_names_first(index: Index) -> None:
+    # Shapes never touch names: an identifier in a test file still comes first.
+    assert ids(index, "test_password_prompt_hides_input")[0] == (
+        "tests/test_termui.py::test_password_prompt_hides_input#function"
+    )
+
+
+def test_snippets_show_the_lines_after_the_signature(index: Index) -> None:
+    request = SearchRequest.from_mapping(
+        {"query": "open a file lazily only when it is first written", "snippet_lines": 2}
+    )
+    answer = search(index, request)
+    lazy = next(i for i in answer.items if i.symbol.name == "write")
+    assert lazy.snippet == "if self._handle is None:\n    self._handle = open(self.name, self.mode)"
+    row = answer.to_dict()["items"][0]
+    assert {"end_line", "snippet"} <= set(row)
+    none = search(index, request.model_copy(update={"snippet_lines": 0})).to_dict()
+    assert "snippet" not in none["items"][0]
+
+
+def test_full_detail_carries_the_source_and_debug_the_shape(index: Index) -> None:
+    request = SearchRequest.from_mapping(
+        {"query": "LazyFile", "detail_level": "full", "fusion_debug": True, "limit": 1}
+    )
+    data = search(index, request).to_dict()
+    source = data["items"][0]["source"]
+    assert source.startswith("class LazyFile:")
+    assert source.count("\n") < SOURCE_LINES
+    assert "def close(self):" in source
+    assert data["shape"] == "identifier"
