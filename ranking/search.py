@@ -21,10 +21,11 @@ from rapidfuzz.distance import OSA
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
-from symfuse.ranking import fuzzy, identity, lexical, lookup, similarity, structural
+from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, similarity, structural
 from symfuse.ranking.fusion import Fused, extended, fuse, guard_first
 from symfuse.ranking.identity import MatchTier, NameTable, hump_count
 from symfuse.ranking.intent import call_query, is_path_shaped
+from symfuse.ranking.modes import MIN_DEPTH
 from symfuse.ranking.prepare import Prepared, prepare
 from symfuse.ranking.request import (
     Channel,
@@ -33,6 +34,7 @@ from symfuse.ranking.request import (
     SearchRequest,
     SemanticMode,
 )
+from symfuse.ranking.rerank import reranked
 from symfuse.ranking.response import (
     CallQuery,
     ChannelHit,
@@ -45,7 +47,6 @@ from symfuse.ranking.snippets import with_code
 from symfuse.ranking.tokens import is_identifier_shaped
 from symfuse.ranking.topk import Ranking
 
-MIN_DEPTH = 100  # candidates each channel contributes, at least
 NEAR_TYPO_LENGTH = 6  # identifier queries this long also look one edit away
 NEAR_TYPO_TWO_EDITS = 8  # ... and this long two edits away ("update_idx" -> update_index)
 
@@ -121,7 +122,7 @@ def _answer(
     mode = base.search_mode
     mask = prepared.filters.mask(request)
     if mode is SearchMode.GET:
-        return _get(index, prepared, request, mask, base)
+        return modes.get(index, prepared, request, mask, base)
     if mode is SearchMode.DRILL:
         assert request.drill_from is not None  # validated by SearchRequest
         drill = lookup.scope(index, prepared, request.drill_from)
@@ -129,9 +130,9 @@ def _answer(
             raise NotFound(f"drill_from: no symbol id or path {request.drill_from!r} in the index")
         mask = drill if mask is None else mask & drill
         if not query:
-            return _listing(index, request, np.flatnonzero(mask).astype(np.int64), base)
+            return modes.listing(index, request, np.flatnonzero(mask).astype(np.int64), base)
     if mode is SearchMode.FLAT:
-        return _flat(index, prepared, request, query, mask, base)
+        return modes.flat(index, prepared, request, query, mask, base)
     return _ranked(index, prepared, request, query, shape, mask, base)
 
 
@@ -250,6 +251,8 @@ def _ranked(
         # whatever the limit; a longer answer continues with the deeper lists' order.
         fused = extended(_merge(_truncated(run, prepared, MIN_DEPTH), request), fused)
     fused = demoted(fused, prepared.filters, request, query, shape)
+    if PLANS[shape].described:
+        fused = reranked(fused, index.symbols, query)
     lifted = np.zeros(len(fused), dtype=np.bool_)
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:
@@ -460,65 +463,6 @@ def _cascade(rankings: dict[Channel, Ranking]) -> Fused:
     scores = 1.0 - np.arange(count, dtype=np.float64) / count
     zero = {c: np.zeros(count) for c in ran}
     return Fused(positions, np.zeros(count), ranks, zero, {}).reorder(sort, scores)
-
-
-def _flat(
-    index: Index,
-    prepared: Prepared,
-    request: SearchRequest,
-    query: str,
-    mask: npt.NDArray[np.bool_] | None,
-    base: SearchResponse,
-) -> SearchResponse:
-    """Raw BM25 hits, no other channel, scores divided by the best one."""
-    depth = request.offset + request.limit
-    result = lexical.rank(prepared.lexical, query, mask, max(depth, MIN_DEPTH))
-    ranking = result.ranking
-    total = int(np.count_nonzero(prepared.lexical.scores(lexical.QueryTerms.parse(query))[0]))
-    if mask is not None:
-        total = min(total, int(np.count_nonzero(mask)))
-    best = float(ranking.scores[0]) if len(ranking) else 1.0
-    symbols = index.symbols
-    items = tuple(
-        SearchItem(
-            symbols[int(p)],
-            float(s) / best,
-            None,
-            {Channel.LEXICAL: ChannelHit(r + 1, float(s) / best)} if request.fusion_debug else {},
-        )
-        for r, (p, s) in enumerate(zip(ranking.positions, ranking.scores, strict=True))
-        if request.offset <= r < depth
-    )
-    return replace(base, items=items, total=max(total, len(ranking)), channels=(Channel.LEXICAL,))
-
-
-def _get(
-    index: Index,
-    prepared: Prepared,
-    request: SearchRequest,
-    mask: npt.NDArray[np.bool_] | None,
-    base: SearchResponse,
-) -> SearchResponse:
-    positions = lookup.lookup(index, prepared, request.query)
-    if mask is not None and positions.shape[0]:
-        positions = positions[mask[positions]]
-    if not positions.shape[0]:
-        raise NotFound(f"query: no symbol id, path or qualified name {request.query!r}")
-    return _listing(index, request, positions, base)
-
-
-def _listing(
-    index: Index,
-    request: SearchRequest,
-    positions: npt.NDArray[np.int64],
-    base: SearchResponse,
-) -> SearchResponse:
-    """Symbols in source order, all with score 1 (lookups and empty drill queries)."""
-    symbols = index.symbols
-    page = positions[request.offset : request.offset + request.limit]
-    tier = Tier.HIGH if base.search_mode is SearchMode.TIERED else None
-    items = tuple(SearchItem(symbols[int(p)], 1.0, tier) for p in page)
-    return replace(base, items=items, total=int(positions.shape[0]))
 
 
 __all__ = ["CallQuery", "search"]

@@ -1,0 +1,78 @@
+"""The answers that are not a fused ranking: ``flat`` (BM25 alone, the cheapest),
+``get`` (an exact lookup by path, symbol id or qualified name) and the source-order
+listing that lookups and an empty ``drill`` query return."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.errors import NotFound
+from symfuse.indexer.index import Index
+from symfuse.ranking import lexical, lookup
+from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.request import Channel, SearchMode, SearchRequest
+from symfuse.ranking.response import ChannelHit, SearchItem, SearchResponse, Tier
+
+MIN_DEPTH = 100  # candidates each channel contributes, at least
+
+
+def flat(
+    index: Index,
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    base: SearchResponse,
+) -> SearchResponse:
+    """Raw BM25 hits, no other channel, scores divided by the best one."""
+    depth = request.offset + request.limit
+    result = lexical.rank(prepared.lexical, query, mask, max(depth, MIN_DEPTH))
+    ranking = result.ranking
+    total = int(np.count_nonzero(prepared.lexical.scores(lexical.QueryTerms.parse(query))[0]))
+    if mask is not None:
+        total = min(total, int(np.count_nonzero(mask)))
+    best = float(ranking.scores[0]) if len(ranking) else 1.0
+    symbols = index.symbols
+    items = tuple(
+        SearchItem(
+            symbols[int(p)],
+            float(s) / best,
+            None,
+            {Channel.LEXICAL: ChannelHit(r + 1, float(s) / best)} if request.fusion_debug else {},
+        )
+        for r, (p, s) in enumerate(zip(ranking.positions, ranking.scores, strict=True))
+        if request.offset <= r < depth
+    )
+    return replace(base, items=items, total=max(total, len(ranking)), channels=(Channel.LEXICAL,))
+
+
+def get(
+    index: Index,
+    prepared: Prepared,
+    request: SearchRequest,
+    mask: npt.NDArray[np.bool_] | None,
+    base: SearchResponse,
+) -> SearchResponse:
+    positions = lookup.lookup(index, prepared, request.query)
+    if mask is not None and positions.shape[0]:
+        positions = positions[mask[positions]]
+    if not positions.shape[0]:
+        raise NotFound(f"query: no symbol id, path or qualified name {request.query!r}")
+    return listing(index, request, positions, base)
+
+
+def listing(
+    index: Index,
+    request: SearchRequest,
+    positions: npt.NDArray[np.int64],
+    base: SearchResponse,
+) -> SearchResponse:
+    """Symbols in source order, all with score 1 (lookups and empty drill queries)."""
+    symbols = index.symbols
+    page = positions[request.offset : request.offset + request.limit]
+    tier = Tier.HIGH if base.search_mode is SearchMode.TIERED else None
+    items = tuple(SearchItem(symbols[int(p)], 1.0, tier) for p in page)
+    return replace(base, items=items, total=int(positions.shape[0]))
