@@ -136,10 +136,10 @@ class BodyBM25:
         for number, (_, text) in enumerate(docs):
             counts = Counter(tokens(text))
             lengths[number] = sum(counts.values())
-            for term, tf in counts.items():
+            for term, freq in counts.items():
                 entry = postings.setdefault(term, ([], []))
                 entry[0].append(number)
-                entry[1].append(tf)
+                entry[1].append(freq)
         count = len(docs)
         norm = k1 * (1 - b + b * lengths / max(lengths.mean(), 1e-9))
         self.weights: dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]] = {}

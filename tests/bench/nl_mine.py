@@ -51,7 +51,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from symfuse.indexer import languages
 from symfuse.indexer.extract import extract
@@ -69,79 +69,10 @@ from nl_corpus import (
     is_document,
     materialise,
 )
+from nl_subjects import MIN_WORDS, clean_subject, content_words, rejected
 
 MAX_CHANGED = 5  # definitions a kept commit may change (outside test code)
-MIN_WORDS = 3  # content words a query keeps
-
-# --- subjects -----------------------------------------------------------------------------------
-
-# Subjects of commits that change no behaviour a sentence could describe.
-REJECT = re.compile(
-    r"^revert|\brevert(s|ed)?\b|^merge\b|^(release|prepare|bump|version|start version)\b"
-    r"|^v?\d+(\.\d+)+\b|\bbump(s|ed)?\b|\brelease[sd]?\b|\bdependabot\b|\bdeps\b|\bchangelog\b"
-    r"|^(ci|build|style|release)\b[(:!/]|\btypos?\b|\bspelling\b|\bmisspel|\bgrammar\b"
-    r"|\breformat|\bformatting\b|\bfmt\b|\brustfmt\b|\bgofmt\b|\bprettier\b|\bblack\b|\bisort\b"
-    r"|\blint(s|er|ers|ing)?\b|\beslint\b|\bclippy\b|\bflake8\b|\bpylint\b|\bmypy\b|\bruff\b"
-    r"|\bdependenc(y|ies)\b|\bcompiler warnings?\b|\bfix(es|ed)? (some |a |the )?warnings?\b"
-    r"|\bwhitespace\b|\bcosmetic|\bindentation\b|\bcode style\b|\bcodespell\b|\bpre-commit\b",
-    re.IGNORECASE,
-)
-# `fix:`, `feat(scope)!:`, `cmd/rg:`, `jq.test:`, `[maven-release-plugin]` at the start.
-_PREFIX = re.compile(r"^\s*(\[[^\]]*\]|[\w./-]+\([^)]*\)!?:|[\w./-]+!?:(?=\s))\s*")
-_ISSUE = re.compile(
-    r"\(?\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see)\s+#\d+\)?"
-    r"|\(\s*(?:#|gh-|GH-)\d+\s*\)|(?:#|\bgh-|\bGH-)\d+",
-    re.IGNORECASE,
-)
-_CODE_SPAN = re.compile(r"`[^`]*`|(?<!\w)'[^'\s]+'(?!\w)|\"[^\"\s]+\"")
-_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
-_PLURAL_ACRONYM = re.compile(r"^[A-Z]{2,}s$")
-_CODE_CHARS = re.compile(r"[\d_#$@=<>*|\\&%+~^{}\[\]/]|::|->|\(\)|\w\.\w")
-_EDGE = ".,;:!?()[]{}\"'"
-_STOPWORD_TEXT = """
-a an the of to in on for from by with and or is are be been was were it its this that
-these those as at into if then else when which what how does do not no any all some each
-via per so than
-"""
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
-
-def rejected(subject: str) -> bool:
-    """Whether a subject names a revert, merge, release, chore or typo/format/lint commit."""
-    return bool(REJECT.search(subject))
-
-
-def is_identifier(token: str) -> bool:
-    """Whether a whitespace-separated token of a subject reads as code rather than a word."""
-    if token.startswith("-") or _CODE_CHARS.search(token):
-        return True
-    word = token.strip(_EDGE)
-    return bool(_CAMEL.search(word)) and not _PLURAL_ACRONYM.match(word)
-
-
-def clean_subject(subject: str) -> str:
-    """The subject without prefixes, issue numbers, code spans and identifiers."""
-    text = subject.strip()
-    while True:
-        shorter = _PREFIX.sub("", text, count=1)
-        if shorter == text:
-            break
-        text = shorter
-    text = _ISSUE.sub(" ", text)
-    text = _CODE_SPAN.sub(" ", text)
-    words = [t for t in text.split() if not is_identifier(t)]
-    words = [w for w in words if w.strip(_EDGE + "-")]
-    text = " ".join(words).strip(" ,;:-")
-    text = re.sub(r"\(\s*\)|\s+(?=[,.;:])", "", text)
-    if text.count("(") != text.count(")"):  # a parenthesis whose other half was code
-        text = text.replace("(", "").replace(")", "")
-    return text.rstrip(" ,;:.")
-
-
-def content_words(query: str) -> list[str]:
-    words = (w.strip(_EDGE).lower() for w in query.split())
-    return [w for w in words if len(w) > 1 and w not in _STOPWORDS]
-
+OUTCOMES = ("walked", "kept")  # the counters of mine_repo that are not reasons to drop
 
 # --- history ------------------------------------------------------------------------------------
 
@@ -366,30 +297,23 @@ def _judge(change: Change, seen: set[str]) -> tuple[str, str]:
 # --- the data file ------------------------------------------------------------------------------
 
 
-def write(path: Path, repos: list[Repo], mined: list[Mined], reasons: dict[str, Counter[str]],
-          kept: dict[str, object]) -> None:  # fmt: skip
-    """The mined file: the repositories with their snapshots, then every query."""
-    kept_repos = kept.get("repos", [])
-    assert isinstance(kept_repos, list)
-    rows = [r for r in kept_repos if r["name"] not in {repo.name for repo in repos}]
-    for repo in repos:
-        rows.append({
-            "name": repo.name, "github": repo.github, "language": repo.language,
-            "snapshot": repo.snapshot,
-            "queries": sum(m.repo == repo.name for m in mined),
-            "commits": dict(sorted(reasons[repo.name].items())),
-        })  # fmt: skip
-    order = {r.name: i for i, r in enumerate(REPOS)}
-    rows.sort(key=lambda r: order.get(r["name"], len(order)))
-    kept_queries = kept.get("queries", [])
-    assert isinstance(kept_queries, list)
-    queries = [q for q in kept_queries if q["repo"] not in {repo.name for repo in repos}]
+def write(path: Path, summaries: list[dict[str, Any]], mined: list[Mined]) -> None:
+    """The mined file: the repositories with their snapshots, then every query.
+
+    Repositories not mined in this run keep what the file already had for them.
+    """
+    old: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    fresh = {summary["name"] for summary in summaries}
+    repos = [r for r in old.get("repos", []) if r["name"] not in fresh] + summaries
+    queries = [q for q in old.get("queries", []) if q["repo"] not in fresh]
     queries += [asdict(m) for m in mined]
-    queries.sort(key=lambda q: order.get(q["repo"], len(order)))
+    order = {r.name: i for i, r in enumerate(REPOS)}
+    repos.sort(key=lambda r: order.get(r["name"], len(order)))
+    queries.sort(key=lambda q: order.get(q["repo"], len(order)))  # stable: newest first
     payload = {
-        "note": "mined by tests/bench/nl_mine.py from the git history of each repository "
-        "before its snapshot; see that script for the rules",
-        "repos": rows,
+        "note": "mined by tests/bench/nl_mine.py from the first-parent history of each "
+        "repository up to its snapshot; the rules are in that script's docstring",
+        "repos": repos,
         "queries": queries,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -408,20 +332,23 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in BY_NAME]
     if unknown:
         parser.error(f"unknown repositories {unknown}; known: {', '.join(BY_NAME)}")
-    repos = [BY_NAME[n] for n in names]
-    kept = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
     mined: list[Mined] = []
-    reasons: dict[str, Counter[str]] = {}
-    for repo in repos:
-        found, reasons[repo.name] = mine_repo(repo, args.mirrors, args.max_commits,
-                                              args.max_queries)  # fmt: skip
+    summaries: list[dict[str, Any]] = []
+    for name in names:
+        repo = BY_NAME[name]
+        found, counts = mine_repo(repo, args.mirrors, args.max_commits, args.max_queries)
         mined += found
-        counts = reasons[repo.name]
-        print(f"{repo.name}: {len(found)} queries from {counts['walked']} commits; dropped: "
-              + ", ".join(f"{k} {v}" for k, v in counts.most_common() if k not in
-                          ("walked", "kept")), file=sys.stderr)  # fmt: skip
-    write(args.out, repos, mined, reasons, kept)
-    print(f"{len(mined)} queries written to {args.out}", file=sys.stderr)
+        dropped = ", ".join(f"{k} {v}" for k, v in counts.most_common() if k not in OUTCOMES)
+        print(f"{name}: {len(found)} queries from {counts['walked']} commits; dropped: "
+              f"{dropped}", file=sys.stderr)  # fmt: skip
+        summaries.append({
+            "name": name, "github": repo.github, "language": repo.language,
+            "snapshot": repo.snapshot, "queries": len(found),
+            "max_commits": args.max_commits, "max_queries": args.max_queries,
+            "commits": dict(sorted(counts.items())),
+        })  # fmt: skip
+    write(args.out, summaries, mined)
+    print(f"{len(mined)} queries of {', '.join(names)} written to {args.out}", file=sys.stderr)
     return 0
 
 
