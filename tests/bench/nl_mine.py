@@ -20,16 +20,19 @@ For each repository of ``nl_corpus.REPOS`` (a local bare mirror, fetched with th
    A query left with fewer than 3 content words (stop words not counted) is dropped,
    and so is a query already mined from a newer commit of the same repository.
 4. The expected answers: every changed file of the commit is parsed at the commit
-   (``git show <commit>:<path>``) with symfuse's own extractor
-   (``symfuse.indexer.extract.extract``, what ``indexer.parsing.parse_file`` runs); each
-   changed line of ``git diff -U0`` (a pure deletion counts as the gap between its two
-   neighbouring lines) goes to the innermost document whose span holds it. Definitions
-   in test, example, benchmark, fuzzing or vendored code (``nl_corpus.is_aside``: by
-   path, or inside a ``tests`` module) are set aside (kept in the file as ``aside``,
-   never expected). The commit is kept when it changed 1..5 other definitions and at least
-   one of them still exists at S with the same symbol id (``path::qualified.name#kind``);
-   ids made unique with ``~2``, ``~3`` (overloads) are left out, as their numbering
-   depends on the order of the file.
+   (``git cat-file``, ``<commit>:<path>``) with symfuse's own extractor
+   (``symfuse.indexer.extract.extract``, what ``indexer.parsing.parse_file`` runs). Each
+   spot the diff (``-U0``) changed goes to the innermost document that holds it: a spot
+   is an added or modified line that is not blank, or for a hunk that only removed code,
+   the gap between the lines around it; hunks of blank lines only are ignored; a
+   document holds the lines of its span and the comment and annotation lines right
+   above it (so a new doc comment belongs to its method, not to the class around it).
+   Definitions in test, example, benchmark, fuzzing or vendored code
+   (``nl_corpus.is_aside``: by path, or inside a ``tests`` module) are set aside (kept
+   in the file as ``aside``, never expected). The commit is kept when it changed 1..5
+   other definitions and at least one of them still exists at S with the same symbol
+   id (``path::qualified.name#kind``); ids made unique with ``~2``, ``~3`` (overloads)
+   are left out, as their numbering depends on the order of the file.
 5. At most ``--max-queries`` (default 150) queries per repository, the newest first,
    from at most ``--max-commits`` (default 4000) commits walked.
 
@@ -79,16 +82,17 @@ OUTCOMES = ("walked", "kept")  # the counters of mine_repo that are not reasons 
 
 @dataclass(slots=True)
 class Change:
-    """A commit of the walk: the changed lines of each source file it touches (new side).
+    """A commit of the walk and, per source file it touches, the spots it changed.
 
-    ``lines`` are changed line numbers; ``gaps`` are pure deletions, the line after which
-    lines were removed (the gap between lines g and g + 1).
+    A spot is a range of lines of the new version that the changed definition must hold:
+    one line per added or modified line that is not blank; for a hunk that only removed
+    code, the gap between the lines around it. Hunks that only add or remove blank lines
+    leave no spot.
     """
 
     commit: str
     subject: str
-    lines: dict[str, set[int]] = field(default_factory=dict)
-    gaps: dict[str, set[int]] = field(default_factory=dict)
+    spots: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
 
 
 _HUNK = re.compile(rb"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -116,14 +120,42 @@ def walk(git_dir: Path, snapshot: str, max_commits: int) -> Iterator[Change]:
         process.wait()
 
 
+@dataclass(slots=True)
+class _Hunk:
+    start: int  # first line of the new side (the line before a pure deletion)
+    new: int  # lines on the new side
+    left: int  # content lines still to read
+    added: list[int] = field(default_factory=list)  # new-side numbers of non-blank + lines
+    removed_code: bool = False  # a - line that is not blank
+    seen_new: int = 0
+
+    def spots(self) -> list[tuple[int, int]]:
+        if self.added:
+            return [(n, n) for n in self.added]
+        if not self.removed_code:
+            return []  # blank lines only
+        if self.new:
+            return [(self.start, self.start + self.new - 1)]
+        return [(self.start, self.start + 1)]
+
+
 def _parse_log(stream: IO[bytes]) -> Iterator[Change]:
     change: Change | None = None
     path: str | None = None
-    skip = 0  # content lines of the current hunk still to pass over
+    hunk: _Hunk | None = None
     for raw in stream:
-        if skip:
-            if not raw.startswith(b"\\"):  # "\ No newline at end of file" is not counted
-                skip -= 1
+        if hunk is not None and hunk.left:
+            if raw.startswith(b"\\"):  # "\ No newline at end of file" is not a line
+                continue
+            hunk.left -= 1
+            if raw.startswith(b"+"):
+                if raw[1:].strip():
+                    hunk.added.append(hunk.start + hunk.seen_new)
+                hunk.seen_new += 1
+            elif raw[1:].strip():
+                hunk.removed_code = True
+            if not hunk.left and change is not None and path is not None:
+                change.spots.setdefault(path, []).extend(hunk.spots())
             continue
         if raw.startswith(b"\x1e"):
             if change is not None:
@@ -135,16 +167,10 @@ def _parse_log(stream: IO[bytes]) -> Iterator[Change]:
         elif raw.startswith(b"+++ "):
             name = raw[4:].rstrip(b"\n").decode("utf-8", "replace")
             path = name[2:] if name.startswith("b/") else None  # /dev/null, quoted names
-        elif change is not None and (match := _HUNK.match(raw)):
+        elif match := _HUNK.match(raw):
             old = int(match.group(1) or b"1")
             start, new = int(match.group(2)), int(match.group(3) or b"1")
-            skip = old + new
-            if path is None:
-                continue
-            if new:
-                change.lines.setdefault(path, set()).update(range(start, start + new))
-            else:
-                change.gaps.setdefault(path, set()).add(start)
+            hunk = _Hunk(start, new, old + new)
     if change is not None:
         yield change
 
@@ -181,7 +207,21 @@ class Blobs:
 # --- changed definitions --------------------------------------------------------------------------
 
 
-def definitions_at(path: str, source: bytes) -> list[Symbol]:
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """A document of a changed file, with the first line it owns: its span's, or that of
+    the comments and annotations right above it (a doc comment belongs to what it
+    documents, not to the class around it)."""
+
+    symbol: Symbol
+    head: int
+
+
+_LEADING = re.compile(r"^\s*(//|/\*|\*|@\w|#\[|#!\[)")
+_LEADING_PY = re.compile(r"^\s*(#|@\w)")
+
+
+def definitions_at(path: str, source: bytes) -> list[Owner]:
     """The documents (``nl_corpus.is_document``) of one file as symfuse extracts it."""
     spec = languages.detect(path)
     if spec is None:
@@ -190,29 +230,37 @@ def definitions_at(path: str, source: bytes) -> list[Symbol]:
         extraction = extract(path, "root", spec.name, source, module_path=path)
     except (RecursionError, MemoryError, ValueError):
         return []
-    return [s for s in extraction.symbols if is_document(s)]
+    lines = source.decode("utf-8", "replace").splitlines()
+    leading = _LEADING_PY if spec.name == "python" else _LEADING
+    owners = []
+    for symbol in extraction.symbols:
+        if is_document(symbol):
+            above = symbol.line - 1  # 1-based number of the line above the span
+            while above >= 1 and leading.match(lines[above - 1]):
+                above -= 1
+            owners.append(Owner(symbol, above + 1))
+    return owners
 
 
-def innermost(symbols: list[Symbol], first: int, last: int) -> Symbol | None:
-    """The smallest definition whose lines hold ``first..last``."""
-    holding = [s for s in symbols if s.line <= first and last <= s.end_line]
-    return max(holding, key=lambda s: (s.line, -s.end_line), default=None)
+def innermost(owners: list[Owner], first: int, last: int) -> Symbol | None:
+    """The smallest definition whose lines (with its leading comments) hold ``first..last``."""
+    holding = [o for o in owners if o.head <= first and last <= o.symbol.end_line]
+    best = max(holding, key=lambda o: (o.head, -o.symbol.end_line), default=None)
+    return best.symbol if best is not None else None
 
 
 def changed_definitions(change: Change, blobs: Blobs) -> list[Symbol]:
-    """The innermost definition around each changed line (or deletion gap) of the commit."""
+    """The innermost definition around each spot the commit changed."""
     found: dict[str, Symbol] = {}
-    for path in sorted(change.lines.keys() | change.gaps.keys()):
+    for path, spots in sorted(change.spots.items()):
         source = blobs.read(change.commit, path)
         if source is None:
             continue
-        symbols = definitions_at(path, source)
-        spots = [(n, n) for n in change.lines.get(path, ())]
-        spots += [(g, g + 1) for g in change.gaps.get(path, ())]
+        owners = definitions_at(path, source)
         for first, last in spots:
-            owner = innermost(symbols, first, last)
-            if owner is not None:
-                found.setdefault(owner.symbol_id, owner)
+            symbol = innermost(owners, first, last)
+            if symbol is not None:
+                found.setdefault(symbol.symbol_id, symbol)
     return list(found.values())
 
 
@@ -282,8 +330,8 @@ def mine_repo(
 
 def _judge(change: Change, seen: set[str]) -> tuple[str, str]:
     """(why the commit is dropped, "" when kept; its query)."""
-    if not (change.lines or change.gaps):
-        return "no source lines changed", ""
+    if not any(change.spots.values()):
+        return "no source lines changed (or blank lines only)", ""
     if rejected(change.subject):
         return "revert, merge, release, chore, typo, format or lint", ""
     query = clean_subject(change.subject)
