@@ -26,7 +26,8 @@ Documents (for BM25) and answers (for both) are the definitions ``nl_corpus.is_d
 accepts: functions, methods, constructors, function-like macros and type definitions.
 A query's rank is the position of its first expected definition among the 10 answers;
 hit@k is the share of queries ranked within k, MRR@10 the mean of 1/rank (0 past 10).
-``all`` pools every query of a set; ``mean`` averages the repositories' figures.
+``all`` pools every query of a set; ``mean`` averages the repositories' figures. The
+mined set is also shown by language (of each query's first expected definition).
 
     python tests/bench/nl_bench.py                           # the mined set
     python tests/bench/nl_bench.py --repos jq,gin --limit-queries 50
@@ -73,6 +74,9 @@ DEPTH = 10  # answers looked at: hit@10 and MRR@10
 K1 = 1.2
 B = 0.75
 
+MINED = "mined commit subjects"
+DOCSTRINGS = "docstrings"
+
 Ranker = Callable[[str], list[str]]  # a query -> the symbol ids of its first DEPTH answers
 
 
@@ -82,6 +86,7 @@ class Case:
 
     query: str
     expected: frozenset[str]
+    language: str = ""  # of the first expected definition
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +226,8 @@ def mined_rows(names: Iterable[str], mirrors: Path, limit: int | None) -> list[R
     payload = json.loads(DATA.read_text(encoding="utf-8"))
     by_repo: dict[str, list[Case]] = {}
     for q in payload["queries"]:
-        by_repo.setdefault(q["repo"], []).append(Case(q["query"], frozenset(q["expected"])))
+        case = Case(q["query"], frozenset(q["expected"]), q["language"])
+        by_repo.setdefault(q["repo"], []).append(case)
     recorded = {r["name"]: r for r in payload["repos"]}
     rows = []
     for name in names:
@@ -262,7 +268,7 @@ def docstring_row(corpus: str, limit: int | None) -> Row:
         docs = body_texts(index, copy)
         print(f"docstrings {corpus}: {len(docs)} documents, {len(queries)} queries, "
               f"{removed} docstrings removed", file=sys.stderr)  # fmt: skip
-        cases = [Case(q.query, frozenset({q.symbol_id})) for q in queries]
+        cases = [Case(q.query, frozenset({q.symbol_id}), "python") for q in queries]
         bm25 = BodyBM25(docs)
         return measure(corpus, "python", cases, symfuse_ranker(index, None), bm25.rank)
 
@@ -270,9 +276,9 @@ def docstring_row(corpus: str, limit: int | None) -> Row:
 # --- report -------------------------------------------------------------------------------------
 
 
-def table(title: str, rows: list[Row]) -> str:
+def table(title: str, rows: list[Row], first: str = "repository", second: str = "language") -> str:
     head = (
-        "| repository | language | n | symfuse hit@1 | hit@5 | hit@10 | MRR@10 "
+        f"| {first} | {second} | n | symfuse hit@1 | hit@5 | hit@10 | MRR@10 "
         "| body-BM25 hit@1 | hit@5 | hit@10 | MRR@10 | Δ hit@10 | Δ MRR@10 |"
     )
     lines = [f"### {title}", "", head, "| --- | --- |" + " ---: |" * 11]
@@ -286,6 +292,21 @@ def table(title: str, rows: list[Row]) -> str:
         delta = f"{ours.hit10 - base.hit10:+.3f} | {ours.mrr10 - base.mrr10:+.3f}"
         lines.append(f"| {name} | {language} | {ours.n} | {' | '.join(cells)} | {delta} |")
     return "\n".join(lines)
+
+
+def by_language(rows: list[Row]) -> list[Row]:
+    """The same ranks regrouped by the language of each query's first expected definition
+    (the ``language`` of such a row lists the repositories its queries come from)."""
+    grouped: dict[str, Row] = {}
+    for row in rows:
+        for case, ours, base in zip(row.cases, row.ours, row.base, strict=True):
+            entry = grouped.setdefault(case.language, Row(case.language, "", [], [], []))
+            if row.name not in entry.language.split(", "):
+                entry.language = ", ".join(filter(None, (entry.language, row.name)))
+            entry.cases.append(case)
+            entry.ours.append(ours)
+            entry.base.append(base)
+    return sorted(grouped.values(), key=lambda r: r.name)
 
 
 def _pooled(rows: list[Row], which: str) -> list[int | None]:
@@ -318,6 +339,8 @@ def examples(rows: list[Row], count: int) -> str:
 
 def as_json(sets: dict[str, list[Row]]) -> dict[str, object]:
     out: dict[str, object] = {"k1": K1, "b": B, "depth": DEPTH}
+    if len(sets.get(MINED, [])) > 1:
+        sets = {**sets, f"{MINED} by language": by_language(sets[MINED])}
     for title, rows in sets.items():
         entry: dict[str, object] = {}
         for row in rows:
@@ -347,11 +370,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown repositories {unknown}; known: {', '.join(BY_NAME)}")
     sets: dict[str, list[Row]] = {}
     if not args.no_mined:
-        sets["mined commit subjects"] = mined_rows(names, args.mirrors, args.limit_queries)
+        sets[MINED] = mined_rows(names, args.mirrors, args.limit_queries)
     if args.docstrings:
-        sets["docstrings"] = [docstring_row(c, args.limit_queries) for c in args.docstrings]
+        sets[DOCSTRINGS] = [docstring_row(c, args.limit_queries) for c in args.docstrings]
     for title, rows in sets.items():
-        print(table(f"{title} (whole index)", rows) + "\n")
+        first = "corpus" if title == DOCSTRINGS else "repository"
+        print(table(f"{title} (whole index)", rows, first) + "\n")
+        if title == MINED and len(rows) > 1:
+            regrouped = by_language(rows)
+            print(table(f"{title} by language", regrouped, "language", "repositories") + "\n")
         if args.examples:
             print(examples(rows, args.examples) + "\n")
     if args.json is not None:
