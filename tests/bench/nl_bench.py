@@ -232,6 +232,9 @@ def mined_rows(names: Iterable[str], mirrors: Path, limit: int | None) -> list[R
     rows = []
     for name in names:
         repo = BY_NAME[name]
+        if name not in recorded:
+            print(f"NOT MEASURED {name}: not in {DATA.name}; mine it first", file=sys.stderr)
+            continue
         mined_at = recorded[name]["snapshot"]
         if mined_at != repo.snapshot:
             raise SystemExit(f"{name}: mined at {mined_at}, pinned at {repo.snapshot}: "
