@@ -71,7 +71,10 @@ def assembled_arrays(prepared: Prepared) -> Arrays:
         "x_order_names": names.names.positions,
         "x_order_lower": names.lower.positions,
         "x_order_wholes": names.wholes.positions,
-        **sparse_arrays("x_lexical", prepared.lexical.weights),
+        **sparse_arrays("x_lexical_head", prepared.lexical.head),
+        **sparse_arrays("x_lexical_body", prepared.lexical.body),
+        "x_body_length": prepared.lexical.body_length,
+        "x_lexical_idf": prepared.lexical.idf,
         **sparse_arrays("x_tfidf", prepared.similarity.tfidf),
         "x_idf": prepared.similarity.idf,
         "x_kind": filters.kind,
@@ -123,16 +126,22 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
     trigram_vocabulary = Vocabulary(unstrings(npz["trigram_vocabulary"], trigram_vocab))
     model = read_model(npz, model_count, stamp_count, model_symbols)
     vectors = _vectors(npz)
-    lexical = read_csc(npz, "x_lexical")
+    lexical = LexicalIndex(
+        head=read_csc(npz, "x_lexical_head"),
+        body=read_csc(npz, "x_lexical_body"),
+        body_length=np.asarray(npz["x_body_length"], dtype=np.float64),
+        idf=np.asarray(npz["x_lexical_idf"], dtype=np.float64),
+        term_ids=term_ids,
+    )
     tfidf = read_csc(npz, "x_tfidf")
-    if not (vectors.final.shape[0] == lexical.shape[0] == tfidf.shape[0] == n):
+    if not (vectors.final.shape[0] == lexical.size == tfidf.shape[0] == n):
         raise ValueError("row counts disagree")
     filters = _filters(npz)
     return Prepared(
         generation=index.generation,
         fingerprint=print_,
         names=NameTable.of(names.forms, names.orders),
-        lexical=LexicalIndex(lexical, term_ids),
+        lexical=lexical,
         similarity=RepositoryEmbedder(
             tfidf=tfidf,
             idf=np.asarray(npz["x_idf"], dtype=np.float64),

@@ -70,7 +70,7 @@ FIELD_WEIGHTS: dict[Field, float] = {
     Field.FQN: 3.0,
     Field.SIGNATURE: 2.0,
     Field.DOC: 1.0,
-    Field.BODY: 0.5,
+    Field.BODY: 0.5,  # for names; prose queries weigh it more (lexical.BODY_AWARE)
     Field.PATH: 0.5,
     Field.CONTEXT: 0.5,
 }

@@ -26,12 +26,15 @@ def flat(
     query: str,
     mask: npt.NDArray[np.bool_] | None,
     base: SearchResponse,
+    weighting: lexical.Bm25f = lexical.HEAD_FIRST,
 ) -> SearchResponse:
-    """Raw BM25 hits, no other channel, scores divided by the best one."""
+    """Raw BM25F hits (bodies weighed as the query's shape asks), no other channel,
+    scores divided by the best one."""
     depth = request.offset + request.limit
-    result = lexical.rank(prepared.lexical, query, mask, max(depth, MIN_DEPTH))
+    result = lexical.rank(prepared.lexical, query, mask, max(depth, MIN_DEPTH), weighting)
     ranking = result.ranking
-    total = int(np.count_nonzero(prepared.lexical.scores(lexical.QueryTerms.parse(query))[0]))
+    terms = lexical.QueryTerms.parse(query)
+    total = int(np.count_nonzero(prepared.lexical.scores(terms, weighting)[0]))
     if mask is not None:
         total = min(total, int(np.count_nonzero(mask)))
     best = float(ranking.scores[0]) if len(ranking) else 1.0

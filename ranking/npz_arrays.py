@@ -34,7 +34,7 @@ from symfuse.ranking.sparse_rows import Rows
 from symfuse.ranking.structures import Borrowed, Prepared
 from symfuse.ranking.tokens import STOPWORDS, stem
 
-FORMAT = 6  # bump with any change to what is stored
+FORMAT = 7  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 

@@ -132,7 +132,7 @@ def _answer(
         if not query:
             return modes.listing(index, request, np.flatnonzero(mask).astype(np.int64), base)
     if mode is SearchMode.FLAT:
-        return modes.flat(index, prepared, request, query, mask, base)
+        return modes.flat(index, prepared, request, query, mask, base, PLANS[shape].bm25f)
     return _ranked(index, prepared, request, query, shape, mask, base)
 
 
@@ -167,7 +167,7 @@ def run_channels(
     if request.semantic is SemanticMode.ONLY:
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
         return ChannelRun(rankings, tiers, weights)
-    lexical_result = lexical.rank(prepared.lexical, query, text_mask, depth)
+    lexical_result = lexical.rank(prepared.lexical, query, text_mask, depth, plan.bm25f)
     rankings[Channel.LEXICAL] = lexical_result.ranking
     if plan.word_names:
         words = name_words(query)

@@ -182,12 +182,15 @@ def test_a_new_process_reads_the_structures_of_an_unchanged_index_whole(
     for query in QUERIES:
         assert answers(index, loaded, query) == answers(index, built, query), query
     for one, other in (
-        (loaded.lexical.weights, built.lexical.weights),
+        (loaded.lexical.head, built.lexical.head),
+        (loaded.lexical.body, built.lexical.body),
         (loaded.similarity.tfidf, built.similarity.tfidf),
         (loaded.trigrams.matrix, built.trigrams.matrix),
     ):
         assert one.shape == other.shape
         assert (one != other).nnz == 0
+    assert np.array_equal(loaded.lexical.body_length, built.lexical.body_length)
+    assert np.array_equal(loaded.lexical.idf, built.lexical.idf)
     np.testing.assert_array_equal(loaded.similarity.doc_vectors, built.similarity.doc_vectors)
     for field in ("names", "lower", "wholes"):
         np.testing.assert_array_equal(

@@ -462,13 +462,17 @@ def test_a_typo_finds_the_name_first(index: Index, typo: str) -> None:
     assert names(run(index, query=typo, limit=5))[0] == "process_payment"
 
 
-def test_sentence_queries_lean_on_similarity(index: Index) -> None:
+def test_sentence_queries_take_the_prose_plan(index: Index) -> None:
     response = run(index, query="send a welcome message to a new user", fusion_debug=True)
+    assert response.shape == "sentence"
     assert response.weights is not None
-    assert response.weights.similarity > response.weights.lexical
     identifier = run(index, query="send_welcome", fusion_debug=True)
+    assert identifier.shape == "identifier"
     assert identifier.weights is not None
-    assert identifier.weights.lexical > identifier.weights.similarity
+    # Prose leans on BM25F over bodies; names and centrality say little about it.
+    assert response.weights.lexical > identifier.weights.lexical
+    assert response.weights.identity < identifier.weights.identity
+    assert response.weights.structural < identifier.weights.structural
 
 
 def test_sentence_queries_look_among_callables_and_types(index: Index) -> None:
