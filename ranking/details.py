@@ -1,34 +1,43 @@
 """``get_symbol``: a symbol's source, context and neighbourhood, or a file's outline.
 
-Answered with frozen dataclasses whose ``to_dict()`` is JSON-ready. Paths given
-by a caller are confined to the workspace by :mod:`symfuse.ranking.paths`.
+Answered with :class:`~symfuse.ranking.records.Record` dataclasses (``to_dict()``).
+Paths given by a caller are confined to the workspace by :mod:`symfuse.ranking.paths`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Literal
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Symbol
 from symfuse.ranking import paths
 from symfuse.ranking.positions import symbol_at
-from symfuse.ranking.targets import brief, require_symbol
+from symfuse.ranking.records import BRIEF, Record, shown, symbol_view
+from symfuse.ranking.targets import require_symbol
 
 MAX_CONTEXT_LINES = 50
 _PATH_LINE = re.compile(r"^(.*\S):(\d+)$")
+_DETAIL = symbol_view(
+    *BRIEF, "language", "col", "end_col", "doc", "decorators", "extends", "implements"
+)
+_OUTLINE = symbol_view("symbol_id", "name", "kind", "line", "end_line", "signature")
 
 
 @dataclass(frozen=True, slots=True)
-class SymbolDetail:
-    """A symbol with its source, context and neighbourhood."""
+class SymbolDetail(Record):
+    """A symbol with its source, context and neighbourhood.
 
-    symbol: Symbol
-    source: str
+    Shown with the symbol's own fields first; ``end_line`` is the symbol's.
+    """
+
+    type: Literal["symbol"] = field(default="symbol", init=False)
+    symbol: Symbol = field(metadata=shown(view=_DETAIL, flatten=True))
     start_line: int
-    end_line: int
+    end_line: int = field(metadata=shown(omit=True))
+    source: str
     source_truncated: bool
     context_before: str
     context_after: str
@@ -37,65 +46,22 @@ class SymbolDetail:
     callers_count: int
     callees_count: int
 
-    def to_dict(self) -> dict[str, Any]:
-        s = self.symbol
-        return {
-            "type": "symbol",
-            **brief(s),
-            "language": s.language,
-            "col": s.col,
-            "end_col": s.end_col,
-            "doc": s.doc,
-            "decorators": list(s.decorators),
-            "extends": list(s.extends),
-            "implements": list(s.implements),
-            "start_line": self.start_line,
-            "source": self.source,
-            "source_truncated": self.source_truncated,
-            "context_before": self.context_before,
-            "context_after": self.context_after,
-            "parent": brief(self.parent) if self.parent is not None else None,
-            "children": [brief(c) for c in self.children],
-            "callers_count": self.callers_count,
-            "callees_count": self.callees_count,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class OutlineNode:
-    symbol: Symbol
+class OutlineNode(Record):
+    symbol: Symbol = field(metadata=shown(view=_OUTLINE, flatten=True))
     children: tuple[OutlineNode, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        s = self.symbol
-        return {
-            "symbol_id": s.symbol_id,
-            "name": s.name,
-            "kind": s.kind.value,
-            "line": s.line,
-            "end_line": s.end_line,
-            "signature": s.signature,
-            "children": [c.to_dict() for c in self.children],
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class FileOutline:
+class FileOutline(Record):
     """A file's symbols as a tree (the LSP documentSymbol shape)."""
 
+    type: Literal["outline"] = field(default="outline", init=False)
     file: str
     language: str
-    symbols: tuple[OutlineNode, ...]
     count: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "type": "outline",
-            "file": self.file,
-            "language": self.language,
-            "count": self.count,
-            "symbols": [n.to_dict() for n in self.symbols],
-        }
+    symbols: tuple[OutlineNode, ...]
 
 
 def get_symbol(
@@ -183,4 +149,6 @@ def file_outline(index: Index, path: str) -> FileOutline:
     def build(parent: str | None) -> tuple[OutlineNode, ...]:
         return tuple(OutlineNode(s, build(s.symbol_id)) for s in kids.get(parent, ()))
 
-    return FileOutline(key, entry.language, build(None), len(entry.symbols))
+    return FileOutline(
+        file=key, language=entry.language, count=len(entry.symbols), symbols=build(None)
+    )

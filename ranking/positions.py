@@ -1,21 +1,22 @@
 """What is at a position: the innermost definition around it, and what the name there refers to.
 
 Lines are 1-based; columns are 1-based code points (as in
-:mod:`symfuse.indexer.model`). Answered with frozen dataclasses whose
-``to_dict()`` is JSON-ready.
+:mod:`symfuse.indexer.model`). Answered with
+:class:`~symfuse.ranking.records.Record` dataclasses (``to_dict()``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Reference, RefKind, Symbol
 from symfuse.ranking import paths
-from symfuse.ranking.targets import DECLARATION, brief, resolver_for
+from symfuse.ranking.records import Record, brief, round3, shown
+from symfuse.ranking.targets import DECLARATION, resolver_for
 
 _WORD = re.compile(r"[^\W\d]\w*|\$\w*")
 
@@ -37,16 +38,13 @@ def symbol_at(index: Index, file: str, line: int, col: int | None = None) -> Sym
 
 
 @dataclass(frozen=True, slots=True)
-class Target:
-    symbol: Symbol
-    confidence: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**brief(self.symbol), "confidence": round(self.confidence, 3)}
+class Target(Record):
+    symbol: Symbol = field(metadata=shown(view=brief, flatten=True))
+    confidence: float = field(metadata=shown(view=round3))
 
 
 @dataclass(frozen=True, slots=True)
-class DefinitionResult:
+class DefinitionResult(Record):
     """What the name at a position refers to. ``via`` is a RefKind value, "definition" or "word"."""
 
     file: str
@@ -55,16 +53,6 @@ class DefinitionResult:
     name: str
     via: str
     targets: tuple[Target, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "column": self.column,
-            "name": self.name,
-            "via": self.via,
-            "targets": [t.to_dict() for t in self.targets],
-        }
 
 
 def definition_at(index: Index, file: str, line: int, col: int) -> DefinitionResult:
@@ -110,14 +98,14 @@ def _refs_at(entry: FileEntry, text: str, line: int, col: int) -> list[tuple[Ref
     for ref in entry.references():
         if ref.line != line:
             continue
-        for shown in (ref.name, ref.alias):
-            if not shown:
+        for written in (ref.name, ref.alias):
+            if not written:
                 continue
-            at = text.find(shown, ref.col - 1)
-            if at >= 0 and at + 1 <= col < at + 1 + len(shown):
-                found.append((len(shown), ref, shown))
+            at = text.find(written, ref.col - 1)
+            if at >= 0 and at + 1 <= col < at + 1 + len(written):
+                found.append((len(written), ref, written))
     found.sort(key=lambda item: item[0])
-    return [(ref, shown) for _, ref, shown in found]
+    return [(ref, written) for _, ref, written in found]
 
 
 def _word_at(text: str, col: int) -> tuple[str, int]:

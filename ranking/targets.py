@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
@@ -19,20 +18,6 @@ from symfuse.indexer.resolve import Resolver
 from symfuse.ranking import paths
 
 DECLARATION = "definition"  # the usage kind (and definition ``via``) of a target's own definition
-
-
-def brief(symbol: Symbol) -> dict[str, Any]:
-    """The few fields that identify a symbol in an answer."""
-    return {
-        "symbol_id": symbol.symbol_id,
-        "name": symbol.name,
-        "kind": symbol.kind.value,
-        "fqn": symbol.fqn,
-        "file": symbol.file,
-        "line": symbol.line,
-        "end_line": symbol.end_line,
-        "signature": symbol.signature,
-    }
 
 
 # --- a resolver per index generation ------------------------------------------------------

@@ -1,23 +1,23 @@
 """``find_usages``: the references that resolve to a symbol, or to the definitions of a name.
 
-Answered with frozen dataclasses whose ``to_dict()`` is JSON-ready. Lines are
-1-based; columns are 1-based code points (as in :mod:`symfuse.indexer.model`),
-``end_column`` exclusive.
+Answered with :class:`~symfuse.ranking.records.Record` dataclasses (``to_dict()``).
+Lines are 1-based; columns are 1-based code points (as in
+:mod:`symfuse.indexer.model`), ``end_column`` exclusive.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.indexer.resolve import MAX_CANDIDATES, Resolver
 from symfuse.ranking import paths
-from symfuse.ranking.targets import DECLARATION, brief, find_targets, require_symbol, resolver_for
+from symfuse.ranking.records import Record, brief, round3, shown
+from symfuse.ranking.targets import DECLARATION, find_targets, require_symbol, resolver_for
 
 USAGE_KINDS = tuple(k.value for k in RefKind)
 MAX_LIMIT = 10_000
@@ -32,7 +32,7 @@ def _limits(limit: int, offset: int) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Usage:
+class Usage(Record):
     """One use of a target. ``kind`` is a RefKind value, or "definition" for a declaration."""
 
     file: str
@@ -42,65 +42,41 @@ class Usage:
     kind: str
     enclosing: str | None
     target: str
-    confidence: float
+    confidence: float = field(metadata=shown(view=round3))
     text: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "column": self.column,
-            "end_column": self.end_column,
-            "kind": self.kind,
-            "enclosing": self.enclosing,
-            "target": self.target,
-            "confidence": round(self.confidence, 3),
-            "text": self.text,
-        }
 
 
 @dataclass(frozen=True, slots=True)
-class FileUsages:
+class FileUsages(Record):
     file: str
     count: int
     usages: tuple[Usage, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "count": self.count,
-            "usages": [u.to_dict() for u in self.usages],
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class UsagesResult:
-    """A page of usages in file, line, column order. ``by_kind`` counts before the kind filter."""
+class UsagesResult(Record):
+    """A page of usages in file, line, column order. ``by_kind`` counts before the kind filter.
 
-    targets: tuple[Symbol, ...]
-    usages: tuple[Usage, ...]
+    Shown with the first ``MAX_SHOWN_TARGETS`` targets, and either ``usages`` or,
+    when grouped, ``files``.
+    """
+
+    targets: tuple[Symbol, ...] = field(
+        metadata=shown(view=lambda targets: [brief(t) for t in targets[:MAX_SHOWN_TARGETS]])
+    )
+    target_count: int = field(init=False)  # len(targets)
     total: int
     offset: int
     limit: int
     truncated: bool
     by_kind: dict[str, int]
-    groups: tuple[FileUsages, ...] | None = None
+    usages: tuple[Usage, ...] = field(metadata=shown(omit=lambda r: r.groups is not None))
+    groups: tuple[FileUsages, ...] | None = field(
+        default=None, metadata=shown(key="files", omit=lambda r: r.groups is None)
+    )
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "targets": [brief(t) for t in self.targets[:MAX_SHOWN_TARGETS]],
-            "target_count": len(self.targets),
-            "total": self.total,
-            "offset": self.offset,
-            "limit": self.limit,
-            "truncated": self.truncated,
-            "by_kind": dict(self.by_kind),
-        }
-        if self.groups is not None:
-            data["files"] = [g.to_dict() for g in self.groups]
-        else:
-            data["usages"] = [u.to_dict() for u in self.usages]
-        return data
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "target_count", len(self.targets))
 
 
 def parse_kinds(kinds: Iterable[str | RefKind] | str | None) -> frozenset[str] | None:
