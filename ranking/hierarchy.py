@@ -12,14 +12,15 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.extract_text import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, RefKind, Symbol
-from symfuse.ranking.navigate import brief, require_symbol, resolver_for
+from symfuse.ranking.records import BRIEF, Record, brief, round3, shown
+from symfuse.ranking.targets import require_symbol, resolver_for
 
 MAX_DEPTH = 10
 MAX_ITEMS = 1000
@@ -30,61 +31,35 @@ _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "cuda": 
 
 
 @dataclass(frozen=True, slots=True)
-class CallSite:
+class CallSite(Record):
     file: str
     line: int
     column: int
     end_column: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "column": self.column,
-            "end_column": self.end_column,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class CallEdge:
+class CallEdge(Record):
     """A caller (or callee) at ``depth`` hops, linked to ``via`` (the symbol one hop nearer).
 
     ``sites`` are the calls in the calling symbol: in ``symbol`` for callers, in
     ``via`` for callees (the LSP's ``fromRanges`` either way).
     """
 
-    symbol: Symbol
+    symbol: Symbol = field(metadata=shown(view=brief, flatten=True))
     depth: int
     via: str
-    confidence: float
+    confidence: float = field(metadata=shown(view=round3))
     sites: tuple[CallSite, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **brief(self.symbol),
-            "depth": self.depth,
-            "via": self.via,
-            "confidence": round(self.confidence, 3),
-            "sites": [s.to_dict() for s in self.sites],
-        }
 
 
 @dataclass(frozen=True, slots=True)
-class CallGraphResult:
+class CallGraphResult(Record):
     root: Symbol
     direction: str  # "callers" or "callees"
     items: tuple[CallEdge, ...]
     total: int
     truncated: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "root": brief(self.root),
-            "direction": self.direction,
-            "items": [i.to_dict() for i in self.items],
-            "total": self.total,
-            "truncated": self.truncated,
-        }
 
 
 def callers(index: Index, symbol_id: str, depth: int = 1, limit: int = 100) -> CallGraphResult:
@@ -166,8 +141,16 @@ class _SiteFinder:
 # --- type hierarchy -----------------------------------------------------------------------
 
 
+def _brief_or_unlinked(symbol: Symbol | None) -> dict[str, Any]:
+    """A linked type's brief; for a base outside the workspace, the same keys set to None
+    (but ``name``, which the link shows as written)."""
+    if symbol is not None:
+        return brief(symbol)
+    return dict.fromkeys(key for key in BRIEF if key != "name")
+
+
 @dataclass(frozen=True, slots=True)
-class TypeLink:
+class TypeLink(Record):
     """A supertype or subtype. ``symbol`` is None for a base outside the workspace.
 
     ``relation`` is "extends" or "implements"; ``resolved`` says the graph linked
@@ -175,48 +158,19 @@ class TypeLink:
     """
 
     name: str
-    symbol: Symbol | None
+    symbol: Symbol | None = field(metadata=shown(view=_brief_or_unlinked, flatten=True))
     relation: str
     depth: int
     via: str
-    confidence: float
+    confidence: float = field(metadata=shown(view=round3))
     resolved: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "name": self.name,
-            "symbol_id": None,
-            "kind": None,
-            "fqn": None,
-            "file": None,
-            "line": None,
-            "end_line": None,
-            "signature": None,
-        }
-        if self.symbol is not None:
-            data.update(brief(self.symbol))
-        data.update(
-            relation=self.relation,
-            depth=self.depth,
-            via=self.via,
-            confidence=round(self.confidence, 3),
-            resolved=self.resolved,
-        )
-        return data
 
 
 @dataclass(frozen=True, slots=True)
-class TypeHierarchyResult:
+class TypeHierarchyResult(Record):
     root: Symbol
     supertypes: tuple[TypeLink, ...]
     subtypes: tuple[TypeLink, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "root": brief(self.root),
-            "supertypes": [t.to_dict() for t in self.supertypes],
-            "subtypes": [t.to_dict() for t in self.subtypes],
-        }
 
 
 def type_hierarchy(

@@ -9,65 +9,41 @@ both steps, so every front end (CLI, MCP, LSP) gets the routed answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import hierarchy
+from symfuse.ranking.records import Record, shown, symbol_view
 from symfuse.ranking.response import CallQuery, SearchResponse
 
 MAX_ROUTED_TARGETS = 5
+_ROUTED = symbol_view("symbol_id", "name", "kind", "fqn", "signature", "file", "line")
 
 
 @dataclass(frozen=True, slots=True)
-class RoutedCall:
+class RoutedCall(Record):
     """A calling (or called) symbol, its best edge confidence and its call sites."""
 
-    symbol: Symbol
+    symbol: Symbol = field(metadata=shown(view=_ROUTED, flatten=True))
     score: float
     via: str  # the target's symbol id it was reached from
     sites: str  # "file:line:col file:line:col ..."
 
-    def to_dict(self) -> dict[str, Any]:
-        s = self.symbol
-        return {
-            "symbol_id": s.symbol_id,
-            "name": s.name,
-            "kind": s.kind.value,
-            "fqn": s.fqn,
-            "signature": s.signature,
-            "file": s.file,
-            "line": s.line,
-            "score": self.score,
-            "via": self.via,
-            "sites": self.sites,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class CallGraphAnswer:
+class CallGraphAnswer(Record):
     """The answer to a call-graph question: a page of callers or callees of the targets."""
 
     query: str
-    intent: CallQuery
+    intent: CallQuery = field(metadata=shown(view=CallQuery.to_dict))
     targets: tuple[str, ...]
     items: tuple[RoutedCall, ...]
     total: int
+    search_mode: str = field(init=False)  # the intent's direction, as search answers name it
 
-    @property
-    def search_mode(self) -> str:
-        return self.intent.direction
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "intent": self.intent.to_dict(),
-            "targets": list(self.targets),
-            "items": [item.to_dict() for item in self.items],
-            "total": self.total,
-            "search_mode": self.search_mode,
-        }
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "search_mode", self.intent.direction)
 
 
 def routed_targets(response: SearchResponse) -> list[Symbol]:

@@ -27,6 +27,7 @@ from symfuse.indexer import languages
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.ranking import paths, regex_scan
+from symfuse.ranking.records import Record
 
 MAX_PATTERN = 1000
 MAX_LIMIT = 1000
@@ -47,7 +48,7 @@ class _Expired(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class TextHit:
+class TextHit(Record):
     """A matching line. Columns are 1-based code points; ``end_column`` is exclusive."""
 
     file: str
@@ -58,20 +59,9 @@ class TextHit:
     snippet: str
     distance: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "column": self.column,
-            "end_column": self.end_column,
-            "text": self.text,
-            "snippet": self.snippet,
-            "distance": self.distance,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class TextSearchResult:
+class TextSearchResult(Record):
     """A page of hits; ``total`` counts every matching line, ``truncated`` says more exist."""
 
     pattern: str
@@ -83,19 +73,6 @@ class TextSearchResult:
     truncated: bool
     files_searched: int
     elapsed_ms: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "pattern": self.pattern,
-            "mode": self.mode,
-            "hits": [h.to_dict() for h in self.hits],
-            "total": self.total,
-            "offset": self.offset,
-            "limit": self.limit,
-            "truncated": self.truncated,
-            "files_searched": self.files_searched,
-            "elapsed_ms": self.elapsed_ms,
-        }
 
 
 def search_text(

@@ -16,8 +16,8 @@ from pathlib import Path
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import hierarchy as graph
-from symfuse.ranking import navigate
 from symfuse.ranking import text as text_search
+from symfuse.ranking.details import FileOutline, SymbolDetail, get_symbol
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.query.fields import Request
 from symfuse.ranking.query.requests import (
@@ -33,6 +33,8 @@ from symfuse.ranking.query.requests import (
 from symfuse.ranking.request import SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
+from symfuse.ranking.targets import resolve_one
+from symfuse.ranking.usages import UsagesResult, find_usages
 
 _ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
 
@@ -80,9 +82,9 @@ def search(
     return response if routed is None else routed
 
 
-def usages(index: Index, request: UsagesRequest) -> navigate.UsagesResult:
+def usages(index: Index, request: UsagesRequest) -> UsagesResult:
     symbol_id, name = _id_or_name(index, request)
-    return navigate.find_usages(
+    return find_usages(
         index,
         symbol_id=symbol_id,
         name=name,
@@ -113,14 +115,14 @@ def text(index: Index, request: TextRequest) -> text_search.TextSearchResult:
     )
 
 
-def get(index: Index, request: GetRequest) -> navigate.SymbolDetail | navigate.FileOutline:
+def get(index: Index, request: GetRequest) -> SymbolDetail | FileOutline:
     symbol_id, path = request.symbol_id, request.path
     if request.target is not None:
         if index.get(request.target) is not None or _ID_SHAPE.match(request.target):
             symbol_id = request.target
         else:
             path = request.target
-    return navigate.get_symbol(
+    return get_symbol(
         index,
         symbol_id=symbol_id,
         path=path,
@@ -148,7 +150,7 @@ def hierarchy(index: Index, request: HierarchyRequest) -> graph.TypeHierarchyRes
 def resolve(index: Index, request: TargetRequest) -> Symbol:
     """The one symbol a request is about; an error listing the candidates when ambiguous."""
     symbol_id, name = _id_or_name(index, request)
-    return navigate.resolve_one(index, symbol_id, name, request.file)
+    return resolve_one(index, symbol_id, name, request.file)
 
 
 def _id_or_name(index: Index, request: TargetRequest) -> tuple[str | None, str | None]:

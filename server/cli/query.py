@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from symfuse.ranking import navigate
+from symfuse.ranking.details import FileOutline, OutlineNode, SymbolDetail
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.requests import (
@@ -24,6 +24,7 @@ from symfuse.ranking.query.requests import (
     TextRequest,
     UsagesRequest,
 )
+from symfuse.ranking.usages import MAX_SHOWN_TARGETS
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.output import OutputFormat, render, table
 
@@ -106,7 +107,7 @@ def run_usages(args: argparse.Namespace) -> int:
     rows = [u.to_dict() for u in result.usages]
     body = table(rows, columns)
     footer = _footer({**data, "usages": rows})
-    targets = ", ".join(t.symbol_id for t in result.targets[: navigate.MAX_SHOWN_TARGETS])
+    targets = ", ".join(t.symbol_id for t in result.targets[:MAX_SHOWN_TARGETS])
     return _emit(data, args.output_format, f"usages of {targets}\n{body}\n{footer}")
 
 
@@ -126,14 +127,14 @@ def run_text(args: argparse.Namespace) -> int:
 def run_get(args: argparse.Namespace) -> int:
     result = operations.get(_index(args), request_of(GetRequest, args))
     data = result.to_dict()
-    if isinstance(result, navigate.FileOutline):
+    if isinstance(result, FileOutline):
         lines = [f"{result.file} ({result.language}, {result.count} symbols)"]
         lines.extend(_outline_lines(result.symbols, 1))
         return _emit(data, args.output_format, "\n".join(lines))
     return _emit(data, args.output_format, _detail_text(result))
 
 
-def _outline_lines(nodes: tuple[navigate.OutlineNode, ...], level: int) -> list[str]:
+def _outline_lines(nodes: tuple[OutlineNode, ...], level: int) -> list[str]:
     out: list[str] = []
     for node in nodes:
         s = node.symbol
@@ -146,7 +147,7 @@ def _numbered(source: str, first: int) -> list[str]:
     return [f"{n:>5}  {line}" for n, line in enumerate(source.split("\n"), first)] if source else []
 
 
-def _detail_text(d: navigate.SymbolDetail) -> str:
+def _detail_text(d: SymbolDetail) -> str:
     s = d.symbol
     out = [f"{s.kind.value} {s.fqn}  ({s.file}:{s.line}-{s.end_line})", f"id: {s.symbol_id}"]
     if s.decorators:

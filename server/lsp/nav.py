@@ -1,7 +1,7 @@
 """The navigation questions the language server asks, answered by ``symfuse.ranking``.
 
-A thin layer over :mod:`symfuse.ranking.navigate` and
-:mod:`symfuse.ranking.hierarchy` that keeps only what the LSP answers need.
+A thin layer over :mod:`symfuse.ranking.positions`, :mod:`symfuse.ranking.usages`
+and :mod:`symfuse.ranking.hierarchy` that keeps only what the LSP answers need.
 Positions are the index's (1-based lines, 1-based code-point columns, ends
 exclusive); the LSP layer converts them.
 """
@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking import hierarchy, navigate
+from symfuse.ranking import hierarchy, positions
+from symfuse.ranking.usages import MAX_LIMIT, find_usages
 
-MAX_USAGES = navigate.MAX_LIMIT
+MAX_USAGES = MAX_LIMIT
 MAX_CALLS = 1000
 
 
@@ -40,7 +41,7 @@ class Call:
 def definitions_at(index: Index, key: str, line: int, col: int) -> list[Symbol]:
     """The definitions the name at a position refers to (itself on a definition), best first."""
     try:
-        found = navigate.definition_at(index, key, line, col)
+        found = positions.definition_at(index, key, line, col)
     except SymfuseError:
         return []
     return [t.symbol for t in found.targets]
@@ -55,7 +56,7 @@ def symbol_at(index: Index, key: str, line: int, col: int) -> Symbol | None:
 def enclosing(index: Index, key: str, line: int, col: int) -> Symbol | None:
     """The innermost definition whose span contains the position."""
     try:
-        return navigate.symbol_at(index, key, line, col)
+        return positions.symbol_at(index, key, line, col)
     except SymfuseError:
         return None
 
@@ -63,7 +64,7 @@ def enclosing(index: Index, key: str, line: int, col: int) -> Symbol | None:
 def usages(index: Index, target: Symbol, include_declaration: bool) -> list[Span]:
     """Every use of ``target`` (and its definition when asked), in file and line order."""
     try:
-        found = navigate.find_usages(
+        found = find_usages(
             index,
             symbol_id=target.symbol_id,
             limit=MAX_USAGES,

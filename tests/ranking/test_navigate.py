@@ -13,8 +13,11 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
-from symfuse.ranking import hierarchy, navigate, text
+from symfuse.ranking import hierarchy, text
+from symfuse.ranking.details import FileOutline, SymbolDetail, file_outline, get_symbol
 from symfuse.ranking.paths import glob_match
+from symfuse.ranking.positions import definition_at, symbol_at
+from symfuse.ranking.usages import UsagesResult, find_usages
 from tests.support.paths import FIXTURES
 
 FIXTURE = FIXTURES / "navigation"
@@ -44,7 +47,7 @@ def index(workspace: Path, tmp_path_factory: pytest.TempPathFactory) -> Index:
     return build(workspace, tmp_path_factory.mktemp("index"))
 
 
-def positions(result: navigate.UsagesResult) -> list[tuple[str, int, int, str]]:
+def positions(result: UsagesResult) -> list[tuple[str, int, int, str]]:
     return [(u.file, u.line, u.column, u.kind) for u in result.usages]
 
 
@@ -52,7 +55,7 @@ def positions(result: navigate.UsagesResult) -> list[tuple[str, int, int, str]]:
 
 
 def test_usages_of_a_class_follow_aliases_inheritance_and_annotations(index: Index) -> None:
-    result = navigate.find_usages(index, symbol_id=ORDER, include_declaration=True)
+    result = find_usages(index, symbol_id=ORDER, include_declaration=True)
     assert positions(result) == [
         ("shop/models.py", 20, 7, "definition"),
         ("shop/models.py", 34, 20, "inherit"),
@@ -70,7 +73,7 @@ def test_usages_of_a_class_follow_aliases_inheritance_and_annotations(index: Ind
 
 
 def test_usages_by_name_cover_every_definition_with_confidence(index: Index) -> None:
-    result = navigate.find_usages(index, name="total", kinds=["call"])
+    result = find_usages(index, name="total", kinds=["call"])
     assert {t.symbol_id for t in result.targets} == {ORDER_TOTAL, SPECIAL_TOTAL, UTIL_TOTAL}
     by_place = {(u.file, u.line): (u.target, u.confidence) for u in result.usages}
     assert by_place[("shop/models.py", 31)] == (ORDER_TOTAL, 1.0)  # self.total()
@@ -83,17 +86,17 @@ def test_usages_by_name_cover_every_definition_with_confidence(index: Index) -> 
 
 
 def test_usages_by_name_disambiguated_by_file_or_qualified_name(index: Index) -> None:
-    in_util = navigate.find_usages(index, name="total", file="shop/util.py")
+    in_util = find_usages(index, name="total", file="shop/util.py")
     assert [t.symbol_id for t in in_util.targets] == [UTIL_TOTAL]
     assert positions(in_util) == [("shop/report.py", 15, 22, "call")]
-    qualified = navigate.find_usages(index, name="Order.total")
+    qualified = find_usages(index, name="Order.total")
     assert [t.symbol_id for t in qualified.targets] == [ORDER_TOTAL]
     with pytest.raises(NotFound, match=r"no definition named 'total' in shop/service.py"):
-        navigate.find_usages(index, name="total", file="shop/service.py")
+        find_usages(index, name="total", file="shop/service.py")
 
 
 def test_usages_grouped_by_file_and_paged(index: Index) -> None:
-    result = navigate.find_usages(index, symbol_id=FORMAT_PRICE, group_by_file=True)
+    result = find_usages(index, symbol_id=FORMAT_PRICE, group_by_file=True)
     assert result.groups is not None
     assert [(g.file, g.count) for g in result.groups] == [
         ("shop/models.py", 2),
@@ -103,47 +106,47 @@ def test_usages_grouped_by_file_and_paged(index: Index) -> None:
     data = result.to_dict()
     assert "usages" not in data
     assert data["files"][1]["usages"][0]["text"] == "lines.append(shop.util.format_price(0))"
-    page = navigate.find_usages(index, symbol_id=FORMAT_PRICE, limit=2, offset=2)
+    page = find_usages(index, symbol_id=FORMAT_PRICE, limit=2, offset=2)
     assert page.total == 5
     assert page.truncated
     assert [u.file for u in page.usages] == ["shop/report.py", "shop/service.py"]
 
 
 def test_usage_kinds_decorate_and_implement(index: Index) -> None:
-    register = navigate.find_usages(index, name="register", kinds="decorate")
+    register = find_usages(index, name="register", kinds="decorate")
     assert [(u.line, u.column, u.kind) for u in register.usages] == [
         (8, 7, "decorate"),
         (16, 7, "decorate"),
     ]
-    shape = navigate.find_usages(index, symbol_id="java/Shapes.java::Shape#interface")
+    shape = find_usages(index, symbol_id="java/Shapes.java::Shape#interface")
     assert sorted(u.kind for u in shape.usages) == ["implement", "implement", "type", "type"]
 
 
 def test_usages_errors_name_the_field(index: Index) -> None:
     with pytest.raises(InvalidRequest, match=r"^symbol_id: give a symbol_id, or a name"):
-        navigate.find_usages(index)
+        find_usages(index)
     with pytest.raises(NotFound, match=r"symbol_id: unknown symbol 'nope'"):
-        navigate.find_usages(index, symbol_id="nope")
+        find_usages(index, symbol_id="nope")
     with pytest.raises(NotFound, match=r"name: no definition named 'Nope'"):
-        navigate.find_usages(index, name="Nope")
+        find_usages(index, name="Nope")
     with pytest.raises(InvalidRequest, match=r"^kinds: unknown usage kind 'calls'"):
-        navigate.find_usages(index, name="total", kinds="calls")
+        find_usages(index, name="total", kinds="calls")
     with pytest.raises(InvalidRequest, match=r"^limit:"):
-        navigate.find_usages(index, name="total", limit=0)
+        find_usages(index, name="total", limit=0)
     with pytest.raises(OutsideWorkspace, match=r"^file: '../../etc/passwd' is outside"):
-        navigate.find_usages(index, name="total", file="../../etc/passwd")
+        find_usages(index, name="total", file="../../etc/passwd")
 
 
 # --- resolution fixes in indexer/graph.py, seen through usages -------------------------------
 
 
 def test_builtin_call_in_python_does_not_link_to_a_java_method(index: Index) -> None:
-    result = navigate.find_usages(index, symbol_id="java/Shapes.java::Shapes.sum#method")
+    result = find_usages(index, symbol_id="java/Shapes.java::Shapes.sum#method")
     assert [u.file for u in result.usages] == ["java/Shapes.java"]
 
 
 def test_parameter_is_not_a_usage_of_a_same_named_field(index: Index) -> None:
-    result = navigate.find_usages(index, symbol_id="shop/models.py::Order.items#field")
+    result = find_usages(index, symbol_id="shop/models.py::Order.items#field")
     assert positions(result) == []
 
 
@@ -227,8 +230,8 @@ def test_risky_regex_on_a_long_line_times_out_within_budget(tmp_path: Path) -> N
 
 
 def test_get_symbol_by_id_has_source_context_and_neighbours(index: Index) -> None:
-    detail = navigate.get_symbol(index, symbol_id=ORDER_TOTAL, context_lines=1)
-    assert isinstance(detail, navigate.SymbolDetail)
+    detail = get_symbol(index, symbol_id=ORDER_TOTAL, context_lines=1)
+    assert isinstance(detail, SymbolDetail)
     assert detail.source.splitlines()[0] == "    def total(self):"
     assert (detail.start_line, detail.end_line) == (25, 27)
     assert detail.context_before == ""
@@ -238,8 +241,8 @@ def test_get_symbol_by_id_has_source_context_and_neighbours(index: Index) -> Non
     assert detail.parent.symbol_id == ORDER
     assert detail.callers_count == 4
     assert detail.callees_count == 0
-    order = navigate.get_symbol(index, symbol_id=ORDER, context_lines=2, max_lines=3)
-    assert isinstance(order, navigate.SymbolDetail)
+    order = get_symbol(index, symbol_id=ORDER, context_lines=2, max_lines=3)
+    assert isinstance(order, SymbolDetail)
     assert order.source_truncated
     assert order.source.split("\n") == [
         "class Order(Base, Priced):",
@@ -252,32 +255,32 @@ def test_get_symbol_by_id_has_source_context_and_neighbours(index: Index) -> Non
 
 
 def test_get_symbol_outline_and_path_line(index: Index) -> None:
-    outline = navigate.get_symbol(index, path="shop/models.py")
-    assert isinstance(outline, navigate.FileOutline)
+    outline = get_symbol(index, path="shop/models.py")
+    assert isinstance(outline, FileOutline)
     assert [n.symbol.name for n in outline.symbols] == ["Base", "Priced", "Order", "SpecialOrder"]
     assert [c.symbol.name for c in outline.symbols[2].children] == ["items", "total", "label"]
     assert outline.count == 9
-    inner = navigate.get_symbol(index, path="shop/models.py:26")
-    assert isinstance(inner, navigate.SymbolDetail)
+    inner = get_symbol(index, path="shop/models.py:26")
+    assert isinstance(inner, SymbolDetail)
     assert inner.symbol.symbol_id == ORDER_TOTAL
-    same = navigate.get_symbol(index, path="shop/models.py", line=26)
-    assert isinstance(same, navigate.SymbolDetail)
+    same = get_symbol(index, path="shop/models.py", line=26)
+    assert isinstance(same, SymbolDetail)
     assert same.symbol.symbol_id == ORDER_TOTAL
     with pytest.raises(NotFound, match=r"no definition contains line 2 of shop/models.py"):
-        navigate.get_symbol(index, path="shop/models.py:2")
+        get_symbol(index, path="shop/models.py:2")
     with pytest.raises(NotFound, match=r"path: 'shop/nope.py' is not an indexed file"):
-        navigate.get_symbol(index, path="shop/nope.py")
+        get_symbol(index, path="shop/nope.py")
     with pytest.raises(InvalidRequest, match=r"^path: 'shop' is a directory"):
-        navigate.get_symbol(index, path="shop")
+        get_symbol(index, path="shop")
     with pytest.raises(InvalidRequest, match=r"^symbol_id: give a symbol_id, a path"):
-        navigate.get_symbol(index)
+        get_symbol(index)
 
 
 def test_absolute_paths_inside_the_workspace_are_accepted(index: Index, workspace: Path) -> None:
-    outline = navigate.file_outline(index, str(workspace / "shop" / "util.py"))
+    outline = file_outline(index, str(workspace / "shop" / "util.py"))
     assert outline.file == "shop/util.py"
     uri = (workspace / "shop" / "util.py").as_uri()
-    assert navigate.file_outline(index, uri).file == "shop/util.py"
+    assert file_outline(index, uri).file == "shop/util.py"
 
 
 # --- confinement -----------------------------------------------------------------------------
@@ -293,9 +296,9 @@ def test_paths_outside_the_workspace_are_refused(
     try:
         for given in ("../../etc/passwd", "/etc/passwd", str(secret), "shop/leak.py"):
             with pytest.raises(OutsideWorkspace, match=r"is outside the workspace"):
-                navigate.get_symbol(index, path=given)
+                get_symbol(index, path=given)
         with pytest.raises(OutsideWorkspace, match=r"^file: "):
-            navigate.definition_at(index, "shop/../../x.py", 1, 1)
+            definition_at(index, "shop/../../x.py", 1, 1)
     finally:
         link.unlink()
 
@@ -311,7 +314,7 @@ def test_a_symlink_leading_out_is_never_read(workspace: Path, tmp_path: Path) ->
     assert text.search_text(index, "do-not-read").total == 0
     if "shop/secret.py" in index.files:
         with pytest.raises(OutsideWorkspace):
-            navigate.get_symbol(index, path="shop/secret.py")
+            get_symbol(index, path="shop/secret.py")
 
 
 def test_glob_matching() -> None:
@@ -379,7 +382,7 @@ def test_type_hierarchy_python_java_and_unresolved_bases(index: Index) -> None:
 
 def test_definition_at_follows_references_aliases_and_attributes(index: Index) -> None:
     def targets(file: str, line: int, col: int) -> list[str]:
-        return [t.symbol.symbol_id for t in navigate.definition_at(index, file, line, col).targets]
+        return [t.symbol.symbol_id for t in definition_at(index, file, line, col).targets]
 
     assert targets("shop/service.py", 11, 13) == [ORDER]  # O(items)
     assert targets("shop/service.py", 4, 34) == [ORDER]  # the alias O in the import
@@ -392,23 +395,23 @@ def test_definition_at_follows_references_aliases_and_attributes(index: Index) -
 
 
 def test_symbol_at_on_a_non_ascii_line(index: Index) -> None:
-    found = navigate.symbol_at(index, "shop/report.py", 13, 6)
+    found = symbol_at(index, "shop/report.py", 13, 6)
     assert found is not None
     assert found.name == "naïve_total"
     assert (found.name_col, found.name_end_col) == (5, 16)
-    assert navigate.symbol_at(index, "shop/report.py", 2) is None
-    method = navigate.symbol_at(index, "shop/models.py", 26)
+    assert symbol_at(index, "shop/report.py", 2) is None
+    method = symbol_at(index, "shop/models.py", 26)
     assert method is not None
     assert method.symbol_id == ORDER_TOTAL
 
 
 def test_every_result_is_json_ready(index: Index) -> None:
     results = [
-        navigate.find_usages(index, name="total"),
-        navigate.find_usages(index, name="total", group_by_file=True),
-        navigate.get_symbol(index, symbol_id=ORDER),
-        navigate.get_symbol(index, path="shop/models.py"),
-        navigate.definition_at(index, "shop/service.py", 11, 13),
+        find_usages(index, name="total"),
+        find_usages(index, name="total", group_by_file=True),
+        get_symbol(index, symbol_id=ORDER),
+        get_symbol(index, path="shop/models.py"),
+        definition_at(index, "shop/service.py", 11, 13),
         hierarchy.callers(index, FORMAT_PRICE),
         hierarchy.type_hierarchy(index, "shop/util.py::ShopError#class"),
         text.search_text(index, "total", edit_distance=1),
@@ -419,7 +422,7 @@ def test_every_result_is_json_ready(index: Index) -> None:
 
 
 def test_relative_import_resolves_from_the_files_package(index: Index) -> None:
-    result = navigate.find_usages(index, symbol_id="shop/util.py::ShopError#class")
+    result = find_usages(index, symbol_id="shop/util.py::ShopError#class")
     assert positions(result) == [
         ("shop/service.py", 27, 23, "import"),
         ("shop/service.py", 29, 11, "call"),
@@ -435,7 +438,7 @@ def test_imports_resolve_when_the_root_is_the_package_itself(tmp_path: Path) -> 
         "from pkg.a import helper as h\n\n\ndef use():\n    return h()\n", encoding="utf-8"
     )
     index = build(root, tmp_path / "index")
-    result = navigate.find_usages(index, symbol_id="a.py::helper#function")
+    result = find_usages(index, symbol_id="a.py::helper#function")
     assert [(u.file, u.line, u.kind, u.confidence) for u in result.usages] == [
         ("b.py", 1, "import", 1.0),
         ("b.py", 5, "call", 1.0),

@@ -1,0 +1,154 @@
+"""``get_symbol``: a symbol's source, context and neighbourhood, or a file's outline.
+
+Answered with :class:`~symfuse.ranking.records.Record` dataclasses (``to_dict()``).
+Paths given by a caller are confined to the workspace by :mod:`symfuse.ranking.paths`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from symfuse.indexer.errors import InvalidRequest, NotFound
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import EdgeKind, Symbol
+from symfuse.ranking import paths
+from symfuse.ranking.positions import symbol_at
+from symfuse.ranking.records import BRIEF, Record, shown, symbol_view
+from symfuse.ranking.targets import require_symbol
+
+MAX_CONTEXT_LINES = 50
+_PATH_LINE = re.compile(r"^(.*\S):(\d+)$")
+_DETAIL = symbol_view(
+    *BRIEF, "language", "col", "end_col", "doc", "decorators", "extends", "implements"
+)
+_OUTLINE = symbol_view("symbol_id", "name", "kind", "line", "end_line", "signature")
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolDetail(Record):
+    """A symbol with its source, context and neighbourhood.
+
+    Shown with the symbol's own fields first; ``end_line`` is the symbol's.
+    """
+
+    type: Literal["symbol"] = field(default="symbol", init=False)
+    symbol: Symbol = field(metadata=shown(view=_DETAIL, flatten=True))
+    start_line: int
+    end_line: int = field(metadata=shown(omit=True))
+    source: str
+    source_truncated: bool
+    context_before: str
+    context_after: str
+    parent: Symbol | None
+    children: tuple[Symbol, ...]
+    callers_count: int
+    callees_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineNode(Record):
+    symbol: Symbol = field(metadata=shown(view=_OUTLINE, flatten=True))
+    children: tuple[OutlineNode, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutline(Record):
+    """A file's symbols as a tree (the LSP documentSymbol shape)."""
+
+    type: Literal["outline"] = field(default="outline", init=False)
+    file: str
+    language: str
+    count: int
+    symbols: tuple[OutlineNode, ...]
+
+
+def get_symbol(
+    index: Index,
+    symbol_id: str | None = None,
+    path: str | None = None,
+    line: int | None = None,
+    context_lines: int = 3,
+    max_lines: int = 400,
+) -> SymbolDetail | FileOutline:
+    """A symbol by id; a file's outline by ``path``; the innermost symbol at ``path:line``."""
+    if symbol_id is not None:
+        return symbol_detail(index, symbol_id, context_lines=context_lines, max_lines=max_lines)
+    if path is None:
+        raise InvalidRequest("symbol_id", "give a symbol_id, a path, or a path:line")
+    if line is None:
+        match = _PATH_LINE.match(path.strip())
+        if match is not None and match.group(1) and not _is_file(index, path):
+            path, line = match.group(1), int(match.group(2))
+    key = paths.resolve_file(index, path, argument="path")
+    if line is None:
+        return file_outline(index, key)
+    if line < 1:
+        raise InvalidRequest("line", "must be 1 or more")
+    symbol = symbol_at(index, key, line)
+    if symbol is None:
+        raise NotFound(
+            f"path: no definition contains line {line} of {key}; "
+            "give the path alone for the file's outline"
+        )
+    return symbol_detail(index, symbol.symbol_id, context_lines=context_lines, max_lines=max_lines)
+
+
+def _is_file(index: Index, path: str) -> bool:
+    try:
+        paths.resolve_file(index, path)
+    except (NotFound, InvalidRequest):
+        return False
+    return True
+
+
+def symbol_detail(
+    index: Index, symbol_id: str, *, context_lines: int = 3, max_lines: int = 400
+) -> SymbolDetail:
+    if not 0 <= context_lines <= MAX_CONTEXT_LINES:
+        raise InvalidRequest("context_lines", f"must be 0..{MAX_CONTEXT_LINES}")
+    if max_lines < 1:
+        raise InvalidRequest("max_lines", "must be 1 or more")
+    symbol = require_symbol(index, symbol_id)
+    lines = paths.read_lines(index, symbol.file)
+    start, end = symbol.line, min(symbol.end_line, len(lines))
+    cut = end - start + 1 > max_lines
+    shown_end = start + max_lines - 1 if cut else end
+    before = lines[max(0, start - 1 - context_lines) : start - 1]
+    after = lines[end : end + context_lines]
+    children = tuple(index.symbols[i] for i in index.children.get(symbol.symbol_id, ()))
+    calls = frozenset({EdgeKind.CALLS})
+    return SymbolDetail(
+        symbol=symbol,
+        source="\n".join(lines[start - 1 : shown_end]),
+        start_line=start,
+        end_line=symbol.end_line,
+        source_truncated=cut,
+        context_before="\n".join(before),
+        context_after="\n".join(after),
+        parent=index.get(symbol.parent) if symbol.parent else None,
+        children=children,
+        callers_count=len(
+            {s.symbol_id for s, _, _ in index.neighbours(symbol_id, outgoing=False, kinds=calls)}
+        ),
+        callees_count=len(
+            {s.symbol_id for s, _, _ in index.neighbours(symbol_id, outgoing=True, kinds=calls)}
+        ),
+    )
+
+
+def file_outline(index: Index, path: str) -> FileOutline:
+    key = paths.resolve_file(index, path, argument="path")
+    entry = index.files[key]
+    kids: dict[str | None, list[Symbol]] = {}
+    ids = {s.symbol_id for s in entry.symbols}
+    for s in entry.symbols:
+        kids.setdefault(s.parent if s.parent in ids else None, []).append(s)
+
+    def build(parent: str | None) -> tuple[OutlineNode, ...]:
+        return tuple(OutlineNode(s, build(s.symbol_id)) for s in kids.get(parent, ()))
+
+    return FileOutline(
+        file=key, language=entry.language, count=len(entry.symbols), symbols=build(None)
+    )

@@ -1,0 +1,249 @@
+"""``find_usages``: the references that resolve to a symbol, or to the definitions of a name.
+
+Answered with :class:`~symfuse.ranking.records.Record` dataclasses (``to_dict()``).
+Lines are 1-based; columns are 1-based code points (as in
+:mod:`symfuse.indexer.model`), ``end_column`` exclusive.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
+from symfuse.indexer.resolve import MAX_CANDIDATES, Resolver
+from symfuse.ranking import paths
+from symfuse.ranking.records import Record, brief, round3, shown
+from symfuse.ranking.targets import DECLARATION, find_targets, require_symbol, resolver_for
+
+USAGE_KINDS = tuple(k.value for k in RefKind)
+MAX_LIMIT = 10_000
+MAX_SHOWN_TARGETS = 20
+
+
+def _limits(limit: int, offset: int) -> None:
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidRequest("limit", f"must be 1..{MAX_LIMIT}")
+    if offset < 0:
+        raise InvalidRequest("offset", "must be 0 or more")
+
+
+@dataclass(frozen=True, slots=True)
+class Usage(Record):
+    """One use of a target. ``kind`` is a RefKind value, or "definition" for a declaration."""
+
+    file: str
+    line: int
+    column: int
+    end_column: int
+    kind: str
+    enclosing: str | None
+    target: str
+    confidence: float = field(metadata=shown(view=round3))
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class FileUsages(Record):
+    file: str
+    count: int
+    usages: tuple[Usage, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UsagesResult(Record):
+    """A page of usages in file, line, column order. ``by_kind`` counts before the kind filter.
+
+    Shown with the first ``MAX_SHOWN_TARGETS`` targets, and either ``usages`` or,
+    when grouped, ``files``.
+    """
+
+    targets: tuple[Symbol, ...] = field(
+        metadata=shown(view=lambda targets: [brief(t) for t in targets[:MAX_SHOWN_TARGETS]])
+    )
+    target_count: int = field(init=False)  # len(targets)
+    total: int
+    offset: int
+    limit: int
+    truncated: bool
+    by_kind: dict[str, int]
+    usages: tuple[Usage, ...] = field(metadata=shown(omit=lambda r: r.groups is not None))
+    groups: tuple[FileUsages, ...] | None = field(
+        default=None, metadata=shown(key="files", omit=lambda r: r.groups is None)
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "target_count", len(self.targets))
+
+
+def parse_kinds(kinds: Iterable[str | RefKind] | str | None) -> frozenset[str] | None:
+    """Usage kinds from a list or a comma-separated string; None means all."""
+    if kinds is None:
+        return None
+    items = kinds.split(",") if isinstance(kinds, str) else list(kinds)
+    chosen: set[str] = set()
+    for item in items:
+        value = item.value if isinstance(item, RefKind) else str(item).strip().lower()
+        if not value:
+            continue
+        if value not in USAGE_KINDS:
+            raise InvalidRequest("kinds", f"unknown usage kind {value!r}; one of {USAGE_KINDS}")
+        chosen.add(value)
+    return frozenset(chosen) or None
+
+
+def find_usages(
+    index: Index,
+    symbol_id: str | None = None,
+    name: str | None = None,
+    file: str | None = None,
+    kinds: Iterable[str | RefKind] | str | None = None,
+    group_by_file: bool = False,
+    limit: int = 50,
+    offset: int = 0,
+    include_declaration: bool = False,
+    min_confidence: float = 0.0,
+) -> UsagesResult:
+    """References that resolve to a symbol (by id) or to the definitions of a name.
+
+    A reference counts when the resolver links it to a target (confidence 1 when
+    scope or imports decide, ``1/n``-ish among ``n`` same-named candidates); a
+    name too common for the resolver to link (more than ``MAX_CANDIDATES``
+    definitions) still counts, with confidence ``0.5/n``.
+    """
+    _limits(limit, offset)
+    wanted = parse_kinds(kinds)
+    if symbol_id is not None:
+        targets = [require_symbol(index, symbol_id)]
+    elif name is not None:
+        targets = find_targets(index, name, file)
+    else:
+        raise InvalidRequest("symbol_id", "give a symbol_id, or a name (and optionally a file)")
+    found = _usages(index, targets)
+    if include_declaration:
+        found.extend(_declaration(index, t) for t in targets)
+    found = [u for u in found if u.confidence >= min_confidence]
+    found.sort(key=lambda u: (u.file, u.line, u.column, u.kind != DECLARATION))
+    by_kind = dict(sorted(Counter(u.kind for u in found).items()))
+    if wanted is not None:
+        found = [u for u in found if u.kind in wanted or u.kind == DECLARATION]
+    page = tuple(found[offset : offset + limit])
+    return UsagesResult(
+        targets=tuple(targets),
+        usages=page,
+        total=len(found),
+        offset=offset,
+        limit=limit,
+        truncated=offset + len(page) < len(found),
+        by_kind=by_kind,
+        groups=_by_file(page) if group_by_file else None,
+    )
+
+
+def _by_file(page: tuple[Usage, ...]) -> tuple[FileUsages, ...]:
+    """The page's usages grouped per file, files in order of first use."""
+    per_file: dict[str, list[Usage]] = {}
+    for u in page:
+        per_file.setdefault(u.file, []).append(u)
+    return tuple(FileUsages(f, len(us), tuple(us)) for f, us in per_file.items())
+
+
+def _usages(index: Index, targets: list[Symbol]) -> list[Usage]:
+    target_ids = {t.symbol_id for t in targets}
+    by_name: dict[str, list[Symbol]] = {}
+    for t in targets:
+        by_name.setdefault(t.name, []).append(t)
+    resolver = resolver_for(index)
+    files = sorted({key for n in by_name for key in index.files_referencing(n)})
+    found: list[Usage] = []
+    seen: set[tuple[str, int, int]] = set()
+    for key in files:
+        entry = index.files[key]
+        refs = entry.references()
+        local = {r.alias: r.name for r in refs if r.kind is RefKind.IMPORT and r.alias}
+        names = set(by_name) | {a for a, n in local.items() if n in by_name}
+        lines: list[str] | None = None
+        for ref in refs:
+            if ref.name not in names:
+                continue
+            hit = _match(index, resolver, ref, entry, target_ids, by_name)
+            if hit is None or (ref.file, ref.line, ref.col) in seen:
+                continue
+            seen.add((ref.file, ref.line, ref.col))
+            if lines is None:
+                lines = paths.read_lines(index, key)
+            found.append(_usage(ref, lines, hit[0], hit[1]))
+    return found
+
+
+def _match(
+    index: Index,
+    resolver: Resolver,
+    ref: Reference,
+    entry: FileEntry,
+    target_ids: set[str],
+    by_name: dict[str, list[Symbol]],
+) -> tuple[str, float] | None:
+    """(target id, confidence) when ``ref`` refers to one of the targets."""
+    hits = resolver.resolve(ref, entry)
+    best: tuple[str, float] | None = None
+    for h in hits:
+        if h.target.symbol_id in target_ids and (best is None or h.confidence > best[1]):
+            best = (h.target.symbol_id, h.confidence)
+    if best is not None or hits:
+        return best
+    # Unlinked because the name is too common: keep it as a weak by-name match.
+    same = by_name.get(ref.name)
+    count = len(index.by_name.get(ref.name, ()))
+    if not same or count <= MAX_CANDIDATES:
+        return None
+    if ref.kind is RefKind.IMPORT:
+        return None
+    fit = next(
+        (
+            t
+            for t in same
+            if t.language == entry.language
+            and not (ref.kind is RefKind.CALL and t.kind not in Kind.CALL_TARGETS)
+            and not (ref.kind is RefKind.REFERENCE and not ref.qualifier and t.kind in Kind.MEMBERS)
+        ),
+        None,
+    )
+    return (fit.symbol_id, 0.5 / count) if fit is not None else None
+
+
+def _usage(ref: Reference, lines: list[str], target: str, confidence: float) -> Usage:
+    text = paths.line_text(lines, ref.line)
+    column = ref.col
+    at = text.find(ref.name, ref.col - 1)
+    if at >= 0 and ref.kind in (RefKind.DECORATE, RefKind.INHERIT, RefKind.IMPLEMENT):
+        column = at + 1  # these references start at the decorator or base-class text
+    return Usage(
+        file=ref.file,
+        line=ref.line,
+        column=column,
+        end_column=column + len(ref.name),
+        kind=ref.kind.value,
+        enclosing=ref.enclosing,
+        target=target,
+        confidence=confidence,
+        text=text.strip()[:300],
+    )
+
+
+def _declaration(index: Index, target: Symbol) -> Usage:
+    lines = paths.read_lines(index, target.file)
+    return Usage(
+        file=target.file,
+        line=target.name_line,
+        column=target.name_col,
+        end_column=target.name_end_col,
+        kind=DECLARATION,
+        enclosing=target.parent,
+        target=target.symbol_id,
+        confidence=1.0,
+        text=paths.line_text(lines, target.name_line).strip()[:300],
+    )
