@@ -161,7 +161,7 @@ class LexicalIndex:
     ) -> npt.NDArray[np.int32]:
         """Add term ``col``'s weighted counts into ``tf``; the rows that hold it."""
         head, body = self.head, self.body
-        h_rows = head.indices[head.indptr[col] : head.indptr[col + 1]]
+        h_rows: npt.NDArray[np.int32] = head.indices[head.indptr[col] : head.indptr[col + 1]]
         tf[h_rows] += head.data[head.indptr[col] : head.indptr[col + 1]]
         b_rows = body.indices[body.indptr[col] : body.indptr[col + 1]]
         if not b_rows.shape[0] or weighting.body <= 0:
