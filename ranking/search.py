@@ -156,7 +156,6 @@ def run_channels(
     """Every channel the request asks for, each ranking at most ``depth`` candidates,
     as the plan of the query's ``shape`` says (:data:`symfuse.ranking.shape.PLANS`)."""
     rankings: dict[Channel, Ranking] = {}
-    tiers = np.full(prepared.size, MatchTier.NONE, dtype=np.int8)
     shape = shape if shape is not None else classify(query)
     plan = PLANS[shape]
     weights = _semantic_weights(request, plan)
@@ -166,18 +165,10 @@ def run_channels(
         text_mask = prepared.filters.mask(request.model_copy(update={"kind": DESCRIBED_KINDS}))
     if request.semantic is SemanticMode.ONLY:
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
-        return ChannelRun(rankings, tiers, weights)
+        return ChannelRun(rankings, np.full(prepared.size, MatchTier.NONE, np.int8), weights)
     lexical_result = lexical.rank(prepared.lexical, query, text_mask, depth, plan.bm25f)
     rankings[Channel.LEXICAL] = lexical_result.ranking
-    if plan.word_names:
-        words = name_words(query)
-        rankings[Channel.IDENTITY] = identity.rank_words(
-            prepared.names, words, prepared.pagerank, mask, depth
-        )
-    else:
-        rankings[Channel.IDENTITY], tiers = identity.rank(
-            prepared.names, query, prepared.pagerank, mask, depth
-        )
+    rankings[Channel.IDENTITY], tiers = _names(prepared, query, plan, mask, depth)
     nothing_matched = not len(rankings[Channel.IDENTITY]) and not lexical_result.and_matches
     identifier = is_identifier_shaped(query)
     fuzzy_auto = request.fuzzy is None and nothing_matched and identifier
@@ -210,6 +201,22 @@ def run_channels(
         if found:
             rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
     return ChannelRun(rankings, tiers, weights, fuzzy_auto, near_typo)
+
+
+def _names(
+    prepared: Prepared,
+    query: str,
+    plan: Plan,
+    mask: npt.NDArray[np.bool_] | None,
+    depth: int,
+) -> tuple[Ranking, npt.NDArray[np.int8]]:
+    """The identity channel: the whole query as a name, or for prose its code tokens one
+    at a time (then no symbol has a match tier: prose never lifts a name)."""
+    if plan.word_names:
+        words = name_words(query)
+        ranking = identity.rank_words(prepared.names, words, prepared.pagerank, mask, depth)
+        return ranking, np.full(prepared.size, MatchTier.NONE, dtype=np.int8)
+    return identity.rank(prepared.names, query, prepared.pagerank, mask, depth)
 
 
 def _semantic_weights(request: SearchRequest, plan: Plan) -> FusionWeights:
@@ -266,6 +273,26 @@ def _ranked(
         )
         fused, lifted = guard_first(fused, levels, _namesakes_by_identity(fused, levels))
         levels = np.sort(levels)
+    ran = tuple(c for c in Channel if c in run.rankings)
+    return replace(
+        base,
+        items=_items(index, request, run, fused, levels, lifted, base.search_mode),
+        total=len(fused),
+        channels=ran,
+        weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
+    )
+
+
+def _items(
+    index: Index,
+    request: SearchRequest,
+    run: ChannelRun,
+    fused: Fused,
+    levels: npt.NDArray[np.int8],
+    lifted: npt.NDArray[np.bool_],
+    mode: SearchMode,
+) -> tuple[SearchItem, ...]:
+    """The requested page of ``fused`` as items (tiers, debug ranks and guard boosts)."""
     page = slice(request.offset, request.offset + request.limit)
     top = float(fused.scores[0]) if len(fused) else 0.0
     exact = run.tiers[fused.positions] == MatchTier.EXACT
@@ -274,7 +301,7 @@ def _ranked(
     for i in range(len(fused))[page]:
         score = float(fused.scores[i])
         tier = None
-        if base.search_mode is SearchMode.TIERED:
+        if mode is SearchMode.TIERED:
             tier = _tier(score, top, bool(exact[i]))
         hits = {}
         if request.fusion_debug:
@@ -292,14 +319,7 @@ def _ranked(
                 _BOOSTS[MatchTier(int(levels[i]) // 2)] if lifted[i] else None,
             )
         )
-    ran = tuple(c for c in Channel if c in run.rankings)
-    return replace(
-        base,
-        items=tuple(items),
-        total=len(fused),
-        channels=ran,
-        weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
-    )
+    return tuple(items)
 
 
 def _with_import_paths(
