@@ -251,7 +251,20 @@ def _read_gitignore(abs_dir: str) -> pathspec.GitIgnoreSpec | None:
         return None
     import pathspec
 
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:  # pathspec's pattern error
+        pass
+    # As git does, a line that is no pattern (a lone "!") is skipped, not the whole file.
+    kept = []
+    for number, line in enumerate(lines, 1):
+        try:
+            pathspec.GitIgnoreSpec.from_lines([line])
+        except ValueError as exc:
+            log.warning("%s/.gitignore line %d skipped: %s", abs_dir, number, exc)
+            continue
+        kept.append(line)
+    return pathspec.GitIgnoreSpec.from_lines(kept)
 
 
 _Found = tuple[str, str, os.stat_result, str]  # rel path, language, stat, absolute path

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,27 +106,8 @@ def materialise(repo: Repo, mirrors: Path) -> Path:
         tar.extractall(repo.root, filter="data")
     if archive.wait() != 0:
         raise MirrorMissing(f"{repo.name}: git archive {repo.snapshot} failed in {git_dir}")
-    _drop_unreadable_gitignores(repo.root)
     done.touch()
     return repo.root
-
-
-def _drop_unreadable_gitignores(root: Path) -> None:
-    """Delete .gitignore files pathspec rejects (black's test data has ``!`` alone).
-
-    git ignores such a line, so the file selects nothing; symfuse's discovery raises on
-    it instead (pathspec's GitIgnorePatternError escapes ``update_index``), which would
-    stop the whole index. Deleting the file gives git's semantics.
-    """
-    import pathspec
-
-    for found in root.rglob(".gitignore"):
-        lines = found.read_text(encoding="utf-8", errors="replace").splitlines()
-        try:
-            pathspec.GitIgnoreSpec.from_lines(lines)
-        except ValueError as exc:  # GitIgnorePatternError is a ValueError
-            print(f"  {found.relative_to(root)}: {exc}; deleted", file=sys.stderr)
-            found.unlink()
 
 
 def index_snapshot(repo: Repo) -> Index:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
+
+import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.discover import DiscoveryConfig, discover
@@ -37,6 +40,19 @@ def test_nested_gitignore_with_negation(tmp_path: Path) -> None:
     _write(tmp_path, "app/keep.py")
     _write(tmp_path, "other/drop.py")
     assert _paths(tmp_path) == {"main.py", "app/keep.py", "other/drop.py"}
+
+
+def test_a_gitignore_line_that_is_no_pattern_is_skipped_as_git_does(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Black's own test data holds a .gitignore of a lone "!"; git ignores that line.
+    _write(tmp_path, ".gitignore", "*.log.py\n!\nscratch/\n")
+    _write(tmp_path, "main.py")
+    _write(tmp_path, "debug.log.py")
+    _write(tmp_path, "scratch/a.py")
+    with caplog.at_level(logging.WARNING, logger="symfuse.indexer.discover"):
+        assert _paths(tmp_path) == {"main.py"}
+    assert ".gitignore line 2 skipped" in caplog.text
 
 
 def test_vcs_vendored_and_build_folders_are_skipped(tmp_path: Path) -> None:
