@@ -93,13 +93,14 @@ async def test_tools_called_during_the_first_index_wait_then_answer(
     generated_workspace(workspace.root, BIG)
     last = f"gen{(BIG - 1) // 100:02d}/module_{BIG - 1}.py::function_{BIG - 1}_5#function"
     answers: list[dict[str, Any]] = []
-    async with mcp_session(workspace, ready_timeout=120) as session:
+    # Held from before the server starts, the lock keeps the first index from finishing.
+    with index_writer_busy(workspace.index_dir) as release:
+        async with mcp_session(workspace, ready_timeout=120) as session:
 
-        async def search_last() -> None:
-            answers.append(await call(session, "search", query=f"function_{BIG - 1}_5"))
+            async def search_last() -> None:
+                answers.append(await call(session, "search", query=f"function_{BIG - 1}_5"))
 
-        async with anyio.create_task_group() as tg:
-            with index_writer_busy(workspace.index_dir):
+            async with anyio.create_task_group() as tg:
                 status = await call(session, "index_status")  # never waits
                 assert status["ready"] is False
                 assert status["stale"] is True
@@ -108,23 +109,24 @@ async def test_tools_called_during_the_first_index_wait_then_answer(
                 status = await call(session, "index_status")
                 assert status["ready"] is False
                 assert answers == []
-            # The lock is released: the first index completes and the waiting search answers.
-        [answer] = answers
-        assert answer["items"][0]["symbol_id"] == last
-        assert answer["stale"] is False  # it did wait for the whole index
-        status = await call(session, "index_status")
-        assert status["ready"] is True
-        assert status["files"] == BIG + 6
+                release()  # the first index completes and the waiting search answers
+            [answer] = answers
+            assert answer["items"][0]["symbol_id"] == last
+            assert answer["stale"] is False  # it did wait for the whole index
+            status = await call(session, "index_status")
+            assert status["ready"] is True
+            assert status["files"] == BIG + 6
 
 
 async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Workspace) -> None:
-    async with mcp_session(workspace, ready_timeout=0.05) as session:
-        with index_writer_busy(workspace.index_dir):
+    with index_writer_busy(workspace.index_dir) as release:
+        async with mcp_session(workspace, ready_timeout=0.05) as session:
             message = await call_error(session, "search", query="function_1_1")
             assert "still being built" in message
             assert "retry" in message
             status = await call(session, "index_status")
             assert status["ready"] is False
+            release()  # the first index may finish before the server stops
 
 
 def free_port() -> int:
