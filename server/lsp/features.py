@@ -4,7 +4,9 @@ workspace/symbol answers best first, capped at ``resultLimit``. When the client
 can resolve ``location.range`` lazily, the answer carries only URIs and
 ``workspaceSymbol/resolve`` fills the range of the item the user picks (no file
 needs reading to answer). When the client sends a ``partialResultToken``, the
-results stream as ``$/progress`` batches, the best batch first.
+results stream as ``$/progress`` batches, the best batch first. A question about
+the call graph ("who calls save", "callers of Order.save") lists the calling
+definitions instead of ranked names.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from symfuse.indexer.model import Symbol
 from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import nav as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
-from symfuse.server.lsp.search import SymbolQuery, parse_query, search
+from symfuse.server.lsp.search import SymbolQuery, call_graph, parse_query, search
 
 PARTIAL_BATCH = 50
 
@@ -57,7 +59,13 @@ async def workspace_symbol(
 def _found(
     ls: SymfuseLanguageServer, index: Index, wanted: SymbolQuery, limit: int
 ) -> list[Symbol]:
+    """The callers (or callees) a call-graph question asks for, else the ranked names."""
     ranking = ls.state.ranking(index)
+    service = ls.state.service
+    directory = None if service is None else service.config.store.directory
+    routed = call_graph(index, wanted, limit, ranking.prepared, directory)
+    if routed is not None:
+        return routed
     return search(index, wanted, limit, ranking.prepared, ranking.previous)
 
 
