@@ -127,7 +127,7 @@ class IndexService:
         self.config = self.live.config
         self.progress = Progress()
         self._warm_enabled = warm
-        self._quiet = quiet
+        self.quiet = quiet  # seconds an index stays unchanged before its structures are built
         self._after_prepare = after_prepare
         self._prepared: tuple[Index, Prepared] | None = None
         self._changes = threading.Condition()
@@ -318,8 +318,8 @@ class IndexService:
             return None  # nothing to build until the first index is done, or built already
         if now < self._retry_at:
             return self._retry_at - now
-        if not wanted and now - self._since < self._quiet:
-            return self._since + self._quiet - now
+        if not wanted and now - self._since < self.quiet:
+            return self._since + self.quiet - now
         self._prepare(current)
         return 0.0  # the index may have changed meanwhile: look again at once
 
