@@ -176,6 +176,8 @@ async def _report_progress(ls: SymfuseLanguageServer) -> None:
                 token, lsp.WorkDoneProgressReport(message=text, percentage=percent)
             )
         seen = await asyncio.to_thread(service.wait_change, seen, PROGRESS_WAIT)
+    if ls.state.service is service and not service.running:
+        return  # shut down: nothing more goes to the client
     st = service.live.status()
     ls.work_done_progress.end(
         token,

@@ -17,8 +17,8 @@ import os
 import shutil
 import sys
 import threading
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from symfuse.server.lsp.base import SymfuseLanguageServer
 from symfuse.server.lsp.server import build_lsp_server
 from symfuse.server.lsp.state import LaunchConfig
 from tests.support.paths import FIXTURES
@@ -48,6 +49,17 @@ class Session:
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # progress `end` arrived
     registered: asyncio.Event = field(default_factory=asyncio.Event)  # a registration came
     versions: dict[str, int] = field(default_factory=dict)
+    server: SymfuseLanguageServer | None = None  # in-process only
+
+    @contextmanager
+    def index_held(self) -> Iterator[None]:
+        """Hold the in-process server's index as a long reader would: every request that
+        reads it waits until the block ends, however fast the machine."""
+        assert self.server is not None, "only an in-process server can be held"
+        live = self.server.state.live
+        assert live is not None
+        with live.reading():
+            yield
 
     def uri(self, rel: str, root: Path | None = None) -> str:
         uri = from_fs_path(str((root or self.root) / rel))
@@ -217,7 +229,7 @@ async def lsp_session(
 
     index_dir = tmp_path / "index"
     connect = _subprocess(client, index_dir, args) if stdio else _in_process(client, index_dir)
-    async with connect:
+    async with connect as server:
         result = await client.initialize_async(
             lsp.InitializeParams(
                 capabilities=caps or capabilities(),
@@ -229,7 +241,7 @@ async def lsp_session(
                 initialization_options=options,
             )
         )
-        session = Session(client, root, result, messages=list(early))
+        session = Session(client, root, result, messages=list(early), server=server)
         holder["s"] = session
         client.initialized(lsp.InitializedParams())
         yield session
@@ -238,7 +250,9 @@ async def lsp_session(
 
 
 @asynccontextmanager
-async def _in_process(client: LanguageClient, index_dir: Path) -> AsyncIterator[None]:
+async def _in_process(
+    client: LanguageClient, index_dir: Path
+) -> AsyncIterator[SymfuseLanguageServer]:
     """Serve ``build_lsp_server`` in a thread over two pipes; ``client`` talks on their ends."""
     server = build_lsp_server(LaunchConfig(index_dir=index_dir))
     to_server_r, to_server_w = os.pipe()
@@ -255,7 +269,7 @@ async def _in_process(client: LanguageClient, index_dir: Path) -> AsyncIterator[
         run_async(stop_event=stopped, reader=StdinAsyncReader(client_in), protocol=client.protocol)
     )
     try:
-        yield
+        yield server
     finally:
         # EOF on the server's input ends its loop (after `exit`, or after a failed test);
         # then its output is closed, which ends the client's loop.
