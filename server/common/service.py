@@ -229,7 +229,6 @@ class IndexService:
             return Ranking()  # cold start
         with self._changes:
             self._wanted = True
-            self._version += 1
             self._changes.notify_all()
         return Ranking(None, last)
 
@@ -296,7 +295,7 @@ class IndexService:
         with self._changes:
             if wait != 0.0:
                 self._changes.wait_for(
-                    lambda: self._stopping or self._version != seen, timeout=wait
+                    lambda: self._stopping or self._wanted or self._version != seen, timeout=wait
                 )
             if self._stopping:
                 return None

@@ -1,7 +1,7 @@
 """The MCP server: a factory that wires a live index to the tools.
 
 ``build_mcp_server(config)`` returns an ``MCPServer`` whose lifespan starts a
-:class:`LiveIndex` in the background (load the stored index or build one in
+live index in the background (load the stored index or build one in
 batches, then watch the roots), so the protocol answers at once. Tools run on
 worker threads: one that needs the index before it is ready waits for it up to
 ``MCPOptions.ready_timeout`` seconds, then answers with a message to retry.
@@ -27,7 +27,6 @@ from mcp_types import CallToolResult, TextContent
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
-from symfuse.indexer.live import LiveIndex
 from symfuse.server.common.service import IndexService, Ranked, is_stale
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, Fitted, Format, fit
 
@@ -174,13 +173,17 @@ def build_mcp_server(
     config: IndexConfig,
     options: MCPOptions | None = None,
     *,
-    live: LiveIndex | None = None,
+    service: IndexService | None = None,
 ) -> MCPServer[Any]:
-    """A fresh MCP server over the workspace ``config`` describes (indexing starts with it)."""
+    """A fresh MCP server over the workspace ``config`` describes (indexing starts with it).
+
+    ``service``: the index service to run on (one not started yet; its own ``warm``
+    setting applies), for a caller that waits on its changes; by default a new one.
+    """
     from symfuse.server.mcp import tools as mcp_tools
 
     options = options or MCPOptions()
-    backend = Backend(IndexService(config, live=live, warm=options.warm), options)
+    backend = Backend(service or IndexService(config, warm=options.warm), options)
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:

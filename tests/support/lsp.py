@@ -17,7 +17,7 @@ import os
 import shutil
 import sys
 import threading
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,28 +101,42 @@ class Session:
         """Ask ``symfuse/status`` until ``field`` has ``value``.
 
         For changes that run in the server's background (ranking structures, a closed
-        buffer) and that the server announces with no notification. The bound only turns
-        "never" into a failure; how long it took is not what is tested.
+        buffer) and that the server announces with no notification.
         """
-        async with asyncio.timeout(READY_TIMEOUT):
-            while getattr(await self.status(), field, None) != value:
-                await asyncio.sleep(0.02)
+
+        async def reached() -> bool:
+            return getattr(await self.status(), field, None) == value
+
+        await self._until(reached, f"{field} == {value!r}")
 
     async def wait_for_symbol(self, query: str, name: str, present: bool = True) -> None:
         """Ask workspace/symbol until ``name`` is (or is no longer) in the answer.
 
         For changes the server applies in the background (a closed buffer, watched
-        files, new folders) and announces with no notification; the bound only turns
-        "never" into a failure.
+        files, new folders) and announces with no notification.
         """
+
+        async def reached() -> bool:
+            return (name in await self.names(query)) == present
+
+        await self._until(reached, f"{name!r} present={present} for {query!r}")
+
+    async def _until(self, reached: Callable[[], Awaitable[bool]], what: str) -> None:
+        """Ask ``reached`` again after each change of the in-process server's index service
+        (a new index, its structures, the end of the first index) until it holds. The
+        bound only turns "never" into a failure; how long it took is not what is tested."""
+        assert self.server is not None, "waiting on the server's changes needs it in-process"
         try:
             async with asyncio.timeout(READY_TIMEOUT):
-                while (name in await self.names(query)) != present:
-                    await asyncio.sleep(0.02)
+                while True:
+                    service = self.server.state.service  # a new one after a folder change
+                    assert service is not None
+                    seen = service.version
+                    if await reached():
+                        return
+                    await asyncio.to_thread(service.wait_change, seen, READY_TIMEOUT)
         except TimeoutError:
-            raise AssertionError(
-                f"{name!r} present={present} never happened for {query!r}"
-            ) from None
+            raise AssertionError(f"{what} never happened") from None
 
     def open(self, rel: str, text: str | None = None, language: str = "python") -> str:
         uri = self.uri(rel)
