@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, cast
+from typing import Literal
 
 from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
@@ -118,12 +118,11 @@ class IndexService:
         self,
         config: IndexConfig,
         *,
-        live: LiveIndex | None = None,
         warm: bool = True,
         quiet: float = WARM_QUIET,
         after_prepare: AfterPrepare | None = None,
     ) -> None:
-        self.live = live or LiveIndex(config)
+        self.live = LiveIndex(config)
         self.config = self.live.config
         self.progress = Progress()
         self._warm_enabled = warm
@@ -167,7 +166,7 @@ class IndexService:
 
     @property
     def running(self) -> bool:
-        """Started and not stopped."""
+        """Not stopped (yet)."""
         return not self._stopping
 
     def _on_progress(self, message: str, done: int, total: int) -> None:
@@ -284,7 +283,8 @@ class IndexService:
 
     def _warm(self) -> None:
         """Look at the index at each change, and when a deadline of :meth:`_step` passes."""
-        seen, wait = -1, cast("float | None", 0.0)
+        seen = -1
+        wait: float | None = 0.0
         while (look := self._await(seen, wait)) is not None:
             seen, wanted = look
             wait = self._step(wanted)
