@@ -10,6 +10,8 @@
 - ``set_overlay(path, text)`` indexes the unsaved contents of an editor buffer
   in memory; ``clear_overlay(path)`` goes back to the file on disk.
 - ``watch()`` starts a watchfiles thread that calls ``refresh`` on changes.
+- ``on_change(listener)`` is called after every change of the index or of its
+  readiness, so a server waits on an event instead of polling.
 
 Readers take ``with live.reading() as index:``. Changes are copy-on-write: a
 writer (one at a time) patches a shallow copy of the index outside the readers'
@@ -88,6 +90,7 @@ class LiveIndex:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.last_report: UpdateReport | None = None
+        self._listeners: list[Callable[[], None]] = []
 
     # --- reading --------------------------------------------------------------------
 
@@ -123,6 +126,16 @@ class LiveIndex:
                 overlays=len(self._overlays),
                 error=self._error,
             )
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` after each published change: a loaded index, a batch of the
+        first build, an update, an overlay, the end of the first index. It runs on the
+        writer's thread, outside the locks, and must be quick (set an event, notify)."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
 
     # --- paths ------------------------------------------------------------------------
 
@@ -169,6 +182,7 @@ class LiveIndex:
                 with self._lock:
                     self._index = stored
                 self._ready.set()
+                self._changed()
                 if progress:
                     progress("loaded stored index; checking for changes", 0, 0)
                 current = stored
@@ -191,6 +205,7 @@ class LiveIndex:
         finally:
             self._indexing = False
             self._ready.set()
+            self._changed()
         if self._pending and not self._stop.is_set():
             try:
                 self.refresh(sorted(self._pending))
@@ -219,6 +234,7 @@ class LiveIndex:
                         partial.files[entry.path] = entry
                 partial.changed()
                 self._index = partial
+            self._changed()
             if progress:
                 progress("indexing", min(start + BATCH, total), total)
         return partial
@@ -252,6 +268,7 @@ class LiveIndex:
                 self._index = index
                 self._pending.difference_update(paths or list(self._pending))
         self.last_report = report
+        self._changed()
         return report
 
     def set_overlay(self, path: str | Path, text: str | bytes) -> None:
@@ -266,9 +283,11 @@ class LiveIndex:
             if not self._ready.is_set() or self._index is None:
                 return  # applied when the first index is in place
             index = _snapshot(self._index)
-            if self._patch_overlay(index, key, alias, rel, spec.name, data):
-                with self._lock:
-                    self._index = index
+            if not self._patch_overlay(index, key, alias, rel, spec.name, data):
+                return
+            with self._lock:
+                self._index = index
+        self._changed()
 
     def clear_overlay(self, path: str | Path) -> None:
         """Forget a buffer's unsaved contents and go back to the file on disk."""

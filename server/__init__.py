@@ -6,7 +6,8 @@
 - :mod:`.lsp`: the language server (``build_lsp_server``);
 - :mod:`.mcp`: the MCP server (``build_mcp_server``; tool schemas generated from
   the request models in :mod:`.mcp.schema`);
-- :mod:`.common`: what they share (the output formats and renderer).
+- :mod:`.common`: what they share (the output formats and renderer, and the
+  live-index service of the two servers).
 
 Nothing here decides a query: requests are validated and answered by
 :mod:`symfuse.ranking.query`.

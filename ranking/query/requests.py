@@ -3,17 +3,19 @@
 Each field carries its default, bounds and a one-line description; the
 command-line options and the MCP tool schemas are generated from them. Where
 agents get a smaller cap or another default, :class:`ForAgents` says so with
-its reason. ``target`` is the positional argument of a command line and also
+its reason; where a field means nothing on a command line, :class:`ServerOnly`
+says why. ``target`` is the positional argument of a command line and also
 open to agents: the operation looks it up in the index (a symbol id there is
 an id; otherwise a name, or for ``get`` a path), so no front end guesses.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, model_validator
 from pydantic.json_schema import WithJsonSchema
 
 from symfuse.indexer.errors import InvalidRequest
@@ -259,11 +261,26 @@ class HierarchyRequest(TargetRequest):
     offset: Offset = 0
 
 
+@dataclass(frozen=True, slots=True)
+class ServerOnly:
+    """A field only a long-running server has a use for, because ``reason``; the command
+    line leaves it out."""
+
+    reason: str
+
+
+def server_only(model: type[BaseModel], name: str) -> ServerOnly | None:
+    info = model.model_fields.get(name)
+    return next((m for m in info.metadata if isinstance(m, ServerOnly)), None) if info else None
+
+
 class StatusRequest(Request):
     """The state of the index (never waits for it)."""
 
     offset: Annotated[
-        int, Field(ge=0, le=MAX_OFFSET, description="skip this many stale files (paging)")
+        int,
+        Field(ge=0, le=MAX_OFFSET, description="skip this many stale files (paging)"),
+        ServerOnly("`symfuse stats` updates the index first: it has no stale files to page"),
     ] = 0
 
 

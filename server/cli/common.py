@@ -8,12 +8,62 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
+
+AddOptions = Callable[[argparse.ArgumentParser], None]
+
+
+class CommandParser(argparse.ArgumentParser):
+    """The parser of one subcommand, whose request options may be added on first need.
+
+    ``symfuse index`` runs after every save (editor hooks), so it starts without
+    importing the request models (pydantic: about 0.1 s). The options generated
+    from them are :meth:`defer`-red: added when the command line has an option
+    the parser does not know yet, or when help is shown.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deferred: list[AddOptions] = []
+
+    def defer(self, add: AddOptions) -> None:
+        self._deferred.append(add)
+
+    def complete(self) -> CommandParser:
+        """Add the deferred options now."""
+        deferred, self._deferred = self._deferred, []
+        for add in deferred:
+            add(self)
+        return self
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        words = sys.argv[1:] if args is None else args
+        if self._deferred and any(self._unknown_option(word) for word in words):
+            self.complete()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        self.complete()
+        return super().format_help()
+
+    def _unknown_option(self, word: str) -> bool:
+        return word.startswith("-") and word.split("=", 1)[0] not in self._option_string_actions
+
+
+def defer_options(parser: argparse.ArgumentParser, add: AddOptions) -> None:
+    """``add(parser)`` once needed (:class:`CommandParser`), or at once on another parser."""
+    if isinstance(parser, CommandParser):
+        parser.defer(add)
+    else:
+        add(parser)
 
 
 def common_parser() -> argparse.ArgumentParser:

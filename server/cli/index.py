@@ -7,12 +7,19 @@ import fnmatch
 import logging
 from typing import Any
 
-from symfuse.indexer.config import IndexConfig, UpdateReport
+from symfuse.indexer.config import IndexConfig, UpdateReport, root_aliases
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
-from symfuse.indexer.update import refresh_index, update_index
-from symfuse.server.common.output import OutputFormat, render, symbol_dict
+from symfuse.indexer.update import load_index, refresh_index, update_index
+from symfuse.server.cli.common import defer_options, hold, index_config
+from symfuse.server.common.output import (
+    OutputFormat,
+    problem_rows,
+    render,
+    symbol_dict,
+    update_counts,
+)
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +36,7 @@ def register(
         description="Build the index, or update it incrementally, and print a summary.",
     )
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
+    defer_options(p, _reindex_options)
     _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_index)
 
@@ -55,8 +63,23 @@ def register(
         description="Files, definitions, references and edges, per language, of the index.",
     )
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
+    defer_options(p, _status_options)
     _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_stats)
+
+
+def _reindex_options(parser: argparse.ArgumentParser) -> None:
+    from symfuse.ranking.query.requests import ReindexRequest
+    from symfuse.server.cli.options import add_request_options
+
+    add_request_options(parser, ReindexRequest)
+
+
+def _status_options(parser: argparse.ArgumentParser) -> None:
+    from symfuse.ranking.query.requests import StatusRequest
+    from symfuse.server.cli.options import add_request_options
+
+    add_request_options(parser, StatusRequest)
 
 
 def _format_option(
@@ -75,8 +98,6 @@ def _format_option(
 
 def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
     """The index of the roots in ``args``, brought up to date first."""
-    from symfuse.server.cli.common import hold, index_config
-
     config: IndexConfig = index_config(args)
     index, report = update_index(config)
     hold(index)
@@ -86,9 +107,12 @@ def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
 
 
 def run_index(args: argparse.Namespace) -> int:
-    from symfuse.server.cli.common import hold, index_config
-
-    index, report = refresh_index(index_config(args))
+    config = index_config(args)
+    # No paths option without a request model: the plain command never loads one.
+    if getattr(args, "paths", None):
+        index, report = _reindex_paths(config, args)
+    else:
+        index, report = refresh_index(config)
     hold(index)
     if report.rebuilt_because:
         log.warning("index rebuilt: %s", report.rebuilt_because)
@@ -96,17 +120,13 @@ def run_index(args: argparse.Namespace) -> int:
         log.info("skipped %s: %s", path, reason)
     counts = report.counts
     summary: dict[str, Any] = {
-        "files": report.files,
-        "parsed": report.parsed,
-        "unchanged": report.unchanged,
-        "removed": report.removed,
-        "skipped": len(report.skipped),
+        **update_counts(report),
         "definitions": counts.get("definitions", 0),
         "references": counts.get("references", 0),
         "edges": counts.get("edges", 0),
         "languages": counts.get("languages", {}),
         "seconds": round(report.seconds, 3),
-        "problems": [{"file": f, "problem": p} for f, p in report.problems],
+        "problems": problem_rows(report),
     }
     if args.output_format is OutputFormat.TEXT:
         langs = ", ".join(f"{k} {v}" for k, v in summary["languages"].items()) or "none"
@@ -127,6 +147,22 @@ def run_index(args: argparse.Namespace) -> int:
     else:
         print(render(summary, args.output_format))
     return 0
+
+
+def _reindex_paths(
+    config: IndexConfig, args: argparse.Namespace
+) -> tuple[Index | None, UpdateReport]:
+    """``symfuse index --paths``: only those files (relative to a root, or absolute), checked
+    against the stored index; everything when there is none yet, or a path is a directory."""
+    from symfuse.ranking.query.requests import ReindexRequest
+    from symfuse.server.cli.options import request_of
+    from symfuse.server.common.targets import reindex_targets
+
+    request = request_of(ReindexRequest, args)
+    stored = load_index(config)
+    if stored is None or stored.roots != root_aliases(config.roots):
+        return refresh_index(config)  # an update of the given files alone would be the index
+    return update_index(config, index=stored, only=reindex_targets(stored, request.paths))
 
 
 def run_symbols(args: argparse.Namespace) -> int:
@@ -187,6 +223,4 @@ def _kinds(index: Index) -> dict[str, int]:
 
 
 def _index_dir(args: argparse.Namespace) -> str:
-    from symfuse.server.cli.common import index_config
-
     return str(index_config(args).store.directory)

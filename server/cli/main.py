@@ -15,11 +15,11 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import NoReturn, cast
 
 from symfuse.indexer.errors import SymfuseError
 from symfuse.server.cli import index as cmd_index
-from symfuse.server.cli.common import common_parser, configure_logging
+from symfuse.server.cli.common import CommandParser, common_parser, configure_logging
 
 log = logging.getLogger("symfuse")
 
@@ -49,7 +49,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="symfuse",
         description="Ranked symbol index for source code: CLI, language server and MCP server.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # Each subcommand's parser is a CommandParser (request options added on first need).
+    sub = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(
+            dest="command", required=True, metavar="COMMAND", parser_class=CommandParser
+        ),
+    )
     common = common_parser()
     cmd_index.register(sub, common)
     if command in cmd_index.COMMANDS:

@@ -15,10 +15,12 @@ import types
 from enum import Enum
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
+from pydantic import BeforeValidator
 from pydantic.fields import FieldInfo
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking.query.fields import Request, bounds_text, is_primary
+from symfuse.ranking.query.requests import server_only
 from symfuse.ranking.request import FusionWeights
 
 R = TypeVar("R", bound=Request)
@@ -27,8 +29,11 @@ R = TypeVar("R", bound=Request)
 def add_request_options(
     parser: argparse.ArgumentParser, model: type[Request], *, primary_required: bool = False
 ) -> None:
-    """One option per field of ``model`` (the primary field positional)."""
+    """One option per field of ``model`` (the primary field positional), but for the
+    fields only a server has a use for (:class:`ServerOnly`)."""
     for name, info in model.model_fields.items():
+        if server_only(model, name) is not None:
+            continue
         if is_primary(model, name):
             parser.add_argument(
                 name,
@@ -57,7 +62,9 @@ def _option(model: type[Request], name: str, info: FieldInfo) -> dict[str, Any]:
         spec["action"] = argparse.BooleanOptionalAction
     elif base is tuple:
         spec.update(action="append", metavar=name.rsplit("_", maxsplit=1)[-1].upper())
-        spec["help"] += " (repeatable, or a comma list)"
+        # Our list fields that take "a,b" split it in a before-validator; paths do not.
+        splits = any(isinstance(m, BeforeValidator) for m in info.metadata)
+        spec["help"] += " (repeatable, or a comma list)" if splits else " (repeatable)"
     elif isinstance(base, type) and issubclass(base, Enum):
         spec["choices"] = [member.value for member in base]
     elif base is FusionWeights:

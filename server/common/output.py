@@ -13,6 +13,7 @@ from dataclasses import asdict
 from enum import StrEnum
 from typing import Any
 
+from symfuse.indexer.config import UpdateReport
 from symfuse.indexer.model import Symbol
 
 
@@ -55,6 +56,22 @@ def symbol_dict(symbol: Symbol) -> dict[str, Any]:
     for name in ("decorators", "extends", "implements"):
         raw[name] = list(raw[name])
     return {name: raw[name] for name in SYMBOL_FIELDS}
+
+
+def update_counts(report: UpdateReport) -> dict[str, int]:
+    """What an update did to the files, as ``symfuse index`` and the ``reindex`` tool show it."""
+    return {
+        "files": report.files,
+        "parsed": report.parsed,
+        "unchanged": report.unchanged,
+        "removed": report.removed,
+        "skipped": len(report.skipped),
+    }
+
+
+def problem_rows(report: UpdateReport) -> list[dict[str, str]]:
+    """The files an update indexed only in part, with the reason."""
+    return [{"file": f, "problem": p} for f, p in report.problems]
 
 
 def to_json(data: Any) -> str:

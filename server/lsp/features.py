@@ -4,7 +4,9 @@ workspace/symbol answers best first, capped at ``resultLimit``. When the client
 can resolve ``location.range`` lazily, the answer carries only URIs and
 ``workspaceSymbol/resolve`` fills the range of the item the user picks (no file
 needs reading to answer). When the client sends a ``partialResultToken``, the
-results stream as ``$/progress`` batches, the best batch first.
+results stream as ``$/progress`` batches, the best batch first. A question about
+the call graph ("who calls save", "callers of Order.save") lists the calling
+definitions instead of ranked names.
 """
 
 from __future__ import annotations
@@ -14,95 +16,110 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from symfuse.indexer.index import Index
+from symfuse.indexer.model import Symbol
 from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import nav as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
-from symfuse.server.lsp.search import parse_query, search
+from symfuse.server.lsp.search import SymbolQuery, call_graph, parse_query, search
 
 PARTIAL_BATCH = 50
 
 
 def register(ls: SymfuseLanguageServer) -> None:
-    @ls.feature(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolOptions(resolve_provider=True))
-    async def workspace_symbol(
-        ls: SymfuseLanguageServer, params: lsp.WorkspaceSymbolParams
-    ) -> list[lsp.WorkspaceSymbol]:
-        wanted = parse_query(params.query)
-        limit = ls.state.options.search.result_limit
-        lazy = _lazy_locations(ls)
+    symbols = lsp.WorkspaceSymbolOptions(resolve_provider=True)
+    ls.feature(lsp.WORKSPACE_SYMBOL, symbols)(workspace_symbol)
+    ls.feature(lsp.WORKSPACE_SYMBOL_RESOLVE)(workspace_symbol_resolve)
+    ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbol)
+    ls.feature(lsp.TEXT_DOCUMENT_HOVER)(hover)
 
-        def answer(index: Index) -> list[lsp.WorkspaceSymbol]:
-            found = search(index, wanted, limit, *ls.state.ranking(index))
-            return [
-                lsp_convert.workspace_symbol(
-                    index, s, None if lazy else ls.state.mapper(index, s.file)
-                )
-                for s in found
-            ]
 
-        symbols = await query(ls, answer)
-        token = params.partial_result_token
-        if token is None or len(symbols) <= PARTIAL_BATCH:
-            return symbols
-        for start in range(0, len(symbols), PARTIAL_BATCH):
-            batch = symbols[start : start + PARTIAL_BATCH]
-            ls.protocol.notify(
-                lsp.PROGRESS, lsp.ProgressParams(token=token, value=_plain(ls, batch))
-            )
-        return []
+async def workspace_symbol(
+    ls: SymfuseLanguageServer, params: lsp.WorkspaceSymbolParams
+) -> list[lsp.WorkspaceSymbol]:
+    wanted = parse_query(params.query)
+    limit = ls.state.options.search.result_limit
+    lazy = _lazy_locations(ls)
 
-    @ls.feature(lsp.WORKSPACE_SYMBOL_RESOLVE)
-    async def workspace_symbol_resolve(
-        ls: SymfuseLanguageServer, item: lsp.WorkspaceSymbol
-    ) -> lsp.WorkspaceSymbol:
-        if isinstance(item.location, lsp.Location) or not isinstance(item.data, str):
+    def answer(index: Index) -> list[lsp.WorkspaceSymbol]:
+        return [
+            lsp_convert.workspace_symbol(index, s, None if lazy else ls.state.mapper(index, s.file))
+            for s in _found(ls, index, wanted, limit)
+        ]
+
+    found = await query(ls, answer)
+    token = params.partial_result_token
+    if token is None or len(found) <= PARTIAL_BATCH:
+        return found
+    for start in range(0, len(found), PARTIAL_BATCH):
+        batch = found[start : start + PARTIAL_BATCH]
+        ls.protocol.notify(lsp.PROGRESS, lsp.ProgressParams(token=token, value=_plain(ls, batch)))
+    return []
+
+
+def _found(
+    ls: SymfuseLanguageServer, index: Index, wanted: SymbolQuery, limit: int
+) -> list[Symbol]:
+    """The callers (or callees) a call-graph question asks for, else the ranked names."""
+    ranking = ls.state.ranking(index)
+    service = ls.state.service
+    directory = None if service is None else service.config.store.directory
+    routed = call_graph(index, wanted, limit, ranking.prepared, directory)
+    if routed is not None:
+        return routed
+    return search(index, wanted, limit, ranking.prepared, ranking.previous)
+
+
+async def workspace_symbol_resolve(
+    ls: SymfuseLanguageServer, item: lsp.WorkspaceSymbol
+) -> lsp.WorkspaceSymbol:
+    if isinstance(item.location, lsp.Location) or not isinstance(item.data, str):
+        return item
+    symbol_id = item.data
+
+    def answer(index: Index) -> lsp.WorkspaceSymbol:
+        s = index.get(symbol_id)
+        if s is None:
             return item
-        symbol_id = item.data
+        item.location = lsp_convert.location(index, ls.state.mapper(index, s.file), s)
+        return item
 
-        def answer(index: Index) -> lsp.WorkspaceSymbol:
-            s = index.get(symbol_id)
-            if s is None:
-                return item
-            item.location = lsp_convert.location(index, ls.state.mapper(index, s.file), s)
-            return item
+    return await query(ls, answer)
 
-        return await query(ls, answer)
 
-    @ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    async def document_symbol(
-        ls: SymfuseLanguageServer, params: lsp.DocumentSymbolParams
-    ) -> list[lsp.DocumentSymbol] | None:
-        path = path_of(params.text_document.uri)
-        key = ls.state.key_of(path) if path else None
-        if key is None:
+async def document_symbol(
+    ls: SymfuseLanguageServer, params: lsp.DocumentSymbolParams
+) -> list[lsp.DocumentSymbol] | None:
+    path = path_of(params.text_document.uri)
+    key = ls.state.key_of(path) if path else None
+    if key is None:
+        return None
+
+    def answer(index: Index) -> list[lsp.DocumentSymbol] | None:
+        entry = index.files.get(key)
+        if entry is None:
             return None
+        return lsp_convert.document_symbols(ls.state.mapper(index, key), entry.symbols)
 
-        def answer(index: Index) -> list[lsp.DocumentSymbol] | None:
-            entry = index.files.get(key)
-            if entry is None:
-                return None
-            return lsp_convert.document_symbols(ls.state.mapper(index, key), entry.symbols)
+    return await query(ls, answer)
 
-        return await query(ls, answer)
 
-    @ls.feature(lsp.TEXT_DOCUMENT_HOVER)
-    async def hover(ls: SymfuseLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        path = path_of(params.text_document.uri)
-        key = ls.state.key_of(path) if path else None
-        if key is None:
+async def hover(ls: SymfuseLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    path = path_of(params.text_document.uri)
+    key = ls.state.key_of(path) if path else None
+    if key is None:
+        return None
+
+    def answer(index: Index) -> lsp.Hover | None:
+        mapper = ls.state.mapper(index, key)
+        line, col = mapper.column(params.position)
+        found = lsp_nav.definitions_at(index, key, line, col)
+        if not found:
             return None
+        s = found[0]
+        on_name = s.file == key and s.name_line == line and s.name_col <= col < s.name_end_col
+        return lsp_convert.hover(s, lsp_convert.name_range(mapper, s) if on_name else None)
 
-        def answer(index: Index) -> lsp.Hover | None:
-            mapper = ls.state.mapper(index, key)
-            line, col = mapper.column(params.position)
-            found = lsp_nav.definitions_at(index, key, line, col)
-            if not found:
-                return None
-            s = found[0]
-            on_name = s.file == key and s.name_line == line and s.name_col <= col < s.name_end_col
-            return lsp_convert.hover(s, lsp_convert.name_range(mapper, s) if on_name else None)
-
-        return await query(ls, answer)
+    return await query(ls, answer)
 
 
 def _lazy_locations(ls: SymfuseLanguageServer) -> bool:

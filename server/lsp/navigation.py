@@ -24,117 +24,123 @@ PositionQuestion = Callable[[Index, str, FileMapper, int, int], T]
 
 
 def register(ls: SymfuseLanguageServer) -> None:
-    @ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-    async def definition(
-        ls: SymfuseLanguageServer, params: lsp.DefinitionParams
-    ) -> list[lsp.Location] | None:
-        def answer(
-            index: Index, key: str, _m: FileMapper, line: int, col: int
-        ) -> list[lsp.Location]:
-            found = lsp_nav.definitions_at(index, key, line, col)
-            return lsp_convert.locations(index, ls.state.mapper, found)
+    ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)(definition)
+    ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)(references)
+    ls.feature(lsp.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)(prepare_call_hierarchy)
+    ls.feature(lsp.CALL_HIERARCHY_INCOMING_CALLS)(incoming_calls)
+    ls.feature(lsp.CALL_HIERARCHY_OUTGOING_CALLS)(outgoing_calls)
+    ls.feature(lsp.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY)(prepare_type_hierarchy)
+    ls.feature(lsp.TYPE_HIERARCHY_SUPERTYPES)(supertypes)
+    ls.feature(lsp.TYPE_HIERARCHY_SUBTYPES)(subtypes)
 
-        return await _at(ls, params.text_document.uri, params.position, answer)
 
-    @ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)
-    async def references(
-        ls: SymfuseLanguageServer, params: lsp.ReferenceParams
-    ) -> list[lsp.Location] | None:
-        declaration = params.context.include_declaration
+async def definition(
+    ls: SymfuseLanguageServer, params: lsp.DefinitionParams
+) -> list[lsp.Location] | None:
+    def answer(index: Index, key: str, _m: FileMapper, line: int, col: int) -> list[lsp.Location]:
+        found = lsp_nav.definitions_at(index, key, line, col)
+        return lsp_convert.locations(index, ls.state.mapper, found)
 
-        def answer(
-            index: Index, key: str, _m: FileMapper, line: int, col: int
-        ) -> list[lsp.Location]:
-            target = lsp_nav.symbol_at(index, key, line, col)
-            if target is None:
-                return []
-            spans = lsp_nav.usages(index, target, declaration)
-            return [
-                lsp_convert.span_location(index, ls.state.mapper(index, u.file), u) for u in spans
-            ]
+    return await _at(ls, params.text_document.uri, params.position, answer)
 
-        return await _at(ls, params.text_document.uri, params.position, answer)
 
-    @ls.feature(lsp.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
-    async def prepare_call_hierarchy(
-        ls: SymfuseLanguageServer, params: lsp.CallHierarchyPrepareParams
-    ) -> list[lsp.CallHierarchyItem] | None:
-        def answer(
-            index: Index, key: str, _m: FileMapper, line: int, col: int
-        ) -> list[lsp.CallHierarchyItem]:
-            s = lsp_nav.symbol_at(index, key, line, col) or lsp_nav.enclosing(index, key, line, col)
-            return (
-                []
-                if s is None
-                else [lsp_convert.call_item(index, ls.state.mapper(index, s.file), s)]
-            )
+async def references(
+    ls: SymfuseLanguageServer, params: lsp.ReferenceParams
+) -> list[lsp.Location] | None:
+    declaration = params.context.include_declaration
 
-        return await _at(ls, params.text_document.uri, params.position, answer)
+    def answer(index: Index, key: str, _m: FileMapper, line: int, col: int) -> list[lsp.Location]:
+        target = lsp_nav.symbol_at(index, key, line, col)
+        if target is None:
+            return []
+        spans = lsp_nav.usages(index, target, declaration)
+        return [lsp_convert.span_location(index, ls.state.mapper(index, u.file), u) for u in spans]
 
-    @ls.feature(lsp.CALL_HIERARCHY_INCOMING_CALLS)
-    async def incoming_calls(
-        ls: SymfuseLanguageServer, params: lsp.CallHierarchyIncomingCallsParams
-    ) -> list[lsp.CallHierarchyIncomingCall] | None:
-        def answer(index: Index, s: Symbol) -> list[lsp.CallHierarchyIncomingCall]:
-            calls = []
-            for call in lsp_nav.callers(index, s):
-                mapper = ls.state.mapper(index, call.symbol.file)
-                calls.append(
-                    lsp.CallHierarchyIncomingCall(
-                        from_=lsp_convert.call_item(index, mapper, call.symbol),
-                        from_ranges=[lsp_convert.span_range(mapper, c) for c in call.sites],
-                    )
-                )
-            return calls
+    return await _at(ls, params.text_document.uri, params.position, answer)
 
-        return await _item(ls, params.item.data, answer)
 
-    @ls.feature(lsp.CALL_HIERARCHY_OUTGOING_CALLS)
-    async def outgoing_calls(
-        ls: SymfuseLanguageServer, params: lsp.CallHierarchyOutgoingCallsParams
-    ) -> list[lsp.CallHierarchyOutgoingCall] | None:
-        def answer(index: Index, s: Symbol) -> list[lsp.CallHierarchyOutgoingCall]:
-            here = ls.state.mapper(index, s.file)
-            calls = []
-            for call in lsp_nav.callees(index, s):
-                mapper = ls.state.mapper(index, call.symbol.file)
-                calls.append(
-                    lsp.CallHierarchyOutgoingCall(
-                        to=lsp_convert.call_item(index, mapper, call.symbol),
-                        from_ranges=[lsp_convert.span_range(here, c) for c in call.sites],
-                    )
-                )
-            return calls
+async def prepare_call_hierarchy(
+    ls: SymfuseLanguageServer, params: lsp.CallHierarchyPrepareParams
+) -> list[lsp.CallHierarchyItem] | None:
+    def find(index: Index, key: str, line: int, col: int) -> Symbol | None:
+        return lsp_nav.symbol_at(index, key, line, col) or lsp_nav.enclosing(index, key, line, col)
 
-        return await _item(ls, params.item.data, answer)
+    where = params.text_document.uri, params.position
+    return await _hierarchy_root(ls, *where, find, lsp_convert.call_item)
 
-    @ls.feature(lsp.TEXT_DOCUMENT_PREPARE_TYPE_HIERARCHY)
-    async def prepare_type_hierarchy(
-        ls: SymfuseLanguageServer, params: lsp.TypeHierarchyPrepareParams
-    ) -> list[lsp.TypeHierarchyItem] | None:
-        def answer(
-            index: Index, key: str, _m: FileMapper, line: int, col: int
-        ) -> list[lsp.TypeHierarchyItem]:
-            s = lsp_nav.symbol_at(index, key, line, col)
-            return (
-                []
-                if s is None
-                else [lsp_convert.type_item(index, ls.state.mapper(index, s.file), s)]
-            )
 
-        return await _at(ls, params.text_document.uri, params.position, answer)
+async def incoming_calls(
+    ls: SymfuseLanguageServer, params: lsp.CallHierarchyIncomingCallsParams
+) -> list[lsp.CallHierarchyIncomingCall] | None:
+    def answer(index: Index, s: Symbol) -> list[lsp.CallHierarchyIncomingCall]:
+        return [
+            lsp.CallHierarchyIncomingCall(from_=item, from_ranges=sites)
+            for item, sites in _linked(ls, index, s, incoming=True)
+        ]
 
-    @ls.feature(lsp.TYPE_HIERARCHY_SUPERTYPES)
-    async def supertypes(
-        ls: SymfuseLanguageServer, params: lsp.TypeHierarchySupertypesParams
-    ) -> list[lsp.TypeHierarchyItem] | None:
-        return await _item(ls, params.item.data, _types(ls, lsp_nav.supertypes))
+    return await _item(ls, params.item.data, answer)
 
-    @ls.feature(lsp.TYPE_HIERARCHY_SUBTYPES)
-    async def subtypes(
-        ls: SymfuseLanguageServer, params: lsp.TypeHierarchySubtypesParams
-    ) -> list[lsp.TypeHierarchyItem] | None:
-        return await _item(ls, params.item.data, _types(ls, lsp_nav.subtypes))
+
+async def outgoing_calls(
+    ls: SymfuseLanguageServer, params: lsp.CallHierarchyOutgoingCallsParams
+) -> list[lsp.CallHierarchyOutgoingCall] | None:
+    def answer(index: Index, s: Symbol) -> list[lsp.CallHierarchyOutgoingCall]:
+        return [
+            lsp.CallHierarchyOutgoingCall(to=item, from_ranges=sites)
+            for item, sites in _linked(ls, index, s, incoming=False)
+        ]
+
+    return await _item(ls, params.item.data, answer)
+
+
+def _linked(
+    ls: SymfuseLanguageServer, index: Index, s: Symbol, *, incoming: bool
+) -> list[tuple[lsp.CallHierarchyItem, list[lsp.Range]]]:
+    """The callers (``incoming``) or callees of ``s`` as items, each with the ranges of
+    its call sites, which lie in the calling symbol's file."""
+    here = ls.state.mapper(index, s.file)
+    linked = []
+    for call in (lsp_nav.callers if incoming else lsp_nav.callees)(index, s):
+        mapper = ls.state.mapper(index, call.symbol.file)
+        sites = mapper if incoming else here
+        item = lsp_convert.call_item(index, mapper, call.symbol)
+        linked.append((item, [lsp_convert.span_range(sites, c) for c in call.sites]))
+    return linked
+
+
+async def prepare_type_hierarchy(
+    ls: SymfuseLanguageServer, params: lsp.TypeHierarchyPrepareParams
+) -> list[lsp.TypeHierarchyItem] | None:
+    where = params.text_document.uri, params.position
+    return await _hierarchy_root(ls, *where, lsp_nav.symbol_at, lsp_convert.type_item)
+
+
+async def supertypes(
+    ls: SymfuseLanguageServer, params: lsp.TypeHierarchySupertypesParams
+) -> list[lsp.TypeHierarchyItem] | None:
+    return await _item(ls, params.item.data, _types(ls, lsp_nav.supertypes))
+
+
+async def subtypes(
+    ls: SymfuseLanguageServer, params: lsp.TypeHierarchySubtypesParams
+) -> list[lsp.TypeHierarchyItem] | None:
+    return await _item(ls, params.item.data, _types(ls, lsp_nav.subtypes))
+
+
+async def _hierarchy_root(
+    ls: SymfuseLanguageServer,
+    uri: str,
+    position: lsp.Position,
+    find: Callable[[Index, str, int, int], Symbol | None],
+    item: Callable[[Index, FileMapper, Symbol], T],
+) -> list[T] | None:
+    """The item a hierarchy starts from: the symbol ``find`` sees at a position."""
+
+    def answer(index: Index, key: str, _m: FileMapper, line: int, col: int) -> list[T]:
+        s = find(index, key, line, col)
+        return [] if s is None else [item(index, ls.state.mapper(index, s.file), s)]
+
+    return await _at(ls, uri, position, answer)
 
 
 def _types(

@@ -7,7 +7,11 @@ A query is a name to look for plus optional filters, in any order::
     file:shop/** total        only files matching the glob (f: or in: for short)
     #Order                    a leading # is ignored (VS Code's "go to symbol" prefix)
 
-Unknown ``word:`` prefixes are searched as text. The ranking is
+Unknown ``word:`` prefixes are searched as text. A question about the call graph
+("who calls save", "callers of Order.save", "what does checkout call") is
+answered by :func:`call_graph`: the query layer's ``search`` routes it and the
+answer lists the calling (or called) definitions; the filters narrow which
+symbols the question names. Any other query is ranked by
 :func:`symfuse.ranking.editor.editor_search`: the fused search with the editor
 profile (exact names, prefixes, camel humps and fuzzy matches of the name
 first, because the user is typing a name), or the quick name ranking while the
@@ -18,12 +22,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
-from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.api import Prepared
-from symfuse.ranking.editor import editor_search
+from symfuse.ranking.api import Prepared, call_query
+from symfuse.ranking.editor import editor_request, editor_search
+from symfuse.ranking.query import operations
+from symfuse.ranking.routing import CallGraphAnswer
 
 log = logging.getLogger(__name__)
 
@@ -119,3 +126,36 @@ def search(
     except InvalidRequest as exc:
         log.info("workspace/symbol %r: %s", query.text, exc)
         return []
+
+
+def call_graph(
+    index: Index,
+    query: SymbolQuery,
+    limit: int,
+    prepared: Prepared | None,
+    directory: Path | None,
+) -> list[Symbol] | None:
+    """The callers (or callees) a call-graph question asks for, best edge first; None for
+    any other query, or when the question names no symbol.
+
+    ``prepared`` are the structures of ``index``; without them (a cold start, or
+    just after an edit) the search builds them first, as an explicit question is
+    worth the wait.
+    """
+    if call_query(query.text) is None:
+        return None
+    try:
+        request = editor_request(
+            query.text,
+            limit=limit,
+            kinds=query.kinds,
+            languages=query.languages,
+            file_pattern=query.files,
+        )
+        answer = operations.search(index, request, directory=directory, prepared=prepared)
+    except SymfuseError as exc:
+        log.info("workspace/symbol %r: %s", query.text, exc)
+        return None
+    if not isinstance(answer, CallGraphAnswer):
+        return None
+    return [item.symbol for item in answer.items]

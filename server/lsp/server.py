@@ -19,7 +19,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
 from symfuse.indexer import languages
-from symfuse.indexer.index import Index
+from symfuse.server.common.service import Progress
 from symfuse.server.lsp import features as lsp_features
 from symfuse.server.lsp import navigation as lsp_navigation
 from symfuse.server.lsp import sync as lsp_sync
@@ -30,7 +30,7 @@ from symfuse.server.lsp.state import LaunchConfig
 
 log = logging.getLogger(__name__)
 
-PROGRESS_INTERVAL = 0.1  # seconds between $/progress reports
+PROGRESS_WAIT = 5.0  # seconds: the longest wait for a change while the first index runs
 WATCH_ID = "symfuse-watched-files"
 STATUS = "symfuse/status"  # custom request: index and ranking readiness
 
@@ -62,65 +62,68 @@ def _watch_ourselves(ls: SymfuseLanguageServer) -> bool:
 
 
 def _register_lifecycle(ls: SymfuseLanguageServer) -> None:
-    @ls.feature(lsp.INITIALIZE)
-    def initialize(ls: SymfuseLanguageServer, params: lsp.InitializeParams) -> None:
-        parsed = parse_options(params.initialization_options, ls.state.launch.defaults)
-        ls.state.options = parsed.options
-        for problem in parsed.problems:
-            log.warning("initializationOptions: %s", problem)
-        if parsed.problems:
-            ls.notify_user(
-                "bad initializationOptions, defaults used instead: " + "; ".join(parsed.problems)
-            )
-        ls.state.encoding = Encoding.of(ls.workspace.position_encoding)
-        ls.state.start(workspace_roots(ls), watch=_watch_ourselves(ls))
+    ls.feature(lsp.INITIALIZE)(initialize)
+    ls.feature(lsp.INITIALIZED)(initialized)
+    ls.feature(STATUS)(status)
+    ls.feature(lsp.SHUTDOWN)(shutdown)
+    ls.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)(folders_changed)
 
-    @ls.feature(lsp.INITIALIZED)
-    async def initialized(ls: SymfuseLanguageServer, params: lsp.InitializedParams) -> None:
-        if ls.supports("workspace.did_change_watched_files.dynamic_registration"):
-            ls.spawn(_register_watchers(ls))
-        if ls.supports("window.work_done_progress"):
-            ls.spawn(_report_progress(ls))
 
-    @ls.feature(STATUS)
-    async def status(ls: SymfuseLanguageServer, params: object) -> dict[str, object]:
-        """``symfuse/status``: index readiness and whether the fused ranking is warm."""
-        live = ls.state.live
-        if live is None:
-            return {"ready": False, "indexing": False, "ranking": False}
-        st = live.status()
+def initialize(ls: SymfuseLanguageServer, params: lsp.InitializeParams) -> None:
+    """Read the options (bad ones shown to the user), take the encoding, start indexing."""
+    parsed = parse_options(params.initialization_options, ls.state.launch.defaults)
+    ls.state.options = parsed.options
+    for problem in parsed.problems:
+        log.warning("initializationOptions: %s", problem)
+    if parsed.problems:
+        ls.notify_user(
+            "bad initializationOptions, defaults used instead: " + "; ".join(parsed.problems)
+        )
+    ls.state.encoding = Encoding.of(ls.workspace.position_encoding)
+    ls.state.start(workspace_roots(ls), watch=_watch_ourselves(ls))
 
-        def warm(index: Index) -> bool:
-            return ls.state.prepared_for(index) is not None
 
-        ranking = await query(ls, warm)
-        return {
-            "ready": st.ready,
-            "indexing": st.indexing,
-            "files": st.files,
-            "symbols": st.symbols,
-            "stale": st.stale,
-            "overlays": st.overlays,
-            "error": st.error,
-            "ranking": ranking,
-            "roots": [str(r) for r in ls.state.roots],
-        }
+async def initialized(ls: SymfuseLanguageServer, params: lsp.InitializedParams) -> None:
+    if ls.supports("workspace.did_change_watched_files.dynamic_registration"):
+        ls.spawn(_register_watchers(ls))
+    if ls.supports("window.work_done_progress"):
+        ls.spawn(_report_progress(ls))
 
-    @ls.feature(lsp.SHUTDOWN)
-    def shutdown(ls: SymfuseLanguageServer, params: None) -> None:
-        ls.state.stop()
 
-    @ls.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    async def folders_changed(
-        ls: SymfuseLanguageServer, params: lsp.DidChangeWorkspaceFoldersParams
-    ) -> None:
-        roots = workspace_roots(ls)
-        if roots == ls.state.roots:
-            return
-        log.info("workspace roots are now %s", ", ".join(map(str, roots)))
-        await asyncio.to_thread(ls.state.start, roots, _watch_ourselves(ls))
-        if ls.supports("window.work_done_progress"):
-            ls.spawn(_report_progress(ls))
+async def status(ls: SymfuseLanguageServer, params: object) -> dict[str, object]:
+    """``symfuse/status``: index readiness and whether the fused ranking is warm."""
+    service = ls.state.service
+    if service is None:
+        return {"ready": False, "indexing": False, "ranking": False}
+    found = await query(ls, lambda _index: service.status())
+    st = found.index
+    return {
+        "ready": st.ready,
+        "indexing": st.indexing,
+        "files": st.files,
+        "symbols": st.symbols,
+        "stale": st.stale,
+        "overlays": st.overlays,
+        "error": st.error,
+        "ranking": found.ranking,
+        "roots": [str(r) for r in ls.state.roots],
+    }
+
+
+def shutdown(ls: SymfuseLanguageServer, params: None) -> None:
+    ls.state.stop()
+
+
+async def folders_changed(
+    ls: SymfuseLanguageServer, params: lsp.DidChangeWorkspaceFoldersParams
+) -> None:
+    roots = workspace_roots(ls)
+    if roots == ls.state.roots:
+        return
+    log.info("workspace roots are now %s", ", ".join(map(str, roots)))
+    await asyncio.to_thread(ls.state.start, roots, _watch_ourselves(ls))
+    if ls.supports("window.work_done_progress"):
+        ls.spawn(_report_progress(ls))
 
 
 def watch_glob() -> str:
@@ -142,14 +145,14 @@ async def _register_watchers(ls: SymfuseLanguageServer) -> None:
         await ls.client_register_capability_async(lsp.RegistrationParams([registration]))
     except JsonRpcException as exc:
         log.warning("client refused file watching (%s); watching the roots ourselves", exc)
-        if ls.state.live is not None:
-            ls.state.live.watch()
+        if ls.state.service is not None:
+            ls.state.service.watch()
 
 
 async def _report_progress(ls: SymfuseLanguageServer) -> None:
     """window/workDoneProgress/create, then begin / report / end while the first index runs."""
-    live = ls.state.live
-    if live is None:
+    service = ls.state.service
+    if service is None:
         return
     token = f"symfuse-index-{uuid.uuid4().hex[:8]}"
     try:
@@ -161,21 +164,22 @@ async def _report_progress(ls: SymfuseLanguageServer) -> None:
         token,
         lsp.WorkDoneProgressBegin(title="symfuse: indexing", message="starting", percentage=0),
     )
-    last: tuple[str, int, int] | None = None
-    while ls.state.live is live and live.status().indexing:
-        p = ls.state.progress
-        if (p.message, p.done, p.total) != last:
-            last = (p.message, p.done, p.total)
+    last: Progress | None = None
+    seen = service.version
+    while ls.state.service is service and service.running and service.live.status().indexing:
+        p = service.progress
+        if p != last:
+            last = p
             percent = int(100 * p.done / p.total) if p.total else None
             text = f"{p.done}/{p.total} files" if p.total else p.message
             ls.work_done_progress.report(
                 token, lsp.WorkDoneProgressReport(message=text, percentage=percent)
             )
-        await asyncio.sleep(PROGRESS_INTERVAL)
-    status = live.status()
+        seen = await asyncio.to_thread(service.wait_change, seen, PROGRESS_WAIT)
+    if ls.state.service is service and not service.running:
+        return  # shut down: nothing more goes to the client
+    st = service.live.status()
     ls.work_done_progress.end(
         token,
-        lsp.WorkDoneProgressEnd(
-            message=status.error or f"{status.files} files, {status.symbols} symbols"
-        ),
+        lsp.WorkDoneProgressEnd(message=st.error or f"{st.files} files, {st.symbols} symbols"),
     )

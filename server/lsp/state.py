@@ -1,10 +1,12 @@
 """What the language server keeps between requests: the live index and the buffers.
 
-``ServerState`` owns the :class:`LiveIndex` for the current workspace roots (it
+``ServerState`` owns the :class:`IndexService` (the live index and its ranking
+structures, shared with the MCP server) for the current workspace roots (it
 builds a new one when folders are added or removed), the unsaved buffers waiting
 to be indexed (coalesced: a burst of keystrokes is parsed once, and any query
 first indexes what is waiting, so an edit shows up in the next answer), and the
-cache of non-ASCII line texts used to convert columns to the client's encoding.
+cache of non-ASCII line texts used to convert columns to the client's encoding
+(read ahead by the service's warming thread once the ranking structures are built).
 Every method that touches the index is meant to run in a worker thread.
 """
 
@@ -13,24 +15,22 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
-from symfuse.indexer.live import LiveIndex, ProgressCallback
+from symfuse.indexer.live import LiveIndex
 from symfuse.indexer.source_files import read_source_text
-from symfuse.ranking.api import Prepared, prepare
-from symfuse.ranking.quick import quick_table
+from symfuse.ranking.api import Prepared
+from symfuse.server.common.service import IndexService, Progress, Ranking
 from symfuse.server.lsp.options import LspOptions
 from symfuse.server.lsp.positions import Encoding, FileMapper, LineTexts
 
 log = logging.getLogger(__name__)
 
-WARM_POLL = 0.05  # seconds between looks at the index
-WARM_QUIET = 0.5  # an index unchanged this long gets its ranking structures built
 WARM_LINES_FILES = 50_000  # files whose line texts are read ahead of any request
 
 
@@ -45,33 +45,27 @@ class LaunchConfig:
     defaults: LspOptions = field(default_factory=LspOptions)
 
 
-@dataclass(slots=True)
-class Progress:
-    """The latest progress of the first index, written by the index thread."""
-
-    message: str = "starting"
-    done: int = 0
-    total: int = 0
-
-
 class ServerState:
     def __init__(self, launch: LaunchConfig) -> None:
         self.launch = launch
         self.options: LspOptions = launch.defaults
         self.encoding = Encoding.UTF16
-        self.live: LiveIndex | None = None
+        self.service: IndexService | None = None
         self.roots: tuple[Path, ...] = ()
         self.texts = LineTexts()
-        self.progress = Progress()
         self.open_docs: dict[str, str] = {}  # path -> latest text, for open buffers
         self._dirty: dict[str, str] = {}  # path -> text not yet indexed
         self.overlaid: set[str] = set()  # paths whose buffer text the index holds
         self._dirty_lock = threading.Lock()
         self._flush_lock = threading.Lock()
-        self._prepared: tuple[Index, Prepared] | None = None
-        self._wanted = threading.Event()  # a query asked: prepare now, no quiet period
-        self._stop = threading.Event()
-        self._warmer: threading.Thread | None = None
+
+    @property
+    def live(self) -> LiveIndex | None:
+        return None if self.service is None else self.service.live
+
+    @property
+    def progress(self) -> Progress:
+        return Progress() if self.service is None else self.service.progress
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -88,129 +82,38 @@ class ServerState:
             progress=False,
         )
 
-    def start(self, roots: tuple[Path, ...], watch: bool) -> LiveIndex:
+    def start(self, roots: tuple[Path, ...], watch: bool) -> IndexService:
         """Start indexing ``roots`` in the background (replacing any previous index)."""
-        old = self.live
+        old = self.service
         self.roots = roots
-        self.progress = Progress()
         self.overlaid = set()
-        live = LiveIndex(self.config_for(roots))
-        self.live = live
+        service = IndexService(self.config_for(roots), after_prepare=self._warm_lines)
+        self.service = service
         if old is not None:
             old.stop()
-        live.start(self._on_progress(live))
+        service.start(watch=watch)
         for path, text in list(self.open_docs.items()):
             self.mark_dirty(path, text)
-        if watch:
-            live.watch()
-        if self._warmer is None:
-            warmer = threading.Thread(target=self._warm, name="symfuse-lsp-warm", daemon=True)
-            warmer.start()  # then kept: stop() never joins a thread that has not started
-            self._warmer = warmer
-        return live
-
-    def _on_progress(self, live: LiveIndex) -> ProgressCallback:
-        def report(message: str, done: int, total: int) -> None:
-            if self.live is live:
-                self.progress = Progress(message, done, total)
-
-        return report
+        return service
 
     def stop(self) -> None:
-        self._stop.set()
-        self._wanted.set()
-        if self.live is not None:
-            self.live.stop()
-        if self._warmer is not None and self._warmer is not threading.current_thread():
-            self._warmer.join(timeout=5)
+        if self.service is not None:
+            self.service.stop()
 
     # --- ranking structures -----------------------------------------------------------
 
     def prepared_for(self, index: Index) -> Prepared | None:
         """The ranking structures of exactly this index, when they are built."""
-        found = self._prepared
-        if found is not None and found[0] is index and found[1].generation == index.generation:
-            return found[1]
-        return None
+        return None if self.service is None else self.service.prepared_for(index)
 
-    def ranking(self, index: Index) -> tuple[Prepared | None, tuple[Index, Prepared] | None]:
-        """The ranking structures of ``index``, or else the latest earlier ones of its workspace.
+    def ranking(self, index: Index) -> Ranking:
+        """The structures workspace/symbol ranks ``index`` with (:meth:`IndexService.ranking`)."""
+        return Ranking() if self.service is None else self.service.ranking(index)
 
-        Without structures for ``index`` (just after an edit), their rebuild starts
-        at once (no quiet period: a one-file change re-prepares in a few hundred
-        milliseconds); meanwhile ranking answers from the previous index's
-        structures for the unchanged files and ranks the changed ones quickly.
-        """
-        found = self.prepared_for(index)
-        if found is not None:
-            return found, None
-        last = self._prepared
-        if last is None or last[0].roots != index.roots:
-            return None, None  # cold start: the quick ranking answers
-        self._wanted.set()
-        return None, last
-
-    def _current(self) -> Index | None:
-        live = self.live
-        if live is None:
-            return None
-        with live.reading() as index:
-            return index
-
-    def _warm(self) -> None:
-        """Build the ranking structures of each index once it has been still for a moment,
-        or at once when a query asked for them (:meth:`ranking`).
-
-        Until they exist (cold start) workspace/symbol answers with the quick
-        name ranking, so no request waits seconds for them; its table is built
-        here as soon as each index appears.
-        """
-        seen: tuple[int, int] | None = None
-        since = time.monotonic()
-        retry_at = 0.0
-        while not self._stop.is_set():
-            wanted = self._wanted.wait(WARM_POLL)
-            if self._stop.is_set():
-                return
-            live = self.live
-            if live is None:
-                continue
-            current = self._current()
-            if current is None:
-                continue
-            key = (id(current), current.generation)
-            if key != seen:
-                seen, since = key, time.monotonic()
-                if self._prepared is None and live.ready:  # the quick ranking answers: ready it
-                    quick_table(current)
-                if not wanted:
-                    continue
-            if not live.ready or live.status().indexing:
-                self._wanted.clear()  # nothing to prepare until the first index is done
-                continue
-            if self.prepared_for(current) is not None:
-                self._wanted.clear()
-                continue
-            now = time.monotonic()
-            if now < retry_at:
-                self._wanted.clear()
-                continue
-            if not wanted and now - since < WARM_QUIET:
-                continue
-            self._wanted.clear()
-            try:
-                prepared = prepare(current, live.config.store.directory)
-            except (SymfuseError, OSError, ValueError) as exc:
-                log.warning("preparing the ranking structures failed: %s", exc)
-                retry_at = time.monotonic() + 60  # do not retry at once
-                continue
-            self._prepared = (current, prepared)
-            self._warm_lines(current)
-
-    def _warm_lines(self, index: Index) -> None:
+    def _warm_lines(self, index: Index, interrupted: Callable[[], bool]) -> None:
         """Read the non-ASCII lines of every file now, so answers never wait on the disk."""
         for key in list(index.files)[:WARM_LINES_FILES]:
-            if self._stop.is_set() or self._wanted.is_set() or self.prepared_for(index) is None:
+            if interrupted():
                 return
             self.mapper(index, key)
 

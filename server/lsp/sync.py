@@ -13,7 +13,7 @@ import logging
 from lsprotocol import types as lsp
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.indexer.live import LiveIndex
+from symfuse.server.common.service import IndexService
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of
 
 log = logging.getLogger(__name__)
@@ -48,11 +48,11 @@ def register(ls: SymfuseLanguageServer) -> None:
         ls: SymfuseLanguageServer, params: lsp.DidChangeWatchedFilesParams
     ) -> None:
         paths = sorted({p for p in (path_of(c.uri) for c in params.changes) if p is not None})
-        live = ls.state.live
-        if not paths or live is None:
+        service = ls.state.service
+        if not paths or service is None:
             return
-        live.note_changed(paths)
-        await asyncio.to_thread(_refresh, live, paths)
+        service.note_changed(paths)
+        await asyncio.to_thread(_refresh, service, paths)
 
 
 def _close(ls: SymfuseLanguageServer, path: str) -> None:
@@ -64,9 +64,9 @@ def _close(ls: SymfuseLanguageServer, path: str) -> None:
         log.warning("re-reading %s after close failed: %s", path, exc)
 
 
-def _refresh(live: LiveIndex, paths: list[str]) -> None:
+def _refresh(service: IndexService, paths: list[str]) -> None:
     try:
-        live.refresh(paths)
+        service.refresh(paths)
     except (SymfuseError, OSError) as exc:
         log.warning("refresh after file changes failed: %s", exc)
 

@@ -1,12 +1,13 @@
 """The MCP server: a factory that wires a live index to the tools.
 
 ``build_mcp_server(config)`` returns an ``MCPServer`` whose lifespan starts a
-:class:`LiveIndex` in the background (load the stored index or build one in
+live index in the background (load the stored index or build one in
 batches, then watch the roots), so the protocol answers at once. Tools run on
 worker threads: one that needs the index before it is ready waits for it up to
 ``MCPOptions.ready_timeout`` seconds, then answers with a message to retry.
 
-:class:`Backend` is what the tools share: the live index, the options, the
+:class:`Backend` is what the tools share: the index service (the live index and its
+ranking structures, :mod:`symfuse.server.common.service`), the options, the
 freshness stamp every answer carries (``stale``, ``index_age_seconds``), the
 token budget and the translation of symfuse errors into tool errors.
 """
@@ -14,8 +15,6 @@ token budget and the translation of symfuse errors into tool errors.
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from mcp_types import CallToolResult, TextContent
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
-from symfuse.indexer.live import LiveIndex
+from symfuse.server.common.service import IndexService, Ranked, is_stale
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, Fitted, Format, fit
 
 log = logging.getLogger(__name__)
@@ -59,99 +58,57 @@ class MCPOptions:
 
 
 class Backend:
-    """The live index plus everything each tool needs around a query."""
+    """The index service plus everything each tool needs around a query."""
 
-    def __init__(self, live: LiveIndex, options: MCPOptions) -> None:
-        self.live = live
+    def __init__(self, service: IndexService, options: MCPOptions) -> None:
+        self.service = service
         self.options = options
-        self.started_at = time.monotonic()
-        self._stop = threading.Event()
-        self._warmer: threading.Thread | None = None
-        # The newest index whose ranking structures are built, with them.
-        self._ranked: tuple[Index, Any] | None = None
 
     # --- lifecycle ------------------------------------------------------------------
 
     def start(self) -> None:
-        self.live.start()
-        if self.options.watch:
-            self.live.watch(self.options.debounce_ms)
-        if self.options.warm:
-            self._warmer = threading.Thread(target=self._warm, name="symfuse-warm", daemon=True)
-            self._warmer.start()
+        self.service.start(watch=self.options.watch, debounce_ms=self.options.debounce_ms)
 
     def stop(self) -> None:
-        self._stop.set()
-        self.live.stop()
-        if self._warmer is not None:
-            self._warmer.join(timeout=5)
-
-    def _warm(self) -> None:
-        """Build the ranking structures of each new index before a search needs them."""
-        from symfuse.ranking.api import prepare
-
-        directory = self.live.config.store.directory
-        seen: tuple[int, int] | None = None
-        while not self._stop.wait(0.05):
-            if not self.live.ready:
-                continue
-            with self.live.reading() as index:
-                current = index
-            key = (id(current), current.generation)
-            if key == seen:
-                continue
-            try:
-                self._ranked = (current, prepare(current, directory))
-            except (SymfuseError, OSError, ValueError) as exc:
-                log.warning("preparing the ranking structures failed: %s", exc)
-            seen = key
+        self.service.stop()
 
     # --- reading --------------------------------------------------------------------
 
     def wait_ready(self) -> None:
         """Return once the index can answer; a readable ToolError past the bound."""
-        if self.live.ready:
+        if self.service.live.ready:
             return
-        if not self.live.wait_ready(self.options.ready_timeout):
-            status = self.live.status()
+        if not self.service.wait_ready(self.options.ready_timeout):
+            status = self.service.live.status()
             raise ToolError(
                 "the index is still being built for the first time "
                 f"({status.files} files indexed so far, waited "
                 f"{self.options.ready_timeout:g} s); retry in a few seconds, "
                 "or call index_status to watch its progress"
             )
-        error = self.live.status().error
-        if error and not self.live.status().files:
-            raise ToolError(f"{error}; fix the cause and call reindex")
+        status = self.service.live.status()
+        if status.error and not status.files:
+            raise ToolError(f"{status.error}; fix the cause and call reindex")
 
     @contextmanager
     def reading(self) -> Iterator[Index]:
         """The ready index, locked for the duration of one query."""
         self.wait_ready()
-        with self.live.reading() as index:
+        with self.service.reading() as index:
             yield index
 
     @contextmanager
-    def ranked(self) -> Iterator[tuple[Index, Any, bool]]:
-        """``(index, prepared ranking data or None, stale)`` for a search.
-
-        Building the ranking structures of a changed index takes a while on a
-        big workspace; meanwhile searches are answered from the last index
-        that has them (flagged stale) instead of waiting.
-        """
+    def ranked(self) -> Iterator[Ranked]:
+        """The index and ranking structures a search runs on (:meth:`IndexService.ranked`)."""
         self.wait_ready()
-        ranked = self._ranked
-        with self.live.reading() as index:
-            if ranked is None or ranked[0] is index:
-                yield index, None if ranked is None else ranked[1], False
-                return
-        yield ranked[0], ranked[1], True
+        with self.service.ranked() as ranked:
+            yield ranked
 
     def freshness(self) -> dict[str, Any]:
         """The two fields every answer carries."""
-        status = self.live.status()
+        status = self.service.live.status()
         return {
-            "stale": bool(status.stale or not status.ready),
+            "stale": is_stale(status),
             "index_age_seconds": round(status.age_seconds, 1),
         }
 
@@ -216,12 +173,17 @@ def build_mcp_server(
     config: IndexConfig,
     options: MCPOptions | None = None,
     *,
-    live: LiveIndex | None = None,
+    service: IndexService | None = None,
 ) -> MCPServer[Any]:
-    """A fresh MCP server over the workspace ``config`` describes (indexing starts with it)."""
+    """A fresh MCP server over the workspace ``config`` describes (indexing starts with it).
+
+    ``service``: the index service to run on (one not started yet; its own ``warm``
+    setting applies), for a caller that waits on its changes; by default a new one.
+    """
     from symfuse.server.mcp import tools as mcp_tools
 
-    backend = Backend(live or LiveIndex(config), options or MCPOptions())
+    options = options or MCPOptions()
+    backend = Backend(service or IndexService(config, warm=options.warm), options)
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:

@@ -1,24 +1,23 @@
-"""The index tools: ``index_status`` and ``reindex``."""
+"""The index tools: ``index_status`` and ``reindex``.
+
+Their parameters are :class:`StatusRequest`'s and :class:`ReindexRequest`'s fields
+(:mod:`.schema`); both answer through the index service, its one status and its
+one reindex path.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import Field
 
-from symfuse.indexer.index import Index
-from symfuse.server.mcp.budget import Format
-from symfuse.server.mcp.models import (
-    MaxTokens,
-    Offset,
-    OutputFormat,
-    ReindexResult,
-    StatusResult,
-)
+from symfuse.ranking import available_channels
+from symfuse.ranking.query.requests import ReindexRequest, StatusRequest
+from symfuse.server.common.output import problem_rows, update_counts
+from symfuse.server.mcp.models import ReindexResult, StatusResult
+from symfuse.server.mcp.schema import Rendering, tool_function
 from symfuse.server.mcp.server import Backend, tool_errors
 
 STATUS_DESCRIPTION = """\
@@ -38,113 +37,88 @@ size, mtime and hash, so a full reindex is cheap when little changed.
 Examples: {} ; {"paths": ["shop/models.py", "shop/service.py"]}."""
 
 
+_STATUS_HINTS = ToolAnnotations(title="Index status", read_only_hint=True, open_world_hint=False)
+_REINDEX_HINTS = ToolAnnotations(
+    title="Re-index files",
+    read_only_hint=False,
+    destructive_hint=False,
+    idempotent_hint=True,
+    open_world_hint=False,
+)
+
+
 def register(server: MCPServer[Any], backend: Backend) -> None:
-    @server.tool(
+    def index_status(request: StatusRequest, rendering: Rendering) -> CallToolResult:
+        return _status(backend, request, rendering)
+
+    def reindex(request: ReindexRequest, rendering: Rendering) -> CallToolResult:
+        return _reindex(backend, request, rendering)
+
+    server.add_tool(
+        tool_function(
+            "index_status", StatusRequest, index_status, Annotated[CallToolResult, StatusResult]
+        ),
         name="index_status",
         description=STATUS_DESCRIPTION,
-        annotations=ToolAnnotations(
-            title="Index status", read_only_hint=True, open_world_hint=False
-        ),
+        annotations=_STATUS_HINTS,
     )
-    def index_status(
-        offset: Offset = 0,
-        output_format: OutputFormat = "json",
-        max_tokens: MaxTokens = None,
-    ) -> Annotated[CallToolResult, StatusResult]:
-        status = backend.live.status()
-        with backend.live.reading() as index:
-            languages = _languages(index)
-            roots = dict(index.roots)
-        pending = backend.live.pending_paths()
-        updated = (
-            dt.datetime.fromtimestamp(status.updated_at, dt.UTC).isoformat(timespec="seconds")
-            if status.updated_at
-            else None
-        )
-        data: dict[str, Any] = {
-            "roots": roots,
-            "ready": status.ready,
-            "indexing": status.indexing,
-            "files": status.files,
-            "symbols": status.symbols,
-            "languages": languages,
-            "updated_at": updated,
-            "channels": _channels(),
-            "index_dir": str(backend.live.config.store.directory),
-            "error": status.error,
-            "stale_files": [_display(p, roots) for p in pending][offset:],
-        }
-        return backend.answer(
-            data,
-            "stale_files",
-            Format(output_format),
-            max_tokens,
-            offset=offset,
-            total=len(pending),
-        )
-
-    @server.tool(
+    server.add_tool(
+        tool_function("reindex", ReindexRequest, reindex, Annotated[CallToolResult, ReindexResult]),
         name="reindex",
         description=REINDEX_DESCRIPTION,
-        annotations=ToolAnnotations(
-            title="Re-index files",
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=False,
-        ),
+        annotations=_REINDEX_HINTS,
     )
-    def reindex(
-        paths: Annotated[
-            list[Annotated[str, Field(min_length=1, max_length=4096)]] | None,
-            Field(
-                max_length=1000,
-                description="files to re-index, relative to a workspace root; omit for all",
-            ),
-        ] = None,
-        output_format: OutputFormat = "json",
-        max_tokens: MaxTokens = None,
-    ) -> Annotated[CallToolResult, ReindexResult]:
-        backend.wait_ready()
-        targets: list[str] | None = None
-        if paths:
-            from symfuse.ranking.paths import confine
-
-            targets = []
-            with tool_errors(), backend.live.reading() as index:
-                for i, path in enumerate(paths):
-                    place = confine(index, path, argument=f"paths[{i}]")
-                    targets.append(place.real)
-            if any(os.path.isdir(t) for t in targets):
-                targets = None  # a directory: check everything (cheap for unchanged files)
-        with tool_errors():
-            report = backend.live.refresh(targets)
-        data: dict[str, Any] = {"scope": "full" if targets is None else "paths"}
-        if report is None:
-            data.update(files=0, parsed=0, unchanged=0, removed=0, skipped=0, seconds=0.0)
-            data["problems"] = []
-        else:
-            data.update(
-                files=report.files,
-                parsed=report.parsed,
-                unchanged=report.unchanged,
-                removed=report.removed,
-                skipped=len(report.skipped),
-                seconds=round(report.seconds, 3),
-                problems=[{"file": f, "problem": p} for f, p in report.problems],
-            )
-        return backend.answer(data, "problems", Format(output_format), max_tokens)
 
 
-def _languages(index: Index) -> list[dict[str, Any]]:
-    files: dict[str, int] = {}
-    symbols: dict[str, int] = {}
-    for entry in index.files.values():
-        files[entry.language] = files.get(entry.language, 0) + 1
-        symbols[entry.language] = symbols.get(entry.language, 0) + len(entry.symbols)
-    return [
-        {"language": lang, "files": files[lang], "symbols": symbols[lang]} for lang in sorted(files)
-    ]
+def _status(backend: Backend, request: StatusRequest, rendering: Rendering) -> CallToolResult:
+    """The service's status as the agent reads it (never waits for the index)."""
+    status = backend.service.status()
+    st = status.index
+    updated = (
+        dt.datetime.fromtimestamp(st.updated_at, dt.UTC).isoformat(timespec="seconds")
+        if st.updated_at
+        else None
+    )
+    pending = status.stale_files
+    data: dict[str, Any] = {
+        "roots": status.roots,
+        "ready": st.ready,
+        "indexing": st.indexing,
+        "files": st.files,
+        "symbols": st.symbols,
+        "languages": [
+            {"language": c.language, "files": c.files, "symbols": c.symbols}
+            for c in status.languages
+        ],
+        "updated_at": updated,
+        "channels": dict(available_channels()),
+        "index_dir": str(status.index_dir),
+        "error": st.error,
+        "stale_files": [_display(p, status.roots) for p in pending][request.offset :],
+    }
+    return backend.answer(
+        data,
+        "stale_files",
+        rendering.format,
+        rendering.max_tokens,
+        offset=request.offset,
+        total=len(pending),
+    )
+
+
+def _reindex(backend: Backend, request: ReindexRequest, rendering: Rendering) -> CallToolResult:
+    backend.wait_ready()
+    with tool_errors():
+        done = backend.service.reindex(request)
+    data: dict[str, Any] = {"scope": done.scope}
+    report = done.report
+    if report is None:
+        data.update(files=0, parsed=0, unchanged=0, removed=0, skipped=0, seconds=0.0)
+        data["problems"] = []
+    else:
+        data.update(update_counts(report))
+        data.update(seconds=round(report.seconds, 3), problems=problem_rows(report))
+    return backend.answer(data, "problems", rendering.format, rendering.max_tokens)
 
 
 def _display(path: str, roots: dict[str, str]) -> str:
@@ -154,10 +128,3 @@ def _display(path: str, roots: dict[str, str]) -> str:
             rel = path[len(root.rstrip("/")) + 1 :]
             return rel if len(roots) == 1 else f"{alias}/{rel}"
     return path
-
-
-def _channels() -> dict[str, bool]:
-    """Which ranking channels can run, as the query layer reports them."""
-    from symfuse.ranking import available_channels
-
-    return dict(available_channels())

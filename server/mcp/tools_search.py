@@ -52,9 +52,12 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     def search(request: SearchRequest, rendering: Rendering) -> CallToolResult:
         from symfuse.ranking.query import operations
 
-        directory = backend.live.config.store.directory
-        with tool_errors(not_found="drill_from"), backend.ranked() as (index, prepared, stale):
-            answer = operations.search(index, request, directory=directory, prepared=prepared)
+        directory = backend.service.config.store.directory
+        with tool_errors(not_found="drill_from"), backend.ranked() as ranked:
+            answer = operations.search(
+                ranked.index, request, directory=directory, prepared=ranked.prepared
+            )
+        stale = ranked.stale
         if isinstance(answer, CallGraphAnswer):
             return backend.answer(
                 answer.to_dict(),

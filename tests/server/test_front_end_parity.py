@@ -1,5 +1,8 @@
 """Every field of every request model reaches the CLI and MCP, with the same default and bounds.
 
+(On the command line, but for the fields a model marks as a server's alone, with
+the reason: :class:`symfuse.ranking.query.requests.ServerOnly`.)
+
 The CLI options and the MCP tool schemas are generated from the query layer's
 request models; this test reads what each front end actually publishes (the
 parsed command line, the tools the MCP server lists) and compares it with the
@@ -18,6 +21,8 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.ranking.query.fields import bounds, for_agents, is_primary
 from symfuse.ranking.query.operations import OPERATIONS
+from symfuse.ranking.query.requests import server_only
+from symfuse.server.cli.common import CommandParser
 from symfuse.server.cli.main import build_parser
 from symfuse.server.mcp.server import build_mcp_server
 
@@ -29,14 +34,33 @@ MCP_TOOLS = {
     "callers": "callers",
     "callees": "callees",
     "hierarchy": "type_hierarchy",
+    "status": "index_status",
+    "reindex": "reindex",
 }
-CLI_COMMANDS = ("search", "usages", "text", "get", "callers", "callees", "hierarchy")
+CLI_COMMANDS = {
+    "search": "search",
+    "usages": "usages",
+    "text": "text",
+    "get": "get",
+    "callers": "callers",
+    "callees": "callees",
+    "hierarchy": "hierarchy",
+    "status": "stats",
+    "reindex": "index",
+}
+
+
+def test_every_operation_has_a_command_and_a_tool() -> None:
+    assert set(CLI_COMMANDS) == set(MCP_TOOLS) == {op.name for op in OPERATIONS}
 
 
 def _subparser(command: str) -> argparse.ArgumentParser:
     parser = build_parser(command)
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return sub.choices[command]
+    found = sub.choices[command]
+    if isinstance(found, CommandParser):
+        found.complete()  # the options a command adds on first need (symfuse index)
+    return found
 
 
 def _plain(value: Any) -> Any:
@@ -47,12 +71,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@pytest.mark.parametrize("command", CLI_COMMANDS)
-def test_every_request_field_is_a_command_line_option(command: str) -> None:
-    model = next(op.request for op in OPERATIONS if op.name == command)
+@pytest.mark.parametrize("operation", sorted(CLI_COMMANDS))
+def test_every_request_field_is_a_command_line_option(operation: str) -> None:
+    model = next(op.request for op in OPERATIONS if op.name == operation)
+    command = CLI_COMMANDS[operation]
     parser = _subparser(command)
     by_dest = {a.dest: a for a in parser._actions}
     for name, info in model.model_fields.items():
+        if server_only(model, name) is not None:
+            assert name not in by_dest, f"symfuse {command}: {name} is for servers only"
+            continue
         assert name in by_dest, f"symfuse {command}: no option for {name}"
         action = by_dest[name]
         if is_primary(model, name):
@@ -75,8 +103,6 @@ async def test_every_request_field_is_an_mcp_parameter(tmp_path: Path) -> None:
     server = build_mcp_server(IndexConfig(roots=(root,), index_dir=tmp_path / "index"))
     tools = {tool.name: tool for tool in await server.list_tools()}
     for op in OPERATIONS:
-        if op.name not in MCP_TOOLS:
-            continue
         model, schema = op.request, tools[MCP_TOOLS[op.name]].input_schema
         properties = schema["properties"]
         for name, info in model.model_fields.items():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -12,13 +12,16 @@ SAFETY = 30.0  # seconds: only turns a lock that is never released into a failur
 
 
 @contextmanager
-def index_writer_busy(index_dir: Path) -> Iterator[None]:
+def index_writer_busy(index_dir: Path) -> Iterator[Callable[[], None]]:
     """Hold the write lock of the index in ``index_dir``, as a running ``symfuse index`` would.
 
     A server's first index parses, then waits for this lock to link and save, and is
     ready only after that: while the lock is held it cannot finish, however fast the
-    machine; leaving the block lets it finish. Tests use it instead of a workload big
+    machine; releasing it lets it finish. Taken before the server starts, no first
+    index can slip through before it. Yields the release, for releasing inside the
+    block (leaving the block releases it too). Tests use it instead of a workload big
     enough to outlast a request.
     """
-    with Store(index_dir).lock(timeout=SAFETY):
-        yield
+    lock = Store(index_dir).lock(timeout=SAFETY)
+    with lock:
+        yield lambda: lock.release(force=True)

@@ -17,8 +17,8 @@ import os
 import shutil
 import sys
 import threading
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from symfuse.server.lsp.base import SymfuseLanguageServer
 from symfuse.server.lsp.server import build_lsp_server
 from symfuse.server.lsp.state import LaunchConfig
 from tests.support.paths import FIXTURES
@@ -48,6 +49,17 @@ class Session:
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # progress `end` arrived
     registered: asyncio.Event = field(default_factory=asyncio.Event)  # a registration came
     versions: dict[str, int] = field(default_factory=dict)
+    server: SymfuseLanguageServer | None = None  # in-process only
+
+    @contextmanager
+    def index_held(self) -> Iterator[None]:
+        """Hold the in-process server's index as a long reader would: every request that
+        reads it waits until the block ends, however fast the machine."""
+        assert self.server is not None, "only an in-process server can be held"
+        live = self.server.state.live
+        assert live is not None
+        with live.reading():
+            yield
 
     def uri(self, rel: str, root: Path | None = None) -> str:
         uri = from_fs_path(str((root or self.root) / rel))
@@ -89,28 +101,42 @@ class Session:
         """Ask ``symfuse/status`` until ``field`` has ``value``.
 
         For changes that run in the server's background (ranking structures, a closed
-        buffer) and that the server announces with no notification. The bound only turns
-        "never" into a failure; how long it took is not what is tested.
+        buffer) and that the server announces with no notification.
         """
-        async with asyncio.timeout(READY_TIMEOUT):
-            while getattr(await self.status(), field, None) != value:
-                await asyncio.sleep(0.02)
+
+        async def reached() -> bool:
+            return getattr(await self.status(), field, None) == value
+
+        await self._until(reached, f"{field} == {value!r}")
 
     async def wait_for_symbol(self, query: str, name: str, present: bool = True) -> None:
         """Ask workspace/symbol until ``name`` is (or is no longer) in the answer.
 
         For changes the server applies in the background (a closed buffer, watched
-        files, new folders) and announces with no notification; the bound only turns
-        "never" into a failure.
+        files, new folders) and announces with no notification.
         """
+
+        async def reached() -> bool:
+            return (name in await self.names(query)) == present
+
+        await self._until(reached, f"{name!r} present={present} for {query!r}")
+
+    async def _until(self, reached: Callable[[], Awaitable[bool]], what: str) -> None:
+        """Ask ``reached`` again after each change of the in-process server's index service
+        (a new index, its structures, the end of the first index) until it holds. The
+        bound only turns "never" into a failure; how long it took is not what is tested."""
+        assert self.server is not None, "waiting on the server's changes needs it in-process"
         try:
             async with asyncio.timeout(READY_TIMEOUT):
-                while (name in await self.names(query)) != present:
-                    await asyncio.sleep(0.02)
+                while True:
+                    service = self.server.state.service  # a new one after a folder change
+                    assert service is not None
+                    seen = service.version
+                    if await reached():
+                        return
+                    await asyncio.to_thread(service.wait_change, seen, READY_TIMEOUT)
         except TimeoutError:
-            raise AssertionError(
-                f"{name!r} present={present} never happened for {query!r}"
-            ) from None
+            raise AssertionError(f"{what} never happened") from None
 
     def open(self, rel: str, text: str | None = None, language: str = "python") -> str:
         uri = self.uri(rel)
@@ -217,7 +243,7 @@ async def lsp_session(
 
     index_dir = tmp_path / "index"
     connect = _subprocess(client, index_dir, args) if stdio else _in_process(client, index_dir)
-    async with connect:
+    async with connect as server:
         result = await client.initialize_async(
             lsp.InitializeParams(
                 capabilities=caps or capabilities(),
@@ -229,7 +255,7 @@ async def lsp_session(
                 initialization_options=options,
             )
         )
-        session = Session(client, root, result, messages=list(early))
+        session = Session(client, root, result, messages=list(early), server=server)
         holder["s"] = session
         client.initialized(lsp.InitializedParams())
         yield session
@@ -238,7 +264,9 @@ async def lsp_session(
 
 
 @asynccontextmanager
-async def _in_process(client: LanguageClient, index_dir: Path) -> AsyncIterator[None]:
+async def _in_process(
+    client: LanguageClient, index_dir: Path
+) -> AsyncIterator[SymfuseLanguageServer]:
     """Serve ``build_lsp_server`` in a thread over two pipes; ``client`` talks on their ends."""
     server = build_lsp_server(LaunchConfig(index_dir=index_dir))
     to_server_r, to_server_w = os.pipe()
@@ -255,7 +283,7 @@ async def _in_process(client: LanguageClient, index_dir: Path) -> AsyncIterator[
         run_async(stop_event=stopped, reader=StdinAsyncReader(client_in), protocol=client.protocol)
     )
     try:
-        yield
+        yield server
     finally:
         # EOF on the server's input ends its loop (after `exit`, or after a failed test);
         # then its output is closed, which ends the client's loop.

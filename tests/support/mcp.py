@@ -31,6 +31,7 @@ from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult, TextContent
 
 from symfuse.indexer.config import IndexConfig
+from symfuse.server.common.service import IndexService
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS
 from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 from tests.support.paths import FIXTURES
@@ -54,6 +55,10 @@ class Workspace:
         """The IndexConfig ``symfuse mcp ROOT --index-dir DIR`` builds."""
         return IndexConfig(roots=(self.root.resolve(),), index_dir=self.index_dir, progress=False)
 
+    def service(self) -> IndexService:
+        """The index service an in-process server runs on, for a test to wait on."""
+        return IndexService(self.config())
+
 
 def copy_workspace(tmp_path: Path) -> Workspace:
     """A copy of tests/fixtures/mcp_workspace, an empty home and an index dir under tmp_path."""
@@ -71,10 +76,12 @@ async def mcp_session(
     ready_timeout: float = 20.0,
     watch: bool = True,
     max_tokens: int = DEFAULT_MAX_TOKENS,
+    service: IndexService | None = None,
 ) -> AsyncIterator[ClientSession]:
-    """A ready client session against an in-process server for ``ws`` (the CLI's defaults)."""
+    """A ready client session against an in-process server for ``ws`` (the CLI's defaults);
+    ``service``, one from :meth:`Workspace.service`, to wait on its changes."""
     options = MCPOptions(ready_timeout=ready_timeout, watch=watch, default_max_tokens=max_tokens)
-    server = build_mcp_server(ws.config(), options)
+    server = build_mcp_server(ws.config(), options, service=service)
     with _server_log(ws.stderr):
         async with Client(server, mode="legacy", read_timeout_seconds=READ_TIMEOUT) as client:
             yield client.session

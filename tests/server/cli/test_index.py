@@ -314,3 +314,20 @@ def test_an_unusable_index_directory_is_one_clear_error(shop: Path, tmp_path: Pa
             assert len(lines) == 1, result.stderr
             assert lines[0].startswith(f"symfuse: error: cannot write the index at {index_dir}")
     assert blocker.read_text() == "a file where the index should go\n"
+
+
+def test_index_paths_reindexes_only_those_files(shop: Path, index_dir: Path) -> None:
+    """``--paths`` (the reindex request's field): the named files alone are checked."""
+    base = ["index", str(shop), "--index-dir", str(index_dir), "-f", "json"]
+    run_symfuse(base)
+    models, util = shop / "shop" / "models.py", shop / "shop" / "util.py"
+    for path, extra in ((models, "\n\ndef added_here():\n    pass\n"), (util, "\n# edit\n")):
+        path.write_text(path.read_text() + extra)
+    summary = json.loads(run_symfuse([*base, "--paths", "shop/models.py"]).stdout)
+    assert (summary["files"], summary["parsed"]) == (4, 1)
+    everything = json.loads(run_symfuse(base).stdout)
+    assert everything["parsed"] == 1  # util.py, left out above
+    outside = run_symfuse([*base, "--paths", "../elsewhere.py"], check=False)
+    assert outside.returncode == 1
+    assert outside.stderr.startswith("symfuse: error: paths[0]: ")
+    assert "--paths" in run_symfuse(["index", "--help"]).stdout

@@ -98,12 +98,12 @@ async def test_requests_during_the_first_index_are_answered(tmp_path: Path) -> N
             f"def helper_{n}():\n    return {n}\n",
             encoding="utf-8",
         )
-    async with lsp_session(tmp_path, root=root) as s:
-        answers = []
-        uri = s.uri("pkg0/mod1.py")
-        # While the index directory's write lock is held the first index cannot finish,
-        # however fast the machine: every request here is one made during it.
-        with index_writer_busy(tmp_path / "index"):
+    # While the index directory's write lock is held the first index cannot finish,
+    # however fast the machine: every request before the release is made during it.
+    with index_writer_busy(tmp_path / "index") as release:
+        async with lsp_session(tmp_path, root=root) as s:
+            answers = []
+            uri = s.uri("pkg0/mod1.py")
             for _ in range(3):
                 answers.append(await s.symbols("Thing"))
                 doc = await s.client.text_document_document_symbol_async(
@@ -111,8 +111,9 @@ async def test_requests_during_the_first_index_are_answered(tmp_path: Path) -> N
                 )
                 assert doc is None or isinstance(doc, list)
             assert not s.ready.is_set()  # no progress `end` yet
-        await s.wait_ready()
-        assert answers  # at least one answer came while indexing
-        final = await s.symbols("Thing")
-        assert len(final) == 200  # the default cap
-        assert final[0].name.startswith("Thing")
+            release()
+            await s.wait_ready()
+            assert answers  # at least one answer came while indexing
+            final = await s.symbols("Thing")
+            assert len(final) == 200  # the default cap
+            assert final[0].name.startswith("Thing")

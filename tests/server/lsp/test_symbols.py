@@ -118,3 +118,19 @@ async def test_document_symbols_are_a_tree_with_both_ranges(tmp_path: Path) -> N
         )
         assert java is not None
         assert [x.name for x in java] == ["Speaker", "Greeter", "LoudGreeter"]
+
+
+async def test_who_calls_lists_the_callers(tmp_path: Path) -> None:
+    """A call-graph question in workspace/symbol lists the calling definitions."""
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        callers = await s.symbols("who calls total_area")
+        assert [(c.name, c.kind) for c in callers] == [("build_report", lsp.SymbolKind.Function)]
+        assert isinstance(callers[0].location, lsp.Location)
+        assert callers[0].location.uri == s.uri("geometry/report.py")
+        assert callers[0].location.range.start == lsp.Position(11, 4)  # the caller's name
+        assert await s.names("callers of geometry.registry.lookup_shape") == ["build_report"]
+        callees = await s.names("what does build_report call")
+        assert {"total_area", "lookup_shape"} <= set(callees)
+        assert "build_report" not in callees
+        assert (await s.names("total_area"))[0] == "total_area"  # a name is ranked as before

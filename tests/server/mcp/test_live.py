@@ -14,6 +14,7 @@ import anyio
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from symfuse.server.common.service import IndexService
 from tests.support.index import index_writer_busy
 from tests.support.mcp import (
     SYMFUSE,
@@ -29,37 +30,41 @@ BIG = 40  # generated files on top of the fixture, the last one searched for
 SAFETY = 30.0  # seconds: only turns a change that never shows up into a failure
 
 
-async def wait_for(session: ClientSession, query: str, present: bool) -> dict[str, Any]:
+async def wait_for(
+    session: ClientSession, service: IndexService, query: str, present: bool
+) -> dict[str, Any]:
     """Search until ``query``'s exact name is (or is no longer) found; the last answer.
 
     The watcher re-indexes in the background and the server sends no notification
-    when it is done, so this asks again until the answer changes (a bounded wait that
-    only turns "never" into a failure; how long it took is not what is tested).
+    when it is done, so between searches this waits for the next change of the
+    server's index service (bounded only so that "never" fails).
     """
     with anyio.fail_after(SAFETY):
         while True:
+            seen = service.version
             answer = await call(session, "search", query=query, detail_level="minimal")
             if any(item["name"] == query for item in answer["items"]) == present:
                 return answer
-            await anyio.sleep(0.02)
+            await anyio.to_thread.run_sync(service.wait_change, seen, SAFETY)
 
 
 async def test_edits_on_disk_show_up_in_search_without_a_restart(workspace: Workspace) -> None:
     pricing = workspace.root / "shop" / "pricing.py"
-    async with mcp_session(workspace) as session:
+    service = workspace.service()
+    async with mcp_session(workspace, service=service) as session:
         await call(session, "reindex")  # the first index is complete
         before = await call(session, "search", query="apply_coupon")
         assert all(item["name"] != "apply_coupon" for item in before["items"])
 
         write(pricing, pricing.read_text() + "\n\ndef apply_coupon(amount, code):\n    return 0\n")
-        answer = await wait_for(session, "apply_coupon", present=True)
+        answer = await wait_for(session, service, "apply_coupon", present=True)
         assert answer["items"][0]["file"] == "shop/pricing.py"
 
         (workspace.root / "shop" / "refunds.py").write_text("def refund_order(order):\n    ...\n")
-        await wait_for(session, "refund_order", present=True)
+        await wait_for(session, service, "refund_order", present=True)
 
         (workspace.root / "shop" / "payments.py").unlink()
-        await wait_for(session, "CardGateway", present=False)
+        await wait_for(session, service, "CardGateway", present=False)
 
         usages = await call(session, "find_usages", name="apply_coupon", include_declaration=True)
         assert [u["kind"] for u in usages["usages"]] == ["definition"]
@@ -93,13 +98,14 @@ async def test_tools_called_during_the_first_index_wait_then_answer(
     generated_workspace(workspace.root, BIG)
     last = f"gen{(BIG - 1) // 100:02d}/module_{BIG - 1}.py::function_{BIG - 1}_5#function"
     answers: list[dict[str, Any]] = []
-    async with mcp_session(workspace, ready_timeout=120) as session:
+    # Held from before the server starts, the lock keeps the first index from finishing.
+    with index_writer_busy(workspace.index_dir) as release:
+        async with mcp_session(workspace, ready_timeout=120) as session:
 
-        async def search_last() -> None:
-            answers.append(await call(session, "search", query=f"function_{BIG - 1}_5"))
+            async def search_last() -> None:
+                answers.append(await call(session, "search", query=f"function_{BIG - 1}_5"))
 
-        async with anyio.create_task_group() as tg:
-            with index_writer_busy(workspace.index_dir):
+            async with anyio.create_task_group() as tg:
                 status = await call(session, "index_status")  # never waits
                 assert status["ready"] is False
                 assert status["stale"] is True
@@ -108,23 +114,24 @@ async def test_tools_called_during_the_first_index_wait_then_answer(
                 status = await call(session, "index_status")
                 assert status["ready"] is False
                 assert answers == []
-            # The lock is released: the first index completes and the waiting search answers.
-        [answer] = answers
-        assert answer["items"][0]["symbol_id"] == last
-        assert answer["stale"] is False  # it did wait for the whole index
-        status = await call(session, "index_status")
-        assert status["ready"] is True
-        assert status["files"] == BIG + 6
+                release()  # the first index completes and the waiting search answers
+            [answer] = answers
+            assert answer["items"][0]["symbol_id"] == last
+            assert answer["stale"] is False  # it did wait for the whole index
+            status = await call(session, "index_status")
+            assert status["ready"] is True
+            assert status["files"] == BIG + 6
 
 
 async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Workspace) -> None:
-    async with mcp_session(workspace, ready_timeout=0.05) as session:
-        with index_writer_busy(workspace.index_dir):
+    with index_writer_busy(workspace.index_dir) as release:
+        async with mcp_session(workspace, ready_timeout=0.05) as session:
             message = await call_error(session, "search", query="function_1_1")
             assert "still being built" in message
             assert "retry" in message
             status = await call(session, "index_status")
             assert status["ready"] is False
+            release()  # the first index may finish before the server stops
 
 
 def free_port() -> int:

@@ -1,0 +1,356 @@
+"""One live index for a long-running server (LSP, MCP), its ranking structures kept warm.
+
+:class:`IndexService` wraps a :class:`LiveIndex` (load or build in the
+background, watch the roots) and owns the one staleness policy both servers
+follow:
+
+- the ranking structures (:func:`symfuse.ranking.api.prepare`) of each new index
+  are built in a background thread once the index has been still for
+  :data:`WARM_QUIET` seconds, or at once when a query asks for them;
+- meanwhile a query answers from the latest earlier structures of the same
+  workspace, flagged stale (:meth:`IndexService.ranking`, :meth:`IndexService.ranked`);
+- before there are any (a cold start) the quick name ranking answers, and its
+  table is built as soon as each index appears;
+- a failed build is retried after :data:`RETRY_AFTER` seconds, not at once.
+
+Changes reach the thread as notifications from the live index
+(:meth:`LiveIndex.on_change`); it waits on a condition, with a deadline only for
+the quiet moment and the retry. :meth:`IndexService.reindex` is the one reindex
+path and :meth:`IndexService.status` the one status.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from symfuse.indexer.config import IndexConfig, UpdateReport
+from symfuse.indexer.errors import SymfuseError
+from symfuse.indexer.index import Index
+from symfuse.indexer.live import LiveIndex, Status
+from symfuse.ranking.api import Prepared, prepare
+from symfuse.ranking.query.requests import ReindexRequest
+from symfuse.ranking.quick import quick_table
+from symfuse.server.common.targets import reindex_targets
+
+log = logging.getLogger(__name__)
+
+WARM_QUIET = 0.5  # seconds an index stays unchanged before its ranking structures are built
+RETRY_AFTER = 60.0  # seconds before a failed build of the ranking structures is tried again
+STOP_TIMEOUT = 5.0  # seconds stop() waits for the warming thread
+
+AfterPrepare = Callable[[Index, Callable[[], bool]], None]
+"""Work for the warming thread once ``index`` has its structures (the LSP reads line
+texts ahead); it stops as soon as the second argument returns True."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """The latest progress of the first index."""
+
+    message: str = "starting"
+    done: int = 0
+    total: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The ranking structures a query gets for an index.
+
+    ``prepared`` are exactly the index's, when built; else ``previous`` is an
+    earlier index of the same workspace with its structures (their rebuild has
+    been asked for); neither on a cold start.
+    """
+
+    prepared: Prepared | None = None
+    previous: tuple[Index, Prepared] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """What a full search runs on: an index and its structures (None: the search builds
+    them), ``stale`` when that index is an earlier one whose structures exist."""
+
+    index: Index
+    prepared: Prepared | None
+    stale: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageCount:
+    language: str
+    files: int
+    symbols: int
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceStatus:
+    """The live index's status, with what a client needs around it."""
+
+    index: Status
+    ranking: bool  # the current index has its ranking structures
+    roots: dict[str, str]  # alias -> absolute root
+    index_dir: Path
+    stale_files: tuple[str, ...]  # changed on disk, not re-indexed yet
+    languages: tuple[LanguageCount, ...]
+
+    @property
+    def stale(self) -> bool:
+        return is_stale(self.index)
+
+
+@dataclass(frozen=True, slots=True)
+class Reindexed:
+    scope: Literal["full", "paths"]
+    report: UpdateReport | None  # None: nothing to do (not ready, or only open buffers)
+
+
+class IndexService:
+    """A :class:`LiveIndex` plus its ranking structures, kept warm by one policy."""
+
+    def __init__(
+        self,
+        config: IndexConfig,
+        *,
+        warm: bool = True,
+        quiet: float = WARM_QUIET,
+        after_prepare: AfterPrepare | None = None,
+    ) -> None:
+        self.live = LiveIndex(config)
+        self.config = self.live.config
+        self.progress = Progress()
+        self._warm_enabled = warm
+        self.quiet = quiet  # seconds an index stays unchanged before its structures are built
+        self._after_prepare = after_prepare
+        self._prepared: tuple[Index, Prepared] | None = None
+        self._changes = threading.Condition()
+        self._version = 0  # counts changes of the index, its readiness or its structures
+        self._wanted = False  # a query asked for structures: build them without a quiet period
+        self._stopping = False
+        self._warmer: threading.Thread | None = None
+        self._seen: tuple[int, int] | None = None  # the index the warming thread saw last
+        self._since = 0.0  # when it first saw it
+        self._retry_at = 0.0
+        self.live.on_change(self._notify)
+
+    # --- lifecycle --------------------------------------------------------------------
+
+    def start(self, *, watch: bool, debounce_ms: int = 50) -> None:
+        """Load or build the index in the background, then follow the roots if ``watch``."""
+        self.live.start(self._on_progress)
+        if watch:
+            self.live.watch(debounce_ms)
+        if self._warm_enabled:
+            warmer = threading.Thread(target=self._warm, name="symfuse-warm", daemon=True)
+            warmer.start()  # then kept: stop() never joins a thread that has not started
+            self._warmer = warmer
+
+    def watch(self, debounce_ms: int = 50) -> None:
+        """Follow the roots (when a client that was to report changes will not)."""
+        self.live.watch(debounce_ms)
+
+    def stop(self) -> None:
+        with self._changes:
+            self._stopping = True
+            self._changes.notify_all()
+        self.live.stop()
+        warmer = self._warmer
+        if warmer is not None and warmer is not threading.current_thread():
+            warmer.join(timeout=STOP_TIMEOUT)
+
+    @property
+    def running(self) -> bool:
+        """Not stopped (yet)."""
+        return not self._stopping
+
+    def _on_progress(self, message: str, done: int, total: int) -> None:
+        self.progress = Progress(message, done, total)
+        self._notify()
+
+    def _notify(self) -> None:
+        with self._changes:
+            self._version += 1
+            self._changes.notify_all()
+
+    @property
+    def version(self) -> int:
+        """A number that grows at every change (see :meth:`wait_change`)."""
+        return self._version
+
+    def wait_change(self, seen: int, timeout: float | None = None) -> int:
+        """Block until something changed after :attr:`version` was ``seen`` (or the
+        service stops, or ``timeout`` passes); the version now."""
+        with self._changes:
+            self._changes.wait_for(lambda: self._stopping or self._version != seen, timeout)
+            return self._version
+
+    # --- reading ----------------------------------------------------------------------
+
+    @contextmanager
+    def reading(self) -> Iterator[Index]:
+        """The current index, locked against changes while the caller reads it."""
+        with self.live.reading() as index:
+            yield index
+
+    def current(self) -> Index:
+        with self.live.reading() as index:
+            return index
+
+    def wait_ready(self, timeout: float | None) -> bool:
+        """Block until the first index can answer; False on timeout."""
+        return self.live.wait_ready(timeout)
+
+    def prepared_for(self, index: Index) -> Prepared | None:
+        """The ranking structures of exactly this index, when they are built."""
+        found = self._prepared
+        if found is not None and found[0] is index and found[1].generation == index.generation:
+            return found[1]
+        return None
+
+    def ranking(self, index: Index) -> Ranking:
+        """The structures of ``index``, or else the latest earlier ones of its workspace.
+
+        Without structures for ``index`` (just after an edit) their build starts at
+        once (no quiet period: a one-file change re-prepares in a few hundred
+        milliseconds); meanwhile the caller answers from the earlier ones, stale.
+        """
+        found = self.prepared_for(index)
+        if found is not None:
+            return Ranking(found)
+        last = self._prepared
+        if last is None or last[0].roots != index.roots:
+            return Ranking()  # cold start
+        with self._changes:
+            self._wanted = True
+            self._changes.notify_all()
+        return Ranking(None, last)
+
+    @contextmanager
+    def ranked(self) -> Iterator[Ranked]:
+        """The current index with its structures; while they are rebuilt, the earlier
+        index with its own (stale) rather than a wait; on a cold start the current
+        index alone (the search builds its structures)."""
+        with self.live.reading() as index:
+            ranking = self.ranking(index)
+            if ranking.previous is None:
+                yield Ranked(index, ranking.prepared, stale=False)
+                return
+        yield Ranked(*ranking.previous, stale=True)
+
+    def status(self) -> ServiceStatus:
+        """The one status both servers report (never waits for the first index)."""
+        live = self.live
+        index_status = live.status()
+        with live.reading() as index:
+            ranking = self.prepared_for(index) is not None
+            roots = dict(index.roots)
+            languages = _languages(index)
+        return ServiceStatus(
+            index=index_status,
+            ranking=ranking,
+            roots=roots,
+            index_dir=self.config.store.directory,
+            stale_files=tuple(live.pending_paths()),
+            languages=languages,
+        )
+
+    # --- changes ----------------------------------------------------------------------
+
+    def refresh(self, paths: Sequence[str] | None = None) -> UpdateReport | None:
+        """Re-index ``paths`` (absolute or root-relative; all when None) from disk."""
+        return self.live.refresh(paths)
+
+    def note_changed(self, paths: Sequence[str]) -> None:
+        """Files a client saw change on disk: answers are stale until they are refreshed."""
+        self.live.note_changed(paths)
+
+    def reindex(self, request: ReindexRequest) -> Reindexed:
+        """Re-index the files ``request`` names (each confined to the workspace), or all."""
+        targets: list[str] | None = None
+        if request.paths:
+            with self.live.reading() as index:
+                targets = reindex_targets(index, request.paths)
+        report = self.live.refresh(targets)
+        return Reindexed("full" if targets is None else "paths", report)
+
+    # --- warming ----------------------------------------------------------------------
+
+    def _warm(self) -> None:
+        """Look at the index at each change, and when a deadline of :meth:`_step` passes."""
+        seen = -1
+        wait: float | None = 0.0
+        while (look := self._await(seen, wait)) is not None:
+            seen, wanted = look
+            wait = self._step(wanted)
+
+    def _await(self, seen: int, wait: float | None) -> tuple[int, bool] | None:
+        """After a change past version ``seen``, or ``wait`` seconds (None: no deadline):
+        the version and whether a query asked for structures; None once stopping."""
+        with self._changes:
+            if wait != 0.0:
+                self._changes.wait_for(
+                    lambda: self._stopping or self._wanted or self._version != seen, timeout=wait
+                )
+            if self._stopping:
+                return None
+            wanted, self._wanted = self._wanted, False
+            return self._version, wanted
+
+    def _step(self, wanted: bool) -> float | None:
+        """One look: build what is due; how long until the next look (None: the next change)."""
+        live = self.live
+        current = self.current()
+        now = time.monotonic()
+        key = (id(current), current.generation)
+        if key != self._seen:
+            self._seen, self._since = key, now
+            if self._prepared is None and live.ready:
+                quick_table(current)  # the quick ranking answers until the first structures
+        status = live.status()
+        if not status.ready or status.indexing or self.prepared_for(current) is not None:
+            return None  # nothing to build until the first index is done, or built already
+        if now < self._retry_at:
+            return self._retry_at - now
+        if not wanted and now - self._since < self.quiet:
+            return self._since + self.quiet - now
+        self._prepare(current)
+        return 0.0  # the index may have changed meanwhile: look again at once
+
+    def _prepare(self, index: Index) -> None:
+        try:
+            prepared = prepare(index, self.config.store.directory)
+        except (SymfuseError, OSError, ValueError) as exc:
+            log.warning("preparing the ranking structures failed: %s", exc)
+            self._retry_at = time.monotonic() + RETRY_AFTER
+            return
+        with self._changes:
+            self._prepared = (index, prepared)
+            self._version += 1
+            self._changes.notify_all()
+        if self._after_prepare is not None:
+            self._after_prepare(index, lambda: self._interrupted(index))
+
+    def _interrupted(self, index: Index) -> bool:
+        """Whether work after a build should stop: stopping, a query waits for new
+        structures, or ``index`` is no longer the one with structures."""
+        return self._stopping or self._wanted or self.prepared_for(index) is None
+
+
+def is_stale(status: Status) -> bool:
+    """Answers may miss edits: files wait to be re-indexed, or the first index runs."""
+    return status.stale or not status.ready
+
+
+def _languages(index: Index) -> tuple[LanguageCount, ...]:
+    files: dict[str, int] = {}
+    symbols: dict[str, int] = {}
+    for entry in index.files.values():
+        files[entry.language] = files.get(entry.language, 0) + 1
+        symbols[entry.language] = symbols.get(entry.language, 0) + len(entry.symbols)
+    return tuple(LanguageCount(lang, files[lang], symbols[lang]) for lang in sorted(files))

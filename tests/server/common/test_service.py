@@ -1,0 +1,134 @@
+"""The live-index service both servers run on: one staleness policy, one reindex, one status.
+
+Each test runs a real service over a small workspace; every wait is on the
+service's change notifications (``wait_change``), bounded only so that "never"
+fails instead of hanging.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.errors import OutsideWorkspace
+from symfuse.indexer.index import Index
+from symfuse.ranking.query.requests import ReindexRequest
+from symfuse.server.common.service import IndexService
+from tests.support.cli import write_tree
+
+SAFETY = 30.0  # seconds: only turns a change that never comes into a failure
+
+
+@contextmanager
+def running(tmp_path: Path, quiet: float) -> Iterator[IndexService]:
+    root = write_tree(
+        tmp_path / "ws",
+        {
+            "app/orders.py": "def save(order):\n    return order\n\n\ndef checkout():\n"
+            "    return save(1)\n",
+            "app/util.py": "def helper():\n    return 2\n",
+        },
+    )
+    service = IndexService(IndexConfig(roots=(root,), index_dir=tmp_path / "index"), quiet=quiet)
+    service.start(watch=False)
+    try:
+        assert service.wait_ready(SAFETY)
+        yield service
+    finally:
+        service.stop()
+
+
+def until(service: IndexService, condition: Callable[[], bool]) -> None:
+    """Wait on the service's notifications until ``condition()`` holds."""
+    deadline = time.monotonic() + SAFETY
+    seen = service.version
+    while not condition():
+        left = deadline - time.monotonic()
+        assert left > 0, "the service never got there"
+        seen = service.wait_change(seen, left)
+
+
+def prepared(service: IndexService) -> Callable[[], bool]:
+    return lambda: service.prepared_for(service.current()) is not None
+
+
+def indexed(service: IndexService) -> bool:
+    status = service.status()
+    return status.index.ready and not status.index.indexing
+
+
+def test_structures_are_built_once_the_first_index_is_still(tmp_path: Path) -> None:
+    with running(tmp_path, quiet=0.0) as service:
+        until(service, prepared(service))  # no query asked for them
+        status = service.status()
+        assert status.ranking is True
+        assert status.stale is False
+        assert [(c.language, c.files) for c in status.languages] == [("python", 2)]
+        index = service.current()
+        assert service.ranking(index).prepared is service.prepared_for(index)
+
+
+def test_a_query_on_a_changed_index_gets_the_previous_structures_then_fresh_ones(
+    tmp_path: Path,
+) -> None:
+    with running(tmp_path, quiet=0.0) as service:
+        until(service, prepared(service))
+        first = service.current()
+        service.quiet = 3600.0  # from now on only a query starts a build
+        service.live.set_overlay("app/util.py", "def helper():\n    return 3\n\n\ndef fresh():\n")
+        edited = service.current()
+        assert edited is not first
+        assert service.status().ranking is False  # the quiet period holds the build back
+        ranking = service.ranking(edited)
+        assert ranking.prepared is None
+        assert ranking.previous is not None
+        assert ranking.previous[0] is first  # answers meanwhile come from these, stale
+        with service.ranked() as ranked:
+            assert (ranked.index, ranked.stale) == (first, True)
+        until(service, prepared(service))  # the query's wish started the build at once
+        with service.ranked() as ranked:
+            assert (ranked.index, ranked.stale) == (edited, False)
+            assert ranked.prepared is service.prepared_for(edited)
+
+
+def test_a_cold_start_has_no_structures_to_fall_back_on(tmp_path: Path) -> None:
+    with running(tmp_path, quiet=3600.0) as service:
+        until(service, lambda: indexed(service))
+        index: Index = service.current()
+        ranking = service.ranking(index)
+        assert (ranking.prepared, ranking.previous) == (None, None)  # the quick ranking answers
+        with service.ranked() as ranked:  # a full search builds them itself
+            assert (ranked.index, ranked.prepared, ranked.stale) == (index, None, False)
+
+
+def test_reindex_is_one_path_for_files_and_everything(tmp_path: Path) -> None:
+    with running(tmp_path, quiet=3600.0) as service:
+        until(service, lambda: indexed(service))
+        util = service.config.roots[0] / "app" / "util.py"
+        util.write_text("def helper():\n    return 2\n\n\ndef added():\n    pass\n")
+        done = service.reindex(ReindexRequest.from_mapping({"paths": ["app/util.py"]}))
+        assert done.scope == "paths"
+        assert done.report is not None
+        assert done.report.parsed == 1
+        assert any(s.name == "added" for s in service.current().symbols)
+        assert service.reindex(ReindexRequest.from_mapping({"paths": ["app"]})).scope == "full"
+        assert service.reindex(ReindexRequest()).scope == "full"
+        with pytest.raises(OutsideWorkspace, match=r"paths\[0\]"):
+            service.reindex(ReindexRequest.from_mapping({"paths": ["../elsewhere.py"]}))
+
+
+def test_files_seen_changing_are_stale_until_refreshed(tmp_path: Path) -> None:
+    with running(tmp_path, quiet=3600.0) as service:
+        until(service, lambda: indexed(service))
+        util = str(service.config.roots[0] / "app" / "util.py")
+        service.note_changed([util])
+        status = service.status()
+        assert status.stale is True
+        assert status.stale_files == (util,)
+        service.refresh([util])
+        assert service.status().stale_files == ()
