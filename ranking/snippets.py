@@ -23,8 +23,9 @@ from symfuse.ranking.response import SearchResponse
 SOURCE_LINES = 120  # detail_level full: a definition's source up to this many lines
 
 
-def snippet(index: Index, symbol: Symbol, count: int) -> str | None:
-    """Up to ``count`` non-blank lines of ``symbol`` after its signature, dedented."""
+def snippet(index: Index, symbol: Symbol, count: int, *, skip_doc: bool = False) -> str | None:
+    """Up to ``count`` non-blank lines of ``symbol`` after its signature, dedented;
+    ``skip_doc``: after its docstring too (where the doc is shown beside the code)."""
     if count <= 0:
         return None
     lines = paths.read_lines(index, symbol.file)
@@ -32,6 +33,8 @@ def snippet(index: Index, symbol: Symbol, count: int) -> str | None:
         return None
     last = min(symbol.end_line, len(lines))
     first = _body_start(lines, symbol.name_line, last)
+    if skip_doc:
+        first = _after_docstring(lines, first, last)
     chosen: list[str] = []
     for number in range(first, last + 1):
         text = lines[number - 1]
@@ -56,6 +59,25 @@ def _body_start(lines: list[str], line: int, last: int) -> int:
         if code.endswith(_OPENERS):
             return number + 1
     return line + 1
+
+
+def _after_docstring(lines: list[str], first: int, last: int) -> int:
+    """The line after a Python docstring that opens the body at ``first`` (else ``first``)."""
+    number = first
+    while number <= last and not lines[number - 1].strip():
+        number += 1
+    if number > last:
+        return first
+    text = lines[number - 1].strip().lstrip("rRbBuU")
+    quote = text[:3]
+    if quote not in ('"""', "'''"):
+        return first
+    if text.count(quote) >= 2 and len(text) > 3:  # opened and closed on one line
+        return number + 1
+    for end in range(number + 1, last + 1):
+        if quote in lines[end - 1]:
+            return end + 1
+    return first
 
 
 def source(index: Index, symbol: Symbol, cap: int = SOURCE_LINES) -> str | None:

@@ -119,8 +119,9 @@ def type_item(index: Index, mapper: FileMapper, s: Symbol) -> lsp.TypeHierarchyI
     )
 
 
-def hover(s: Symbol, word_range: lsp.Range | None) -> lsp.Hover:
-    """Markdown: the signature in a code block, the kind and qualified name, the doc."""
+def hover(s: Symbol, word_range: lsp.Range | None, code: str | None = None) -> lsp.Hover:
+    """Markdown: the signature in a code block, the kind and qualified name, the doc, and
+    ``code`` (the definition's first lines, shown when hovering a use of it)."""
     parts = [f"```{s.language}\n{s.signature.strip() or s.name}\n```"]
     about = f"*{s.kind.value}* `{s.fqn}`"
     if s.decorators:
@@ -128,6 +129,8 @@ def hover(s: Symbol, word_range: lsp.Range | None) -> lsp.Hover:
     parts.append(about)
     if s.doc:
         parts.append(s.doc)
+    if code:
+        parts.append(f"```{s.language}\n{code}\n```")
     return lsp.Hover(
         contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n\n".join(parts)),
         range=word_range,

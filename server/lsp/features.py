@@ -17,6 +17,7 @@ from lsprotocol import types as lsp
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
+from symfuse.ranking import snippets
 from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import nav as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
@@ -117,7 +118,10 @@ async def hover(ls: SymfuseLanguageServer, params: lsp.HoverParams) -> lsp.Hover
             return None
         s = found[0]
         on_name = s.file == key and s.name_line == line and s.name_col <= col < s.name_end_col
-        return lsp_convert.hover(s, lsp_convert.name_range(mapper, s) if on_name else None)
+        if on_name:  # the definition itself: its code is on screen already
+            return lsp_convert.hover(s, lsp_convert.name_range(mapper, s))
+        lines = ls.state.options.search.hover_snippet_lines
+        return lsp_convert.hover(s, None, snippets.snippet(index, s, lines, skip_doc=True))
 
     return await query(ls, answer)
 

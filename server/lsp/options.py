@@ -3,7 +3,8 @@
 Clients send (every key optional)::
 
     {"include": ["src/**"], "exclude": ["**/migrations/**"],
-     "maxFileSize": 1000000, "resultLimit": 200, "languages": ["python", "go"]}
+     "maxFileSize": 1000000, "resultLimit": 200, "languages": ["python", "go"],
+     "hoverSnippetLines": 8}
 
 Each bad value is reported (logged, and shown to the user by the server) and
 replaced by its default; the other values still apply. Unknown keys are reported
@@ -18,9 +19,11 @@ from typing import Any
 
 from symfuse.indexer import languages as language_table
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
+from symfuse.ranking.request import MAX_SNIPPET_LINES
 
 DEFAULT_RESULT_LIMIT = 200
 MAX_RESULT_LIMIT = 10_000
+DEFAULT_HOVER_SNIPPET_LINES = 8  # enough to see what a called function does first
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,8 @@ class SearchOptions:
     """How ``workspace/symbol`` answers."""
 
     result_limit: int = DEFAULT_RESULT_LIMIT
+    # Hover over a use shows this many lines of the definition's code (0: none).
+    hover_snippet_lines: int = DEFAULT_HOVER_SNIPPET_LINES
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +57,7 @@ class ParsedOptions:
     problems: tuple[str, ...] = ()
 
 
-_KNOWN = ("include", "exclude", "maxFileSize", "resultLimit", "languages")
+_KNOWN = ("include", "exclude", "maxFileSize", "resultLimit", "languages", "hoverSnippetLines")
 
 
 def parse_options(raw: Any, defaults: LspOptions | None = None) -> ParsedOptions:
@@ -75,6 +80,9 @@ def parse_options(raw: Any, defaults: LspOptions | None = None) -> ParsedOptions
     max_size = _int(raw.get("maxFileSize"), "maxFileSize", 1, None, problems)
     limit = _int(raw.get("resultLimit"), "resultLimit", 1, MAX_RESULT_LIMIT, problems)
     langs = _languages(raw.get("languages"), problems)
+    snippet = _int(
+        raw.get("hoverSnippetLines"), "hoverSnippetLines", 0, MAX_SNIPPET_LINES, problems
+    )
     options = LspOptions(
         index=IndexOptions(
             include=include if include is not None else idx.include,
@@ -82,7 +90,10 @@ def parse_options(raw: Any, defaults: LspOptions | None = None) -> ParsedOptions
             max_file_size=max_size if max_size is not None else idx.max_file_size,
             languages=langs if langs is not None else idx.languages,
         ),
-        search=SearchOptions(result_limit=limit if limit is not None else base.search.result_limit),
+        search=SearchOptions(
+            result_limit=limit if limit is not None else base.search.result_limit,
+            hover_snippet_lines=snippet if snippet is not None else base.search.hover_snippet_lines,
+        ),
     )
     return ParsedOptions(options, tuple(problems))
 

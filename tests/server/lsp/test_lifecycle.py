@@ -56,13 +56,19 @@ async def test_position_encoding_follows_the_client(
 async def test_bad_initialization_options_are_shown_and_replaced_by_defaults(
     tmp_path: Path,
 ) -> None:
-    options = {"resultLimit": "many", "maxFileSize": -3, "languages": ["klingon"], "colour": 1}
+    options = {
+        "resultLimit": "many",
+        "maxFileSize": -3,
+        "languages": ["klingon"],
+        "colour": 1,
+        "hoverSnippetLines": 9999,
+    }
     async with lsp_session(tmp_path, options=options, stdio=True) as s:  # the installed command
         await s.wait_ready()
         assert len(s.messages) == 1
         message = s.messages[0]
         assert message.type == lsp.MessageType.Warning
-        for name in ("resultLimit", "maxFileSize", "languages", "colour"):
+        for name in ("resultLimit", "maxFileSize", "languages", "colour", "hoverSnippetLines"):
             assert name in message.message
         # Defaults apply: every language is indexed, and the limit is not "many".
         assert {"Greeter", "Shape"} <= {x.name for x in await s.symbols("kind:class")}

@@ -163,8 +163,14 @@ async def test_hover_shows_signature_and_doc(tmp_path: Path) -> None:
         assert "```python\nclass Square(Rectangle)\n```" in text
         assert "A rectangle whose sides are equal." in text
         assert "`@register_shape`" in text
+        # Over a use, the definition's first lines of code follow (its docstring is above).
+        assert text.endswith(
+            "```python\ndef __init__(self, side):\n    super().__init__(side, side)\n```"
+        )
         on_name = await s.client.text_document_hover_async(
             lsp.HoverParams(text_document=doc(s, "geometry/shapes.py"), position=at(5, 7))
         )
         assert on_name is not None
         assert on_name.range == lsp.Range(at(5, 6), at(5, 11))
+        assert isinstance(on_name.contents, lsp.MarkupContent)
+        assert on_name.contents.value.count("```") == 2  # on the definition: no code again
