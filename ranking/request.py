@@ -83,6 +83,14 @@ def _include_tests(value: Any) -> Any:
     return value.strip().lower() if isinstance(value, str) else value
 
 
+# include_tests as a field type: the enum, also given as a JSON boolean.
+TestCode = Annotated[
+    IncludeTests,
+    BeforeValidator(_include_tests),
+    WithJsonSchema({"enum": [True, False, "true", "false", "only"]}, mode="validation"),
+]
+
+
 class Channel(StrEnum):
     """The independent rankers whose rankings fusion merges."""
 
@@ -293,9 +301,7 @@ class SearchRequest(Request):
         Field(description="fields per item: minimal, default, or full (with the source)"),
     ] = DetailLevel.DEFAULT
     include_tests: Annotated[
-        IncludeTests,
-        BeforeValidator(_include_tests),
-        WithJsonSchema({"enum": [True, False, "true", "false", "only"]}, mode="validation"),
+        TestCode,
         Field(
             description="test, example and benchmark code: true (ranked lower for prose "
             "queries unless they ask for tests), false (left out) or only"

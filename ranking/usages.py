@@ -16,7 +16,10 @@ from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.indexer.resolve import MAX_CANDIDATES, Resolver
 from symfuse.ranking import paths
+from symfuse.ranking.filters import glob_match
 from symfuse.ranking.records import Record, brief, round3, shown
+from symfuse.ranking.request import IncludeTests
+from symfuse.ranking.roles import Role, role_of
 from symfuse.ranking.targets import DECLARATION, find_targets, require_symbol, resolver_for
 
 USAGE_KINDS = tuple(k.value for k in RefKind)
@@ -47,6 +50,25 @@ class Usage(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class UsageScope:
+    """Which files' usages count: globs to keep and to skip, and test/example code."""
+
+    file_pattern: tuple[str, ...] = ()
+    exclude_path: tuple[str, ...] = ()
+    include_tests: IncludeTests = IncludeTests.TRUE
+
+    def admits(self, file: str) -> bool:
+        if self.file_pattern and not any(glob_match(file, p) for p in self.file_pattern):
+            return False
+        if any(glob_match(file, p) for p in self.exclude_path):
+            return False
+        side = role_of(file) is not Role.PRODUCT
+        if self.include_tests is IncludeTests.FALSE:
+            return not side
+        return side if self.include_tests is IncludeTests.ONLY else True
+
+
+@dataclass(frozen=True, slots=True)
 class FileUsages(Record):
     file: str
     count: int
@@ -55,7 +77,9 @@ class FileUsages(Record):
 
 @dataclass(frozen=True, slots=True)
 class UsagesResult(Record):
-    """A page of usages in file, line, column order. ``by_kind`` counts before the kind filter.
+    """A page of usages, the files that matter first (:func:`_relevance`), then line and
+    column. ``by_kind`` counts before the kind filter; ``by_file`` counts, per file, the
+    usages past the page (so a budget-cut answer still says where the rest are).
 
     Shown with the first ``MAX_SHOWN_TARGETS`` targets, and either ``usages`` or,
     when grouped, ``files``.
@@ -73,6 +97,9 @@ class UsagesResult(Record):
     usages: tuple[Usage, ...] = field(metadata=shown(omit=lambda r: r.groups is not None))
     groups: tuple[FileUsages, ...] | None = field(
         default=None, metadata=shown(key="files", omit=lambda r: r.groups is None)
+    )
+    by_file: dict[str, int] = field(
+        default_factory=dict, metadata=shown(omit=lambda r: not r.truncated)
     )
 
     def __post_init__(self) -> None:
@@ -106,6 +133,7 @@ def find_usages(
     offset: int = 0,
     include_declaration: bool = False,
     min_confidence: float = 0.0,
+    scope: UsageScope | None = None,
 ) -> UsagesResult:
     """References that resolve to a symbol (by id) or to the definitions of a name.
 
@@ -125,11 +153,12 @@ def find_usages(
     found = _usages(index, targets)
     if include_declaration:
         found.extend(_declaration(index, t) for t in targets)
-    found = [u for u in found if u.confidence >= min_confidence]
-    found.sort(key=lambda u: (u.file, u.line, u.column, u.kind != DECLARATION))
+    scope = scope or UsageScope()
+    found = [u for u in found if u.confidence >= min_confidence and scope.admits(u.file)]
     by_kind = dict(sorted(Counter(u.kind for u in found).items()))
     if wanted is not None:
         found = [u for u in found if u.kind in wanted or u.kind == DECLARATION]
+    found = _relevance(found, {t.file for t in targets})
     page = tuple(found[offset : offset + limit])
     return UsagesResult(
         targets=tuple(targets),
@@ -140,7 +169,22 @@ def find_usages(
         truncated=offset + len(page) < len(found),
         by_kind=by_kind,
         groups=_by_file(page) if group_by_file else None,
+        by_file=dict(Counter(u.file for u in found[offset + len(page) :])),
     )
+
+
+def _relevance(found: list[Usage], homes: set[str]) -> list[Usage]:
+    """Usages ordered so that a page cut short keeps what matters: product code before
+    tests, examples and benchmarks; within each, the targets' own files first, then the
+    files that use them most, then by path; line and column order within a file."""
+    per_file = Counter(u.file for u in found)
+
+    def key(u: Usage) -> tuple[bool, bool, int, str, int, int, bool]:
+        side = role_of(u.file) is not Role.PRODUCT
+        home = u.file not in homes
+        return (side, home, -per_file[u.file], u.file, u.line, u.column, u.kind != DECLARATION)
+
+    return sorted(found, key=key)
 
 
 def _by_file(page: tuple[Usage, ...]) -> tuple[FileUsages, ...]:

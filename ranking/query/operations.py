@@ -34,7 +34,7 @@ from symfuse.ranking.request import SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
 from symfuse.ranking.targets import resolve_one
-from symfuse.ranking.usages import UsagesResult, find_usages
+from symfuse.ranking.usages import UsageScope, UsagesResult, find_usages
 
 _ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
 
@@ -95,6 +95,7 @@ def usages(index: Index, request: UsagesRequest) -> UsagesResult:
         offset=request.offset,
         include_declaration=request.include_declaration,
         min_confidence=request.min_confidence,
+        scope=UsageScope(request.file_pattern, request.exclude_path, request.include_tests),
     )
 
 

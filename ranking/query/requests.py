@@ -30,6 +30,7 @@ from symfuse.ranking.query.fields import (
     optional_text,
     split_list,
 )
+from symfuse.ranking.request import IncludeTests, TestCode
 
 MAX_ROWS = 10_000
 MAX_OFFSET = 1_000_000
@@ -126,6 +127,15 @@ class UsagesRequest(TargetRequest):
     min_confidence: Annotated[
         float, Field(ge=0.0, le=1.0, description="drop usages linked with less confidence")
     ] = 0.0
+    file_pattern: Annotated[TextList, Field(description="only usages in files matching these")] = ()
+    exclude_path: Annotated[TextList, Field(description="skip usages in files matching these")] = ()
+    include_tests: Annotated[
+        TestCode,
+        Field(
+            description="usages in test, example and benchmark code: true (listed after "
+            "the others), false (left out) or only"
+        ),
+    ] = IncludeTests.TRUE
     limit: Annotated[
         int,
         Field(ge=1, le=MAX_ROWS, description="most usages to return"),

@@ -98,18 +98,21 @@ def test_usages_by_name_disambiguated_by_file_or_qualified_name(index: Index) ->
 def test_usages_grouped_by_file_and_paged(index: Index) -> None:
     result = find_usages(index, symbol_id=FORMAT_PRICE, group_by_file=True)
     assert result.groups is not None
+    # Files that use it most come first (a page cut short keeps them), then by path.
     assert [(g.file, g.count) for g in result.groups] == [
         ("shop/models.py", 2),
-        ("shop/report.py", 1),
         ("shop/service.py", 2),
+        ("shop/report.py", 1),
     ]
     data = result.to_dict()
     assert "usages" not in data
-    assert data["files"][1]["usages"][0]["text"] == "lines.append(shop.util.format_price(0))"
+    assert "by_file" not in data  # nothing was cut
+    assert data["files"][2]["usages"][0]["text"] == "lines.append(shop.util.format_price(0))"
     page = find_usages(index, symbol_id=FORMAT_PRICE, limit=2, offset=2)
     assert page.total == 5
     assert page.truncated
-    assert [u.file for u in page.usages] == ["shop/report.py", "shop/service.py"]
+    assert [u.file for u in page.usages] == ["shop/service.py", "shop/service.py"]
+    assert page.to_dict()["by_file"] == {"shop/report.py": 1}  # where the cut ones are
 
 
 def test_usage_kinds_decorate_and_implement(index: Index) -> None:

@@ -95,7 +95,8 @@ def test_usages(nav_ws: Path, nav_index: Path) -> None:
     )
     files = by_name["files"]
     assert isinstance(files, list)
-    assert [f["file"] for f in files] == ["shop/models.py", "shop/report.py", "shop/service.py"]
+    # The targets' own files first, then the files that use them most.
+    assert [f["file"] for f in files] == ["shop/models.py", "shop/service.py", "shop/report.py"]
     text = symfuse(nav_ws, nav_index, "usages", "format_price", "--limit", "2", fmt="text")
     assert text.returncode == 0
     assert "5 total; more with --offset 2" in text.stdout

@@ -46,3 +46,20 @@ async def test_prose_search_demotes_tests_and_carries_snippets(tmp_path: Path) -
     assert _files(asked)[0] == "tests/test_termui.py"
     assert "snippet" not in bare["items"][0]
     assert "include_tests" in bad
+
+
+async def test_usages_put_code_first_and_count_what_was_cut(tmp_path: Path) -> None:
+    async with mcp_session(prose_workspace(tmp_path)) as session:
+        every = await call(session, "find_usages", name="prompt", kinds="call")
+        cut = await call(session, "find_usages", name="prompt", kinds="call", limit=2)
+        no_tests = await call(session, "find_usages", name="prompt", include_tests=False)
+        only_examples = await call(
+            session, "find_usages", name="prompt", kinds="call", file_pattern="examples/**"
+        )
+    files = [u["file"] for u in every["usages"]]
+    # All of prompt's callers are tests or examples; the file that calls it most leads.
+    assert files == ["tests/test_termui.py"] * 3 + ["examples/password.py"]
+    assert cut["truncated"]
+    assert cut["by_file"] == {"tests/test_termui.py": 1, "examples/password.py": 1}
+    assert no_tests["total"] == 0
+    assert [u["file"] for u in only_examples["usages"]] == ["examples/password.py"]
