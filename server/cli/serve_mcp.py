@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.errors import SymfuseError
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +41,14 @@ def register(
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="HTTP: a Host header to accept besides the loopback names and the bound address "
+        "(repeatable; DNS-rebinding protection refuses the rest)",
+    )
     p.add_argument(
         "--ready-timeout",
         type=float,
@@ -77,7 +89,19 @@ def run_mcp(args: argparse.Namespace) -> int:
     server = build_mcp_server(config, options)
     log.info("serving %s over %s", ", ".join(map(str, config.roots)), args.transport)
     if args.transport == "http":
-        server.run("streamable-http", host=args.host, port=args.port)
+        _serve_http(server, args.host, args.port, args.allowed_host)
     else:
         server.run("stdio")
     return 0
+
+
+def _serve_http(server: MCPServer[Any], host: str, port: int, allowed: list[str]) -> None:
+    """Streamable HTTP behind DNS-rebinding protection and, beyond loopback, a token."""
+    import uvicorn
+
+    from symfuse.server.mcp.http import announce, guard_for, guarded_app
+
+    guard = guard_for(host, port, allowed)
+    announce(guard, host, port)
+    app = server.streamable_http_app(transport_security=guard.security, host=host)
+    uvicorn.run(guarded_app(app, guard), host=host, port=port, log_level="warning")

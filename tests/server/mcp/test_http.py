@@ -1,0 +1,86 @@
+"""The HTTP transport's guard: DNS-rebinding protection on every bind, and a bearer token
+beyond loopback, on the ASGI app ``symfuse mcp --transport http`` serves (no socket)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from symfuse.server.mcp.http import TOKEN_VARIABLE, guard_for, guarded_app, is_loopback
+from symfuse.server.mcp.server import MCPOptions, build_mcp_server
+from tests.support.mcp import Workspace
+
+PORT = 8765
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
+HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+@pytest.fixture
+def no_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(TOKEN_VARIABLE, raising=False)
+
+
+@contextmanager
+def client(workspace: Workspace, host: str) -> Iterator[tuple[TestClient, str | None]]:
+    guard = guard_for(host, PORT, ["symfuse.internal"])
+    server = build_mcp_server(workspace.config(), MCPOptions(watch=False))
+    app = server.streamable_http_app(transport_security=guard.security, host=host)
+    with TestClient(guarded_app(app, guard), base_url=f"http://127.0.0.1:{PORT}") as http:
+        yield http, guard.token
+
+
+def post(http: TestClient, host: str, token: str | None = None) -> Any:
+    headers = {**HEADERS, "host": host}
+    if token is not None:
+        headers["authorization"] = f"Bearer {token}"
+    return http.post("/mcp", json=INITIALIZE, headers=headers)
+
+
+def test_loopback_needs_no_token_but_refuses_foreign_hosts(
+    workspace: Workspace, no_token: None
+) -> None:
+    assert is_loopback("127.0.0.1")
+    assert is_loopback("::1")
+    assert not is_loopback("0.0.0.0")
+    with client(workspace, "127.0.0.1") as (http, token):
+        assert token is None
+        assert post(http, f"127.0.0.1:{PORT}").status_code == 200
+        assert post(http, f"localhost:{PORT}").status_code == 200
+        assert post(http, "symfuse.internal").status_code == 200  # --allowed-host
+        # A page on a foreign site whose name resolves here (DNS rebinding).
+        assert post(http, "attacker.example").status_code == 421
+
+
+def test_beyond_loopback_a_bearer_token_is_required(workspace: Workspace, no_token: None) -> None:
+    with client(workspace, "0.0.0.0") as (http, token):
+        assert token is not None
+        assert len(token) >= 32  # generated, printed to stderr at start-up
+        refused = post(http, f"127.0.0.1:{PORT}")
+        assert refused.status_code == 401
+        assert refused.headers["www-authenticate"].startswith("Bearer")
+        assert post(http, f"127.0.0.1:{PORT}", "wrong").status_code == 401
+        assert post(http, f"127.0.0.1:{PORT}", token).status_code == 200
+        assert post(http, "attacker.example", token).status_code == 421
+
+
+def test_a_token_from_the_environment_is_required_on_loopback_too(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(TOKEN_VARIABLE, "s3cret-token-from-the-environment")
+    with client(workspace, "127.0.0.1") as (http, token):
+        assert token == "s3cret-token-from-the-environment"
+        assert post(http, f"127.0.0.1:{PORT}").status_code == 401
+        assert post(http, f"127.0.0.1:{PORT}", token).status_code == 200
