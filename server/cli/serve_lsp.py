@@ -84,4 +84,4 @@ def run_lsp(args: argparse.Namespace) -> int:
     else:
         server.start_io()
     server.state.stop()
-    return 0
+    return server.exit_code  # 1 for an exit without shutdown, as the spec says

@@ -18,6 +18,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from symfuse.indexer.index import Index
+from symfuse.server.lsp.protocol import ConformingProtocol
 from symfuse.server.lsp.state import LaunchConfig, ServerState
 
 log = logging.getLogger(__name__)
@@ -37,11 +38,20 @@ class SymfuseLanguageServer(LanguageServer):
 
     def __init__(self, launch: LaunchConfig) -> None:
         super().__init__(
-            "symfuse", _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental
+            "symfuse",
+            _version(),
+            text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+            protocol_cls=ConformingProtocol,
         )
         self.state = ServerState(launch)
         self.tasks: set[asyncio.Task[None]] = set()
         self.flush_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """The process's exit code: 1 once an exit came without a shutdown before it."""
+        protocol = self.protocol
+        return protocol.exit_code if isinstance(protocol, ConformingProtocol) else 0
 
     def spawn(self, coroutine: object) -> None:
         """Run a background coroutine, keeping a reference until it ends."""

@@ -1,0 +1,117 @@
+"""JSON-RPC as the spec says, where pygls is lenient: every request gets an answer.
+
+pygls drops a request whose params do not deserialize (the client waits forever),
+answers requests before ``initialize`` with an internal error, ignores them after
+``shutdown`` and accepts ``"id": null``. :class:`ConformingProtocol` answers:
+
+- params that do not fit the method's types (missing, a string, a position given
+  as strings, a negative character, a line past 2^31 - 1, a query that is not a
+  string, a URI that is not a string): ``-32602 InvalidParams``;
+- a request before ``initialize``: ``-32002 ServerNotInitialized``;
+- a request after ``shutdown``: ``-32600 InvalidRequest``;
+- a request with ``"id": null``: ``-32600 InvalidRequest`` (ids are integers or strings).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcServerNotInitialized,
+)
+from pygls.protocol import LanguageServerProtocol
+
+log = logging.getLogger(__name__)
+
+_ALWAYS_ALLOWED = frozenset({lsp.INITIALIZE, lsp.EXIT})
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A request answered with an error before any handler sees it."""
+
+    msg_id: int | str | None
+    method: str
+    error: JsonRpcException
+
+
+def _text_fields_problem(params: Any) -> str | None:
+    """What cattrs would quietly coerce: a ``query`` or ``uri`` that is not a string, a
+    position coordinate that is not an integer."""
+    if not isinstance(params, dict):
+        return None
+    if "query" in params and not isinstance(params["query"], str):
+        return "query must be a string"
+    document = params.get("textDocument")
+    if isinstance(document, dict) and not isinstance(document.get("uri"), str):
+        return "textDocument.uri must be a string"
+    position = params.get("position")
+    if isinstance(position, dict):
+        for key in ("line", "character"):
+            value = position.get(key)
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"position.{key} must be an integer"
+    return None
+
+
+class ConformingProtocol(LanguageServerProtocol):
+    """pygls' protocol, answering every request (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._initialized = False
+        self.exit_code = 0  # 1 once an exit arrives without a shutdown before it
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        if not isinstance(data, dict) or "jsonrpc" not in data or "method" not in data:
+            return super().structure_message(data)
+        method = str(data["method"])
+        if "id" in data:
+            refused = self._refusal(data, method)
+            if refused is not None:
+                return refused
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if "id" not in data:
+                raise
+            return Refused(data["id"], method, exc)
+
+    def _refusal(self, data: dict[str, Any], method: str) -> Refused | None:
+        msg_id = data["id"]
+        if msg_id is None or isinstance(msg_id, bool) or not isinstance(msg_id, int | str):
+            return Refused(None, method, JsonRpcInvalidRequest("id must be an integer or string"))
+        if self._shutdown and method != lsp.EXIT:
+            return Refused(msg_id, method, JsonRpcInvalidRequest("the server is shutting down"))
+        if not self._initialized and method not in _ALWAYS_ALLOWED:
+            return Refused(msg_id, method, JsonRpcServerNotInitialized())
+        if method != lsp.INITIALIZE and "params" not in data and _needs_params(method):
+            return Refused(msg_id, method, JsonRpcInvalidParams("params are missing"))
+        problem = _text_fields_problem(data.get("params"))
+        if problem is not None:
+            return Refused(msg_id, method, JsonRpcInvalidParams(problem))
+        if method == lsp.INITIALIZE:
+            self._initialized = True
+        return None
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, Refused):
+            log.info("refused %s request %r: %s", message.method, message.msg_id, message.error)
+            error = self._converter.unstructure(message.error.to_response_error())
+            # A plain dict: pygls' response type cannot carry the null id of a bad request.
+            self._send_data({"jsonrpc": "2.0", "id": message.msg_id, "error": error})
+            return
+        if getattr(message, "method", None) == lsp.EXIT and not self._shutdown:
+            self.exit_code = 1
+        super().handle_message(message)
+
+
+def _needs_params(method: str) -> bool:
+    """Methods whose params are required by the LSP specification."""
+    return method not in (lsp.SHUTDOWN, lsp.EXIT)

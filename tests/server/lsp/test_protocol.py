@@ -1,0 +1,134 @@
+"""JSON-RPC conformance of ``symfuse lsp`` under bad input, over real stdio bytes: every
+request is answered (an error where the params do not fit), nothing hangs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.support.lsp import READY_TIMEOUT, SYMFUSE, copy_fixture
+
+INVALID_PARAMS = -32602
+INVALID_REQUEST = -32600
+SERVER_NOT_INITIALIZED = -32002
+
+
+class RawClient:
+    """Writes framed JSON-RPC and reads answers, matched by id."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.answers: dict[Any, dict[str, Any]] = {}
+
+    async def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        await self.process.stdin.drain()
+
+    async def answer(self, msg_id: Any) -> dict[str, Any]:
+        """The response to request ``msg_id`` (waits for it; notifications are skipped)."""
+        async with asyncio.timeout(READY_TIMEOUT):
+            while msg_id not in self.answers:
+                message = await self._read()
+                if "id" in message and "method" not in message:
+                    self.answers[message["id"]] = message
+        return self.answers.pop(msg_id)
+
+    async def ask(self, msg_id: Any, method: str, **fields: Any) -> dict[str, Any]:
+        await self.send({"id": msg_id, "method": method, **fields})
+        return await self.answer(msg_id)
+
+    async def _read(self) -> dict[str, Any]:
+        stdout = self.process.stdout
+        assert stdout is not None
+        length = 0
+        while (line := await stdout.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        message: dict[str, Any] = json.loads(await stdout.readexactly(length))
+        return message
+
+
+async def start(root: Path, index_dir: Path) -> RawClient:
+    process = await asyncio.create_subprocess_exec(
+        str(SYMFUSE),
+        "lsp",
+        "--index-dir",
+        str(index_dir),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    return RawClient(process)
+
+
+def error_code(answer: dict[str, Any]) -> int | None:
+    error = answer.get("error")
+    return None if error is None else int(error["code"])
+
+
+async def test_every_bad_request_gets_an_answer(tmp_path: Path) -> None:
+    root = copy_fixture(tmp_path)
+    client = await start(root, tmp_path / "index")
+    uri = (root / "geometry" / "shapes.py").as_uri()
+    early = await client.ask(0, "workspace/symbol", params={"query": "Shape"})
+    assert error_code(early) == SERVER_NOT_INITIALIZED
+    init = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
+    assert "result" in await client.ask(1, "initialize", params=init)
+    await client.send({"method": "initialized", "params": {}})
+    document = {"uri": uri}
+    bad: list[tuple[str, dict[str, Any]]] = [
+        ("workspace/symbol", {}),
+        ("workspace/symbol", {"params": "Shape"}),
+        ("workspace/symbol", {"params": {"query": 123}}),
+        ("workspace/symbol", {"params": {"query": None}}),
+        (
+            "textDocument/definition",
+            {"params": {"textDocument": document, "position": {"line": "1", "character": "2"}}},
+        ),
+        ("textDocument/definition", {"params": {"position": {"line": 1, "character": 2}}}),
+        (
+            "textDocument/definition",
+            {"params": {"textDocument": {"uri": 42}, "position": {"line": 1, "character": 2}}},
+        ),
+        (
+            "textDocument/references",
+            {"params": {"textDocument": document, "position": {"line": 1, "character": 2}}},
+        ),
+        ("textDocument/references", {"params": []}),
+        ("textDocument/hover", {"params": {"textDocument": document, "position": None}}),
+        (
+            "textDocument/hover",
+            {"params": {"textDocument": document, "position": {"line": 0, "character": -1}}},
+        ),
+        (
+            "textDocument/hover",
+            {"params": {"textDocument": document, "position": {"line": 2**31, "character": 0}}},
+        ),
+        (
+            "textDocument/hover",
+            {"params": {"textDocument": document, "position": {"line": 10**30, "character": 0}}},
+        ),
+    ]
+    for number, (method, fields) in enumerate(bad, 10):
+        answer = await client.ask(number, method, **fields)
+        assert error_code(answer) == INVALID_PARAMS, (method, fields, answer)
+    await client.send({"id": None, "method": "workspace/symbol", "params": {"query": "x"}})
+    assert error_code(await client.answer(None)) == INVALID_REQUEST
+    good = await client.ask(50, "workspace/symbol", params={"query": "Shape"})
+    assert "result" in good  # the server is still serving
+    assert "result" in await client.ask(51, "shutdown")
+    late = await client.ask(52, "workspace/symbol", params={"query": "Shape"})
+    assert error_code(late) == INVALID_REQUEST
+    await client.send({"method": "exit"})
+    assert await asyncio.wait_for(client.process.wait(), READY_TIMEOUT) == 0
+
+
+async def test_exit_without_shutdown_exits_with_1(tmp_path: Path) -> None:
+    client = await start(copy_fixture(tmp_path), tmp_path / "index")
+    await client.ask(1, "initialize", params={"processId": None, "capabilities": {}})
+    await client.send({"method": "exit"})
+    assert await asyncio.wait_for(client.process.wait(), READY_TIMEOUT) == 1
