@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+import threading
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 from lsprotocol import types as lsp
+from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from symfuse.indexer.index import Index
+from symfuse.server.lsp.framing import GuardedReader
 from symfuse.server.lsp.protocol import ConformingProtocol
 from symfuse.server.lsp.state import LaunchConfig, ServerState
 
@@ -46,6 +50,29 @@ class SymfuseLanguageServer(LanguageServer):
         self.state = ServerState(launch)
         self.tasks: set[asyncio.Task[None]] = set()
         self.flush_timer: asyncio.TimerHandle | None = None
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """pygls' stdio loop, reading through :class:`GuardedReader`: a malformed stream
+        stops the server with one message (a :class:`FramingError`) instead of a hang."""
+        self._stop_event = threading.Event()
+        reader = GuardedReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(
+                run_async(
+                    stop_event=self._stop_event,
+                    reader=reader,
+                    protocol=self.protocol,
+                    logger=log,
+                    error_handler=self.report_server_error,
+                )
+            )
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; stopping")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]
 
     @property
     def exit_code(self) -> int:

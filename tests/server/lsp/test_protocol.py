@@ -4,9 +4,12 @@ request is answered (an error where the params do not fit), nothing hangs."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.support.lsp import READY_TIMEOUT, SYMFUSE, copy_fixture
 
@@ -132,3 +135,52 @@ async def test_exit_without_shutdown_exits_with_1(tmp_path: Path) -> None:
     await client.ask(1, "initialize", params={"processId": None, "capabilities": {}})
     await client.send({"method": "exit"})
     assert await asyncio.wait_for(client.process.wait(), READY_TIMEOUT) == 1
+
+
+async def test_header_lines_ending_in_a_bare_newline_are_read(tmp_path: Path) -> None:
+    client = await start(copy_fixture(tmp_path), tmp_path / "index")
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+    ).encode()
+    assert client.process.stdin is not None
+    client.process.stdin.write(b"Content-Length: %d\n\n%s" % (len(body), body))
+    assert "result" in await client.answer(1)
+    assert "result" in await client.ask(2, "shutdown")
+    await client.send({"method": "exit"})
+    assert await asyncio.wait_for(client.process.wait(), READY_TIMEOUT) == 0
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        (b"Content-Length: 1000000000000\r\n\r\n", b"over the 67108864 byte limit"),
+        (b"Content-Length: many\r\n\r\n{}", b"Content-Length is not a number"),
+        (b"X-Junk: " + b"a" * 20_000_000 + b"\r\n", b"header line longer than 8192 bytes"),
+    ],
+)
+async def test_broken_framing_stops_the_server_with_one_message(
+    tmp_path: Path, header: bytes, message: bytes
+) -> None:
+    process = await asyncio.create_subprocess_exec(
+        str(SYMFUSE),
+        "lsp",
+        "--index-dir",
+        str(tmp_path / "index"),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    assert process.stderr is not None
+    process.stdin.write(header)
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        await process.stdin.drain()  # the server may stop reading before all is written
+    async with asyncio.timeout(READY_TIMEOUT):
+        stdout = await process.stdout.read()
+        stderr = await process.stderr.read()
+        await process.wait()
+    assert process.returncode == 1
+    assert stdout == b""
+    assert message in stderr
+    assert stderr.count(b"\n") <= 2, stderr  # one message, not a traceback
