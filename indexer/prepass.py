@@ -124,9 +124,38 @@ def _c_prepass(source: bytes) -> bytes:
     return bytes(out) if out is not None else source
 
 
+# Objective-C headers: a macro alone on its line (`NS_ASSUME_NONNULL_BEGIN`,
+# `GS_EXPORT_CLASS`) reads as the start of a declaration that swallows what follows,
+# and an annotation after a method or property (`- (id) init NS_DESIGNATED_INITIALIZER;`,
+# `API_AVAILABLE(macos(10.10))`) breaks it. Both are blanked, as the C attribute macros.
+_OBJC_MACRO_LINE = re.compile(
+    rb"^[ \t]*[A-Z][A-Z0-9_]{2,}(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?[ \t]*$", re.M
+)
+_OBJC_MEMBER_LINE = re.compile(rb"^[ \t]*(?:[-+][ \t]*\(|@property\b)[^\n]*", re.M)
+_OBJC_TRAILING_MACRO = re.compile(
+    rb"(?<=[\w)\]])([ \t]+[A-Z][A-Z0-9_]{2,}(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?)+"
+    rb"(?=[ \t]*[;{]?[ \t]*$)"
+)
+
+
+def _blank(match: re.Match[bytes]) -> bytes:
+    return b" " * len(match.group(0))
+
+
+def _blank_trailing_macros(match: re.Match[bytes]) -> bytes:
+    return _OBJC_TRAILING_MACRO.sub(_blank, match.group(0))
+
+
+def _objc_prepass(source: bytes) -> bytes:
+    source = _c_prepass(source)
+    source = _OBJC_MACRO_LINE.sub(_blank, source)
+    return _OBJC_MEMBER_LINE.sub(_blank_trailing_macros, source)
+
+
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "typescript": _ts_prepass,
     "tsx": _ts_prepass,
     "c": _c_prepass,
     "cpp": _c_prepass,
+    "objc": _objc_prepass,
 }

@@ -49,8 +49,24 @@ from symfuse.indexer.discover import DiscoveryConfig, discover
 from symfuse.indexer.languages import LANGUAGES, supported
 from symfuse.indexer.update import update_index
 
-LANGUAGE_ORDER = ("python", "javascript", "typescript", "go", "rust", "java", "c", "cpp")
+LANGUAGE_ORDER = (
+    "python",
+    "javascript",
+    "typescript",
+    "go",
+    "rust",
+    "java",
+    "c",
+    "cpp",
+    "cpp-headers",
+    "objc-headers",
+)
+# Rows of `.h` files alone: indexed with --languages=<language> (which admits .h, then
+# decided per file) and compared with ctags reading `.h` as that language.
+HEADER_ROWS = {"cpp-headers": "cpp", "objc-headers": "objc"}
 CTAGS_LANGUAGE = {
+    "cpp-headers": "C++",
+    "objc-headers": "ObjectiveC",
     "python": "Python",
     "javascript": "JavaScript",
     "typescript": "TypeScript",
@@ -166,6 +182,23 @@ CTAGS_KINDS: dict[str, dict[str, frozenset[str]]] = {
     },
 }
 CTAGS_KINDS["tsx"] = CTAGS_KINDS["typescript"]
+CTAGS_KINDS["cpp-headers"] = CTAGS_KINDS["cpp"]
+CTAGS_KINDS["objc-headers"] = {
+    "interface": frozenset({"class"}),
+    "implementation": frozenset({"class"}),
+    "category": frozenset({"class"}),
+    "protocol": frozenset({"interface"}),
+    "method": frozenset({"method"}),
+    "class": frozenset({"method"}),  # ctags' "class method" (`+ (id) new`)
+    "property": frozenset({"property"}),
+    "field": frozenset({"field"}),
+    "macro": frozenset({"macro", "constant", "function"}),
+    "function": frozenset({"function"}),
+    "typedef": frozenset({"type", "struct", "enum", "union"}),
+    "enum": frozenset({"enum"}),
+    "struct": frozenset({"struct"}),
+    "var": frozenset({"variable", "constant"}),
+}
 
 # ctags kinds left out of recall, and why.
 EXCLUDED_KINDS: dict[str, dict[str, str]] = {
@@ -227,6 +260,8 @@ EXCLUDED_KINDS: dict[str, dict[str, str]] = {
         "alias": "namespace alias",
     },
 }
+EXCLUDED_KINDS["cpp-headers"] = EXCLUDED_KINDS["cpp"]
+EXCLUDED_KINDS["objc-headers"] = {}
 
 
 # Tags of these kinds nested inside a function or method body are local variables
@@ -242,6 +277,7 @@ LOCAL_WHEN_NESTED: dict[str, frozenset[str]] = {
     "rust": frozenset({"variable"}),
     "c": frozenset({"variable"}),
     "cpp": frozenset({"variable"}),
+    "cpp-headers": frozenset({"variable"}),
 }
 FUNCTION_KINDS = frozenset({"function", "method", "generator", "getter", "setter", "func"})
 SCOPE_SEPARATORS = ("::", ".")
@@ -320,6 +356,10 @@ def run_measured(cmd: Sequence[str], cwd: Path | None = None) -> Measured:
 
 
 def symfuse_command() -> str:
+    """The installed command (``$SYMFUSE_BENCH_COMMAND`` when set: another build to compare)."""
+    chosen = os.environ.get("SYMFUSE_BENCH_COMMAND")
+    if chosen:
+        return chosen
     beside = Path(sys.executable).parent / "symfuse"
     found = str(beside) if beside.exists() else shutil.which("symfuse")
     if found is None:
@@ -375,6 +415,8 @@ class Recall:
 
 
 def spec_extensions(language: str) -> tuple[str, ...]:
+    if language in HEADER_ROWS:
+        return (".h",)
     return next(s.extensions for s in LANGUAGES if s.name == language)
 
 
@@ -406,13 +448,14 @@ def run_language(
     slice_: corpus_mod.Slice, ctags: str | None, work: Path, examples: int
 ) -> LanguageRun:
     run = LanguageRun(slice_.language, slice_.root, slice_.provenance)
-    if slice_.language not in supported():
-        raise RuntimeError(f"symfuse has no query for {slice_.language} (indexer/queries/)")
-    files = indexed_files(slice_.root, slice_.language)
+    language = HEADER_ROWS.get(slice_.language, slice_.language)
+    if language not in supported():
+        raise RuntimeError(f"symfuse has no query for {language} (indexer/queries/)")
+    files = indexed_files(slice_.root, language)
     run.files = len(files)
     run.megabytes = sum(files.values()) / 1e6
     index_dir = work / f"index-{slice_.language}"
-    base = [f"--index-dir={index_dir}", f"--languages={slice_.language}", "--no-progress"]
+    base = [f"--index-dir={index_dir}", f"--languages={language}", "--no-progress"]
     log(f"{slice_.language}: symfuse index ({run.files} files, {run.megabytes:.1f} MB)")
     measured = run_measured(
         [symfuse_command(), "index", str(slice_.root), *base, "--output-format=json"]
