@@ -280,6 +280,11 @@ LOCAL_WHEN_NESTED: dict[str, frozenset[str]] = {
     "cpp-headers": frozenset({"variable"}),
 }
 FUNCTION_KINDS = frozenset({"function", "method", "generator", "getter", "setter", "func"})
+# Our kinds whose whole declaration counts as their place: ctags tags a multi-line
+# Objective-C method declaration at its last line (`    error: (NSError **)error;`).
+SPAN_MATCHED: dict[str, frozenset[str]] = {
+    "objc-headers": frozenset({"method", "constructor"}),
+}
 SCOPE_SEPARATORS = ("::", ".")
 OUR_FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
 # Names ctags makes up for anonymous functions, structs and enums: nothing to look up.
@@ -536,10 +541,14 @@ def same_name(name: str) -> str:
     """One spelling of a name for both tools.
 
     ``operator +`` (ctags) and ``operator+`` (the source, as clangd writes it)
-    are the same C++ name; a JavaScript private field ``#x`` is ``x`` to ctags.
+    are the same C++ name; a JavaScript private field ``#x`` is ``x`` to ctags. An
+    Objective-C method is named by its first selector keyword (``initWithName`` for
+    ctags' ``initWithName:sides:``; the convention of queries/objc.scm).
     """
     if name.startswith("operator"):
         return name.replace(" ", "")
+    if ":" in name:
+        return name.split(":", 1)[0]
     return name.removeprefix("#")
 
 
@@ -575,6 +584,45 @@ CTAGS_MISREADS: dict[str, str] = {
     "conditional type": "a type named in `A extends B ? C : D`, a use",
     "regex flags": "`/.../gi` read as the name `gi`",
 }
+# universal-ctags' Objective-C parser reads macro uses as definitions and names a
+# function-pointer field after its return type. Proven by the tag's own line, as above.
+CTAGS_MISREADS.update(
+    {
+        "macro call": "`DEFINE_BLOCK_TYPE(...)`, `__attribute__((...))`: a macro use",
+        "macro line": "`@public GS_NSThread_IVARS;`: a macro that expands to fields",
+        "trailing macro": "`id _internal GS_UNUSED_IVAR;`: the annotation, not the field's name",
+        "return type": "`BOOL (*isEqual)(...)`: the field is isEqual, BOOL its return type",
+    }
+)
+_OBJC_MISREAD_KINDS = frozenset({"function", "field", "method", "category"})
+
+
+def objc_misread(tag: dict[str, Any]) -> str | None:
+    """The CTAGS_MISREADS reason of an Objective-C tag proven by its line, or None."""
+    if str(tag.get("kind", "")) not in _OBJC_MISREAD_KINDS:
+        return None
+    line = _pattern_line(tag)
+    if line is None:
+        return None
+    raw = str(tag["name"])
+    name = re.escape(raw)
+    macro_like = raw.startswith("__") or re.fullmatch(r"[A-Z][A-Z0-9_]+", raw) is not None
+    if tag["kind"] == "function" and macro_like and re.search(rf"(?:^|\W){name}\s*\(", line):
+        return "macro call"
+    if tag["kind"] == "category" and not re.search(r"@(?:interface|implementation)\b", line):
+        return "macro call"  # `DEFINE_BLOCK_TYPE(B, void, GS_GENERIC_TYPE(ElementT))`
+    if tag["kind"] == "method" and macro_like and re.search(rf"\w\s+{name}\s*;", line):
+        return "trailing macro"
+    if tag["kind"] == "field":
+        if re.fullmatch(rf"\s*(?:@(?:public|protected|private|package)\s+)?{name}\s*;?\s*", line):
+            return "macro line"
+        if macro_like and re.search(rf"[\w\]]\s+{name}\s*;", line):
+            return "trailing macro"
+        if re.search(rf"\b{name}\s*\**\s*\(\s*\*\s*\w+\s*\)", line):
+            return "return type"
+    return None
+
+
 # ctags kinds whose tags the rules look at, per language (tsx uses TypeScript's parser).
 MISREAD_KINDS: dict[str, frozenset[str]] = {
     "typescript": frozenset({"constant", "variable", "property", "alias", "method", "class"}),
@@ -741,6 +789,8 @@ def _only_as(code: str, name: str, position: str) -> bool:
 
 def ctags_misread(language: str, tag: dict[str, Any]) -> str | None:
     """The CTAGS_MISREADS reason proven by the tag's own line, or None (a real tag)."""
+    if language == "objc-headers":
+        return objc_misread(tag)
     if str(tag.get("kind", "")) not in MISREAD_KINDS.get(language, frozenset()):
         return None
     line = _pattern_line(tag)
@@ -828,7 +878,10 @@ def recall(
     bodies: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for s in ours:
         kind = str(s["kind"])
-        for line in {int(s["line"]), int(s.get("name_line") or s["line"])}:
+        lines = {int(s["line"]), int(s.get("name_line") or s["line"])}
+        if language in SPAN_MATCHED and kind in SPAN_MATCHED[language] and s.get("end_line"):
+            lines.update(range(int(s["line"]), int(s["end_line"]) + 1))
+        for line in lines:
             ours_at[(s["file"], same_name(str(s["name"])))].append((line, kind))
         if kind in OUR_FUNCTION_KINDS and s.get("end_line"):
             bodies[s["file"]].append((int(s["line"]), int(s["end_line"])))

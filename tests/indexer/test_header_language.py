@@ -108,6 +108,12 @@ def test_objective_c_headers_are_indexed_as_objective_c(tmp_path: Path) -> None:
         ("property", "Shape.name"),
         ("method", "Shape.initWithName"),
         ("method", "Shape.unitSquare"),
+        ("method", "Shape.retainCount"),  # its trailing annotation macro blanked
+        ("field", "Shape._sides"),  # ivars on both sides of an #if
+        ("field", "Shape._internal"),
+        ("class", "Drawing"),  # a category, extending Shape
+        ("method", "Drawing.drawInContext"),
+        ("function", "ShapeDescription"),  # a prototype: the header's API
     } <= in_header
 
 
