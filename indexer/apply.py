@@ -108,10 +108,10 @@ def _relink(index: Index, touched: _Touched) -> bool:
         return True
     affected = graph.affected_files(index, touched.names, touched.files)
     before = {key: sorted(index.edges_by_file.get(key, ())) for key in affected}
-    graph.relink(index, affected)
+    others = graph.relink(index, affected)
     after = {key: sorted(index.edges_by_file.get(key, ())) for key in affected}
     # Same symbols, same edges (an edit inside a body): PageRank cannot change.
-    return bool(touched.names) or before != after
+    return bool(touched.names) or before != after or bool(others)
 
 
 def _rebound(index: Index, names: set[str], rebound: set[str] | None) -> None:

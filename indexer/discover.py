@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symfuse.indexer import languages
+from symfuse.indexer import header_language, languages
 from symfuse.indexer.model import Skipped
 
 if TYPE_CHECKING:  # imported once a tree has a .gitignore or globs are given (15 ms)
@@ -165,7 +165,7 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
         if not _visible(real_root, parts, config, specs):
             continue
         spec = languages.detect(parts[-1])
-        if spec is None or (config.languages is not None and spec.name not in config.languages):
+        if spec is None or not header_language.admitted(spec.name, config.languages):
             continue
         abs_path = os.path.join(real_root, rel_path)
         try:
@@ -343,8 +343,7 @@ class _Walk:
 
     def _file(self, entry: os.DirEntry[str], rel_path: str) -> _Found | None:
         spec = languages.detect(entry.name)
-        wanted = self.config.languages
-        if spec is None or (wanted is not None and spec.name not in wanted):
+        if spec is None or not header_language.admitted(spec.name, self.config.languages):
             return None
         if self.ignores.ignored(rel_path, is_dir=False):
             return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from symfuse.indexer import go_interfaces
 from symfuse.indexer.edges import EdgeRow
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind, RefKind, Symbol
@@ -58,20 +59,25 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
     return [(s, d, k, w) for (s, d, k), w in merged.items()]
 
 
-def relink(index: Index, files: Iterable[str]) -> None:
-    """Recompute the outgoing edges of the given files in place.
+def relink(index: Index, files: Iterable[str]) -> set[str]:
+    """Recompute the outgoing edges of the given files in place; Go's implicit
+    interface edges are recomputed for every file (:mod:`go_interfaces`). Returns the
+    other files whose edges that changed.
 
     (Linking in forked children was tried: on Django it cost 1-3 s more CPU in
     copy-on-write faults and pickled edges than it saved in wall time on 2 cores.)
     """
     resolver = Resolver(index)
-    for key in files:
+    keys = list(files)
+    for key in keys:
         entry = index.files.get(key)
         if entry is None:
             index.edges_by_file.pop(key, None)
         else:
             index.edges_by_file[key] = edges_of_file(resolver, entry)
+    others = go_interfaces.relink(index, keys)
     index.changed()
+    return others
 
 
 def affected_files(index: Index, changed_names: set[str], changed_files: set[str]) -> set[str]:

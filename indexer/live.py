@@ -38,6 +38,7 @@ from symfuse.indexer.apply import patch
 from symfuse.indexer.config import IndexConfig, UpdateReport, file_key, root_aliases
 from symfuse.indexer.discover import discover
 from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
+from symfuse.indexer.header_language import FileHints
 from symfuse.indexer.index import Index
 from symfuse.indexer.parsing import (
     ParsedFile,
@@ -320,7 +321,9 @@ class LiveIndex:
         if entry is not None and entry.stamp.digest == digest:
             return False
         abs_path = os.path.join(self.aliases[alias], rel)
-        result = parse_file(key, alias, rel, abs_path, language, source=data)
+        # a .h keeps the language its project gave it when the buffer's text says nothing
+        hints = FileHints(project=entry.language) if entry is not None else None
+        result = parse_file(key, alias, rel, abs_path, language, source=data, hints=hints)
         if isinstance(result, ParsedFile):
             overlay = replace(result.stamp, mtime_ns=OVERLAY_MTIME)
             result = replace(result, stamp=overlay)

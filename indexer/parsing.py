@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symfuse.indexer import rows
+from symfuse.indexer import header_language, rows
 from symfuse.indexer.config import file_key
 from symfuse.indexer.discover import Candidate
 from symfuse.indexer.index import FileEntry
@@ -46,6 +46,7 @@ class ParseJob:
     abs_path: str
     language: str
     package: str = ""
+    hints: header_language.FileHints | None = None  # for a .h: what its project says
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +68,19 @@ ParseResult = ParsedFile | Skipped
 
 
 def job_for(
-    alias: str, found: Candidate, aliases: Mapping[str, str], packages: Mapping[str, str]
+    alias: str,
+    found: Candidate,
+    aliases: Mapping[str, str],
+    packages: Mapping[str, str],
+    headers: header_language.HeaderHints | None = None,
 ) -> ParseJob:
     """The job that parses a file discovery found under root ``alias`` (``packages``:
-    :func:`package_prefixes` of the roots)."""
+    :func:`package_prefixes` of the roots; ``headers``: the root's evidence for a .h)."""
     key = file_key(alias, found.path, aliases)
-    return ParseJob(key, alias, found.path, found.abs_path, found.language, packages[alias])
+    hints = None
+    if headers is not None and header_language.is_ambiguous(found.path):
+        hints = headers.of(found.path)
+    return ParseJob(key, alias, found.path, found.abs_path, found.language, packages[alias], hints)
 
 
 def package_prefix(directory: str) -> str:
@@ -115,10 +123,13 @@ def parse_file(
     source: bytes | None = None,
     *,
     package: str | None = None,
+    hints: header_language.FileHints | None = None,
 ) -> ParseResult:
     """Read, hash and extract one file; :class:`Skipped` when it cannot be indexed.
 
     ``package``: the root's :func:`package_prefix`, looked up here when not given.
+    A ``.h`` file is parsed as the language :func:`header_language.decide` picks from
+    its text and ``hints``; the result carries that language.
     """
     read = _read(abs_path, source)
     if isinstance(read, str):
@@ -131,6 +142,8 @@ def parse_file(
         problems.append(f"not valid UTF-8 at byte {exc.start}; undecodable bytes replaced")
     from symfuse.indexer.extract import extract
 
+    if language == header_language.C and header_language.is_ambiguous(rel):
+        language = header_language.decide(source, hints)
     if package is None and abs_path.endswith(rel):
         package = package_prefix(abs_path[: len(abs_path) - len(rel)].rstrip("/"))
     try:
@@ -154,7 +167,15 @@ def parse_file(
 
 def parse_job(job: ParseJob) -> ParseResult:
     """:func:`parse_file` of a job (what the pool's workers run)."""
-    return parse_file(job.key, job.root, job.rel, job.abs_path, job.language, package=job.package)
+    return parse_file(
+        job.key,
+        job.root,
+        job.rel,
+        job.abs_path,
+        job.language,
+        package=job.package,
+        hints=job.hints,
+    )
 
 
 def entry_of(parsed: ParsedFile) -> FileEntry:

@@ -124,9 +124,89 @@ def _c_prepass(source: bytes) -> bytes:
     return bytes(out) if out is not None else source
 
 
+# Objective-C headers: a macro alone on its line (`NS_ASSUME_NONNULL_BEGIN`,
+# `GS_EXPORT_CLASS`) reads as the start of a declaration that swallows what follows,
+# and an annotation after a method or property (`- (id) init NS_DESIGNATED_INITIALIZER;`,
+# `API_AVAILABLE(macos(10.10))`) breaks it. Both are blanked, as the C attribute macros.
+_OBJC_MACRO_LINE = re.compile(
+    rb"^[ \t]*[A-Z][A-Z0-9_]{2,}(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?[ \t]*$", re.M
+)
+_OBJC_MEMBER_LINE = re.compile(rb"^[ \t]*(?:[-+][ \t]*\(|@property\b)[^\n]*", re.M)
+# an annotation macro after a declared name (`id _internal GS_UNUSED_IVAR;`)
+_OBJC_ANNOTATION = re.compile(
+    rb"(?<=[\w\]])[ \t]+[A-Z][A-Z0-9_]*(?:UNUSED|UNAVAILABLE|DEPRECATED|AVAILABLE|NONNULL|NULLABLE"
+    rb"|NORETURN|SWIFT|DESIGNATED|REQUIRES|RETURNS|WARN|IVAR|ATTRIBUTE)[A-Z0-9_]*"
+    rb"(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?(?=[ \t]*;)"
+)
+_OBJC_TRAILING_MACRO = re.compile(
+    rb"(?<=\w)([ \t]+[A-Z][A-Z0-9_]{2,}(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?)+"
+    rb"(?=[ \t]*[;{]?[ \t]*$)"
+)
+
+
+# `#if defined(__cplusplus)` / `extern "C" {` / `#endif`: the grammar takes the brace
+# as opened for the rest of the file (and its closing twin as stray); both are blanked.
+_OBJC_LINKAGE_GUARD = re.compile(
+    rb"(^[ \t]*#[ \t]*if[^\n]*__cplusplus[^\n]*\n)([ \t]*(?:extern[ \t]+\"C\"[ \t]*)?[{}][ \t]*)"
+    rb"(?=\n[ \t]*#[ \t]*endif)",
+    re.M,
+)
+
+
+# Preprocessor lines inside an @interface's instance-variable block (`{ ... #if X ...
+# #else ... #endif }`) break it; they are blanked, so both branches' ivars are read.
+_OBJC_INTERFACE = re.compile(rb"^[ \t]*@interface\b", re.M)
+_OBJC_DIRECTIVE = re.compile(rb"^[ \t]*#[^\n]*", re.M)
+_OBJC_BEFORE_IVARS = re.compile(rb";|\n[ \t]*[-+@]")
+
+
+def _blank_ivar_directives(source: bytes) -> bytes:
+    out: bytearray | None = None
+    for match in _OBJC_INTERFACE.finditer(source):
+        end = source.find(b"@end", match.end())
+        brace = source.find(b"{", match.end(), end if end != -1 else len(source))
+        if brace == -1 or _OBJC_BEFORE_IVARS.search(source, match.end(), brace):
+            continue
+        close = source.find(b"}", brace)
+        if close == -1:
+            continue
+        block = source[brace:close]
+        if b"#" not in block:
+            continue
+        if out is None:
+            out = bytearray(source)
+        for directive in _OBJC_DIRECTIVE.finditer(source, brace, close):
+            out[directive.start() : directive.end()] = b" " * (directive.end() - directive.start())
+    return bytes(out) if out is not None else source
+
+
+def _blank_guarded(match: re.Match[bytes]) -> bytes:
+    return match.group(1) + b" " * len(match.group(2))
+
+
+def _blank(match: re.Match[bytes]) -> bytes:
+    return b" " * len(match.group(0))
+
+
+def _blank_trailing_macros(match: re.Match[bytes]) -> bytes:
+    return _OBJC_TRAILING_MACRO.sub(_blank, match.group(0))
+
+
+def _objc_prepass(source: bytes) -> bytes:
+    source = _c_prepass(source)
+    if b"__cplusplus" in source:
+        source = _OBJC_LINKAGE_GUARD.sub(_blank_guarded, source)
+    source = _OBJC_MACRO_LINE.sub(_blank, source)
+    source = _OBJC_ANNOTATION.sub(_blank, source)
+    if b"#" in source:
+        source = _blank_ivar_directives(source)
+    return _OBJC_MEMBER_LINE.sub(_blank_trailing_macros, source)
+
+
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "typescript": _ts_prepass,
     "tsx": _ts_prepass,
     "c": _c_prepass,
     "cpp": _c_prepass,
+    "objc": _objc_prepass,
 }

@@ -61,11 +61,13 @@ def update_records_only(
 def _add_file(store: Store, manifest: Manifest, job: ParseJob, change: _Change) -> bool:
     """Parse one file into ``change``; False when it changed what linking reads."""
     meta = manifest.files.get(job.key)
-    if meta is None or meta.language != job.language:
-        return False  # a new file (new definitions), or one read as another language
+    if meta is None:
+        return False  # a new file: new definitions
     new = parse_job(job)
     if not isinstance(new, ParsedFile):
         return False  # now skipped: its definitions go
+    if new.language != meta.language:
+        return False  # read as another language (a .h decided afresh)
     if new.stamp.digest == meta.stamp.digest:  # touched, not changed
         change.files[job.key] = (replace(meta, stamp=new.stamp), None)
         return True

@@ -28,6 +28,7 @@ from symfuse.indexer.config import (
 )
 from symfuse.indexer.discover import Candidate, Discovery, discover, discover_iter, discover_paths
 from symfuse.indexer.errors import IndexCorrupt, IndexUnavailable
+from symfuse.indexer.header_language import HeaderHints, is_ambiguous
 from symfuse.indexer.index import Index
 from symfuse.indexer.manifest import Manifest
 from symfuse.indexer.model import FileStamp, Skipped
@@ -223,12 +224,24 @@ def _build(run: _Update) -> Index:
 
 
 def _discovered_jobs(run: _Update) -> Iterator[ParseJob]:
+    """Jobs as discovery finds files; a root's ``.h`` files last, once the walk has seen
+    the sources their language is decided from (:class:`HeaderHints`)."""
     aliases = run.aliases
     packages = package_prefixes(aliases)
     for alias, real in aliases.items():
         found = Discovery()
+        seen: list[str] = []
+        headers: list[Candidate] = []
         for c in discover_iter(Path(real), run.config.discovery(), found):
-            yield job_for(alias, c, aliases, packages)
+            seen.append(c.path)
+            if is_ambiguous(c.path):
+                headers.append(c)
+            else:
+                yield job_for(alias, c, aliases, packages)
+        if headers:
+            hints = HeaderHints.of_root(real, seen)
+            for c in headers:
+                yield job_for(alias, c, aliases, packages, hints)
         run.report.skipped.extend(_skips(found, alias, aliases))
 
 
@@ -319,18 +332,48 @@ def _classify(
     to_parse: list[ParseJob] = []
     unchanged: list[str] = []
     packages = package_prefixes(aliases)
+    headers = _HeaderHintsByRoot(candidates, stored, previous, aliases)
     for key, (alias, c) in candidates.items():
         stamp: FileStamp | None = None
+        language = c.language  # a .h may have been read as another (header_language)
         if previous is not None and key in previous.files:
-            stamp = previous.files[key].stamp
+            stamp, language = previous.files[key].stamp, previous.files[key].language
         elif key in stored:
-            stamp = stored[key].stamp
+            stamp, language = stored[key].stamp, stored[key].language
         same = stamp is not None and stamp.size == c.size and stamp.mtime_ns == c.mtime_ns
-        if same and c.language not in stale_languages:
+        if same and c.language not in stale_languages and language not in stale_languages:
             unchanged.append(key)
         else:
-            to_parse.append(job_for(alias, c, aliases, packages))
+            to_parse.append(job_for(alias, c, aliases, packages, headers.of(alias, c.path)))
     return to_parse, unchanged
+
+
+class _HeaderHintsByRoot:
+    """Each root's :class:`HeaderHints`, made when a ``.h`` of it is to be parsed, from
+    every file the index has or discovery found there."""
+
+    def __init__(
+        self,
+        candidates: dict[str, tuple[str, Candidate]],
+        stored: dict[str, Any],
+        previous: Index | None,
+        aliases: dict[str, str],
+    ) -> None:
+        self._candidates, self._stored, self._previous = candidates, stored, previous
+        self._aliases = aliases
+        self._made: dict[str, HeaderHints] = {}
+
+    def of(self, alias: str, rel: str) -> HeaderHints | None:
+        if not is_ambiguous(rel):
+            return None
+        made = self._made.get(alias)
+        if made is None:
+            known = self._previous.files.values() if self._previous is not None else ()
+            rels = {c.path for a, c in self._candidates.values() if a == alias}
+            rels.update(e.rel for e in known if e.root == alias)
+            rels.update(m.rel for m in self._stored.values() if m.root == alias)
+            made = self._made[alias] = HeaderHints.of_root(self._aliases[alias], rels)
+        return made
 
 
 def _removed(

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import EdgeKind, Kind, Symbol
 from symfuse.ranking.request import IncludeTests, SearchRequest
 from symfuse.ranking.roles import Role, role_of
 
@@ -36,6 +37,26 @@ def name_keys(name: str) -> set[str]:
         return set()
     last = re.split(r"\.|::|\\", bare)[-1]
     return {bare, last}
+
+
+def linked_implementers(index: Index, name: str) -> npt.NDArray[np.bool_]:
+    """Symbols with an ``IMPLEMENTS`` edge to a type called ``name`` (matched as the
+    ``implements`` filter matches names): Go's implicit interfaces, which no symbol
+    writes down, are known to the graph alone."""
+    edges = index.edges
+    hit = np.zeros(len(index.symbols), dtype=np.bool_)
+    chosen = np.flatnonzero(edges.kind == int(EdgeKind.IMPLEMENTS))
+    if not chosen.shape[0]:
+        return hit
+    keys = name_keys(name)
+    bare = _ARGUMENTS.sub("", name.strip().lstrip("@")).strip().lower()
+    wanted = {bare} if "." in bare or "::" in bare else keys
+    symbols = index.symbols
+    for at in chosen.tolist():
+        target = symbols[int(edges.dst[at])]
+        if not wanted.isdisjoint({target.name.lower(), target.fqn.lower()}):
+            hit[int(edges.src[at])] = True
+    return hit
 
 
 def glob_match(path: str, pattern: str) -> bool:
@@ -186,8 +207,14 @@ class FilterTable:
                 hit[positions] = True
         return hit
 
-    def mask(self, request: SearchRequest) -> npt.NDArray[np.bool_] | None:
-        """Symbols that pass every filter of ``request``; None when it has none."""
+    def mask(
+        self, request: SearchRequest, implementers: npt.NDArray[np.bool_] | None = None
+    ) -> npt.NDArray[np.bool_] | None:
+        """Symbols that pass every filter of ``request``; None when it has none.
+
+        ``implementers``: symbols the graph says implement ``request.implements``
+        (:func:`linked_implementers`), which pass that filter too.
+        """
         n = self.kind.shape[0]
         mask: npt.NDArray[np.bool_] | None = None
 
@@ -208,7 +235,8 @@ class FilterTable:
         if request.extends:
             both(self._names(self.extends, request.extends))
         if request.implements:
-            both(self._names(self.implements, request.implements))
+            named = self._names(self.implements, request.implements)
+            both(named if implementers is None else named | implementers)
         if request.decorator:
             both(self._names(self.decorators, request.decorator))
         if request.include_tests is IncludeTests.FALSE:

@@ -22,6 +22,7 @@ from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, similarity, structural
+from symfuse.ranking.filters import linked_implementers
 from symfuse.ranking.fusion import Fused, extended, fuse, guard_first
 from symfuse.ranking.identity import MatchTier, NameTable, hump_count
 from symfuse.ranking.intent import call_query, is_path_shaped
@@ -120,7 +121,8 @@ def _answer(
     base: SearchResponse,
 ) -> SearchResponse:
     mode = base.search_mode
-    mask = prepared.filters.mask(request)
+    implementers = linked_implementers(index, request.implements) if request.implements else None
+    mask = prepared.filters.mask(request, implementers)
     if mode is SearchMode.GET:
         return modes.get(index, prepared, request, mask, base)
     if mode is SearchMode.DRILL:
@@ -162,7 +164,9 @@ def run_channels(
     # A described behaviour is looked for among callables and types (unless a kind is asked).
     text_mask = mask
     if plan.described and not request.kind:
-        text_mask = prepared.filters.mask(request.model_copy(update={"kind": DESCRIBED_KINDS}))
+        described = SearchRequest.model_construct(query="", kind=DESCRIBED_KINDS)
+        kinds = prepared.filters.mask(described)
+        text_mask = kinds if mask is None or kinds is None else mask & kinds
     if request.semantic is SemanticMode.ONLY:
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
         return ChannelRun(rankings, np.full(prepared.size, MatchTier.NONE, np.int8), weights)

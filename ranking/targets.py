@@ -13,7 +13,7 @@ import weakref
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Symbol
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.indexer.resolve import Resolver
 from symfuse.ranking import paths
 
@@ -59,10 +59,17 @@ def require_symbol(index: Index, symbol_id: str, *, argument: str = "symbol_id")
 
 
 def resolve_one(
-    index: Index, symbol_id: str | None, name: str | None, file: str | None = None
+    index: Index,
+    symbol_id: str | None,
+    name: str | None,
+    file: str | None = None,
+    *,
+    prefer: frozenset[Kind] = frozenset(),
 ) -> Symbol:
     """The one symbol a graph query is about, by id or by name (optionally in ``file``);
-    an error listing the candidates when a name is ambiguous."""
+    an error listing the candidates when a name is ambiguous. Of several namesakes, the
+    one of a ``prefer`` kind is taken when it is the only such (a type hierarchy asked
+    for ``Render``: the type, not the methods called so)."""
     if symbol_id is not None and name is not None:
         raise InvalidRequest("name", "give either symbol_id or name, not both")
     if symbol_id is not None:
@@ -72,6 +79,9 @@ def resolve_one(
             "symbol_id", "give a symbol_id (from search), or a name (optionally with file)"
         )
     found = find_targets(index, name, file)
+    preferred = [s for s in found if s.kind in prefer]
+    if preferred and len(found) > 1:
+        found = preferred
     if len(found) == 1:
         return found[0]
     shown = ", ".join(s.symbol_id for s in found[:8])

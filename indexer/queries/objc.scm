@@ -9,6 +9,9 @@
   superclass: (identifier)? @extends
   (parameterized_arguments (type_name (type_identifier) @implements))?) @definition.class
 (class_implementation . (identifier) @name) @definition.class
+; a category (`@interface NSString (Paths)`) is also named by itself, extending its class
+(class_interface . (identifier) @extends category: (identifier) @name) @definition.class
+(class_implementation . (identifier) @extends category: (identifier) @name) @definition.class
 (protocol_declaration
   . (identifier) @name
   (protocol_reference_list (identifier) @extends)?) @definition.interface
@@ -27,11 +30,36 @@
   declarator: (pointer_declarator
     declarator: (function_declarator declarator: (identifier) @name))) @definition.function
 
-(translation_unit
-  (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.function)
+; prototypes at file level, also inside #if blocks (a header's API, as ctags tags them);
+; a function body holds none in practice
+(_
+  (declaration declarator: [
+    (function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator declarator: (pointer_declarator
+      declarator: (function_declarator declarator: (identifier) @name)))
+  ]) @definition.function)
 
 (struct_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.struct
-(field_declaration declarator: (field_identifier) @name) @definition.field
+(field_declaration
+  declarator: [
+    (field_identifier) @name
+    (pointer_declarator declarator: (field_identifier) @name)
+    (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
+    (array_declarator declarator: (field_identifier) @name)
+    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
+    (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))
+  ]) @definition.field
+; instance variables (`@interface A : B { NSString *_name; }`)
+(instance_variable
+  (struct_declaration
+    (struct_declarator [
+      (identifier) @name
+      (pointer_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+      (array_declarator declarator: (identifier) @name)
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+    ])) @definition.field)
 (enum_specifier name: (type_identifier) @name) @definition.enum
 (enumerator name: (identifier) @name) @definition.enum_member
 (type_definition declarator: (type_identifier) @name) @definition.type

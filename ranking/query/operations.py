@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Symbol
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import hierarchy as graph
 from symfuse.ranking import text as text_search
 from symfuse.ranking.details import FileOutline, SymbolDetail, get_symbol
@@ -144,14 +144,17 @@ def callees(index: Index, request: CallsRequest) -> graph.CallGraphResult:
 
 
 def hierarchy(index: Index, request: HierarchyRequest) -> graph.TypeHierarchyResult:
-    root = resolve(index, request)
+    root = resolve(index, request, prefer=Kind.TYPES)
     return graph.type_hierarchy(index, root.symbol_id, request.depth, request.direction.value)
 
 
-def resolve(index: Index, request: TargetRequest) -> Symbol:
-    """The one symbol a request is about; an error listing the candidates when ambiguous."""
+def resolve(
+    index: Index, request: TargetRequest, *, prefer: frozenset[Kind] = frozenset()
+) -> Symbol:
+    """The one symbol a request is about; an error listing the candidates when ambiguous
+    (a name naming one symbol of a ``prefer`` kind and others means that one)."""
     symbol_id, name = _id_or_name(index, request)
-    return resolve_one(index, symbol_id, name, request.file)
+    return resolve_one(index, symbol_id, name, request.file, prefer=prefer)
 
 
 def _id_or_name(index: Index, request: TargetRequest) -> tuple[str | None, str | None]:

@@ -179,7 +179,7 @@ def run_symbols(args: argparse.Namespace) -> int:
         if (kind is None or s.kind is kind)
         and (args.file is None or s.file == args.file or fnmatch.fnmatch(s.file, args.file))
     ]
-    columns = ("kind", "name", "fqn", "file", "line", "signature")
+    columns = ("kind", "name", "fqn", "language", "file", "line", "signature")
     if args.output_format in (OutputFormat.JSON, OutputFormat.TOON):
         print(render({"symbols": selected, "total": len(selected)}, args.output_format))
     elif selected or args.output_format is OutputFormat.TEXT:

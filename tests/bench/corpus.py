@@ -17,6 +17,8 @@ Sources, all reachable through the ordinary package clients:
 | java       | JDK 17 sources, Debian ``openjdk-17-source`` (java.base subset)          |
 | c          | sdists with C extensions: psycopg2, Pillow (src/), zstandard             |
 | cpp        | Boost headers from Debian ``libboost-dev`` (a few libraries)             |
+| cpp-headers| pybind11's sdist ``include/pybind11`` (header-only C++ in ``.h`` files)  |
+| objc-headers| GNUstep Foundation headers from Debian ``libgnustep-base-dev``          |
 
 A source that cannot be fetched is reported as unavailable with the reason;
 the benchmark goes on with the others.
@@ -62,6 +64,9 @@ C_SDISTS = (
 C_SDISTS_QUICK = C_SDISTS[:1]
 BOOST_DIRS = ("beast", "container", "algorithm", "optional", "filesystem", "system")
 BOOST_DIRS_QUICK = ("algorithm", "optional")
+PYBIND11_SPEC = "pybind11==3.1.0"
+GNUSTEP_DIRS = ("Foundation", "GNUstepBase")
+GNUSTEP_DIRS_QUICK = ("Foundation",)
 
 Log = Callable[[str], None]
 
@@ -421,6 +426,34 @@ def cpp_slice(quick: bool, log: Log) -> Slice:
     return Slice("cpp", root, tuple(f"/usr/include/boost/{d}" for d in dirs))
 
 
+def cpp_headers_slice(quick: bool, log: Log) -> Slice:
+    """A header-only C++ library whose headers are ``.h``: pybind11's include/ tree."""
+    recipe = f"cpp-headers {PYBIND11_SPEC}"
+    root, done = _slice_dir("cpp-headers", quick, recipe)
+    if not done:
+        tree = unpack(pip_sdist(PYBIND11_SPEC, log))
+        _copy_matching(tree / "include", root / "include", (".h",))
+        _finish(root, recipe)
+    return Slice("cpp-headers", root, (f"PyPI sdist {PYBIND11_SPEC} include/",))
+
+
+def objc_headers_slice(quick: bool, log: Log) -> Slice:
+    """Objective-C headers: GNUstep's Foundation (Debian ``libgnustep-base-dev``)."""
+    gnustep = Path("/usr/include/GNUstep")
+    if not (gnustep / "Foundation" / "NSObject.h").is_file():
+        ensure_apt(["libgnustep-base-dev"], log)
+    if not (gnustep / "Foundation" / "NSObject.h").is_file():
+        raise Unavailable("libgnustep-base-dev installed but Foundation/NSObject.h is missing")
+    dirs = GNUSTEP_DIRS_QUICK if quick else GNUSTEP_DIRS
+    recipe = f"objc-headers {dirs} {(gnustep / 'Foundation' / 'NSObject.h').stat().st_mtime_ns}"
+    root, done = _slice_dir("objc-headers", quick, recipe)
+    if not done:
+        for d in dirs:
+            _copy_matching(gnustep / d, root / d, (".h",))
+        _finish(root, recipe)
+    return Slice("objc-headers", root, tuple(f"/usr/include/GNUstep/{d}" for d in dirs))
+
+
 BUILDERS: dict[str, Callable[[bool, Log], Slice]] = {
     "python": python_slice,
     "javascript": javascript_slice,
@@ -430,6 +463,8 @@ BUILDERS: dict[str, Callable[[bool, Log], Slice]] = {
     "java": java_slice,
     "c": c_slice,
     "cpp": cpp_slice,
+    "cpp-headers": cpp_headers_slice,
+    "objc-headers": objc_headers_slice,
 }
 
 

@@ -49,8 +49,24 @@ from symfuse.indexer.discover import DiscoveryConfig, discover
 from symfuse.indexer.languages import LANGUAGES, supported
 from symfuse.indexer.update import update_index
 
-LANGUAGE_ORDER = ("python", "javascript", "typescript", "go", "rust", "java", "c", "cpp")
+LANGUAGE_ORDER = (
+    "python",
+    "javascript",
+    "typescript",
+    "go",
+    "rust",
+    "java",
+    "c",
+    "cpp",
+    "cpp-headers",
+    "objc-headers",
+)
+# Rows of `.h` files alone: indexed with --languages=<language> (which admits .h, then
+# decided per file) and compared with ctags reading `.h` as that language.
+HEADER_ROWS = {"cpp-headers": "cpp", "objc-headers": "objc"}
 CTAGS_LANGUAGE = {
+    "cpp-headers": "C++",
+    "objc-headers": "ObjectiveC",
     "python": "Python",
     "javascript": "JavaScript",
     "typescript": "TypeScript",
@@ -166,6 +182,23 @@ CTAGS_KINDS: dict[str, dict[str, frozenset[str]]] = {
     },
 }
 CTAGS_KINDS["tsx"] = CTAGS_KINDS["typescript"]
+CTAGS_KINDS["cpp-headers"] = CTAGS_KINDS["cpp"]
+CTAGS_KINDS["objc-headers"] = {
+    "interface": frozenset({"class"}),
+    "implementation": frozenset({"class"}),
+    "category": frozenset({"class"}),
+    "protocol": frozenset({"interface"}),
+    "method": frozenset({"method"}),
+    "class": frozenset({"method"}),  # ctags' "class method" (`+ (id) new`)
+    "property": frozenset({"property"}),
+    "field": frozenset({"field"}),
+    "macro": frozenset({"macro", "constant", "function"}),
+    "function": frozenset({"function"}),
+    "typedef": frozenset({"type", "struct", "enum", "union"}),
+    "enum": frozenset({"enum"}),
+    "struct": frozenset({"struct"}),
+    "var": frozenset({"variable", "constant"}),
+}
 
 # ctags kinds left out of recall, and why.
 EXCLUDED_KINDS: dict[str, dict[str, str]] = {
@@ -227,6 +260,8 @@ EXCLUDED_KINDS: dict[str, dict[str, str]] = {
         "alias": "namespace alias",
     },
 }
+EXCLUDED_KINDS["cpp-headers"] = EXCLUDED_KINDS["cpp"]
+EXCLUDED_KINDS["objc-headers"] = {}
 
 
 # Tags of these kinds nested inside a function or method body are local variables
@@ -242,8 +277,14 @@ LOCAL_WHEN_NESTED: dict[str, frozenset[str]] = {
     "rust": frozenset({"variable"}),
     "c": frozenset({"variable"}),
     "cpp": frozenset({"variable"}),
+    "cpp-headers": frozenset({"variable"}),
 }
 FUNCTION_KINDS = frozenset({"function", "method", "generator", "getter", "setter", "func"})
+# Our kinds whose whole declaration counts as their place: ctags tags a multi-line
+# Objective-C method declaration at its last line (`    error: (NSError **)error;`).
+SPAN_MATCHED: dict[str, frozenset[str]] = {
+    "objc-headers": frozenset({"method", "constructor"}),
+}
 SCOPE_SEPARATORS = ("::", ".")
 OUR_FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
 # Names ctags makes up for anonymous functions, structs and enums: nothing to look up.
@@ -320,6 +361,10 @@ def run_measured(cmd: Sequence[str], cwd: Path | None = None) -> Measured:
 
 
 def symfuse_command() -> str:
+    """The installed command (``$SYMFUSE_BENCH_COMMAND`` when set: another build to compare)."""
+    chosen = os.environ.get("SYMFUSE_BENCH_COMMAND")
+    if chosen:
+        return chosen
     beside = Path(sys.executable).parent / "symfuse"
     found = str(beside) if beside.exists() else shutil.which("symfuse")
     if found is None:
@@ -375,6 +420,8 @@ class Recall:
 
 
 def spec_extensions(language: str) -> tuple[str, ...]:
+    if language in HEADER_ROWS:
+        return (".h",)
     return next(s.extensions for s in LANGUAGES if s.name == language)
 
 
@@ -406,13 +453,14 @@ def run_language(
     slice_: corpus_mod.Slice, ctags: str | None, work: Path, examples: int
 ) -> LanguageRun:
     run = LanguageRun(slice_.language, slice_.root, slice_.provenance)
-    if slice_.language not in supported():
-        raise RuntimeError(f"symfuse has no query for {slice_.language} (indexer/queries/)")
-    files = indexed_files(slice_.root, slice_.language)
+    language = HEADER_ROWS.get(slice_.language, slice_.language)
+    if language not in supported():
+        raise RuntimeError(f"symfuse has no query for {language} (indexer/queries/)")
+    files = indexed_files(slice_.root, language)
     run.files = len(files)
     run.megabytes = sum(files.values()) / 1e6
     index_dir = work / f"index-{slice_.language}"
-    base = [f"--index-dir={index_dir}", f"--languages={slice_.language}", "--no-progress"]
+    base = [f"--index-dir={index_dir}", f"--languages={language}", "--no-progress"]
     log(f"{slice_.language}: symfuse index ({run.files} files, {run.megabytes:.1f} MB)")
     measured = run_measured(
         [symfuse_command(), "index", str(slice_.root), *base, "--output-format=json"]
@@ -493,10 +541,14 @@ def same_name(name: str) -> str:
     """One spelling of a name for both tools.
 
     ``operator +`` (ctags) and ``operator+`` (the source, as clangd writes it)
-    are the same C++ name; a JavaScript private field ``#x`` is ``x`` to ctags.
+    are the same C++ name; a JavaScript private field ``#x`` is ``x`` to ctags. An
+    Objective-C method is named by its first selector keyword (``initWithName`` for
+    ctags' ``initWithName:sides:``; the convention of queries/objc.scm).
     """
     if name.startswith("operator"):
         return name.replace(" ", "")
+    if ":" in name:
+        return name.split(":", 1)[0]
     return name.removeprefix("#")
 
 
@@ -532,6 +584,45 @@ CTAGS_MISREADS: dict[str, str] = {
     "conditional type": "a type named in `A extends B ? C : D`, a use",
     "regex flags": "`/.../gi` read as the name `gi`",
 }
+# universal-ctags' Objective-C parser reads macro uses as definitions and names a
+# function-pointer field after its return type. Proven by the tag's own line, as above.
+CTAGS_MISREADS.update(
+    {
+        "macro call": "`DEFINE_BLOCK_TYPE(...)`, `__attribute__((...))`: a macro use",
+        "macro line": "`@public GS_NSThread_IVARS;`: a macro that expands to fields",
+        "trailing macro": "`id _internal GS_UNUSED_IVAR;`: the annotation, not the field's name",
+        "return type": "`BOOL (*isEqual)(...)`: the field is isEqual, BOOL its return type",
+    }
+)
+_OBJC_MISREAD_KINDS = frozenset({"function", "field", "method", "category"})
+
+
+def objc_misread(tag: dict[str, Any]) -> str | None:
+    """The CTAGS_MISREADS reason of an Objective-C tag proven by its line, or None."""
+    if str(tag.get("kind", "")) not in _OBJC_MISREAD_KINDS:
+        return None
+    line = _pattern_line(tag)
+    if line is None:
+        return None
+    raw = str(tag["name"])
+    name = re.escape(raw)
+    macro_like = raw.startswith("__") or re.fullmatch(r"[A-Z][A-Z0-9_]+", raw) is not None
+    if tag["kind"] == "function" and macro_like and re.search(rf"(?:^|\W){name}\s*\(", line):
+        return "macro call"
+    if tag["kind"] == "category" and not re.search(r"@(?:interface|implementation)\b", line):
+        return "macro call"  # `DEFINE_BLOCK_TYPE(B, void, GS_GENERIC_TYPE(ElementT))`
+    if tag["kind"] == "method" and macro_like and re.search(rf"\w\s+{name}\s*;", line):
+        return "trailing macro"
+    if tag["kind"] == "field":
+        if re.fullmatch(rf"\s*(?:@(?:public|protected|private|package)\s+)?{name}\s*;?\s*", line):
+            return "macro line"
+        if macro_like and re.search(rf"[\w\]]\s+{name}\s*;", line):
+            return "trailing macro"
+        if re.search(rf"\b{name}\s*\**\s*\(\s*\*\s*\w+\s*\)", line):
+            return "return type"
+    return None
+
+
 # ctags kinds whose tags the rules look at, per language (tsx uses TypeScript's parser).
 MISREAD_KINDS: dict[str, frozenset[str]] = {
     "typescript": frozenset({"constant", "variable", "property", "alias", "method", "class"}),
@@ -698,6 +789,8 @@ def _only_as(code: str, name: str, position: str) -> bool:
 
 def ctags_misread(language: str, tag: dict[str, Any]) -> str | None:
     """The CTAGS_MISREADS reason proven by the tag's own line, or None (a real tag)."""
+    if language == "objc-headers":
+        return objc_misread(tag)
     if str(tag.get("kind", "")) not in MISREAD_KINDS.get(language, frozenset()):
         return None
     line = _pattern_line(tag)
@@ -785,7 +878,10 @@ def recall(
     bodies: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for s in ours:
         kind = str(s["kind"])
-        for line in {int(s["line"]), int(s.get("name_line") or s["line"])}:
+        lines = {int(s["line"]), int(s.get("name_line") or s["line"])}
+        if language in SPAN_MATCHED and kind in SPAN_MATCHED[language] and s.get("end_line"):
+            lines.update(range(int(s["line"]), int(s["end_line"]) + 1))
+        for line in lines:
             ours_at[(s["file"], same_name(str(s["name"])))].append((line, kind))
         if kind in OUR_FUNCTION_KINDS and s.get("end_line"):
             bodies[s["file"]].append((int(s["line"]), int(s["end_line"])))
