@@ -54,6 +54,7 @@ class ServerState:
         self.roots: tuple[Path, ...] = ()
         self.texts = LineTexts()
         self.open_docs: dict[str, str] = {}  # path -> latest text, for open buffers
+        self.too_large: set[str] = set()  # open buffers over maxFileSize: the disk file counts
         self._dirty: dict[str, str] = {}  # path -> text not yet indexed
         self.overlaid: set[str] = set()  # paths whose buffer text the index holds
         self._dirty_lock = threading.Lock()
@@ -123,6 +124,11 @@ class ServerState:
         """Remember a buffer's new text; it is indexed at the next flush."""
         with self._dirty_lock:
             self._dirty[path] = text
+
+    def drop_pending(self, path: str) -> None:
+        """Forget a buffer's text not yet indexed."""
+        with self._dirty_lock:
+            self._dirty.pop(path, None)
 
     def close(self, path: str) -> None:
         """A buffer was closed: index the file as it is on disk (worker thread)."""

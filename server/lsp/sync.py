@@ -76,12 +76,36 @@ def _buffer_changed(ls: SymfuseLanguageServer, uri: str) -> None:
     if path is None:
         return
     text = ls.workspace.get_text_document(uri).source
+    if _too_large(ls, path, text):
+        return
     ls.state.open_docs[path] = text
     ls.state.mark_dirty(path, text)
     if ls.flush_timer is not None:
         ls.flush_timer.cancel()
     loop = asyncio.get_running_loop()
     ls.flush_timer = loop.call_later(FLUSH_DELAY, lambda: ls.spawn(_flush(ls)))
+
+
+def _too_large(ls: SymfuseLanguageServer, path: str, text: str) -> bool:
+    """A buffer over ``maxFileSize`` is treated as such a file on disk is: not indexed (it
+    would stall every query while it parses), its text not kept, and the user told once."""
+    limit = ls.state.options.index.max_file_size
+    size = len(text) if len(text) > limit else len(text.encode("utf-8", "surrogatepass"))
+    state = ls.state
+    if size <= limit:
+        state.too_large.discard(path)
+        return False
+    state.open_docs.pop(path, None)
+    state.drop_pending(path)
+    if path in state.overlaid:  # an earlier, smaller text is indexed: back to the disk file
+        ls.spawn(asyncio.to_thread(_close, ls, path))
+    if path not in state.too_large:
+        state.too_large.add(path)
+        ls.notify_user(
+            f"{path} is {size / 1e6:.1f} MB, over maxFileSize ({limit / 1e6:.1f} MB): "
+            "its unsaved changes are not indexed; answers use the file on disk"
+        )
+    return True
 
 
 async def _flush(ls: SymfuseLanguageServer) -> None:

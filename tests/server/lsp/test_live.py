@@ -165,3 +165,18 @@ async def test_cancelled_request_gets_request_cancelled(tmp_path: Path) -> None:
         refs = await s.client.text_document_references_async(params)
         assert refs is not None
         assert len(refs) == 4001
+
+
+async def test_a_buffer_over_max_file_size_is_not_indexed(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path, options={"maxFileSize": 4000}) as s:
+        await s.wait_ready()
+        big = "def only_in_the_big_buffer():\n    pass\n" + "# padding line\n" * 400
+        uri = s.open("geometry/shapes.py", big)
+        # Answers come from the file on disk, at once: the buffer is never parsed.
+        assert "only_in_the_big_buffer" not in await s.names("only_in_the_big_buffer")
+        assert "Square" in await s.names("Square")
+        assert any("over maxFileSize" in m.message for m in s.messages)
+        # Cut back under the limit, the buffer is indexed again.
+        s.change(uri, lsp.TextDocumentContentChangeWholeDocument(text=big[:300]))
+        assert (await s.names("only_in_the_big_buffer"))[0] == "only_in_the_big_buffer"
+        assert sum("over maxFileSize" in m.message for m in s.messages) == 1  # told once
