@@ -50,6 +50,7 @@ class SymfuseLanguageServer(LanguageServer):
         self.state = ServerState(launch)
         self.tasks: set[asyncio.Task[None]] = set()
         self.flush_timer: asyncio.TimerHandle | None = None
+        self.symbol_requests = 0  # workspace/symbol requests received (superseded ones drop)
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls' stdio loop, reading through :class:`GuardedReader`: a malformed stream

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcContentModified
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
@@ -40,8 +41,12 @@ async def workspace_symbol(
     wanted = parse_query(params.query)
     limit = ls.state.options.search.result_limit
     lazy = _lazy_locations(ls)
+    ls.symbol_requests += 1
+    mine = ls.symbol_requests
 
     def answer(index: Index) -> list[lsp.WorkspaceSymbol]:
+        if ls.symbol_requests != mine:  # the user typed on: a newer query is waiting
+            raise JsonRpcContentModified("superseded by a newer workspace/symbol request")
         return [
             lsp_convert.workspace_symbol(index, s, None if lazy else ls.state.mapper(index, s.file))
             for s in _found(ls, index, wanted, limit)

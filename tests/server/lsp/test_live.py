@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcRequestCancelled
+from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 
 from tests.support.lsp import capabilities, copy_fixture, lsp_session
 
@@ -165,6 +165,31 @@ async def test_cancelled_request_gets_request_cancelled(tmp_path: Path) -> None:
         refs = await s.client.text_document_references_async(params)
         assert refs is not None
         assert len(refs) == 4001
+
+
+async def test_superseded_workspace_symbol_requests_are_dropped(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        protocol = s.client.protocol
+        with s.index_held():  # the user types three letters while the index is busy
+            typed = [
+                protocol.send_request_async(
+                    lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolParams(query=query)
+                )
+                for query in ("S", "Sq", "Squ")
+            ]
+            # A request that reads no index: answered once the three handlers have begun.
+            outside = lsp.TextDocumentIdentifier(uri="file:///outside/the/workspace.py")
+            await s.client.text_document_document_symbol_async(
+                lsp.DocumentSymbolParams(text_document=outside)
+            )
+        for stale in typed[:2]:
+            with pytest.raises(JsonRpcException) as dropped:
+                await stale
+            assert dropped.value.code == lsp.LSPErrorCodes.ContentModified
+        last = await typed[2]
+        assert last is not None
+        assert "Square" in [item.name for item in last]
 
 
 async def test_a_buffer_over_max_file_size_is_not_indexed(tmp_path: Path) -> None:
