@@ -97,11 +97,14 @@ class LiveIndex:
 
     @contextmanager
     def reading(self) -> Iterator[Index]:
-        """The current index, locked against changes while the caller reads it."""
+        """The current index. Nobody changes a published index (writers patch a snapshot
+        and swap it in), so readers hold no lock while they read and never wait for
+        each other: a slow reader delays neither the next reader nor a writer."""
         with self._lock:
             if self._index is None:
                 self._index = Index(dict(self.aliases))
-            yield self._index
+            index = self._index
+        yield index
 
     def wait_ready(self, timeout: float | None) -> bool:
         """Block until the first full index is in place; False on timeout."""
@@ -228,13 +231,14 @@ class LiveIndex:
                 break
             batch = jobs[start : start + BATCH]
             results = parse_many(batch, self.config.jobs, show_progress=False)
+            for result in results:
+                if isinstance(result, ParsedFile):
+                    entry = entry_of(result)
+                    partial.files[entry.path] = entry
+            partial.changed()
+            published = _snapshot(partial)  # readers get a copy nobody fills any more
             with self._lock:
-                for result in results:
-                    if isinstance(result, ParsedFile):
-                        entry = entry_of(result)
-                        partial.files[entry.path] = entry
-                partial.changed()
-                self._index = partial
+                self._index = published
             self._changed()
             if progress:
                 progress("indexing", min(start + BATCH, total), total)

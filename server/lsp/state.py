@@ -58,7 +58,7 @@ class ServerState:
         self._dirty: dict[str, str] = {}  # path -> text not yet indexed
         self.overlaid: set[str] = set()  # paths whose buffer text the index holds
         self._dirty_lock = threading.Lock()
-        self._flush_lock = threading.Lock()
+        self.flush_lock = threading.Lock()  # held while buffers are indexed; every query takes it
 
     @property
     def live(self) -> LiveIndex | None:
@@ -137,7 +137,7 @@ class ServerState:
         live = self.live
         if live is None:
             return
-        with self._flush_lock:
+        with self.flush_lock:
             if path in self.overlaid:
                 self.overlaid.discard(path)
                 live.clear_overlay(path)
@@ -150,7 +150,7 @@ class ServerState:
         live = self.live
         if live is None:
             return
-        with self._flush_lock:
+        with self.flush_lock:
             with self._dirty_lock:
                 dirty, self._dirty = self._dirty, {}
             for path, text in dirty.items():

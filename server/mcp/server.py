@@ -15,6 +15,7 @@ token budget and the translation of symfuse errors into tool errors.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -57,12 +58,18 @@ class MCPOptions:
     warm: bool = True  # build ranking structures in the background after each change
 
 
+TEXT_SCANS = 2  # text scans that run at once; the others wait, within their time limit
+
+
 class Backend:
     """The index service plus everything each tool needs around a query."""
 
     def __init__(self, service: IndexService, options: MCPOptions) -> None:
         self.service = service
         self.options = options
+        # Text scans read every file: a few at a time, so a burst of slow regexes never
+        # takes the worker threads every other tool answers from.
+        self.scans = threading.BoundedSemaphore(TEXT_SCANS)
 
     # --- lifecycle ------------------------------------------------------------------
 

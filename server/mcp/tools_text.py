@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
@@ -34,8 +35,16 @@ Examples: {"pattern": "TODO"} ; {"pattern": "raise \\\\w+Error", "regex": true,
 
 def register(server: MCPServer[Any], backend: Backend) -> None:
     def search_text(request: TextRequest, rendering: Rendering) -> CallToolResult:
-        with tool_errors(), backend.reading() as index:
-            result = operations.text(index, request)
+        if not backend.scans.acquire(timeout=request.timeout):
+            raise ToolError(
+                f"other text searches kept the scanners busy for the {request.timeout:g} s "
+                "budget; retry, or narrow file_pattern"
+            )
+        try:
+            with tool_errors(), backend.reading() as index:
+                result = operations.text(index, request)
+        finally:
+            backend.scans.release()
         hits = []
         for hit in result.hits:
             row = hit.to_dict()

@@ -53,12 +53,11 @@ class Session:
 
     @contextmanager
     def index_held(self) -> Iterator[None]:
-        """Hold the in-process server's index as a long reader would: every request that
-        reads it waits until the block ends, however fast the machine."""
+        """Hold the in-process server as a long buffer re-index would (its flush lock):
+        every request that reads the index waits until the block ends, however fast
+        the machine."""
         assert self.server is not None, "only an in-process server can be held"
-        live = self.server.state.live
-        assert live is not None
-        with live.reading():
+        with self.server.state.flush_lock:
             yield
 
     def uri(self, rel: str, root: Path | None = None) -> str:
