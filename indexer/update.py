@@ -35,9 +35,9 @@ from symfuse.indexer.parsing import (
     ParseJob,
     ParseResult,
     job_for,
-    package_prefixes,
     parse_stream,
 )
+from symfuse.indexer.python_layout import python_layouts
 from symfuse.indexer.records_only import update_records_only
 from symfuse.indexer.store import Store
 
@@ -224,11 +224,11 @@ def _build(run: _Update) -> Index:
 
 def _discovered_jobs(run: _Update) -> Iterator[ParseJob]:
     aliases = run.aliases
-    packages = package_prefixes(aliases)
+    layouts = python_layouts(aliases)
     for alias, real in aliases.items():
         found = Discovery()
         for c in discover_iter(Path(real), run.config.discovery(), found):
-            yield job_for(alias, c, aliases, packages)
+            yield job_for(alias, c, aliases, layouts)
         run.report.skipped.extend(_skips(found, alias, aliases))
 
 
@@ -318,7 +318,7 @@ def _classify(
     extraction changed) as jobs, and the keys of the others."""
     to_parse: list[ParseJob] = []
     unchanged: list[str] = []
-    packages = package_prefixes(aliases)
+    layouts = python_layouts(aliases)
     for key, (alias, c) in candidates.items():
         stamp: FileStamp | None = None
         if previous is not None and key in previous.files:
@@ -329,7 +329,7 @@ def _classify(
         if same and c.language not in stale_languages:
             unchanged.append(key)
         else:
-            to_parse.append(job_for(alias, c, aliases, packages))
+            to_parse.append(job_for(alias, c, aliases, layouts))
     return to_parse, unchanged
 
 

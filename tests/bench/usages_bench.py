@@ -75,7 +75,7 @@ def module_of(rel: Path, source_root: str) -> str:
 
 
 class _Binder(ast.NodeVisitor):
-    """Module-level import bindings of one file: local name -> dotted name."""
+    """Import bindings of one file, wherever they stand: local name -> dotted name."""
 
     def __init__(self, module: str, is_package: bool) -> None:
         self.names: dict[str, str] = {}
@@ -117,9 +117,6 @@ def _rebinds(scope: ast.AST, name: str) -> bool:
             continue
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
             return True
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and not isinstance(scope, ast.Module):
-            if any((a.asname or a.name.split(".")[0]) == name for a in node.names):
-                return True
         stack.extend(ast.iter_child_nodes(node))
     return False
 
@@ -171,7 +168,7 @@ def true_sites(tree_dir: Path, source_root: str, target: str) -> set[Site]:
             continue
         own = module_of(rel, source_root)
         binder = _Binder(own, path.name == "__init__.py")
-        for node in tree.body:
+        for node in ast.walk(tree):  # imports inside functions too (`from x import f`)
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 binder.visit(node)
         bound = dict(binder.names)
@@ -283,7 +280,10 @@ def measure(tree_dir: Path, source_root: str, targets: tuple[str, ...]) -> tuple
 def _row(label: str, truth: int, listed: int, hits: int) -> None:
     recall = hits / truth if truth else 1.0
     precision = hits / listed if listed else 1.0
-    print(f"{label:45} true {truth:5}  listed {listed:5}  recall {recall:.3f}  precision {precision:.3f}")
+    print(
+        f"{label:45} true {truth:5}  listed {listed:5}"
+        f"  recall {recall:.3f}  precision {precision:.3f}"
+    )
 
 
 def main() -> None:
