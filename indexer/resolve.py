@@ -108,8 +108,8 @@ class Resolver:
         """``once``: the caller asks for this written name once per file (a link
         group), so the answer past the scopes is not worth remembering."""
         if kind is RefKind.IMPORT:
-            module = python_module_of(self.index, entry) if entry.language == "python" else None
-            target = self._fqn(import_fqn(name, qualifier, entry, module))
+            own = python_module_of(self.index, entry) if entry.language == "python" else None
+            target = self._fqn(import_fqn(name, qualifier, entry, own))
             if target is None and qualifier.startswith(RELATIVE):
                 module = script_module(self.index, entry, qualifier)
                 target = self._script_export(module, name) if module is not None else None
