@@ -151,9 +151,10 @@ class SymbolBuilder:
         parent, parent_q = stack[-1] if stack else (None, "")
         kind = _refine_kind(entry.kind, name, parent)
         if kind in Kind.VALUES and parent is not None and parent.kind.is_callable:
-            if not _is_parameter_property(entry, parent) or len(stack) < 2:
+            if _is_parameter_property(entry, parent) and len(stack) >= 2:
+                parent, parent_q = stack[-2]  # `constructor(private x: T)` declares a member
+            elif not (_is_module_function(parent.node) and _holds_a_call(entry.node)):
                 return  # a local variable: noise for a workspace index, as in ctags
-            parent, parent_q = stack[-2]  # `constructor(private x: T)` declares a member
         entry.kind = kind
         scope = parent_q or entry.receiver
         qualified = f"{scope}.{name}" if scope else name
@@ -206,6 +207,31 @@ def _is_parameter_property(entry: Def, function: Def) -> bool:
         return False
     body = function.node.child_by_field_name("body")
     return body is not None and entry.node.end_byte <= body.start_byte
+
+
+_FUNCTION_VALUES = frozenset({"function_expression", "arrow_function", "function"})
+
+
+def _is_module_function(node: Node) -> bool:
+    """A JavaScript function that stands for a module: called where it is written
+    (``(function () { ... })()``, ``function () { ... }.call(this)``) or wrapped in
+    parentheses as such factories are (``var runInContext = (function runInContext()
+    { ... })``). ``node`` is the function, or the definition it is the value of."""
+    value = node.child_by_field_name("value") or node.child_by_field_name("right") or node
+    while value.type == "parenthesized_expression" and value.named_child_count:
+        value = value.named_children[0]
+    if value.type not in _FUNCTION_VALUES:
+        return False
+    around = value.parent
+    if around is not None and around.type == "member_expression":  # `.call(this)`
+        around = around.parent
+    return around is not None and around.type in ("parenthesized_expression", "call_expression")
+
+
+def _holds_a_call(node: Node) -> bool:
+    """``var merge = makeMerger(...)``: a declarator bound to a call's result."""
+    value = node.child_by_field_name("value")
+    return value is not None and value.type in ("call_expression", "new_expression")
 
 
 def _scope_of(node: Node) -> Node:
