@@ -94,6 +94,12 @@ struct Printer {
     void print(int number);
 };
 """
+CSHARP = """\
+class Printer {
+    void Print(string text) {}
+    void Print(int number) {}
+}
+"""
 OTHER = "def print_all():\n    pass\n\n\nclass Logger:\n    def print(self):\n        pass\n"
 
 
@@ -103,8 +109,8 @@ def _index(tmp_path: Path, files: dict[str, str]) -> Index:
     return index
 
 
-def test_java_and_cpp_overloads_stay_apart_and_are_listed_together(tmp_path: Path) -> None:
-    files = {"Printer.java": JAVA, "printer.hpp": CPP, "log.py": OTHER}
+def test_java_cpp_and_csharp_overloads_stay_apart_and_are_listed_together(tmp_path: Path) -> None:
+    files = {"Printer.java": JAVA, "printer.hpp": CPP, "Printer.cs": CSHARP, "log.py": OTHER}
     index = _index(tmp_path, files)
     java = [s.symbol_id for s in index.symbols if s.file == "Printer.java" and s.name == "print"]
     assert java == [
@@ -114,9 +120,14 @@ def test_java_and_cpp_overloads_stay_apart_and_are_listed_together(tmp_path: Pat
     ]
     found = search(index, SearchRequest.from_mapping({"query": "Printer.print", "limit": 10}))
     ids = [item.symbol.symbol_id for item in found.items]
-    overloads = [i for i in ids if "::Printer.print#" in i]
-    assert len(overloads) == 5
-    assert ids[:5] == overloads  # together, before anything else
+    overloads = [i for i in ids if "::printer.print#" in i.lower()]
+    assert len(overloads) == 7  # three in Java, two in C++, two in C#
+    assert ids[:7] == overloads  # together, before anything else
+    found = search(index, SearchRequest.from_mapping({"query": "Print", "language": "csharp"}))
+    assert [i.symbol.symbol_id for i in found.items][:2] == [
+        "Printer.cs::Printer.Print#method",
+        "Printer.cs::Printer.Print#method~2",
+    ]
     found = search(index, SearchRequest.from_mapping({"query": "print", "limit": 10}))
     ids = [item.symbol.symbol_id for item in found.items]
     java = [n for n, i in enumerate(ids) if i.startswith("Printer.java::Printer.print#")]
