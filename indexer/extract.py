@@ -145,10 +145,11 @@ def _collect(language: str, tree: Tree, source: bytes) -> tuple[dict[int, Def], 
 
 
 def _fold_function_values(defs: dict[int, Def]) -> None:
-    """A named function expression that is the value of another definition is that
-    definition (its name is visible only inside it): ``obj.init = function init() {}``
-    and ``var f = (function f() {})`` are ``obj.init`` and ``f``, functions, not also
-    ``obj.init.init`` and ``f.f``."""
+    """A named function expression that is the value of a definition of the same name
+    is that definition (its own name is visible only inside it): ``obj.init =
+    function init() {}`` and ``var f = (function f() {})`` are ``obj.init`` and ``f``,
+    functions, not also ``obj.init.init`` and ``f.f``. Under another name it stays a
+    definition of its own (``module.exports = function parse() {}``)."""
     holders = {(d.node.start_byte, d.node.end_byte, d.node.type): d for d in defs.values()}
     for key, entry in list(defs.items()):
         if entry.node.type != "function_expression":
@@ -157,8 +158,8 @@ def _fold_function_values(defs: dict[int, Def]) -> None:
         while holder is not None and holder.type == "parenthesized_expression":
             holder = holder.parent
         outer = holders.get((holder.start_byte, holder.end_byte, holder.type)) if holder else None
-        if outer is None or outer is entry:
-            continue
+        if outer is None or outer is entry or outer.name_node.text != entry.name_node.text:
+            continue  # `module.exports = function parse() {}`: `parse` names it better
         del defs[key]
         if outer.kind in Kind.VALUES:
             outer.kind = entry.kind

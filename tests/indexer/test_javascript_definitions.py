@@ -40,3 +40,9 @@ def test_a_property_assigned_a_named_function_is_one_function() -> None:
     source = b"var obj = {};\nobj.init = function init() { return 1; };\n"
     symbols = extract("a.js", "r", "javascript", source).symbols
     assert [s.symbol_id for s in symbols] == ["a.js::obj#variable", "a.js::obj.init#function"]
+
+
+def test_a_function_named_apart_from_what_holds_it_keeps_its_name() -> None:
+    source = b"module.exports = function parse(text) { return text; };\n"
+    symbols = extract("a.js", "r", "javascript", source).symbols
+    assert "a.js::module.exports.parse#function" in [s.symbol_id for s in symbols]
