@@ -14,17 +14,26 @@ from symfuse.indexer.extract_text import module_name
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.languages import family
 from symfuse.indexer.model import RefKind
+from symfuse.indexer.python_layout import python_layouts
 from symfuse.indexer.rows import REF_KIND_CODE, LinkGroup
 
 _IMPORT_CODE = REF_KIND_CODE[RefKind.IMPORT]
 
 
+def python_module_of(index: Index, entry: FileEntry) -> str:
+    """The module a Python file names, from its root's layout (``src/`` folders,
+    a root that is a package: :mod:`~symfuse.indexer.python_layout`)."""
+    layouts = index.derived("python layouts", lambda: python_layouts(index.roots))
+    layout = layouts.get(entry.root)
+    return layout.module(entry.rel) if layout is not None else module_name(entry.rel)
+
+
 def python_modules(index: Index) -> dict[str, FileEntry]:
-    """Python module name (from the path under its root) -> the file."""
+    """Python module name (as its root's layout names it) -> the file."""
     return index.derived(
         "python modules",
         lambda: {
-            module_name(entry.rel): entry
+            python_module_of(index, entry): entry
             for entry in index.files.values()
             if entry.language == "python"
         },
@@ -42,8 +51,11 @@ class Bindings(NamedTuple):
     relative_stars: tuple[str, ...]
 
 
-def import_bindings(entry: FileEntry, groups: list[LinkGroup] | None = None) -> Bindings:
-    """What a file's imports bind (``groups``: its link groups, when already decoded)."""
+def import_bindings(
+    entry: FileEntry, groups: list[LinkGroup] | None = None, module: str | None = None
+) -> Bindings:
+    """What a file's imports bind (``groups``: its link groups, when already decoded;
+    ``module``: the module the file names, which relative imports start from)."""
     table: dict[str, str] = {}
     stars: list[str] = []
     relative: dict[str, tuple[str, str]] = {}
@@ -62,9 +74,9 @@ def import_bindings(entry: FileEntry, groups: list[LinkGroup] | None = None) -> 
             elif name.startswith(RELATIVE) and alias:  # import * as alias from "./m"
                 relative[alias] = (name, "")
         if name == "*":
-            stars.append(import_fqn(name, qualifier, entry)[:-2])
+            stars.append(import_fqn(name, qualifier, entry, module)[:-2])
             continue
-        table[alias or name.rsplit(".", 1)[-1]] = import_fqn(name, qualifier, entry)
+        table[alias or name.rsplit(".", 1)[-1]] = import_fqn(name, qualifier, entry, module)
         if not alias and "." in name and not qualifier:
             table[name.split(".", 1)[0]] = name.split(".", 1)[0]
     return Bindings(table, tuple(stars), relative, tuple(relative_stars))
@@ -139,12 +151,13 @@ def changed_bindings(old: FileEntry | None, new: FileEntry | None) -> set[str] |
     return rebound
 
 
-def import_fqn(name: str, qualifier: str, entry: FileEntry) -> str:
+def import_fqn(name: str, qualifier: str, entry: FileEntry, module: str | None = None) -> str:
     """The qualified name an import names; relative Python imports
-    (``from .query import QuerySet``) are made absolute from the file's module."""
+    (``from .query import QuerySet``) are made absolute from the file's module
+    (``module``; when not given, named from the file's key)."""
     if qualifier.startswith(".") and entry.language == "python":
         dots = len(qualifier) - len(qualifier.lstrip("."))
-        package = module_name(entry.path).split(".")
+        package = (module if module is not None else module_name(entry.path)).split(".")
         if not entry.path.endswith("__init__.py"):
             package = package[:-1]
         package = package[: len(package) - (dots - 1)] if dots > 1 else package

@@ -16,6 +16,7 @@ from typing import Any
 from symfuse.indexer import languages, rows
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE, DiscoveryConfig
 from symfuse.indexer.model import FileProblem, Skipped
+from symfuse.indexer.python_layout import python_layouts
 from symfuse.indexer.store import Store, default_index_dir
 from symfuse.indexer.versions import EXTRACTOR_VERSION, LINKER_VERSION
 
@@ -54,6 +55,12 @@ class IndexConfig:
             "exclude": list(self.exclude),
             "max_file_size": self.max_file_size,
             "languages": sorted(self.languages) if self.languages is not None else None,
+            # where each root's Python modules start: a changed layout renames them all
+            "python_layouts": {
+                alias: layout.describe()
+                for alias, layout in python_layouts(root_aliases(self.roots)).items()
+                if layout.folders
+            },
         }
 
 

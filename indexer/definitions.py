@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from symfuse.indexer import languages
-from symfuse.indexer.extract_text import SPACES, comment_doc, node_text, signature
+from symfuse.indexer.extract_text import SPACES, comment_doc, node_text, short_name, signature
 from symfuse.indexer.model import Kind, Span, Symbol
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ class Def:
     receiver: str = ""
     symbol: Symbol | None = None
     index: int = -1  # the symbol's position in the file's list, once built
+    overloads: list[str] = field(default_factory=list)  # signatures of its typing stubs
 
 
 class Columns:
@@ -103,6 +104,8 @@ class SymbolBuilder:
         self.symbols: list[Symbol] = []
 
     def build(self, ordered: list[Def]) -> list[Symbol]:
+        if self.spec.name == "python":
+            ordered = self._merge_overloads(ordered)
         for entry in ordered:
             stack = self.stack
             while stack and (
@@ -113,6 +116,33 @@ class SymbolBuilder:
             self._add(entry)
         return self.symbols
 
+    def _merge_overloads(self, ordered: list[Def]) -> list[Def]:
+        """``@typing.overload`` stubs and their implementation as one definition: the
+        implementation (the stubs' last when there is none, as in a ``.pyi``) carries
+        every stub's signature, one a line after its own; the stubs are dropped, so
+        the plain id, the callers and the callees are the implementation's."""
+        stubs: dict[tuple[int, int, str], list[Def]] = {}
+        dropped: set[int] = set()
+        for entry in ordered:
+            if entry.kind is not Kind.FUNCTION:
+                continue
+            scope = _scope_of(entry.node)
+            key = (scope.start_byte, scope.end_byte, node_text(entry.name_node))
+            if any(short_name(text) == "overload" for text, _ in entry.decorators):
+                stubs.setdefault(key, []).append(entry)
+                continue
+            waiting = stubs.pop(key, None)
+            if waiting:
+                self._take_overloads(entry, waiting, dropped)
+        for waiting in stubs.values():  # stubs without an implementation
+            if len(waiting) > 1:
+                self._take_overloads(waiting[-1], waiting[:-1], dropped)
+        return [d for d in ordered if id(d) not in dropped] if dropped else ordered
+
+    def _take_overloads(self, target: Def, stubs: list[Def], dropped: set[int]) -> None:
+        target.overloads = [signature(d.node, d.name_node, self.source) for d in stubs]
+        dropped.update(id(d) for d in stubs)
+
     def _add(self, entry: Def) -> None:
         name = _name(entry)
         if not name:
@@ -121,9 +151,10 @@ class SymbolBuilder:
         parent, parent_q = stack[-1] if stack else (None, "")
         kind = _refine_kind(entry.kind, name, parent)
         if kind in Kind.VALUES and parent is not None and parent.kind.is_callable:
-            if not _is_parameter_property(entry, parent) or len(stack) < 2:
+            if _is_parameter_property(entry, parent) and len(stack) >= 2:
+                parent, parent_q = stack[-2]  # `constructor(private x: T)` declares a member
+            elif not (_is_module_function(parent.node) and _holds_a_call(entry.node)):
                 return  # a local variable: noise for a workspace index, as in ctags
-            parent, parent_q = stack[-2]  # `constructor(private x: T)` declares a member
         entry.kind = kind
         scope = parent_q or entry.receiver
         qualified = f"{scope}.{name}" if scope else name
@@ -147,7 +178,7 @@ class SymbolBuilder:
             name,
             kind,
             f"{self.prefix}.{qualified}" if self.prefix else qualified,
-            signature(node, name_node, self.source),
+            "\n".join([signature(node, name_node, self.source), *entry.overloads]),
             spec.name,
             self.path,
             self.root,
@@ -176,6 +207,39 @@ def _is_parameter_property(entry: Def, function: Def) -> bool:
         return False
     body = function.node.child_by_field_name("body")
     return body is not None and entry.node.end_byte <= body.start_byte
+
+
+_FUNCTION_VALUES = frozenset({"function_expression", "arrow_function", "function"})
+
+
+def _is_module_function(node: Node) -> bool:
+    """A JavaScript function that stands for a module: called where it is written
+    (``(function () { ... })()``, ``function () { ... }.call(this)``) or wrapped in
+    parentheses as such factories are (``var runInContext = (function runInContext()
+    { ... })``). ``node`` is the function, or the definition it is the value of."""
+    value = node.child_by_field_name("value") or node.child_by_field_name("right") or node
+    while value.type == "parenthesized_expression" and value.named_child_count:
+        value = value.named_children[0]
+    if value.type not in _FUNCTION_VALUES:
+        return False
+    around = value.parent
+    if around is not None and around.type == "member_expression":  # `.call(this)`
+        around = around.parent
+    return around is not None and around.type in ("parenthesized_expression", "call_expression")
+
+
+def _holds_a_call(node: Node) -> bool:
+    """``var merge = makeMerger(...)``: a declarator bound to a call's result."""
+    value = node.child_by_field_name("value")
+    return value is not None and value.type in ("call_expression", "new_expression")
+
+
+def _scope_of(node: Node) -> Node:
+    """The block a definition stands in, past the decorators wrapping it."""
+    parent = node.parent
+    while parent is not None and parent.type == "decorated_definition":
+        parent = parent.parent
+    return parent if parent is not None else node
 
 
 def _contains(outer: Node, inner: Node) -> bool:

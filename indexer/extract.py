@@ -96,6 +96,7 @@ def extract(
         problems.append("syntax errors; indexed what the parser recovered")
     columns = Columns(source)
     defs, raw_refs = _collect(language, tree, source)
+    _fold_function_values(defs)
     # a definition's own name is not a call of it (Julia's `f(x) = ...` head is a call)
     raw_refs = [r for r in raw_refs if r[5] is not RefKind.CALL or r[0] not in defs]
     ordered = sorted(
@@ -141,6 +142,27 @@ def _collect(language: str, tree: Tree, source: bytes) -> tuple[dict[int, Def], 
         else:
             raw_refs.append(_raw_ref(names[0], kind, caps, source))
     return defs, raw_refs
+
+
+def _fold_function_values(defs: dict[int, Def]) -> None:
+    """A named function expression that is the value of a definition of the same name
+    is that definition (its own name is visible only inside it): ``obj.init =
+    function init() {}`` and ``var f = (function f() {})`` are ``obj.init`` and ``f``,
+    functions, not also ``obj.init.init`` and ``f.f``. Under another name it stays a
+    definition of its own (``module.exports = function parse() {}``)."""
+    holders = {(d.node.start_byte, d.node.end_byte, d.node.type): d for d in defs.values()}
+    for key, entry in list(defs.items()):
+        if entry.node.type != "function_expression":
+            continue
+        holder = entry.node.parent
+        while holder is not None and holder.type == "parenthesized_expression":
+            holder = holder.parent
+        outer = holders.get((holder.start_byte, holder.end_byte, holder.type)) if holder else None
+        if outer is None or outer is entry or outer.name_node.text != entry.name_node.text:
+            continue  # `module.exports = function parse() {}`: `parse` names it better
+        del defs[key]
+        if outer.kind in Kind.VALUES:
+            outer.kind = entry.kind
 
 
 def _raw_ref(name_node: Node, kind: RefKind, caps: dict[str, list[Node]], source: bytes) -> _RawRef:

@@ -45,10 +45,10 @@ from symfuse.indexer.parsing import (
     ParseJob,
     entry_of,
     job_for,
-    package_prefixes,
     parse_file,
     parse_many,
 )
+from symfuse.indexer.python_layout import python_layouts
 from symfuse.indexer.update import load_index, update_index
 
 log = logging.getLogger(__name__)
@@ -220,11 +220,11 @@ class LiveIndex:
         partial = Index(dict(self.aliases))
         partial.options = self.config.options()
         jobs: list[ParseJob] = []
-        packages = package_prefixes(self.aliases)
+        layouts = python_layouts(self.aliases)
         for alias, root in self.aliases.items():
             found = discover(Path(root), self.config.discovery())
             for c in found.candidates:
-                jobs.append(job_for(alias, c, self.aliases, packages))
+                jobs.append(job_for(alias, c, self.aliases, layouts))
         total = len(jobs)
         for start in range(0, total, BATCH):
             if self._stop.is_set():

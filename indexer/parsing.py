@@ -14,7 +14,6 @@ import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from symfuse.indexer import header_language, rows
@@ -23,6 +22,7 @@ from symfuse.indexer.discover import Candidate
 from symfuse.indexer.index import FileEntry
 from symfuse.indexer.model import FileStamp, Skipped
 from symfuse.indexer.progress import Bar, progress_bar
+from symfuse.indexer.python_layout import NO_LAYOUT, PythonLayout, python_layout
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -37,15 +37,16 @@ POOL_THRESHOLD = 48  # fewer files than this are parsed in-process
 
 @dataclass(frozen=True, slots=True)
 class ParseJob:
-    """One file to parse. ``package`` is the path of the Python packages its root sits
-    in (``django/`` when the root is the ``django`` package; see :func:`package_prefix`)."""
+    """One file to parse. ``layout`` says where its root's Python modules start
+    (``django/`` when the root is the ``django`` package, ``src/``: see
+    :mod:`~symfuse.indexer.python_layout`)."""
 
     key: str
     root: str
     rel: str
     abs_path: str
     language: str
-    package: str = ""
+    layout: PythonLayout = NO_LAYOUT
     hints: header_language.FileHints | None = None  # for a .h: what its project says
 
 
@@ -71,31 +72,17 @@ def job_for(
     alias: str,
     found: Candidate,
     aliases: Mapping[str, str],
-    packages: Mapping[str, str],
+    layouts: Mapping[str, PythonLayout],
     headers: header_language.HeaderHints | None = None,
 ) -> ParseJob:
-    """The job that parses a file discovery found under root ``alias`` (``packages``:
-    :func:`package_prefixes` of the roots; ``headers``: the root's evidence for a .h)."""
+    """The job that parses a file discovery found under root ``alias`` (``layouts``:
+    :func:`~symfuse.indexer.python_layout.python_layouts` of the roots; ``headers``: the
+    root's evidence for a .h)."""
     key = file_key(alias, found.path, aliases)
     hints = None
     if headers is not None and header_language.is_ambiguous(found.path):
         hints = headers.of(found.path)
-    return ParseJob(key, alias, found.path, found.abs_path, found.language, packages[alias], hints)
-
-
-def package_prefix(directory: str) -> str:
-    """``a/b/`` when ``directory`` is package ``b`` inside package ``a`` (``__init__.py``)."""
-    parts: list[str] = []
-    current = Path(directory)
-    while (current / "__init__.py").is_file() and current.name:
-        parts.append(current.name)
-        current = current.parent
-    return "".join(f"{part}/" for part in reversed(parts))
-
-
-def package_prefixes(aliases: Mapping[str, str]) -> dict[str, str]:
-    """:func:`package_prefix` of each root, by alias: looked up once per update."""
-    return {alias: package_prefix(real) for alias, real in aliases.items()}
+    return ParseJob(key, alias, found.path, found.abs_path, found.language, layouts[alias], hints)
 
 
 def _read(abs_path: str, source: bytes | None) -> tuple[int, bytes] | str:
@@ -122,14 +109,15 @@ def parse_file(
     language: str,
     source: bytes | None = None,
     *,
-    package: str | None = None,
+    layout: PythonLayout | None = None,
     hints: header_language.FileHints | None = None,
 ) -> ParseResult:
     """Read, hash and extract one file; :class:`Skipped` when it cannot be indexed.
 
-    ``package``: the root's :func:`package_prefix`, looked up here when not given.
-    A ``.h`` file is parsed as the language :func:`header_language.decide` picks from
-    its text and ``hints``; the result carries that language.
+    ``layout``: the root's :func:`~symfuse.indexer.python_layout.python_layout`, looked
+    up here when not given. A ``.h`` file is parsed as the language
+    :func:`header_language.decide` picks from its text and ``hints``; the result
+    carries that language.
     """
     read = _read(abs_path, source)
     if isinstance(read, str):
@@ -144,10 +132,11 @@ def parse_file(
 
     if language == header_language.C and header_language.is_ambiguous(rel):
         language = header_language.decide(source, hints)
-    if package is None and abs_path.endswith(rel):
-        package = package_prefix(abs_path[: len(abs_path) - len(rel)].rstrip("/"))
+    if layout is None:
+        root_dir = abs_path[: len(abs_path) - len(rel)] if abs_path.endswith(rel) else ""
+        layout = python_layout(root_dir.rstrip("/")) if root_dir else NO_LAYOUT
     try:
-        result = extract(key, root, language, source, module_path=(package or "") + rel)
+        result = extract(key, root, language, source, module_path=layout.module_path(rel))
     except (RecursionError, MemoryError, ValueError) as exc:
         return Skipped(key, f"parser failed: {exc}")
     problems.extend(result.problems)
@@ -173,7 +162,7 @@ def parse_job(job: ParseJob) -> ParseResult:
         job.rel,
         job.abs_path,
         job.language,
-        package=job.package,
+        layout=job.layout,
         hints=job.hints,
     )
 

@@ -28,6 +28,7 @@ from symfuse.indexer.bindings import (
     Bindings,
     import_bindings,
     import_fqn,
+    python_module_of,
     python_modules,
     script_module,
 )
@@ -68,7 +69,8 @@ class Resolver:
             # another file's (a module that re-exports): decoded without evicting the
             # groups of the file being linked
             groups = self.link_groups(entry) if self._groups[0] == entry.path else None
-            found = self._imports[entry.path] = import_bindings(entry, groups)
+            module = python_module_of(self.index, entry) if entry.language == "python" else None
+            found = self._imports[entry.path] = import_bindings(entry, groups, module)
         return found
 
     def _file_imports(self, entry: FileEntry) -> dict[str, str]:
@@ -106,7 +108,8 @@ class Resolver:
         """``once``: the caller asks for this written name once per file (a link
         group), so the answer past the scopes is not worth remembering."""
         if kind is RefKind.IMPORT:
-            target = self._fqn(import_fqn(name, qualifier, entry))
+            own = python_module_of(self.index, entry) if entry.language == "python" else None
+            target = self._fqn(import_fqn(name, qualifier, entry, own))
             if target is None and qualifier.startswith(RELATIVE):
                 module = script_module(self.index, entry, qualifier)
                 target = self._script_export(module, name) if module is not None else None

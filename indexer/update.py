@@ -36,9 +36,9 @@ from symfuse.indexer.parsing import (
     ParseJob,
     ParseResult,
     job_for,
-    package_prefixes,
     parse_stream,
 )
+from symfuse.indexer.python_layout import python_layouts
 from symfuse.indexer.records_only import update_records_only
 from symfuse.indexer.store import Store
 
@@ -227,7 +227,7 @@ def _discovered_jobs(run: _Update) -> Iterator[ParseJob]:
     """Jobs as discovery finds files; a root's ``.h`` files last, once the walk has seen
     the sources their language is decided from (:class:`HeaderHints`)."""
     aliases = run.aliases
-    packages = package_prefixes(aliases)
+    layouts = python_layouts(aliases)
     for alias, real in aliases.items():
         found = Discovery()
         seen: list[str] = []
@@ -237,11 +237,11 @@ def _discovered_jobs(run: _Update) -> Iterator[ParseJob]:
             if is_ambiguous(c.path):
                 headers.append(c)
             else:
-                yield job_for(alias, c, aliases, packages)
+                yield job_for(alias, c, aliases, layouts)
         if headers:
             hints = HeaderHints.of_root(real, seen)
             for c in headers:
-                yield job_for(alias, c, aliases, packages, hints)
+                yield job_for(alias, c, aliases, layouts, hints)
         run.report.skipped.extend(_skips(found, alias, aliases))
 
 
@@ -331,7 +331,7 @@ def _classify(
     extraction changed) as jobs, and the keys of the others."""
     to_parse: list[ParseJob] = []
     unchanged: list[str] = []
-    packages = package_prefixes(aliases)
+    layouts = python_layouts(aliases)
     headers = _HeaderHintsByRoot(candidates, stored, previous, aliases)
     for key, (alias, c) in candidates.items():
         stamp: FileStamp | None = None
@@ -344,7 +344,7 @@ def _classify(
         if same and c.language not in stale_languages and language not in stale_languages:
             unchanged.append(key)
         else:
-            to_parse.append(job_for(alias, c, aliases, packages, headers.of(alias, c.path)))
+            to_parse.append(job_for(alias, c, aliases, layouts, headers.of(alias, c.path)))
     return to_parse, unchanged
 
 

@@ -27,6 +27,7 @@ from symfuse.ranking.fusion import Fused, extended, fuse, guard_first
 from symfuse.ranking.identity import MatchTier, NameTable, hump_count
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.modes import MIN_DEPTH
+from symfuse.ranking.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.prepare import Prepared, prepare
 from symfuse.ranking.request import (
     Channel,
@@ -275,7 +276,10 @@ def _ranked(
             request.max_edit_distance,
             prepared.trigrams.lower,
         )
-        fused, lifted = guard_first(fused, levels, _namesakes_by_identity(fused, levels))
+        order = namesake_keys(
+            index.symbols, fused, levels, prepared.filters, sides_lower(request, query)
+        )
+        fused, lifted = guard_first(fused, levels, order)
         levels = np.sort(levels)
     ran = tuple(c for c in Channel if c in run.rankings)
     return replace(
@@ -392,23 +396,6 @@ _BOOSTS = {
     MatchTier.NONE: "name_match",
 }
 TYPO_GUARD_DISTANCE = 2  # auto-fuzzy hits this close to the query lead the answer
-
-
-def _namesakes_by_identity(fused: Fused, levels: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
-    """Among definitions named exactly as the query, the identity channel's order (name
-    length, then PageRank) before the fused one. Their lexical and similarity ranks say
-    nothing about which namesake is meant (they match the name alike, and a long
-    class body only lowers BM25): "Model" is django.db.models.Model, the most linked
-    definition, not one of the 150 test-local ``class Model`` that a short document
-    ranked higher."""
-    identity = fused.ranks.get(Channel.IDENTITY)
-    keys = np.zeros(len(fused), dtype=np.int64)
-    if identity is None:
-        return keys
-    named = levels < 2 * MatchTier.FQN_SUFFIX  # exact, or exact but for case and separators
-    ranked = np.where(identity > 0, identity, np.iinfo(np.int32).max).astype(np.int64)
-    keys[named] = ranked[named]
-    return keys
 
 
 def _guard_levels(

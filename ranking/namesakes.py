@@ -1,0 +1,79 @@
+"""Which of the definitions named exactly as the query comes first.
+
+Their lexical and similarity ranks say nothing about which namesake is meant (they
+match the name alike, and a long class body only lowers BM25), so among them the
+order is, most significant first:
+
+1. library code before test, example and benchmark code (:mod:`symfuse.ranking.roles`),
+   unless the request leaves such code out or the query asks for it: ``compile`` is
+   the library's function, not a test's local ``var compile``;
+2. a definition before a variable that only binds an import
+   (``var compile = require('./compile')``, ``const x = await import("./x")``);
+3. the identity channel's order: name length, then PageRank (``Model`` is
+   django.db.models.Model, the most linked definition, not one of the 150
+   test-local ``class Model``).
+
+Only the namesakes are looked at (a handful per query), and the keys feed
+:func:`~symfuse.ranking.fusion.guard_first`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.filters import FilterTable
+from symfuse.ranking.fusion import Fused
+from symfuse.ranking.identity import MatchTier
+from symfuse.ranking.request import Channel, IncludeTests, SearchRequest
+from symfuse.ranking.roles import asks_for_side_code
+
+# Steps of the key: the identity rank stays below ALIAS_STEP (ranks are int32).
+ALIAS_STEP = 1 << 32
+SIDE_STEP = 1 << 33
+_BINDS_AN_IMPORT = re.compile(r"=\s*(?:await\s+)?(?:require|import)\s*\(")
+_VALUE_KINDS = frozenset({Kind.VARIABLE, Kind.CONSTANT})
+
+
+def sides_lower(request: SearchRequest, query: str) -> bool:
+    """Whether test, example and benchmark namesakes go after library ones: when the
+    request ranks such code with the rest and the query does not ask for it."""
+    return request.include_tests is IncludeTests.TRUE and not asks_for_side_code(query)
+
+
+def binds_an_import(symbol: Symbol) -> bool:
+    """``var compile = require('./compile')``: a variable that only names an import."""
+    return symbol.kind in _VALUE_KINDS and bool(_BINDS_AN_IMPORT.search(symbol.signature))
+
+
+def namesake_keys(
+    symbols: Sequence[Symbol],
+    fused: Fused,
+    levels: npt.NDArray[np.int8],
+    filters: FilterTable,
+    sides_last: bool,
+) -> npt.NDArray[np.int64]:
+    """Per item of ``fused`` (aligned with ``levels``, the guard levels), the order of
+    the exact namesakes (see the module docstring); 0 for every other item."""
+    keys = np.zeros(len(fused), dtype=np.int64)
+    identity = fused.ranks.get(Channel.IDENTITY)
+    if identity is None:
+        return keys
+    named = levels < 2 * MatchTier.FQN_SUFFIX  # exact, or exact but for case and separators
+    at = np.flatnonzero(named)
+    if not at.shape[0]:
+        return keys
+    ranked = np.where(identity[at] > 0, identity[at], np.iinfo(np.int32).max).astype(np.int64)
+    positions = fused.positions[at]
+    aliases = np.fromiter(
+        (binds_an_import(symbols[int(p)]) for p in positions), dtype=np.bool_, count=len(at)
+    )
+    ranked += aliases.astype(np.int64) * ALIAS_STEP
+    if sides_last:
+        ranked += filters.side_code(positions).astype(np.int64) * SIDE_STEP
+    keys[at] = ranked
+    return keys
