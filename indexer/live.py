@@ -173,11 +173,14 @@ class LiveIndex:
         thread.start()  # then listed: stop() on another thread never joins an unstarted one
         self._threads.append(thread)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 5.0) -> None:
+        """Ask the background threads to stop; wait for each up to ``timeout`` seconds
+        (they are daemons: a process leaving sooner does not wait for them, and every
+        write they make is atomic)."""
         self._stop.set()
         for thread in list(self._threads):
             if thread is not threading.current_thread() and thread.ident is not None:
-                thread.join(timeout=5)
+                thread.join(timeout=timeout)
 
     def _initial(self, progress: ProgressCallback | None) -> None:
         try:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
+from typing import NoReturn
 
 from symfuse.indexer.errors import SymfuseError
+from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +48,7 @@ def register(
     p.set_defaults(handler=run_lsp)
 
 
-def run_lsp(args: argparse.Namespace) -> int:
+def run_lsp(args: argparse.Namespace) -> NoReturn:
     from symfuse.server.lsp.options import IndexOptions, LspOptions, SearchOptions
     from symfuse.server.lsp.server import build_lsp_server
     from symfuse.server.lsp.state import LaunchConfig
@@ -78,10 +80,11 @@ def run_lsp(args: argparse.Namespace) -> int:
         defaults=defaults,
     )
     server = build_lsp_server(launch)
+    leave_on_sigterm()
     if args.tcp:
         log.info("symfuse lsp listening on %s:%d", args.host, args.port)
         server.start_tcp(args.host, args.port)
     else:
         server.start_io()
-    server.state.stop()
-    return server.exit_code  # 1 for an exit without shutdown, as the spec says
+    server.state.stop(STOP_WAIT)
+    leave(server.exit_code)  # 1 for an exit without shutdown, as the spec says

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from symfuse.indexer.errors import SymfuseError
+from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def register(
     p.set_defaults(handler=run_mcp)
 
 
-def run_mcp(args: argparse.Namespace) -> int:
+def run_mcp(args: argparse.Namespace) -> NoReturn:
     from symfuse.server.cli.common import index_config
     from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 
@@ -85,14 +86,16 @@ def run_mcp(args: argparse.Namespace) -> int:
         ready_timeout=args.ready_timeout,
         watch=not args.no_watch,
         default_max_tokens=args.max_tokens,
+        stop_timeout=STOP_WAIT,
     )
     server = build_mcp_server(config, options)
+    leave_on_sigterm()
     log.info("serving %s over %s", ", ".join(map(str, config.roots)), args.transport)
     if args.transport == "http":
         _serve_http(server, args.host, args.port, args.allowed_host)
     else:
         server.run("stdio")
-    return 0
+    leave(0)  # now: a cold index's parser processes and threads are not waited for
 
 
 def _serve_http(server: MCPServer[Any], host: str, port: int, allowed: list[str]) -> None:

@@ -155,14 +155,15 @@ class IndexService:
         """Follow the roots (when a client that was to report changes will not)."""
         self.live.watch(debounce_ms)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = STOP_TIMEOUT) -> None:
+        """Stop indexing, watching and warming; wait for each thread up to ``timeout``."""
         with self._changes:
             self._stopping = True
             self._changes.notify_all()
-        self.live.stop()
+        self.live.stop(timeout)
         warmer = self._warmer
         if warmer is not None and warmer is not threading.current_thread():
-            warmer.join(timeout=STOP_TIMEOUT)
+            warmer.join(timeout=timeout)
 
     @property
     def running(self) -> bool:

@@ -97,9 +97,9 @@ class ServerState:
             self.mark_dirty(path, text)
         return service
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 5.0) -> None:
         if self.service is not None:
-            self.service.stop()
+            self.service.stop(timeout)
 
     # --- ranking structures -----------------------------------------------------------
 

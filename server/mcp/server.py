@@ -56,6 +56,7 @@ class MCPOptions:
     debounce_ms: int = 50
     default_max_tokens: int = DEFAULT_MAX_TOKENS
     warm: bool = True  # build ranking structures in the background after each change
+    stop_timeout: float = 5.0  # seconds stopping waits for each background thread
 
 
 TEXT_SCANS = 2  # text scans that run at once; the others wait, within their time limit
@@ -77,7 +78,7 @@ class Backend:
         self.service.start(watch=self.options.watch, debounce_ms=self.options.debounce_ms)
 
     def stop(self) -> None:
-        self.service.stop()
+        self.service.stop(self.options.stop_timeout)
 
     # --- reading --------------------------------------------------------------------
 

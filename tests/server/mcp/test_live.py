@@ -5,12 +5,16 @@ Also the streamable HTTP transport, driven by the SDK's HTTP client.
 
 from __future__ import annotations
 
+import os
+import select
+import signal
 import socket
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
@@ -165,3 +169,52 @@ async def test_streamable_http_transport(workspace: Workspace) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("how", ["stdin closed", "SIGTERM"])
+def test_a_stopped_server_leaves_no_process_behind(tmp_path: Path, how: str) -> None:
+    """Stopped during its first index (parser processes at work), ``symfuse mcp`` exits
+    and takes every process it started with it."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    generated_workspace(root, 300)  # past the parser pool's threshold
+    args = [str(SYMFUSE), "mcp", str(root), "--index-dir", str(tmp_path / "index")]
+    process = subprocess.Popen(
+        args,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: what is left of it can be found
+    )
+    assert process.stdin is not None
+    if how == "SIGTERM":
+        process.send_signal(signal.SIGTERM)
+    else:
+        process.stdin.close()
+    process.wait(timeout=SAFETY)
+    process.stdin.close()
+    # Helpers that watch the server (the fork server, the resource tracker) end when it
+    # does: wait for each to exit (an event: its pidfd turns readable), however late.
+    for pid in group_members(process.pid):
+        try:
+            handle = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue  # gone already
+        try:
+            readable, _, _ = select.select([handle], [], [], SAFETY)
+        finally:
+            os.close(handle)
+        assert readable, f"process {pid} of the server's group outlived it"
+
+
+def group_members(group: int) -> list[int]:
+    """The processes of process group ``group`` (Linux /proc), zombies included."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # exited while we looked
+        if int(fields[2]) == group:  # after the name: state, ppid, pgrp
+            found.append(int(stat.parent.name))
+    return found
