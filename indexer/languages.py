@@ -79,6 +79,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("gleam", (".gleam",)),
     LanguageSpec("cuda", (".cu", ".cuh")),
     LanguageSpec("hcl", (".tf", ".hcl"), grammar="terraform"),
+    LanguageSpec("nix", (".nix",)),
 )
 
 
