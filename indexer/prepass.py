@@ -129,4 +129,5 @@ PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "tsx": _ts_prepass,
     "c": _c_prepass,
     "cpp": _c_prepass,
+    "cuda": _c_prepass,
 }
