@@ -80,12 +80,22 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("cuda", (".cu", ".cuh")),
     LanguageSpec("hcl", (".tf", ".hcl"), grammar="terraform"),
     LanguageSpec("nix", (".nix",)),
+    LanguageSpec("glsl", (".glsl", ".vert", ".frag", ".geom", ".comp", ".tesc", ".tese")),
+    LanguageSpec("hlsl", (".hlsl", ".hlsli", ".fx")),
 )
 
 
 # Languages whose files see one another's definitions by bare name, and whose imports
 # read alike: each maps to the family it belongs to (any other is its own family).
-_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "cuda": "c", "objc": "c"}
+_FAMILY = {
+    "typescript": "javascript",
+    "tsx": "javascript",
+    "cpp": "c",
+    "cuda": "c",
+    "objc": "c",
+    "glsl": "c",
+    "hlsl": "c",
+}
 
 
 def family(name: str) -> str:
