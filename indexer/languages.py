@@ -82,6 +82,11 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("nix", (".nix",)),
     LanguageSpec("glsl", (".glsl", ".vert", ".frag", ".geom", ".comp", ".tesc", ".tese")),
     LanguageSpec("hlsl", (".hlsl", ".hlsli", ".fx")),
+    LanguageSpec("make", (".mk", ".mak"), filenames=("Makefile", "makefile", "GNUmakefile")),
+    LanguageSpec("dockerfile", (".dockerfile",), filenames=("Dockerfile", "Containerfile")),
+    LanguageSpec("yaml", (".yaml", ".yml")),
+    LanguageSpec("toml", (".toml",)),
+    LanguageSpec("markdown", (".md", ".markdown")),
 )
 
 
