@@ -26,6 +26,7 @@ from symfuse.ranking.roles import Role, role_of
 
 _KINDS = list(Kind)
 _KIND_CODE = {k: i for i, k in enumerate(_KINDS)}
+_DOCUMENT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.DOCUMENTS), dtype=np.int8)
 _ARGUMENTS = re.compile(r"[(\[<].*$", re.S)
 
 
@@ -111,6 +112,10 @@ class FilterTable:
     def __post_init__(self) -> None:
         side = [role_of(f) is not Role.PRODUCT for f in self.files]
         object.__setattr__(self, "side_files", np.asarray(side, dtype=np.bool_))
+
+    def documents(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """Whether each symbol of ``positions`` is a document's: a heading or a key."""
+        return np.isin(self.kind[positions], _DOCUMENT_CODES)
 
     def side_code(self, positions: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.bool_]:
         """Whether each symbol (of ``positions``, or every one) is test, example or
