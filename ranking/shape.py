@@ -27,12 +27,12 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.indexer.model import Kind
 from symfuse.ranking.filters import FilterTable
 from symfuse.ranking.fusion import Fused
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
 from symfuse.ranking.request import FusionWeights, IncludeTests, SearchRequest
-from symfuse.indexer.model import Kind
 from symfuse.ranking.roles import asks_for_documents, asks_for_side_code
 from symfuse.ranking.tokens import is_identifier_shaped, is_sentence
 
@@ -177,7 +177,9 @@ def _scaled(fused: Fused, which: npt.NDArray[np.bool_], share: float) -> Fused:
 DOCUMENT_SCORE = 0.3
 
 
-def documents_demoted(fused: Fused, filters: FilterTable, request: SearchRequest, query: str) -> Fused:
+def documents_demoted(
+    fused: Fused, filters: FilterTable, request: SearchRequest, query: str
+) -> Fused:
     """``fused`` with headings and keys (:attr:`Kind.DOCUMENTS`) ranked below code (their
     score times :data:`DOCUMENT_SCORE`), unless :func:`_documents_asked`."""
     if not len(fused) or _documents_asked(request, query):

@@ -3,7 +3,6 @@ through search() on a small tree of Python, Markdown and YAML written for the te
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
