@@ -23,6 +23,7 @@ import numpy.typing as npt
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.request import IncludeTests, SearchRequest
 from symfuse.ranking.roles import Role, role_of
+from symfuse.ranking.vocabulary import matched_kinds
 
 _KINDS = list(Kind)
 _KIND_CODE = {k: i for i, k in enumerate(_KINDS)}
@@ -201,7 +202,8 @@ class FilterTable:
             mask = other if mask is None else mask & other
 
         if request.kind:
-            codes = np.asarray([_KIND_CODE[k] for k in request.kind], dtype=np.int8)
+            matched = matched_kinds(request.kind)  # `method` also matches constructors
+            codes = np.asarray(sorted(_KIND_CODE[k] for k in matched), dtype=np.int8)
             both(np.isin(self.kind, codes))
         if request.language:
             wanted = [i for i, name in enumerate(self.languages) if name in request.language]

@@ -51,7 +51,10 @@ def register(
         "--file", dest="file", default=None, metavar="PATH", help="only this file (glob)"
     )
     p.add_argument(
-        "--kind", default=None, help=f"only this kind: {', '.join(k.value for k in Kind)}"
+        "--kind",
+        default=None,
+        help=f"only this kind: {', '.join(k.value for k in Kind)}"
+        ", or an alias (func, cls, ctor, ...)",
     )
     _format_option(p, tuple(OutputFormat), OutputFormat.JSONL)
     p.set_defaults(handler=run_symbols)
@@ -166,17 +169,19 @@ def _reindex_paths(
 
 
 def run_symbols(args: argparse.Namespace) -> int:
-    kind: Kind | None = None
+    from symfuse.ranking.vocabulary import kind_of, kind_words, matched_kinds
+
+    kinds: frozenset[Kind] | None = None
     if args.kind:
-        try:
-            kind = Kind(args.kind)
-        except ValueError:
-            raise InvalidRequest("--kind", f"unknown kind {args.kind!r}") from None
+        kind = kind_of(args.kind)
+        if kind is None:
+            raise InvalidRequest("--kind", f"unknown kind {args.kind!r}; one of {kind_words()}")
+        kinds = matched_kinds((kind,))
     index, _ = fresh_index(args)
     selected = [
         symbol_dict(s)
         for s in index.symbols
-        if (kind is None or s.kind is kind)
+        if (kinds is None or s.kind in kinds)
         and (args.file is None or s.file == args.file or fnmatch.fnmatch(s.file, args.file))
     ]
     columns = ("kind", "name", "fqn", "file", "line", "signature")
