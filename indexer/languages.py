@@ -90,6 +90,15 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
 )
 
 
+# How a `.h` file's language is chosen (indexer/header_language.py decides), in one line
+# for `symfuse languages` and the README.
+HEADER_RULE = (
+    "C by default; C++ or Objective-C when its content says so (namespace, template, access"
+    " specifiers, ::, @interface) or its project does (sibling .cpp/.cc/.hpp or .m files,"
+    " compile_commands.json)"
+)
+
+
 # Languages whose files see one another's definitions by bare name, and whose imports
 # read alike: each maps to the family it belongs to (any other is its own family).
 _FAMILY = {
