@@ -6,7 +6,7 @@
 
 (makefile
   (rule
-    (targets (word) @name)
+    (targets (_) @name)
     (#not-match? @name "^[.]|%")) @definition.function)
 (makefile (variable_assignment name: (word) @name) @definition.variable)
 (makefile (define_directive name: (word) @name) @definition.macro)

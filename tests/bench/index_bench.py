@@ -58,6 +58,9 @@ CTAGS_LANGUAGE = {
     "rust": "Rust",
     "java": "Java",
     "c": "C",
+    "make": "Make",
+    "markdown": "Markdown",
+    "cuda": "CUDA",
     "cpp": "C++",
 }
 
@@ -166,6 +169,14 @@ CTAGS_KINDS: dict[str, dict[str, frozenset[str]]] = {
     },
 }
 CTAGS_KINDS["tsx"] = CTAGS_KINDS["typescript"]
+# Languages of issue 14 that ctags reads too (measured on local trees, see the report).
+CTAGS_KINDS["make"] = {
+    "target": frozenset({"function"}),
+    "macro": frozenset({"variable", "constant"}),
+}
+_HEADINGS = ("chapter", "section", "subsection", "subsubsection", "l4subsection", "l5subsection")
+CTAGS_KINDS["markdown"] = {kind: frozenset({"heading"}) for kind in _HEADINGS}
+CTAGS_KINDS["cuda"] = CTAGS_KINDS["cpp"]
 
 # ctags kinds left out of recall, and why.
 EXCLUDED_KINDS: dict[str, dict[str, str]] = {
@@ -381,7 +392,8 @@ def spec_extensions(language: str) -> tuple[str, ...]:
 def ctags_command(ctags: str, language: str, out: Path) -> list[str]:
     """ctags limited to one language, with our extension map, so both read the same files."""
     name = CTAGS_LANGUAGE[language]
-    langmap = "".join(spec_extensions(language))
+    spec = next(s for s in LANGUAGES if s.name == language)
+    langmap = "".join(spec.extensions) + "".join(f"({f})" for f in spec.filenames)
     return [
         ctags,
         "--output-format=json",
