@@ -61,6 +61,7 @@ CTAGS_LANGUAGE = {
     "make": "Make",
     "markdown": "Markdown",
     "cuda": "CUDA",
+    "fortran": "Fortran",
     "cpp": "C++",
 }
 
@@ -177,6 +178,18 @@ CTAGS_KINDS["make"] = {
 _HEADINGS = ("chapter", "section", "subsection", "subsubsection", "l4subsection", "l5subsection")
 CTAGS_KINDS["markdown"] = {kind: frozenset({"heading"}) for kind in _HEADINGS}
 CTAGS_KINDS["cuda"] = CTAGS_KINDS["cpp"]
+CTAGS_KINDS["fortran"] = {
+    "module": frozenset({"module"}),
+    "program": frozenset({"module"}),
+    "submodule": frozenset({"module"}),
+    "function": frozenset({"function", "method"}),
+    "subroutine": frozenset({"function", "method"}),
+    "type": frozenset({"struct"}),
+    "component": frozenset({"field"}),
+    "method": frozenset({"method"}),
+    "interface": frozenset({"interface"}),
+    "variable": frozenset({"variable", "constant"}),
+}
 
 # ctags kinds left out of recall, and why.
 EXCLUDED_KINDS: dict[str, dict[str, str]] = {
