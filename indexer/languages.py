@@ -82,6 +82,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("nix", (".nix",)),
     LanguageSpec("glsl", (".glsl", ".vert", ".frag", ".geom", ".comp", ".tesc", ".tese")),
     LanguageSpec("hlsl", (".hlsl", ".hlsli", ".fx")),
+    LanguageSpec("sql", (".sql",)),
     LanguageSpec("fortran", (".f90", ".f95", ".f03", ".f08")),
     LanguageSpec("make", (".mk", ".mak"), filenames=("Makefile", "makefile", "GNUmakefile")),
     LanguageSpec("dockerfile", (".dockerfile",), filenames=("Dockerfile", "Containerfile")),

@@ -62,6 +62,7 @@ CTAGS_LANGUAGE = {
     "markdown": "Markdown",
     "cuda": "CUDA",
     "fortran": "Fortran",
+    "sql": "SQL",
     "cpp": "C++",
 }
 
@@ -178,6 +179,15 @@ CTAGS_KINDS["make"] = {
 _HEADINGS = ("chapter", "section", "subsection", "subsubsection", "l4subsection", "l5subsection")
 CTAGS_KINDS["markdown"] = {kind: frozenset({"heading"}) for kind in _HEADINGS}
 CTAGS_KINDS["cuda"] = CTAGS_KINDS["cpp"]
+CTAGS_KINDS["sql"] = {
+    "table": frozenset({"struct"}),
+    "view": frozenset({"struct"}),
+    "field": frozenset({"field"}),
+    "function": frozenset({"function"}),
+    "procedure": frozenset({"function"}),
+    "trigger": frozenset({"function"}),
+    "index": frozenset({"variable"}),
+}
 CTAGS_KINDS["fortran"] = {
     "module": frozenset({"module"}),
     "program": frozenset({"module"}),
