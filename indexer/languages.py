@@ -83,6 +83,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("glsl", (".glsl", ".vert", ".frag", ".geom", ".comp", ".tesc", ".tese")),
     LanguageSpec("hlsl", (".hlsl", ".hlsli", ".fx")),
     LanguageSpec("sql", (".sql",)),
+    LanguageSpec("vue", (".vue",), grammar="typescript"),
+    LanguageSpec("svelte", (".svelte",), grammar="typescript"),
     LanguageSpec("fortran", (".f90", ".f95", ".f03", ".f08")),
     LanguageSpec("make", (".mk", ".mak"), filenames=("Makefile", "makefile", "GNUmakefile")),
     LanguageSpec("dockerfile", (".dockerfile",), filenames=("Dockerfile", "Containerfile")),
@@ -109,6 +111,8 @@ _FAMILY = {
     "cpp": "c",
     "cuda": "c",
     "objc": "c",
+    "vue": "javascript",
+    "svelte": "javascript",
     "glsl": "c",
     "hlsl": "c",
 }
