@@ -79,12 +79,43 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("gleam", (".gleam",)),
     LanguageSpec("cuda", (".cu", ".cuh")),
     LanguageSpec("hcl", (".tf", ".hcl"), grammar="terraform"),
+    LanguageSpec("nix", (".nix",)),
+    LanguageSpec("glsl", (".glsl", ".vert", ".frag", ".geom", ".comp", ".tesc", ".tese")),
+    LanguageSpec("hlsl", (".hlsl", ".hlsli", ".fx")),
+    LanguageSpec("sql", (".sql",)),
+    LanguageSpec("vue", (".vue",), grammar="typescript"),
+    LanguageSpec("svelte", (".svelte",), grammar="typescript"),
+    LanguageSpec("fortran", (".f90", ".f95", ".f03", ".f08")),
+    LanguageSpec("make", (".mk", ".mak"), filenames=("Makefile", "makefile", "GNUmakefile")),
+    LanguageSpec("dockerfile", (".dockerfile",), filenames=("Dockerfile", "Containerfile")),
+    LanguageSpec("yaml", (".yaml", ".yml")),
+    LanguageSpec("toml", (".toml",)),
+    LanguageSpec("markdown", (".md", ".markdown")),
+)
+
+
+# How a `.h` file's language is chosen (indexer/header_language.py decides), in one line
+# for `symfuse languages` and the README.
+HEADER_RULE = (
+    "compile_commands.json when it lists the header; else its text (namespace, template,"
+    " access specifiers, ::, @interface, #import); else its project (the sources whose"
+    " include paths cover it, then the nearest .cpp/.cc/.m files); else C"
 )
 
 
 # Languages whose files see one another's definitions by bare name, and whose imports
 # read alike: each maps to the family it belongs to (any other is its own family).
-_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "cuda": "c", "objc": "c"}
+_FAMILY = {
+    "typescript": "javascript",
+    "tsx": "javascript",
+    "cpp": "c",
+    "cuda": "c",
+    "objc": "c",
+    "vue": "javascript",
+    "svelte": "javascript",
+    "glsl": "c",
+    "hlsl": "c",
+}
 
 
 def family(name: str) -> str:

@@ -46,6 +46,7 @@ class Kind(StrEnum):
     TYPE = "type"
     MACRO = "macro"
     UNION = "union"
+    HEADING = "heading"  # a document's section title (Markdown); appended: codes are stored
 
     # Families of kinds, set below the class (an enum body would make them members).
     # Every module asks these rather than listing kinds of its own.
@@ -63,6 +64,8 @@ class Kind(StrEnum):
     """What lives on an instance or a class: fields, properties, methods, constructors."""
     VALUES: ClassVar[frozenset[Kind]]
     """Names bound to values: variables, constants, fields and properties."""
+    DOCUMENTS: ClassVar[frozenset[Kind]]
+    """What documents and data files define: headings and keys; ranked below code."""
 
     @property
     def lsp_number(self) -> int:
@@ -94,6 +97,7 @@ Kind.CONTAINERS = frozenset(
 )
 Kind.MEMBERS = frozenset({Kind.FIELD, Kind.PROPERTY, Kind.METHOD, Kind.CONSTRUCTOR})
 Kind.VALUES = frozenset({Kind.VARIABLE, Kind.CONSTANT, Kind.FIELD, Kind.PROPERTY})
+Kind.DOCUMENTS = frozenset({Kind.HEADING, Kind.KEY})
 
 
 _LSP_SYMBOL_KIND: dict[Kind, int] = {
@@ -127,6 +131,7 @@ _LSP_SYMBOL_KIND: dict[Kind, int] = {
     Kind.TYPE: 26,
     Kind.MACRO: 12,
     Kind.UNION: 23,
+    Kind.HEADING: 15,  # String, as editors' Markdown outlines show headings
 }
 
 

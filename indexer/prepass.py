@@ -203,10 +203,30 @@ def _objc_prepass(source: bytes) -> bytes:
     return _OBJC_MEMBER_LINE.sub(_blank_trailing_macros, source)
 
 
+# Vue and Svelte components: their code is the `<script>` blocks. Everything else (the
+# template, styles, the tags themselves) is blanked, newlines kept, and the rest is read
+# as TypeScript (which reads plain JavaScript too).
+_SCRIPT_BLOCK = re.compile(rb"(<script\b[^>]*>)(.*?)(</script\s*>)", re.S | re.I)
+
+
+def _blank_markup(chunk: bytes) -> bytes:
+    return bytes(c if c in (10, 13) else 32 for c in chunk)
+
+
+def _script_prepass(source: bytes) -> bytes:
+    out = bytearray(_blank_markup(source))
+    for match in _SCRIPT_BLOCK.finditer(source):
+        out[match.start(2) : match.end(2)] = match.group(2)
+    return _ts_prepass(bytes(out))
+
+
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
+    "vue": _script_prepass,
+    "svelte": _script_prepass,
     "typescript": _ts_prepass,
     "tsx": _ts_prepass,
     "c": _c_prepass,
     "cpp": _c_prepass,
     "objc": _objc_prepass,
+    "cuda": _c_prepass,
 }

@@ -24,9 +24,11 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, Symbol
 from symfuse.ranking.request import IncludeTests, SearchRequest
 from symfuse.ranking.roles import Role, role_of
+from symfuse.ranking.vocabulary import matched_kinds
 
 _KINDS = list(Kind)
 _KIND_CODE = {k: i for i, k in enumerate(_KINDS)}
+_DOCUMENT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.DOCUMENTS), dtype=np.int8)
 _ARGUMENTS = re.compile(r"[(\[<].*$", re.S)
 
 
@@ -133,6 +135,10 @@ class FilterTable:
         side = [role_of(f) is not Role.PRODUCT for f in self.files]
         object.__setattr__(self, "side_files", np.asarray(side, dtype=np.bool_))
 
+    def documents(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """Whether each symbol of ``positions`` is a document's: a heading or a key."""
+        return np.isin(self.kind[positions], _DOCUMENT_CODES)
+
     def side_code(self, positions: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.bool_]:
         """Whether each symbol (of ``positions``, or every one) is test, example or
         benchmark code."""
@@ -223,7 +229,8 @@ class FilterTable:
             mask = other if mask is None else mask & other
 
         if request.kind:
-            codes = np.asarray([_KIND_CODE[k] for k in request.kind], dtype=np.int8)
+            matched = matched_kinds(request.kind)  # `method` also matches constructors
+            codes = np.asarray(sorted(_KIND_CODE[k] for k in matched), dtype=np.int8)
             both(np.isin(self.kind, codes))
         if request.language:
             wanted = [i for i, name in enumerate(self.languages) if name in request.language]

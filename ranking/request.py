@@ -31,6 +31,7 @@ from symfuse.ranking.query.fields import (
     optional_text,
     split_list,
 )
+from symfuse.ranking.vocabulary import kind_of, kind_words, language_of
 
 MAX_QUERY_LENGTH = 1000
 MAX_LIMIT = 1000
@@ -177,26 +178,32 @@ class FusionWeights:
 
 
 def _kinds(value: Any) -> tuple[Kind, ...]:
+    """Kinds by value or alias (:mod:`symfuse.ranking.vocabulary`)."""
     out: list[Kind] = []
     for name in split_list(value):
-        try:
-            out.append(Kind(name.lower()))
-        except ValueError:
-            choices = ", ".join(k.value for k in Kind)
-            raise ValueError(f"{name!r} is not one of: {choices}") from None
+        kind = kind_of(name)
+        if kind is None:
+            raise ValueError(f"{name!r} is not one of: {kind_words()}")
+        out.append(kind)
     return tuple(out)
 
 
 def _languages(value: Any) -> tuple[str, ...]:
-    """Language names, checked: a misspelt one would filter everything out in silence."""
+    """Language names, aliases or file extensions, checked: a misspelt one would filter
+    everything out in silence."""
     from symfuse.indexer.languages import supported
 
-    names = tuple(x.lower() for x in split_list(value))
-    known = supported()
-    for name in names:
-        if name not in known:
-            raise ValueError(f"unknown language {name!r}; one of {', '.join(sorted(known))}")
-    return names
+    names: list[str] = []
+    for word in split_list(value):
+        name = language_of(word)
+        if name is None:
+            known = ", ".join(sorted(supported()))
+            raise ValueError(
+                f"unknown language {word!r}; one of {known}, an alias such as py, js, ts,"
+                " rb, cs, cpp, or a file extension"
+            )
+        names.append(name)
+    return tuple(names)
 
 
 def _decorator(value: Any) -> Any:
@@ -221,13 +228,19 @@ class SearchRequest(Request):
         tuple[Kind, ...],
         BeforeValidator(_kinds),
         WithJsonSchema(LIST_SCHEMA, mode="validation"),
-        Field(description='only these kinds ("class", "method", ...)'),
+        Field(
+            description='only these kinds ("class", "method" (constructors too), ...) or'
+            ' aliases ("func", "cls", "ctor", ...)'
+        ),
     ] = ()
     language: Annotated[
         tuple[str, ...],
         BeforeValidator(_languages),
         WithJsonSchema(LIST_SCHEMA, mode="validation"),
-        Field(description='only these languages ("python", "go", ...)'),
+        Field(
+            description='only these languages ("python", "go", ...), aliases ("py", "ts")'
+            ' or file extensions (".rs")'
+        ),
     ] = ()
     file_pattern: Annotated[TextList, Field(description="only files matching these globs")] = ()
     implements: Annotated[

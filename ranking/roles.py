@@ -88,3 +88,15 @@ _ASKS = re.compile(
 def asks_for_side_code(query: str) -> bool:
     """Whether ``query`` asks for tests, examples or benchmarks ("test for X", "example of")."""
     return _ASKS.search(query) is not None
+
+
+# Words by which a query asks for what documents and data files define.
+_ASKS_DOCUMENTS = re.compile(
+    r"\b(headings?|sections?|chapters?|readme|docs?|documentation|keys?|settings?|config\w*)\b",
+    re.I,
+)
+
+
+def asks_for_documents(query: str) -> bool:
+    """Whether ``query`` asks for headings or keys ("install section", "ruff settings")."""
+    return _ASKS_DOCUMENTS.search(query) is not None

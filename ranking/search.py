@@ -44,7 +44,16 @@ from symfuse.ranking.response import (
     SearchResponse,
     Tier,
 )
-from symfuse.ranking.shape import PLANS, Plan, Shape, classify, demoted, name_words
+from symfuse.ranking.shape import (
+    PLANS,
+    Plan,
+    Shape,
+    classify,
+    demoted,
+    documents_demoted,
+    documents_last,
+    name_words,
+)
 from symfuse.ranking.snippets import with_code
 from symfuse.ranking.tokens import is_identifier_shaped
 from symfuse.ranking.topk import Ranking
@@ -263,6 +272,7 @@ def _ranked(
         # whatever the limit; a longer answer continues with the deeper lists' order.
         fused = extended(_merge(_truncated(run, prepared, MIN_DEPTH), request), fused)
     fused = demoted(fused, prepared.filters, request, query, shape)
+    fused = documents_demoted(fused, prepared.filters, request, query)
     if PLANS[shape].described:
         fused = reranked(fused, index.symbols, query)
     lifted = np.zeros(len(fused), dtype=np.bool_)
@@ -279,6 +289,7 @@ def _ranked(
         order = namesake_keys(
             index.symbols, fused, levels, prepared.filters, sides_lower(request, query)
         )
+        order += documents_last(fused, prepared.filters, request, query)
         fused, lifted = guard_first(fused, levels, order)
         levels = np.sort(levels)
     ran = tuple(c for c in Channel if c in run.rankings)

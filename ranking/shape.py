@@ -25,13 +25,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
+import numpy.typing as npt
 
+from symfuse.indexer.model import Kind
 from symfuse.ranking.filters import FilterTable
 from symfuse.ranking.fusion import Fused
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
 from symfuse.ranking.request import FusionWeights, IncludeTests, SearchRequest
-from symfuse.ranking.roles import asks_for_side_code
+from symfuse.ranking.roles import asks_for_documents, asks_for_side_code
 from symfuse.ranking.tokens import is_identifier_shaped, is_sentence
 
 
@@ -158,6 +160,47 @@ def demoted(
     side = filters.side_code(fused.positions)
     if not side.any():
         return fused
-    scores = np.where(side, fused.scores * SIDE_CODE_SCORE, fused.scores)
+    return _scaled(fused, side, SIDE_CODE_SCORE)
+
+
+def _scaled(fused: Fused, which: npt.NDArray[np.bool_], share: float) -> Fused:
+    """``fused`` with the scores of ``which`` times ``share``, re-sorted (stable)."""
+    scores = np.where(which, fused.scores * share, fused.scores)
     order = np.argsort(-scores, kind="stable").astype(np.int64)
     return fused.reorder(order, scores[order])
+
+
+# A heading or a key keeps this share of its fused score, so that a README's "Install"
+# or a YAML file's `name:` comes after the code of that name. Chosen, not mined: at 0.3 a
+# document's symbol still outranks code that matched far worse; the quality gate's
+# fixture has none, so its figures do not move.
+DOCUMENT_SCORE = 0.3
+
+
+def documents_demoted(
+    fused: Fused, filters: FilterTable, request: SearchRequest, query: str
+) -> Fused:
+    """``fused`` with headings and keys (:attr:`Kind.DOCUMENTS`) ranked below code (their
+    score times :data:`DOCUMENT_SCORE`), unless :func:`_documents_asked`."""
+    if not len(fused) or _documents_asked(request, query):
+        return fused
+    documents = filters.documents(fused.positions)
+    if not documents.any():
+        return fused
+    return _scaled(fused, documents, DOCUMENT_SCORE)
+
+
+def documents_last(
+    fused: Fused, filters: FilterTable, request: SearchRequest, query: str
+) -> npt.NDArray[np.int64]:
+    """A sort key (aligned with ``fused``) that puts headings and keys after code among
+    items of one exact-name level, unless :func:`_documents_asked`; 0 everywhere else."""
+    if not len(fused) or _documents_asked(request, query):
+        return np.zeros(len(fused), dtype=np.int64)
+    return filters.documents(fused.positions).astype(np.int64) << 50  # past namesake keys
+
+
+def _documents_asked(request: SearchRequest, query: str) -> bool:
+    """A kind filter on headings or keys, or a query asking for them
+    (:func:`~symfuse.ranking.roles.asks_for_documents`)."""
+    return bool(Kind.DOCUMENTS.intersection(request.kind)) or asks_for_documents(query)

@@ -23,7 +23,7 @@ from symfuse.server.common.output import (
 
 log = logging.getLogger(__name__)
 
-COMMANDS = frozenset({"index", "symbols", "stats"})
+COMMANDS = frozenset({"index", "symbols", "stats", "languages"})
 
 
 def register(
@@ -51,7 +51,10 @@ def register(
         "--file", dest="file", default=None, metavar="PATH", help="only this file (glob)"
     )
     p.add_argument(
-        "--kind", default=None, help=f"only this kind: {', '.join(k.value for k in Kind)}"
+        "--kind",
+        default=None,
+        help=f"only this kind: {', '.join(k.value for k in Kind)}"
+        ", or an alias (func, cls, ctor, ...)",
     )
     _format_option(p, tuple(OutputFormat), OutputFormat.JSONL)
     p.set_defaults(handler=run_symbols)
@@ -66,6 +69,15 @@ def register(
     defer_options(p, _status_options)
     _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_stats)
+
+    p = sub.add_parser(
+        "languages",
+        help="list the languages symfuse indexes",
+        description="Every supported language with its file extensions and file names, "
+        "and how a .h file's language is chosen.",
+    )
+    _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
+    p.set_defaults(handler=run_languages)
 
 
 def _reindex_options(parser: argparse.ArgumentParser) -> None:
@@ -166,17 +178,19 @@ def _reindex_paths(
 
 
 def run_symbols(args: argparse.Namespace) -> int:
-    kind: Kind | None = None
+    from symfuse.ranking.vocabulary import kind_of, kind_words, matched_kinds
+
+    kinds: frozenset[Kind] | None = None
     if args.kind:
-        try:
-            kind = Kind(args.kind)
-        except ValueError:
-            raise InvalidRequest("--kind", f"unknown kind {args.kind!r}") from None
+        kind = kind_of(args.kind)
+        if kind is None:
+            raise InvalidRequest("--kind", f"unknown kind {args.kind!r}; one of {kind_words()}")
+        kinds = matched_kinds((kind,))
     index, _ = fresh_index(args)
     selected = [
         symbol_dict(s)
         for s in index.symbols
-        if (kind is None or s.kind is kind)
+        if (kinds is None or s.kind in kinds)
         and (args.file is None or s.file == args.file or fnmatch.fnmatch(s.file, args.file))
     ]
     columns = ("kind", "name", "fqn", "language", "file", "line", "signature")
@@ -184,6 +198,24 @@ def run_symbols(args: argparse.Namespace) -> int:
         print(render({"symbols": selected, "total": len(selected)}, args.output_format))
     elif selected or args.output_format is OutputFormat.TEXT:
         print(render(selected, args.output_format, columns=columns))
+    return 0
+
+
+def run_languages(args: argparse.Namespace) -> int:
+    """``symfuse languages``: the language table, read from :mod:`symfuse.indexer.languages`."""
+    from symfuse.indexer import languages
+
+    rows = [
+        {
+            "language": spec.name,
+            "extensions": list(spec.extensions),
+            "file_names": list(spec.filenames),
+        }
+        for spec in sorted(languages.supported().values(), key=lambda spec: spec.name)
+    ]
+    data = {"languages": rows, "total": len(rows), "h_files": languages.HEADER_RULE}
+    columns = ("language", "extensions", "file_names")
+    print(render(data, args.output_format, rows_key="languages", columns=columns))
     return 0
 
 

@@ -3,11 +3,13 @@
 A query is a name to look for plus optional filters, in any order::
 
     kind:class Order          only classes (k: for short; several: kind:class,function)
-    lang:python render        only Python symbols (l: for short)
+    lang:python render        only Python symbols (l: for short; lang:py or lang:.py too)
     file:shop/** total        only files matching the glob (f: or in: for short)
     #Order                    a leading # is ignored (VS Code's "go to symbol" prefix)
 
-Unknown ``word:`` prefixes are searched as text. A question about the call graph
+Kind and language words are those of :mod:`symfuse.ranking.vocabulary`, as in the CLI
+and MCP (``kind:ctor``, ``kind:method`` with constructors, ``lang:ts``). Unknown ``word:``
+prefixes are searched as text. A question about the call graph
 ("who calls save", "callers of Order.save", "what does checkout call") is
 answered by :func:`call_graph`: the query layer's ``search`` routes it and the
 answer lists the calling (or called) definitions; the filters narrow which
@@ -31,24 +33,13 @@ from symfuse.ranking.api import Prepared, call_query
 from symfuse.ranking.editor import editor_request, editor_search
 from symfuse.ranking.query import operations
 from symfuse.ranking.routing import CallGraphAnswer
+from symfuse.ranking.vocabulary import kind_of, language_of
 
 log = logging.getLogger(__name__)
 
 _KIND_KEYS = ("kind:", "k:")
 _LANG_KEYS = ("lang:", "language:", "l:")
 _FILE_KEYS = ("file:", "f:", "in:")
-_KIND_ALIASES = {
-    "func": Kind.FUNCTION,
-    "fn": Kind.FUNCTION,
-    "def": Kind.FUNCTION,
-    "cls": Kind.CLASS,
-    "var": Kind.VARIABLE,
-    "const": Kind.CONSTANT,
-    "iface": Kind.INTERFACE,
-    "ctor": Kind.CONSTRUCTOR,
-    "enum_member": Kind.ENUM_MEMBER,
-    "member": Kind.ENUM_MEMBER,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,16 +54,6 @@ class SymbolQuery:
         return bool(self.kinds or self.languages or self.files)
 
 
-def _kind(word: str) -> Kind | None:
-    word = word.strip().lower()
-    if word in _KIND_ALIASES:
-        return _KIND_ALIASES[word]
-    try:
-        return Kind(word)
-    except ValueError:
-        return None
-
-
 def parse_query(raw: str) -> SymbolQuery:
     """Split filters off the name being typed."""
     words: list[str] = []
@@ -83,13 +64,17 @@ def parse_query(raw: str) -> SymbolQuery:
         low = token.lower()
         head = next((k for k in _KIND_KEYS if low.startswith(k)), None)
         if head is not None and low != head:
-            found = [_kind(w) for w in token[len(head) :].split(",")]
+            found = [kind_of(w) for w in token[len(head) :].split(",")]
             if found and all(k is not None for k in found):
                 kinds.extend(k for k in found if k is not None)
                 continue
         head = next((k for k in _LANG_KEYS if low.startswith(k)), None)
         if head is not None and low != head:
-            langs.extend(w.lower() for w in token[len(head) :].split(",") if w)
+            words_of = [w for w in token[len(head) :].split(",") if w]
+            named = [language_of(w) for w in words_of]
+            langs.extend(
+                n if n is not None else w.lower() for n, w in zip(named, words_of, strict=True)
+            )
             continue
         head = next((k for k in _FILE_KEYS if low.startswith(k)), None)
         if head is not None and low != head:

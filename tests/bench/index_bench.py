@@ -74,6 +74,11 @@ CTAGS_LANGUAGE = {
     "rust": "Rust",
     "java": "Java",
     "c": "C",
+    "make": "Make",
+    "markdown": "Markdown",
+    "cuda": "CUDA",
+    "fortran": "Fortran",
+    "sql": "SQL",
     "cpp": "C++",
 }
 
@@ -198,6 +203,35 @@ CTAGS_KINDS["objc-headers"] = {
     "enum": frozenset({"enum"}),
     "struct": frozenset({"struct"}),
     "var": frozenset({"variable", "constant"}),
+}
+# Languages of issue 14 that ctags reads too (measured on local trees, see the report).
+CTAGS_KINDS["make"] = {
+    "target": frozenset({"function"}),
+    "macro": frozenset({"variable", "constant"}),
+}
+_HEADINGS = ("chapter", "section", "subsection", "subsubsection", "l4subsection", "l5subsection")
+CTAGS_KINDS["markdown"] = {kind: frozenset({"heading"}) for kind in _HEADINGS}
+CTAGS_KINDS["cuda"] = CTAGS_KINDS["cpp"]
+CTAGS_KINDS["sql"] = {
+    "table": frozenset({"struct"}),
+    "view": frozenset({"struct"}),
+    "field": frozenset({"field"}),
+    "function": frozenset({"function"}),
+    "procedure": frozenset({"function"}),
+    "trigger": frozenset({"function"}),
+    "index": frozenset({"variable"}),
+}
+CTAGS_KINDS["fortran"] = {
+    "module": frozenset({"module"}),
+    "program": frozenset({"module"}),
+    "submodule": frozenset({"module"}),
+    "function": frozenset({"function", "method"}),
+    "subroutine": frozenset({"function", "method"}),
+    "type": frozenset({"struct"}),
+    "component": frozenset({"field"}),
+    "method": frozenset({"method"}),
+    "interface": frozenset({"interface"}),
+    "variable": frozenset({"variable", "constant"}),
 }
 
 # ctags kinds left out of recall, and why.
@@ -428,7 +462,8 @@ def spec_extensions(language: str) -> tuple[str, ...]:
 def ctags_command(ctags: str, language: str, out: Path) -> list[str]:
     """ctags limited to one language, with our extension map, so both read the same files."""
     name = CTAGS_LANGUAGE[language]
-    langmap = "".join(spec_extensions(language))
+    spec = next(s for s in LANGUAGES if s.name == language)
+    langmap = "".join(spec.extensions) + "".join(f"({f})" for f in spec.filenames)
     return [
         ctags,
         "--output-format=json",

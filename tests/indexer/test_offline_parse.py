@@ -98,4 +98,5 @@ def test_every_language_parses_without_network(tmp_path: Path) -> None:
     assert set(results) == set(samples)
     for name, result in results.items():
         assert result["symbols"] > 0, f"{name}: no definitions extracted offline"
-        assert result["references"] > 0, f"{name}: no references extracted offline"
+        if name != "toml":  # TOML refers to nothing by name
+            assert result["references"] > 0, f"{name}: no references extracted offline"

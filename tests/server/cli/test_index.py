@@ -75,7 +75,9 @@ def test_symbols_dump_every_field_in_each_format(shop: Path, index_dir: Path) ->
 def test_symbols_filters(shop: Path, index_dir: Path) -> None:
     base = ["symbols", str(shop), "--index-dir", str(index_dir), "-f", "jsonl"]
     methods = [json.loads(x) for x in run_symfuse([*base, "--kind", "method"]).stdout.splitlines()]
-    assert {m["name"] for m in methods} == {"save", "total"}
+    assert {m["name"] for m in methods} == {"__init__", "save", "total"}  # with constructors
+    ctors = run_symfuse([*base, "--kind", "ctor"]).stdout.splitlines()
+    assert {json.loads(x)["kind"] for x in ctors} == {"constructor"}
     in_util = run_symfuse([*base, "--file", "shop/util.py"]).stdout.splitlines()
     assert {json.loads(x)["name"] for x in in_util} == {"money", "unused_helper"}
     globbed = run_symfuse([*base, "--file", "*/views.py"]).stdout.splitlines()

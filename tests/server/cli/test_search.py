@@ -286,3 +286,42 @@ def test_prose_snippets_and_include_tests(tmp_path: Path) -> None:
     bad = run_symfuse([*base, "--include-tests", "maybe"], check=False)
     assert bad.returncode == 2
     assert "--include-tests" in bad.stderr
+
+
+def test_kind_and_language_aliases(index_dir: Path) -> None:
+    """The vocabulary the language server's filters take works in the CLI too."""
+    aliased = search(index_dir, "user", "--kind", "cls,iface", "--language", "ts", "--limit", "50")
+    spelled = search(
+        index_dir, "user", "--kind", "class,interface", "--language", "typescript", "--limit", "50"
+    )
+    assert aliased["items"]
+    assert names(aliased) == names(spelled)
+    by_extension = search(index_dir, "user", "--language", ".ts", "--limit", "50")
+    typescript = search(index_dir, "user", "--language", "typescript", "--limit", "50")
+    assert names(by_extension) == names(typescript)
+
+
+def test_method_matches_constructors_and_constructor_only_them(index_dir: Path) -> None:
+    methods = search(index_dir, "__init__", "--kind", "method", "--limit", "50")
+    constructors = search(index_dir, "__init__", "--kind", "ctor", "--limit", "50")
+    assert {i["kind"] for i in constructors["items"]} == {"constructor"}
+    assert "constructor" in {i["kind"] for i in methods["items"]}
+    ids = {i["symbol_id"] for i in methods["items"]}
+    assert {i["symbol_id"] for i in constructors["items"]} <= ids
+    plain = search(index_dir, "save", "--kind", "method", "--limit", "50")
+    assert "method" in {i["kind"] for i in plain["items"]}
+
+
+def test_unknown_kind_and_language_name_the_choices(index_dir: Path) -> None:
+    result = run_symfuse(
+        ["search", "user", str(WORKSPACE), "--kind", "klass", "--index-dir", str(index_dir)],
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "ctor (constructor)" in result.stderr
+    result = run_symfuse(
+        ["search", "user", str(WORKSPACE), "--language", "pyy", "--index-dir", str(index_dir)],
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "unknown language 'pyy'" in result.stderr

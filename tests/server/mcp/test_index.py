@@ -20,9 +20,9 @@ async def test_index_status_reports_roots_languages_and_channels(workspace: Work
     assert data["roots"] == {"ws": str(workspace.root.resolve())}
     assert data["ready"] is True
     languages = {row["language"]: row for row in data["languages"]}
-    assert set(languages) == {"java", "python"}
+    assert set(languages) == {"java", "markdown", "python"}
     assert languages["python"]["files"] == 5
-    assert data["files"] == 6
+    assert data["files"] == 7  # six source files and README.md
     assert data["symbols"] == sum(row["symbols"] for row in data["languages"])
     assert data["updated_at"] is not None
     assert data["stale"] is False

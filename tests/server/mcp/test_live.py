@@ -73,7 +73,7 @@ async def test_edits_on_disk_show_up_in_search_without_a_restart(workspace: Work
         usages = await call(session, "find_usages", name="apply_coupon", include_declaration=True)
         assert [u["kind"] for u in usages["usages"]] == ["definition"]
         status = await call(session, "index_status")
-        assert status["files"] == 6
+        assert status["files"] == 7  # six source files and README.md
         assert status["stale"] is False
         assert status["stale_files"] == []
     assert "Traceback" not in server_log(workspace)
@@ -124,7 +124,7 @@ async def test_tools_called_during_the_first_index_wait_then_answer(
             assert answer["stale"] is False  # it did wait for the whole index
             status = await call(session, "index_status")
             assert status["ready"] is True
-            assert status["files"] == BIG + 6
+            assert status["files"] == BIG + 7
 
 
 async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Workspace) -> None:

@@ -299,3 +299,23 @@ async def test_max_tokens_trims_rows_and_offset_fetches_the_rest(workspace: Work
         assert isinstance(answer, CallToolResult)
         assert not answer.is_error
         assert len(text_of(answer)) / 4 <= 2000
+
+
+async def test_search_takes_kind_and_language_aliases(workspace: Workspace) -> None:
+    """The words the language server's filters take, through MCP's search tool."""
+    async with mcp_session(workspace) as session:
+        aliased = await call(session, "search", query="Gateway", kind=["cls"], language=["py"])
+        spelled = await call(session, "search", query="Gateway", kind="class", language="python")
+        java = await call(session, "search", query="dispatch", language=".java")
+        methods = await call(session, "search", query="__init__", kind="method", limit=50)
+        constructors = await call(session, "search", query="__init__", kind="ctor", limit=50)
+        bad = await session.call_tool("search", {"query": "x", "kind": "klass"})
+    assert aliased["items"]
+    assert [i["symbol_id"] for i in aliased["items"]] == [i["symbol_id"] for i in spelled["items"]]
+    assert java["items"]
+    assert all(i["file"].endswith(".java") for i in java["items"])
+    assert {i["kind"] for i in constructors["items"]} == {"constructor"}
+    ids = {i["symbol_id"] for i in methods["items"]}
+    assert {i["symbol_id"] for i in constructors["items"]} <= ids
+    assert bad.is_error
+    assert "ctor (constructor)" in text_of(bad)

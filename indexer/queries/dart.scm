@@ -1,0 +1,53 @@
+; Dart definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; The grammar keeps a function's signature and its body as siblings, so a function or
+; method is captured at its signature: its span is the signature line.
+
+; ---- definitions -------------------------------------------------------------
+
+(class_definition
+  name: (identifier) @name
+  superclass: (superclass (type_identifier) @extends (mixins (type_identifier) @extends)?)?
+  interfaces: (interfaces (type_identifier) @implements)?) @definition.class
+(mixin_declaration (identifier) @name) @definition.trait
+(extension_declaration name: (identifier) @name) @definition.class
+(enum_declaration name: (identifier) @name) @definition.enum
+(enum_constant name: (identifier) @name) @definition.enum_member
+(type_alias . (type_identifier) @name) @definition.type
+
+(function_signature name: (identifier) @name) @definition.function
+(getter_signature name: (identifier) @name) @definition.property
+(setter_signature name: (identifier) @name) @definition.property
+(constructor_signature . (identifier) @name . (formal_parameter_list)) @definition.constructor
+(constructor_signature (identifier) . (identifier) @name) @definition.constructor
+(factory_constructor_signature (identifier) @name .) @definition.constructor
+
+(program
+  (static_final_declaration_list
+    (static_final_declaration (identifier) @name) @definition.variable))
+(program
+  (initialized_identifier_list (initialized_identifier . (identifier) @name) @definition.variable))
+(class_body
+  (declaration
+    (initialized_identifier_list (initialized_identifier . (identifier) @name) @definition.field)))
+(class_body
+  (declaration
+    (static_final_declaration_list
+      (static_final_declaration (identifier) @name) @definition.field)))
+(class_body
+  (declaration (identifier_list (identifier) @name) @definition.field))
+
+; ---- references --------------------------------------------------------------
+
+(import_specification
+  (configurable_uri (uri (string_literal) @name))
+  (identifier)? @alias) @reference.import
+
+((identifier) @name . (selector (argument_part))) @reference.call
+((identifier) @qualifier
+  . (selector (unconditional_assignable_selector (identifier) @name))
+  . (selector (argument_part))) @reference.call
+(new_expression (type_identifier) @name) @reference.call
+
+(type_identifier) @name @reference.type
+(argument (identifier) @name) @reference.reference
+(return_statement (identifier) @name) @reference.reference

@@ -1,0 +1,18 @@
+; Makefile definitions and references (tree-sitter-language-pack 0.13.0 "make").
+; Targets are functions (`make build` runs one), variables and `define` blocks macros'
+; kin; special targets (`.PHONY`) and pattern rules (`%.o`) define nothing by name.
+
+; ---- definitions -------------------------------------------------------------
+
+(makefile
+  (rule
+    (targets (_) @name)
+    (#not-match? @name "^[.]|%")) @definition.function)
+(makefile (variable_assignment name: (word) @name) @definition.variable)
+(makefile (define_directive name: (word) @name) @definition.macro)
+
+; ---- references --------------------------------------------------------------
+
+(include_directive filenames: (list (word) @name)) @reference.import
+(rule normal: (prerequisites (word) @name (#not-match? @name "%"))) @reference.call
+(variable_reference (word) @name) @reference.reference

@@ -1,0 +1,61 @@
+; Zig definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
+; A container is a constant bound to `struct`, `enum` or `union`: the declaration
+; takes the container's kind, and the functions inside it are its methods.
+
+; ---- definitions -------------------------------------------------------------
+
+(Decl
+  (VarDecl
+    variable_type_function: (IDENTIFIER) @name
+    (ErrorUnionExpr (SuffixExpr (ContainerDecl (ContainerDeclType) @_type)))
+    (#match? @_type "^struct")) @definition.struct)
+(Decl
+  (VarDecl
+    variable_type_function: (IDENTIFIER) @name
+    (ErrorUnionExpr (SuffixExpr (ContainerDecl (ContainerDeclType) @_type)))
+    (#match? @_type "^enum")) @definition.enum)
+(Decl
+  (VarDecl
+    variable_type_function: (IDENTIFIER) @name
+    (ErrorUnionExpr (SuffixExpr (ContainerDecl (ContainerDeclType) @_type)))
+    (#match? @_type "^union")) @definition.union)
+;; other constants and variables (a value that is not a container)
+(source_file
+  (Decl
+    (VarDecl
+      variable_type_function: (IDENTIFIER) @name
+      (ErrorUnionExpr) @_value .
+      (#not-match? @_value "^(extern |packed )?(struct|enum|union|opaque)")) @definition.variable))
+(ContainerDecl
+  (Decl
+    (VarDecl
+      variable_type_function: (IDENTIFIER) @name
+      (ErrorUnionExpr) @_value .
+      (#not-match? @_value "^(extern |packed )?(struct|enum|union|opaque)")) @definition.field))
+
+(Decl (FnProto function: (IDENTIFIER) @name)) @definition.function
+(ContainerField field_member: (IDENTIFIER) @name) @definition.field
+(ContainerDecl
+  (ContainerDeclType) @_type
+  (#eq? @_type "enum")
+  (ContainerField (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @name))) @definition.enum_member)
+
+; ---- references --------------------------------------------------------------
+
+(SuffixExpr
+  (BUILTINIDENTIFIER) @_import
+  (FnCallArguments (ErrorUnionExpr (SuffixExpr (STRINGLITERALSINGLE) @name)))
+  (#eq? @_import "@import")) @reference.import
+
+(SuffixExpr variable_type_function: (IDENTIFIER) @name . (FnCallArguments)) @reference.call
+(SuffixExpr
+  variable_type_function: (IDENTIFIER) @qualifier
+  (FieldOrFnCall)* @qualifier
+  . (FieldOrFnCall function_call: (IDENTIFIER) @name)) @reference.call
+
+(ParamType (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @name))) @reference.type
+(FnProto (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @name))) @reference.type
+(ContainerField
+  field_member: (IDENTIFIER)
+  (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @name))) @reference.type
+(FnCallArguments (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @name .))) @reference.reference
