@@ -79,6 +79,22 @@ async def test_edits_on_disk_show_up_in_search_without_a_restart(workspace: Work
     assert "Traceback" not in server_log(workspace)
 
 
+async def test_a_slow_reader_blocks_no_other_tool(workspace: Workspace) -> None:
+    """Reads hold no lock: while one reader keeps the index (as a long regex scan or a
+    slow agent's call would), every tool still answers, and a change still lands."""
+    service = workspace.service()
+    async with mcp_session(workspace, service=service) as session:
+        await call(session, "reindex")  # the first index is complete
+        with service.live.reading():
+            answer = await call(session, "search", query="checkout", limit=3)
+            assert answer["items"][0]["name"] == "checkout"
+            usages = await call(session, "find_usages", name="compute_total")
+            assert usages["total"] >= 1
+            pricing = workspace.root / "shop" / "pricing.py"
+            write(pricing, pricing.read_text() + "\n\ndef added_while_read(x):\n    return x\n")
+            await wait_for(session, service, "added_while_read", present=True)
+
+
 def generated_workspace(root: Path, files: int) -> None:
     """Generated Python modules next to the fixture's (the last one is searched for)."""
     for i in range(files):
