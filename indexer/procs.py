@@ -18,14 +18,22 @@ PARENT_CHECK_S = 0.2
 
 
 def pool(workers: int, context: multiprocessing.context.BaseContext) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch_parent)
+    # The parent's pid is handed over, not read in the worker: a parent killed between
+    # the fork and the initializer would otherwise be taken for the init process and
+    # watched forever.
+    parent = os.getpid() if context.get_start_method() == "fork" else None
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_watch_parent, initargs=(parent,)
+    )
 
 
-def _watch_parent() -> None:
-    parent = os.getppid()  # the starting process (or the fork server that forked us)
+def _watch_parent(parent: int | None) -> None:
+    """Exit once ``parent`` (for a forked worker; else whoever started this process, the
+    fork server included) is no longer this process's parent."""
+    expected = os.getppid() if parent is None else parent
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == expected:
             time.sleep(PARENT_CHECK_S)
         os._exit(1)  # orphaned: nobody will read our results
 

@@ -54,6 +54,29 @@
 (type (attribute attribute: (identifier) @name)) @reference.type
 (type (generic_type (identifier) @name)) @reference.type
 (type (subscript value: (identifier) @name)) @reference.type
+; `Optional[Foo]`, `Callable[..., Foo]`, `Foo | None`, `"Foo"` (a string annotation)
+(type (subscript subscript: (identifier) @name)) @reference.type
+(type (generic_type (type_parameter (type (identifier) @name)))) @reference.type
+(type (binary_operator (identifier) @name)) @reference.type
+(type (string (string_content) @name (#match? @name "^[A-Za-z_][A-Za-z0-9_.]*$"))) @reference.type
+
+; exception classes: `except X:`, `except (X, Y) as e:`
+(except_clause (identifier) @name) @reference.type
+(except_clause (tuple (identifier) @name)) @reference.type
+(except_clause (as_pattern (identifier) @name)) @reference.type
+(except_clause (as_pattern (tuple (identifier) @name))) @reference.type
+(raise_statement (identifier) @name) @reference.reference
+
+; a module-level object used before a dot (`registry.items`), not self or cls
+(attribute object: (identifier) @name (#not-match? @name "^(self|cls)$")) @reference.reference
+
+; names as bare values: in tuples and lists, conditions, boolean operands
+(tuple (identifier) @name) @reference.reference
+(list (identifier) @name) @reference.reference
+(if_statement condition: (identifier) @name) @reference.reference
+(while_statement condition: (identifier) @name) @reference.reference
+(boolean_operator (identifier) @name) @reference.reference
+(not_operator argument: (identifier) @name) @reference.reference
 
 (keyword_argument value: (identifier) @name) @reference.reference
 (call arguments: (argument_list (identifier) @name)) @reference.reference

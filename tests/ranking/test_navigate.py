@@ -59,17 +59,25 @@ def test_usages_of_a_class_follow_aliases_inheritance_and_annotations(index: Ind
     assert positions(result) == [
         ("shop/models.py", 20, 7, "definition"),
         ("shop/models.py", 34, 20, "inherit"),
+        ("shop/models.py", 38, 20, "reference"),  # `Order.total(self)`: used before a dot
         ("shop/service.py", 4, 25, "import"),
         ("shop/service.py", 11, 13, "call"),  # `O(items)` through `import Order as O`
         ("shop/service.py", 22, 18, "type"),  # `order: O`
     ]
-    call = result.usages[3]
+    call = result.usages[4]
     assert call.enclosing == CHECKOUT
     assert call.text == "order = O(items)"
     assert call.end_column == 14
-    assert result.total == 5
+    assert result.total == 6
     assert not result.truncated
-    assert result.by_kind == {"call": 1, "definition": 1, "import": 1, "inherit": 1, "type": 1}
+    assert result.by_kind == {
+        "call": 1,
+        "definition": 1,
+        "import": 1,
+        "inherit": 1,
+        "reference": 1,
+        "type": 1,
+    }
 
 
 def test_usages_by_name_cover_every_definition_with_confidence(index: Index) -> None:

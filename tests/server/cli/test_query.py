@@ -86,6 +86,7 @@ def test_usages(nav_ws: Path, nav_index: Path) -> None:
     assert [(u["file"], u["line"], u["kind"]) for u in usages] == [
         ("shop/models.py", 20, "definition"),
         ("shop/models.py", 34, "inherit"),
+        ("shop/models.py", 38, "reference"),  # `Order.total(self)`
         ("shop/service.py", 4, "import"),
         ("shop/service.py", 11, "call"),
         ("shop/service.py", 22, "type"),
