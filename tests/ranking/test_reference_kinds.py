@@ -1,0 +1,123 @@
+"""References that are easy to miss, each found by ``find_usages`` (issue 17): annotations,
+exception classes, objects used before a dot, bare values, re-exports, module aliases
+and TypeScript generics. Comments and strings that mention a name are not references."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.index import Index
+from symfuse.indexer.update import update_index
+from symfuse.ranking.usages import find_usages
+from tests.support.cli import write_tree
+
+PYTHON = {
+    "pkg/__init__.py": "from .mod import Foo as Foo\nfrom . import helpers\n",
+    "pkg/mod.py": """\
+from typing import Callable, Optional
+
+
+class Foo:
+    pass
+
+
+class BadThing(Exception):
+    pass
+
+
+class OtherError(Exception):
+    pass
+
+
+class Registry:
+    def items(self):
+        return []
+
+
+registry = Registry()
+
+
+def handler():
+    return 1
+
+
+def use_all(session, x: Foo | None, y: Optional[Foo], z: Callable[..., Foo], w: "Foo"):
+    registry.items()
+    if session:
+        return handler
+    pair = (handler, Foo)
+    listing = [handler]
+    run(callback=handler)
+    try:
+        pass
+    except BadThing:
+        raise OtherError
+    except (OtherError, BadThing) as error:
+        pass
+    # Foo mentioned in a comment
+    return "Foo in a string"
+""",
+    "pkg/helpers.py": "import pkg.mod as m\n\n\ndef go():\n    return m.handler()\n",
+    "web/mod.ts": "export class Foo {\n  size(): number { return 1; }\n}\n",
+    "web/index.ts": "export { Foo } from './mod';\n",
+    "web/use.ts": """\
+import { Foo } from './index';
+
+export function make(items: Array<Foo>, m: Map<string, Foo>): Promise<Foo> {
+  return Promise.resolve(new Foo());
+}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    root = write_tree(tmp_path_factory.mktemp("refs"), PYTHON)
+    config = IndexConfig(roots=(root,), index_dir=root.parent / "index", progress=False)
+    built, _ = update_index(config)
+    return built
+
+
+def places(index: Index, name: str, file: str) -> list[tuple[int, str]]:
+    result = find_usages(index, name=name, file=file)
+    return sorted((u.line, u.kind) for u in result.usages if u.file == file)
+
+
+def test_annotations_of_every_shape(index: Index) -> None:
+    # `Foo | None`, `Optional[Foo]`, `Callable[..., Foo]` and `"Foo"`, all on line 28.
+    assert places(index, "Foo", "pkg/mod.py").count((28, "type")) == 4
+
+
+def test_exception_classes_in_except_and_raise(index: Index) -> None:
+    assert places(index, "BadThing", "pkg/mod.py") == [(37, "type"), (39, "type")]
+    assert (38, "reference") in places(index, "OtherError", "pkg/mod.py")
+    assert (39, "type") in places(index, "OtherError", "pkg/mod.py")
+
+
+def test_objects_before_a_dot_and_names_as_values(index: Index) -> None:
+    assert places(index, "registry", "pkg/mod.py") == [(29, "reference")]
+    assert [line for line, _ in places(index, "handler", "pkg/mod.py")] == [31, 32, 33, 34]
+    assert (32, "reference") in places(index, "Foo", "pkg/mod.py")  # in a tuple
+
+
+def test_comments_and_strings_are_not_references(index: Index) -> None:
+    lines = [line for line, _ in places(index, "Foo", "pkg/mod.py")]
+    assert 40 not in lines
+    assert 41 not in lines
+
+
+def test_re_exports_and_module_aliases(index: Index) -> None:
+    reexported = find_usages(index, name="Foo", file="pkg/mod.py")
+    assert ("pkg/__init__.py", 1, "import") in {(u.file, u.line, u.kind) for u in reexported.usages}
+    through_alias = find_usages(index, name="handler", file="pkg/mod.py")
+    assert ("pkg/helpers.py", 5, "call") in {(u.file, u.line, u.kind) for u in through_alias.usages}
+
+
+def test_typescript_generics_and_export_from(index: Index) -> None:
+    found = find_usages(index, name="Foo", file="web/mod.ts")
+    by_file = {(u.file, u.line, u.kind) for u in found.usages}
+    assert ("web/index.ts", 1, "import") in by_file  # export { Foo } from './mod'
+    types = sorted(u.column for u in found.usages if u.file == "web/use.ts" and u.line == 3)
+    assert len(types) == 3  # Array<Foo>, Map<string, Foo>, Promise<Foo>
+    assert ("web/use.ts", 4, "call") in by_file  # new Foo()
