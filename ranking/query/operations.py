@@ -17,11 +17,13 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import hierarchy as graph
 from symfuse.ranking import text as text_search
+from symfuse.ranking.dependencies import Dependencies, dependencies
 from symfuse.ranking.details import FileOutline, SymbolDetail, get_symbol
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.query.fields import Request
 from symfuse.ranking.query.requests import (
     CallsRequest,
+    DepsRequest,
     GetRequest,
     HierarchyRequest,
     ReindexRequest,
@@ -56,6 +58,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("callers", CallsRequest, "who calls a symbol"),
     Operation("callees", CallsRequest, "what a symbol calls"),
     Operation("hierarchy", HierarchyRequest, "supertypes and subtypes of a type"),
+    Operation("deps", DepsRequest, "the files a file imports, and the files that import it"),
     Operation("status", StatusRequest, "the state of the index"),
     Operation("reindex", ReindexRequest, "re-index everything, or only the given files"),
 )
@@ -146,6 +149,10 @@ def callees(index: Index, request: CallsRequest) -> graph.CallGraphResult:
 def hierarchy(index: Index, request: HierarchyRequest) -> graph.TypeHierarchyResult:
     root = resolve(index, request, prefer=Kind.TYPES)
     return graph.type_hierarchy(index, root.symbol_id, request.depth, request.direction.value)
+
+
+def deps(index: Index, request: DepsRequest) -> Dependencies:
+    return dependencies(index, request.target, request.depth)
 
 
 def resolve(

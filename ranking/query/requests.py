@@ -271,6 +271,21 @@ class HierarchyRequest(TargetRequest):
     offset: Offset = 0
 
 
+class DepsRequest(Request):
+    """The files a file imports and the files that import it."""
+
+    target: Annotated[
+        str,
+        Primary(),
+        Field(
+            min_length=1,
+            max_length=4096,
+            description='a workspace file ("shop/models.py") or a Python module ("shop.models")',
+        ),
+    ]
+    depth: Depth = 1
+
+
 @dataclass(frozen=True, slots=True)
 class ServerOnly:
     """A field only a long-running server has a use for, because ``reason``; the command

@@ -27,7 +27,9 @@ log = logging.getLogger("symfuse")
 # imports its own module alone (the others pull in the ranking layer, TOON, the MCP SDK).
 _COMMAND_MODULES = {
     "symfuse.server.cli.search": ("search",),
-    "symfuse.server.cli.query": ("usages", "text", "get", "callers", "callees", "hierarchy"),
+    "symfuse.server.cli.query": (
+        *("usages", "text", "get", "callers", "callees", "hierarchy", "deps"),
+    ),
     "symfuse.server.cli.serve_lsp": ("lsp",),
     "symfuse.server.cli.serve_mcp": ("mcp",),
 }

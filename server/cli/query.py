@@ -1,4 +1,5 @@
-"""``symfuse usages|text|get|callers|callees|hierarchy``: the navigation queries from a shell.
+"""``symfuse usages|text|get|callers|callees|hierarchy|deps``: the navigation queries from a
+shell.
 
 Each command's options are generated from its request model; the command brings
 the index up to date, asks the query layer's function for it
@@ -18,6 +19,7 @@ from symfuse.ranking.query import operations
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.requests import (
     CallsRequest,
+    DepsRequest,
     Direction,
     GetRequest,
     HierarchyRequest,
@@ -41,11 +43,12 @@ def register(
         "callers": run_calls,
         "callees": run_calls,
         "hierarchy": run_hierarchy,
+        "deps": run_deps,
     }
     for name, handler in handlers.items():
         op = operation(name)
         p = _parser(sub, common, name, op.summary)
-        add_request_options(p, op.request, primary_required=name == "text")
+        add_request_options(p, op.request, primary_required=name in ("text", "deps"))
         p.set_defaults(handler=handler, operation=name)
 
 
@@ -201,4 +204,22 @@ def run_hierarchy(args: argparse.Namespace) -> int:
         parts += ["supertypes:", table(data["supertypes"], columns)]
     if request.direction is not Direction.SUPERTYPES:
         parts += ["subtypes:", table(data["subtypes"], columns)]
+    return _emit(data, args.output_format, "\n".join(parts))
+
+
+def run_deps(args: argparse.Namespace) -> int:
+    request = request_of(DepsRequest, args)
+    data = operations.deps(_index(args), request).to_dict()
+    columns = ("depth", "file", "lines")
+    parts = [
+        f"dependencies of {data['file']}",
+        "imports:",
+        table(data["imports"], columns),
+        "imported by:",
+        table(data["importers"], columns),
+        "external:",
+        table(data["external"], ("module", "lines")),
+    ]
+    if data["cycles"]:
+        parts += ["cycles:", *(" -> ".join([*cycle, cycle[0]]) for cycle in data["cycles"])]
     return _emit(data, args.output_format, "\n".join(parts))

@@ -174,6 +174,19 @@ class HierarchyResult(Answer):
     subtypes: list[TypeRow]
 
 
+class DependencyRow(Row):
+    relation: str = Field(description="imports, imported_by or external")
+    target: str = Field(description="the workspace file, or the module outside it")
+    depth: int = Field(description="import hops from the file (1: direct)")
+    lines: str = Field(description="the import lines, in the importing file")
+
+
+class DependenciesResult(Answer):
+    file: str
+    dependencies: list[DependencyRow]
+    cycles: list[list[str]]
+
+
 class OutlineRow(Row):
     symbol_id: str
     name: str

@@ -1,7 +1,8 @@
-"""The graph tools: ``callers``, ``callees`` and ``type_hierarchy``."""
+"""The graph tools: ``callers``, ``callees``, ``type_hierarchy`` and ``file_dependencies``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -9,8 +10,8 @@ from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.query import operations
-from symfuse.ranking.query.requests import CallsRequest, HierarchyRequest
-from symfuse.server.mcp.models import CallGraphResult, HierarchyResult
+from symfuse.ranking.query.requests import CallsRequest, DepsRequest, HierarchyRequest
+from symfuse.server.mcp.models import CallGraphResult, DependenciesResult, HierarchyResult
 from symfuse.server.mcp.schema import Rendering, tool_function
 from symfuse.server.mcp.server import Backend, tool_errors
 
@@ -37,6 +38,17 @@ symbol_id. Rows carry `relation` (extends / implements), `depth`, `via` and
 Examples: {"symbol_id": "shop/payments.py::PaymentGateway#class"} ;
 {"name": "Order", "direction": "supertypes", "depth": 3}"""
 
+DEPS_DESCRIPTION = """\
+List a file's dependencies, resolved through the index's imports: the
+workspace files it imports (`imports`), the files that import it
+(`imported_by`), and what it imports from outside the workspace (`external`,
+by module name), each with the import lines. `target` is a workspace path
+("shop/models.py") or a Python module ("shop.models"); `depth` follows imports
+transitively (rows carry their `depth`), and import cycles through the file
+are listed.
+
+Examples: {"target": "shop/models.py"} ; {"target": "shop.service", "depth": 2}"""
+
 _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
 
 
@@ -60,6 +72,30 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
             total=len(rows),
             shape=_split_types,
         )
+
+    def file_dependencies(request: DepsRequest, rendering: Rendering) -> CallToolResult:
+        with tool_errors(not_found="target"), backend.reading() as index:
+            result = operations.deps(index, request)
+        rows = [_dependency(link.to_dict(), "imports") for link in result.imports]
+        rows += [_dependency(link.to_dict(), "imported_by") for link in result.importers]
+        rows += [
+            {"relation": "external", "target": e.module, "depth": 1, "lines": _lines(e.lines)}
+            for e in result.external
+        ]
+        data = {"file": result.file, "dependencies": rows, "cycles": list(result.cycles)}
+        return backend.answer(data, "dependencies", rendering.format, rendering.max_tokens)
+
+    server.add_tool(
+        tool_function(
+            "file_dependencies",
+            DepsRequest,
+            file_dependencies,
+            Annotated[CallToolResult, DependenciesResult],
+        ),
+        name="file_dependencies",
+        description=DEPS_DESCRIPTION,
+        annotations=ToolAnnotations(title="File dependencies", **_READ_ONLY),
+    )
 
     server.add_tool(
         tool_function(
@@ -154,3 +190,17 @@ def _split_types(data: dict[str, Any]) -> dict[str, Any]:
         if r["direction"] == "subtype"
     ]
     return shaped
+
+
+def _dependency(link: dict[str, Any], relation: str) -> dict[str, Any]:
+    return {
+        "relation": relation,
+        "target": link["file"],
+        "depth": link["depth"],
+        "lines": _lines(link["lines"]),
+    }
+
+
+def _lines(lines: Sequence[int]) -> str:
+    """Import lines as one cell ("5,12"), so rows stay one flat table."""
+    return ",".join(map(str, lines))

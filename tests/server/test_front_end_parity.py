@@ -34,6 +34,7 @@ MCP_TOOLS = {
     "callers": "callers",
     "callees": "callees",
     "hierarchy": "type_hierarchy",
+    "deps": "file_dependencies",
     "status": "index_status",
     "reindex": "reindex",
 }
@@ -45,6 +46,7 @@ CLI_COMMANDS = {
     "callers": "callers",
     "callees": "callees",
     "hierarchy": "hierarchy",
+    "deps": "deps",
     "status": "stats",
     "reindex": "index",
 }

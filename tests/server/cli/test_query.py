@@ -220,3 +220,22 @@ def test_bad_arguments_name_the_option(nav_ws: Path, nav_index: Path) -> None:
     assert line.startswith("symfuse: error: kinds: unknown usage kind 'calls'")
     line = fails(nav_ws, nav_index, "usages")
     assert line.startswith("symfuse: error: target: give a symbol id or a name")
+
+
+def test_deps_follow_imports_both_ways(nav_ws: Path, nav_index: Path) -> None:
+    data = answer(nav_ws, nav_index, "deps", "shop/service.py", "--depth", "2")
+    imports = data["imports"]
+    assert isinstance(imports, list)
+    direct = {(d["file"], d["depth"]) for d in imports}
+    # `from shop import util` (a module) and `from shop.models import Order as O`.
+    assert {("shop/util.py", 1), ("shop/models.py", 1)} <= direct
+    importers = data["importers"]
+    assert isinstance(importers, list)
+    assert [(d["file"], d["lines"]) for d in importers] == [("shop/report.py", [4])]
+    assert data["external"] == []
+    by_module = answer(nav_ws, nav_index, "deps", "shop.util")
+    assert by_module["file"] == "shop/util.py"
+    text = symfuse(nav_ws, nav_index, "deps", "shop/models.py", fmt="text").stdout
+    assert text.splitlines()[0] == "dependencies of shop/models.py"
+    assert "dataclasses" in text  # external, by module
+    assert "no file or Python module" in fails(nav_ws, nav_index, "deps", "shop/nope.py")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import toon_format
 from mcp_types import CallToolResult
 
-from tests.support.mcp import Workspace, call, mcp_session, text_of
+from tests.support.mcp import Workspace, call, call_error, mcp_session, text_of
 
 READ_ONLY = {
     "search",
@@ -16,6 +16,7 @@ READ_ONLY = {
     "callers",
     "callees",
     "type_hierarchy",
+    "file_dependencies",
     "index_status",
 }
 
@@ -319,3 +320,17 @@ async def test_search_takes_kind_and_language_aliases(workspace: Workspace) -> N
     assert {i["symbol_id"] for i in constructors["items"]} <= ids
     assert bad.is_error
     assert "ctor (constructor)" in text_of(bad)
+
+
+async def test_file_dependencies_resolve_imports_both_ways(workspace: Workspace) -> None:
+    async with mcp_session(workspace) as session:
+        by_path = await call(session, "file_dependencies", target="shop/service.py")
+        by_module = await call(session, "file_dependencies", target="shop.models", depth=2)
+        missing = await call_error(session, "file_dependencies", target="shop/nope.py")
+    rows = {(r["relation"], r["target"]) for r in by_path["dependencies"]}
+    assert ("imports", "shop/models.py") in rows
+    assert all(r["lines"] for r in by_path["dependencies"])
+    assert by_module["file"] == "shop/models.py"
+    importers = [r for r in by_module["dependencies"] if r["relation"] == "imported_by"]
+    assert "shop/service.py" in {r["target"] for r in importers}
+    assert "target" in missing

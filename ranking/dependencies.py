@@ -1,0 +1,183 @@
+"""File dependencies: the workspace files a file imports, the files that import it, and
+its imports from outside the workspace, read from the index's import references.
+
+An import counts for a file when the resolver links it to definitions in another file
+(``from shop.models import Order``, ``import { Foo } from './mod'``, re-exports
+followed), or, in Python, when the module it names is a file of the workspace
+(``import shop.models``, ``from shop import models``). An import that resolves to
+nothing in the workspace is ``external``, by the module it names. ``depth`` follows
+imports transitively; import cycles through the file are reported.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import networkx as nx
+
+from symfuse.indexer.bindings import python_modules
+from symfuse.indexer.errors import NotFound
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.model import RefKind
+from symfuse.ranking.records import Record
+from symfuse.ranking.targets import resolver_for
+
+
+@dataclass(frozen=True, slots=True)
+class FileLink(Record):
+    """A file on the other end of an import, at ``depth`` hops, with the import lines
+    (in the importing file) that make the link."""
+
+    file: str
+    depth: int
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalImport(Record):
+    module: str
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Dependencies(Record):
+    file: str
+    imports: tuple[FileLink, ...]
+    importers: tuple[FileLink, ...]
+    external: tuple[ExternalImport, ...]
+    cycles: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportGraph:
+    """Per file: the files it imports (with lines) and its external modules (with lines)."""
+
+    imports: dict[str, dict[str, list[int]]]
+    external: dict[str, dict[str, list[int]]]
+
+    def importers(self) -> dict[str, dict[str, list[int]]]:
+        reverse: dict[str, dict[str, list[int]]] = defaultdict(dict)
+        for source, targets in self.imports.items():
+            for target, lines in targets.items():
+                reverse[target][source] = lines
+        return reverse
+
+
+def import_graph(index: Index) -> ImportGraph:
+    """The import graph of ``index`` (made once per index generation)."""
+    return index.derived("import graph", lambda: _build(index))
+
+
+def _build(index: Index) -> ImportGraph:
+    resolver = resolver_for(index)
+    modules = python_modules(index)
+    imports: dict[str, dict[str, list[int]]] = {}
+    external: dict[str, dict[str, list[int]]] = {}
+    for key, entry in index.files.items():
+        found: dict[str, list[int]] = defaultdict(list)
+        outside: dict[str, list[int]] = defaultdict(list)
+        for ref in entry.references():
+            if ref.kind is not RefKind.IMPORT:
+                continue
+            files = {r.target.file for r in resolver.resolve(ref, entry)}
+            files |= _module_files(entry, ref.qualifier, ref.name, modules)
+            files.discard(key)
+            for file in files:
+                _add(found[file], ref.line)
+            if not files:
+                _add(outside[_module_name(ref.qualifier, ref.name)], ref.line)
+        imports[key] = dict(found)
+        external[key] = dict(outside)
+    return ImportGraph(imports, external)
+
+
+def _add(lines: list[int], line: int) -> None:
+    if not lines or lines[-1] != line:
+        lines.append(line)
+
+
+def _module_files(
+    entry: FileEntry, qualifier: str, name: str, modules: dict[str, FileEntry]
+) -> set[str]:
+    """Python: the workspace files the import names as modules."""
+    if entry.language != "python" or name == "*":
+        return set()
+    found = set()
+    for module in (f"{qualifier}.{name}" if qualifier else name, qualifier):
+        target = modules.get(module.strip(".")) if module else None
+        if target is not None:
+            found.add(target.path)
+    return found
+
+
+def _module_name(qualifier: str, name: str) -> str:
+    """What an unresolved import names: its module (``os.path`` of ``from os.path import
+    join``; ``numpy`` of ``import numpy``; ``./mod`` of a script import)."""
+    return qualifier or name
+
+
+def dependencies(index: Index, target: str, depth: int = 1) -> Dependencies:
+    """The dependencies of the file ``target`` (a workspace path, or a Python module)."""
+    key = _file_of(index, target)
+    graph = import_graph(index)
+    importers = graph.importers()
+    return Dependencies(
+        file=key,
+        imports=_walk(graph.imports, key, depth),
+        importers=_walk(importers, key, depth),
+        external=tuple(
+            ExternalImport(module, tuple(lines))
+            for module, lines in sorted(graph.external.get(key, {}).items())
+        ),
+        cycles=_cycles(graph, key),
+    )
+
+
+def _file_of(index: Index, target: str) -> str:
+    wanted = target.strip().lstrip("./")
+    if wanted in index.files:
+        return wanted
+    module = python_modules(index).get(wanted)
+    if module is not None:
+        return module.path
+    raise NotFound(f"target: no file or Python module {target!r} in the index")
+
+
+def _walk(edges: dict[str, dict[str, list[int]]], start: str, depth: int) -> tuple[FileLink, ...]:
+    """Files reached from ``start`` breadth first, up to ``depth`` hops; each with the
+    lines of the import that first reached it."""
+    seen = {start}
+    frontier = [start]
+    found: list[FileLink] = []
+    for hop in range(1, depth + 1):
+        following = []
+        for file in frontier:
+            for other, lines in sorted(edges.get(file, {}).items()):
+                if other not in seen:
+                    seen.add(other)
+                    following.append(other)
+                    found.append(FileLink(other, hop, tuple(lines)))
+        frontier = following
+    return tuple(found)
+
+
+MAX_CYCLES = 20
+
+
+def _cycles(graph: ImportGraph, key: str) -> tuple[tuple[str, ...], ...]:
+    """Import cycles through ``key`` (shortest first, at most :data:`MAX_CYCLES`)."""
+    directed = nx.DiGraph()
+    for source, targets in graph.imports.items():
+        directed.add_edges_from((source, target) for target in targets)
+    if key not in directed:
+        return ()
+    component = nx.node_connected_component(directed.to_undirected(as_view=True), key)
+    found: list[tuple[str, ...]] = []
+    for cycle in nx.simple_cycles(directed.subgraph(component), length_bound=8):
+        if key in cycle:
+            at = cycle.index(key)
+            found.append(tuple(cycle[at:] + cycle[:at]))
+            if len(found) >= MAX_CYCLES:
+                break
+    return tuple(sorted(found, key=len))
