@@ -11,6 +11,7 @@ imports transitively; import cycles through the file are reported.
 
 from __future__ import annotations
 
+import posixpath
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -72,6 +73,9 @@ def import_graph(index: Index) -> ImportGraph:
 def _build(index: Index) -> ImportGraph:
     resolver = resolver_for(index)
     modules = python_modules(index)
+    by_name: dict[str, list[str]] = defaultdict(list)  # file name -> the files so named
+    for key in index.files:
+        by_name[posixpath.basename(key)].append(key)
     imports: dict[str, dict[str, list[int]]] = {}
     external: dict[str, dict[str, list[int]]] = {}
     for key, entry in index.files.items():
@@ -82,6 +86,8 @@ def _build(index: Index) -> ImportGraph:
                 continue
             files = {r.target.file for r in resolver.resolve(ref, entry)}
             files |= _module_files(entry, ref.qualifier, ref.name, modules)
+            spec = ref.qualifier or ref.name
+            files |= _path_files(index, key, entry.language, spec, by_name)
             files.discard(key)
             for file in files:
                 _add(found[file], ref.line)
@@ -100,15 +106,46 @@ def _add(lines: list[int], line: int) -> None:
 def _module_files(
     entry: FileEntry, qualifier: str, name: str, modules: dict[str, FileEntry]
 ) -> set[str]:
-    """Python: the workspace files the import names as modules."""
-    if entry.language != "python" or name == "*":
+    """Python: the workspace file the import names as a module: ``import a.b`` and
+    ``from a import b`` name ``a/b.py`` when it exists, else the package ``a``."""
+    if entry.language != "python":
         return set()
-    found = set()
-    for module in (f"{qualifier}.{name}" if qualifier else name, qualifier):
+    for module in (f"{qualifier}.{name}" if qualifier and name != "*" else name, qualifier):
         target = modules.get(module.strip(".")) if module else None
         if target is not None:
-            found.add(target.path)
-    return found
+            return {target.path}
+    return set()
+
+
+_SCRIPTS = frozenset({"javascript", "typescript", "tsx", "vue", "svelte"})
+_SCRIPT_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte")
+_C_FAMILY = frozenset({"c", "cpp", "objc", "cuda", "glsl", "hlsl"})
+
+
+def _path_files(
+    index: Index, key: str, language: str, spec: str, by_name: dict[str, list[str]]
+) -> set[str]:
+    """Files named by path: a script's relative module (``./mod`` -> ``mod.ts``,
+    ``./lib`` -> ``lib/index.js``), a C-family ``#include "x.h"`` (beside the file,
+    else the one workspace file ending in that path)."""
+    folder = posixpath.dirname(key)
+    if language in _SCRIPTS and spec.startswith("."):
+        base = posixpath.normpath(posixpath.join(folder, spec))
+        for candidate in (base + s for s in _SCRIPT_SUFFIXES):
+            if candidate in index.files:
+                return {candidate}
+        for candidate in (f"{base}/index{s}" for s in _SCRIPT_SUFFIXES[1:]):
+            if candidate in index.files:
+                return {candidate}
+        return set()
+    if language in _C_FAMILY and spec and not spec.startswith("<"):
+        beside = posixpath.normpath(posixpath.join(folder, spec))
+        if beside in index.files:
+            return {beside}
+        named = by_name.get(posixpath.basename(spec), [])
+        ending = [f for f in named if f.endswith("/" + spec) or f == spec]
+        return set(ending) if len(ending) == 1 else set()
+    return set()
 
 
 def _module_name(qualifier: str, name: str) -> str:

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
 from symfuse.ranking.usages import find_usages
-from tests.support.cli import write_tree
+from tests.support.index import index_of_tree
 
 PYTHON = {
     "pkg/__init__.py": "from .mod import Foo as Foo\nfrom . import helpers\n",
@@ -73,10 +71,7 @@ export function make(items: Array<Foo>, m: Map<string, Foo>): Promise<Foo> {
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
-    root = write_tree(tmp_path_factory.mktemp("refs"), PYTHON)
-    config = IndexConfig(roots=(root,), index_dir=root.parent / "index", progress=False)
-    built, _ = update_index(config)
-    return built
+    return index_of_tree(tmp_path_factory.mktemp("refs"), PYTHON)
 
 
 def places(index: Index, name: str, file: str) -> list[tuple[int, str]]:

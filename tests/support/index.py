@@ -1,4 +1,5 @@
-"""Holding up an index: the write lock a running ``symfuse index`` holds."""
+"""Indexes for tests: one of a small tree written on the spot, and holding up an index
+(the write lock a running ``symfuse index`` holds)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,21 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.index import Index
 from symfuse.indexer.store import Store
+from symfuse.indexer.update import update_index
+from tests.support.cli import write_tree
 
 SAFETY = 30.0  # seconds: only turns a lock that is never released into a failure
+
+
+def index_of_tree(folder: Path, files: dict[str, str]) -> Index:
+    """The index of ``files`` (relative path -> text) written under ``folder``/ws."""
+    root = write_tree(folder / "ws", files)
+    config = IndexConfig(roots=(root,), index_dir=folder / "index", progress=False)
+    built, _ = update_index(config)
+    return built
 
 
 @contextmanager
