@@ -21,7 +21,7 @@ reads it and nothing else decides per shape.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 import numpy as np
@@ -59,27 +59,24 @@ class Plan:
     reason: str = ""
 
 
+# Prose: BM25F over bodies and similarity lead; names see code tokens only; tests lower.
+_PROSE = Plan(
+    FusionWeights.sentence(),
+    bm25f=BODY_AWARE,
+    described=True,
+    word_names=True,
+    demote_side_code=True,
+)
+
 PLANS: dict[Shape, Plan] = {
     Shape.IDENTIFIER: Plan(FusionWeights(), reason="names: identity tiers and the guard"),
     Shape.DOTTED: Plan(FusionWeights(), reason="a qualified name: identity on the fqn suffix"),
     Shape.PATH: Plan(FusionWeights(), reason="auto mode answers a path with get"),
     Shape.CALL_GRAPH: Plan(FusionWeights(), reason="the call graph answers the target"),
     Shape.KEYWORDS: Plan(FusionWeights(), reason="a few words: BM25 leads, names still count"),
-    Shape.SENTENCE: Plan(
-        FusionWeights.sentence(),
-        bm25f=BODY_AWARE,
-        described=True,
-        word_names=True,
-        demote_side_code=True,
-        reason="prose: BM25F over head and body, and similarity lead",
-    ),
-    Shape.MIXED: Plan(
-        FusionWeights.sentence(),
-        bm25f=BODY_AWARE,
-        described=True,
-        word_names=True,
-        demote_side_code=True,
-        reason="prose around code tokens: names see the code tokens alone",
+    Shape.SENTENCE: replace(_PROSE, reason="prose: BM25F over head and body, and similarity lead"),
+    Shape.MIXED: replace(
+        _PROSE, reason="prose around code tokens: names see the code tokens alone"
     ),
 }
 
