@@ -7,6 +7,7 @@ needed to express code-point columns in the client's position encoding.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
@@ -95,28 +96,25 @@ def _detail(s: Symbol) -> str | None:
     return first or None
 
 
+def _item_fields(index: Index, mapper: FileMapper, s: Symbol) -> dict[str, Any]:
+    """What a call hierarchy item and a type hierarchy item both carry."""
+    return {
+        "name": s.name,
+        "kind": symbol_kind(s.kind),
+        "uri": uri_of(index, s.file),
+        "range": full_range(mapper, s),
+        "selection_range": name_range(mapper, s),
+        "detail": s.fqn,
+        "data": s.symbol_id,
+    }
+
+
 def call_item(index: Index, mapper: FileMapper, s: Symbol) -> lsp.CallHierarchyItem:
-    return lsp.CallHierarchyItem(
-        name=s.name,
-        kind=symbol_kind(s.kind),
-        uri=uri_of(index, s.file),
-        range=full_range(mapper, s),
-        selection_range=name_range(mapper, s),
-        detail=s.fqn,
-        data=s.symbol_id,
-    )
+    return lsp.CallHierarchyItem(**_item_fields(index, mapper, s))
 
 
 def type_item(index: Index, mapper: FileMapper, s: Symbol) -> lsp.TypeHierarchyItem:
-    return lsp.TypeHierarchyItem(
-        name=s.name,
-        kind=symbol_kind(s.kind),
-        uri=uri_of(index, s.file),
-        range=full_range(mapper, s),
-        selection_range=name_range(mapper, s),
-        detail=s.fqn,
-        data=s.symbol_id,
-    )
+    return lsp.TypeHierarchyItem(**_item_fields(index, mapper, s))
 
 
 def hover(s: Symbol, word_range: lsp.Range | None, code: str | None = None) -> lsp.Hover:
