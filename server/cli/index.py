@@ -66,7 +66,14 @@ def register(
         description="Files, definitions, references and edges, per language, of the index.",
     )
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
+    p.add_argument(
+        "--latency",
+        action="store_true",
+        help="query latency, errors and cache hits per operation, from the metrics "
+        "(with --since, --front-end); never indexes",
+    )
     defer_options(p, _status_options)
+    defer_options(p, _latency_options)
     _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_stats)
 
@@ -92,6 +99,12 @@ def _status_options(parser: argparse.ArgumentParser) -> None:
     from symfuse.server.cli.options import add_request_options
 
     add_request_options(parser, StatusRequest)
+
+
+def _latency_options(parser: argparse.ArgumentParser) -> None:
+    from symfuse.server.cli.ops import add_latency_options
+
+    add_latency_options(parser)
 
 
 def _format_option(
@@ -220,6 +233,10 @@ def run_languages(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
+    if args.latency:
+        from symfuse.server.cli.ops import run_latency
+
+        return run_latency(args)
     index, _report = fresh_index(args)
     stats: dict[str, Any] = dict(index.stats())
     stats["roots"] = index.roots

@@ -30,6 +30,7 @@ _COMMAND_MODULES = {
     "symfuse.server.cli.query": (
         *("usages", "text", "get", "callers", "callees", "hierarchy", "deps"),
     ),
+    "symfuse.server.cli.ops": ("cache",),
     "symfuse.server.cli.serve_lsp": ("lsp",),
     "symfuse.server.cli.serve_mcp": ("mcp",),
 }
@@ -111,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        code: int = args.handler(args)
+        code: int = _observed(args)
     except SymfuseError as exc:
         print(f"symfuse: error: {exc}", file=sys.stderr)
         return 1
@@ -124,6 +125,24 @@ def _run(args: argparse.Namespace) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     return code
+
+
+def _observed(args: argparse.Namespace) -> int:
+    """Run the command; a query (a command with an ``operation``) is timed, logged and
+    recorded in the metrics beside its index."""
+    operation = getattr(args, "operation", None)
+    if operation is None:
+        return int(args.handler(args))
+    from symfuse.server.cli.common import index_config
+    from symfuse.server.common.observe import Observer
+
+    roots = [*(getattr(args, "roots", None) or []), *getattr(args, "extra_roots", [])]
+    observer = Observer("cli", index_config(args, roots or None).store.directory)
+    try:
+        with observer.query(operation):
+            return int(args.handler(args))
+    finally:
+        observer.close()
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from symfuse.ranking.query.requests import (
 )
 from symfuse.ranking.usages import MAX_SHOWN_TARGETS
 from symfuse.server.cli.options import add_request_options, request_of
+from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render, table
 
 _FORMATS = (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON)
@@ -89,6 +90,8 @@ def _index(args: argparse.Namespace) -> Any:
 
 
 def _emit(data: dict[str, Any], fmt: OutputFormat, text_form: str) -> int:
+    total = data.get("total")
+    note_results(total if isinstance(total, int) else 1)
     print(text_form if fmt is OutputFormat.TEXT else render(data, fmt))
     return 0
 

@@ -18,6 +18,7 @@ from symfuse.ranking.request import DetailLevel, SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.cli.options import add_request_options, request_of
+from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render
 
 _FORMATS = (OutputFormat.JSON, OutputFormat.TOON, OutputFormat.TEXT)
@@ -48,7 +49,7 @@ def register(
         metavar="json|toon|text",
         help="output format (default text)",
     )
-    p.set_defaults(handler=run_search)
+    p.set_defaults(handler=run_search, operation="search")
 
 
 _TEXT_COLUMNS = {
@@ -105,6 +106,7 @@ def run_search(args: argparse.Namespace) -> int:
     args.roots = [*args.roots, *args.extra_roots]
     index, _ = fresh_index(args)
     answer = operations.search(index, request, directory=index_config(args).store.directory)
+    note_results(answer.total)
     if isinstance(answer, CallGraphAnswer):  # "who calls X": answered from the call graph
         data = answer.to_dict()
         if args.output_format is OutputFormat.TEXT:

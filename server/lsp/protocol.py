@@ -10,6 +10,10 @@ answers requests before ``initialize`` with an internal error, ignores them afte
 - a request before ``initialize``: ``-32002 ServerNotInitialized``;
 - a request after ``shutdown``: ``-32600 InvalidRequest``;
 - a request with ``"id": null``: ``-32600 InvalidRequest`` (ids are integers or strings).
+
+It also times every request from its arrival to its response, and records it
+in the query metrics of the server's index (:mod:`symfuse.server.common.observe`):
+the one place every method passes, whatever its handler.
 """
 
 from __future__ import annotations
@@ -27,9 +31,12 @@ from pygls.exceptions import (
 )
 from pygls.protocol import LanguageServerProtocol
 
+from symfuse.server.common.observe import Observer, Query, new_request_id
+
 log = logging.getLogger(__name__)
 
 _ALWAYS_ALLOWED = frozenset({lsp.INITIALIZE, lsp.EXIT})
+_UNRECORDED = frozenset({lsp.INITIALIZE, lsp.SHUTDOWN})  # the session, not queries
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +74,7 @@ class ConformingProtocol(LanguageServerProtocol):
         super().__init__(*args, **kwargs)
         self._initialized = False
         self.exit_code = 0  # 1 once an exit arrives without a shutdown before it
+        self._in_flight: dict[Any, tuple[Observer, Query]] = {}
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         if not isinstance(data, dict) or "jsonrpc" not in data or "method" not in data:
@@ -110,6 +118,21 @@ class ConformingProtocol(LanguageServerProtocol):
         if getattr(message, "method", None) == lsp.EXIT and not self._shutdown:
             self.exit_code = 1
         super().handle_message(message)
+
+    def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
+        state = getattr(self._server, "state", None)
+        observer = getattr(state, "observer", None)
+        if isinstance(observer, Observer) and method_name not in _UNRECORDED:
+            self._in_flight[msg_id] = (observer, Query(method_name, new_request_id()))
+        super()._handle_request(msg_id, method_name, params)
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        super()._send_response(msg_id, result, error)
+        found = self._in_flight.pop(msg_id, None)
+        if found is not None:  # recorded once the answer is on its way
+            observer, query = found
+            query.results = len(result) if isinstance(result, list) else int(result is not None)
+            observer.finish(query, None if error is None else str(error.message))
 
 
 def _needs_params(method: str) -> bool:

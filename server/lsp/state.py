@@ -25,6 +25,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex
 from symfuse.indexer.source_files import read_source_text
 from symfuse.ranking.api import Prepared
+from symfuse.server.common.observe import Observer
 from symfuse.server.common.service import IndexService, Progress, Ranking
 from symfuse.server.lsp.options import LspOptions
 from symfuse.server.lsp.positions import Encoding, FileMapper, LineTexts
@@ -51,6 +52,7 @@ class ServerState:
         self.options: LspOptions = launch.defaults
         self.encoding = Encoding.UTF16
         self.service: IndexService | None = None
+        self.observer: Observer | None = None  # records the queries on the service's index
         self.roots: tuple[Path, ...] = ()
         self.texts = LineTexts()
         self.open_docs: dict[str, str] = {}  # path -> latest text, for open buffers
@@ -90,8 +92,11 @@ class ServerState:
         self.overlaid = set()
         service = IndexService(self.config_for(roots), after_prepare=self._warm_lines)
         self.service = service
+        previous, self.observer = self.observer, Observer("lsp", service.config.store.directory)
         if old is not None:
             old.stop()
+        if previous is not None:
+            previous.close()
         service.start(watch=watch)
         for path, text in list(self.open_docs.items()):
             self.mark_dirty(path, text)
@@ -100,6 +105,8 @@ class ServerState:
     def stop(self, timeout: float = 5.0) -> None:
         if self.service is not None:
             self.service.stop(timeout)
+        if self.observer is not None:
+            self.observer.close()
 
     # --- ranking structures -----------------------------------------------------------
 

@@ -55,6 +55,10 @@ class Answer(BaseModel):
     )
     next_offset: int | None = Field(default=None, description="pass as offset to get the next rows")
     hint: str | None = Field(default=None, description="why the answer was cut, and what to do")
+    elapsed_ms: float | None = Field(default=None, description="what answering took, in ms")
+    cache_hit: bool | None = Field(
+        default=None, description="true when the answer came from the query cache"
+    )
 
 
 class Row(BaseModel):
@@ -235,3 +239,32 @@ class ReindexResult(Answer):
     skipped: int
     seconds: float
     problems: list[dict[str, str]]
+
+
+class OperationRow(Row):
+    operation: str
+    requests: int
+    errors: int
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    cache_hit_rate: float
+    saved_ms: float
+
+
+class StatsResult(Answer):
+    operations: list[OperationRow]
+    requests: int
+    errors: int
+    index: dict[str, Any] = Field(description="the index's directory, size on disk and age")
+
+
+class CacheResult(Answer):
+    cache: dict[str, Any] | None = Field(
+        default=None, description="this server's cache: entries, hits, misses, hit_rate, saved_ms"
+    )
+    recorded: dict[str, Any] | None = Field(
+        default=None, description="cache hits recorded in the metrics, every front end"
+    )
+    cleared: bool | None = None
+    entries_dropped: int | None = None

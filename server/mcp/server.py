@@ -18,8 +18,9 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -28,8 +29,11 @@ from mcp_types import CallToolResult, TextContent
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
+from symfuse.ranking.query.fields import Request
+from symfuse.server.common.observe import Observer, Query
 from symfuse.server.common.service import IndexService, Ranked, is_stale
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, Fitted, Format, fit
+from symfuse.server.mcp.schema import Rendering, tool_function
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +65,36 @@ class MCPOptions:
 
 TEXT_SCANS = 2  # text scans that run at once; the others wait, within their time limit
 
+R = TypeVar("R", bound=Request)
+Shape = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """What a tool answered, before freshness and timing were added: what the cache keeps."""
+
+    data: dict[str, Any]
+    rows_key: str
+    fmt: Format
+    max_tokens: int | None
+    offset: int
+    total: int | None
+    shape: Shape | None
+    stale: bool
+
+    @property
+    def results(self) -> int:
+        return self.total if self.total is not None else len(self.data.get(self.rows_key) or [])
+
+
+@dataclass(slots=True)
+class _Call:
+    query: Query
+    answered: Answered | None = None
+
+
+_CALL: ContextVar[_Call | None] = ContextVar("symfuse_mcp_call", default=None)
+
 
 class Backend:
     """The index service plus everything each tool needs around a query."""
@@ -71,6 +105,7 @@ class Backend:
         # Text scans read every file: a few at a time, so a burst of slow regexes never
         # takes the worker threads every other tool answers from.
         self.scans = threading.BoundedSemaphore(TEXT_SCANS)
+        self.observer = Observer("mcp", service.config.store.directory, cache=True)
 
     # --- lifecycle ------------------------------------------------------------------
 
@@ -79,6 +114,63 @@ class Backend:
 
     def stop(self) -> None:
         self.service.stop(self.options.stop_timeout)
+        self.observer.close()
+
+    # --- tools ----------------------------------------------------------------------
+
+    def tool(
+        self,
+        name: str,
+        model: type[R],
+        body: Callable[[R, Rendering], CallToolResult],
+        returns: Any,
+        *,
+        cached: bool = True,
+    ) -> Callable[..., Any]:
+        """The tool function of ``body`` (:func:`tool_function`), observed: each call is
+        timed, logged and recorded in the metrics, and with ``cached`` (a read-only
+        query) answered from the query cache when the same request met the same index."""
+        run = self._cached(name, body) if cached else body
+        inner = tool_function(name, model, run, returns)
+
+        def observed(**arguments: Any) -> Any:
+            with self.observer.query(name) as query:
+                call = _Call(query)
+                token = _CALL.set(call)
+                try:
+                    return inner(**arguments)
+                finally:
+                    _CALL.reset(token)
+                    if call.answered is not None:
+                        query.results = call.answered.results
+
+        for attribute in ("__signature__", "__annotations__", "__name__", "__qualname__"):
+            setattr(observed, attribute, getattr(inner, attribute))
+        return observed
+
+    def _cached(
+        self, name: str, body: Callable[[R, Rendering], CallToolResult]
+    ) -> Callable[[R, Rendering], CallToolResult]:
+        cache = self.observer.cache
+        assert cache is not None
+
+        def run(request: R, rendering: Rendering) -> CallToolResult:
+            call = _CALL.get()
+            key = (name, request.model_dump_json(), rendering.format, rendering.max_tokens)
+            generation = self.service.version  # read before the answer is computed
+            hit = cache.get(key, generation)
+            if hit is not None and call is not None:
+                call.query.cache_hit = True
+                result = self._render(hit.value)
+                call.query.saved_ms = max(0.0, hit.elapsed_ms - call.query.elapsed_ms)
+                cache.saved(call.query.saved_ms)
+                return result
+            result = body(request, rendering)
+            if call is not None and call.answered is not None and not result.is_error:
+                cache.put(key, generation, call.answered, call.query.elapsed_ms)
+            return result
+
+        return run
 
     # --- reading --------------------------------------------------------------------
 
@@ -113,12 +205,19 @@ class Backend:
             yield ranked
 
     def freshness(self) -> dict[str, Any]:
-        """The two fields every answer carries."""
+        """The fields every answer carries: how fresh the index is, what answering took
+        (so far), and whether the query cache answered."""
         status = self.service.live.status()
-        return {
+        fields: dict[str, Any] = {
             "stale": is_stale(status),
             "index_age_seconds": round(status.age_seconds, 1),
         }
+        call = _CALL.get()
+        if call is not None:
+            fields["elapsed_ms"] = round(call.query.elapsed_ms, 2)
+            if call.query.cache_hit:
+                fields["cache_hit"] = True
+        return fields
 
     # --- answering ------------------------------------------------------------------
 
@@ -134,12 +233,28 @@ class Backend:
         shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         stale: bool = False,
     ) -> CallToolResult:
-        """``data`` plus freshness, trimmed to the budget, as text and structured content."""
-        data = {**data, **self.freshness()}
-        if stale:
+        """``data`` plus freshness and timing, trimmed to the budget, as text and structured
+        content."""
+        answered = Answered(data, rows_key, fmt, max_tokens, offset, total, shape, stale)
+        call = _CALL.get()
+        if call is not None:
+            call.answered = answered
+        return self._render(answered)
+
+    def _render(self, answered: Answered) -> CallToolResult:
+        data = {**answered.data, **self.freshness()}
+        if answered.stale:
             data["stale"] = True
-        budget = max_tokens or self.options.default_max_tokens
-        fitted = fit(data, rows_key, fmt, budget, offset=offset, total=total, shape=shape)
+        budget = answered.max_tokens or self.options.default_max_tokens
+        fitted = fit(
+            data,
+            answered.rows_key,
+            answered.fmt,
+            budget,
+            offset=answered.offset,
+            total=answered.total,
+            shape=answered.shape,
+        )
         return as_result(fitted)
 
 

@@ -9,6 +9,7 @@ from mcp.server.mcpserver import MCPServer
 from symfuse.server.mcp import tools_graph as mcp_tools_graph
 from symfuse.server.mcp import tools_index as mcp_tools_index
 from symfuse.server.mcp import tools_nav as mcp_tools_nav
+from symfuse.server.mcp import tools_ops as mcp_tools_ops
 from symfuse.server.mcp import tools_search as mcp_tools_search
 from symfuse.server.mcp import tools_text as mcp_tools_text
 from symfuse.server.mcp.server import Backend
@@ -20,3 +21,4 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     mcp_tools_text.register(server, backend)
     mcp_tools_graph.register(server, backend)
     mcp_tools_index.register(server, backend)
+    mcp_tools_ops.register(server, backend)

@@ -12,7 +12,7 @@ from symfuse.indexer.model import Symbol
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import CallsRequest, DepsRequest, HierarchyRequest
 from symfuse.server.mcp.models import CallGraphResult, DependenciesResult, HierarchyResult
-from symfuse.server.mcp.schema import Rendering, tool_function
+from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
 
 CALLS_DESCRIPTION = """\
@@ -86,7 +86,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         return backend.answer(data, "dependencies", rendering.format, rendering.max_tokens)
 
     server.add_tool(
-        tool_function(
+        backend.tool(
             "file_dependencies",
             DepsRequest,
             file_dependencies,
@@ -98,7 +98,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     )
 
     server.add_tool(
-        tool_function(
+        backend.tool(
             "type_hierarchy",
             HierarchyRequest,
             type_hierarchy,
@@ -141,7 +141,7 @@ def _register_calls(server: MCPServer[Any], backend: Backend, direction: str) ->
         )
 
     server.add_tool(
-        tool_function(direction, CallsRequest, calls, Annotated[CallToolResult, CallGraphResult]),
+        backend.tool(direction, CallsRequest, calls, Annotated[CallToolResult, CallGraphResult]),
         name=direction,
         description=description,
         annotations=ToolAnnotations(title="Callers" if callers else "Callees", **_READ_ONLY),

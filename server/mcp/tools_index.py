@@ -17,7 +17,7 @@ from symfuse.ranking import available_channels
 from symfuse.ranking.query.requests import ReindexRequest, StatusRequest
 from symfuse.server.common.output import problem_rows, update_counts
 from symfuse.server.mcp.models import ReindexResult, StatusResult
-from symfuse.server.mcp.schema import Rendering, tool_function
+from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
 
 STATUS_DESCRIPTION = """\
@@ -55,15 +55,25 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         return _reindex(backend, request, rendering)
 
     server.add_tool(
-        tool_function(
-            "index_status", StatusRequest, index_status, Annotated[CallToolResult, StatusResult]
+        backend.tool(
+            "index_status",
+            StatusRequest,
+            index_status,
+            Annotated[CallToolResult, StatusResult],
+            cached=False,
         ),
         name="index_status",
         description=STATUS_DESCRIPTION,
         annotations=_STATUS_HINTS,
     )
     server.add_tool(
-        tool_function("reindex", ReindexRequest, reindex, Annotated[CallToolResult, ReindexResult]),
+        backend.tool(
+            "reindex",
+            ReindexRequest,
+            reindex,
+            Annotated[CallToolResult, ReindexResult],
+            cached=False,
+        ),
         name="reindex",
         description=REINDEX_DESCRIPTION,
         annotations=_REINDEX_HINTS,

@@ -20,7 +20,7 @@ from symfuse.server.mcp.budget import (
     render,
 )
 from symfuse.server.mcp.models import SymbolResult, UsagesResult
-from symfuse.server.mcp.schema import Rendering, tool_function
+from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, as_result, tool_errors
 
 USAGES_DESCRIPTION = """\
@@ -110,7 +110,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         ("get_symbol", GetRequest, get_symbol, SymbolResult, "Get symbol", GET_DESCRIPTION),
     ):
         server.add_tool(
-            tool_function(name, model, body, Annotated[CallToolResult, result]),  # type: ignore[arg-type]
+            backend.tool(name, model, body, Annotated[CallToolResult, result]),  # type: ignore[arg-type]
             name=name,
             description=description,
             annotations=ToolAnnotations(title=title, **_READ_ONLY),

@@ -14,7 +14,7 @@ from symfuse.ranking.request import SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.mcp.models import SearchResult
-from symfuse.server.mcp.schema import Rendering, tool_function
+from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
 
 DESCRIPTION = """\
@@ -71,7 +71,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         return _ranked(backend, answer, request, rendering, stale)
 
     server.add_tool(
-        tool_function("search", SearchRequest, search, Annotated[CallToolResult, SearchResult]),
+        backend.tool("search", SearchRequest, search, Annotated[CallToolResult, SearchResult]),
         name="search",
         description=DESCRIPTION,
         annotations=ToolAnnotations(

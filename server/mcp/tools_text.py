@@ -11,7 +11,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import TextRequest
 from symfuse.server.mcp.models import TextResult
-from symfuse.server.mcp.schema import Rendering, tool_function
+from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
 
 DESCRIPTION = """\
@@ -70,7 +70,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         )
 
     server.add_tool(
-        tool_function(
+        backend.tool(
             "search_text", TextRequest, search_text, Annotated[CallToolResult, TextResult]
         ),
         name="search_text",

@@ -77,10 +77,14 @@ async def mcp_session(
     watch: bool = True,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     service: IndexService | None = None,
+    warm: bool = True,
 ) -> AsyncIterator[ClientSession]:
     """A ready client session against an in-process server for ``ws`` (the CLI's defaults);
-    ``service``, one from :meth:`Workspace.service`, to wait on its changes."""
-    options = MCPOptions(ready_timeout=ready_timeout, watch=watch, default_max_tokens=max_tokens)
+    ``service``, one from :meth:`Workspace.service`, to wait on its changes; ``warm=False``
+    builds ranking structures only when a search asks (the index changes only on edits)."""
+    options = MCPOptions(
+        ready_timeout=ready_timeout, watch=watch, default_max_tokens=max_tokens, warm=warm
+    )
     server = build_mcp_server(ws.config(), options, service=service)
     with _server_log(ws.stderr):
         async with Client(server, mode="legacy", read_timeout_seconds=READ_TIMEOUT) as client:

@@ -7,6 +7,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from symfuse.indexer.model import Kind
+from symfuse.server.common.metrics import MetricsStore
 from symfuse.server.lsp.search import parse_query
 from tests.support.lsp import capabilities, lsp_session
 
@@ -134,3 +135,18 @@ async def test_who_calls_lists_the_callers(tmp_path: Path) -> None:
         assert {"total_area", "lookup_shape"} <= set(callees)
         assert "build_report" not in callees
         assert (await s.names("total_area"))[0] == "total_area"  # a name is ranked as before
+
+
+async def test_every_request_is_recorded_in_the_query_metrics(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        for query in ("Rectangle", "rect", "Rectangle"):
+            await s.symbols(query)
+        # A response is recorded as soon as it is sent, before the next message is read:
+        # once this later answer is back, the three above are in the store.
+        await s.status()
+        store = MetricsStore(tmp_path / "index")
+        rows = [r for r in store.records() if r[0] == lsp.WORKSPACE_SYMBOL]
+        store.close()
+    assert len(rows) == 3
+    assert all(front_end == "lsp" and not error for _op, front_end, *_, error in rows)
