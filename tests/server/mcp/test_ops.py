@@ -29,7 +29,8 @@ async def test_a_repeated_request_is_answered_from_the_cache_until_the_index_cha
         assert "cache_hit" not in first
         assert again["cache_hit"] is True
         assert _same_answer(first, again)
-        assert first["elapsed_ms"] >= 0 and again["elapsed_ms"] >= 0
+        assert first["elapsed_ms"] >= 0
+        assert again["elapsed_ms"] >= 0
 
         other_format = await call(session, "find_usages", **USAGES, output_format="toon")
         assert "cache_hit" not in other_format  # how the answer is written is in the key
@@ -82,8 +83,10 @@ async def test_stats_reports_every_tool_with_errors_and_percentiles(workspace: W
     assert report["index"]["size_bytes"] > 0
     assert report["index"]["age_seconds"] is not None
     assert {r["operation"] for r in narrowed["operations"]} >= {"search", "find_usages", "stats"}
-    assert none_from_lsp["operations"] == [] and none_from_lsp["requests"] == 0
-    assert "since" in bad and "24h" in bad
+    assert none_from_lsp["operations"] == []
+    assert none_from_lsp["requests"] == 0
+    assert "since" in bad
+    assert "24h" in bad
 
 
 def test_cli_queries_are_recorded_and_stats_latency_prints_them(workspace: Workspace) -> None:
