@@ -85,7 +85,7 @@ def common_parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--max-file-size",
         type=int,
-        default=DEFAULT_MAX_FILE_SIZE,
+        default=None,
         metavar="BYTES",
         help=f"skip larger files (default {DEFAULT_MAX_FILE_SIZE})",
     )
@@ -98,6 +98,18 @@ def common_parser() -> argparse.ArgumentParser:
     group.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     group.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
     group.add_argument("--log-file", type=Path, default=None, help="write logs here, not stderr")
+    group.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        default=None,
+        help="the least severe log records written (default warning; -v lowers it)",
+    )
+    group.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default=None,
+        help="json: one object per line (with request_id, operation, elapsed_ms for queries)",
+    )
     return common
 
 
@@ -118,7 +130,7 @@ def index_config(
         index_dir=args.index_dir,
         include=tuple(args.include),
         exclude=tuple(args.exclude),
-        max_file_size=args.max_file_size,
+        max_file_size=args.max_file_size or DEFAULT_MAX_FILE_SIZE,
         languages=languages,
         jobs=args.jobs,
         progress=not args.no_progress,
@@ -126,11 +138,19 @@ def index_config(
 
 
 def configure_logging(args: argparse.Namespace) -> None:
-    level = logging.WARNING - 10 * min(2, getattr(args, "verbose", 0))
+    """Logs on stderr (or ``--log-file``): ``--log-level`` less ten per ``-v``, as text or
+    as one JSON object per line (``--log-format json``)."""
+    from symfuse.server.common.logs import JsonFormatter
+
+    named = getattr(logging, str(getattr(args, "log_level", None) or "warning").upper())
+    level = max(logging.DEBUG, named - 10 * min(2, getattr(args, "verbose", 0)))
     handler: logging.Handler
     log_file = getattr(args, "log_file", None)
     handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("symfuse: %(levelname)s: %(message)s"))
+    if getattr(args, "log_format", None) == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("symfuse: %(levelname)s: %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -20,6 +20,7 @@ from typing import NoReturn, cast
 from symfuse.indexer.errors import SymfuseError
 from symfuse.server.cli import index as cmd_index
 from symfuse.server.cli.common import CommandParser, common_parser, configure_logging
+from symfuse.server.cli.config import apply_settings
 
 log = logging.getLogger("symfuse")
 
@@ -31,6 +32,8 @@ _COMMAND_MODULES = {
         *("usages", "text", "get", "callers", "callees", "hierarchy", "deps"),
     ),
     "symfuse.server.cli.ops": ("cache",),
+    "symfuse.server.cli.config": ("config",),
+    "symfuse.server.cli.doctor": ("doctor",),
     "symfuse.server.cli.serve_lsp": ("lsp",),
     "symfuse.server.cli.serve_mcp": ("mcp",),
 }
@@ -77,6 +80,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _output_formats(parser: argparse.ArgumentParser, command: str) -> tuple[object, ...]:
+    """The output formats ``command`` accepts (none when it has no such option)."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    command_parser = sub.choices[command]
+    found = next((a for a in command_parser._actions if a.dest == "output_format"), None)
+    return tuple(found.choices or ()) if found is not None else ()
+
+
 def _exit_now(code: int) -> NoReturn:
     """End a one-shot command: flush what it wrote, then skip the interpreter teardown."""
     logging.shutdown()
@@ -98,6 +109,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.roots = [*args.roots, *extras]
         else:
             parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    try:
+        apply_settings(args, words, _output_formats(parser, args.command))
+    except SymfuseError as exc:
+        if args.command != "doctor":  # the doctor reports it with the other checks
+            print(f"symfuse: error: {exc}", file=sys.stderr)
+            return 2
+        args.settings_error = str(exc)
     configure_logging(args)
     one_shot = args.command not in _SERVERS
     if one_shot:

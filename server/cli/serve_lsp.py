@@ -12,6 +12,7 @@ import logging
 from pathlib import Path
 from typing import NoReturn
 
+from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
 from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm
 
@@ -67,7 +68,7 @@ def run_lsp(args: argparse.Namespace) -> NoReturn:
         index=IndexOptions(
             include=tuple(args.include),
             exclude=tuple(args.exclude),
-            max_file_size=args.max_file_size,
+            max_file_size=args.max_file_size or DEFAULT_MAX_FILE_SIZE,
             languages=languages,
         ),
         search=search,

@@ -63,7 +63,7 @@ def register(
     p.add_argument(
         "--max-tokens",
         type=int,
-        default=DEFAULT_MAX_TOKENS,
+        default=None,
         metavar="N",
         help=f"default answer budget in tokens, chars/4 (default {DEFAULT_MAX_TOKENS})",
     )
@@ -74,6 +74,8 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
     from symfuse.server.cli.common import index_config
     from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 
+    if args.max_tokens is None:
+        args.max_tokens = DEFAULT_MAX_TOKENS
     if not MIN_MAX_TOKENS <= args.max_tokens <= MAX_MAX_TOKENS:
         raise SymfuseError(f"--max-tokens must be between {MIN_MAX_TOKENS} and {MAX_MAX_TOKENS}")
     if args.ready_timeout < 0:
@@ -86,6 +88,7 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
         ready_timeout=args.ready_timeout,
         watch=not args.no_watch,
         default_max_tokens=args.max_tokens,
+        similarity=getattr(args, "similarity_model", "repository") != "off",
         stop_timeout=STOP_WAIT,
     )
     server = build_mcp_server(config, options)

@@ -61,6 +61,7 @@ class MCPOptions:
     default_max_tokens: int = DEFAULT_MAX_TOKENS
     warm: bool = True  # build ranking structures in the background after each change
     stop_timeout: float = 5.0  # seconds stopping waits for each background thread
+    similarity: bool = True  # False: a search with semantic "auto" leaves the channel out
 
 
 TEXT_SCANS = 2  # text scans that run at once; the others wait, within their time limit

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
-from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.request import SearchRequest, SemanticMode
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.mcp.models import SearchResult
@@ -53,6 +53,8 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         from symfuse.ranking.query import operations
 
         directory = backend.service.config.store.directory
+        if not backend.options.similarity and request.semantic is SemanticMode.AUTO:
+            request = request.model_copy(update={"semantic": SemanticMode.OFF})
         with tool_errors(not_found="drill_from"), backend.ranked() as ranked:
             answer = operations.search(
                 ranked.index, request, directory=directory, prepared=ranked.prepared

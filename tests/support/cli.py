@@ -33,9 +33,14 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def run_symfuse(
-    args: Sequence[str], *, check: bool = True, cwd: Path | None = None, timeout: float = 120
+    args: Sequence[str],
+    *,
+    check: bool = True,
+    cwd: Path | None = None,
+    timeout: float = 120,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONUTF8="1")
+    env = dict(os.environ, PYTHONUTF8="1", **(env or {}))
     result = subprocess.run(
         [*symfuse_command(), *args],
         capture_output=True,
