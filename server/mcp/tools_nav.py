@@ -110,7 +110,15 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         ("get_symbol", GetRequest, get_symbol, SymbolResult, "Get symbol", GET_DESCRIPTION),
     ):
         server.add_tool(
-            backend.tool(name, model, body, Annotated[CallToolResult, result]),  # type: ignore[arg-type]
+            # get_symbol pages source by its own budget rules and costs under a millisecond:
+            # not worth a cache entry.
+            backend.tool(
+                name,
+                model,
+                body,  # type: ignore[arg-type]
+                Annotated[CallToolResult, result],
+                cached=name != "get_symbol",
+            ),
             name=name,
             description=description,
             annotations=ToolAnnotations(title=title, **_READ_ONLY),

@@ -5,7 +5,8 @@
 1. Start-up: time from spawning ``symfuse mcp`` to the first answered search,
    cold (empty index directory) and warm (the index persisted by the cold run).
 2. Latency: p50/p95 per call of search, find_usages and get_symbol, end to
-   end through ClientSession (the index ready and its ranking data warm).
+   end through ClientSession (the index ready and its ranking data warm; the
+   query cache emptied before each round, so every answer is computed).
 3. Tokens: a default ``search`` answer in JSON and in TOON (characters / 4)
    over 20 queries: the median of each and their ratio.
 
@@ -132,6 +133,7 @@ async def measure(root: Path, index_dir: Path, rounds: int) -> dict[str, Any]:
             ids.extend(item["symbol_id"] for item in items[:1])
         timings: dict[str, list[float]] = {"search": [], "find_usages": [], "get_symbol": []}
         for _ in range(rounds):
+            await call(session, "cache_clear")  # latency of computed answers, not cache hits
             for query, symbol_id in zip(QUERIES, ids, strict=False):
                 for tool, arguments in (
                     ("search", {"query": query}),
