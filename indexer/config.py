@@ -8,7 +8,7 @@ unusable or the file set different. ``UpdateReport`` is what one update did.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,12 @@ class IndexConfig:
     languages: frozenset[str] | None = None
     jobs: int | None = None
     progress: bool = True
+    names: tuple[str | None, ...] = ()  # the roots' aliases where given (None: the folder's)
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        """alias -> absolute root path (:func:`root_aliases`)."""
+        return root_aliases(self.roots, self.names)
 
     @property
     def store(self) -> Store:
@@ -58,7 +64,7 @@ class IndexConfig:
             # where each root's Python modules start: a changed layout renames them all
             "python_layouts": {
                 alias: layout.describe()
-                for alias, layout in python_layouts(root_aliases(self.roots)).items()
+                for alias, layout in python_layouts(self.aliases).items()
                 if layout.folders
             },
         }
@@ -106,12 +112,14 @@ def extractor_fingerprint() -> dict[str, str]:
     return prints
 
 
-def root_aliases(roots: Iterable[Path]) -> dict[str, str]:
-    """alias -> absolute path; aliases are directory names, made unique with a suffix."""
+def root_aliases(roots: Iterable[Path], names: Sequence[str | None] = ()) -> dict[str, str]:
+    """alias -> absolute path; an alias is the name given for the root (``names``, in
+    order) or else its directory's name, made unique with a suffix."""
     aliases: dict[str, str] = {}
-    for root in roots:
+    for at, root in enumerate(roots):
         real = str(Path(root).resolve())
-        base = Path(real).name or "root"
+        given = names[at] if at < len(names) else None
+        base = given or Path(real).name or "root"
         alias, n = base, 1
         while alias in aliases and aliases[alias] != real:
             n += 1

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from symfuse.indexer import languages
 from symfuse.indexer.apply import patch
-from symfuse.indexer.config import IndexConfig, UpdateReport, file_key, root_aliases
+from symfuse.indexer.config import IndexConfig, UpdateReport, file_key
 from symfuse.indexer.discover import discover
 from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
 from symfuse.indexer.header_language import FileHints
@@ -79,7 +79,7 @@ ProgressCallback = Callable[[str, int, int], None]  # (message, done, total)
 class LiveIndex:
     def __init__(self, config: IndexConfig) -> None:
         self.config = config
-        self.aliases = root_aliases(config.roots)
+        self.aliases = config.aliases
         self._index: Index | None = None
         self._lock = threading.RLock()  # readers, and the swap of a new index
         self._write_lock = threading.RLock()  # one writer at a time

@@ -23,7 +23,6 @@ from symfuse.indexer.config import (
     IndexConfig,
     UpdateReport,
     file_key,
-    root_aliases,
     same_file_set,
 )
 from symfuse.indexer.discover import Candidate, Discovery, discover, discover_iter, discover_paths
@@ -163,7 +162,7 @@ def _update(
     need_index: bool = True,
 ) -> tuple[Index | None, UpdateReport]:
     report = UpdateReport()
-    aliases = root_aliases(config.roots)
+    aliases = config.aliases
     manifest = _read_manifest(store, report)
     options = config.options()
     reusable = (

@@ -53,6 +53,20 @@ class SearchMode(StrEnum):
     GET = "get"
 
 
+class Aggregation(StrEnum):
+    """How hits from several repositories share the limit."""
+
+    GLOBAL = "global"
+    PER_REPO = "per_repo"
+
+
+class ResponseFormat(StrEnum):
+    """One list of hits, or the hits grouped by repository."""
+
+    FLAT = "flat"
+    GROUPED = "grouped"
+
+
 class SemanticMode(StrEnum):
     """Whether the similarity channel runs: ``only`` ranks by it alone."""
 
@@ -335,12 +349,33 @@ class SearchRequest(Request):
         ),
     ] = 0
 
+    repository: Annotated[
+        TextList,
+        Field(description='only these repositories (root aliases), names or wildcards ("svc-*")'),
+    ] = ()
+    exclude_repository: Annotated[
+        TextList, Field(description="skip these repositories (names or wildcards)")
+    ] = ()
+    aggregation_mode: Annotated[
+        Aggregation,
+        Field(
+            description="global: the best hits across repositories; per_repo: the limit "
+            "spread evenly over them (10 over 3 gives 4+3+3)"
+        ),
+    ] = Aggregation.GLOBAL
+    response_format: Annotated[
+        ResponseFormat,
+        Field(description="flat: one list; grouped: results_by_repo {alias: {count, items}}"),
+    ] = ResponseFormat.FLAT
+
     @field_validator("query", mode="before")
     @classmethod
     def _query(cls, value: Any) -> Any:
         return value.strip() if isinstance(value, str) else value
 
-    @field_validator("semantic", "mode", "detail_level", mode="before")
+    @field_validator(
+        "semantic", "mode", "detail_level", "aggregation_mode", "response_format", mode="before"
+    )
     @classmethod
     def _lower(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value

@@ -24,7 +24,15 @@ from enum import StrEnum
 from typing import Any
 
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.request import Channel, DetailLevel, FusionWeights, SearchMode, SemanticMode
+from symfuse.ranking.repositories import RepositoryError, grouped
+from symfuse.ranking.request import (
+    Channel,
+    DetailLevel,
+    FusionWeights,
+    ResponseFormat,
+    SearchMode,
+    SemanticMode,
+)
 
 
 class Tier(StrEnum):
@@ -65,6 +73,7 @@ class SearchItem:
             out["file"] = s.file
             out["line"] = s.line
             out["score"] = round(self.score, 4)
+        out["repository"] = s.root
         if detail is DetailLevel.FULL:
             out["language"] = s.language
             out["end_line"] = s.end_line
@@ -117,6 +126,8 @@ class SearchResponse:
     intent: CallQuery | None = None
     snippet_lines: int = 0
     shape: str | None = None  # the query shape (symfuse.ranking.shape), shown with fusion_debug
+    response_format: ResponseFormat = ResponseFormat.FLAT
+    errors: tuple[RepositoryError, ...] = ()  # roots that could not answer
 
     def tiers(self) -> dict[Tier, list[SearchItem]]:
         buckets: dict[Tier, list[SearchItem]] = {t: [] for t in Tier}
@@ -140,6 +151,8 @@ class SearchResponse:
                 i.to_dict(self.detail_level, self.fusion_debug, self.snippet_lines > 0)
                 for i in self.items
             ]
+            if self.response_format is ResponseFormat.GROUPED:
+                out["results_by_repo"] = grouped(out.pop("items"))
         out["total"] = self.total
         out["offset"] = self.offset
         out["limit"] = self.limit
@@ -148,6 +161,8 @@ class SearchResponse:
         out["semantic"] = self.semantic.value
         if self.intent is not None:
             out["intent"] = self.intent.to_dict()
+        if self.errors:
+            out["errors"] = [e.to_dict() for e in self.errors]
         if self.fusion_debug and self.shape is not None:
             out["shape"] = self.shape
         if self.fusion_debug and self.weights is not None:

@@ -29,6 +29,7 @@ from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.modes import MIN_DEPTH
 from symfuse.ranking.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.prepare import Prepared, prepare
+from symfuse.ranking.repositories import repository_mask
 from symfuse.ranking.request import (
     Channel,
     FusionWeights,
@@ -118,6 +119,7 @@ def search(
         intent=intent,
         snippet_lines=request.snippet_lines,
         shape=shape.value,
+        response_format=request.response_format,
     )
     return with_code(index, _answer(index, prepared, request, query, shape, base), request)
 
@@ -133,6 +135,12 @@ def _answer(
     mode = base.search_mode
     implementers = linked_implementers(index, request.implements) if request.implements else None
     mask = prepared.filters.mask(request, implementers)
+    filters = prepared.filters
+    chosen = repository_mask(
+        index.roots, filters.files, filters.file, request.repository, request.exclude_repository
+    )
+    if chosen is not None:
+        mask = chosen if mask is None else mask & chosen
     if mode is SearchMode.GET:
         return modes.get(index, prepared, request, mask, base)
     if mode is SearchMode.DRILL:

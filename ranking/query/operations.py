@@ -9,6 +9,7 @@ which is what the CLI options and the MCP tool schemas are generated from.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import hierarchy as graph
+from symfuse.ranking import repositories
 from symfuse.ranking import text as text_search
 from symfuse.ranking.dependencies import Dependencies, dependencies
 from symfuse.ranking.details import FileOutline, SymbolDetail, get_symbol
@@ -27,12 +29,13 @@ from symfuse.ranking.query.requests import (
     GetRequest,
     HierarchyRequest,
     ReindexRequest,
+    ReposRequest,
     StatusRequest,
     TargetRequest,
     TextRequest,
     UsagesRequest,
 )
-from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
 from symfuse.ranking.targets import resolve_one
@@ -59,6 +62,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("callees", CallsRequest, "what a symbol calls"),
     Operation("hierarchy", HierarchyRequest, "supertypes and subtypes of a type"),
     Operation("deps", DepsRequest, "the files a file imports, and the files that import it"),
+    Operation("repos", ReposRequest, "the repositories (roots): alias, path, languages, counts"),
     Operation("status", StatusRequest, "the state of the index"),
     Operation("reindex", ReindexRequest, "re-index everything, or only the given files"),
 )
@@ -75,10 +79,30 @@ def search(
     directory: Path | None = None,
     prepared: Prepared | None = None,
 ) -> SearchResponse | CallGraphAnswer:
-    """Ranked symbols; a call-graph question ("who calls X") is answered from the graph."""
+    """Ranked symbols; a call-graph question ("who calls X") is answered from the graph.
+
+    Roots that cannot be read are left out and named in ``errors``; ``per_repo``
+    asks each repository for its share of the limit (:mod:`symfuse.ranking.repositories`).
+    """
     from symfuse.ranking.search import search as ranked
 
-    response = ranked(index, request, directory=directory, prepared=prepared)
+    errors = repositories.unreadable(index.roots)
+    asked = request
+    if errors:
+        gone = tuple(e.repository for e in errors)
+        asked = asked.model_copy(
+            update={"exclude_repository": (*request.exclude_repository, *gone)}
+        )
+    per_repo = request.aggregation_mode is Aggregation.PER_REPO and len(index.roots) > 1
+    if per_repo:
+        wider = min(MAX_LIMIT, request.limit * len(index.roots))
+        asked = asked.model_copy(update={"limit": wider})
+    response = ranked(index, asked, directory=directory, prepared=prepared)
+    if per_repo:
+        items = repositories.spread(response.items, request.limit, lambda i: i.symbol.root)
+        response = dataclasses.replace(response, items=tuple(items), limit=request.limit)
+    if errors:
+        response = dataclasses.replace(response, errors=tuple(errors))
     if response.intent is None:
         return response
     routed = call_graph_answer(index, response, request.limit, request.offset)
@@ -153,6 +177,11 @@ def hierarchy(index: Index, request: HierarchyRequest) -> graph.TypeHierarchyRes
 
 def deps(index: Index, request: DepsRequest) -> Dependencies:
     return dependencies(index, request.target, request.depth)
+
+
+def repos(index: Index, request: ReposRequest) -> list[repositories.Repository]:
+    files = ((e.root, e.language, len(e.symbols)) for e in index.files.values())
+    return repositories.listing(index.roots, files, request.repository)
 
 
 def resolve(

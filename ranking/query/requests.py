@@ -319,3 +319,11 @@ class ReindexRequest(Request):
             description="files to re-index, relative to a workspace root; omit for all",
         ),
     ] = ()
+
+
+class ReposRequest(Request):
+    """The repositories (workspace roots) of the index."""
+
+    repository: Annotated[
+        TextList, Field(description='only these repositories: names or wildcards ("svc-*")')
+    ] = ()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -118,10 +119,17 @@ def index_config(
 ) -> IndexConfig:
     """The IndexConfig the common options describe."""
     chosen = roots if roots is not None else getattr(args, "roots", None) or [Path.cwd()]
-    paths = tuple(Path(r).resolve() for r in chosen)
-    for path in paths:
-        if not path.is_dir():
-            raise SymfuseError(f"workspace root {path} is not a directory")
+    named = [split_alias(str(r)) for r in chosen]
+    present = [(alias, path) for alias, path in named if Path(path).resolve().is_dir()]
+    if len(present) < len(named):
+        gone = [Path(path).resolve() for alias, path in named if (alias, path) not in present]
+        if not present:
+            raise SymfuseError(f"workspace root {gone[0]} is not a directory")
+        for path in set(gone) - _reported:  # the other roots answer: one line each, once
+            _reported.add(path)
+            print(f"symfuse: error: workspace root {path} is not a directory", file=sys.stderr)
+        named = present
+    paths = tuple(Path(path).resolve() for _alias, path in named)
     languages = None
     if args.languages:
         languages = frozenset(x.strip() for x in args.languages.split(",") if x.strip())
@@ -134,7 +142,22 @@ def index_config(
         languages=languages,
         jobs=args.jobs,
         progress=not args.no_progress,
+        names=tuple(alias for alias, _path in named) if any(a for a, _ in named) else (),
     )
+
+
+_reported: set[Path] = set()  # missing roots already named on stderr
+
+_ALIAS = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*)=(.+)$")
+
+
+def split_alias(root: str) -> tuple[str | None, str]:
+    """``alias=PATH`` -> (alias, PATH); a plain path (even one with a ``=`` in it, when it
+    exists) -> (None, path)."""
+    found = _ALIAS.match(root)
+    if found is None or Path(root).exists():
+        return None, root
+    return found.group(1), found.group(2)
 
 
 def configure_logging(args: argparse.Namespace) -> None:

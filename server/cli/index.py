@@ -7,7 +7,7 @@ import fnmatch
 import logging
 from typing import Any
 
-from symfuse.indexer.config import IndexConfig, UpdateReport, root_aliases
+from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
@@ -185,7 +185,7 @@ def _reindex_paths(
 
     request = request_of(ReindexRequest, args)
     stored = load_index(config)
-    if stored is None or stored.roots != root_aliases(config.roots):
+    if stored is None or stored.roots != config.aliases:
         return refresh_index(config)  # an update of the given files alone would be the index
     return update_index(config, index=stored, only=reindex_targets(stored, request.paths))
 

@@ -29,7 +29,7 @@ log = logging.getLogger("symfuse")
 _COMMAND_MODULES = {
     "symfuse.server.cli.search": ("search",),
     "symfuse.server.cli.query": (
-        *("usages", "text", "get", "callers", "callees", "hierarchy", "deps"),
+        *("usages", "text", "get", "callers", "callees", "hierarchy", "deps", "repos"),
     ),
     "symfuse.server.cli.ops": ("cache",),
     "symfuse.server.cli.config": ("config",),

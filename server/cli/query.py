@@ -1,4 +1,4 @@
-"""``symfuse usages|text|get|callers|callees|hierarchy|deps``: the navigation queries from a
+"""``symfuse usages|text|get|callers|callees|hierarchy|deps|repos``: the navigation queries from a
 shell.
 
 Each command's options are generated from its request model; the command brings
@@ -23,6 +23,7 @@ from symfuse.ranking.query.requests import (
     Direction,
     GetRequest,
     HierarchyRequest,
+    ReposRequest,
     TextRequest,
     UsagesRequest,
 )
@@ -45,6 +46,7 @@ def register(
         "callees": run_calls,
         "hierarchy": run_hierarchy,
         "deps": run_deps,
+        "repos": run_repos,
     }
     for name, handler in handlers.items():
         op = operation(name)
@@ -226,3 +228,14 @@ def run_deps(args: argparse.Namespace) -> int:
     if data["cycles"]:
         parts += ["cycles:", *(" -> ".join([*cycle, cycle[0]]) for cycle in data["cycles"])]
     return _emit(data, args.output_format, "\n".join(parts))
+
+
+def run_repos(args: argparse.Namespace) -> int:
+    request = request_of(ReposRequest, args)
+    rows = [r.to_dict() for r in operations.repos(_index(args), request)]
+    data = {"repositories": rows, "total": len(rows)}
+    shown = [
+        {**r, "languages": ", ".join(f"{k} {v}" for k, v in r["languages"].items())} for r in rows
+    ]
+    columns = ("repository", "files", "symbols", "languages", "path")
+    return _emit(data, args.output_format, table(shown, columns))

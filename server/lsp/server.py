@@ -56,6 +56,16 @@ def workspace_roots(ls: SymfuseLanguageServer) -> tuple[Path, ...]:
     return tuple(unique) or (Path.cwd(),)
 
 
+def folder_names(ls: SymfuseLanguageServer) -> dict[Path, str]:
+    """The client's name of each workspace folder (a repository's alias), by its path."""
+    names: dict[Path, str] = {}
+    for folder in ls.workspace.folders.values():
+        path = path_of(folder.uri)
+        if path and folder.name:
+            names[Path(path).resolve()] = folder.name
+    return names
+
+
 def _watch_ourselves(ls: SymfuseLanguageServer) -> bool:
     dynamic = ls.supports("workspace.did_change_watched_files.dynamic_registration")
     return ls.state.launch.watch_fallback and not dynamic
@@ -80,6 +90,7 @@ def initialize(ls: SymfuseLanguageServer, params: lsp.InitializeParams) -> None:
             "bad initializationOptions, defaults used instead: " + "; ".join(parsed.problems)
         )
     ls.state.encoding = Encoding.of(ls.workspace.position_encoding)
+    ls.state.folder_names = folder_names(ls)
     ls.state.start(workspace_roots(ls), watch=_watch_ourselves(ls))
 
 
@@ -118,8 +129,10 @@ async def folders_changed(
     ls: SymfuseLanguageServer, params: lsp.DidChangeWorkspaceFoldersParams
 ) -> None:
     roots = workspace_roots(ls)
-    if roots == ls.state.roots:
+    names = folder_names(ls)
+    if roots == ls.state.roots and names == ls.state.folder_names:
         return
+    ls.state.folder_names = names
     log.info("workspace roots are now %s", ", ".join(map(str, roots)))
     await asyncio.to_thread(ls.state.start, roots, _watch_ourselves(ls))
     if ls.supports("window.work_done_progress"):

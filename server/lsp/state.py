@@ -54,6 +54,7 @@ class ServerState:
         self.service: IndexService | None = None
         self.observer: Observer | None = None  # records the queries on the service's index
         self.roots: tuple[Path, ...] = ()
+        self.folder_names: dict[Path, str] = {}  # the client's names of its folders: aliases
         self.texts = LineTexts()
         self.open_docs: dict[str, str] = {}  # path -> latest text, for open buffers
         self.too_large: set[str] = set()  # open buffers over maxFileSize: the disk file counts
@@ -74,8 +75,10 @@ class ServerState:
 
     def config_for(self, roots: tuple[Path, ...]) -> IndexConfig:
         idx = self.options.index
+        names = tuple(self.folder_names.get(root.resolve()) for root in roots)
         return IndexConfig(
             roots=roots,
+            names=names if any(names) else (),
             index_dir=self.launch.index_dir,
             include=idx.include,
             exclude=idx.exclude,

@@ -90,6 +90,12 @@ class SearchResult(Answer):
     tiers: SearchTiers | None = Field(
         default=None, description="tiered mode: the matches bucketed by confidence"
     )
+    results_by_repo: dict[str, Any] | None = Field(
+        default=None, description='response_format "grouped": {repository: {count, items}}'
+    )
+    errors: list[dict[str, str]] | None = Field(
+        default=None, description="repositories that could not answer: repository, path, reason"
+    )
     total: int = Field(description="how many symbols matched in all")
     search_mode: str = Field(
         description="the mode that answered: single, tiered, drill, flat, get, or "
@@ -268,3 +274,17 @@ class CacheResult(Answer):
     )
     cleared: bool | None = None
     entries_dropped: int | None = None
+
+
+class RepositoryRow(Row):
+    repository: str
+    path: str
+    languages: dict[str, int]
+    files: int
+    symbols: int
+    readable: bool
+
+
+class ReposResult(Answer):
+    repositories: list[RepositoryRow]
+    total: int

@@ -1,4 +1,4 @@
-"""The index tools: ``index_status`` and ``reindex``.
+"""The index tools: ``index_status``, ``reindex`` and ``list_repositories``.
 
 Their parameters are :class:`StatusRequest`'s and :class:`ReindexRequest`'s fields
 (:mod:`.schema`); both answer through the index service, its one status and its
@@ -14,9 +14,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking import available_channels
-from symfuse.ranking.query.requests import ReindexRequest, StatusRequest
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.requests import ReindexRequest, ReposRequest, StatusRequest
 from symfuse.server.common.output import problem_rows, update_counts
-from symfuse.server.mcp.models import ReindexResult, StatusResult
+from symfuse.server.mcp.models import ReindexResult, ReposResult, StatusResult
 from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
 
@@ -37,6 +38,13 @@ size, mtime and hash, so a full reindex is cheap when little changed.
 Examples: {} ; {"paths": ["shop/models.py", "shop/service.py"]}."""
 
 
+REPOS_DESCRIPTION = """\
+List the repositories (workspace roots) the index serves: each one's alias
+(what `repository` filters and every hit's `repository` name), path, files per
+language, file and symbol counts, and whether its directory can be read now.
+`repository` narrows the list (names or wildcards). Example: {} or
+{"repository": "svc-*"}."""
+
 _STATUS_HINTS = ToolAnnotations(title="Index status", read_only_hint=True, open_world_hint=False)
 _REINDEX_HINTS = ToolAnnotations(
     title="Re-index files",
@@ -53,6 +61,25 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
 
     def reindex(request: ReindexRequest, rendering: Rendering) -> CallToolResult:
         return _reindex(backend, request, rendering)
+
+    def list_repositories(request: ReposRequest, rendering: Rendering) -> CallToolResult:
+        with backend.reading() as index:
+            rows = [r.to_dict() for r in operations.repos(index, request)]
+        data = {"repositories": rows, "total": len(rows)}
+        return backend.answer(data, "repositories", rendering.format, rendering.max_tokens)
+
+    server.add_tool(
+        backend.tool(
+            "list_repositories",
+            ReposRequest,
+            list_repositories,
+            Annotated[CallToolResult, ReposResult],
+            cached=False,
+        ),
+        name="list_repositories",
+        description=REPOS_DESCRIPTION,
+        annotations=_STATUS_HINTS.model_copy(update={"title": "Repositories"}),
+    )
 
     server.add_tool(
         backend.tool(

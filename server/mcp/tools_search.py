@@ -5,12 +5,14 @@ Its parameters are :class:`SearchRequest`'s fields (:mod:`.schema`).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
-from symfuse.ranking.request import SearchRequest, SemanticMode
+from symfuse.ranking.repositories import grouped
+from symfuse.ranking.request import ResponseFormat, SearchRequest, SemanticMode
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.mcp.models import SearchResult
@@ -89,7 +91,8 @@ def _ranked(
     rendering: Rendering,
     stale: bool,
 ) -> CallToolResult:
-    data = response.to_dict()
+    # Rows are trimmed to the budget as one ranked list, then grouped by repository.
+    data = dataclasses.replace(response, response_format=ResponseFormat.FLAT).to_dict()
     for key in ("offset", "limit", "semantic"):
         data.pop(key, None)
     if not request.fusion_debug:
@@ -101,6 +104,8 @@ def _ranked(
             {**row, "tier": tier} for tier in ("high", "medium", "low") for row in tiers[tier]
         ]
         shape = _tiers
+    elif request.response_format is ResponseFormat.GROUPED:
+        shape = _by_repository
     return backend.answer(
         data,
         "items",
@@ -111,6 +116,12 @@ def _ranked(
         shape=shape,
         stale=stale,
     )
+
+
+def _by_repository(data: dict[str, Any]) -> dict[str, Any]:
+    shaped = {k: v for k, v in data.items() if k != "items"}
+    shaped["results_by_repo"] = grouped(data.get("items") or [])
+    return shaped
 
 
 def _tiers(data: dict[str, Any]) -> dict[str, Any]:

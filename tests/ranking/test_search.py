@@ -280,7 +280,7 @@ def test_extends_implements_decorator(index: Index) -> None:
 
 def test_detail_levels(index: Index) -> None:
     minimal = run(index, query="Order", detail_level="minimal").to_dict()["items"][0]
-    assert list(minimal) == ["symbol_id", "name", "kind", "file", "line"]
+    assert list(minimal) == ["symbol_id", "name", "kind", "file", "line", "repository"]
     default = run(index, query="Order").to_dict()
     assert list(default["items"][0]) == [
         "symbol_id",
@@ -291,6 +291,7 @@ def test_detail_levels(index: Index) -> None:
         "file",
         "line",
         "score",
+        "repository",
     ]
     assert {"items", "total", "search_mode", "channels"} <= set(default)
     full = run(index, query="User", detail_level="full", kind="class").to_dict()["items"]

@@ -35,6 +35,7 @@ MCP_TOOLS = {
     "callees": "callees",
     "hierarchy": "type_hierarchy",
     "deps": "file_dependencies",
+    "repos": "list_repositories",
     "status": "index_status",
     "reindex": "reindex",
 }
@@ -47,6 +48,7 @@ CLI_COMMANDS = {
     "callees": "callees",
     "hierarchy": "hierarchy",
     "deps": "deps",
+    "repos": "repos",
     "status": "stats",
     "reindex": "index",
 }

@@ -197,7 +197,7 @@ def test_drill_from(index_dir: Path) -> None:
 
 def test_detail_level(index_dir: Path) -> None:
     minimal = search(index_dir, "Order", "--detail-level", "minimal")["items"][0]
-    assert list(minimal) == ["symbol_id", "name", "kind", "file", "line"]
+    assert list(minimal) == ["symbol_id", "name", "kind", "file", "line", "repository"]
     full = search(index_dir, "AdminUser", "--detail-level", "full")["items"][0]
     assert full["extends"] == "User"
     assert full["doc"].startswith("A staff member")

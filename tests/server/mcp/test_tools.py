@@ -20,6 +20,7 @@ READ_ONLY = {
     "index_status",
     "stats",
     "cache_stats",
+    "list_repositories",
 }
 
 
@@ -67,6 +68,7 @@ async def test_search_filters_modes_and_call_graph_routing(workspace: Workspace)
     assert set(top) == {
         *("symbol_id", "name", "kind", "fqn", "signature", "file", "line", "score"),
         *("end_line", "snippet"),  # an agent's default: a few lines of code per hit
+        "repository",
     }
     assert plain["search_mode"] == "single"
     assert plain["total"] >= len(plain["items"])
@@ -77,7 +79,7 @@ async def test_search_filters_modes_and_call_graph_routing(workspace: Workspace)
     }
     assert all(i["kind"] == "class" for i in classes["items"])
     assert typo["items"][0]["name"] == "checkout"
-    assert set(typo["items"][0]) == {"symbol_id", "name", "kind", "file", "line"}
+    assert set(typo["items"][0]) == {"symbol_id", "name", "kind", "file", "line", "repository"}
     assert [i["name"] for i in extends["items"]] == ["Order"]
     assert [i["name"] for i in decorated["items"]] == ["Item"]
     assert {i["file"] for i in java["items"]} == {"web/Router.java"}
