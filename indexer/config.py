@@ -8,6 +8,7 @@ unusable or the file set different. ``UpdateReport`` is what one update did.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,3 +133,15 @@ def file_key(alias: str, rel: str, aliases: Mapping[str, str]) -> str:
     """A file's index key: its path under its root, behind the root's alias when there
     are several roots (as :meth:`Index.key`)."""
     return f"{alias}/{rel}" if len(aliases) > 1 else rel
+
+
+_ALIAS = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*)=(.+)$")
+
+
+def split_alias(root: str) -> tuple[str | None, str]:
+    """``alias=PATH`` -> (alias, PATH); a plain path (even one with a ``=`` in it, when it
+    exists) -> (None, path)."""
+    found = _ALIAS.match(root)
+    if found is None or Path(root).exists():
+        return None, root
+    return found.group(1), found.group(2)

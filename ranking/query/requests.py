@@ -319,6 +319,21 @@ class ReindexRequest(Request):
             description="files to re-index, relative to a workspace root; omit for all",
         ),
     ] = ()
+    add_root: Annotated[
+        str | None,
+        BeforeValidator(optional_text),
+        Field(
+            max_length=4096,
+            description='a repository to serve as well: "PATH" or "ALIAS=PATH" (absolute)',
+        ),
+        ServerOnly("a command line names its roots as arguments"),
+    ] = None
+    remove_root: Annotated[
+        str | None,
+        BeforeValidator(optional_text),
+        Field(max_length=500, description="the alias of a repository to stop serving"),
+        ServerOnly("a command line names its roots as arguments"),
+    ] = None
 
 
 class ReposRequest(Request):

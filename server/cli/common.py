@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import argparse
 import logging
-import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.config import IndexConfig, split_alias
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
 
@@ -147,17 +146,6 @@ def index_config(
 
 
 _reported: set[Path] = set()  # missing roots already named on stderr
-
-_ALIAS = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*)=(.+)$")
-
-
-def split_alias(root: str) -> tuple[str | None, str]:
-    """``alias=PATH`` -> (alias, PATH); a plain path (even one with a ``=`` in it, when it
-    exists) -> (None, path)."""
-    found = _ALIAS.match(root)
-    if found is None or Path(root).exists():
-        return None, root
-    return found.group(1), found.group(2)
 
 
 def configure_logging(args: argparse.Namespace) -> None:

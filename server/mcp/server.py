@@ -14,19 +14,21 @@ token budget and the translation of symfuse errors into tool errors.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
-from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.config import IndexConfig, split_alias
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.ranking.query.fields import Request
@@ -116,6 +118,35 @@ class Backend:
     def stop(self) -> None:
         self.service.stop(self.options.stop_timeout)
         self.observer.close()
+
+    def change_roots(self, add: str | None, remove: str | None) -> dict[str, str]:
+        """Serve another repository (``add``: "PATH" or "ALIAS=PATH"), or stop serving one
+        (``remove``: its alias): a new index service over the new roots replaces the
+        current one, whose answers until then stay valid; the query cache is emptied.
+        The new roots (alias -> path)."""
+        config = self.service.config
+        names = dict(zip(config.aliases, config.roots, strict=True))
+        if remove is not None:
+            if remove not in names:
+                raise InvalidRequest(
+                    "remove_root", f"no repository {remove!r}; see list_repositories"
+                )
+            if len(names) == 1:
+                raise InvalidRequest("remove_root", "the last repository cannot be removed")
+            del names[remove]
+        if add is not None:
+            alias, path = split_alias(add)
+            root = Path(path).expanduser()
+            if not root.is_absolute() or not root.is_dir():
+                raise InvalidRequest("add_root", f"{path!r} is not an absolute path to a directory")
+            names[alias or root.resolve().name] = root.resolve()
+        changed = dataclasses.replace(config, roots=tuple(names.values()), names=tuple(names))
+        old, self.service = self.service, IndexService(changed, warm=self.options.warm)
+        if self.observer.cache is not None:
+            self.observer.cache.clear()
+        self.start()
+        old.stop(self.options.stop_timeout)
+        return changed.aliases
 
     # --- tools ----------------------------------------------------------------------
 

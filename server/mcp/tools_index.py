@@ -35,7 +35,10 @@ files, relative to a workspace root. Changed files are normally picked up on
 their own within a second; use this after bulk changes (a branch switch) or if
 index_status lists stale files that stay stale. Unchanged files are skipped by
 size, mtime and hash, so a full reindex is cheap when little changed.
-Examples: {} ; {"paths": ["shop/models.py", "shop/service.py"]}."""
+`add_root` ("PATH" or "ALIAS=PATH") serves one more repository and
+`remove_root` (an alias) stops serving one; the index is rebuilt for the new
+set of roots. Examples: {} ; {"paths": ["shop/models.py", "shop/service.py"]} ;
+{"add_root": "billing=/src/billing"}."""
 
 
 REPOS_DESCRIPTION = """\
@@ -144,10 +147,18 @@ def _status(backend: Backend, request: StatusRequest, rendering: Rendering) -> C
 
 
 def _reindex(backend: Backend, request: ReindexRequest, rendering: Rendering) -> CallToolResult:
+    roots: dict[str, str] | None = None
+    if request.add_root is not None or request.remove_root is not None:
+        with tool_errors():
+            roots = backend.change_roots(request.add_root, request.remove_root)
     backend.wait_ready()
     with tool_errors():
-        done = backend.service.reindex(request)
+        done = backend.service.reindex(
+            request.model_copy(update={"add_root": None, "remove_root": None})
+        )
     data: dict[str, Any] = {"scope": done.scope}
+    if roots is not None:
+        data["roots"] = roots
     report = done.report
     if report is None:
         data.update(files=0, parsed=0, unchanged=0, removed=0, skipped=0, seconds=0.0)

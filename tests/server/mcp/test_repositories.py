@@ -16,7 +16,7 @@ from mcp import Client, ClientSession
 from symfuse.indexer.config import IndexConfig
 from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 from tests.support.cli import run_symfuse, write_tree
-from tests.support.mcp import call
+from tests.support.mcp import call, call_error
 
 REPOS = {"svc-orders": "orders", "svc-billing": "billing", "shared-lib": "shared"}
 
@@ -131,3 +131,30 @@ def test_the_cli_takes_aliases_and_answers_when_one_root_is_gone(tmp_path: Path)
         "svc-orders",
         "shared-lib",
     }
+
+
+async def test_reindex_adds_and_removes_repositories_while_serving(tmp_path: Path) -> None:
+    roots = _repositories(tmp_path)
+    serving = {alias: roots[alias] for alias in ("svc-orders", "svc-billing")}
+    async with _session(serving, tmp_path / "index") as session:
+        before = await call(session, "search", query="handle", limit=30)
+        assert {i["repository"] for i in before["items"]} == {"svc-orders", "svc-billing"}
+
+        added = await call(session, "reindex", add_root=f"lib={roots['shared-lib']}")
+        assert set(added["roots"]) == {"svc-orders", "svc-billing", "lib"}
+        after = await call(session, "search", query="SharedOnly")
+        assert after["items"][0]["repository"] == "lib"
+        assert after["items"][0]["file"] == "lib/shared/own.py"
+
+        removed = await call(session, "reindex", remove_root="svc-billing")
+        assert set(removed["roots"]) == {"svc-orders", "lib"}
+        left = await call(session, "search", query="handle", limit=30)
+        assert {i["repository"] for i in left["items"]} == {"svc-orders", "lib"}
+        repos = await call(session, "list_repositories")
+        assert [r["repository"] for r in repos["repositories"]] == ["svc-orders", "lib"]
+
+        bad = await call_error(session, "reindex", add_root="relative/path")
+        assert "add_root" in bad
+        unknown = await call_error(session, "reindex", remove_root="nope")
+        assert "remove_root" in unknown
+        assert "list_repositories" in unknown
