@@ -10,11 +10,12 @@ stores and reads the joined structures of one exact index.
 from __future__ import annotations
 
 import hashlib
+import struct
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -68,16 +69,71 @@ def newest(directory: Path) -> Path | None:
     return None if best is None else best[1]
 
 
+MAP_AT_LEAST = 1 << 20  # bytes: members this large are mapped from the file, not read
+
+
+class MappedArchive:
+    """The members of an uncompressed ``.npz`` by name; large ones memory-mapped.
+
+    A member of :data:`MAP_AT_LEAST` bytes or more is an ``np.memmap`` over its bytes
+    in the archive (read-only): the structures a server keeps are pages of the file,
+    read when a query touches them and given back by the kernel under pressure,
+    instead of copies on the heap. Smaller members are read.
+    """
+
+    def __init__(self, path: Path, archive: zipfile.ZipFile, handle: BinaryIO) -> None:
+        self._path = path
+        self._archive = archive
+        self._handle = handle
+        self._members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
+        self.files = list(self._members)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._members
+
+    def __getitem__(self, name: str) -> npt.NDArray[Any]:
+        info = self._members[name]
+        if info.compress_type == zipfile.ZIP_STORED and info.file_size >= MAP_AT_LEAST:
+            return self._mapped(info)
+        with self._archive.open(info) as member:
+            return np.lib.format.read_array(member, allow_pickle=False)
+
+    def _mapped(self, info: zipfile.ZipInfo) -> npt.NDArray[Any]:
+        handle = self._handle
+        handle.seek(info.header_offset)
+        local = handle.read(30)
+        if local[:4] != b"PK\x03\x04":
+            raise ValueError(f"{info.filename}: not a zip member header")
+        name_length, extra_length = struct.unpack("<HH", local[26:30])
+        handle.seek(info.header_offset + 30 + name_length + extra_length)
+        version = np.lib.format.read_magic(handle)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
+        else:
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
+        if dtype.hasobject:
+            raise ValueError(f"{info.filename}: object arrays are not stored")
+        return np.memmap(
+            self._path,
+            dtype=dtype,
+            mode="r",
+            offset=handle.tell(),
+            shape=shape,
+            order="F" if fortran else "C",
+        )
+
+
 @contextmanager
 def opened(path: Path) -> Iterator[Any]:
-    """The archive at ``path`` (``ValueError`` when it is not one), closed on exit."""
-    # our own handle: np.load leaves its own open when the file is not an archive
+    """The archive at ``path`` (``ValueError`` when it is not one), closed on exit; its
+    large members are memory-mapped (:class:`MappedArchive`) and outlive it."""
     with open(path, "rb") as handle:
-        loaded = np.load(handle, allow_pickle=False)
-        if not hasattr(loaded, "files"):
-            raise ValueError("not an .npz archive")
-        with loaded as npz:
-            yield npz
+        try:
+            archive = zipfile.ZipFile(handle)
+        except zipfile.BadZipFile:
+            raise ValueError("not an .npz archive") from None
+        with archive:
+            yield MappedArchive(path, archive, handle)
 
 
 def current(arrays: Any) -> bool:
