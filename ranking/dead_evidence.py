@@ -61,7 +61,12 @@ MAX_TEXT_BYTES = 2_000_000
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "dist", "build"})
 # A line that is a comment alone (#, //, /*, *): a name there is no use.
 _COMMENT_LINE = re.compile(r"^[ \t]*(?:#|//|/\*|\*).*$", re.M)
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DOCSTRING = re.compile(r"""^[ \t]*[rRuU]?(\"\"\"|''')(?:.|\n)*?\1""", re.M)
+_BLOCK_COMMENT = re.compile(r"/\*(?:.|\n)*?\*/")
+_TRAILING_COMMENT = re.compile(r"""[ \t]#[^'"\n]*$""", re.M)
+_PROSE_SUFFIXES = frozenset({".txt", ".rst", ".md"})
+_PROSE_LANGUAGES = frozenset({"markdown"})
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # `$` for JavaScript's `$rows`
 _QUOTED = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*)["']""")
 # A string that ends where a name is glued on: "visit_" + kind, "clean_%s", f"do_{x}".
 _PREFIX = re.compile(r"""["']([A-Za-z][A-Za-z0-9]*_)(?:["']|%s|\{)""")
@@ -77,7 +82,8 @@ def _used(index: Index) -> frozenset[str]:
 
     edges = index.edges
     symbols = index.symbols
-    used: set[str] = set(file_level_uses(index).used)
+    uses = file_level_uses(index)
+    used: set[str] = set(uses.used) | set(uses.imported)
     if len(edges):
         pairs = np.unique(np.stack([edges.src, edges.dst]), axis=1)
         for src, dst in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
@@ -100,8 +106,8 @@ def _inside(index: Index, symbol: Symbol, ancestor: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class FileLevelUses:
     """What the graph's edges leave out. ``used``: target id -> the files whose file-level
-    references (outside every definition) reach it; ``imported``: target id -> the files
-    whose imports (at any level) name it."""
+    references (outside every definition, imports aside) reach it; ``imported``: target
+    id -> the files whose imports (at any level) name it."""
 
     used: dict[str, set[str]]
     imported: dict[str, set[str]]
@@ -123,41 +129,68 @@ def _file_level(index: Index) -> FileLevelUses:
             is_import = ref.kind is RefKind.IMPORT
             if ref.enclosing is not None and not is_import:
                 continue
+            table = imported if is_import else used
             for hit in resolver.resolve(ref, entry):
-                if ref.enclosing is None:
-                    used[hit.target.symbol_id].add(key)
-                if is_import:
-                    imported[hit.target.symbol_id].add(key)
+                table[hit.target.symbol_id].add(key)
     return FileLevelUses(dict(used), dict(imported))
 
 
-def mentions(index: Index) -> Counter[str]:
-    """Identifier -> how many times it appears in the text of the indexed files."""
+@dataclass(frozen=True, slots=True)
+class Mentions:
+    """Identifier -> how often it appears: in code (indexed sources, templates and
+    configuration; strings included, comments and docstrings not) and in prose
+    (documentation: ``.txt``, ``.rst``, Markdown)."""
+
+    code: Counter[str]
+    prose: Counter[str]
+
+
+def mentions(index: Index) -> Mentions:
+    """How often each identifier appears in the workspace's text (made once per index)."""
     return index.derived("dead code: mentions", lambda: _count_words(index))
 
 
-def _count_words(index: Index) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for text in _texts(index):
-        counts.update(_WORD.findall(_COMMENT_LINE.sub("", text)))
-    return counts
+def _count_words(index: Index) -> Mentions:
+    code: Counter[str] = Counter()
+    prose: Counter[str] = Counter()
+    for text, is_prose in _texts(index):
+        if is_prose:
+            prose.update(_WORD.findall(text))
+        else:
+            code.update(_WORD.findall(strip_comments(text)))
+    return Mentions(code, prose)
 
 
-def _texts(index: Index) -> Iterator[str]:
+def words(text: str) -> list[str]:
+    """The identifiers of ``text``, in order."""
+    return _WORD.findall(text)
+
+
+def strip_comments(text: str) -> str:
+    """``text`` without what only mentions names: comment lines, block comments,
+    trailing ``#`` comments and docstrings (a string that is a statement of its own)."""
+    text = _DOCSTRING.sub("", text)
+    text = _BLOCK_COMMENT.sub("", text)
+    text = _TRAILING_COMMENT.sub("", text)
+    return _COMMENT_LINE.sub("", text)
+
+
+def _texts(index: Index) -> Iterator[tuple[str, bool]]:
     """The text of every indexed file, then of the other text files under the roots
-    (templates, documentation, configuration): where a name is used with no reference
-    the index could record (``{{ form.as_p }}``, ``.. method:: import_xml``)."""
-    for key in index.files:
-        yield paths.read_source(index, key).text
+    (templates, documentation, configuration), each with whether it is prose: where a
+    name is used with no reference the index could record (``{{ form.as_p }}``)."""
+    for key, entry in index.files.items():
+        yield paths.read_source(index, key).text, entry.language in _PROSE_LANGUAGES
     indexed = {index.abs_path(key) for key in index.files}
     for root in index.roots.values():
         for path in _text_files(root):
             if path not in indexed:
                 try:
                     with open(path, encoding="utf-8", errors="replace") as f:
-                        yield f.read(MAX_TEXT_BYTES)
+                        text = f.read(MAX_TEXT_BYTES)
                 except OSError:
                     continue
+                yield text, os.path.splitext(path)[1].lower() in _PROSE_SUFFIXES
 
 
 def _text_files(root: str) -> Iterator[str]:

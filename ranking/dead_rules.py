@@ -14,6 +14,7 @@ from symfuse.indexer.extract_text import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import dead_evidence as evidence
+from symfuse.ranking import paths
 from symfuse.ranking.inheritance import inheritance
 from symfuse.ranking.roles import Role, role_of
 
@@ -169,6 +170,8 @@ class Judge:
         if decorators:
             found.append(Doubt(0.3, f"decorated with @{decorators[0]}: a framework may call it"))
         parent = self.index.get(symbol.parent) if symbol.parent is not None else None
+        if parent is not None and parent.kind.is_callable and symbol.kind is Kind.METHOD:
+            found.append(Doubt(0.3, "a member of an object built in a function: a callback"))
         if parent is not None and parent.kind.is_type:
             outside = self._related(parent)[1]
             if outside:
@@ -178,7 +181,7 @@ class Judge:
         if symbol.kind.is_type:
             bases = [b for b in _bases(symbol) if b not in INERT_BASES]
             if bases:
-                found.append(Doubt(0.5, f"subclass of {bases[0]}: may be found by its base"))
+                found.append(Doubt(0.3, f"subclass of {bases[0]}: may be found by its base"))
         if symbol.kind in Kind.VALUES and not is_private(symbol):
             if _CONFIG_FILE.search(symbol.file):
                 found.append(Doubt(0.2, "a setting in a configuration module: read by name"))
@@ -198,10 +201,20 @@ class Judge:
         )
         if prefix is not None:
             found.append(Doubt(0.2, f'code glues names onto "{prefix}": may be found by name'))
-        extra = evidence.mentions(self.index)[name] - self._definitions(name)
+        said = evidence.mentions(self.index)
+        extra = said.code[name] - (self._definitions(name) - 1) - self._own_mentions(symbol)
         if extra > 0:
-            found.append(Doubt(0.45, f"its name appears {extra} more times in the text"))
+            found.append(Doubt(0.45, f"its name appears {extra} more times in code or strings"))
+        elif said.prose[name]:
+            found.append(Doubt(0.5, "named only in documentation: public API?"))
         return found
+
+    def _own_mentions(self, symbol: Symbol) -> int:
+        """Mentions of the name inside its own definition (its name, a recursive call):
+        no use from elsewhere."""
+        lines = paths.read_lines(self.index, symbol.file)[symbol.line - 1 : symbol.end_line]
+        words = evidence.words(evidence.strip_comments("\n".join(lines)))
+        return max(1, words.count(symbol.name))
 
     def _definitions(self, name: str) -> int:
         return len(self.index.by_name.get(name, ()))
