@@ -10,13 +10,12 @@ a deleted function that was needed, while a missed one costs nothing.
   target itself or one inside it: a recursive call is no use) and of the references
   written at file level, which make no edge (a module's ``if __name__ == "__main__":``
   block, a re-export in a package ``__init__``, a decorator, a registration call).
-- :func:`mentions`: how often each identifier appears in the text of the indexed
-  files (code, strings, comments, documents): a name that appears more often than it
-  is defined may be used in a way no reference records (``getattr(obj, "name")``, a
-  dotted path in a settings file, a template).
+- :func:`mentions`: how often each identifier appears in the workspace's text (code
+  and strings apart from comments, docstrings and documentation): a name that appears
+  more often than it is defined may be used in a way no reference records
+  (``getattr(obj, "name")``, a dotted path in a settings file, a template); names
+  written as strings, and strings that build names (``"visit_" + kind``).
 - :func:`exported_names`: the names listed in any ``__all__``.
-- :func:`dispatch_prefixes`: ``"visit_"``, ``"clean_%s"``, ``f"do_{x}"``: string
-  literals that end where a name is glued on, the mark of methods found by name.
 """
 
 from __future__ import annotations
@@ -61,7 +60,8 @@ MAX_TEXT_BYTES = 2_000_000
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "dist", "build"})
 # A line that is a comment alone (#, //, /*, *): a name there is no use.
 _COMMENT_LINE = re.compile(r"^[ \t]*(?:#|//|/\*|\*).*$", re.M)
-_DOCSTRING = re.compile(r"""^[ \t]*[rRuU]?(\"\"\"|''')(?:.|\n)*?\1""", re.M)
+_TRIPLE = re.compile(r"""\"\"\"|'''""")
+_DOCSTRING_START = re.compile(r"""[ \t]*[rRuU]?$""")
 _BLOCK_COMMENT = re.compile(r"/\*(?:.|\n)*?\*/")
 _TRAILING_COMMENT = re.compile(r"""[ \t]#[^'"\n]*$""", re.M)
 _PROSE_SUFFIXES = frozenset({".txt", ".rst", ".md"})
@@ -69,7 +69,11 @@ _PROSE_LANGUAGES = frozenset({"markdown"})
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # `$` for JavaScript's `$rows`
 _QUOTED = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*)["']""")
 # A string that ends where a name is glued on: "visit_" + kind, "clean_%s", f"do_{x}".
-_PREFIX = re.compile(r"""["']([A-Za-z][A-Za-z0-9]*_)(?:["']|%s|\{)""")
+# A string that builds a name: "visit_" + kind, "clean_%s", "_get_%s_permissions",
+# f"do_{x}": an identifier-like text around one placeholder (or ending in "_").
+_TEMPLATE = re.compile(
+    r"""[fFrR]?["']([A-Za-z_][A-Za-z0-9_]*_)(?:(%s|%\(\w+\)s|\{[^}'"]*\})([A-Za-z0-9_]*))?["']"""
+)
 
 
 def used_ids(index: Index) -> frozenset[str]:
@@ -124,8 +128,11 @@ def _file_level(index: Index) -> FileLevelUses:
     resolver = resolver_for(index)
     used: defaultdict[str, set[str]] = defaultdict(set)
     imported: defaultdict[str, set[str]] = defaultdict(set)
+    defined = index.by_name
     for key, entry in index.files.items():
         for ref in entry.references():
+            if ref.name not in defined:
+                continue  # nothing in the workspace is so named: nothing to reach
             is_import = ref.kind is RefKind.IMPORT
             if ref.enclosing is not None and not is_import:
                 continue
@@ -137,28 +144,42 @@ def _file_level(index: Index) -> FileLevelUses:
 
 @dataclass(frozen=True, slots=True)
 class Mentions:
-    """Identifier -> how often it appears: in code (indexed sources, templates and
-    configuration; strings included, comments and docstrings not) and in prose
-    (documentation: ``.txt``, ``.rst``, Markdown)."""
+    """What the workspace's text says of names, read in one pass over it.
+
+    ``code``: identifier -> how often it appears in code (indexed sources, templates and
+    configuration; strings included, comments and docstrings not); ``prose``: in
+    documentation (``.txt``, ``.rst``, Markdown); ``quoted``: identifiers written as a
+    whole string (``"save"``); ``built``: a pattern of the names strings build
+    (``"visit_" + kind``, ``"_get_%s_permissions"``), None when none does.
+    """
 
     code: Counter[str]
     prose: Counter[str]
+    quoted: frozenset[str]
+    built: re.Pattern[str] | None
 
 
 def mentions(index: Index) -> Mentions:
-    """How often each identifier appears in the workspace's text (made once per index)."""
-    return index.derived("dead code: mentions", lambda: _count_words(index))
+    """The workspace's text, read for names (made once per index generation)."""
+    return index.derived("dead code: mentions", lambda: _read_mentions(index))
 
 
-def _count_words(index: Index) -> Mentions:
+def _read_mentions(index: Index) -> Mentions:
     code: Counter[str] = Counter()
     prose: Counter[str] = Counter()
+    quoted: set[str] = set()
+    shapes: set[str] = set()
     for text, is_prose in _texts(index):
         if is_prose:
             prose.update(_WORD.findall(text))
-        else:
-            code.update(_WORD.findall(strip_comments(text)))
-    return Mentions(code, prose)
+            continue
+        code.update(_WORD.findall(strip_comments(text)))
+        quoted.update(_QUOTED.findall(text))
+        for head, hole, tail in _TEMPLATE.findall(text):
+            if hole or head.endswith("_"):
+                shapes.add(f"{re.escape(head)}\\w+{re.escape(tail)}")
+    built = re.compile("|".join(sorted(shapes))) if shapes else None
+    return Mentions(code, prose, frozenset(quoted), built)
 
 
 def words(text: str) -> list[str]:
@@ -169,10 +190,33 @@ def words(text: str) -> list[str]:
 def strip_comments(text: str) -> str:
     """``text`` without what only mentions names: comment lines, block comments,
     trailing ``#`` comments and docstrings (a string that is a statement of its own)."""
-    text = _DOCSTRING.sub("", text)
+    text = _strip_docstrings(text)
     text = _BLOCK_COMMENT.sub("", text)
     text = _TRAILING_COMMENT.sub("", text)
     return _COMMENT_LINE.sub("", text)
+
+
+def _strip_docstrings(text: str) -> str:
+    """``text`` without its docstrings: triple-quoted strings, paired in order, whose
+    opening quotes start a line (an assigned one, ``x = \"\"\"...``, is code)."""
+    kept: list[str] = []
+    at = 0
+    quotes = list(_TRIPLE.finditer(text))
+    i = 0
+    while i < len(quotes):
+        opening = quotes[i]
+        close = next(
+            (j for j in range(i + 1, len(quotes)) if quotes[j].group() == opening.group()), None
+        )
+        if close is None:
+            break
+        line_start = text.rfind("\n", 0, opening.start()) + 1
+        if _DOCSTRING_START.match(text, line_start, opening.start()):
+            kept.append(text[at : opening.start()])
+            at = quotes[close].end()
+        i = close + 1
+    kept.append(text[at:])
+    return "".join(kept)
 
 
 def _texts(index: Index) -> Iterator[tuple[str, bool]]:
@@ -199,23 +243,6 @@ def _text_files(root: str) -> Iterator[str]:
         for name in files:
             if os.path.splitext(name)[1].lower() in TEXT_SUFFIXES:
                 yield os.path.join(folder, name)
-
-
-def quoted_names(index: Index) -> frozenset[str]:
-    """Identifiers written as a whole string literal somewhere (``"save"``, ``'Meta'``)."""
-    return index.derived("dead code: quoted", lambda: _quoted(index, _QUOTED))
-
-
-def dispatch_prefixes(index: Index) -> frozenset[str]:
-    """Prefixes that code glues names onto to find methods (``"visit_"``, ``"clean_%s"``)."""
-    return index.derived("dead code: prefixes", lambda: _quoted(index, _PREFIX))
-
-
-def _quoted(index: Index, pattern: re.Pattern[str]) -> frozenset[str]:
-    found: set[str] = set()
-    for key in index.files:
-        found.update(pattern.findall(paths.read_source(index, key).text))
-    return frozenset(found)
 
 
 def exported_names(index: Index) -> frozenset[str]:

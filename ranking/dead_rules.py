@@ -28,7 +28,19 @@ METHOD_REASON = "public method never called or referenced; no supertype or subty
 
 REPORTED = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.MACRO, Kind.VARIABLE, Kind.CONSTANT})
 REPORTED |= Kind.TYPES
-ENTRY_POINTS = frozenset({"main", "setup", "teardown"})
+ENTRY_POINTS = frozenset(
+    {
+        "main",
+        "setup",
+        "teardown",
+        "pytestmark",
+        "pytest_plugins",
+        "collect_ignore",
+        "collect_ignore_glob",
+        "urlpatterns",
+        "app_name",
+    }
+)
 # Languages whose definitions are run by name from outside (make targets).
 ENTRY_LANGUAGES = frozenset({"make", "cmake", "just", "dockerfile"})
 # Decorators that change how a function is called but not who calls it.
@@ -144,8 +156,15 @@ class Judge:
         if parent is not None and parent.kind in (Kind.INTERFACE, Kind.TRAIT):
             return False
         if parent is not None and symbol.kind in Kind.CALLABLES and parent.kind.is_type:
-            return not self._overrides(symbol, parent)
+            return not self._overrides(symbol, parent) and not self._calls_super(symbol)
         return True
+
+    def _calls_super(self, method: Symbol) -> bool:
+        """``super().name(...)`` in its own body: it overrides a base's method."""
+        lines = paths.read_lines(self.index, method.file)[method.line - 1 : method.end_line]
+        return (
+            re.search(rf"super\([^)]*\)\.{re.escape(method.name)}\b", "\n".join(lines)) is not None
+        )
 
     def verdict(self, symbol: Symbol) -> tuple[float, str]:
         """The confidence that ``symbol`` is dead, and why."""
@@ -193,15 +212,11 @@ class Judge:
     def _text_doubts(self, symbol: Symbol) -> list[Doubt]:
         name = symbol.name
         found: list[Doubt] = []
-        if name in evidence.quoted_names(self.index):
-            found.append(Doubt(0.2, f'written as a string ("{name}") somewhere: may be looked up'))
-        prefix = next(
-            (p for p in evidence.dispatch_prefixes(self.index) if name.startswith(p) and name != p),
-            None,
-        )
-        if prefix is not None:
-            found.append(Doubt(0.2, f'code glues names onto "{prefix}": may be found by name'))
         said = evidence.mentions(self.index)
+        if name in said.quoted:
+            found.append(Doubt(0.2, f'written as a string ("{name}") somewhere: may be looked up'))
+        if said.built is not None and said.built.fullmatch(name):
+            found.append(Doubt(0.2, "code builds names of this shape: may be found by name"))
         extra = said.code[name] - (self._definitions(name) - 1) - self._own_mentions(symbol)
         if extra > 0:
             found.append(Doubt(0.45, f"its name appears {extra} more times in code or strings"))

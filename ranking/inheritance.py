@@ -5,7 +5,8 @@ dead-code report and the impact of a change ask it of thousands of types, so the
 relation is tabled once per index generation: the graph's INHERITS and IMPLEMENTS
 edges, plus bases written in a type's declaration that the resolver left unlinked,
 matched by name among the workspace's types of the same language family (every
-namesake: a wider hierarchy only makes both reports more careful). A written base
+namesake: a wider hierarchy only makes both reports more careful; a dotted base,
+``simple_server.ServerHandler``, only a type whose qualified name ends so). A written base
 that names no workspace type is kept by name as an ``outside`` base.
 """
 
@@ -68,37 +69,63 @@ def inheritance(index: Index) -> Inheritance:
 
 def _build(index: Index) -> Inheritance:
     symbols = index.symbols
-    bases: defaultdict[str, list[str]] = defaultdict(list)
+    linked: defaultdict[str, list[tuple[Symbol, float]]] = defaultdict(list)
     edges = index.edges
     mask = (edges.kind == int(EdgeKind.INHERITS)) | (edges.kind == int(EdgeKind.IMPLEMENTS))
-    for src, dst in zip(edges.src[mask].tolist(), edges.dst[mask].tolist(), strict=True):
-        bases[symbols[src].symbol_id].append(symbols[dst].symbol_id)
+    src_ids, dst_ids = edges.src[mask].tolist(), edges.dst[mask].tolist()
+    for src, dst, weight in zip(src_ids, dst_ids, edges.weight[mask].tolist(), strict=True):
+        linked[symbols[src].symbol_id].append((symbols[dst], weight))
     types_by_name = _types_by_name(symbols)
+    bases: defaultdict[str, list[str]] = defaultdict(list)
     outside: defaultdict[str, list[str]] = defaultdict(list)
     for symbol in symbols:
-        if not (symbol.extends or symbol.implements):
+        if not (symbol.extends or symbol.implements or symbol.symbol_id in linked):
             continue
-        linked = {symbols[index.position[b]].name for b in bases.get(symbol.symbol_id, ())}
-        for written in (*symbol.extends, *symbol.implements):
-            name = short_name(written)
-            if not name or name in linked:
+        written = [_written(w) for w in (*symbol.extends, *symbol.implements)]
+        found = [
+            (base, w) for base, w in linked.get(symbol.symbol_id, ()) if _fits(base, w, written)
+        ]
+        bases[symbol.symbol_id].extend(base.symbol_id for base, _ in found)
+        names = {base.name for base, _ in found}
+        for dotted in written:
+            name = short_name(dotted)
+            if not name or name in names:
                 continue
             group = (name, family(symbol.language))
-            matches = [t for t in types_by_name.get(group, ()) if t != symbol.symbol_id]
+            matches = [
+                t
+                for t in types_by_name.get(group, ())
+                if t.symbol_id != symbol.symbol_id and _fits(t, 0.0, [dotted])
+            ]
             if matches:
-                bases[symbol.symbol_id].extend(matches)
+                bases[symbol.symbol_id].extend(t.symbol_id for t in matches)
             else:
                 outside[symbol.symbol_id].append(name)
     derived: defaultdict[str, list[str]] = defaultdict(list)
-    for type_id, found in bases.items():
-        for base in found:
-            derived[base].append(type_id)
-    return Inheritance(dict(bases), dict(derived), dict(outside))
+    for type_id, found_ids in bases.items():
+        for base_id in found_ids:
+            derived[base_id].append(type_id)
+    return Inheritance({k: v for k, v in bases.items() if v}, dict(derived), dict(outside))
 
 
-def _types_by_name(symbols: list[Symbol]) -> dict[tuple[str, str], list[str]]:
-    table: defaultdict[tuple[str, str], list[str]] = defaultdict(list)
+def _written(text: str) -> str:
+    """A base as written, without its arguments: ``Generic[T]`` -> ``Generic``."""
+    return text.split("[", 1)[0].split("(", 1)[0].split("<", 1)[0].strip()
+
+
+def _fits(base: Symbol, weight: float, written: list[str]) -> bool:
+    """Whether a base the resolver linked by name alone (weight below 1), or one matched
+    by name here, is the one written: a dotted base (``simple_server.ServerHandler``)
+    names a type of that module only."""
+    if weight >= 1.0:
+        return True
+    dotted = [w for w in written if short_name(w) == base.name and "." in w]
+    return not dotted or any(base.fqn.endswith("." + w) for w in dotted)
+
+
+def _types_by_name(symbols: list[Symbol]) -> dict[tuple[str, str], list[Symbol]]:
+    table: defaultdict[tuple[str, str], list[Symbol]] = defaultdict(list)
     for symbol in symbols:
         if symbol.kind in Kind.TYPES:
-            table[(symbol.name, family(symbol.language))].append(symbol.symbol_id)
+            table[(symbol.name, family(symbol.language))].append(symbol)
     return dict(table)

@@ -198,9 +198,7 @@ class DependenciesResult(Answer):
 
 
 class DeadCodeRow(Row):
-    symbol_id: str
-    kind: str
-    file: str
+    symbol_id: str = Field(description='"path::Qualified.name#kind": the file and the kind')
     line: int
     confidence: float = Field(description="0..1: how sure the report is that nothing uses it")
     reason: str = Field(description="why it is reported, and what lowered the confidence")
@@ -231,9 +229,11 @@ class ImpactGroup(BaseModel):
 
 
 class ImpactResult(Answer):
-    changed: list[str] = Field(description="symbol ids of the changed definitions")
+    changed: list[str] = Field(description="symbol ids of the changed definitions (first 20)")
+    changed_count: int
     files: list[ImpactGroup] = Field(description="what they reach, per file, product code first")
-    tests: list[str] = Field(description="the test files that exercise the change")
+    tests: list[str] = Field(description="the test files that exercise the change (first 20)")
+    test_count: int
     total: int
 
 

@@ -37,8 +37,10 @@ transitively up to `depth` hops, grouped by file with product code first.
 Examples: {"target": "shop/models.py::Order.total#method"} ;
 {"target": "shop/service.py", "depth": 1} ; {"diff": "<git diff output>"}"""
 
+MAX_LISTED = 20  # changed symbols and test files named in full; the counts say the rest
 _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
-_DEAD_COLUMNS = ("symbol_id", "kind", "file", "line", "confidence", "reason")
+# The symbol id names the file and the kind ("path::Name#kind"): rows leave them out.
+_DEAD_COLUMNS = ("symbol_id", "line", "confidence", "reason")
 _IMPACT_COLUMNS = ("line", "name", "kind", "relation", "depth")
 
 
@@ -68,8 +70,10 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
             for i in group["items"]
         ]
         answer = {
-            "changed": [c["symbol_id"] for c in data["changed"]],
-            "tests": data["tests"],
+            "changed": [c["symbol_id"] for c in data["changed"][:MAX_LISTED]],
+            "changed_count": len(data["changed"]),
+            "tests": data["tests"][:MAX_LISTED],
+            "test_count": len(data["tests"]),
             "rows": rows,
             "total": result.total,
         }

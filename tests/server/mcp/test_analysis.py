@@ -31,10 +31,10 @@ async def test_dead_code_lists_unreferenced_definitions(workspace: Workspace) ->
     row = next(r for r in found["items"] if r["symbol_id"].endswith("apply_discount#function"))
     assert row["confidence"] == 0.8
     assert row["reason"].startswith("public but not imported")
-    assert {r["kind"] for r in python["items"]} == {"function"}
-    assert all(r["file"].endswith(".py") for r in python["items"])
+    assert all(r["symbol_id"].endswith("#function") for r in python["items"])
+    assert all(".py::" in r["symbol_id"] for r in python["items"])
     assert any(r["confidence"] < 0.5 for r in low["items"])
-    assert all(r["file"].startswith("shop/") for r in low["items"])
+    assert all(r["symbol_id"].startswith("shop/") for r in low["items"])
     assert toon_format.decode(text_of(toon))["total"] == found["total"]
     assert "min_confidence" in bad
 
