@@ -114,6 +114,7 @@ TEST_HOOKS = frozenset(
         "teardown_class",
         "setup_module",
         "teardown_module",
+        "load_tests",
     }
 )
 _STUBS = re.compile(r"\.(pyi|d\.ts|d\.mts|d\.cts)$")
@@ -201,6 +202,8 @@ class Judge:
             bases = [b for b in _bases(symbol) if b not in INERT_BASES]
             if bases:
                 found.append(Doubt(0.3, f"subclass of {bases[0]}: may be found by its base"))
+        if ">>>" in symbol.doc and f"{symbol.name}(" in symbol.doc:
+            found.append(Doubt(0.3, "its docstring runs it (a doctest)"))
         if symbol.kind in Kind.VALUES and not is_private(symbol):
             if _CONFIG_FILE.search(symbol.file):
                 found.append(Doubt(0.2, "a setting in a configuration module: read by name"))
@@ -275,9 +278,11 @@ def is_private(symbol: Symbol) -> bool:
 
 
 def _is_test_code(symbol: Symbol) -> bool:
+    """Test functions, test classes, hooks a test runner calls by name, fixtures files."""
     name = symbol.name
     return (
         name.startswith(("test", "Test", "pytest_"))
+        or (symbol.kind.is_type and name.endswith(("Test", "Tests", "TestCase")))
         or name in TEST_HOOKS
         or symbol.file.endswith("conftest.py")
     )
