@@ -31,10 +31,9 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.indexer.resolve import MAX_CANDIDATES
 from symfuse.ranking import dead_evidence as evidence
 from symfuse.ranking.dead_rules import Judge
-from symfuse.ranking.filters import glob_match
 from symfuse.ranking.records import Record, brief, round3, shown
 from symfuse.ranking.request import IncludeTests
-from symfuse.ranking.roles import Role, role_of
+from symfuse.ranking.usages import UsageScope
 from symfuse.ranking.vocabulary import matched_kinds
 
 MAX_LIMIT = 10_000
@@ -64,12 +63,7 @@ class DeadCodeScope:
             return False
         if self.languages and symbol.language not in self.languages:
             return False
-        if self.file_pattern and not any(glob_match(symbol.file, p) for p in self.file_pattern):
-            return False
-        side = role_of(symbol.file) is not Role.PRODUCT
-        if self.include_tests is IncludeTests.FALSE:
-            return not side
-        return side if self.include_tests is IncludeTests.ONLY else True
+        return UsageScope(self.file_pattern, (), self.include_tests).admits(symbol.file)
 
 
 @dataclass(frozen=True, slots=True)
