@@ -48,8 +48,6 @@ NEUTRAL_DECORATORS = frozenset(
     {
         "staticmethod",
         "classmethod",
-        "property",
-        "cached_property",
         "lru_cache",
         "cache",
         "wraps",
@@ -60,6 +58,8 @@ NEUTRAL_DECORATORS = frozenset(
         "unique",
     }
 )
+# Properties: read as attributes, a use the index may not record (``if self.ready:``).
+PROPERTIES = frozenset({"property", "cached_property", "cached_classproperty"})
 # Declarations, not code: an abstract method or an overload is implemented elsewhere.
 DECLARING_DECORATORS = frozenset(
     {
@@ -186,8 +186,11 @@ class Judge:
 
     def _doubts(self, symbol: Symbol) -> list[Doubt]:
         found: list[Doubt] = []
+        names = {_decorator_name(d) for d in symbol.decorators}
         decorators = [d for d in symbol.decorators if _decorator_name(d) not in NEUTRAL_DECORATORS]
-        if decorators:
+        if names & PROPERTIES:
+            found.append(Doubt(0.45, "a property: read as an attribute, which may go unrecorded"))
+        elif decorators:
             found.append(Doubt(0.3, f"decorated with @{decorators[0]}: a framework may call it"))
         parent = self.index.get(symbol.parent) if symbol.parent is not None else None
         if parent is not None and parent.kind.is_callable and symbol.kind is Kind.METHOD:

@@ -61,6 +61,10 @@ class Base:
     def __repr__(self):
         return "Base()"
 
+    @property
+    def label(self):
+        return "base"
+
 
 class Child(Base):
     def hook(self):
@@ -150,10 +154,13 @@ def test_signs_of_framework_or_dynamic_use_lower_the_confidence(index: Index) ->
     confidence, reason = found["looked_up"]
     assert confidence <= 0.2
     assert 'written as a string ("looked_up")' in reason
+    confidence, reason = found["label"]
+    assert confidence == 0.45
+    assert "a property" in reason
     confidence, reason = found["visit_Name"]
     assert confidence <= 0.2
     assert "builds names" in reason
-    assert not {"home_view", "default", "looked_up", "visit_Name"} & set(names(index))
+    assert not {"home_view", "default", "looked_up", "visit_Name", "label"} & set(names(index))
 
 
 def test_filters_and_test_code(index: Index) -> None:
