@@ -26,8 +26,8 @@ from symfuse.ranking.query.requests import (
     Direction,
     GetRequest,
     HierarchyRequest,
-    ReposRequest,
     ImpactRequest,
+    ReposRequest,
     TextRequest,
     UsagesRequest,
 )

@@ -10,7 +10,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import DeadCodeRequest, ImpactRequest
 from symfuse.server.mcp.models import DeadCodeResult, ImpactResult
-from symfuse.server.mcp.schema import Rendering, tool_function
+from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
 
 DEAD_DESCRIPTION = """\
@@ -88,7 +88,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         )
 
     server.add_tool(
-        tool_function(
+        backend.tool(
             "dead_code", DeadCodeRequest, dead_code, Annotated[CallToolResult, DeadCodeResult]
         ),
         name="dead_code",
@@ -96,7 +96,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         annotations=ToolAnnotations(title="Dead code", **_READ_ONLY),
     )
     server.add_tool(
-        tool_function("impact", ImpactRequest, impact, Annotated[CallToolResult, ImpactResult]),
+        backend.tool("impact", ImpactRequest, impact, Annotated[CallToolResult, ImpactResult]),
         name="impact",
         description=IMPACT_DESCRIPTION,
         annotations=ToolAnnotations(title="Impact of a change", **_READ_ONLY),
