@@ -220,6 +220,28 @@ def _languages(value: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
+KindList = Annotated[
+    tuple[Kind, ...],
+    BeforeValidator(_kinds),
+    WithJsonSchema(LIST_SCHEMA, mode="validation"),
+    Field(
+        description='only these kinds ("class", "method" (constructors too), ...) or'
+        ' aliases ("func", "cls", "ctor", ...)'
+    ),
+]
+"""A kind filter, as every request with one takes it."""
+LanguageList = Annotated[
+    tuple[str, ...],
+    BeforeValidator(_languages),
+    WithJsonSchema(LIST_SCHEMA, mode="validation"),
+    Field(
+        description='only these languages ("python", "go", ...), aliases ("py", "ts")'
+        ' or file extensions (".rs")'
+    ),
+]
+"""A language filter, checked against the supported languages."""
+
+
 def _decorator(value: Any) -> Any:
     if isinstance(value, str):
         return value.strip().lstrip("@").strip() or None
@@ -238,24 +260,8 @@ class SearchRequest(Request):
             'words ("compute order total"), a path, or "who calls X"',
         ),
     ]
-    kind: Annotated[
-        tuple[Kind, ...],
-        BeforeValidator(_kinds),
-        WithJsonSchema(LIST_SCHEMA, mode="validation"),
-        Field(
-            description='only these kinds ("class", "method" (constructors too), ...) or'
-            ' aliases ("func", "cls", "ctor", ...)'
-        ),
-    ] = ()
-    language: Annotated[
-        tuple[str, ...],
-        BeforeValidator(_languages),
-        WithJsonSchema(LIST_SCHEMA, mode="validation"),
-        Field(
-            description='only these languages ("python", "go", ...), aliases ("py", "ts")'
-            ' or file extensions (".rs")'
-        ),
-    ] = ()
+    kind: KindList = ()
+    language: LanguageList = ()
     file_pattern: Annotated[TextList, Field(description="only files matching these globs")] = ()
     implements: Annotated[
         str | None,

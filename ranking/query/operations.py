@@ -19,15 +19,21 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import hierarchy as graph
 from symfuse.ranking import repositories
 from symfuse.ranking import text as text_search
+from symfuse.ranking.dead_code import DeadCodeResult, DeadCodeScope, dead_code
 from symfuse.ranking.dependencies import Dependencies, dependencies
 from symfuse.ranking.details import FileOutline, SymbolDetail, get_symbol
+from symfuse.ranking.diffs import file_key
+from symfuse.ranking.impact import ImpactResult, changed_by_diff, changed_in_file
+from symfuse.ranking.impact import impact as impact_of
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.query.fields import Request
 from symfuse.ranking.query.requests import (
     CallsRequest,
+    DeadCodeRequest,
     DepsRequest,
     GetRequest,
     HierarchyRequest,
+    ImpactRequest,
     ReindexRequest,
     ReposRequest,
     StatusRequest,
@@ -63,6 +69,8 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("hierarchy", HierarchyRequest, "supertypes and subtypes of a type"),
     Operation("deps", DepsRequest, "the files a file imports, and the files that import it"),
     Operation("repos", ReposRequest, "the repositories (roots): alias, path, languages, counts"),
+    Operation("dead", DeadCodeRequest, "definitions nothing in the workspace refers to"),
+    Operation("impact", ImpactRequest, "what a change to a symbol, file or diff reaches"),
     Operation("status", StatusRequest, "the state of the index"),
     Operation("reindex", ReindexRequest, "re-index everything, or only the given files"),
 )
@@ -182,6 +190,33 @@ def deps(index: Index, request: DepsRequest) -> Dependencies:
 def repos(index: Index, request: ReposRequest) -> list[repositories.Repository]:
     files = ((e.root, e.language, len(e.symbols)) for e in index.files.values())
     return repositories.listing(index.roots, files, request.repository)
+
+
+def dead(index: Index, request: DeadCodeRequest) -> DeadCodeResult:
+    scope = DeadCodeScope(
+        file_pattern=request.file_pattern,
+        kinds=request.kind,
+        languages=request.language,
+        include_tests=request.include_tests,
+        min_confidence=request.min_confidence,
+    )
+    return dead_code(index, scope, request.limit, request.offset)
+
+
+def impact(index: Index, request: ImpactRequest) -> ImpactResult:
+    """The impact of a diff, of a file's definitions, or of one symbol (by id or name)."""
+    if request.diff is not None:
+        changed = changed_by_diff(index, request.diff)
+    else:
+        target = request.target or ""
+        if index.get(target) is None and file_key(index, target) is not None:
+            changed = changed_in_file(index, target)
+        else:
+            symbol_id, name = (target, None) if index.get(target) else (None, target)
+            if name is not None and _ID_SHAPE.match(name):
+                symbol_id, name = name, None
+            changed = [resolve_one(index, symbol_id, name, request.file)]
+    return impact_of(index, changed, request.depth, request.limit, request.offset)
 
 
 def resolve(

@@ -30,6 +30,7 @@ _COMMAND_MODULES = {
     "symfuse.server.cli.search": ("search",),
     "symfuse.server.cli.query": (
         *("usages", "text", "get", "callers", "callees", "hierarchy", "deps", "repos"),
+        *("dead", "impact"),
     ),
     "symfuse.server.cli.ops": ("cache",),
     "symfuse.server.cli.config": ("config",),

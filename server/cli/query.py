@@ -1,5 +1,5 @@
-"""``symfuse usages|text|get|callers|callees|hierarchy|deps|repos``: the navigation queries from a
-shell.
+"""``symfuse usages|text|get|callers|callees|hierarchy|deps|repos|dead|impact``: the
+navigation and analysis queries from a shell.
 
 Each command's options are generated from its request model; the command brings
 the index up to date, asks the query layer's function for it
@@ -12,6 +12,8 @@ exceeded) print one line on stderr and exit 1, through ``cli.main``.
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import Any
 
 from symfuse.ranking.details import FileOutline, OutlineNode, SymbolDetail
@@ -19,10 +21,12 @@ from symfuse.ranking.query import operations
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.requests import (
     CallsRequest,
+    DeadCodeRequest,
     DepsRequest,
     Direction,
     GetRequest,
     HierarchyRequest,
+    ImpactRequest,
     ReposRequest,
     TextRequest,
     UsagesRequest,
@@ -47,6 +51,8 @@ def register(
         "hierarchy": run_hierarchy,
         "deps": run_deps,
         "repos": run_repos,
+        "dead": run_dead,
+        "impact": run_impact,
     }
     for name, handler in handlers.items():
         op = operation(name)
@@ -239,3 +245,30 @@ def run_repos(args: argparse.Namespace) -> int:
     ]
     columns = ("repository", "files", "symbols", "languages", "path")
     return _emit(data, args.output_format, table(shown, columns))
+
+
+def run_dead(args: argparse.Namespace) -> int:
+    data = operations.dead(_index(args), request_of(DeadCodeRequest, args)).to_dict()
+    columns = ("confidence", "kind", "name", "file", "line", "reason")
+    body = table(data["items"], columns, limit=120)
+    return _emit(data, args.output_format, f"{body}\n{_footer({**data, 'usages': data['items']})}")
+
+
+def run_impact(args: argparse.Namespace) -> int:
+    """``--diff FILE`` or ``--diff -`` (stdin) is read here: the request takes the text."""
+    if args.diff == "-":
+        args.diff = sys.stdin.read()
+    elif args.diff is not None and "\n" not in args.diff and Path(args.diff).is_file():
+        args.diff = Path(args.diff).read_text(encoding="utf-8", errors="replace")
+    data = operations.impact(_index(args), request_of(ImpactRequest, args)).to_dict()
+    columns = ("depth", "relation", "kind", "name", "line", "via")
+    parts = ["changed: " + ", ".join(c["symbol_id"] for c in data["changed"][:20])]
+    for group in data["files"]:
+        parts += [
+            f"{group['file']}{' (test)' if group['test'] else ''}",
+            table(group["items"], columns),
+        ]
+    parts.append(f"tests that exercise it: {', '.join(data['tests']) or '(none found)'}")
+    more = f"; more with --offset {data['offset'] + sum(len(g['items']) for g in data['files'])}"
+    parts.append(f"{data['total']} total{more if data['truncated'] else ''}")
+    return _emit(data, args.output_format, "\n".join(parts))

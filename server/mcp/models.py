@@ -197,6 +197,46 @@ class DependenciesResult(Answer):
     cycles: list[list[str]]
 
 
+class DeadCodeRow(Row):
+    symbol_id: str = Field(description='"path::Qualified.name#kind": the file and the kind')
+    line: int
+    confidence: float = Field(description="0..1: how sure the report is that nothing uses it")
+    reason: str = Field(description="why it is reported, and what lowered the confidence")
+
+
+class DeadCodeResult(Answer):
+    items: list[DeadCodeRow] = Field(description="unreferenced definitions, surest first")
+    total: int
+    by_kind: dict[str, int] = Field(description="how many were found of each kind")
+
+
+class ImpactRow(Row):
+    line: int = Field(description="0 for a file reached by an import or module-level code")
+    name: str
+    kind: str
+    relation: str = Field(
+        description="calls, references, subclass, override, imports or module_code"
+    )
+    depth: int = Field(description="hops from the changed symbols (1: direct)")
+
+
+class ImpactGroup(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    file: str
+    test: bool = Field(description="a test, example or benchmark file")
+    items: list[ImpactRow]
+
+
+class ImpactResult(Answer):
+    changed: list[str] = Field(description="symbol ids of the changed definitions (first 20)")
+    changed_count: int
+    files: list[ImpactGroup] = Field(description="what they reach, per file, product code first")
+    tests: list[str] = Field(description="the test files that exercise the change (first 20)")
+    test_count: int
+    total: int
+
+
 class OutlineRow(Row):
     symbol_id: str
     name: str

@@ -36,6 +36,8 @@ MCP_TOOLS = {
     "hierarchy": "type_hierarchy",
     "deps": "file_dependencies",
     "repos": "list_repositories",
+    "dead": "dead_code",
+    "impact": "impact",
     "status": "index_status",
     "reindex": "reindex",
 }
@@ -49,6 +51,8 @@ CLI_COMMANDS = {
     "hierarchy": "hierarchy",
     "deps": "deps",
     "repos": "repos",
+    "dead": "dead",
+    "impact": "impact",
     "status": "stats",
     "reindex": "index",
 }

@@ -17,6 +17,8 @@ READ_ONLY = {
     "callees",
     "type_hierarchy",
     "file_dependencies",
+    "dead_code",
+    "impact",
     "index_status",
     "stats",
     "cache_stats",

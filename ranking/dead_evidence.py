@@ -1,0 +1,271 @@
+"""What the dead-code report weighs: which definitions something uses, which names the
+workspace's text mentions, and which names a module exports.
+
+Each table is read from the whole workspace once per index generation
+(:meth:`~symfuse.indexer.index.Index.derived`) and is conservative on purpose: a
+definition counts as used on any sign of use, because a wrong "dead" costs an agent
+a deleted function that was needed, while a missed one costs nothing.
+
+- :func:`used_ids`: the targets of the graph's edges (from any definition but the
+  target itself or one inside it: a recursive call is no use) and of the references
+  written at file level, which make no edge (a module's ``if __name__ == "__main__":``
+  block, a re-export in a package ``__init__``, a decorator, a registration call).
+- :func:`mentions`: how often each identifier appears in the workspace's text (code
+  and strings apart from comments, docstrings and documentation): a name that appears
+  more often than it is defined may be used in a way no reference records
+  (``getattr(obj, "name")``, a dotted path in a settings file, a template); names
+  written as strings, and strings that build names (``"visit_" + kind``).
+- :func:`exported_names`: the names listed in any ``__all__``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import RefKind, Symbol
+from symfuse.ranking import paths
+from symfuse.ranking.targets import resolver_for
+
+# Files that are not indexed but may name definitions: templates, documentation, settings.
+TEXT_SUFFIXES = frozenset(
+    {
+        ".html",
+        ".htm",
+        ".txt",
+        ".rst",
+        ".md",
+        ".jinja",
+        ".jinja2",
+        ".j2",
+        ".tmpl",
+        ".tpl",
+        ".xml",
+        ".json",
+        ".yml",
+        ".yaml",
+        ".toml",
+        ".cfg",
+        ".ini",
+        ".in",
+        ".hbs",
+        ".mustache",
+    }
+)
+MAX_TEXT_BYTES = 2_000_000
+_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "dist", "build"})
+# A line that is a comment alone (#, //, /*, *): a name there is no use.
+_COMMENT_LINE = re.compile(r"^[ \t]*(?:#|//|/\*|\*).*$", re.M)
+_TRIPLE = re.compile(r"""\"\"\"|'''""")
+_DOCSTRING_START = re.compile(r"""[ \t]*[rRuU]?$""")
+_BLOCK_COMMENT = re.compile(r"/\*(?:.|\n)*?\*/")
+_TRAILING_COMMENT = re.compile(r"""[ \t]#[^'"\n]*$""", re.M)
+_PROSE_SUFFIXES = frozenset({".txt", ".rst", ".md"})
+_PROSE_LANGUAGES = frozenset({"markdown"})
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # `$` for JavaScript's `$rows`
+_QUOTED = re.compile(r"""["']([A-Za-z_][A-Za-z0-9_]*)["']""")
+# A string that ends where a name is glued on: "visit_" + kind, "clean_%s", f"do_{x}".
+# A string that builds a name: "visit_" + kind, "clean_%s", "_get_%s_permissions",
+# f"do_{x}": an identifier-like text around one placeholder (or ending in "_").
+_TEMPLATE = re.compile(
+    r"""[fFrR]?["']([A-Za-z_][A-Za-z0-9_]*_)(?:(%s|%\(\w+\)s|\{[^}'"]*\})([A-Za-z0-9_]*))?["']"""
+)
+
+
+def used_ids(index: Index) -> frozenset[str]:
+    """Ids of the definitions that something else in the workspace refers to."""
+    return index.derived("dead code: used ids", lambda: _used(index))
+
+
+def _used(index: Index) -> frozenset[str]:
+    import numpy as np
+
+    edges = index.edges
+    symbols = index.symbols
+    uses = file_level_uses(index)
+    used: set[str] = set(uses.used) | set(uses.imported)
+    if len(edges):
+        pairs = np.unique(np.stack([edges.src, edges.dst]), axis=1)
+        for src, dst in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
+            target = symbols[dst].symbol_id
+            if target not in used and not _inside(index, symbols[src], target):
+                used.add(target)
+    return frozenset(used)
+
+
+def _inside(index: Index, symbol: Symbol, ancestor: str) -> bool:
+    """Whether ``symbol`` is ``ancestor`` or sits inside it (a use from within)."""
+    current: Symbol | None = symbol
+    while current is not None:
+        if current.symbol_id == ancestor:
+            return True
+        current = index.get(current.parent) if current.parent is not None else None
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class FileLevelUses:
+    """What the graph's edges leave out. ``used``: target id -> the files whose file-level
+    references (outside every definition, imports aside) reach it; ``imported``: target
+    id -> the files whose imports (at any level) name it."""
+
+    used: dict[str, set[str]]
+    imported: dict[str, set[str]]
+
+
+def file_level_uses(index: Index) -> FileLevelUses:
+    """References the graph has no edge for, having no definition to start one from
+    (a module's ``if __name__ == "__main__":`` block, a package ``__init__``'s
+    re-exports, registrations), and every file's imports, by target."""
+    return index.derived("file level uses", lambda: _file_level(index))
+
+
+def _file_level(index: Index) -> FileLevelUses:
+    resolver = resolver_for(index)
+    used: defaultdict[str, set[str]] = defaultdict(set)
+    imported: defaultdict[str, set[str]] = defaultdict(set)
+    defined = index.by_name
+    for key, entry in index.files.items():
+        for ref in entry.references():
+            if ref.name not in defined:
+                continue  # nothing in the workspace is so named: nothing to reach
+            is_import = ref.kind is RefKind.IMPORT
+            if ref.enclosing is not None and not is_import:
+                continue
+            table = imported if is_import else used
+            for hit in resolver.resolve(ref, entry):
+                table[hit.target.symbol_id].add(key)
+    return FileLevelUses(dict(used), dict(imported))
+
+
+@dataclass(frozen=True, slots=True)
+class Mentions:
+    """What the workspace's text says of names, read in one pass over it.
+
+    ``code``: identifier -> how often it appears in code (indexed sources, templates and
+    configuration; strings included, comments and docstrings not); ``prose``: in
+    documentation (``.txt``, ``.rst``, Markdown); ``quoted``: identifiers written as a
+    whole string (``"save"``); ``built``: a pattern of the names strings build
+    (``"visit_" + kind``, ``"_get_%s_permissions"``), None when none does.
+    """
+
+    code: Counter[str]
+    prose: Counter[str]
+    quoted: frozenset[str]
+    built: re.Pattern[str] | None
+
+
+def mentions(index: Index) -> Mentions:
+    """The workspace's text, read for names (made once per index generation)."""
+    return index.derived("dead code: mentions", lambda: _read_mentions(index))
+
+
+def _read_mentions(index: Index) -> Mentions:
+    code: Counter[str] = Counter()
+    prose: Counter[str] = Counter()
+    quoted: set[str] = set()
+    shapes: set[str] = set()
+    for text, is_prose in _texts(index):
+        if is_prose:
+            prose.update(_WORD.findall(text))
+            continue
+        code.update(_WORD.findall(strip_comments(text)))
+        quoted.update(_QUOTED.findall(text))
+        for head, hole, tail in _TEMPLATE.findall(text):
+            if hole or head.endswith("_"):
+                shapes.add(f"{re.escape(head)}\\w+{re.escape(tail)}")
+    built = re.compile("|".join(sorted(shapes))) if shapes else None
+    return Mentions(code, prose, frozenset(quoted), built)
+
+
+def words(text: str) -> list[str]:
+    """The identifiers of ``text``, in order."""
+    return _WORD.findall(text)
+
+
+def strip_comments(text: str) -> str:
+    """``text`` without what only mentions names: comment lines, block comments,
+    trailing ``#`` comments and docstrings (a string that is a statement of its own)."""
+    text = _strip_docstrings(text)
+    text = _BLOCK_COMMENT.sub("", text)
+    text = _TRAILING_COMMENT.sub("", text)
+    return _COMMENT_LINE.sub("", text)
+
+
+def _strip_docstrings(text: str) -> str:
+    """``text`` without its docstrings: triple-quoted strings, paired in order, whose
+    opening quotes start a line (an assigned one, ``x = \"\"\"...``, is code)."""
+    kept: list[str] = []
+    at = 0
+    quotes = list(_TRIPLE.finditer(text))
+    i = 0
+    while i < len(quotes):
+        opening = quotes[i]
+        close = next(
+            (j for j in range(i + 1, len(quotes)) if quotes[j].group() == opening.group()), None
+        )
+        if close is None:
+            break
+        line_start = text.rfind("\n", 0, opening.start()) + 1
+        if _DOCSTRING_START.match(text, line_start, opening.start()):
+            kept.append(text[at : opening.start()])
+            at = quotes[close].end()
+        i = close + 1
+    kept.append(text[at:])
+    return "".join(kept)
+
+
+def _texts(index: Index) -> Iterator[tuple[str, bool]]:
+    """The text of every indexed file, then of the other text files under the roots
+    (templates, documentation, configuration), each with whether it is prose: where a
+    name is used with no reference the index could record (``{{ form.as_p }}``)."""
+    for key, entry in index.files.items():
+        yield paths.read_source(index, key).text, entry.language in _PROSE_LANGUAGES
+    indexed = {index.abs_path(key) for key in index.files}
+    for root in index.roots.values():
+        for path in _text_files(root):
+            if path not in indexed:
+                try:
+                    with open(path, encoding="utf-8", errors="replace") as f:
+                        text = f.read(MAX_TEXT_BYTES)
+                except OSError:
+                    continue
+                yield text, os.path.splitext(path)[1].lower() in _PROSE_SUFFIXES
+
+
+def _text_files(root: str) -> Iterator[str]:
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS]
+        for name in files:
+            if os.path.splitext(name)[1].lower() in TEXT_SUFFIXES:
+                yield os.path.join(folder, name)
+
+
+def exported_names(index: Index) -> frozenset[str]:
+    """Names listed in some module's ``__all__`` (read from its source lines)."""
+    return index.derived("dead code: exported", lambda: frozenset(_all_lists(index)))
+
+
+def _all_lists(index: Index) -> Iterable[str]:
+    for i in index.by_name.get("__all__", ()):
+        symbol = index.symbols[i]
+        lines = paths.read_lines(index, symbol.file)[symbol.line - 1 : symbol.end_line]
+        yield from _QUOTED.findall("\n".join(lines))
+
+
+def imported_names(index: Index) -> frozenset[str]:
+    """Names some import statement names, resolved or not (``from x import name``)."""
+    return index.derived("dead code: imported", lambda: _imported(index))
+
+
+def _imported(index: Index) -> frozenset[str]:
+    return frozenset(
+        ref.name
+        for entry in index.files.values()
+        for ref in entry.references()
+        if ref.kind is RefKind.IMPORT
+    )

@@ -1,0 +1,303 @@
+"""The rules of the dead-code report: what is never reported, and what lowers confidence.
+
+:meth:`Judge.reportable` leaves out what is used by convention rather than by
+reference; :meth:`Judge.verdict` gives the rest a confidence and a reason (see
+:mod:`symfuse.ranking.dead_code` for the reasoning behind the numbers).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from symfuse.indexer.extract_text import short_name
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking import dead_evidence as evidence
+from symfuse.ranking import paths
+from symfuse.ranking.inheritance import inheritance
+from symfuse.ranking.roles import Role, role_of
+
+PRIVATE = 0.95  # a private name nothing refers to: only its own module could
+PUBLIC = 0.8  # a public one: someone outside the workspace may import it
+PUBLIC_METHOD = 0.75  # a public method: callers may reach it through an untyped value
+
+PRIVATE_REASON = "private and unreferenced"
+PUBLIC_REASON = "public but not imported anywhere, not exported by the package, not an entry point"
+METHOD_REASON = "public method never called or referenced; no supertype or subtype defines it"
+
+REPORTED = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.MACRO, Kind.VARIABLE, Kind.CONSTANT})
+REPORTED |= Kind.TYPES
+ENTRY_POINTS = frozenset(
+    {
+        "main",
+        "setup",
+        "teardown",
+        "pytestmark",
+        "pytest_plugins",
+        "collect_ignore",
+        "collect_ignore_glob",
+        "urlpatterns",
+        "app_name",
+    }
+)
+# Languages whose definitions are run by name from outside (make targets).
+ENTRY_LANGUAGES = frozenset({"make", "cmake", "just", "dockerfile"})
+# Decorators that change how a function is called but not who calls it.
+NEUTRAL_DECORATORS = frozenset(
+    {
+        "staticmethod",
+        "classmethod",
+        "lru_cache",
+        "cache",
+        "wraps",
+        "final",
+        "override",
+        "total_ordering",
+        "dataclass",
+        "unique",
+    }
+)
+# Properties: read as attributes, a use the index may not record (``if self.ready:``).
+PROPERTIES = frozenset({"property", "cached_property", "cached_classproperty"})
+# Declarations, not code: an abstract method or an overload is implemented elsewhere.
+DECLARING_DECORATORS = frozenset(
+    {
+        "abstractmethod",
+        "abstractproperty",
+        "abstractclassmethod",
+        "abstractstaticmethod",
+        "overload",
+    }
+)
+# Bases whose subclasses inherit no method a caller could reach through them.
+INERT_BASES = frozenset(
+    {
+        "object",
+        "ABC",
+        "Generic",
+        "NamedTuple",
+        "TypedDict",
+        "Enum",
+        "IntEnum",
+        "StrEnum",
+        "Exception",
+        "BaseException",
+        "ValueError",
+        "TypeError",
+        "RuntimeError",
+        "KeyError",
+        "AttributeError",
+        "LookupError",
+        "IndexError",
+        "OSError",
+        "ImportError",
+        "Warning",
+        "UserWarning",
+        "DeprecationWarning",
+    }
+)
+TEST_HOOKS = frozenset(
+    {
+        "setUp",
+        "tearDown",
+        "setUpClass",
+        "tearDownClass",
+        "setUpTestData",
+        "setUpModule",
+        "tearDownModule",
+        "asyncSetUp",
+        "asyncTearDown",
+        "setup_method",
+        "teardown_method",
+        "setup_class",
+        "teardown_class",
+        "setup_module",
+        "teardown_module",
+        "load_tests",
+    }
+)
+_STUBS = re.compile(r"\.(pyi|d\.ts|d\.mts|d\.cts)$")
+# Modules read by name by a tool or framework: Sphinx's conf.py, Django's settings.
+_CONFIG_FILE = re.compile(r"(^|/)(conf|config|\w*settings\w*|setup|noxfile|fabfile)\.py$")
+_PROTOCOLS = frozenset({"Protocol", "Interface", "ABC"})
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt:
+    """A sign of a use no reference records: the confidence is capped at ``cap``."""
+
+    cap: float
+    reason: str
+
+
+class Judge:
+    """Reportability and confidence of unreferenced definitions, over one index."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self._classes: dict[str, tuple[set[str], list[str]]] = {}
+        self._defined: dict[str, int] = {}
+
+    def reportable(self, symbol: Symbol) -> bool:
+        """False for what is used by convention: entry points, tests, hooks, stubs."""
+        name = symbol.name
+        if symbol.kind not in REPORTED or _STUBS.search(symbol.file):
+            return False
+        if name in ENTRY_POINTS or name.startswith("__") or symbol.language in ENTRY_LANGUAGES:
+            return False
+        if symbol.kind in Kind.VALUES and symbol.parent is not None:
+            return False  # a local or a member: read through values no reference names
+        if role_of(symbol.file) is not Role.PRODUCT and _is_test_code(symbol):
+            return False
+        decorators = {_decorator_name(d) for d in symbol.decorators}
+        if decorators & DECLARING_DECORATORS or any(_is_accessor(d) for d in symbol.decorators):
+            return False
+        parent = self.index.get(symbol.parent) if symbol.parent is not None else None
+        if parent is not None and parent.kind in (Kind.INTERFACE, Kind.TRAIT):
+            return False
+        if parent is not None and symbol.kind in Kind.CALLABLES and parent.kind.is_type:
+            return not self._overrides(symbol, parent) and not self._calls_super(symbol)
+        return True
+
+    def _calls_super(self, method: Symbol) -> bool:
+        """``super().name(...)`` in its own body: it overrides a base's method."""
+        lines = paths.read_lines(self.index, method.file)[method.line - 1 : method.end_line]
+        return (
+            re.search(rf"super\([^)]*\)\.{re.escape(method.name)}\b", "\n".join(lines)) is not None
+        )
+
+    def verdict(self, symbol: Symbol) -> tuple[float, str]:
+        """The confidence that ``symbol`` is dead, and why."""
+        confidence, reason = self._base(symbol)
+        for doubt in self._doubts(symbol):
+            confidence = min(confidence, doubt.cap)
+            reason += "; " + doubt.reason
+        return confidence, reason
+
+    def _base(self, symbol: Symbol) -> tuple[float, str]:
+        if is_private(symbol):
+            return PRIVATE, PRIVATE_REASON
+        if symbol.kind in Kind.CALLABLES and symbol.parent is not None:
+            parent = self.index.get(symbol.parent)
+            if parent is not None and parent.kind.is_type:
+                return PUBLIC_METHOD, METHOD_REASON
+        return PUBLIC, PUBLIC_REASON
+
+    def _doubts(self, symbol: Symbol) -> list[Doubt]:
+        found: list[Doubt] = []
+        names = {_decorator_name(d) for d in symbol.decorators}
+        decorators = [d for d in symbol.decorators if _decorator_name(d) not in NEUTRAL_DECORATORS]
+        if names & PROPERTIES:
+            found.append(Doubt(0.45, "a property: read as an attribute, which may go unrecorded"))
+        elif decorators:
+            found.append(Doubt(0.3, f"decorated with @{decorators[0]}: a framework may call it"))
+        parent = self.index.get(symbol.parent) if symbol.parent is not None else None
+        if parent is not None and parent.kind.is_callable and symbol.kind is Kind.METHOD:
+            found.append(Doubt(0.3, "a member of an object built in a function: a callback"))
+        if parent is not None and parent.kind.is_type:
+            outside = self._related(parent)[1]
+            if outside:
+                found.append(Doubt(0.3, f"may override a method of {outside[0]} (outside)"))
+            if symbol.kind.is_type:
+                found.append(Doubt(0.3, "a class inside a class: frameworks read those by name"))
+        if symbol.kind.is_type:
+            bases = [b for b in _bases(symbol) if b not in INERT_BASES]
+            if bases:
+                found.append(Doubt(0.3, f"subclass of {bases[0]}: may be found by its base"))
+        if ">>>" in symbol.doc and f"{symbol.name}(" in symbol.doc:
+            found.append(Doubt(0.3, "its docstring runs it (a doctest)"))
+        if symbol.kind in Kind.VALUES and not is_private(symbol):
+            if _CONFIG_FILE.search(symbol.file):
+                found.append(Doubt(0.2, "a setting in a configuration module: read by name"))
+            else:
+                found.append(Doubt(0.6, "a public module-level value: may be read by name"))
+        found.extend(self._text_doubts(symbol))
+        return found
+
+    def _text_doubts(self, symbol: Symbol) -> list[Doubt]:
+        name = symbol.name
+        found: list[Doubt] = []
+        said = evidence.mentions(self.index)
+        if name in said.quoted:
+            found.append(Doubt(0.2, f'written as a string ("{name}") somewhere: may be looked up'))
+        if said.built is not None and said.built.fullmatch(name):
+            found.append(Doubt(0.2, "code builds names of this shape: may be found by name"))
+        extra = said.code[name] - (self._definitions(name) - 1) - self._own_mentions(symbol)
+        if extra > 0:
+            found.append(Doubt(0.45, f"its name appears {extra} more times in code or strings"))
+        elif said.prose[name]:
+            found.append(Doubt(0.5, "named only in documentation: public API?"))
+        return found
+
+    def _own_mentions(self, symbol: Symbol) -> int:
+        """Mentions of the name inside its own definition (its name, a recursive call):
+        no use from elsewhere."""
+        lines = paths.read_lines(self.index, symbol.file)[symbol.line - 1 : symbol.end_line]
+        words = evidence.words(evidence.strip_comments("\n".join(lines)))
+        return max(1, words.count(symbol.name))
+
+    def _definitions(self, name: str) -> int:
+        return len(self.index.by_name.get(name, ()))
+
+    def _overrides(self, method: Symbol, owner: Symbol) -> bool:
+        """Whether a supertype or a subtype of ``owner`` also defines ``method``'s name."""
+        names, _ = self._related(owner)
+        return method.name in names
+
+    def _related(self, owner: Symbol) -> tuple[set[str], list[str]]:
+        """Member names of the supertypes and subtypes of ``owner``, and the names of its
+        bases outside the workspace (not inert) or that declare an interface."""
+        cached = self._classes.get(owner.symbol_id)
+        if cached is not None:
+            return cached
+        index = self.index
+        tree = inheritance(index)
+        names: set[str] = set()
+        outside = [b for b in tree.outside_bases(owner.symbol_id) if b not in INERT_BASES]
+        for other in (*tree.ancestors(owner.symbol_id), *tree.descendants(owner.symbol_id)):
+            symbol = index.get(other)
+            if symbol is not None and symbol.name in _PROTOCOLS:
+                outside.append(symbol.name)
+            names.update(index.symbols[i].name for i in index.children.get(other, ()))
+        self._classes[owner.symbol_id] = (names, outside)
+        return names, outside
+
+
+def is_private(symbol: Symbol) -> bool:
+    """Private by its language's convention: ``_name`` (Python), a lower-case first letter
+    (Go), ``_name``, ``#name`` or ``private`` (JavaScript/TypeScript: a script's names are
+    global), ``static`` (C family), ``private`` (the others)."""
+    name, language, signature = symbol.name, symbol.language, symbol.signature
+    if language == "python":
+        return name.startswith("_")
+    if language == "go":
+        return name[:1].islower()
+    if language in ("javascript", "typescript", "tsx"):
+        return name.startswith(("_", "#")) or re.search(r"\bprivate\b", signature) is not None
+    if language in ("c", "cpp", "objc", "cuda"):
+        return signature.lstrip().startswith("static")
+    return re.search(r"\bprivate\b", signature) is not None
+
+
+def _is_test_code(symbol: Symbol) -> bool:
+    """Test functions, test classes, hooks a test runner calls by name, fixtures files."""
+    name = symbol.name
+    return (
+        name.startswith(("test", "Test", "pytest_"))
+        or (symbol.kind.is_type and name.endswith(("Test", "Tests", "TestCase")))
+        or name in TEST_HOOKS
+        or symbol.file.endswith("conftest.py")
+    )
+
+
+def _decorator_name(text: str) -> str:
+    return short_name(text.lstrip("@").split("(", 1)[0])
+
+
+def _is_accessor(text: str) -> bool:
+    return text.lstrip("@").split("(", 1)[0].endswith((".setter", ".getter", ".deleter"))
+
+
+def _bases(symbol: Symbol) -> list[str]:
+    return [short_name(b.split("[", 1)[0]) for b in (*symbol.extends, *symbol.implements)]

@@ -1,0 +1,116 @@
+"""The analysis tools: ``dead_code`` and ``impact``, read from the index's graph."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, ToolAnnotations
+
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.requests import DeadCodeRequest, ImpactRequest
+from symfuse.server.mcp.models import DeadCodeResult, ImpactResult
+from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.server import Backend, tool_errors
+
+DEAD_DESCRIPTION = """\
+List definitions nothing in the workspace refers to (no call, reference,
+import, inheritance or decorator reaches them), surest first, each with a
+`confidence` (0..1) and the `reason`. Never listed: entry points (`main`),
+test functions, dunder methods, names in `__all__` or imported anywhere,
+overrides of a supertype's method. Decorated functions, methods that may
+override a library base, and names mentioned elsewhere in the text (strings,
+templates, docs) get a low confidence: `min_confidence` (default 0.5) hides
+them. Test code is left out unless `include_tests`; its references count.
+
+Examples: {} ; {"file_pattern": "shop/**", "kind": "function"} ;
+{"min_confidence": 0.3, "language": "python"}"""
+
+IMPACT_DESCRIPTION = """\
+Show what a change may break: for a symbol (`target`: symbol_id or name), a
+file (`target`: a path, all its definitions) or a `diff` (unified `git diff`
+text: the definitions whose lines it changes), the definitions that call or
+reference them, subclasses, overriding methods and importing files,
+transitively up to `depth` hops, grouped by file with product code first.
+`tests` lists the test files that exercise the change.
+
+Examples: {"target": "shop/models.py::Order.total#method"} ;
+{"target": "shop/service.py", "depth": 1} ; {"diff": "<git diff output>"}"""
+
+MAX_LISTED = 20  # changed symbols and test files named in full; the counts say the rest
+_READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
+# The symbol id names the file and the kind ("path::Name#kind"): rows leave them out.
+_DEAD_COLUMNS = ("symbol_id", "line", "confidence", "reason")
+_IMPACT_COLUMNS = ("line", "name", "kind", "relation", "depth")
+
+
+def register(server: MCPServer[Any], backend: Backend) -> None:
+    def dead_code(request: DeadCodeRequest, rendering: Rendering) -> CallToolResult:
+        with tool_errors(), backend.reading() as index:
+            result = operations.dead(index, request)
+        data = result.to_dict()
+        rows = [{k: item[k] for k in _DEAD_COLUMNS} for item in data["items"]]
+        answer = {"items": rows, "total": result.total, "by_kind": result.by_kind}
+        return backend.answer(
+            answer,
+            "items",
+            rendering.format,
+            rendering.max_tokens,
+            offset=request.offset,
+            total=result.total,
+        )
+
+    def impact(request: ImpactRequest, rendering: Rendering) -> CallToolResult:
+        with tool_errors(not_found="target"), backend.reading() as index:
+            result = operations.impact(index, request)
+        data = result.to_dict()
+        rows = [
+            {"file": group["file"], "test": group["test"], **{k: i[k] for k in _IMPACT_COLUMNS}}
+            for group in data["files"]
+            for i in group["items"]
+        ]
+        answer = {
+            "changed": [c["symbol_id"] for c in data["changed"][:MAX_LISTED]],
+            "changed_count": len(data["changed"]),
+            "tests": data["tests"][:MAX_LISTED],
+            "test_count": len(data["tests"]),
+            "rows": rows,
+            "total": result.total,
+        }
+        return backend.answer(
+            answer,
+            "rows",
+            rendering.format,
+            rendering.max_tokens,
+            offset=request.offset,
+            total=result.total,
+            shape=_by_file,
+        )
+
+    server.add_tool(
+        backend.tool(
+            "dead_code", DeadCodeRequest, dead_code, Annotated[CallToolResult, DeadCodeResult]
+        ),
+        name="dead_code",
+        description=DEAD_DESCRIPTION,
+        annotations=ToolAnnotations(title="Dead code", **_READ_ONLY),
+    )
+    server.add_tool(
+        backend.tool("impact", ImpactRequest, impact, Annotated[CallToolResult, ImpactResult]),
+        name="impact",
+        description=IMPACT_DESCRIPTION,
+        annotations=ToolAnnotations(title="Impact of a change", **_READ_ONLY),
+    )
+
+
+def _by_file(data: dict[str, Any]) -> dict[str, Any]:
+    """Rows (trimmed to the budget while flat) grouped under their file, as sent."""
+    groups: dict[str, dict[str, Any]] = {}
+    for row in data["rows"]:
+        group = groups.setdefault(
+            row["file"], {"file": row["file"], "test": row["test"], "items": []}
+        )
+        group["items"].append({k: row[k] for k in _IMPACT_COLUMNS})
+    shaped = {k: v for k, v in data.items() if k != "rows"}
+    shaped["files"] = list(groups.values())
+    return shaped

@@ -1,0 +1,186 @@
+"""Dead code on a small tree: what is reported and why, what never is (entry points,
+tests, hooks, exports, overrides), what only gets a low confidence, and the filters."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind
+from symfuse.ranking.dead_code import DeadCodeScope, dead_code
+from symfuse.ranking.dead_rules import PRIVATE_REASON, PUBLIC_REASON
+from symfuse.ranking.request import IncludeTests
+from tests.support.index import index_of_tree
+
+API = """\
+import json
+
+from app.web import route
+
+
+def exported_fn():
+    return used_helper()
+
+
+def used_helper():
+    return 1
+
+
+def listed():
+    return 2
+
+
+def _private_unused():
+    return 3
+
+
+def public_unused():
+    return 4
+
+
+def countdown(n):
+    return countdown(n - 1) if n else 0
+
+
+def main():
+    run_script()
+
+
+def run_script():
+    return 5
+
+
+class Base:
+    def run(self):
+        return self.hook()
+
+    def hook(self):
+        return 6
+
+    def __repr__(self):
+        return "Base()"
+
+    @property
+    def label(self):
+        return "base"
+
+
+class Child(Base):
+    def hook(self):
+        return 7
+
+
+class Encoder(json.JSONEncoder):
+    def default(self, o):
+        return str(o)
+
+
+@route("/home")
+def home_view():
+    return 8
+
+
+def looked_up():
+    return 9
+
+
+def visit_Name(node):
+    return node
+
+
+def dispatch(obj, kind):
+    getattr(obj, "looked_up")()
+    return globals()["visit_" + kind]
+
+
+def uses_tested():
+    return 10
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+TREE = {
+    "app/__init__.py": 'from app.api import exported_fn\n\n__all__ = ["listed"]\n',
+    "app/web.py": "def route(path):\n    return lambda f: f\n",
+    "app/api.py": API,
+    "app/run.py": "from app.api import Base, Child, Encoder, dispatch\n\n"
+    "print(Base().run(), Child(), Encoder(), dispatch)\n",
+    "tests/test_api.py": "from app.api import uses_tested\n\n\n"
+    "def test_uses():\n    assert uses_tested() == 10\n\n\n"
+    "def helper_nobody_calls():\n    return 0\n",
+}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_tree(tmp_path_factory.mktemp("dead"), TREE)
+
+
+def names(index: Index, **scope: object) -> dict[str, tuple[float, str]]:
+    result = dead_code(index, DeadCodeScope(**scope))  # type: ignore[arg-type]
+    return {d.symbol.name: (d.confidence, d.reason) for d in result.items}
+
+
+def test_unreferenced_definitions_are_reported_with_their_reason(index: Index) -> None:
+    found = names(index)
+    assert set(found) == {"_private_unused", "public_unused", "countdown"}
+    assert found["_private_unused"] == (0.95, PRIVATE_REASON)
+    assert found["public_unused"] == (0.8, PUBLIC_REASON)
+    # a function only calls itself: still dead
+    assert found["countdown"][0] == 0.8
+
+
+def test_what_is_used_by_convention_is_never_reported(index: Index) -> None:
+    found = names(index, min_confidence=0.0, include_tests=IncludeTests.TRUE)
+    # entry points, __main__ callees, exports, __all__, overrides, dunders, test functions
+    for name in ("main", "run_script", "exported_fn", "listed", "hook", "__repr__", "test_uses"):
+        assert name not in found, name
+    # used ones are not either
+    for name in ("used_helper", "uses_tested", "Base", "dispatch"):
+        assert name not in found, name
+
+
+def test_signs_of_framework_or_dynamic_use_lower_the_confidence(index: Index) -> None:
+    found = names(index, min_confidence=0.0)
+    confidence, reason = found["home_view"]
+    assert confidence <= 0.3
+    assert "decorated with @route" in reason
+    confidence, reason = found["default"]
+    assert confidence <= 0.3
+    assert "JSONEncoder" in reason
+    confidence, reason = found["looked_up"]
+    assert confidence <= 0.2
+    assert 'written as a string ("looked_up")' in reason
+    confidence, reason = found["label"]
+    assert confidence == 0.45
+    assert "a property" in reason
+    confidence, reason = found["visit_Name"]
+    assert confidence <= 0.2
+    assert "builds names" in reason
+    assert not {"home_view", "default", "looked_up", "visit_Name", "label"} & set(names(index))
+
+
+def test_filters_and_test_code(index: Index) -> None:
+    assert set(names(index, kinds=(Kind.CLASS,))) == set()
+    assert set(names(index, file_pattern=("app/api.py",))) == {
+        "_private_unused",
+        "public_unused",
+        "countdown",
+    }
+    assert names(index, languages=("go",)) == {}
+    only_tests = names(index, include_tests=IncludeTests.ONLY)
+    assert set(only_tests) == {"helper_nobody_calls"}
+
+
+def test_paging_and_bad_limits(index: Index) -> None:
+    first = dead_code(index, limit=1)
+    assert len(first.items) == 1
+    assert first.total == 3
+    assert first.truncated
+    assert first.items[0].symbol.name == "_private_unused"  # surest first
+    assert first.by_kind == {"function": 3}
+    with pytest.raises(InvalidRequest, match="limit"):
+        dead_code(index, limit=0)
