@@ -12,6 +12,7 @@ from symfuse.server.mcp import tools_nav as mcp_tools_nav
 from symfuse.server.mcp import tools_ops as mcp_tools_ops
 from symfuse.server.mcp import tools_search as mcp_tools_search
 from symfuse.server.mcp import tools_text as mcp_tools_text
+from symfuse.server.mcp.schema import refuse_unknown_arguments
 from symfuse.server.mcp.server import Backend
 
 
@@ -22,3 +23,4 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     mcp_tools_graph.register(server, backend)
     mcp_tools_index.register(server, backend)
     mcp_tools_ops.register(server, backend)
+    refuse_unknown_arguments(server)
