@@ -74,7 +74,8 @@ async def test_who_calls_lists_every_namesake_and_each_call_site_once(
     ]
     assert len(answer["items"]) == 1
     sites = answer["items"][0]["sites"].split()
-    assert sites and len(sites) == len(set(sites)), sites
+    assert sites
+    assert len(sites) == len(set(sites)), sites
 
 
 LONG_DOC = "Explain the rule at length. " * 120  # about 3,400 characters
@@ -110,8 +111,10 @@ async def test_unknown_arguments_are_named_with_the_accepted_ones(workspace: Wor
         status = await call_error(session, "index_status", verbose=True)
         tools = (await session.list_tools()).tools
     assert "bogus_param" in search
-    assert "query" in search and "limit" in search and "max_tokens" in search
-    assert "verbose" in status and "output_format" in status
+    for accepted in ("query", "limit", "max_tokens"):
+        assert accepted in search
+    assert "verbose" in status
+    assert "output_format" in status
     assert all(tool.input_schema.get("additionalProperties") is False for tool in tools)
 
 
@@ -128,10 +131,12 @@ async def test_search_filters_min_score_language_and_extensions(workspace: Works
     assert 0 < strong["total"] < every["total"]
     assert strong["total"] == len(strong["items"])
     assert all(item["score"] >= 0.5 for item in strong["items"])
-    assert no_python["items"] and all(i["file"].endswith(".java") for i in no_python["items"])
+    assert no_python["items"]
+    assert all(i["file"].endswith(".java") for i in no_python["items"])
     assert java_files["items"] == no_python["items"]
     assert "min_score" in bad
-    assert "exclude_language" in bad_language and "klingon" in bad_language
+    assert "exclude_language" in bad_language
+    assert "klingon" in bad_language
 
 
 async def test_search_after_reindex_never_shows_deleted_symbols(workspace: Workspace) -> None:
