@@ -28,6 +28,7 @@ from symfuse.ranking.query.requests import (
     DepsRequest,
     GetRequest,
     HierarchyRequest,
+    ReadRequest,
     ReindexRequest,
     ReposRequest,
     StatusRequest,
@@ -35,6 +36,7 @@ from symfuse.ranking.query.requests import (
     TextRequest,
     UsagesRequest,
 )
+from symfuse.ranking.reading import FileText, read_file
 from symfuse.ranking.request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
@@ -63,6 +65,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("hierarchy", HierarchyRequest, "supertypes and subtypes of a type"),
     Operation("deps", DepsRequest, "the files a file imports, and the files that import it"),
     Operation("repos", ReposRequest, "the repositories (roots): alias, path, languages, counts"),
+    Operation("read", ReadRequest, "read a text file under the roots, or a range of its lines"),
     Operation("status", StatusRequest, "the state of the index"),
     Operation("reindex", ReindexRequest, "re-index everything, or only the given files"),
 )
@@ -140,6 +143,7 @@ def text(index: Index, request: TextRequest) -> text_search.TextSearchResult:
         limit=request.limit,
         offset=request.offset,
         timeout=request.timeout,
+        code_only=request.code_only,
     )
 
 
@@ -182,6 +186,8 @@ def deps(index: Index, request: DepsRequest) -> Dependencies:
 def repos(index: Index, request: ReposRequest) -> list[repositories.Repository]:
     files = ((e.root, e.language, len(e.symbols)) for e in index.files.values())
     return repositories.listing(index.roots, files, request.repository)
+def read(index: Index, request: ReadRequest) -> FileText:
+    return read_file(index, request)
 
 
 def resolve(

@@ -34,6 +34,7 @@ _COMMAND_MODULES = {
     "symfuse.server.cli.ops": ("cache",),
     "symfuse.server.cli.config": ("config",),
     "symfuse.server.cli.doctor": ("doctor",),
+    "symfuse.server.cli.read": ("read",),
     "symfuse.server.cli.serve_lsp": ("lsp",),
     "symfuse.server.cli.serve_mcp": ("mcp",),
 }

@@ -6,6 +6,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
+from symfuse.server.mcp import tools_files as mcp_tools_files
 from symfuse.server.mcp import tools_graph as mcp_tools_graph
 from symfuse.server.mcp import tools_index as mcp_tools_index
 from symfuse.server.mcp import tools_nav as mcp_tools_nav
@@ -20,6 +21,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     mcp_tools_search.register(server, backend)
     mcp_tools_nav.register(server, backend)
     mcp_tools_text.register(server, backend)
+    mcp_tools_files.register(server, backend)
     mcp_tools_graph.register(server, backend)
     mcp_tools_index.register(server, backend)
     mcp_tools_ops.register(server, backend)

@@ -36,6 +36,7 @@ MCP_TOOLS = {
     "hierarchy": "type_hierarchy",
     "deps": "file_dependencies",
     "repos": "list_repositories",
+    "read": "read_file",
     "status": "index_status",
     "reindex": "reindex",
 }
@@ -49,6 +50,7 @@ CLI_COMMANDS = {
     "hierarchy": "hierarchy",
     "deps": "deps",
     "repos": "repos",
+    "read": "read",
     "status": "stats",
     "reindex": "index",
 }

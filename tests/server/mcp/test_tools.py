@@ -17,6 +17,7 @@ READ_ONLY = {
     "callees",
     "type_hierarchy",
     "file_dependencies",
+    "read_file",
     "index_status",
     "stats",
     "cache_stats",
