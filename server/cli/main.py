@@ -29,12 +29,11 @@ log = logging.getLogger("symfuse")
 _COMMAND_MODULES = {
     "symfuse.server.cli.search": ("search",),
     "symfuse.server.cli.query": (
-        *("usages", "text", "get", "callers", "callees", "hierarchy", "deps", "repos"),
+        *("usages", "text", "get", "callers", "callees", "hierarchy", "deps", "repos", "read"),
     ),
     "symfuse.server.cli.ops": ("cache",),
     "symfuse.server.cli.config": ("config",),
     "symfuse.server.cli.doctor": ("doctor",),
-    "symfuse.server.cli.read": ("read",),
     "symfuse.server.cli.serve_lsp": ("lsp",),
     "symfuse.server.cli.serve_mcp": ("mcp",),
 }

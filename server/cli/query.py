@@ -1,5 +1,5 @@
-"""``symfuse usages|text|get|callers|callees|hierarchy|deps|repos``: the navigation queries from a
-shell.
+"""``symfuse usages|text|get|callers|callees|hierarchy|deps|repos|read``: the navigation
+queries from a shell.
 
 Each command's options are generated from its request model; the command brings
 the index up to date, asks the query layer's function for it
@@ -24,6 +24,7 @@ from symfuse.ranking.query.requests import (
     GetRequest,
     HierarchyRequest,
     ReposRequest,
+    ReadRequest,
     TextRequest,
     UsagesRequest,
 )
@@ -47,11 +48,12 @@ def register(
         "hierarchy": run_hierarchy,
         "deps": run_deps,
         "repos": run_repos,
+        "read": run_read,
     }
     for name, handler in handlers.items():
         op = operation(name)
         p = _parser(sub, common, name, op.summary)
-        add_request_options(p, op.request, primary_required=name in ("text", "deps"))
+        add_request_options(p, op.request, primary_required=name in ("text", "deps", "read"))
         p.set_defaults(handler=handler, operation=name)
 
 
@@ -239,3 +241,14 @@ def run_repos(args: argparse.Namespace) -> int:
     ]
     columns = ("repository", "files", "symbols", "languages", "path")
     return _emit(data, args.output_format, table(shown, columns))
+
+
+def run_read(args: argparse.Namespace) -> int:
+    """The lines themselves in text form (as ``sed -n`` prints them); no index is built:
+    confining the path needs the roots alone."""
+    from symfuse.indexer.index import Index
+    from symfuse.server.cli.common import index_config
+
+    request = request_of(ReadRequest, args)
+    found = operations.read(Index(index_config(args).aliases), request)
+    return _emit(found.to_dict(), args.output_format, found.content)
