@@ -19,7 +19,7 @@ from symfuse.server.mcp.budget import (
     render,
 )
 from symfuse.server.mcp.models import FileTextResult
-from symfuse.server.mcp.schema import Rendering, tool_function
+from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, as_result, tool_errors
 
 DESCRIPTION = """\
@@ -47,8 +47,13 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         return as_result(_fit_lines(data, request.offset, rendering.format, budget))
 
     server.add_tool(
-        tool_function(
-            "read_file", ReadRequest, read_file, Annotated[CallToolResult, FileTextResult]
+        # Not cached: a file the index does not follow changes no index generation.
+        backend.tool(
+            "read_file",
+            ReadRequest,
+            read_file,
+            Annotated[CallToolResult, FileTextResult],
+            cached=False,
         ),
         name="read_file",
         description=DESCRIPTION,

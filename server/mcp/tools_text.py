@@ -73,8 +73,14 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         )
 
     server.add_tool(
+        # Not cached: it also reads text files the index does not follow, whose edits
+        # change no index generation (a cached answer would miss them).
         backend.tool(
-            "search_text", TextRequest, search_text, Annotated[CallToolResult, TextResult]
+            "search_text",
+            TextRequest,
+            search_text,
+            Annotated[CallToolResult, TextResult],
+            cached=False,
         ),
         name="search_text",
         description=DESCRIPTION,
