@@ -58,7 +58,7 @@ class Operation:
 OPERATIONS: tuple[Operation, ...] = (
     Operation("search", SearchRequest, "ranked symbol search (Signal Fusion)"),
     Operation("usages", UsagesRequest, "find the usages of a symbol (by id, or by name)"),
-    Operation("text", TextRequest, "search the text of the indexed files"),
+    Operation("text", TextRequest, "search the text of the code, docs and config files"),
     Operation("get", GetRequest, "show a symbol's source, or a file's outline"),
     Operation("callers", CallsRequest, "who calls a symbol"),
     Operation("callees", CallsRequest, "what a symbol calls"),
@@ -186,6 +186,8 @@ def deps(index: Index, request: DepsRequest) -> Dependencies:
 def repos(index: Index, request: ReposRequest) -> list[repositories.Repository]:
     files = ((e.root, e.language, len(e.symbols)) for e in index.files.values())
     return repositories.listing(index.roots, files, request.repository)
+
+
 def read(index: Index, request: ReadRequest) -> FileText:
     return read_file(index, request)
 

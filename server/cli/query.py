@@ -23,8 +23,8 @@ from symfuse.ranking.query.requests import (
     Direction,
     GetRequest,
     HierarchyRequest,
-    ReposRequest,
     ReadRequest,
+    ReposRequest,
     TextRequest,
     UsagesRequest,
 )
