@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -142,6 +142,36 @@ def discover_iter(root: Path, config: DiscoveryConfig, result: Discovery) -> Ite
         found = admit(rel_path, abs_path, language, entry_stat)
         if found is not None:
             yield found
+
+
+TEXT_FILES = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".rst": "restructuredtext",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".toml": "toml",
+    ".json": "json",
+    ".txt": "text",
+}
+"""Documentation, configuration and plain text: what a text search reads beside the code."""
+
+
+def text_kind(name: str) -> str | None:
+    """What :data:`TEXT_FILES` calls a file, by its extension; None for any other file."""
+    dot = name.rfind(".")
+    return TEXT_FILES.get(name[dot:].lower()) if dot > 0 else None
+
+
+def discover_text(root: Path, config: DiscoveryConfig) -> list[Candidate]:
+    """The text files (:data:`TEXT_FILES`) under ``root``, indexed or not, found as
+    :func:`discover` finds code: the same ignore files, skipped folders, links, globs
+    and size limit."""
+    result = Discovery()
+    admit = _Admission(config, result)
+    walk = _Walk(os.path.realpath(root), config, result, text_kind)
+    found = (admit(rel, path, kind, st) for rel, kind, st, path in walk.folder(""))
+    return [candidate for candidate in found if candidate is not None]
 
 
 def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig) -> Discovery:
@@ -281,10 +311,17 @@ class _Walk:
     folders and no ignore file.
     """
 
-    def __init__(self, real_root: str, config: DiscoveryConfig, result: Discovery) -> None:
+    def __init__(
+        self,
+        real_root: str,
+        config: DiscoveryConfig,
+        result: Discovery,
+        kind: Callable[[str], str | None] | None = None,
+    ) -> None:
         self.real_root = real_root
         self.config = config
         self.result = result
+        self.kind = kind or (lambda name: _language(name, config))
         self.ignores = _Ignores()
         self.visited: set[str] = set()
 
@@ -342,8 +379,8 @@ class _Walk:
             yield found
 
     def _file(self, entry: os.DirEntry[str], rel_path: str) -> _Found | None:
-        spec = languages.detect(entry.name)
-        if spec is None or not header_language.admitted(spec.name, self.config.languages):
+        kind = self.kind(entry.name)
+        if kind is None:
             return None
         if self.ignores.ignored(rel_path, is_dir=False):
             return None
@@ -354,7 +391,15 @@ class _Walk:
             return None
         if not stat.S_ISREG(entry_stat.st_mode):
             return None
-        return rel_path, spec.name, entry_stat, entry.path
+        return rel_path, kind, entry_stat, entry.path
+
+
+def _language(name: str, config: DiscoveryConfig) -> str | None:
+    """The language a file is indexed as, by its name; None when it is not indexed."""
+    spec = languages.detect(name)
+    if spec is None or not header_language.admitted(spec.name, config.languages):
+        return None
+    return spec.name
 
 
 _VANISHED = "vanished or unreadable while walking"

@@ -202,6 +202,14 @@ class FilterTable:
         )
         return chosen[self.file] if self.file.shape[0] else np.zeros(0, dtype=np.bool_)
 
+    def extension_mask(self, extensions: Iterable[str]) -> npt.NDArray[np.bool_]:
+        """Symbols whose file name ends with any of ``extensions`` (case ignored)."""
+        ends = tuple(extensions)
+        chosen = np.fromiter(
+            (f.lower().endswith(ends) for f in self.files), dtype=np.bool_, count=len(self.files)
+        )
+        return chosen[self.file] if self.file.shape[0] else np.zeros(0, dtype=np.bool_)
+
     def _names(self, table: dict[str, npt.NDArray[np.int64]], name: str) -> npt.NDArray[np.bool_]:
         hit = np.zeros(self.kind.shape[0], dtype=np.bool_)
         keys = name_keys(name)
@@ -239,6 +247,13 @@ class FilterTable:
             both(self.file_mask(request.file_pattern))
         if request.exclude_path:
             both(~self.file_mask(request.exclude_path))
+        if request.exclude_language:
+            unwanted = [
+                i for i, name in enumerate(self.languages) if name in request.exclude_language
+            ]
+            both(~np.isin(self.language, np.asarray(unwanted, dtype=np.int16)))
+        if request.file_extensions:
+            both(self.extension_mask(request.file_extensions))
         if request.extends:
             both(self._names(self.extends, request.extends))
         if request.implements:

@@ -137,7 +137,7 @@ def rank(
     order = np.lexsort((found, -similarity[found], near, distance))[:limit]
     chosen = found[order].astype(np.int64)
     scores = 1.0 - distance[order].astype(np.float64) / (cutoff + 1)
-    return Ranking(chosen, scores)
+    return Ranking(chosen, scores, found.astype(np.int64))
 
 
 def _candidates(

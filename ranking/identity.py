@@ -327,7 +327,7 @@ def rank(
     order = np.lexsort((found, -pagerank[found], distance, tier[found]))[:limit]
     chosen = found[order].astype(np.int64)
     scores = (MatchTier.NONE - tier[chosen]).astype(np.float64) / float(MatchTier.NONE)
-    return Ranking(chosen, scores), tier
+    return Ranking(chosen, scores, found.astype(np.int64)), tier
 
 
 def rank_words(
@@ -370,4 +370,5 @@ def rank_words(
         scores.append(np.full(fresh.shape[0], score))
     if not chosen:
         return Ranking.empty()
-    return Ranking(np.concatenate(chosen)[:limit], np.concatenate(scores)[:limit])
+    every = np.concatenate(chosen)
+    return Ranking(every[:limit], np.concatenate(scores)[:limit], every)

@@ -193,11 +193,12 @@ def rank(
         scores = np.where(mask, scores, 0.0)
         matched_all &= mask
     and_count = int(matched_all.sum())
+    found = np.flatnonzero(scores > 0).astype(np.int64)
     if and_count:
         # AND hits outrank OR hits: lift them above the best OR score.
         lift = float(scores.max()) + 1.0
         keyed = np.where(matched_all, scores + lift, scores)
         ranked = top_k(keyed, limit)
-        return LexicalResult(Ranking(ranked, scores[ranked]), min(and_count, len(ranked)))
+        return LexicalResult(Ranking(ranked, scores[ranked], found), min(and_count, len(ranked)))
     ranked = top_k(scores, limit)
-    return LexicalResult(Ranking(ranked, scores[ranked]), 0)
+    return LexicalResult(Ranking(ranked, scores[ranked], found), 0)

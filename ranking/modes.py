@@ -15,6 +15,7 @@ from symfuse.ranking import lexical, lookup
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.request import Channel, SearchMode, SearchRequest
 from symfuse.ranking.response import ChannelHit, SearchItem, SearchResponse, Tier
+from symfuse.ranking.topk import Ranking
 
 MIN_DEPTH = 100  # candidates each channel contributes, at least
 
@@ -31,13 +32,17 @@ def flat(
     """Raw BM25F hits (bodies weighed as the query's shape asks), no other channel,
     scores divided by the best one."""
     depth = request.offset + request.limit
-    result = lexical.rank(prepared.lexical, query, mask, max(depth, MIN_DEPTH), weighting)
-    ranking = result.ranking
     terms = lexical.QueryTerms.parse(query)
-    total = int(np.count_nonzero(prepared.lexical.scores(terms, weighting)[0]))
-    if mask is not None:
-        total = min(total, int(np.count_nonzero(mask)))
+    scores = prepared.lexical.scores(terms, weighting)[0]
+    matched = scores > 0 if mask is None else (scores > 0) & mask
+    total = int(np.count_nonzero(matched))  # every hit, whatever the page
+    reach = total if request.min_score > 0 else max(depth, MIN_DEPTH)
+    ranking = lexical.rank(prepared.lexical, query, mask, reach, weighting).ranking
     best = float(ranking.scores[0]) if len(ranking) else 1.0
+    if request.min_score > 0:
+        kept = np.round(ranking.scores / best, 4) >= request.min_score
+        ranking = Ranking(ranking.positions[kept], ranking.scores[kept])
+        total = len(ranking)
     symbols = index.symbols
     items = tuple(
         SearchItem(
@@ -49,7 +54,7 @@ def flat(
         for r, (p, s) in enumerate(zip(ranking.positions, ranking.scores, strict=True))
         if request.offset <= r < depth
     )
-    return replace(base, items=items, total=max(total, len(ranking)), channels=(Channel.LEXICAL,))
+    return replace(base, items=items, total=total, channels=(Channel.LEXICAL,))
 
 
 def get(

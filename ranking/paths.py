@@ -268,7 +268,7 @@ _REAL_LOCK = threading.Lock()
 
 
 def real_path(index: Index, key: str) -> str | None:
-    """The real path of an indexed file, or None when it leads outside the roots."""
+    """The real path of a file key, or None when it leads outside the roots."""
     with _REAL_LOCK:
         cached = _REAL.get(index)
         if cached is None or cached[0] != index.generation:
@@ -277,12 +277,22 @@ def real_path(index: Index, key: str) -> str | None:
         if key in table:
             return table[key]
     try:
-        real: str | None = confine(index, index.abs_path(key), argument="file").real
+        real: str | None = confine(index, key_path(index, key), argument="file").real
     except OutsideWorkspace:
         real = None
     with _REAL_LOCK:
         table[key] = real
     return real
+
+
+def key_path(index: Index, key: str) -> str:
+    """The path a file key names, indexed or not (a text file beside the code, say)."""
+    if key in index.files:
+        return index.abs_path(key)
+    if len(index.roots) == 1:
+        return f"{next(iter(index.roots.values()))}/{key}"
+    alias, _, rel = key.partition("/")
+    return f"{index.roots[alias]}/{rel}" if alias in index.roots else key
 
 
 def read_source(index: Index, key: str) -> Source:

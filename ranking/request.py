@@ -242,6 +242,17 @@ LanguageList = Annotated[
 """A language filter, checked against the supported languages."""
 
 
+def _extensions(value: Any) -> tuple[str, ...]:
+    """File extensions, lower-cased with their dot (``py``, ``.PY`` -> ``.py``)."""
+    out: list[str] = []
+    for word in split_list(value):
+        bare = word.lower().lstrip(".*")
+        if not bare or "/" in bare:
+            raise ValueError(f"{word!r} is not a file extension; give one like .py or md")
+        out.append("." + bare)
+    return tuple(out)
+
+
 def _decorator(value: Any) -> Any:
     if isinstance(value, str):
         return value.strip().lstrip("@").strip() or None
@@ -279,6 +290,27 @@ class SearchRequest(Request):
         Field(max_length=500, description='only symbols with this decorator ("dataclass")'),
     ] = None
     exclude_path: Annotated[TextList, Field(description="skip files matching these globs")] = ()
+    exclude_language: Annotated[
+        tuple[str, ...],
+        BeforeValidator(_languages),
+        WithJsonSchema(LIST_SCHEMA, mode="validation"),
+        Field(description="skip these languages (names, aliases or file extensions)"),
+    ] = ()
+    file_extensions: Annotated[
+        tuple[str, ...],
+        BeforeValidator(_extensions),
+        WithJsonSchema(LIST_SCHEMA, mode="validation"),
+        Field(description='only files with these extensions (".py", "md", ...)'),
+    ] = ()
+    min_score: Annotated[
+        float,
+        Field(
+            ge=0.0,
+            le=1.0,
+            description="leave out items whose score (as answers show it, 0..1) is lower;"
+            " total counts only the rest",
+        ),
+    ] = 0.0
     fuzzy: Annotated[
         Flag | None,
         Field(description="typo-tolerant matching; default: only when nothing else matched"),

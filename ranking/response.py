@@ -124,6 +124,7 @@ class SearchResponse:
     semantic: SemanticMode = SemanticMode.AUTO
     weights: FusionWeights | None = None  # effective, normalized; set with fusion_debug
     intent: CallQuery | None = None
+    namesakes: tuple[Symbol, ...] = ()  # with an intent: every definition named its target
     snippet_lines: int = 0
     shape: str | None = None  # the query shape (symfuse.ranking.shape), shown with fusion_debug
     response_format: ResponseFormat = ResponseFormat.FLAT

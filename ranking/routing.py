@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+import numpy.typing as npt
+
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import hierarchy
 from symfuse.ranking.records import Record, shown, symbol_view
 from symfuse.ranking.response import CallQuery, SearchResponse
 
-MAX_ROUTED_TARGETS = 5
 _ROUTED = symbol_view("symbol_id", "name", "kind", "fqn", "signature", "file", "line")
 
 
@@ -46,18 +48,26 @@ class CallGraphAnswer(Record):
         object.__setattr__(self, "search_mode", self.intent.direction)
 
 
-def routed_targets(response: SearchResponse) -> list[Symbol]:
-    """The symbols X names: exact qualified matches first, then exact names."""
-    intent = response.intent
-    if intent is None:
-        return []
+def named_targets(
+    index: Index, intent: CallQuery, mask: npt.NDArray[np.bool_] | None
+) -> tuple[Symbol, ...]:
+    """Every definition the question names that passes the request's filters (``mask``):
+    those whose qualified name ends with X as written, else every one named X's last part.
+
+    Read from the whole index, not from a page of the search: "who calls X" is about all
+    of them, whatever the limit.
+    """
     wanted = intent.target.replace("::", ".").replace("#", ".")
     last = wanted.rsplit(".", 1)[-1]
-    symbols = [item.symbol for item in response.items]
-    exact = [
-        s for s in symbols if s.name == last and (s.fqn == wanted or s.fqn.endswith("." + wanted))
-    ] or [s for s in symbols if s.name == last]
-    return exact[:MAX_ROUTED_TARGETS]
+    symbols = index.symbols
+    named = [symbols[at] for at in index.by_name.get(last, ()) if mask is None or bool(mask[at])]
+    exact = [s for s in named if s.fqn == wanted or s.fqn.endswith("." + wanted)]
+    return tuple(sorted(exact or named, key=lambda s: (s.file, s.line, s.symbol_id)))
+
+
+def routed_targets(response: SearchResponse) -> list[Symbol]:
+    """The symbols X names (:func:`named_targets`, which the search recorded)."""
+    return list(response.namesakes) if response.intent is not None else []
 
 
 def call_graph_answer(
@@ -81,7 +91,8 @@ def call_graph_answer(
             score = round(edge.confidence, 3)
             seen = rows.get(edge.symbol.symbol_id)
             if seen is not None:
-                sites = f"{seen.sites} {sites}".strip()
+                # One call site reaching several namesakes (by name) is still one site.
+                sites = " ".join(dict.fromkeys(f"{seen.sites} {sites}".split()))
                 rows[seen.symbol.symbol_id] = RoutedCall(
                     seen.symbol, max(seen.score, score), seen.via, sites
                 )

@@ -45,6 +45,7 @@ from symfuse.ranking.response import (
     SearchResponse,
     Tier,
 )
+from symfuse.ranking.routing import named_targets
 from symfuse.ranking.shape import (
     PLANS,
     Plan,
@@ -83,6 +84,7 @@ DESCRIBED_KINDS = (
 )
 HIGH_TIER = 0.85  # tiered mode: share of the best score an item needs to be "high"
 MEDIUM_TIER = 0.6  # ... and to be "medium"; below that, "low"
+SCORE_DIGITS = 4  # answers show scores rounded so (SearchItem.to_dict); min_score reads them so
 
 
 def search(
@@ -141,6 +143,8 @@ def _answer(
     )
     if chosen is not None:
         mask = chosen if mask is None else mask & chosen
+    if base.intent is not None:
+        base = replace(base, namesakes=named_targets(index, base.intent, mask))
     if mode is SearchMode.GET:
         return modes.get(index, prepared, request, mask, base)
     if mode is SearchMode.DRILL:
@@ -271,9 +275,12 @@ def _ranked(
     base: SearchResponse,
 ) -> SearchResponse:
     depth = max(MIN_DEPTH, 2 * (request.offset + request.limit))
+    if request.min_score > 0:
+        depth = prepared.size  # every score is checked against it
     run = run_channels(prepared, request, query, mask, depth, shape)
     if "." in query and is_identifier_shaped(query):
         run = _with_import_paths(index, prepared, run, query.strip(), mask)
+    matched = _matched(run, prepared.size)
     fused = _merge(run, request)
     if depth > MIN_DEPTH:
         # The first MIN_DEPTH candidates of each channel order the head of every page,
@@ -300,11 +307,15 @@ def _ranked(
         order += documents_last(fused, prepared.filters, request, query)
         fused, lifted = guard_first(fused, levels, order)
         levels = np.sort(levels)
+    if request.min_score > 0:
+        keep = np.flatnonzero(np.round(fused.scores, SCORE_DIGITS) >= request.min_score)
+        fused, levels, lifted = fused.reorder(keep, fused.scores[keep]), levels[keep], lifted[keep]
+        matched = len(fused)
     ran = tuple(c for c in Channel if c in run.rankings)
     return replace(
         base,
         items=_items(index, request, run, fused, levels, lifted, base.search_mode),
-        total=len(fused),
+        total=matched,
         channels=ran,
         weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
     )
@@ -377,6 +388,7 @@ def _with_import_paths(
     rankings[Channel.IDENTITY] = Ranking(
         np.concatenate([known, identity.positions[rest]]),
         np.concatenate([np.full(len(known), top), identity.scores[rest]]),
+        np.concatenate([known, identity.matched]),
     )
     if Channel.STRUCTURAL in rankings:  # it re-ranks the other channels' candidates
         lists = [r.positions for c, r in rankings.items() if c is not Channel.STRUCTURAL]
@@ -396,6 +408,17 @@ def _truncated(run: ChannelRun, prepared: Prepared, depth: int) -> ChannelRun:
     if Channel.STRUCTURAL in run.rankings and found:
         rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
     return replace(run, rankings=rankings)
+
+
+def _matched(run: ChannelRun, size: int) -> int:
+    """How many symbols any channel matched, ranked deep enough or not: the items the
+    pages of the answer are drawn from, whatever the page (the structural channel only
+    re-ranks the others' finds)."""
+    hit = np.zeros(size, dtype=np.bool_)
+    for channel, ranking in run.rankings.items():
+        if channel is not Channel.STRUCTURAL:
+            hit[ranking.matched] = True
+    return int(np.count_nonzero(hit))
 
 
 def _merge(run: ChannelRun, request: SearchRequest) -> Fused:

@@ -309,4 +309,5 @@ def rank(embedder: Embedder, query: str, mask: npt.NDArray[np.bool_] | None, lim
     if mask is not None:
         scores = np.where(mask, scores, 0.0).astype(np.float32)
     chosen = top_k(scores, limit)
-    return Ranking(chosen, scores[chosen].astype(np.float64))
+    found = np.flatnonzero(scores > 0).astype(np.int64)
+    return Ranking(chosen, scores[chosen].astype(np.float64), found)

@@ -1,4 +1,5 @@
-"""``search_text``: literal, regex or fuzzy search over the indexed files as they are on disk.
+"""``search_text``: literal, regex or fuzzy search over the files as they are on disk: the
+indexed code and the text files beside it (:mod:`symfuse.ranking.text_files`).
 
 One hit per matching line (the first match on it), in file then line order.
 Regular expressions never hang: see :mod:`symfuse.ranking.regex_scan` for the
@@ -23,11 +24,11 @@ from typing import Any
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import extract
 
-from symfuse.indexer import languages
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.ranking import paths, regex_scan
 from symfuse.ranking.records import Record
+from symfuse.ranking.text_files import searched_files
 
 MAX_PATTERN = 1000
 MAX_LIMIT = 1000
@@ -89,8 +90,10 @@ def search_text(
     limit: int = 20,
     offset: int = 0,
     timeout: float = DEFAULT_TIMEOUT,
+    code_only: bool = False,
 ) -> TextSearchResult:
-    """Search the current contents of the indexed files.
+    """Search the current contents of the indexed files and of the text files beside them
+    (documentation, configuration: :mod:`symfuse.ranking.text_files`; not with ``code_only``).
 
     ``file_pattern`` and ``exclude_path`` are globs (comma-separated or a list;
     ``*`` stays within a path segment, ``**`` spans them, a pattern without ``/``
@@ -100,7 +103,7 @@ def search_text(
     started = time.perf_counter()
     _validate(pattern, regex, edit_distance, snippet_lines, limit, offset, timeout)
     compiled, risk = _compile(pattern, regex, case_sensitive, edit_distance)
-    files = _select_files(index, file_pattern, language, exclude_path)
+    files = searched_files(index, file_pattern, language, exclude_path, code_only=code_only)
     deadline = started + timeout
     keep = offset + limit
     mode = "fuzzy" if edit_distance else "regex" if regex else "literal"
@@ -191,26 +194,6 @@ def _compile(
             "possessive quantifier (a++) or an atomic group (?>...)",
         )
     return compiled, risk
-
-
-def _select_files(
-    index: Index,
-    file_pattern: str | list[str] | None,
-    language: str | None,
-    exclude_path: str | list[str] | None,
-) -> list[str]:
-    if language is not None and language not in languages.supported():
-        known = ", ".join(sorted(languages.supported()))
-        raise InvalidRequest("language", f"unknown language {language!r}; one of {known}")
-    wanted = paths.split_globs(file_pattern)
-    unwanted = paths.split_globs(exclude_path)
-    return [
-        key
-        for key in sorted(index.files)
-        if (language is None or index.files[key].language == language)
-        and (not wanted or paths.any_match(key, wanted))
-        and not (unwanted and paths.any_match(key, unwanted))
-    ]
 
 
 def _timeout(timeout: float, pattern: str) -> SearchTimeout:

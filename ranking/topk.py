@@ -14,6 +14,14 @@ class Ranking:
 
     positions: npt.NDArray[np.int64]
     scores: npt.NDArray[np.float64]
+    # Every symbol the channel matched, in any order, when that is more than ``positions``
+    # holds (a channel ranks only as deep as a page needs; ``total`` counts them all).
+    found: npt.NDArray[np.int64] | None = None
+
+    @property
+    def matched(self) -> npt.NDArray[np.int64]:
+        """Positions of every symbol the channel matched (ranked or not)."""
+        return self.positions if self.found is None else self.found
 
     def __len__(self) -> int:
         return int(self.positions.shape[0])

@@ -34,6 +34,7 @@ from symfuse.ranking.query.requests import (
     GetRequest,
     HierarchyRequest,
     ImpactRequest,
+    ReadRequest,
     ReindexRequest,
     ReposRequest,
     StatusRequest,
@@ -41,6 +42,7 @@ from symfuse.ranking.query.requests import (
     TextRequest,
     UsagesRequest,
 )
+from symfuse.ranking.reading import FileText, read_file
 from symfuse.ranking.request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
@@ -62,7 +64,7 @@ class Operation:
 OPERATIONS: tuple[Operation, ...] = (
     Operation("search", SearchRequest, "ranked symbol search (Signal Fusion)"),
     Operation("usages", UsagesRequest, "find the usages of a symbol (by id, or by name)"),
-    Operation("text", TextRequest, "search the text of the indexed files"),
+    Operation("text", TextRequest, "search the text of the code, docs and config files"),
     Operation("get", GetRequest, "show a symbol's source, or a file's outline"),
     Operation("callers", CallsRequest, "who calls a symbol"),
     Operation("callees", CallsRequest, "what a symbol calls"),
@@ -71,6 +73,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("repos", ReposRequest, "the repositories (roots): alias, path, languages, counts"),
     Operation("dead", DeadCodeRequest, "definitions nothing in the workspace refers to"),
     Operation("impact", ImpactRequest, "what a change to a symbol, file or diff reaches"),
+    Operation("read", ReadRequest, "read a text file under the roots, or a range of its lines"),
     Operation("status", StatusRequest, "the state of the index"),
     Operation("reindex", ReindexRequest, "re-index everything, or only the given files"),
 )
@@ -148,6 +151,7 @@ def text(index: Index, request: TextRequest) -> text_search.TextSearchResult:
         limit=request.limit,
         offset=request.offset,
         timeout=request.timeout,
+        code_only=request.code_only,
     )
 
 
@@ -217,6 +221,10 @@ def impact(index: Index, request: ImpactRequest) -> ImpactResult:
                 symbol_id, name = name, None
             changed = [resolve_one(index, symbol_id, name, request.file)]
     return impact_of(index, changed, request.depth, request.limit, request.offset)
+
+
+def read(index: Index, request: ReadRequest) -> FileText:
+    return read_file(index, request)
 
 
 def resolve(

@@ -11,6 +11,7 @@ an id; otherwise a name, or for ``get`` a path), so no front end guesses.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any
@@ -145,7 +146,7 @@ class UsagesRequest(TargetRequest):
 
 
 class TextRequest(Request):
-    """Literal, regex or fuzzy search over the text of the indexed files."""
+    """Literal, regex or fuzzy search over the text of the code and the text files beside it."""
 
     pattern: Annotated[
         str,
@@ -168,6 +169,13 @@ class TextRequest(Request):
         Field(max_length=100, description="only files of this language"),
     ] = None
     exclude_path: Annotated[TextList, Field(description="skip paths matching these globs")] = ()
+    code_only: Annotated[
+        Flag,
+        Field(
+            description="only code: leave out documentation, configuration and plain text "
+            "(Markdown, reStructuredText, YAML, TOML, JSON, .txt)"
+        ),
+    ] = False
     snippet_lines: Annotated[
         int,
         Field(ge=0, le=MAX_SNIPPET_LINES, description="lines of context around each hit"),
@@ -354,6 +362,52 @@ class ImpactRequest(Request):
             raise InvalidRequest(
                 "target", "give either a target (symbol id, name or file) or a diff, not both"
             )
+        return self
+
+
+MAX_LINE = 100_000_000
+_PATH_RANGE = re.compile(r"^(?P<path>.*[^\s:]):(?P<start>\d+)(?P<dash>-(?P<end>\d+)?)?$")
+
+
+class ReadRequest(Request):
+    """A text file under the workspace roots, or a range of its lines."""
+
+    path: Annotated[
+        str,
+        Primary(),
+        Field(
+            min_length=1,
+            max_length=4096,
+            description='a file under a workspace root ("README.md"), optionally with lines: '
+            '"setup.cfg:5" (one), "shop/models.py:10-40", "shop/models.py:10-" (to the end)',
+        ),
+    ]
+    start_line: Annotated[
+        int | None, Field(ge=1, le=MAX_LINE, description="first line to read (default 1)")
+    ] = None
+    end_line: Annotated[
+        int | None,
+        Field(ge=1, le=MAX_LINE, description="last line to read, inclusive (default: the end)"),
+    ] = None
+    offset: Annotated[
+        int,
+        Field(ge=0, le=MAX_LINE, description="skip this many lines of the range (paging)"),
+    ] = 0
+
+    @model_validator(mode="after")
+    def _range(self) -> ReadRequest:
+        """``PATH:START[-[END]]`` sets the range when the fields do not."""
+        found = _PATH_RANGE.match(self.path)
+        if found and self.start_line is None and self.end_line is None:
+            start = int(found["start"])
+            end = None if found["dash"] and not found["end"] else int(found["end"] or start)
+            if start < 1:
+                raise InvalidRequest("path", "lines are numbered from 1")
+            object.__setattr__(self, "path", found["path"])
+            object.__setattr__(self, "start_line", start)
+            object.__setattr__(self, "end_line", end)
+        if self.end_line is not None and self.end_line < (self.start_line or 1):
+            raise InvalidRequest("end_line", "must not come before start_line")
         return self
 
 

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn, cast
 
-from symfuse.indexer.errors import SymfuseError
+from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.server.cli import index as cmd_index
 from symfuse.server.cli.common import CommandParser, common_parser, configure_logging
 from symfuse.server.cli.config import apply_settings
@@ -29,7 +29,7 @@ log = logging.getLogger("symfuse")
 _COMMAND_MODULES = {
     "symfuse.server.cli.search": ("search",),
     "symfuse.server.cli.query": (
-        *("usages", "text", "get", "callers", "callees", "hierarchy", "deps", "repos"),
+        *("usages", "text", "get", "callers", "callees", "hierarchy", "deps", "repos", "read"),
         *("dead", "impact"),
     ),
     "symfuse.server.cli.ops": ("cache",),
@@ -132,6 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     try:
         code: int = _observed(args)
+    except InvalidRequest as exc:  # bad usage, as argparse's own errors: exit 2
+        print(f"symfuse: error: {exc}", file=sys.stderr)
+        return 2
     except SymfuseError as exc:
         print(f"symfuse: error: {exc}", file=sys.stderr)
         return 1

@@ -1,4 +1,4 @@
-"""``symfuse usages|text|get|callers|callees|hierarchy|deps|repos|dead|impact``: the
+"""``symfuse usages|text|get|callers|callees|hierarchy|deps|repos|dead|impact|read``: the
 navigation and analysis queries from a shell.
 
 Each command's options are generated from its request model; the command brings
@@ -27,6 +27,7 @@ from symfuse.ranking.query.requests import (
     GetRequest,
     HierarchyRequest,
     ImpactRequest,
+    ReadRequest,
     ReposRequest,
     TextRequest,
     UsagesRequest,
@@ -53,11 +54,12 @@ def register(
         "repos": run_repos,
         "dead": run_dead,
         "impact": run_impact,
+        "read": run_read,
     }
     for name, handler in handlers.items():
         op = operation(name)
         p = _parser(sub, common, name, op.summary)
-        add_request_options(p, op.request, primary_required=name in ("text", "deps"))
+        add_request_options(p, op.request, primary_required=name in ("text", "deps", "read"))
         p.set_defaults(handler=handler, operation=name)
 
 
@@ -272,3 +274,14 @@ def run_impact(args: argparse.Namespace) -> int:
     more = f"; more with --offset {data['offset'] + sum(len(g['items']) for g in data['files'])}"
     parts.append(f"{data['total']} total{more if data['truncated'] else ''}")
     return _emit(data, args.output_format, "\n".join(parts))
+
+
+def run_read(args: argparse.Namespace) -> int:
+    """The lines themselves in text form (as ``sed -n`` prints them); no index is built:
+    confining the path needs the roots alone."""
+    from symfuse.indexer.index import Index
+    from symfuse.server.cli.common import index_config
+
+    request = request_of(ReadRequest, args)
+    found = operations.read(Index(index_config(args).aliases), request)
+    return _emit(found.to_dict(), args.output_format, found.content)

@@ -278,7 +278,15 @@ class IndexService:
             with self.live.reading() as index:
                 targets = reindex_targets(index, request.paths)
         report = self.live.refresh(targets)
+        self._publish()
         return Reindexed("full" if targets is None else "paths", report)
+
+    def _publish(self) -> None:
+        """Build the ranking structures of the index a reindex left before it returns, so
+        that no search after it answers from the earlier index (its deleted symbols)."""
+        current = self.current()
+        if self._prepared is not None and self.prepared_for(current) is None:
+            self._prepare(current)
 
     # --- warming ----------------------------------------------------------------------
 

@@ -328,3 +328,11 @@ class RepositoryRow(Row):
 class ReposResult(Answer):
     repositories: list[RepositoryRow]
     total: int
+
+
+class FileTextResult(Answer):
+    file: str = Field(description="the file, relative to its workspace root")
+    start_line: int = Field(description="the first line shown (1-based)")
+    end_line: int = Field(description="the last line shown")
+    total_lines: int = Field(description="lines in the whole file")
+    content: str = Field(description="the lines, joined by newlines")

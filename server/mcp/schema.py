@@ -16,13 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
-from pydantic import Field
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from pydantic import ConfigDict, Field
 
+from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking.query.fields import Request, for_agents
 from symfuse.server.mcp.budget import Format
 from symfuse.server.mcp.models import MaxTokens, OutputFormat
 
 R = TypeVar("R", bound=Request)
+RENDERING = ("output_format", "max_tokens")  # the parameters every tool adds to its request's
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,10 @@ def tool_function(
         from symfuse.server.mcp.server import tool_errors
 
         with tool_errors():
+            unknown = sorted(set(arguments) - {*fields, *RENDERING})
+            if unknown:
+                accepted = ", ".join([*fields, *RENDERING])
+                raise InvalidRequest(unknown[0], f"not an argument of {name}; it takes {accepted}")
             request = model.from_mapping({k: arguments.get(k) for k in fields})
         rendering = Rendering(
             Format(arguments.get("output_format") or "json"), arguments.get("max_tokens")
@@ -91,3 +99,34 @@ def tool_function(
     tool.__annotations__["return"] = returns
     tool.__name__ = tool.__qualname__ = name
     return tool
+
+
+def refuse_unknown_arguments(server: MCPServer[Any]) -> None:
+    """Make every tool of ``server`` refuse an argument it does not take, by name.
+
+    The SDK validates arguments with a model that ignores unknown keys (pydantic's
+    default), so a misspelt argument would quietly take its default. Each tool's
+    argument model is swapped for one that keeps them (the tool function then names
+    the first and lists the accepted ones), and its schema says
+    ``additionalProperties: false``. The SDK has no public handle on a registered
+    tool, hence its tool manager.
+    """
+    for registered in server._tool_manager.list_tools():
+        metadata = registered.fn_metadata
+        code = getattr(registered.fn, "__code__", None)  # its published signature hides **
+        takes_any = code is not None and bool(code.co_flags & inspect.CO_VARKEYWORDS)
+        metadata.arg_model = _with_extras(metadata.arg_model, keep=takes_any)
+        registered.parameters["additionalProperties"] = False
+
+
+def _with_extras(model: type[ArgModelBase], *, keep: bool) -> type[ArgModelBase]:
+    """``model`` passing unknown arguments on to a generated tool function (``keep``),
+    which names them; for a hand-written one, refusing them in validation."""
+
+    class Checked(model):  # type: ignore[misc,valid-type]
+        model_config = ConfigDict(extra="allow" if keep else "forbid", title=model.__name__)
+
+        def model_dump_one_level(self) -> dict[str, Any]:
+            return {**super().model_dump_one_level(), **(self.__pydantic_extra__ or {})}
+
+    return Checked

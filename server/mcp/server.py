@@ -47,7 +47,8 @@ workspace and answers from that index, so it finds code by name or meaning with
 few tokens. Start with `search` (names, words, or "who calls X"); take a
 symbol_id from its answer to `get_symbol` (source and context), `find_usages`,
 `callers`/`callees` or `type_hierarchy`. Use `search_text` for strings,
-comments and anything that is not a symbol. Every answer says how old the
+comments and anything that is not a symbol, and `read_file` for any text file
+(READMEs, configuration) or a range of its lines. Every answer says how old the
 index is (`index_age_seconds`) and whether files changed since (`stale`);
 `output_format: "toon"` gives the same data in fewer tokens; `max_tokens`
 bounds an answer and `offset` pages on when it says `truncated: true`."""

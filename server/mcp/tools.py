@@ -7,12 +7,14 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 
 from symfuse.server.mcp import tools_analysis as mcp_tools_analysis
+from symfuse.server.mcp import tools_files as mcp_tools_files
 from symfuse.server.mcp import tools_graph as mcp_tools_graph
 from symfuse.server.mcp import tools_index as mcp_tools_index
 from symfuse.server.mcp import tools_nav as mcp_tools_nav
 from symfuse.server.mcp import tools_ops as mcp_tools_ops
 from symfuse.server.mcp import tools_search as mcp_tools_search
 from symfuse.server.mcp import tools_text as mcp_tools_text
+from symfuse.server.mcp.schema import refuse_unknown_arguments
 from symfuse.server.mcp.server import Backend
 
 
@@ -20,7 +22,9 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     mcp_tools_search.register(server, backend)
     mcp_tools_nav.register(server, backend)
     mcp_tools_text.register(server, backend)
+    mcp_tools_files.register(server, backend)
     mcp_tools_graph.register(server, backend)
     mcp_tools_analysis.register(server, backend)
     mcp_tools_index.register(server, backend)
     mcp_tools_ops.register(server, backend)
+    refuse_unknown_arguments(server)

@@ -12,9 +12,11 @@ from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import GetRequest, UsagesRequest
 from symfuse.server.mcp.budget import (
     CHARS_PER_TOKEN,
+    CLIP_MARK,
     Fitted,
     Format,
     clip_lines,
+    clip_strings,
     estimate_tokens,
     fit,
     render,
@@ -126,6 +128,8 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
 
 
 _BRIEF = ("symbol_id", "name", "kind", "line", "signature")
+_LONG_FIELDS = ("doc", "signature", "context_before", "context_after")
+MIN_LINE_CHARS = 80  # a source line shown when nothing else fits is cut to this at least
 
 
 def _slim(detail: dict[str, Any]) -> dict[str, Any]:
@@ -193,6 +197,16 @@ def _fit_source(
         )
     room = (budget - size() - 60) * CHARS_PER_TOKEN
     shown, cut = clip_lines(lines, max(0, room))
+    if lines and not shown:
+        # The fields around the source filled the budget (a long docstring, say): clip
+        # them, and show one line at least, so that next_offset always moves on.
+        for key in _LONG_FIELDS:
+            detail[key] = clip_strings(detail.get(key), budget * CHARS_PER_TOKEN // 8)
+        notes.append(f"long fields clipped (marked {CLIP_MARK})")
+        room = (budget - size() - 60) * CHARS_PER_TOKEN
+        shown, cut = clip_lines(lines, max(0, room))
+        if not shown:
+            shown, cut = [clip_strings(lines[0], max(MIN_LINE_CHARS, room))], len(lines) > 1
     detail["source"] = "\n".join(shown)
     if cut or more_in_file:
         data["truncated"] = True

@@ -27,9 +27,11 @@ docs, PageRank centrality, name similarity and fuzzy matches, fused) and cost
 few tokens. Each item: symbol_id (pass it to get_symbol, find_usages, callers,
 callees, type_hierarchy), name, kind, fqn, signature, file, line, score.
 
-- Filters: `kind` ("class", "method", "function", ... or a list), `language`,
-  `file_pattern` / `exclude_path` (globs), `extends`, `implements`,
-  `decorator` ("dataclass", "Route").
+- Filters: `kind` ("class", "method", "function", ... or a list), `language` /
+  `exclude_language`, `file_pattern` / `exclude_path` (globs),
+  `file_extensions` (".py"), `extends`, `implements`, `decorator`
+  ("dataclass", "Route"), `min_score` (0..1, on the items' score).
+- `total` counts every match whatever `limit` and `offset`; paging reaches them.
 - Typos: matched automatically when nothing matches as typed; `fuzzy: true`
   forces it (`fuzzy_threshold`, `max_edit_distance`).
 - Ranking: `semantic` (auto|on|off|only) and `semantic_weight` for the
@@ -42,8 +44,9 @@ callees, type_hierarchy), name, kind, fqn, signature, file, line, score.
   default, full (adds doc, decorators, bases...).
 - A question about the call graph, "who calls checkout", "callers of
   Order.total", "what does checkout call", is answered from the call graph:
-  search_mode is then callers or callees and items are the calling or called
-  symbols, with `sites` (file:line:column of each call).
+  search_mode is then callers or callees, `targets` every definition so
+  named, and items the calling or called symbols, with `sites`
+  (file:line:column of each call, each once).
 
 Examples: {"query": "compute total"} ; {"query": "Gateway", "kind": "class"} ;
 {"query": "who calls compute_total"} ; {"query": "chekout", "output_format":

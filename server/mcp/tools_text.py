@@ -1,4 +1,4 @@
-"""The ``search_text`` tool: literal, regex or fuzzy search over the indexed files."""
+"""The ``search_text`` tool: literal, regex or fuzzy search over the code and text files."""
 
 from __future__ import annotations
 
@@ -15,11 +15,14 @@ from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
 
 DESCRIPTION = """\
-Search the text of the indexed source files, line by line, as they are on disk
-now: string literals, comments, TODOs, config keys, error messages, anything
-that is not a symbol name (for definitions use `search`). One hit per matching
-line, in file and line order, with file, line, column, the line's text and
-optionally `snippet_lines` of context around it.
+Search the text of the workspace's files, line by line, as they are on disk
+now: the code, and the documentation, configuration and plain text beside it
+(Markdown, reStructuredText, YAML, TOML, JSON, .txt; `code_only: true` leaves
+them out). For string literals, comments, TODOs, config keys, error messages,
+anything that is not a symbol name (for definitions use `search`). One hit per
+matching line, in file and line order, with file, line, column, the line's
+text and optionally `snippet_lines` of context around it; `read_file` shows
+more of a file.
 
 - literal (default), or `regex: true` for a Python regular expression; patterns
   that could backtrack for ever are refused or stopped after a time budget;
@@ -70,8 +73,14 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         )
 
     server.add_tool(
+        # Not cached: it also reads text files the index does not follow, whose edits
+        # change no index generation (a cached answer would miss them).
         backend.tool(
-            "search_text", TextRequest, search_text, Annotated[CallToolResult, TextResult]
+            "search_text",
+            TextRequest,
+            search_text,
+            Annotated[CallToolResult, TextResult],
+            cached=False,
         ),
         name="search_text",
         description=DESCRIPTION,

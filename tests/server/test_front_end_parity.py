@@ -38,6 +38,7 @@ MCP_TOOLS = {
     "repos": "list_repositories",
     "dead": "dead_code",
     "impact": "impact",
+    "read": "read_file",
     "status": "index_status",
     "reindex": "reindex",
 }
@@ -53,6 +54,7 @@ CLI_COMMANDS = {
     "repos": "repos",
     "dead": "dead",
     "impact": "impact",
+    "read": "read",
     "status": "stats",
     "reindex": "index",
 }

@@ -105,7 +105,7 @@ def test_fatal_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
         ["symbols", str(tmp_path), "--index-dir", str(tmp_path / "i"), "--kind", "gizmo"],
         check=False,
     )
-    assert bad_kind.returncode == 1
+    assert bad_kind.returncode == 2  # bad usage
     assert "--kind: unknown kind 'gizmo'" in bad_kind.stderr
     usage = run_symfuse(["index", "--max-file-size", "lots"], check=False)
     assert usage.returncode == 2

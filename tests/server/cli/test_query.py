@@ -70,9 +70,10 @@ def answer(ws: Path, index_dir: Path, *args: str) -> dict[str, object]:
     return data
 
 
-def fails(ws: Path, index_dir: Path, *args: str) -> str:
+def fails(ws: Path, index_dir: Path, *args: str, code: int = 1) -> str:
+    """The one stderr line of a command that fails: ``code`` 1 (fatal) or 2 (bad usage)."""
     done = symfuse(ws, index_dir, *args)
-    assert done.returncode == 1, done.stdout
+    assert done.returncode == code, done.stdout
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
@@ -180,7 +181,7 @@ def test_graph_commands_take_a_name(nav_ws: Path, nav_index: Path) -> None:
 
 
 def test_an_ambiguous_name_lists_the_candidates(nav_ws: Path, nav_index: Path) -> None:
-    line = fails(nav_ws, nav_index, "callees", "total")
+    line = fails(nav_ws, nav_index, "callees", "total", code=2)  # the usage must say which
     assert line.startswith("symfuse: error: name: 'total' names ")
     assert "shop/models.py::" in line
     assert "pass one of them as symbol_id, or add file" in line
@@ -201,12 +202,12 @@ def test_path_outside_the_workspace(nav_ws: Path, nav_index: Path) -> None:
 
 
 def test_bad_regex(nav_ws: Path, nav_index: Path) -> None:
-    line = fails(nav_ws, nav_index, "text", "def (", "--regex")
+    line = fails(nav_ws, nav_index, "text", "def (", "--regex", code=2)
     assert line.startswith("symfuse: error: pattern: not a valid regular expression")
 
 
 def test_pathological_regex_is_refused_or_times_out(nav_ws: Path, nav_index: Path) -> None:
-    line = fails(nav_ws, nav_index, "text", "(a+)+$", "--regex")
+    line = fails(nav_ws, nav_index, "text", "(a+)+$", "--regex", code=2)
     assert "exponential time" in line
     # The budget's own message says it fired; no stopwatch around the command.
     line = fails(nav_ws, nav_index, "text", ".*a.*a.*a.*b", "--regex", "--timeout", "0.5")
@@ -214,11 +215,11 @@ def test_pathological_regex_is_refused_or_times_out(nav_ws: Path, nav_index: Pat
 
 
 def test_bad_arguments_name_the_option(nav_ws: Path, nav_index: Path) -> None:
-    line = fails(nav_ws, nav_index, "text", "x", "--snippet-lines", "99")
+    line = fails(nav_ws, nav_index, "text", "x", "--snippet-lines", "99", code=2)
     assert line == "symfuse: error: snippet_lines: must be between 0 and 50"
-    line = fails(nav_ws, nav_index, "usages", "total", "--kinds", "calls")
+    line = fails(nav_ws, nav_index, "usages", "total", "--kinds", "calls", code=2)
     assert line.startswith("symfuse: error: kinds: unknown usage kind 'calls'")
-    line = fails(nav_ws, nav_index, "usages")
+    line = fails(nav_ws, nav_index, "usages", code=2)
     assert line.startswith("symfuse: error: target: give a symbol id or a name")
 
 

@@ -233,25 +233,25 @@ def test_toon_decodes_to_exactly_the_json(index_dir: Path, extra: list[str]) -> 
     assert "{symbol_id,name,kind" in as_toon
 
 
-def test_invalid_field_exits_one_and_names_it(index_dir: Path) -> None:
+def test_invalid_field_exits_two_and_names_it(index_dir: Path) -> None:
     result = run_symfuse(
         ["search", "x", str(WORKSPACE), "--index-dir", str(index_dir), "--limit", "0"],
         check=False,
     )
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.strip() == "symfuse: error: limit: must be between 1 and 1000"
     assert result.stdout == ""
     bad = run_symfuse(
         ["search", "x", str(WORKSPACE), "--index-dir", str(index_dir), "--kind", "klass"],
         check=False,
     )
-    assert bad.returncode == 1
+    assert bad.returncode == 2
     assert bad.stderr.startswith("symfuse: error: kind: 'klass' is not one of")
     missing = run_symfuse(
         ["search", "x", str(WORKSPACE), "--index-dir", str(index_dir), "--mode", "drill"],
         check=False,
     )
-    assert missing.returncode == 1
+    assert missing.returncode == 2
     assert "drill_from" in missing.stderr
 
 

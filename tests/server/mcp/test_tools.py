@@ -19,6 +19,7 @@ READ_ONLY = {
     "file_dependencies",
     "dead_code",
     "impact",
+    "read_file",
     "index_status",
     "stats",
     "cache_stats",
