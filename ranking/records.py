@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from symfuse.indexer.model import Symbol
 
-BRIEF = ("symbol_id", "name", "kind", "fqn", "file", "line", "end_line", "signature")
+BRIEF = ("symbol_id", "name", "kind", "fqn", "file", "line", "end_line", "signature", "repository")
 _RULE = "symfuse.shown"
 
 
@@ -97,8 +97,12 @@ def round3(value: float) -> float:
 
 
 def pick(symbol: Symbol, names: Iterable[str]) -> dict[str, Any]:
-    """These fields of ``symbol``, in this order, as JSON-ready data."""
-    return {name: plain(getattr(symbol, name)) for name in names}
+    """These fields of ``symbol``, in this order, as JSON-ready data (``repository`` is the
+    alias of its root)."""
+    return {
+        name: symbol.root if name == "repository" else plain(getattr(symbol, name))
+        for name in names
+    }
 
 
 def brief(symbol: Symbol) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.ranking import paths, regex_scan
 from symfuse.ranking.records import Record
+from symfuse.ranking.repositories import repository_of
 from symfuse.ranking.text_files import searched_files
 
 MAX_PATTERN = 1000
@@ -59,6 +60,7 @@ class TextHit(Record):
     text: str
     snippet: str
     distance: int | None = None
+    repository: str = ""  # the alias of the file's root
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,4 +416,5 @@ def _hit(
         text=_cut(text),
         snippet=snippet(lines, line, snippet_lines) if snippet_lines else "",
         distance=distance,
+        repository=repository_of(index.roots, key),
     )

@@ -57,8 +57,10 @@ def test_plain_values_symbols_enums_and_containers() -> None:
         "nothing": None,
     }
     assert list(brief(SYMBOL)) == [
-        *("symbol_id", "name", "kind", "fqn", "file", "line", "end_line", "signature")
+        *("symbol_id", "name", "kind", "fqn", "file", "line", "end_line", "signature"),
+        "repository",
     ]
+    assert brief(SYMBOL)["repository"] == SYMBOL.root
     assert json.loads(json.dumps(data)) == data
 
 

@@ -113,7 +113,7 @@ async def test_get_symbol_by_id_outline_and_line(workspace: Workspace) -> None:
         rates = "shop/pricing.py::currency_rates#function"
         cut = await call(session, "get_symbol", symbol_id=rates, max_tokens=300)
         rest = await call(
-            session, "get_symbol", symbol_id=rates, max_tokens=300, offset=cut["next_offset"]
+            session, "get_symbol", symbol_id=rates, max_tokens=400, offset=cut["next_offset"]
         )
     symbol = got["symbol"]
     assert symbol["fqn"] == "shop.models.Order.total"
