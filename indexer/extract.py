@@ -230,7 +230,10 @@ def _qualifier(nodes: list[Node], name_node: Node, source: bytes) -> str:
     start, end = nodes[0].start_byte, nodes[-1].end_byte
     if start <= name_node.start_byte < end:
         end = name_node.start_byte
-    return source[start:end].decode("utf-8", errors="replace").rstrip(" \t.:/\\")
+    text = source[start:end].decode("utf-8", errors="replace")
+    if text.strip(" \t") and not text.strip(" \t."):
+        return text.strip(" \t")  # a relative module of dots alone (`from . import x`)
+    return text.rstrip(" \t.:/\\")
 
 
 def _build_references(
@@ -243,7 +246,7 @@ def _build_references(
     count = len(spans)
     stack: list[tuple[int, int, int]] = []  # the definitions around the reference
     position = 0
-    raw_refs.sort(key=_first)
+    raw_refs = _one_per_name(raw_refs)
     wide_rows = columns.wide_rows
     for start, end, row, byte_col, raw_name, ref_kind, qualifier, alias in raw_refs:
         while position < count and spans[position][0] <= start:
@@ -286,3 +289,17 @@ def _attribute_references(kept: list[Def], columns: Columns) -> list[rows.RefRow
 
 
 _first = operator.itemgetter(0)
+
+
+def _one_per_name(raw_refs: list[_RawRef]) -> list[_RawRef]:
+    """The references in source order, one per written name: a name two patterns match
+    (``self.save()`` is a call and a member read) keeps the more specific kind."""
+    raw_refs.sort(key=_first)
+    kept: list[_RawRef] = []
+    for ref in raw_refs:
+        if kept and kept[-1][0] == ref[0] and kept[-1][1] == ref[1]:
+            if kept[-1][5] is RefKind.REFERENCE and ref[5] is not RefKind.REFERENCE:
+                kept[-1] = ref
+            continue
+        kept.append(ref)
+    return kept

@@ -69,6 +69,11 @@
 
 ; a module-level object used before a dot (`registry.items`), not self or cls
 (attribute object: (identifier) @name (#not-match? @name "^(self|cls)$")) @reference.reference
+; a member read through self or cls (`self.cache`, `cls.registry`), called or not
+(attribute
+  object: (identifier) @qualifier
+  attribute: (identifier) @name
+  (#match? @qualifier "^(self|cls)$")) @reference.reference
 
 ; names as bare values: in tuples and lists, conditions, boolean operands
 (tuple (identifier) @name) @reference.reference
