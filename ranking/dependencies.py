@@ -2,16 +2,18 @@
 its imports from outside the workspace, read from the index's import references.
 
 An import counts for a file when the resolver links it to definitions in another file
-(``from shop.models import Order``, ``import { Foo } from './mod'``, re-exports
-followed), or, in Python, when the module it names is a file of the workspace
-(``import shop.models``, ``from shop import models``). An import that resolves to
-nothing in the workspace is ``external``, by the module it names. ``depth`` follows
-imports transitively; import cycles through the file are reported.
+of its language family (``from shop.models import Order``, ``import { Foo } from
+'./mod'``, re-exports followed; a Python stub stands for the module beside it), when,
+in Python, the module it names is a file of the workspace (``import shop.models``,
+``from shop import models``, ``from . import models``), or when it names files by path
+or package (:mod:`~symfuse.ranking.import_paths`: script paths, C includes, Go
+packages, Rust ``mod``/``use``, Java and C# packages and namespaces). An import that
+resolves to nothing in the workspace is ``external``, by the module it names. ``depth``
+follows imports transitively; import cycles through the file are reported.
 """
 
 from __future__ import annotations
 
-import posixpath
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -21,7 +23,8 @@ from symfuse.indexer.bindings import import_fqn, python_module_of, python_module
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.languages import family
-from symfuse.indexer.model import Reference, RefKind
+from symfuse.indexer.model import Kind, Reference, RefKind
+from symfuse.ranking.import_paths import ImportPaths
 from symfuse.ranking.records import Record
 from symfuse.ranking.targets import resolver_for
 
@@ -78,9 +81,7 @@ def import_graph(index: Index) -> ImportGraph:
 def _build(index: Index) -> ImportGraph:
     resolver = resolver_for(index)
     modules = _runtime_modules(index)
-    by_name: dict[str, list[str]] = defaultdict(list)  # file name -> the files so named
-    for key in index.files:
-        by_name[posixpath.basename(key)].append(key)
+    paths = ImportPaths(index)
     imports: dict[str, dict[str, list[int]]] = {}
     external: dict[str, dict[str, list[int]]] = {}
     for key, entry in index.files.items():
@@ -95,16 +96,25 @@ def _build(index: Index) -> ImportGraph:
                 _runtime(index, h.target.file) for h in hits if family(h.target.language) == mine
             }
             files |= _module_files(index, entry, ref, modules)
-            spec = ref.qualifier or ref.name
-            files |= _path_files(index, key, entry.language, spec, by_name)
+            files |= paths.files(key, entry, ref)
             files.discard(key)
             for file in files:
                 _add(found[file], ref.line)
             if not files:
                 _add(outside[_module_name(ref.qualifier, ref.name)], ref.line)
-        imports[key] = dict(found)
+        if entry.language == "rust":
+            _rust_mods(paths, key, entry, found)
+        imports[key] = {file: sorted(set(lines)) for file, lines in found.items()}
         external[key] = dict(outside)
     return ImportGraph(imports, external)
+
+
+def _rust_mods(paths: ImportPaths, key: str, entry: FileEntry, found: dict[str, list[int]]) -> None:
+    """Rust's ``mod foo;``: a module declared here whose body is another file."""
+    for symbol in entry.symbols:
+        if symbol.kind is Kind.MODULE and symbol.signature.rstrip().endswith(";"):
+            for file in paths.rust_mod(key, symbol.name):
+                _add(found[file], symbol.line)
 
 
 def _runtime(index: Index, file: str) -> str:
@@ -142,37 +152,6 @@ def _module_files(
         if target is not None:
             return {target}
         parts.pop()
-    return set()
-
-
-_SCRIPTS = frozenset({"javascript", "typescript", "tsx", "vue", "svelte"})
-_SCRIPT_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte")
-_C_FAMILY = frozenset({"c", "cpp", "objc", "cuda", "glsl", "hlsl"})
-
-
-def _path_files(
-    index: Index, key: str, language: str, spec: str, by_name: dict[str, list[str]]
-) -> set[str]:
-    """Files named by path: a script's relative module (``./mod`` -> ``mod.ts``,
-    ``./lib`` -> ``lib/index.js``), a C-family ``#include "x.h"`` (beside the file,
-    else the one workspace file ending in that path)."""
-    folder = posixpath.dirname(key)
-    if language in _SCRIPTS and spec.startswith("."):
-        base = posixpath.normpath(posixpath.join(folder, spec))
-        for candidate in (base + s for s in _SCRIPT_SUFFIXES):
-            if candidate in index.files:
-                return {candidate}
-        for candidate in (f"{base}/index{s}" for s in _SCRIPT_SUFFIXES[1:]):
-            if candidate in index.files:
-                return {candidate}
-        return set()
-    if language in _C_FAMILY and spec and not spec.startswith("<"):
-        beside = posixpath.normpath(posixpath.join(folder, spec))
-        if beside in index.files:
-            return {beside}
-        named = by_name.get(posixpath.basename(spec), [])
-        ending = [f for f in named if f.endswith("/" + spec) or f == spec]
-        return set(ending) if len(ending) == 1 else set()
     return set()
 
 
