@@ -268,7 +268,7 @@ class Resolver:
         module re-exports under it (:meth:`_reexported`)."""
         found = self._by_fqn.get(dotted)
         if found is not None:
-            return found
+            return self._past_stub(found, dotted, hops) if found.file.endswith(".pyi") else found
         parts = dotted.split(".")
         for start in range(1, len(parts) - 1):
             found = self._by_fqn.get(".".join(parts[start:]))
@@ -277,6 +277,21 @@ class Resolver:
         if hops < MAX_REEXPORT_HOPS and len(parts) > 1:
             return self._reexported(parts, hops)
         return None
+
+    def _past_stub(self, stub: Symbol, dotted: str, hops: int) -> Symbol:
+        """A definition in a Python stub (``mod.pyi``) stands for the module beside it:
+        the same definition there, or the one that module re-exports under the name."""
+        twin = self.index.files.get(stub.file[:-1])
+        if twin is None:
+            return stub
+        same = next((s for s in twin.symbols if s.fqn == stub.fqn), None)
+        if same is not None:
+            return same
+        if hops < MAX_REEXPORT_HOPS:
+            found = self._reexported(dotted.split("."), hops)
+            if found is not None and not found.file.endswith(".pyi"):
+                return found
+        return stub
 
     def _reexported(self, parts: list[str], hops: int) -> Symbol | None:
         """``django.db.models.Model``: the module ``django.db.models`` defines no

@@ -77,6 +77,7 @@
 
 ; names as bare values: in tuples and lists, conditions, boolean operands
 (tuple (identifier) @name) @reference.reference
+(expression_list (identifier) @name) @reference.reference
 (list (identifier) @name) @reference.reference
 (if_statement condition: (identifier) @name) @reference.reference
 (while_statement condition: (identifier) @name) @reference.reference
@@ -88,3 +89,20 @@
 (return_statement (identifier) @name) @reference.reference
 (assignment right: (identifier) @name) @reference.reference
 (assignment right: (attribute attribute: (identifier) @name)) @reference.reference
+
+; ---- names a function binds itself (`@local`): its bare uses there are not the
+; module's definitions of the same name (the engine drops them inside functions)
+(parameters (identifier) @name @local)
+(parameters (default_parameter name: (identifier) @name @local))
+(parameters (typed_parameter (identifier) @name @local))
+(parameters (typed_default_parameter name: (identifier) @name @local))
+(parameters (list_splat_pattern (identifier) @name @local))
+(parameters (dictionary_splat_pattern (identifier) @name @local))
+(assignment left: (identifier) @name @local)
+(assignment left: (pattern_list (identifier) @name @local))
+(assignment left: (tuple_pattern (identifier) @name @local))
+(augmented_assignment left: (identifier) @name @local)
+(for_statement left: (identifier) @name @local)
+(for_statement left: (pattern_list (identifier) @name @local))
+(with_item value: (as_pattern alias: (as_pattern_target (identifier) @name @local)))
+(named_expression name: (identifier) @name @local)

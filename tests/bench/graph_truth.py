@@ -15,9 +15,10 @@ index folder), then:
   (micro); imports and importers are asked per file separately.
 - references: 30 definitions per tree (a seeded sample, 10 classes, 10 functions and
   10 methods, each with at least 2 true references, from product code: not tests,
-  docs or examples), their ``usages`` (every kind, no confidence floor) against the
+  docs, examples or stubs), their ``usages`` (every kind, no confidence floor) against the
   truth's references, compared as (file, line) multisets. Occurrences the truth
-  marks unknown (``x.name`` on an object of unknown type) count on neither side.
+  marks unknown (``x.name`` on an object of unknown type) and usages in stubs and
+  declaration files (.pyi, .d.ts: the truth does not read them) count on neither side.
 - answer sizes: the full answers (before the MCP budget cuts them, 2000 tokens by
   default) rendered as MCP TOON and as JSON, in tokens estimated as characters / 4.
 
@@ -169,6 +170,12 @@ def symbol_id(index: Index, target: Target) -> str | None:
     return None
 
 
+def _stub(path: str) -> bool:
+    """Type stubs and declaration files: the truth does not read them, so usages
+    listed there are judged neither way (their definitions are not sampled either)."""
+    return path.endswith((".pyi", ".d.ts", ".d.cts"))
+
+
 def compare_refs(
     index: Index,
     targets: list[Target],
@@ -186,7 +193,7 @@ def compare_refs(
             sizes["usages toon"].append(estimate_tokens(render(data, Format.TOON)))
             sizes["usages json"].append(estimate_tokens(render(data, Format.JSON)))
             got = Counter((u.file, u.line) for u in answer.usages)
-        judged = Counter({k: n for k, n in got.items() if k not in unknown})
+        judged = Counter({k: n for k, n in got.items() if k not in unknown and not _stub(k[0])})
         right = sum((judged & yes).values())
         score = Score(sum(judged.values()), right, sum(yes.values()), sum((got & yes).values()))
         total.add(score)

@@ -67,6 +67,27 @@ def use():
     return pkg.base, pickle
 """,
     "docs/Makefile": "pickle:\n\techo pickle\n",
+    "lib/__init__.py": "from ._make import attrs, pipe\n",
+    "lib/__init__.pyi": "def attrs(x: int) -> int: ...\ndef pipe() -> None: ...\n",
+    "lib/_make.py": """\
+def attrs(cls):
+    return cls
+
+
+def pipe():
+    return 1
+
+
+@attrs
+class A:
+    pass
+
+
+def shadow(attrs, x):
+    pipe = x
+    return attrs, pipe
+""",
+    "lib/use.py": "from lib import attrs\n\n\n@attrs(1)\nclass B:\n    pass\n",
 }
 
 
@@ -114,3 +135,14 @@ def test_dependencies_of_relative_stub_and_other_languages(index: Index) -> None
     # the stub stands for its module; `import pickle` is not the Makefile's target
     assert [link.file for link in forms.imports] == ["pkg/__init__.py", "pkg/base.py"]
     assert [e.module for e in forms.external] == ["pickle"]
+
+
+def test_stubs_parameters_and_decorators(index: Index) -> None:
+    # `from lib import attrs` is lib/_make.py's attrs (the stub stands for lib/__init__.py);
+    # `@attrs(1)` is one usage; parameters and locals named attrs or pipe are not it
+    assert lines(index, "lib/_make.py::attrs#function", "lib/use.py") == [
+        (1, "import"),
+        (4, "decorate"),
+    ]
+    assert lines(index, "lib/_make.py::attrs#function", "lib/_make.py") == [(9, "decorate")]
+    assert lines(index, "lib/_make.py::pipe#function", "lib/_make.py") == []
