@@ -125,8 +125,17 @@ def _runtime(index: Index, file: str) -> str:
 
 
 def _runtime_modules(index: Index) -> dict[str, str]:
-    """Python module name -> its file, the module before its stub."""
-    return {name: _runtime(index, entry.path) for name, entry in python_modules(index).items()}
+    """Python module name -> its file, the module before its stub; also the unique
+    trailing names of two parts or more (``user_commands.utils`` for Django's
+    ``tests.user_commands.utils``: test apps import each other with tests/ on the path)."""
+    exact = {name: _runtime(index, entry.path) for name, entry in python_modules(index).items()}
+    tails: dict[str, str | None] = {}
+    for name, file in exact.items():
+        parts = name.split(".")
+        for start in range(1, len(parts) - 1):
+            tail = ".".join(parts[start:])
+            tails[tail] = file if tail not in tails else None
+    return {**{tail: file for tail, file in tails.items() if file is not None}, **exact}
 
 
 def _add(lines: list[int], line: int) -> None:
