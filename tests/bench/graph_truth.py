@@ -261,7 +261,7 @@ def summarize(sizes: dict[str, list[int]]) -> dict[str, dict[str, int]]:
     }
 
 
-def run_tree(root: Path, language: str, examples: int) -> dict[str, Any]:
+def run_tree(root: Path, language: str, examples: int, refs_only: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="graph-truth-") as tmp:
         index = build(root, Path(tmp))
         sizes: dict[str, list[int]] = {
@@ -278,7 +278,9 @@ def run_tree(root: Path, language: str, examples: int) -> dict[str, Any]:
             defs = truth_script.definitions(scripts)
             occurrences = truth_script.occurrences(scripts, wanted_names(defs))
         refs = references(defs, occurrences, index, sizes)
-        imports, importers, notes = compare_edges(index, required, acceptable, sizes)
+        imports, importers, notes = Score(), Score(), []
+        if not refs_only:
+            imports, importers, notes = compare_edges(index, required, acceptable, sizes)
         ref_score, ref_rows, ref_notes = refs
     report = {
         "tree": str(root),
@@ -318,9 +320,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--script", type=Path, action="append", default=[], help="a JS/TS tree")
     parser.add_argument("--examples", type=int, default=15, help="misses and extras to print")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--refs-only", action="store_true", help="skip imports/importers")
     args = parser.parse_args(argv)
-    reports = [run_tree(p.resolve(), "python", args.examples) for p in args.python]
-    reports += [run_tree(p.resolve(), "script", args.examples) for p in args.script]
+    reports = [run_tree(p.resolve(), "python", args.examples, args.refs_only) for p in args.python]
+    reports += [run_tree(p.resolve(), "script", args.examples, args.refs_only) for p in args.script]
     if args.json:
         args.json.write_text(json.dumps(reports, indent=1) + "\n")
     return 0
