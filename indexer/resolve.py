@@ -111,6 +111,10 @@ class Resolver:
         """``once``: the caller asks for this written name once per file (a link
         group), so the answer past the scopes is not worth remembering."""
         if kind is RefKind.IMPORT:
+            if family(entry.language) == "javascript" and not (
+                qualifier.startswith(RELATIVE) or name.startswith(RELATIVE)
+            ):
+                return []  # a package (`require('util')`): not a workspace name `util`
             own = python_module_of(self.index, entry) if entry.language == "python" else None
             target = self._fqn(import_fqn(name, qualifier, entry, own))
             if target is None and qualifier.startswith(RELATIVE):

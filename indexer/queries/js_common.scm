@@ -72,3 +72,14 @@
 (template_substitution (identifier) @name) @reference.reference
 (export_statement value: (identifier) @name) @reference.reference
 (export_statement (export_clause (export_specifier name: (identifier) @name)) !source) @reference.reference
+
+; imports by call and for their side effects: `require('./mod')`, `import('./mod')`,
+; `import './polyfill'` (the module is the name, as in `import * as m`)
+(import_statement . source: (string (string_fragment) @name)) @reference.import
+(call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string (string_fragment) @name))
+  (#eq? @_require "require")) @reference.import
+(call_expression
+  function: (import)
+  arguments: (arguments . (string (string_fragment) @name))) @reference.import

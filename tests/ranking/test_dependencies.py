@@ -133,3 +133,34 @@ def test_csharp_namespaces(packages: Index) -> None:
     program = dependencies(packages, "cs/Shop/App/Program.cs")
     assert with_lines(program.imports) == [("cs/Shop/Models/Order.cs", (2,))]
     assert [e.module for e in program.external] == ["System"]
+
+
+SCRIPTS = {
+    "app/main.js": (
+        "import './polyfill';\nconst util = require('util');\nconst lib = require('./lib');\n"
+        "const lazy = () => import('./lazy.mjs');\n"
+    ),
+    "app/polyfill.js": "globalThis.x = 1;\n",
+    "app/lib/index.js": "module.exports = { a: 1 };\n",
+    "app/lazy.mjs": "export const b = 2;\n",
+    "app/util.js": "const util = require('node:util');\n",
+    "app/fs.ts": "import fs = require('./lib');\nexport const c = fs;\n",
+}
+
+
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_tree(tmp_path_factory.mktemp("scripts"), SCRIPTS)
+
+
+def test_require_dynamic_and_side_effect_imports(scripts: Index) -> None:
+    main = dependencies(scripts, "app/main.js")
+    assert with_lines(main.imports) == [
+        ("app/lazy.mjs", (4,)),
+        ("app/lib/index.js", (3,)),
+        ("app/polyfill.js", (1,)),
+    ]
+    # a package is external, not the workspace's variable named util
+    assert [e.module for e in main.external] == ["util"]
+    assert files(dependencies(scripts, "app/util.js").importers) == []
+    assert files(dependencies(scripts, "app/fs.ts").imports) == [("app/lib/index.js", 1)]
