@@ -89,6 +89,18 @@
 (return_statement (identifier) @name) @reference.reference
 (assignment right: (identifier) @name) @reference.reference
 (assignment right: (attribute attribute: (identifier) @name)) @reference.reference
+; a dotted name used as a value (`models.DateTimeField` in a tuple, an argument, a dict,
+; `except base.Error`, `return mod.X`)
+(tuple (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(list (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(call arguments: (argument_list (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.reference
+(keyword_argument value: (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(pair (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(except_clause (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.type
+(except_clause (as_pattern (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.type
+(except_clause (tuple (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.type
+(return_statement (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(expression_list (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
 
 ; ---- names a function binds itself (`@local`): its bare uses there are not the
 ; module's definitions of the same name (the engine drops them inside functions)

@@ -44,6 +44,20 @@ class Base:
 
 def attrs():
     return 0
+
+
+class Error(Exception):
+    pass
+""",
+    "pkg/values.py": """\
+from pkg import base
+
+
+def check(x):
+    try:
+        return isinstance(x, (base.Base, int)), {base.Base: 1}
+    except base.Error:
+        return base.Base
 """,
     "pkg/base.pyi": "class Base:\n    def clean(self) -> int: ...\n",
     "pkg/forms.py": """\
@@ -146,3 +160,13 @@ def test_stubs_parameters_and_decorators(index: Index) -> None:
     ]
     assert lines(index, "lib/_make.py::attrs#function", "lib/_make.py") == [(9, "decorate")]
     assert lines(index, "lib/_make.py::pipe#function", "lib/_make.py") == []
+
+
+def test_dotted_names_as_values(index: Index) -> None:
+    # in a tuple and as a dict key (line 6), `except base.Error`, `return base.Base`
+    assert lines(index, "pkg/base.py::Base#class", "pkg/values.py") == [
+        (6, "reference"),
+        (6, "reference"),
+        (8, "reference"),
+    ]
+    assert lines(index, "pkg/base.py::Error#class", "pkg/values.py") == [(7, "type")]
