@@ -14,7 +14,8 @@ index folder), then:
   directly, not through symfuse's extractor). Precision and recall over all edges
   (micro); imports and importers are asked per file separately.
 - references: 30 definitions per tree (a seeded sample, 10 classes, 10 functions and
-  10 methods, each with at least 2 true references, from product code: not tests,
+  10 methods, a kind short of 10 topped up from the others, each with at least 2 true
+  references, from product code: not tests,
   docs, examples or stubs), their ``usages`` (every kind, no confidence floor) against the
   truth's references, compared as (file, line) multisets. Occurrences the truth
   marks unknown (``x.name`` on an object of unknown type) and usages in stubs and
@@ -152,7 +153,13 @@ def sample(candidates: dict[Target, Counter[tuple[str, int]]]) -> list[Target]:
             key=lambda t: (t.path, t.qualname),
         )
         chosen += rng.sample(pool, min(PER_KIND, len(pool)))
-    return chosen
+    # a kind short of PER_KIND (few methods used twice in a small package): the rest
+    # from the other kinds, so that every tree has 3 * PER_KIND targets when it can
+    rest = sorted(
+        (t for t, yes in candidates.items() if t not in chosen and sum(yes.values()) >= 2),
+        key=lambda t: (t.path, t.qualname),
+    )
+    return chosen + rng.sample(rest, min(3 * PER_KIND - len(chosen), len(rest)))
 
 
 def symbol_id(index: Index, target: Target) -> str | None:
