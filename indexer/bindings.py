@@ -29,15 +29,20 @@ def python_module_of(index: Index, entry: FileEntry) -> str:
 
 
 def python_modules(index: Index) -> dict[str, FileEntry]:
-    """Python module name (as its root's layout names it) -> the file."""
-    return index.derived(
-        "python modules",
-        lambda: {
-            python_module_of(index, entry): entry
-            for entry in index.files.values()
-            if entry.language == "python"
-        },
-    )
+    """Python module name (as its root's layout names it) -> the file; a module before
+    its stub (``mod.py`` before ``mod.pyi``): what runs, whose imports say where a
+    re-exported name is defined."""
+
+    def build() -> dict[str, FileEntry]:
+        found: dict[str, FileEntry] = {}
+        for entry in index.files.values():
+            if entry.language == "python":
+                module = python_module_of(index, entry)
+                if module not in found or found[module].path.endswith(".pyi"):
+                    found[module] = entry
+        return found
+
+    return index.derived("python modules", build)
 
 
 class Bindings(NamedTuple):

@@ -139,6 +139,10 @@ def _collect(language: str, tree: Tree, source: bytes) -> tuple[dict[int, Def], 
         cap, kind = role
         if isinstance(kind, Kind):
             _add_def(defs, kind, caps[cap][0], names[0], caps)
+        elif cap == LOCAL:
+            start, end = names[0].start_byte, names[0].end_byte
+            row, byte_col = names[0].start_point
+            raw_refs.append((start, end, row, byte_col, source[start:end], kind, "", LOCAL))
         else:
             raw_refs.append(_raw_ref(names[0], kind, caps, source))
     return defs, raw_refs
@@ -191,6 +195,8 @@ def _role(captures: Iterable[str]) -> Role:
                 return cap, Kind(kind)
             if prefix == "reference":
                 return cap, RefKind(kind)
+            if cap == LOCAL:
+                return cap, RefKind.REFERENCE
         except ValueError:
             return None
     return None
@@ -230,7 +236,10 @@ def _qualifier(nodes: list[Node], name_node: Node, source: bytes) -> str:
     start, end = nodes[0].start_byte, nodes[-1].end_byte
     if start <= name_node.start_byte < end:
         end = name_node.start_byte
-    return source[start:end].decode("utf-8", errors="replace").rstrip(" \t.:/\\")
+    text = source[start:end].decode("utf-8", errors="replace")
+    if text.strip(" \t") and not text.strip(" \t."):
+        return text.strip(" \t")  # a relative module of dots alone (`from . import x`)
+    return text.rstrip(" \t.:/\\")
 
 
 def _build_references(
@@ -243,8 +252,9 @@ def _build_references(
     count = len(spans)
     stack: list[tuple[int, int, int]] = []  # the definitions around the reference
     position = 0
-    raw_refs.sort(key=_first)
+    raw_refs = _one_per_name(raw_refs)
     wide_rows = columns.wide_rows
+    local_names: set[tuple[int, str]] = set()
     for start, end, row, byte_col, raw_name, ref_kind, qualifier, alias in raw_refs:
         while position < count and spans[position][0] <= start:
             span = spans[position]
@@ -259,8 +269,33 @@ def _build_references(
             continue
         col = columns.col(row, byte_col, start) if row in wide_rows else byte_col + 1
         enclosing = stack[-1][2] if stack else -1
+        if alias == LOCAL:
+            local_names.add((enclosing, name))
+            continue
         references.append((name, row + 1, col, code_of[ref_kind], enclosing, qualifier, alias))
-    return references
+    return _not_local(references, local_names, kept)
+
+
+LOCAL = "local"  # a query's capture for a name a function binds (a parameter, an assignment)
+_LOCAL_KINDS = frozenset(rows.REF_KIND_CODE[k] for k in (RefKind.REFERENCE, RefKind.CALL))
+
+
+def _not_local(
+    references: list[rows.RefRow], local_names: set[tuple[int, str]], kept: list[Def]
+) -> list[rows.RefRow]:
+    """The references less the bare names a function binds itself (its parameters and
+    assignments): ``attrs = tuple(attrs)`` inside a function is not the module's
+    ``attrs``. Only where the language's query says what is local (``@local``)."""
+    if not local_names:
+        return references
+    functions = {e.index for e in kept if e.symbol is not None and e.symbol.kind.is_callable}
+    return [
+        r
+        for r in references
+        if not (
+            r[3] in _LOCAL_KINDS and not r[5] and r[4] in functions and (r[4], r[0]) in local_names
+        )
+    ]
 
 
 def _attribute_references(kept: list[Def], columns: Columns) -> list[rows.RefRow]:
@@ -286,3 +321,17 @@ def _attribute_references(kept: list[Def], columns: Columns) -> list[rows.RefRow
 
 
 _first = operator.itemgetter(0)
+
+
+def _one_per_name(raw_refs: list[_RawRef]) -> list[_RawRef]:
+    """The references in source order, one per written name: a name two patterns match
+    (``self.save()`` is a call and a member read) keeps the more specific kind."""
+    raw_refs.sort(key=_first)
+    kept: list[_RawRef] = []
+    for ref in raw_refs:
+        if kept and kept[-1][0] == ref[0] and kept[-1][1] == ref[1]:
+            if kept[-1][5] is RefKind.REFERENCE and ref[5] is not RefKind.REFERENCE:
+                kept[-1] = ref
+            continue
+        kept.append(ref)
+    return kept

@@ -40,6 +40,8 @@ from symfuse.indexer.rows import LinkGroup
 MAX_CANDIDATES = 8
 MAX_REEXPORT_HOPS = 4  # `pkg` re-exports from `pkg.sub`, which re-exports from ...
 SELF_NAMES = frozenset({"self", "this", "cls", "super()", "Self", "@"})
+SUPER_NAMES = frozenset({"super()", "super"})
+MAX_BASE_HOPS = 6  # base classes followed for an inherited member
 
 
 class Resolution(NamedTuple):
@@ -62,6 +64,7 @@ class Resolver:
         self._groups: tuple[str | None, list[LinkGroup]] = (None, [])
         self._outside_cache: dict[tuple[str, str, str, RefKind], list[Resolution]] = {}
         self._modules: dict[str, FileEntry] | None = None
+        self._module_parts: set[str] | None = None
 
     def _bindings(self, entry: FileEntry) -> Bindings:
         found = self._imports.get(entry.path)
@@ -108,14 +111,22 @@ class Resolver:
         """``once``: the caller asks for this written name once per file (a link
         group), so the answer past the scopes is not worth remembering."""
         if kind is RefKind.IMPORT:
+            if family(entry.language) == "javascript" and not (
+                qualifier.startswith(RELATIVE) or name.startswith(RELATIVE)
+            ):
+                return []  # a package (`require('util')`): not a workspace name `util`
             own = python_module_of(self.index, entry) if entry.language == "python" else None
             target = self._fqn(import_fqn(name, qualifier, entry, own))
             if target is None and qualifier.startswith(RELATIVE):
                 module = script_module(self.index, entry, qualifier)
                 target = self._script_export(module, name) if module is not None else None
             return [Resolution(target, 1.0)] if target is not None else []
-        if not qualifier or qualifier in SELF_NAMES:
-            scoped = self._in_scope(name, bool(qualifier), enclosing, entry)
+        if qualifier in SUPER_NAMES or (not qualifier or qualifier in SELF_NAMES):
+            scoped = None
+            if qualifier not in SUPER_NAMES:
+                scoped = self._in_scope(name, bool(qualifier), enclosing, entry)
+            if scoped is None and qualifier:
+                scoped = self._inherited(name, qualifier in SUPER_NAMES, enclosing, entry)
             if scoped is not None:
                 return [Resolution(scoped, 1.0)]
         if once:
@@ -140,12 +151,60 @@ class Resolver:
         if bound is None:
             return None
         spec, imported = bound
-        if bool(imported) == bool(member):
-            return None  # `m.x` needs a namespace import; a plain name, a named one
+        if not imported and not member:
+            return None  # a namespace import is used as `m.x`
         module = script_module(self.index, entry, spec)
         if module is None:
             return None
-        return self._script_export(module, imported or member)
+        found = self._script_export(module, imported or member)
+        if imported and member:  # `Headers.from()`: a static member of an imported class
+            return self._member_of(found, member) if found is not None else None
+        return found
+
+    def _inherited(
+        self, name: str, skip_own: bool, enclosing: str | None, entry: FileEntry
+    ) -> Symbol | None:
+        """``self.name`` that the enclosing class inherits, or ``super().name``: the
+        member of the nearest base class (bases resolved as the class's own file
+        resolves them, breadth first) that defines it."""
+        by_id = entry.lookups().by_id
+        owner = by_id.get(enclosing) if enclosing else None
+        while owner is not None and owner.kind not in Kind.TYPES:
+            owner = by_id.get(owner.parent) if owner.parent else None
+        if owner is None:
+            return None
+        queue, seen = [owner], {owner.symbol_id}
+        for _ in range(MAX_BASE_HOPS):
+            if not queue:
+                break
+            current = queue.pop(0)
+            if current is not owner or not skip_own:
+                found = self._member_of(current, name)
+                if found is not None:
+                    return found
+            for base in self._bases(current):
+                if base.symbol_id not in seen:
+                    seen.add(base.symbol_id)
+                    queue.append(base)
+        return None
+
+    def _bases(self, cls: Symbol) -> list[Symbol]:
+        """The classes ``cls`` extends, as its file's scope and imports name them."""
+        home = self.index.files.get(cls.file)
+        if home is None:
+            return []
+        found = []
+        for written in cls.extends:
+            qualifier, _, base = written.split("[", 1)[0].split("(", 1)[0].strip().rpartition(".")
+            hits = self.resolve_name(base, qualifier, RefKind.INHERIT, cls.parent, home)
+            found += [h.target for h in hits if h.confidence >= 1.0 and h.target.kind in Kind.TYPES]
+        return found
+
+    def _member_of(self, owner: Symbol, member: str) -> Symbol | None:
+        home = self.index.files.get(owner.file)
+        if home is None or not owner.kind.is_container:
+            return None
+        return home.lookups().scoped.get((owner.symbol_id, member))
 
     def _script_export(self, module: FileEntry, name: str, hops: int = 0) -> Symbol | None:
         """The definition a JavaScript/TypeScript module exports as ``name``: its own, or
@@ -198,6 +257,8 @@ class Resolver:
             target = self._fqn(imports[name])
             if target is not None:
                 return [Resolution(target, 1.0)]
+            if entry.language == "python" and self._not_a_definition(imports[name]):
+                return []
         else:
             target = self._from_stars(entry, name)
             if target is not None:
@@ -211,7 +272,7 @@ class Resolver:
         module re-exports under it (:meth:`_reexported`)."""
         found = self._by_fqn.get(dotted)
         if found is not None:
-            return found
+            return self._past_stub(found, dotted, hops) if found.file.endswith(".pyi") else found
         parts = dotted.split(".")
         for start in range(1, len(parts) - 1):
             found = self._by_fqn.get(".".join(parts[start:]))
@@ -220,6 +281,21 @@ class Resolver:
         if hops < MAX_REEXPORT_HOPS and len(parts) > 1:
             return self._reexported(parts, hops)
         return None
+
+    def _past_stub(self, stub: Symbol, dotted: str, hops: int) -> Symbol:
+        """A definition in a Python stub (``mod.pyi``) stands for the module beside it:
+        the same definition there, or the one that module re-exports under the name."""
+        twin = self.index.files.get(stub.file[:-1])
+        if twin is None:
+            return stub
+        same = next((s for s in twin.symbols if s.fqn == stub.fqn), None)
+        if same is not None:
+            return same
+        if hops < MAX_REEXPORT_HOPS:
+            found = self._reexported(dotted.split("."), hops)
+            if found is not None and not found.file.endswith(".pyi"):
+                return found
+        return stub
 
     def _reexported(self, parts: list[str], hops: int) -> Symbol | None:
         """``django.db.models.Model``: the module ``django.db.models`` defines no
@@ -255,6 +331,17 @@ class Resolver:
                     found.setdefault(target.symbol_id, target)
         return list(found.values())
 
+    def _not_a_definition(self, dotted: str) -> bool:
+        """A Python import binds the name to a module of the workspace (``import attrs``)
+        or to something from outside it (``from typing import Any``): not to a
+        same-named definition found by name elsewhere."""
+        modules = self._module_map()
+        if dotted in modules:
+            return True
+        if self._module_parts is None:
+            self._module_parts = {part for module in modules for part in module.split(".")}
+        return dotted.split(".", 1)[0] not in self._module_parts
+
     def _module_map(self) -> dict[str, FileEntry]:
         """Python module name (from the path under its root) -> the file."""
         if self._modules is None:
@@ -268,7 +355,7 @@ class Resolver:
         ``self_scope``: written ``self.name`` (only class scopes count)."""
         by_id, top, scoped, nested_names = entry.lookups()
         if name not in nested_names:  # no scope of this file defines it: skip the walk
-            return None if self_scope else top.get(name)
+            return None if self_scope else _top_level(top, name, entry)
         scope = enclosing
         while scope is not None:
             owner = by_id.get(scope)
@@ -281,7 +368,7 @@ class Resolver:
             scope = owner.parent
         if self_scope:
             return None
-        return top.get(name)
+        return _top_level(top, name, entry)
 
     def _by_bare_name(
         self, name: str, qualified: bool, kind: RefKind, entry: FileEntry
@@ -323,3 +410,13 @@ class Resolver:
         # three decimals, as the store keeps them: stored and fresh edges compare equal
         confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else 0.8), 3)
         return [Resolution(c, confidence) for c in candidates]
+
+
+def _top_level(top: dict[str, Symbol], name: str, entry: FileEntry) -> Symbol | None:
+    """The file's top-level definition a bare name stands for. In JavaScript a member
+    assigned at top level (``axios.Axios = Axios``) is never a bare name: the
+    ``Axios`` written there is the import, or a definition elsewhere."""
+    found = top.get(name)
+    if found is not None and found.kind in Kind.MEMBERS and family(entry.language) == "javascript":
+        return None
+    return found

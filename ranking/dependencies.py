@@ -2,25 +2,29 @@
 its imports from outside the workspace, read from the index's import references.
 
 An import counts for a file when the resolver links it to definitions in another file
-(``from shop.models import Order``, ``import { Foo } from './mod'``, re-exports
-followed), or, in Python, when the module it names is a file of the workspace
-(``import shop.models``, ``from shop import models``). An import that resolves to
-nothing in the workspace is ``external``, by the module it names. ``depth`` follows
-imports transitively; import cycles through the file are reported.
+of its language family (``from shop.models import Order``, ``import { Foo } from
+'./mod'``, re-exports followed; a Python stub stands for the module beside it), when,
+in Python, the module it names is a file of the workspace (``import shop.models``,
+``from shop import models``, ``from . import models``), or when it names files by path
+or package (:mod:`~symfuse.ranking.import_paths`: script paths, C includes, Go
+packages, Rust ``mod``/``use``, Java and C# packages and namespaces). An import that
+resolves to nothing in the workspace is ``external``, by the module it names. ``depth``
+follows imports transitively; import cycles through the file are reported.
 """
 
 from __future__ import annotations
 
-import posixpath
 from collections import defaultdict
 from dataclasses import dataclass
 
 import networkx as nx
 
-from symfuse.indexer.bindings import python_modules
+from symfuse.indexer.bindings import import_fqn, python_module_of, python_modules
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.model import RefKind
+from symfuse.indexer.languages import family
+from symfuse.indexer.model import Kind, Reference, RefKind
+from symfuse.ranking.import_paths import ImportPaths
 from symfuse.ranking.records import Record
 from symfuse.ranking.targets import resolver_for
 
@@ -50,19 +54,23 @@ class Dependencies(Record):
     cycles: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
 class ImportGraph:
-    """Per file: the files it imports (with lines) and its external modules (with lines)."""
+    """Per file: the files it imports (with lines), its external modules (with lines),
+    the files that import it; and the whole as a networkx graph (for cycles)."""
 
-    imports: dict[str, dict[str, list[int]]]
-    external: dict[str, dict[str, list[int]]]
-
-    def importers(self) -> dict[str, dict[str, list[int]]]:
+    def __init__(
+        self, imports: dict[str, dict[str, list[int]]], external: dict[str, dict[str, list[int]]]
+    ) -> None:
+        self.imports = imports
+        self.external = external
         reverse: dict[str, dict[str, list[int]]] = defaultdict(dict)
-        for source, targets in self.imports.items():
+        for source, targets in imports.items():
             for target, lines in targets.items():
                 reverse[target][source] = lines
-        return reverse
+        self.importers = dict(reverse)
+        self.directed = nx.DiGraph()
+        for source, targets in imports.items():
+            self.directed.add_edges_from((source, target) for target in targets)
 
 
 def import_graph(index: Index) -> ImportGraph:
@@ -72,30 +80,62 @@ def import_graph(index: Index) -> ImportGraph:
 
 def _build(index: Index) -> ImportGraph:
     resolver = resolver_for(index)
-    modules = python_modules(index)
-    by_name: dict[str, list[str]] = defaultdict(list)  # file name -> the files so named
-    for key in index.files:
-        by_name[posixpath.basename(key)].append(key)
+    modules = _runtime_modules(index)
+    paths = ImportPaths(index)
     imports: dict[str, dict[str, list[int]]] = {}
     external: dict[str, dict[str, list[int]]] = {}
     for key, entry in index.files.items():
         found: dict[str, list[int]] = defaultdict(list)
         outside: dict[str, list[int]] = defaultdict(list)
+        mine = family(entry.language)
         for ref in entry.references():
             if ref.kind is not RefKind.IMPORT:
                 continue
-            files = {r.target.file for r in resolver.resolve(ref, entry)}
-            files |= _module_files(entry, ref.qualifier, ref.name, modules)
-            spec = ref.qualifier or ref.name
-            files |= _path_files(index, key, entry.language, spec, by_name)
+            hits = resolver.resolve(ref, entry)
+            files = {
+                _runtime(index, h.target.file) for h in hits if family(h.target.language) == mine
+            }
+            files |= _module_files(index, entry, ref, modules)
+            files |= paths.files(key, entry, ref)
             files.discard(key)
             for file in files:
                 _add(found[file], ref.line)
             if not files:
                 _add(outside[_module_name(ref.qualifier, ref.name)], ref.line)
-        imports[key] = dict(found)
+        if entry.language == "rust":
+            _rust_mods(paths, key, entry, found)
+        imports[key] = {file: sorted(set(lines)) for file, lines in found.items()}
         external[key] = dict(outside)
     return ImportGraph(imports, external)
+
+
+def _rust_mods(paths: ImportPaths, key: str, entry: FileEntry, found: dict[str, list[int]]) -> None:
+    """Rust's ``mod foo;``: a module declared here whose body is another file."""
+    for symbol in entry.symbols:
+        if symbol.kind is Kind.MODULE and symbol.signature.rstrip().endswith(";"):
+            for file in paths.rust_mod(key, symbol.name):
+                _add(found[file], symbol.line)
+
+
+def _runtime(index: Index, file: str) -> str:
+    """A Python stub (``mod.pyi``) stands for the module beside it when there is one:
+    the file that runs, and the one an agent opens."""
+    twin = file[:-1] if file.endswith(".pyi") else ""
+    return twin if twin and twin in index.files else file
+
+
+def _runtime_modules(index: Index) -> dict[str, str]:
+    """Python module name -> its file, the module before its stub; also the unique
+    trailing names of two parts or more (``user_commands.utils`` for Django's
+    ``tests.user_commands.utils``: test apps import each other with tests/ on the path)."""
+    exact = {name: _runtime(index, entry.path) for name, entry in python_modules(index).items()}
+    tails: dict[str, str | None] = {}
+    for name, file in exact.items():
+        parts = name.split(".")
+        for start in range(1, len(parts) - 1):
+            tail = ".".join(parts[start:])
+            tails[tail] = file if tail not in tails else None
+    return {**{tail: file for tail, file in tails.items() if file is not None}, **exact}
 
 
 def _add(lines: list[int], line: int) -> None:
@@ -104,47 +144,23 @@ def _add(lines: list[int], line: int) -> None:
 
 
 def _module_files(
-    entry: FileEntry, qualifier: str, name: str, modules: dict[str, FileEntry]
+    index: Index, entry: FileEntry, ref: Reference, modules: dict[str, str]
 ) -> set[str]:
     """Python: the workspace file the import names as a module: ``import a.b`` and
-    ``from a import b`` name ``a/b.py`` when it exists, else the package ``a``."""
+    ``from a import b`` (``from . import b``) name ``a/b.py`` when it exists, else the
+    package ``a`` (the deepest of ``a.b``'s packages that is in the workspace)."""
     if entry.language != "python":
         return set()
-    for module in (f"{qualifier}.{name}" if qualifier and name != "*" else name, qualifier):
-        target = modules.get(module.strip(".")) if module else None
+    base = ""
+    if ref.qualifier:
+        base = import_fqn("_", ref.qualifier, entry, python_module_of(index, entry))[:-2]
+    dotted = f"{base}.{ref.name}" if base and ref.name != "*" else base or ref.name
+    parts = dotted.split(".")
+    while parts:
+        target = modules.get(".".join(parts))
         if target is not None:
-            return {target.path}
-    return set()
-
-
-_SCRIPTS = frozenset({"javascript", "typescript", "tsx", "vue", "svelte"})
-_SCRIPT_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte")
-_C_FAMILY = frozenset({"c", "cpp", "objc", "cuda", "glsl", "hlsl"})
-
-
-def _path_files(
-    index: Index, key: str, language: str, spec: str, by_name: dict[str, list[str]]
-) -> set[str]:
-    """Files named by path: a script's relative module (``./mod`` -> ``mod.ts``,
-    ``./lib`` -> ``lib/index.js``), a C-family ``#include "x.h"`` (beside the file,
-    else the one workspace file ending in that path)."""
-    folder = posixpath.dirname(key)
-    if language in _SCRIPTS and spec.startswith("."):
-        base = posixpath.normpath(posixpath.join(folder, spec))
-        for candidate in (base + s for s in _SCRIPT_SUFFIXES):
-            if candidate in index.files:
-                return {candidate}
-        for candidate in (f"{base}/index{s}" for s in _SCRIPT_SUFFIXES[1:]):
-            if candidate in index.files:
-                return {candidate}
-        return set()
-    if language in _C_FAMILY and spec and not spec.startswith("<"):
-        beside = posixpath.normpath(posixpath.join(folder, spec))
-        if beside in index.files:
-            return {beside}
-        named = by_name.get(posixpath.basename(spec), [])
-        ending = [f for f in named if f.endswith("/" + spec) or f == spec]
-        return set(ending) if len(ending) == 1 else set()
+            return {target}
+        parts.pop()
     return set()
 
 
@@ -158,7 +174,7 @@ def dependencies(index: Index, target: str, depth: int = 1) -> Dependencies:
     """The dependencies of the file ``target`` (a workspace path, or a Python module)."""
     key = _file_of(index, target)
     graph = import_graph(index)
-    importers = graph.importers()
+    importers = graph.importers
     return Dependencies(
         file=key,
         imports=_walk(graph.imports, key, depth),
@@ -200,21 +216,20 @@ def _walk(edges: dict[str, dict[str, list[int]]], start: str, depth: int) -> tup
 
 
 MAX_CYCLES = 20
+CYCLE_HOPS = 8
 
 
 def _cycles(graph: ImportGraph, key: str) -> tuple[tuple[str, ...], ...]:
-    """Import cycles through ``key`` (shortest first, at most :data:`MAX_CYCLES`)."""
-    directed = nx.DiGraph()
-    for source, targets in graph.imports.items():
-        directed.add_edges_from((source, target) for target in targets)
+    """Import cycles through ``key``: for each file it imports, the shortest way back
+    (shortest first, at most :data:`MAX_CYCLES`). One breadth-first search per import,
+    not an enumeration of every cycle of the component (Django has millions)."""
+    directed = graph.directed
     if key not in directed:
         return ()
-    component = nx.node_connected_component(directed.to_undirected(as_view=True), key)
-    found: list[tuple[str, ...]] = []
-    for cycle in nx.simple_cycles(directed.subgraph(component), length_bound=8):
-        if key in cycle:
-            at = cycle.index(key)
-            found.append(tuple(cycle[at:] + cycle[:at]))
-            if len(found) >= MAX_CYCLES:
-                break
-    return tuple(sorted(found, key=len))
+    back = nx.single_target_shortest_path(directed, key, cutoff=CYCLE_HOPS)
+    found: set[tuple[str, ...]] = set()
+    for first in sorted(graph.imports.get(key, {})):
+        path = back.get(first)
+        if path is not None:
+            found.add((key, *path[:-1]))
+    return tuple(sorted(found, key=lambda c: (len(c), c))[:MAX_CYCLES])

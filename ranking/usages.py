@@ -204,6 +204,7 @@ def _usages(index: Index, targets: list[Symbol]) -> list[Usage]:
     files = sorted({key for n in by_name for key in index.files_referencing(n)})
     found: list[Usage] = []
     seen: set[tuple[str, int, int]] = set()
+    shown: set[tuple[str, int, int]] = set()
     for key in files:
         entry = index.files[key]
         refs = entry.references()
@@ -219,7 +220,11 @@ def _usages(index: Index, targets: list[Symbol]) -> list[Usage]:
             seen.add((ref.file, ref.line, ref.col))
             if lines is None:
                 lines = paths.read_lines(index, key)
-            found.append(_usage(ref, lines, hit[0], hit[1]))
+            usage = _usage(ref, lines, hit[0], hit[1])
+            if (usage.file, usage.line, usage.column) in shown:
+                continue  # `@attrs(...)`: the decorator and the call in it are one use
+            shown.add((usage.file, usage.line, usage.column))
+            found.append(usage)
     return found
 
 

@@ -53,3 +53,33 @@
 (export_statement
   (namespace_export (identifier) @alias)
   source: (string (string_fragment) @name)) @reference.import
+
+; names used as values: operands (`x instanceof Foo`), initializers, object and array
+; members (`{ Foo, b: bar }`), conditions, spreads, `export default Foo`, `export { Foo }`
+(binary_expression left: (identifier) @name) @reference.reference
+(binary_expression right: (identifier) @name) @reference.reference
+(variable_declarator value: (identifier) @name) @reference.reference
+(pair value: (identifier) @name) @reference.reference
+(object (shorthand_property_identifier) @name) @reference.reference
+(array (identifier) @name) @reference.reference
+(ternary_expression (identifier) @name) @reference.reference
+(spread_element (identifier) @name) @reference.reference
+(unary_expression argument: (identifier) @name) @reference.reference
+(parenthesized_expression (identifier) @name) @reference.reference
+(await_expression (identifier) @name) @reference.reference
+(subscript_expression object: (identifier) @name) @reference.reference
+(arrow_function body: (identifier) @name) @reference.reference
+(template_substitution (identifier) @name) @reference.reference
+(export_statement value: (identifier) @name) @reference.reference
+(export_statement (export_clause (export_specifier name: (identifier) @name)) !source) @reference.reference
+
+; imports by call and for their side effects: `require('./mod')`, `import('./mod')`,
+; `import './polyfill'` (the module is the name, as in `import * as m`)
+(import_statement . source: (string (string_fragment) @name)) @reference.import
+(call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string (string_fragment) @name))
+  (#eq? @_require "require")) @reference.import
+(call_expression
+  function: (import)
+  arguments: (arguments . (string (string_fragment) @name))) @reference.import

@@ -69,9 +69,15 @@
 
 ; a module-level object used before a dot (`registry.items`), not self or cls
 (attribute object: (identifier) @name (#not-match? @name "^(self|cls)$")) @reference.reference
+; a member read through self or cls (`self.cache`, `cls.registry`), called or not
+(attribute
+  object: (identifier) @qualifier
+  attribute: (identifier) @name
+  (#match? @qualifier "^(self|cls)$")) @reference.reference
 
 ; names as bare values: in tuples and lists, conditions, boolean operands
 (tuple (identifier) @name) @reference.reference
+(expression_list (identifier) @name) @reference.reference
 (list (identifier) @name) @reference.reference
 (if_statement condition: (identifier) @name) @reference.reference
 (while_statement condition: (identifier) @name) @reference.reference
@@ -83,3 +89,32 @@
 (return_statement (identifier) @name) @reference.reference
 (assignment right: (identifier) @name) @reference.reference
 (assignment right: (attribute attribute: (identifier) @name)) @reference.reference
+; a dotted name used as a value (`models.DateTimeField` in a tuple, an argument, a dict,
+; `except base.Error`, `return mod.X`)
+(tuple (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(list (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(call arguments: (argument_list (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.reference
+(keyword_argument value: (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(pair (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(except_clause (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.type
+(except_clause (as_pattern (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.type
+(except_clause (tuple (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.type
+(return_statement (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(expression_list (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+
+; ---- names a function binds itself (`@local`): its bare uses there are not the
+; module's definitions of the same name (the engine drops them inside functions)
+(parameters (identifier) @name @local)
+(parameters (default_parameter name: (identifier) @name @local))
+(parameters (typed_parameter (identifier) @name @local))
+(parameters (typed_default_parameter name: (identifier) @name @local))
+(parameters (list_splat_pattern (identifier) @name @local))
+(parameters (dictionary_splat_pattern (identifier) @name @local))
+(assignment left: (identifier) @name @local)
+(assignment left: (pattern_list (identifier) @name @local))
+(assignment left: (tuple_pattern (identifier) @name @local))
+(augmented_assignment left: (identifier) @name @local)
+(for_statement left: (identifier) @name @local)
+(for_statement left: (pattern_list (identifier) @name @local))
+(with_item value: (as_pattern alias: (as_pattern_target (identifier) @name @local)))
+(named_expression name: (identifier) @name @local)

@@ -90,6 +90,10 @@
 
 ; ---- references --------------------------------------------------------------
 
+; `import fs = require('./fs')`: a namespace import of the module
+(import_statement
+  (import_require_clause (identifier) @alias source: (string (string_fragment) @name))) @reference.import
+
 (type_annotation (type_identifier) @name) @reference.type
 (type_annotation (generic_type name: (type_identifier) @name)) @reference.type
 (type_annotation (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)) @reference.type

@@ -57,3 +57,110 @@ def test_script_paths_and_c_includes(index: Index) -> None:
 def test_an_unknown_target_is_named(index: Index) -> None:
     with pytest.raises(NotFound, match=r"no file or Python module 'app/zzz\.py'"):
         dependencies(index, "app/zzz.py")
+
+
+PACKAGES = {
+    "go/go.mod": "module example.com/shop\n\ngo 1.21\n",
+    "go/util/strings.go": "package util\n\nfunc Upper(s string) string { return s }\n",
+    "go/util/nums.go": "package util\n\nfunc Add(a, b int) int { return a + b }\n",
+    "go/util/nums_test.go": "package util\n",
+    "go/cmd/main.go": (
+        'package main\n\nimport (\n\t"fmt"\n\tu "example.com/shop/util"\n)\n\n'
+        'func main() { fmt.Println(u.Upper("x")) }\n'
+    ),
+    "rs/src/main.rs": (
+        "mod net;\nmod util;\nuse crate::util::helper;\nuse std::collections::HashMap;\n\n"
+        "fn main() { helper(); net::client::get(); }\n"
+    ),
+    "rs/src/util.rs": "pub fn helper() {}\n",
+    "rs/src/net/mod.rs": "pub mod client;\n",
+    "rs/src/net/client.rs": "use super::super::util::helper;\npub fn get() { helper(); }\n",
+    "java/com/shop/model/Order.java": "package com.shop.model;\n\npublic class Order {}\n",
+    "java/com/shop/model/Item.java": "package com.shop.model;\n\npublic class Item {}\n",
+    "java/com/shop/app/App.java": (
+        "package com.shop.app;\n\nimport com.shop.model.Order;\nimport java.util.List;\n\n"
+        "public class App { Order o; }\n"
+    ),
+    "java/com/shop/app/All.java": (
+        "package com.shop.app;\n\nimport com.shop.model.*;\n\nclass All {}\n"
+    ),
+    "cs/Shop/Models/Order.cs": "namespace Shop.Models\n{\n    public class Order { }\n}\n",
+    "cs/Shop/App/Program.cs": (
+        "using System;\nusing Shop.Models;\n\n"
+        "namespace Shop.App\n{\n    class Program { Order o; }\n}\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_tree(tmp_path_factory.mktemp("packages"), PACKAGES)
+
+
+def with_lines(links: tuple[object, ...]) -> list[tuple[str, tuple[int, ...]]]:
+    return [(link.file, link.lines) for link in links]  # type: ignore[attr-defined]
+
+
+def test_go_import_paths_name_the_package_folder(packages: Index) -> None:
+    main = dependencies(packages, "go/cmd/main.go")
+    assert with_lines(main.imports) == [("go/util/nums.go", (5,)), ("go/util/strings.go", (5,))]
+    assert [e.module for e in main.external] == ["fmt"]
+    assert files(dependencies(packages, "go/util/nums.go").importers) == [("go/cmd/main.go", 1)]
+
+
+def test_rust_mod_and_use_paths(packages: Index) -> None:
+    main = dependencies(packages, "rs/src/main.rs")
+    assert with_lines(main.imports) == [("rs/src/net/mod.rs", (1,)), ("rs/src/util.rs", (2, 3))]
+    assert [e.module for e in main.external] == ["std::collections"]
+    assert files(dependencies(packages, "rs/src/net/mod.rs").imports) == [
+        ("rs/src/net/client.rs", 1)
+    ]
+    assert files(dependencies(packages, "rs/src/net/client.rs").imports) == [("rs/src/util.rs", 1)]
+
+
+def test_java_classes_and_packages(packages: Index) -> None:
+    app = dependencies(packages, "java/com/shop/app/App.java")
+    assert with_lines(app.imports) == [("java/com/shop/model/Order.java", (3,))]
+    assert [e.module for e in app.external] == ["java.util"]
+    every = dependencies(packages, "java/com/shop/app/All.java")
+    assert files(every.imports) == [
+        ("java/com/shop/model/Item.java", 1),
+        ("java/com/shop/model/Order.java", 1),
+    ]
+
+
+def test_csharp_namespaces(packages: Index) -> None:
+    program = dependencies(packages, "cs/Shop/App/Program.cs")
+    assert with_lines(program.imports) == [("cs/Shop/Models/Order.cs", (2,))]
+    assert [e.module for e in program.external] == ["System"]
+
+
+SCRIPTS = {
+    "app/main.js": (
+        "import './polyfill';\nconst util = require('util');\nconst lib = require('./lib');\n"
+        "const lazy = () => import('./lazy.mjs');\n"
+    ),
+    "app/polyfill.js": "globalThis.x = 1;\n",
+    "app/lib/index.js": "module.exports = { a: 1 };\n",
+    "app/lazy.mjs": "export const b = 2;\n",
+    "app/util.js": "const util = require('node:util');\n",
+    "app/fs.ts": "import fs = require('./lib');\nexport const c = fs;\n",
+}
+
+
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_tree(tmp_path_factory.mktemp("scripts"), SCRIPTS)
+
+
+def test_require_dynamic_and_side_effect_imports(scripts: Index) -> None:
+    main = dependencies(scripts, "app/main.js")
+    assert with_lines(main.imports) == [
+        ("app/lazy.mjs", (4,)),
+        ("app/lib/index.js", (3,)),
+        ("app/polyfill.js", (1,)),
+    ]
+    # a package is external, not the workspace's variable named util
+    assert [e.module for e in main.external] == ["util"]
+    assert files(dependencies(scripts, "app/util.js").importers) == []
+    assert files(dependencies(scripts, "app/fs.ts").imports) == [("app/lib/index.js", 1)]

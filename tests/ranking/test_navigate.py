@@ -158,7 +158,8 @@ def test_builtin_call_in_python_does_not_link_to_a_java_method(index: Index) -> 
 
 def test_parameter_is_not_a_usage_of_a_same_named_field(index: Index) -> None:
     result = find_usages(index, symbol_id="shop/models.py::Order.items#field")
-    assert positions(result) == []
+    # the parameters `items` in shop/service.py are not it; `self.items` in Order is
+    assert positions(result) == [("shop/models.py", 27, 48, "reference")]
 
 
 def test_class_qualified_call_resolves_in_its_file(index: Index) -> None:
