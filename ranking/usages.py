@@ -47,6 +47,7 @@ class Usage(Record):
     target: str
     confidence: float = field(metadata=shown(view=round3))
     text: str
+    repository: str  # the alias of the file's root
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +221,7 @@ def _usages(index: Index, targets: list[Symbol]) -> list[Usage]:
             seen.add((ref.file, ref.line, ref.col))
             if lines is None:
                 lines = paths.read_lines(index, key)
-            usage = _usage(ref, lines, hit[0], hit[1])
+            usage = _usage(ref, lines, hit[0], hit[1], entry.root)
             if (usage.file, usage.line, usage.column) in shown:
                 continue  # `@attrs(...)`: the decorator and the call in it are one use
             shown.add((usage.file, usage.line, usage.column))
@@ -264,7 +265,9 @@ def _match(
     return (fit.symbol_id, 0.5 / count) if fit is not None else None
 
 
-def _usage(ref: Reference, lines: list[str], target: str, confidence: float) -> Usage:
+def _usage(
+    ref: Reference, lines: list[str], target: str, confidence: float, repository: str
+) -> Usage:
     text = paths.line_text(lines, ref.line)
     column = ref.col
     at = text.find(ref.name, ref.col - 1)
@@ -280,6 +283,7 @@ def _usage(ref: Reference, lines: list[str], target: str, confidence: float) -> 
         target=target,
         confidence=confidence,
         text=text.strip()[:300],
+        repository=repository,
     )
 
 
@@ -295,4 +299,5 @@ def _declaration(index: Index, target: Symbol) -> Usage:
         target=target.symbol_id,
         confidence=1.0,
         text=paths.line_text(lines, target.name_line).strip()[:300],
+        repository=target.root,
     )
