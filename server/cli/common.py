@@ -15,6 +15,7 @@ from typing import Any
 from symfuse.indexer.config import IndexConfig, split_alias
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
+from symfuse.server.common.output import OutputFormat
 
 AddOptions = Callable[[argparse.ArgumentParser], None]
 
@@ -111,6 +112,21 @@ def common_parser() -> argparse.ArgumentParser:
         help="json: one object per line (with request_id, operation, elapsed_ms for queries)",
     )
     return common
+
+
+def format_option(
+    p: argparse.ArgumentParser, choices: tuple[OutputFormat, ...], default: OutputFormat
+) -> None:
+    """The ``--output-format``/``-f`` option of a command: these ``choices``, ``default``."""
+    p.add_argument(
+        "--output-format",
+        "-f",
+        type=OutputFormat,
+        choices=choices,
+        default=default,
+        metavar="|".join(c.value for c in choices),
+        help=f"output format (default {default.value})",
+    )
 
 
 def index_config(

@@ -84,6 +84,7 @@ def _option_given(argv: Sequence[str], names: tuple[str, ...]) -> bool:
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
+    from symfuse.server.cli.common import format_option
     from symfuse.server.common.output import OutputFormat
 
     p = sub.add_parser(
@@ -96,15 +97,7 @@ def register(
     )
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace root (default: .)")
     choices = (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON)
-    p.add_argument(
-        "--output-format",
-        "-f",
-        type=OutputFormat,
-        choices=choices,
-        default=OutputFormat.TEXT,
-        metavar="text|json|toon",
-        help="output format (default text)",
-    )
+    format_option(p, choices, OutputFormat.TEXT)
     p.set_defaults(handler=run_config)
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from symfuse.server.cli.common import format_option
 from symfuse.server.common.output import OutputFormat, render
 
 WATCH_WAIT = 5.0  # seconds the watcher check waits for the change it made
@@ -46,15 +47,7 @@ def register(
     )
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace root (default: .)")
     choices = (OutputFormat.TEXT, OutputFormat.JSON)
-    p.add_argument(
-        "--output-format",
-        "-f",
-        type=OutputFormat,
-        choices=choices,
-        default=OutputFormat.TEXT,
-        metavar="text|json",
-        help="output format (default text)",
-    )
+    format_option(p, choices, OutputFormat.TEXT)
     p.set_defaults(handler=run_doctor)
 
 

@@ -12,7 +12,7 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.indexer.update import load_index, refresh_index, update_index
-from symfuse.server.cli.common import defer_options, hold, index_config
+from symfuse.server.cli.common import defer_options, format_option, hold, index_config
 from symfuse.server.common.output import (
     OutputFormat,
     problem_rows,
@@ -37,7 +37,7 @@ def register(
     )
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
     defer_options(p, _reindex_options)
-    _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
+    format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_index)
 
     p = sub.add_parser(
@@ -56,7 +56,7 @@ def register(
         help=f"only this kind: {', '.join(k.value for k in Kind)}"
         ", or an alias (func, cls, ctor, ...)",
     )
-    _format_option(p, tuple(OutputFormat), OutputFormat.JSONL)
+    format_option(p, tuple(OutputFormat), OutputFormat.JSONL)
     p.set_defaults(handler=run_symbols)
 
     p = sub.add_parser(
@@ -74,7 +74,7 @@ def register(
     )
     defer_options(p, _status_options)
     defer_options(p, _latency_options)
-    _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
+    format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_stats)
 
     p = sub.add_parser(
@@ -83,7 +83,7 @@ def register(
         description="Every supported language with its file extensions and file names, "
         "and how a .h file's language is chosen.",
     )
-    _format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
+    format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_languages)
 
 
@@ -105,20 +105,6 @@ def _latency_options(parser: argparse.ArgumentParser) -> None:
     from symfuse.server.cli.ops import add_latency_options
 
     add_latency_options(parser)
-
-
-def _format_option(
-    p: argparse.ArgumentParser, choices: tuple[OutputFormat, ...], default: OutputFormat
-) -> None:
-    p.add_argument(
-        "--output-format",
-        "-f",
-        type=OutputFormat,
-        choices=choices,
-        default=default,
-        metavar="|".join(c.value for c in choices),
-        help=f"output format (default {default.value})",
-    )
 
 
 def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:

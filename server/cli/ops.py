@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from symfuse.indexer.store import Store
-from symfuse.server.cli.common import index_config
+from symfuse.server.cli.common import format_option, index_config
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.metrics import MetricsStore
 from symfuse.server.common.ops import (
@@ -66,15 +66,7 @@ def register(
     )
     p.add_argument("action", choices=("stats", "clear"), help="what to do")
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
-    p.add_argument(
-        "--output-format",
-        "-f",
-        type=OutputFormat,
-        choices=_FORMATS,
-        default=OutputFormat.TEXT,
-        metavar="|".join(c.value for c in _FORMATS),
-        help="output format (default text)",
-    )
+    format_option(p, _FORMATS, OutputFormat.TEXT)
     p.set_defaults(handler=run_cache)
 
 

@@ -33,6 +33,7 @@ from symfuse.ranking.query.requests import (
     UsagesRequest,
 )
 from symfuse.ranking.usages import MAX_SHOWN_TARGETS
+from symfuse.server.cli.common import format_option
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render, table
@@ -80,15 +81,7 @@ def _parser(
         metavar="ROOT",
         help="a workspace root (repeatable; default: .)",
     )
-    p.add_argument(
-        "--output-format",
-        "-f",
-        type=OutputFormat,
-        choices=_FORMATS,
-        default=OutputFormat.TEXT,
-        metavar="|".join(c.value for c in _FORMATS),
-        help="output format (default text)",
-    )
+    format_option(p, _FORMATS, OutputFormat.TEXT)
     return p
 
 

@@ -17,6 +17,7 @@ from symfuse.ranking.query.operations import operation
 from symfuse.ranking.request import DetailLevel, SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
+from symfuse.server.cli.common import format_option
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render
@@ -40,15 +41,7 @@ def register(
     add_request_options(p, SearchRequest, primary_required=True)
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
     p.add_argument("--root", dest="extra_roots", action="append", default=[], metavar="ROOT")
-    p.add_argument(
-        "--output-format",
-        "-f",
-        type=OutputFormat,
-        choices=_FORMATS,
-        default=OutputFormat.TEXT,
-        metavar="json|toon|text",
-        help="output format (default text)",
-    )
+    format_option(p, _FORMATS, OutputFormat.TEXT)
     p.set_defaults(handler=run_search, operation="search")
 
 
