@@ -1,0 +1,270 @@
+"""Large repositories (issue 16): every target as a ratio to a reference measured in the same run.
+
+    python tests/bench/large_bench.py                      # sqlalchemy, then the 1M-line tree
+    python tests/bench/large_bench.py --trees sqlalchemy   # one tree
+    python tests/bench/large_bench.py --queries 200
+
+Trees (registry sdists, fetched once by ``corpus.py`` into ``tests/bench/.corpus``):
+
+- ``sqlalchemy``: SQLAlchemy 2.0's sdist (about 610k lines);
+- ``large``: several sdists side by side, at least 1M lines in all (``LARGE``).
+
+Per tree, each measured in this run:
+
+1. Cold index: ``symfuse index`` on a fresh index directory (wall, CPU, peak RSS),
+   against ``ctags -R`` on the same tree and against tree-sitter parse-only (every file
+   the index would read, parsed and dropped, in as many processes as the index uses).
+2. First ranked answer: ``symfuse search`` right after the cold index builds the
+   ranking structures (wall, peak RSS); cold index plus this is the cold start. Warm
+   start: the same search again (structures read from disk).
+3. Serving: ``symfuse mcp`` over stdio, the first answer after spawning on a warm
+   index, then ``--queries`` searches through the SDK's client (p50/p95), and the
+   server's RSS after them (read from /proc).
+4. In process: the p50/p95 of ``search`` on the loaded index and structures.
+5. Index on disk against the source's size.
+
+Targets: cold index <= 1.5x parse-only (<= 3x ctags); cold start <= 5 s at <= 500 MB
+peak on sqlalchemy; warm start <= 0.8 s; serving RSS <= 250 MB (sqlalchemy) and
+<= 600 MB (1M lines); search p95 <= 10 ms through MCP, <= 5 ms in process; index on
+disk <= 1.5x the source. Never run it beside other work on the machine: it times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import corpus as corpus_mod
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.discover import discover
+
+SYMFUSE = Path(sys.executable).with_name("symfuse")
+SQLALCHEMY = ("sqlalchemy==2.0.*",)
+LARGE = ("sqlalchemy==2.0.*", "django==5.2.*", "sympy==1.13.*", "pandas==2.2.*")
+QUERIES = (
+    "Session", "session query", "create engine", "connection pool", "ForeignKey",
+    "compile select", "dialect", "execute", "mapper", "relationship", "Column", "Table",
+    "metadata reflect", "flush", "event listen", "QuerySet", "render template", "Matrix",
+    "simplify expression", "DataFrame", "read csv", "groupby", "validate", "parse date",
+)  # fmt: skip
+
+
+def tree_of(specs: Iterable[str], name: str) -> Path:
+    """The unpacked sdists of ``specs`` side by side under one folder (hard links, made
+    once: the walk follows no symbolic link out of a root)."""
+    roots = [corpus_mod.unpack(corpus_mod.pip_sdist(spec)) for spec in specs]
+    if len(roots) == 1:
+        return roots[0]
+    tree = corpus_mod.SOURCES / f"large-{name}"
+    tree.mkdir(parents=True, exist_ok=True)
+    for root in roots:
+        if not (tree / root.name).exists():
+            shutil.copytree(root, tree / root.name, copy_function=os.link, symlinks=True)
+    return tree
+
+
+def timed(cmd: list[str]) -> dict[str, float]:
+    """Wall seconds, CPU seconds and peak RSS (MB) of a command, via GNU time."""
+    started = time.perf_counter()
+    result = subprocess.run(
+        ["/usr/bin/time", "-f", "%U %S %M", *cmd], capture_output=True, text=True, check=False
+    )
+    wall = time.perf_counter() - started
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {result.stderr[-2000:]}")
+    user, system, peak_kb = result.stderr.strip().splitlines()[-1].split()
+    return {"wall_s": wall, "cpu_s": float(user) + float(system), "peak_mb": int(peak_kb) / 1024}
+
+
+def _parse_only(batch: list[tuple[str, str]]) -> int:
+    from symfuse.indexer import languages
+
+    parsers: dict[str, Any] = {}
+    count = 0
+    for path, language in batch:
+        if language not in parsers:
+            from tree_sitter import Parser
+
+            parsers[language] = Parser(languages.grammar(language))
+        parsers[language].parse(Path(path).read_bytes())
+        count += 1
+    return count
+
+
+def parse_only(tree: Path, jobs: int) -> dict[str, float]:
+    """Every file the index reads, parsed with tree-sitter and dropped, in ``jobs``
+    processes: the floor of a tree-sitter index on these cores."""
+    config = IndexConfig(roots=(tree,), progress=False)
+    found = discover(tree, config.discovery()).candidates
+    files = [(f.abs_path, f.language) for f in found]
+    batches = [files[i::jobs] for i in range(jobs)]
+    started = time.perf_counter()
+    cpu = time.process_time()
+    with ProcessPoolExecutor(jobs) as pool:
+        parsed = sum(pool.map(_parse_only, batches))
+    return {
+        "wall_s": time.perf_counter() - started,
+        "files": parsed,
+        "cpu_parent_s": time.process_time() - cpu,
+    }
+
+
+async def serving(tree: Path, index_dir: Path, queries: int) -> dict[str, float]:
+    """Spawn ``symfuse mcp`` on a warm index: the first answer, search latency, RSS."""
+    params = StdioServerParameters(
+        command=str(SYMFUSE), args=["mcp", str(tree), "--index-dir", str(index_dir)]
+    )
+    started = time.perf_counter()
+    async with (
+        stdio_client(params) as (read, write),
+        ClientSession(read, write, read_timeout_seconds=900) as session,
+    ):
+        await session.initialize()
+        await session.call_tool("search", {"query": "Session"})
+        first = time.perf_counter() - started
+        await session.call_tool("cache_clear", {})
+        samples: list[float] = []
+        for i in range(queries):
+            query = f"{QUERIES[i % len(QUERIES)]} {i // len(QUERIES) or ''}".strip()
+            began = time.perf_counter()
+            await session.call_tool("search", {"query": query})
+            samples.append(time.perf_counter() - began)
+        rss = _server_rss()
+    ordered = sorted(samples)
+    return {
+        "first_answer_s": first,
+        "p50_ms": statistics.median(ordered) * 1000,
+        "p95_ms": ordered[int(0.95 * (len(ordered) - 1))] * 1000,
+        "rss_mb": rss,
+    }
+
+
+def _server_rss() -> float:
+    """The RSS of the newest ``symfuse mcp`` process (the one this run spawned)."""
+    found = subprocess.run(
+        ["pgrep", "-n", "-f", "symfuse mcp"], capture_output=True, text=True, check=False
+    )
+    pid = found.stdout.strip()
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def in_process(tree: Path, index_dir: Path, queries: int) -> dict[str, float]:
+    from symfuse.indexer.update import update_index
+    from symfuse.ranking.api import SearchRequest, prepare, search
+
+    config = IndexConfig(roots=(tree,), index_dir=index_dir, progress=False)
+    index, _ = update_index(config)
+    prepared = prepare(index, config.store.directory)
+    samples = []
+    for i in range(queries):
+        began = time.perf_counter()
+        search(index, SearchRequest(query=QUERIES[i % len(QUERIES)]), prepared=prepared)
+        samples.append(time.perf_counter() - began)
+    ordered = sorted(samples)
+    return {
+        "p50_ms": statistics.median(ordered) * 1000,
+        "p95_ms": ordered[int(0.95 * (len(ordered) - 1))] * 1000,
+    }
+
+
+def size_mb(path: Path) -> float:
+    total = sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
+    return total / 1e6
+
+
+def source_mb(tree: Path) -> tuple[float, int]:
+    config = IndexConfig(roots=(tree,), progress=False)
+    files = discover(tree, config.discovery()).candidates
+    size = sum(f.size for f in files)
+    lines = sum(Path(f.abs_path).read_bytes().count(b"\n") for f in files)
+    return size / 1e6, lines
+
+
+def measure(tree: Path, queries: int) -> dict[str, Any]:
+    jobs = os.cpu_count() or 1
+    out: dict[str, Any] = {"tree": str(tree)}
+    out["source_mb"], out["lines"] = source_mb(tree)
+    with tempfile.TemporaryDirectory(prefix="symfuse-large-") as tmp:
+        index_dir = Path(tmp) / "index"
+        tags = Path(tmp) / "tags"
+        out["ctags"] = timed(["ctags", "-R", "-f", str(tags), str(tree)])
+        out["parse_only"] = parse_only(tree, jobs)
+        where = [str(tree), "--index-dir", str(index_dir), "--no-progress"]
+        out["index"] = timed([str(SYMFUSE), "index", *where])
+        out["first_search"] = timed([str(SYMFUSE), "search", "Session", *where, "--limit", "5"])
+        out["warm_search"] = timed([str(SYMFUSE), "search", "Session", *where, "--limit", "5"])
+        out["index_mb"] = size_mb(index_dir)
+        out["serving"] = asyncio.run(serving(tree, index_dir, queries))
+        out["in_process"] = in_process(tree, index_dir, queries)
+    return out
+
+
+def report(m: dict[str, Any]) -> None:
+    index, ctags, floor = m["index"], m["ctags"], m["parse_only"]
+    cold_start = index["wall_s"] + m["first_search"]["wall_s"]
+    mcp, local = m["serving"], m["in_process"]
+    peak = max(index["peak_mb"], m["first_search"]["peak_mb"])
+    rows = [
+        ("lines", f"{m['lines']:,}", ""),
+        ("cold index wall s", f"{index['wall_s']:.2f}",
+         f"{index['wall_s'] / floor['wall_s']:.2f}x parse-only ({floor['wall_s']:.2f} s), "
+         f"{index['wall_s'] / ctags['wall_s']:.2f}x ctags ({ctags['wall_s']:.2f} s)"),
+        ("cold index CPU s", f"{index['cpu_s']:.2f}",
+         f"{index['cpu_s'] / ctags['cpu_s']:.1f}x ctags"),
+        ("cold start s (index + first answer)", f"{cold_start:.2f}", "target <= 5"),
+        ("cold start peak RSS MB", f"{peak:.0f}", "target <= 500"),
+        ("warm start s (CLI search)", f"{m['warm_search']['wall_s']:.2f}", "target <= 0.8"),
+        ("MCP spawn to first answer s", f"{m['serving']['first_answer_s']:.2f}", "warm index"),
+        ("MCP serving RSS MB", f"{m['serving']['rss_mb']:.0f}", "target <= 250 / 600"),
+        ("MCP search p50/p95 ms", f"{mcp['p50_ms']:.1f} / {mcp['p95_ms']:.1f}",
+         "target p95 <= 10"),
+        ("in-process p50/p95 ms", f"{local['p50_ms']:.1f} / {local['p95_ms']:.1f}",
+         "target p95 <= 5"),
+        ("index on disk MB", f"{m['index_mb']:.0f}",
+         f"{m['index_mb'] / m['source_mb']:.2f}x source ({m['source_mb']:.0f} MB)"),
+    ]  # fmt: skip
+    print(f"\n{m['tree']}")
+    for name, value, note in rows:
+        print(f"  {name:<38} {value:>14}  {note}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--trees", default="sqlalchemy,large", help="sqlalchemy, large")
+    parser.add_argument("--queries", type=int, default=100, help="searches per latency run")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = parser.parse_args()
+    if shutil.which("ctags") is None:
+        corpus_mod.ensure_apt(["universal-ctags"])
+    figures = []
+    for name in args.trees.split(","):
+        specs = SQLALCHEMY if name == "sqlalchemy" else LARGE
+        measured = measure(tree_of(specs, name), args.queries)
+        report(measured)
+        figures.append(measured)
+    if args.json is not None:
+        args.json.write_text(json.dumps(figures, indent=1))
+
+
+if __name__ == "__main__":
+    main()
