@@ -196,11 +196,15 @@ class LiveIndex:
             else:
                 current = self._build_in_batches(progress)
             # Link, rank and save a copy: readers keep using ``current`` meanwhile.
-            index, report = update_index(self.config, index=_snapshot(current))
-            with self._write_lock:
-                self._reapply_overlays(index)
-                with self._lock:
-                    self._index = index
+            copy = _snapshot(current)
+            index, report = update_index(self.config, index=copy)
+            if not _same(current, copy, index, report):
+                with self._write_lock:
+                    self._reapply_overlays(index)
+                    with self._lock:
+                        self._index = index
+            # else the stored index is up to date: publishing an equal copy would make
+            # every holder of the first one (ranking structures) build them again
             self.last_report = report
             self._error = None
             # The index lives as long as the server: keep the cyclic collector from
@@ -381,6 +385,12 @@ class LiveIndex:
                     log.warning("refresh after file changes failed: %s", exc)
         except (OSError, RuntimeError) as exc:
             log.warning("file watching stopped: %s", exc)
+
+
+def _same(current: Index, copy: Index, updated: Index, report: UpdateReport) -> bool:
+    """Whether an update of ``copy`` (a snapshot of ``current``) changed nothing."""
+    unchanged = not report.parsed and not report.removed and not report.rebuilt_because
+    return updated is copy and copy.generation == current.generation and unchanged
 
 
 def _snapshot(index: Index) -> Index:

@@ -129,6 +129,9 @@ class IndexService:
         self.quiet = quiet  # seconds an index stays unchanged before its structures are built
         self._after_prepare = after_prepare
         self._prepared: tuple[Index, Prepared] | None = None
+        # One build of the structures at a time: a query on a cold start and the warming
+        # thread would otherwise both build them, holding two copies (1.1 GB on SQLAlchemy).
+        self._building = threading.Lock()
         self._changes = threading.Condition()
         self._version = 0  # counts changes of the index, its readiness or its structures
         self._wanted = False  # a query asked for structures: build them without a quiet period
@@ -236,11 +239,12 @@ class IndexService:
     def ranked(self) -> Iterator[Ranked]:
         """The current index with its structures; while they are rebuilt, the earlier
         index with its own (stale) rather than a wait; on a cold start the current
-        index alone (the search builds its structures)."""
+        index with structures built now (or by the warming thread, if it is at it)."""
         with self.live.reading() as index:
             ranking = self.ranking(index)
             if ranking.previous is None:
-                yield Ranked(index, ranking.prepared, stale=False)
+                prepared = ranking.prepared or self._build(index)
+                yield Ranked(index, prepared, stale=False)
                 return
         yield Ranked(*ranking.previous, stale=True)
 
@@ -333,17 +337,27 @@ class IndexService:
 
     def _prepare(self, index: Index) -> None:
         try:
-            prepared = prepare(index, self.config.store.directory)
+            self._build(index)
         except (SymfuseError, OSError, ValueError) as exc:
             log.warning("preparing the ranking structures failed: %s", exc)
             self._retry_at = time.monotonic() + RETRY_AFTER
             return
-        with self._changes:
-            self._prepared = (index, prepared)
-            self._version += 1
-            self._changes.notify_all()
         if self._after_prepare is not None:
             self._after_prepare(index, lambda: self._interrupted(index))
+
+    def _build(self, index: Index) -> Prepared:
+        """The structures of ``index``: built here unless another thread built them while
+        this one waited; published for every later query."""
+        with self._building:
+            found = self.prepared_for(index)
+            if found is not None:
+                return found
+            prepared = prepare(index, self.config.store.directory)
+            with self._changes:
+                self._prepared = (index, prepared)
+                self._version += 1
+                self._changes.notify_all()
+            return prepared
 
     def _interrupted(self, index: Index) -> bool:
         """Whether work after a build should stop: stopping, a query waits for new

@@ -102,8 +102,10 @@ def test_a_cold_start_has_no_structures_to_fall_back_on(tmp_path: Path) -> None:
         index: Index = service.current()
         ranking = service.ranking(index)
         assert (ranking.prepared, ranking.previous) == (None, None)  # the quick ranking answers
-        with service.ranked() as ranked:  # a full search builds them itself
-            assert (ranked.index, ranked.prepared, ranked.stale) == (index, None, False)
+        with service.ranked() as ranked:  # a full search has them built, once, and kept
+            assert (ranked.index, ranked.stale) == (index, False)
+            assert ranked.prepared is not None
+        assert service.prepared_for(index) is ranked.prepared  # the warming thread's too
 
 
 def test_reindex_is_one_path_for_files_and_everything(tmp_path: Path) -> None:
