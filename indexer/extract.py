@@ -79,23 +79,44 @@ class Extraction:
 
 
 def extract(
-    path: str, root: str, language: str, source: bytes, module_path: str | None = None
+    path: str,
+    root: str,
+    language: str,
+    source: bytes,
+    module_path: str | None = None,
+    *,
+    definitions_only: bool = False,
 ) -> Extraction:
     """Definitions and references of one file. Syntax errors yield what tree-sitter recovers.
+    ``definitions_only``: no references (their patterns are not run).
 
     ``module_path`` is the path that module-qualified names come from (Python's
     ``pkg/mod.py`` -> ``pkg.mod``), when it differs from ``path``: a root that is
     itself a package puts its own name first.
     """
-    spec = languages.supported()[language]
     source = strip_bom(source)  # editors hide it: line 1's columns start after it
     prepass = PREPASS.get(language)
     tree = languages.parser(language).parse(prepass(source) if prepass else source)
+    return extract_tree(path, root, language, source, tree, module_path, definitions_only)
+
+
+def extract_tree(
+    path: str,
+    root: str,
+    language: str,
+    source: bytes,
+    tree: Tree,
+    module_path: str | None = None,
+    definitions_only: bool = False,
+) -> Extraction:
+    """:func:`extract` of a file already parsed (``source`` without its BOM): the history
+    index parses a file's next version incrementally, from the previous one's tree."""
+    spec = languages.supported()[language]
     problems: list[str] = []
     if tree.root_node.has_error:
         problems.append("syntax errors; indexed what the parser recovered")
     columns = Columns(source)
-    defs, raw_refs = _collect(language, tree, source)
+    defs, raw_refs = _collect(language, tree, source, definitions_only)
     _fold_function_values(defs)
     # a definition's own name is not a call of it (Julia's `f(x) = ...` head is a call)
     raw_refs = [r for r in raw_refs if r[5] is not RefKind.CALL or r[0] not in defs]
@@ -120,12 +141,15 @@ _ROLES: dict[str, dict[int, Role]] = {}
 _UNKNOWN: Role = ("", Kind.VARIABLE)  # a pattern not seen yet (None: seen, no known role)
 
 
-def _collect(language: str, tree: Tree, source: bytes) -> tuple[dict[int, Def], list[_RawRef]]:
+def _collect(
+    language: str, tree: Tree, source: bytes, definitions_only: bool = False
+) -> tuple[dict[int, Def], list[_RawRef]]:
     """The query's definitions (by their name's start byte) and references."""
     defs: dict[int, Def] = {}
     raw_refs: list[_RawRef] = []
     roles = _ROLES.setdefault(language, {})
-    for pattern, caps in QueryCursor(languages.query(language)).matches(tree.root_node):
+    query = languages.definitions_query(language) if definitions_only else languages.query(language)
+    for pattern, caps in QueryCursor(query).matches(tree.root_node):
         names = caps.get("name")
         if not names:
             continue
@@ -139,6 +163,8 @@ def _collect(language: str, tree: Tree, source: bytes) -> tuple[dict[int, Def], 
         cap, kind = role
         if isinstance(kind, Kind):
             _add_def(defs, kind, caps[cap][0], names[0], caps)
+        elif definitions_only:
+            continue  # the history index reads definitions alone
         elif cap == LOCAL:
             start, end = names[0].start_byte, names[0].end_byte
             row, byte_col = names[0].start_point

@@ -200,6 +200,22 @@ def query(name: str) -> Query:
     return Query(grammar(name), query_source(name))
 
 
+@functools.cache
+def definitions_query(name: str) -> Query:
+    """The query without its reference patterns: what reading definitions alone needs
+    (the history index extracts every version of a file; references are most matches)."""
+    from tree_sitter import Query
+
+    source = query_source(name)
+    compiled = Query(grammar(name), source)
+    text = source.encode()
+    for i in range(compiled.pattern_count):
+        pattern = text[compiled.start_byte_for_pattern(i) : compiled.end_byte_for_pattern(i)]
+        if b"@reference." in pattern and b"@definition." not in pattern:
+            compiled.disable_pattern(i)
+    return compiled
+
+
 def parser(name: str) -> Parser:
     from tree_sitter import Parser
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
@@ -45,6 +45,19 @@ class SymbolDetail(Record):
     children: tuple[Symbol, ...]
     callers_count: int
     callees_count: int
+    # Read from git (at_commit, include_removed): the commit, and whether HEAD lacks it.
+    at_commit: str | None = field(
+        default=None, metadata=shown(omit=lambda record: record.at_commit is None)
+    )
+    is_removed: bool = field(default=False, metadata=shown(omit=lambda r: not r.at_commit))
+    # With show_evolution: the commits that changed it (ranking.history.EvolutionEntry).
+    evolution: tuple[Any, ...] | None = field(
+        default=None,
+        metadata=shown(
+            view=lambda entries: [e.to_dict() for e in entries],
+            omit=lambda record: record.evolution is None,
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +92,7 @@ def get_symbol(
         raise InvalidRequest("symbol_id", "give a symbol_id, a path, or a path:line")
     if line is None:
         match = _PATH_LINE.match(path.strip())
-        if match is not None and match.group(1) and not _is_file(index, path):
+        if match is not None and match.group(1) and not is_file(index, path):
             path, line = match.group(1), int(match.group(2))
     key = paths.resolve_file(index, path, argument="path")
     if line is None:
@@ -95,12 +108,36 @@ def get_symbol(
     return symbol_detail(index, symbol.symbol_id, context_lines=context_lines, max_lines=max_lines)
 
 
-def _is_file(index: Index, path: str) -> bool:
+def is_file(index: Index, path: str) -> bool:
     try:
         paths.resolve_file(index, path)
     except (NotFound, InvalidRequest):
         return False
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class SourceWindow:
+    """A definition's lines (cut after ``max_lines``) and ``context_lines`` around them."""
+
+    source: str
+    cut: bool
+    before: str
+    after: str
+
+    @classmethod
+    def of(
+        cls, lines: list[str], symbol: Symbol, context_lines: int, max_lines: int
+    ) -> SourceWindow:
+        start, end = symbol.line, min(symbol.end_line, len(lines))
+        cut = end - start + 1 > max_lines
+        shown_end = start + max_lines - 1 if cut else end
+        return cls(
+            "\n".join(lines[start - 1 : shown_end]),
+            cut,
+            "\n".join(lines[max(0, start - 1 - context_lines) : start - 1]),
+            "\n".join(lines[end : end + context_lines]),
+        )
 
 
 def symbol_detail(
@@ -111,22 +148,17 @@ def symbol_detail(
     if max_lines < 1:
         raise InvalidRequest("max_lines", "must be 1 or more")
     symbol = require_symbol(index, symbol_id)
-    lines = paths.read_lines(index, symbol.file)
-    start, end = symbol.line, min(symbol.end_line, len(lines))
-    cut = end - start + 1 > max_lines
-    shown_end = start + max_lines - 1 if cut else end
-    before = lines[max(0, start - 1 - context_lines) : start - 1]
-    after = lines[end : end + context_lines]
+    window = SourceWindow.of(paths.read_lines(index, symbol.file), symbol, context_lines, max_lines)
     children = tuple(index.symbols[i] for i in index.children.get(symbol.symbol_id, ()))
     calls = frozenset({EdgeKind.CALLS})
     return SymbolDetail(
         symbol=symbol,
-        source="\n".join(lines[start - 1 : shown_end]),
-        start_line=start,
+        source=window.source,
+        start_line=symbol.line,
         end_line=symbol.end_line,
-        source_truncated=cut,
-        context_before="\n".join(before),
-        context_after="\n".join(after),
+        source_truncated=window.cut,
+        context_before=window.before,
+        context_after=window.after,
         parent=index.get(symbol.parent) if symbol.parent else None,
         children=children,
         callers_count=len(

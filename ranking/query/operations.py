@@ -14,15 +14,27 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from symfuse.indexer.errors import NotFound
+from symfuse.indexer.history.touched import qualified_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking import at_commit, repositories
 from symfuse.ranking import hierarchy as graph
-from symfuse.ranking import repositories
 from symfuse.ranking import text as text_search
 from symfuse.ranking.dead_code import DeadCodeResult, DeadCodeScope, dead_code
 from symfuse.ranking.dependencies import Dependencies, dependencies
-from symfuse.ranking.details import FileOutline, SymbolDetail, get_symbol
+from symfuse.ranking.details import FileOutline, SymbolDetail, get_symbol, is_file
 from symfuse.ranking.diffs import file_key
+from symfuse.ranking.history import (
+    NO_HISTORY,
+    EvolutionEntry,
+    Histories,
+    HistoryNotIndexed,
+    HistoryResult,
+    evolution,
+    repository_name,
+    search_history,
+)
 from symfuse.ranking.impact import ImpactResult, changed_by_diff, changed_in_file
 from symfuse.ranking.impact import impact as impact_of
 from symfuse.ranking.prepare import Prepared
@@ -33,6 +45,7 @@ from symfuse.ranking.query.requests import (
     DepsRequest,
     GetRequest,
     HierarchyRequest,
+    HistoryRequest,
     ImpactRequest,
     ReadRequest,
     ReindexRequest,
@@ -46,7 +59,7 @@ from symfuse.ranking.reading import FileText, read_file
 from symfuse.ranking.request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
-from symfuse.ranking.targets import resolve_one
+from symfuse.ranking.targets import find_targets, resolve_one
 from symfuse.ranking.usages import UsageScope, UsagesResult, find_usages
 
 _ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
@@ -74,6 +87,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("dead", DeadCodeRequest, "definitions nothing in the workspace refers to"),
     Operation("impact", ImpactRequest, "what a change to a symbol, file or diff reaches"),
     Operation("read", ReadRequest, "read a text file under the roots, or a range of its lines"),
+    Operation("history", HistoryRequest, "search the git history: commit messages and diffs"),
     Operation("status", StatusRequest, "the state of the index"),
     Operation("reindex", ReindexRequest, "re-index everything, or only the given files"),
 )
@@ -155,14 +169,28 @@ def text(index: Index, request: TextRequest) -> text_search.TextSearchResult:
     )
 
 
-def get(index: Index, request: GetRequest) -> SymbolDetail | FileOutline:
+def get(
+    index: Index, request: GetRequest, histories: Histories | None = None
+) -> SymbolDetail | FileOutline:
+    """A symbol's source (and with ``show_evolution`` the commits that changed it), or a
+    file's outline. With ``show_evolution`` a target that is neither an id nor a file is a
+    name (``symfuse evolution Order.total``)."""
     symbol_id, path = request.symbol_id, request.path
     if request.target is not None:
-        if index.get(request.target) is not None or _ID_SHAPE.match(request.target):
-            symbol_id = request.target
+        target = request.target
+        if index.get(target) is not None or _ID_SHAPE.match(target):
+            symbol_id = target
+        elif _by_name(request) and not is_file(index, target.rsplit(":", 1)[0]):
+            if request.include_removed and not _named(index, target):
+                return _from_git(index, request, None, target, histories)
+            symbol_id = resolve_one(index, None, target).symbol_id
         else:
-            path = request.target
-    return get_symbol(
+            path = target
+    if symbol_id is not None and (
+        request.at_commit or (request.include_removed and index.get(symbol_id) is None)
+    ):
+        return _from_git(index, request, symbol_id, None, histories)
+    found = get_symbol(
         index,
         symbol_id=symbol_id,
         path=path,
@@ -170,6 +198,93 @@ def get(index: Index, request: GetRequest) -> SymbolDetail | FileOutline:
         context_lines=request.context_lines,
         max_lines=request.offset + request.max_lines,
     )
+    if not request.show_evolution or not isinstance(found, SymbolDetail):
+        return found
+    if histories is None:
+        raise HistoryNotIndexed(NO_HISTORY)
+    return dataclasses.replace(
+        found, evolution=tuple(_evolution(index, histories, found.symbol, request))
+    )
+
+
+def _named(index: Index, name: str) -> bool:
+    try:
+        return bool(find_targets(index, name))
+    except NotFound:
+        return False
+
+
+def _by_name(request: GetRequest) -> bool:
+    """Whether a target that is neither an id nor a file is a definition's name."""
+    return request.show_evolution or request.at_commit is not None or request.include_removed
+
+
+def _from_git(
+    index: Index,
+    request: GetRequest,
+    symbol_id: str | None,
+    name: str | None,
+    histories: Histories | None,
+) -> SymbolDetail:
+    """The definition read from git: as of ``at_commit``, or (``include_removed``) from
+    the commit before the one that deleted it."""
+    wanted = at_commit.Wanted.of_id(index, symbol_id) if symbol_id else None
+    if request.at_commit is None and histories is None:
+        raise HistoryNotIndexed(NO_HISTORY)
+    if wanted is None and name is not None:
+        if histories is None:
+            raise HistoryNotIndexed(NO_HISTORY)
+        wanted = at_commit.removed(histories, index, name, None)
+        if wanted is None:
+            raise NotFound(f"target: no definition named {name!r}, now or in the history")
+    assert wanted is not None
+    root = at_commit.root_path(index, wanted.alias)
+    if request.at_commit is not None:
+        commit = at_commit.resolve_commit(root, request.at_commit)
+        shown = commit
+    else:
+        assert histories is not None
+        deleted_in = at_commit.deleting_commit(histories, index, wanted)
+        if deleted_in is None:
+            raise NotFound(
+                f"symbol_id: {symbol_id or name} is not in the index nor deleted in its history"
+            )
+        commit = at_commit.resolve_commit(root, f"{deleted_in}~1")
+        shown = commit
+    detail = at_commit.detail_at(
+        index,
+        wanted,
+        commit,
+        context_lines=request.context_lines,
+        max_lines=request.offset + request.max_lines,
+        shown_at=shown,
+    )
+    if request.show_evolution and histories is not None:
+        return dataclasses.replace(
+            detail, evolution=tuple(_evolution(index, histories, detail.symbol, request))
+        )
+    return detail
+
+
+def _evolution(
+    index: Index, histories: Histories, symbol: Symbol, request: GetRequest
+) -> list[EvolutionEntry]:
+    root = symbol.root if symbol.root in index.roots else next(iter(index.roots))
+    prefix = f"{root}/"
+    rel = (
+        symbol.file[len(prefix) :]
+        if len(index.roots) > 1 and symbol.file.startswith(prefix)
+        else symbol.file
+    )
+    qualified = qualified_name(symbol.symbol_id)
+    repository = repository_name(root, index.roots[root])
+    return evolution(
+        histories, repository, rel, qualified, symbol.kind.value, request.evolution_limit
+    )
+
+
+def history(histories: Histories, request: HistoryRequest) -> HistoryResult:
+    return search_history(histories, request)
 
 
 def callers(index: Index, request: CallsRequest) -> graph.CallGraphResult:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -40,6 +41,8 @@ MAX_CONTEXT_LINES = 50
 MAX_SNIPPET_LINES = 50
 MAX_TEXT_EDIT_DISTANCE = 3
 MAX_TIMEOUT = 30.0
+MAX_EVOLUTION = 1000
+MIN_TOKENS, MAX_TOKENS = 100, 100_000
 DEFAULT_TEXT_TIMEOUT = 2.0
 USAGE_KINDS = tuple(k.value for k in RefKind)
 
@@ -239,6 +242,39 @@ class GetRequest(Request):
         Field(ge=0, le=MAX_OFFSET, description="source: skip this many lines; outline: rows"),
     ] = 0
 
+    show_evolution: Annotated[
+        Flag,
+        Field(
+            description="also list the commits that changed the definition, newest first, "
+            "each with the diff of its own lines (needs the history index)"
+        ),
+    ] = False
+    evolution_limit: Annotated[
+        int,
+        Field(ge=1, le=MAX_EVOLUTION, description="with show_evolution: most commits to list"),
+    ] = 10
+    at_commit: Annotated[
+        str | None,
+        BeforeValidator(optional_text),
+        Field(
+            max_length=200,
+            description='the definition as of this commit or ref ("HEAD~5", a tag, a hash), '
+            "read from git",
+        ),
+    ] = None
+    include_removed: Annotated[
+        Flag,
+        Field(
+            description="a definition that no longer exists is read from the commit before "
+            "the one that deleted it (is_removed: true; needs the history index)"
+        ),
+    ] = False
+
+    @property
+    def needs_history(self) -> bool:
+        """Whether answering reads the history index."""
+        return self.show_evolution or self.include_removed
+
     @model_validator(mode="after")
     def _one_target(self) -> Any:
         given = [f for f in ("target", "symbol_id", "path") if getattr(self, f) is not None]
@@ -408,6 +444,128 @@ class ReadRequest(Request):
             object.__setattr__(self, "end_line", end)
         if self.end_line is not None and self.end_line < (self.start_line or 1):
             raise InvalidRequest("end_line", "must not come before start_line")
+        return self
+
+
+class ChunkType(StrEnum):
+    COMMIT_MESSAGE = "commit_message"
+    COMMIT_DIFF = "commit_diff"
+
+
+DIFF_TYPES = ("added", "modified", "deleted", "renamed", "binary")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _diff_types(value: Any) -> tuple[str, ...]:
+    kinds = tuple(k.lower() for k in split_list(value))
+    for kind in kinds:
+        if kind not in DIFF_TYPES:
+            raise ValueError(f"unknown diff type {kind!r}; one of {', '.join(DIFF_TYPES)}")
+    return kinds
+
+
+def _day(text: str, field: str) -> int | None:
+    """Seconds since the epoch at the start of a ``YYYY-MM-DD`` day (UTC); None if empty."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        if not _DATE.match(text):
+            raise ValueError(text)
+        return int(datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC).timestamp())
+    except ValueError:
+        raise InvalidRequest(
+            field,
+            f"{text!r} is not a date; write YYYY-MM-DD..YYYY-MM-DD (either side may be left open)",
+        ) from None
+
+
+class HistoryRequest(Request):
+    """Search the git history: commit messages and diffs, with filters."""
+
+    query: Annotated[
+        str | None,
+        Primary(),
+        BeforeValidator(optional_text),
+        Field(
+            max_length=2000,
+            description="words to find in commit messages and diffs (BM25); omit to list "
+            "the newest commits that pass the filters",
+        ),
+    ] = None
+    chunk_type: Annotated[
+        ChunkType | None,
+        Field(description="search only commit messages or only diffs; default both"),
+    ] = None
+    time_range: Annotated[
+        str | None,
+        BeforeValidator(optional_text),
+        Field(
+            max_length=30,
+            description='commits between two days, "YYYY-MM-DD..YYYY-MM-DD" (UTC, both '
+            'included; either side may be open: "2024-01-01..")',
+        ),
+    ] = None
+    author: Annotated[
+        str | None,
+        BeforeValidator(optional_text),
+        Field(max_length=200, description="author name or email (substring, any case)"),
+    ] = None
+    diff_type: Annotated[
+        tuple[str, ...],
+        BeforeValidator(_diff_types),
+        WithJsonSchema(LIST_SCHEMA, mode="validation"),
+        Field(
+            description=f"only commits with changes of these kinds ({', '.join(DIFF_TYPES)}; "
+            "comma-separated): a file's status or a definition's change"
+        ),
+    ] = ()
+    repository: Annotated[
+        TextList,
+        Field(description='only these repositories (root aliases), names or wildcards ("svc-*")'),
+    ] = ()
+    exclude_repository: Annotated[
+        TextList, Field(description="skip these repositories (names or wildcards)")
+    ] = ()
+    limit: Annotated[
+        int,
+        Field(ge=1, le=1000, description="most commits to return"),
+        ForAgents(_TOKENS, cap=100),
+    ] = 10
+    offset: Offset = 0
+    max_tokens: Annotated[
+        int,
+        Field(
+            ge=MIN_TOKENS,
+            le=MAX_TOKENS,
+            description="budget of the answer in tokens (about 4 characters each): the "
+            "changed symbols' hunks are cut to fit",
+        ),
+    ] = 4000
+
+    @property
+    def since(self) -> int | None:
+        return self._range()[0]
+
+    @property
+    def until(self) -> int | None:
+        """The start of the day after the range's last day (the range includes it)."""
+        return self._range()[1]
+
+    def _range(self) -> tuple[int | None, int | None]:
+        if not self.time_range:
+            return None, None
+        first, sep, last = self.time_range.partition("..")
+        if not sep:
+            raise InvalidRequest("time_range", "write YYYY-MM-DD..YYYY-MM-DD")
+        end = _day(last, "time_range")
+        return _day(first, "time_range"), None if end is None else end + 86_400
+
+    @model_validator(mode="after")
+    def _valid_range(self) -> Any:
+        since, until = self._range()
+        if since is not None and until is not None and since >= until:
+            raise InvalidRequest("time_range", "the first day is after the last")
         return self
 
 

@@ -191,3 +191,12 @@ _held: list[object] = []
 
 def hold(value: object) -> None:
     _held.append(value)
+
+
+def add_history_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--history",
+        action="store_true",
+        help="also index each root's git history (commits, and the definitions each diff "
+        "touched), incrementally; servers build it in the background",
+    )

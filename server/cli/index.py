@@ -12,7 +12,13 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.indexer.update import load_index, refresh_index, update_index
-from symfuse.server.cli.common import defer_options, format_option, hold, index_config
+from symfuse.server.cli.common import (
+    add_history_flag,
+    defer_options,
+    format_option,
+    hold,
+    index_config,
+)
 from symfuse.server.common.output import (
     OutputFormat,
     problem_rows,
@@ -37,6 +43,7 @@ def register(
     )
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
     defer_options(p, _reindex_options)
+    add_history_flag(p)
     format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_index)
 
@@ -139,6 +146,8 @@ def run_index(args: argparse.Namespace) -> int:
         "seconds": round(report.seconds, 3),
         "problems": problem_rows(report),
     }
+    if args.history:
+        summary["history"] = _index_history(config)
     if args.output_format is OutputFormat.TEXT:
         langs = ", ".join(f"{k} {v}" for k, v in summary["languages"].items()) or "none"
         print(
@@ -155,9 +164,35 @@ def run_index(args: argparse.Namespace) -> int:
             )
             for f, p in report.problems:
                 log.info("%s: %s", f, p)
+        for h in summary.get("history", ()):
+            print(
+                f"history of {h['repository']}: {h['read']} new commits, {h['commits']} in all "
+                f"in {h['seconds']:.2f} s"
+                + (f" (rebuilt: {h['rebuilt_because']})" if h["rebuilt_because"] else "")
+            )
     else:
         print(render(summary, args.output_format))
     return 0
+
+
+def _index_history(config: IndexConfig) -> list[dict[str, Any]]:
+    """``symfuse index --history``: each root's history, updated (a root outside git is
+    logged and left out)."""
+    from symfuse.server.common.history import HistoryKeeper
+
+    keeper = HistoryKeeper(config)
+    return [
+        {
+            "repository": r.alias,
+            "read": r.read,
+            "commits": r.commits,
+            "tip": r.tip,
+            "seconds": round(r.seconds, 3),
+            "bytes": r.size,
+            "rebuilt_because": r.rebuilt_because,
+        }
+        for r in keeper.update()
+    ]
 
 
 def _reindex_paths(

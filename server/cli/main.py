@@ -30,7 +30,7 @@ _COMMAND_MODULES = {
     "symfuse.server.cli.search": ("search",),
     "symfuse.server.cli.query": (
         *("usages", "text", "get", "callers", "callees", "hierarchy", "deps", "repos", "read"),
-        *("dead", "impact"),
+        *("dead", "impact", "history", "evolution"),
     ),
     "symfuse.server.cli.ops": ("cache",),
     "symfuse.server.cli.config": ("config",),

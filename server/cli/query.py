@@ -1,5 +1,5 @@
-"""``symfuse usages|text|get|callers|callees|hierarchy|deps|repos|dead|impact|read``: the
-navigation and analysis queries from a shell.
+"""``symfuse usages|text|get|callers|callees|hierarchy|deps|repos|dead|impact|read|history|
+evolution``: the navigation, analysis and history queries from a shell.
 
 Each command's options are generated from its request model; the command brings
 the index up to date, asks the query layer's function for it
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from symfuse.ranking.details import FileOutline, OutlineNode, SymbolDetail
+from symfuse.ranking.history import Histories
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.requests import (
@@ -26,6 +27,7 @@ from symfuse.ranking.query.requests import (
     Direction,
     GetRequest,
     HierarchyRequest,
+    HistoryRequest,
     ImpactRequest,
     ReadRequest,
     ReposRequest,
@@ -56,12 +58,17 @@ def register(
         "dead": run_dead,
         "impact": run_impact,
         "read": run_read,
+        "history": run_history,
     }
     for name, handler in handlers.items():
         op = operation(name)
         p = _parser(sub, common, name, op.summary)
         add_request_options(p, op.request, primary_required=name in ("text", "deps", "read"))
         p.set_defaults(handler=handler, operation=name)
+    # `get --show-evolution` under its own name, a symbol (id or name) as the argument
+    p = _parser(sub, common, "evolution", "the commits that changed a definition, newest first")
+    add_request_options(p, GetRequest, primary_required=True)
+    p.set_defaults(handler=run_evolution, operation="get")
 
 
 def _parser(
@@ -133,14 +140,21 @@ def run_text(args: argparse.Namespace) -> int:
     return _emit(data, args.output_format, f"{body}\n{_footer(data)}")
 
 
-def run_get(args: argparse.Namespace) -> int:
-    result = operations.get(_index(args), request_of(GetRequest, args))
+def run_get(args: argparse.Namespace, request: GetRequest | None = None) -> int:
+    request = request or request_of(GetRequest, args)
+    histories = _histories(args) if request.needs_history else None
+    result = operations.get(_index(args), request, histories)
     data = result.to_dict()
     if isinstance(result, FileOutline):
         lines = [f"{result.file} ({result.language}, {result.count} symbols)"]
         lines.extend(_outline_lines(result.symbols, 1))
         return _emit(data, args.output_format, "\n".join(lines))
-    return _emit(data, args.output_format, _detail_text(result))
+    if args.handler is run_evolution:
+        return _emit(data, args.output_format, _evolution_text(result, data))
+    text = _detail_text(result)
+    if request.show_evolution:
+        text += "\n\n" + _evolution_text(result, data)
+    return _emit(data, args.output_format, text)
 
 
 def _outline_lines(nodes: tuple[OutlineNode, ...], level: int) -> list[str]:
@@ -278,3 +292,54 @@ def run_read(args: argparse.Namespace) -> int:
     request = request_of(ReadRequest, args)
     found = operations.read(Index(index_config(args).aliases), request)
     return _emit(found.to_dict(), args.output_format, found.content)
+
+
+def _histories(args: argparse.Namespace) -> Histories:
+    """The stored history, brought up to date first (only repositories that have one)."""
+    from symfuse.server.cli.common import index_config
+    from symfuse.server.common.history import HistoryKeeper
+
+    keeper = HistoryKeeper(index_config(args))
+    keeper.update(only_existing=True)
+    return keeper.histories()
+
+
+def run_history(args: argparse.Namespace) -> int:
+    request = request_of(HistoryRequest, args)
+    data = operations.history(_histories(args), request).to_dict()
+    blocks = [_commit_text(item) for item in data["items"]]
+    blocks.append(f"{data['total']} total")
+    return _emit(data, args.output_format, "\n\n".join(blocks))
+
+
+def _commit_text(item: dict[str, Any]) -> str:
+    lines = [
+        f"{item['commit'][:12]} {item['date']} {item['author']} <{item['email']}> "
+        f"[{item['repository']}]",
+        f"    {item['subject']}",
+    ]
+    lines += [f"  {f['status']:8} {f['path']}" for f in item["files"]]
+    for sym in item["symbols"]:
+        lines.append(f"  {sym['change']} {sym['kind']} {sym['name']} ({sym['file']}:{sym['line']})")
+        lines += [f"      {line}" for line in sym["diff"].splitlines()]
+    return "\n".join(lines)
+
+
+def run_evolution(args: argparse.Namespace) -> int:
+    """``symfuse evolution SYMBOL``: ``get --show-evolution``, shown as the list of commits."""
+    request = request_of(GetRequest, args).model_copy(update={"show_evolution": True})
+    return run_get(args, request)
+
+
+def _evolution_text(result: SymbolDetail, data: dict[str, Any]) -> str:
+    s = result.symbol
+    lines = [f"{s.kind.value} {s.fqn}  ({s.file}:{s.line}-{s.end_line})"]
+    for entry in data.get("evolution") or []:
+        lines.append(
+            f"{entry['commit'][:12]} {entry['date']} {entry['author']}: {entry['subject']} "
+            f"({entry['change']}, {entry['file']})"
+        )
+        lines += [f"      {line}" for line in entry["diff"].splitlines()]
+    if not data.get("evolution"):
+        lines.append("(no commit in the history index changed it)")
+    return "\n".join(lines)

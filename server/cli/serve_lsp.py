@@ -14,6 +14,7 @@ from typing import NoReturn
 
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
+from symfuse.server.cli.common import add_history_flag
 from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ def register(
         action="store_true",
         help="do not watch files when the client cannot (rely on didChangeWatchedFiles)",
     )
+    add_history_flag(p)
     p.set_defaults(handler=run_lsp)
 
 
@@ -79,6 +81,7 @@ def run_lsp(args: argparse.Namespace) -> NoReturn:
         roots=roots,
         watch_fallback=not args.no_watch,
         defaults=defaults,
+        history=args.history,
     )
     server = build_lsp_server(launch)
     leave_on_sigterm()

@@ -8,6 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from symfuse.indexer.errors import SymfuseError
+from symfuse.server.cli.common import add_history_flag
 from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
 
@@ -67,6 +68,7 @@ def register(
         metavar="N",
         help=f"default answer budget in tokens, chars/4 (default {DEFAULT_MAX_TOKENS})",
     )
+    add_history_flag(p)
     p.set_defaults(handler=run_mcp)
 
 
@@ -90,6 +92,7 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
         default_max_tokens=args.max_tokens,
         similarity=getattr(args, "similarity_model", "repository") != "off",
         stop_timeout=STOP_WAIT,
+        history=args.history,
     )
     server = build_mcp_server(config, options)
     leave_on_sigterm()

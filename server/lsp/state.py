@@ -25,6 +25,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex
 from symfuse.indexer.source_files import read_source_text
 from symfuse.ranking.api import Prepared
+from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer
 from symfuse.server.common.service import IndexService, Progress, Ranking
 from symfuse.server.lsp.options import LspOptions
@@ -43,6 +44,7 @@ class LaunchConfig:
     jobs: int | None = None
     roots: tuple[Path, ...] = ()  # overrides the client's workspace folders when given
     watch_fallback: bool = True  # watch files ourselves when the client cannot
+    history: bool = False  # build or update the git history index in the background
     defaults: LspOptions = field(default_factory=LspOptions)
 
 
@@ -53,6 +55,7 @@ class ServerState:
         self.encoding = Encoding.UTF16
         self.service: IndexService | None = None
         self.observer: Observer | None = None  # records the queries on the service's index
+        self.history: HistoryKeeper | None = None
         self.roots: tuple[Path, ...] = ()
         self.folder_names: dict[Path, str] = {}  # the client's names of its folders: aliases
         self.texts = LineTexts()
@@ -101,11 +104,18 @@ class ServerState:
         if previous is not None:
             previous.close()
         service.start(watch=watch)
+        if self.launch.history:
+            if self.history is not None:
+                self.history.stop(0.0)
+            self.history = HistoryKeeper(service.config, build=True)
+            self.history.start()
         for path, text in list(self.open_docs.items()):
             self.mark_dirty(path, text)
         return service
 
     def stop(self, timeout: float = 5.0) -> None:
+        if self.history is not None:
+            self.history.stop(timeout)
         if self.service is not None:
             self.service.stop(timeout)
         if self.observer is not None:

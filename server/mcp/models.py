@@ -237,6 +237,28 @@ class ImpactResult(Answer):
     total: int
 
 
+class HistoryHitRow(Row):
+    commit: str
+    date: str = Field(description="commit time, UTC, ISO 8601")
+    author: str
+    email: str
+    subject: str
+    repository: str
+    score: float
+    files: list[dict[str, Any]] = Field(description="changed files: path, status, old_path")
+    symbols: list[dict[str, Any]] = Field(
+        description="definitions the diff touched: name, kind, change, file, line, diff"
+    )
+
+
+class HistoryResult(Answer):
+    items: list[HistoryHitRow]
+    total: int
+    without_history: list[str] | None = Field(
+        default=None, description="repositories whose history is not indexed"
+    )
+
+
 class OutlineRow(Row):
     symbol_id: str
     name: str
@@ -249,6 +271,11 @@ class OutlineRow(Row):
 class SymbolResult(Answer):
     symbol: dict[str, Any] | None = Field(
         default=None, description="the symbol with its source, context and relations"
+    )
+    evolution: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="with show_evolution: the commits that changed it, newest first "
+        "(commit, date, author, subject, repository, change, file, diff)",
     )
     file: str | None = Field(default=None, description="for a path: the file")
     outline: list[OutlineRow] | None = Field(

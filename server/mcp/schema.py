@@ -93,6 +93,8 @@ def tool_function(
             "max_tokens", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=MaxTokens
         ),
     ]
+    # A model with its own max_tokens (search_history trims hunks to it) publishes that one.
+    rendering = [p for p in rendering if p.name not in fields]
     signature = inspect.Signature([*parameters(model), *rendering], return_annotation=returns)
     tool.__signature__ = signature  # type: ignore[attr-defined]
     tool.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}

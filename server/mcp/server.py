@@ -31,7 +31,9 @@ from mcp_types import CallToolResult, TextContent
 from symfuse.indexer.config import IndexConfig, split_alias
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
+from symfuse.ranking.history import Histories
 from symfuse.ranking.query.fields import Request
+from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
 from symfuse.server.common.service import IndexService, Ranked, is_stale
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, Fitted, Format, fit
@@ -65,6 +67,7 @@ class MCPOptions:
     warm: bool = True  # build ranking structures in the background after each change
     stop_timeout: float = 5.0  # seconds stopping waits for each background thread
     similarity: bool = True  # False: a search with semantic "auto" leaves the channel out
+    history: bool = False  # build or update the git history index in the background
 
 
 TEXT_SCANS = 2  # text scans that run at once; the others wait, within their time limit
@@ -110,13 +113,16 @@ class Backend:
         # takes the worker threads every other tool answers from.
         self.scans = threading.BoundedSemaphore(TEXT_SCANS)
         self.observer = Observer("mcp", service.config.store.directory, cache=True)
+        self.history = HistoryKeeper(service.config, build=options.history)
 
     # --- lifecycle ------------------------------------------------------------------
 
     def start(self) -> None:
         self.service.start(watch=self.options.watch, debounce_ms=self.options.debounce_ms)
+        self.history.start()
 
     def stop(self) -> None:
+        self.history.stop(self.options.stop_timeout)
         self.service.stop(self.options.stop_timeout)
         self.observer.close()
 
@@ -143,6 +149,8 @@ class Backend:
             names[alias or root.resolve().name] = root.resolve()
         changed = dataclasses.replace(config, roots=tuple(names.values()), names=tuple(names))
         old, self.service = self.service, IndexService(changed, warm=self.options.warm)
+        self.history.stop(self.options.stop_timeout)
+        self.history = HistoryKeeper(changed, build=self.options.history)
         if self.observer.cache is not None:
             self.observer.cache.clear()
         self.start()
@@ -204,6 +212,12 @@ class Backend:
             return result
 
         return run
+
+    def histories(self) -> Histories:
+        """The history index, once the background build (``--history``) is done or the
+        ready timeout has passed (then the error says it is still being built)."""
+        self.history.wait(self.options.ready_timeout)
+        return self.history.histories()
 
     # --- reading --------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from mcp.server.mcpserver import MCPServer
 from symfuse.server.mcp import tools_analysis as mcp_tools_analysis
 from symfuse.server.mcp import tools_files as mcp_tools_files
 from symfuse.server.mcp import tools_graph as mcp_tools_graph
+from symfuse.server.mcp import tools_history as mcp_tools_history
 from symfuse.server.mcp import tools_index as mcp_tools_index
 from symfuse.server.mcp import tools_nav as mcp_tools_nav
 from symfuse.server.mcp import tools_ops as mcp_tools_ops
@@ -25,6 +26,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     mcp_tools_files.register(server, backend)
     mcp_tools_graph.register(server, backend)
     mcp_tools_analysis.register(server, backend)
+    mcp_tools_history.register(server, backend)
     mcp_tools_index.register(server, backend)
     mcp_tools_ops.register(server, backend)
     refuse_unknown_arguments(server)

@@ -53,8 +53,14 @@ Long sources are cut to the token budget; the answer then says
 truncated: true and next_offset, the source line to continue from with
 `offset`.
 
+`show_evolution: true` adds `evolution`: the commits that changed the
+definition, newest first (date, author, subject, the diff of its own lines),
+at most `evolution_limit`; it needs the history index (--history); then a
+name ("Order.total") also works as `target`.
+
 Examples: {"symbol_id": "shop/models.py::Order.total#method"} ;
-{"path": "shop/models.py"} ; {"path": "shop/models.py:42", "context_lines": 0}"""
+{"path": "shop/models.py"} ; {"path": "shop/models.py:42", "context_lines": 0} ;
+{"target": "Order.total", "show_evolution": true, "evolution_limit": 5}"""
 
 
 _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
@@ -82,8 +88,9 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         budget = rendering.max_tokens or backend.options.default_max_tokens
         offset = request.offset
         with tool_errors(not_found="path" if request.path else "symbol_id"):
+            histories = backend.histories() if request.needs_history else None
             with backend.reading() as index:
-                found = operations.get(index, request)
+                found = operations.get(index, request, histories)
                 fresh = backend.freshness()
             if isinstance(found, FileOutline):
                 rows = _flatten(found.to_dict()["symbols"], 0)
@@ -177,6 +184,8 @@ def _fit_source(
     detail["source"] = ""
     detail["start_line"] = start_line
     data: dict[str, Any] = {"symbol": detail, **fresh, "truncated": False}
+    if "evolution" in detail:  # show_evolution: beside the symbol, as SymbolResult says
+        data["evolution"] = detail.pop("evolution")
     notes: list[str] = []
 
     def size() -> int:

@@ -39,6 +39,7 @@ MCP_TOOLS = {
     "dead": "dead_code",
     "impact": "impact",
     "read": "read_file",
+    "history": "search_history",
     "status": "index_status",
     "reindex": "reindex",
 }
@@ -55,6 +56,7 @@ CLI_COMMANDS = {
     "dead": "dead",
     "impact": "impact",
     "read": "read",
+    "history": "history",
     "status": "stats",
     "reindex": "index",
 }

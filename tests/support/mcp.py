@@ -78,12 +78,18 @@ async def mcp_session(
     max_tokens: int = DEFAULT_MAX_TOKENS,
     service: IndexService | None = None,
     warm: bool = True,
+    history: bool = False,
 ) -> AsyncIterator[ClientSession]:
     """A ready client session against an in-process server for ``ws`` (the CLI's defaults);
     ``service``, one from :meth:`Workspace.service`, to wait on its changes; ``warm=False``
-    builds ranking structures only when a search asks (the index changes only on edits)."""
+    builds ranking structures only when a search asks (the index changes only on edits);
+    ``history``: as ``--history`` (the history tools wait for its build)."""
     options = MCPOptions(
-        ready_timeout=ready_timeout, watch=watch, default_max_tokens=max_tokens, warm=warm
+        ready_timeout=ready_timeout,
+        watch=watch,
+        default_max_tokens=max_tokens,
+        warm=warm,
+        history=history,
     )
     server = build_mcp_server(ws.config(), options, service=service)
     with _server_log(ws.stderr):

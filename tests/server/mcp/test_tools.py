@@ -20,6 +20,7 @@ READ_ONLY = {
     "dead_code",
     "impact",
     "read_file",
+    "search_history",
     "index_status",
     "stats",
     "cache_stats",

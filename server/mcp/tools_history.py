@@ -1,0 +1,62 @@
+"""The history tool: ``search_history`` (commit messages and diffs, with filters)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, ToolAnnotations
+
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.requests import HistoryRequest
+from symfuse.server.mcp.models import HistoryResult
+from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.server import Backend, tool_errors
+
+HISTORY_DESCRIPTION = """\
+Search the git history of the workspace's repositories (needs the history
+index: `symfuse index --history`, or the server started with --history).
+`query` is matched (BM25) against commit messages and diffs; `chunk_type`
+"commit_message" or "commit_diff" searches one of them. Filters:
+`time_range` "YYYY-MM-DD..YYYY-MM-DD" (either side may be open), `author`
+(name or email, any part), `diff_type` (added, modified, deleted, renamed,
+binary; comma-separated), `repository`. Without a query the newest matching
+commits come first. Each hit has `commit`, `date`, `author`, `subject`,
+`repository`, its changed `files`, and `symbols`: the definitions the diff
+touched (added, modified, deleted) with the diff of their own lines, cut to
+`max_tokens`.
+
+Examples: {"query": "fix race in expire"} ;
+{"author": "alice", "time_range": "2024-01-01..2024-06-30"} ;
+{"query": "parser", "diff_type": "deleted", "chunk_type": "commit_diff"}"""
+
+
+def register(server: MCPServer[Any], backend: Backend) -> None:
+    def search_history(request: HistoryRequest, rendering: Rendering) -> CallToolResult:
+        with tool_errors():
+            result = operations.history(backend.histories(), request)
+        data = result.to_dict()
+        return backend.answer(
+            data,
+            "items",
+            rendering.format,
+            request.max_tokens,
+            offset=request.offset,
+            total=result.total,
+        )
+
+    server.add_tool(
+        # not cached: the cache keys on the index's generation, history updates apart
+        backend.tool(
+            "search_history",
+            HistoryRequest,
+            search_history,
+            Annotated[CallToolResult, HistoryResult],
+            cached=False,
+        ),
+        name="search_history",
+        description=HISTORY_DESCRIPTION,
+        annotations=ToolAnnotations(
+            title="Search history", read_only_hint=True, open_world_hint=False
+        ),
+    )
