@@ -134,14 +134,8 @@ def detail_at(
         qualified_name(s.symbol_id) == wanted.qualified
         for s in (entry.symbols if entry is not None else ())
     )
-    return SymbolDetail(
-        symbol=symbol,
-        source=window.source,
-        start_line=symbol.line,
-        end_line=symbol.end_line,
-        source_truncated=window.cut,
-        context_before=window.before,
-        context_after=window.after,
+    return window.detail(
+        symbol,
         parent=next((s for s in symbols if s.symbol_id == symbol.parent), None),
         children=tuple(s for s in symbols if s.parent == symbol.symbol_id),
         callers_count=0,

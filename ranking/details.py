@@ -139,6 +139,19 @@ class SourceWindow:
             "\n".join(lines[end : end + context_lines]),
         )
 
+    def detail(self, symbol: Symbol, **relations: Any) -> SymbolDetail:
+        """``symbol`` showing this window; ``relations``: its parent, children, counts."""
+        return SymbolDetail(
+            symbol=symbol,
+            source=self.source,
+            start_line=symbol.line,
+            end_line=symbol.end_line,
+            source_truncated=self.cut,
+            context_before=self.before,
+            context_after=self.after,
+            **relations,
+        )
+
 
 def symbol_detail(
     index: Index, symbol_id: str, *, context_lines: int = 3, max_lines: int = 400
@@ -151,14 +164,8 @@ def symbol_detail(
     window = SourceWindow.of(paths.read_lines(index, symbol.file), symbol, context_lines, max_lines)
     children = tuple(index.symbols[i] for i in index.children.get(symbol.symbol_id, ()))
     calls = frozenset({EdgeKind.CALLS})
-    return SymbolDetail(
-        symbol=symbol,
-        source=window.source,
-        start_line=symbol.line,
-        end_line=symbol.end_line,
-        source_truncated=window.cut,
-        context_before=window.before,
-        context_after=window.after,
+    return window.detail(
+        symbol,
         parent=index.get(symbol.parent) if symbol.parent else None,
         children=children,
         callers_count=len(

@@ -42,6 +42,15 @@ AGENT_SNIPPET_LINES = 3
 AGENT_MAX_LIMIT = 200
 
 
+Repositories = Annotated[
+    TextList,
+    Field(description='only these repositories (root aliases), names or wildcards ("svc-*")'),
+]
+ExcludedRepositories = Annotated[
+    TextList, Field(description="skip these repositories (names or wildcards)")
+]
+
+
 class SearchMode(StrEnum):
     """Retrieval strategy; ``auto`` picks ``get`` for a path or symbol id, else ``single``."""
 
@@ -387,13 +396,8 @@ class SearchRequest(Request):
         ),
     ] = 0
 
-    repository: Annotated[
-        TextList,
-        Field(description='only these repositories (root aliases), names or wildcards ("svc-*")'),
-    ] = ()
-    exclude_repository: Annotated[
-        TextList, Field(description="skip these repositories (names or wildcards)")
-    ] = ()
+    repository: Repositories = ()
+    exclude_repository: ExcludedRepositories = ()
     aggregation_mode: Annotated[
         Aggregation,
         Field(

@@ -32,7 +32,14 @@ from symfuse.ranking.query.fields import (
     optional_text,
     split_list,
 )
-from symfuse.ranking.request import IncludeTests, KindList, LanguageList, TestCode
+from symfuse.ranking.request import (
+    ExcludedRepositories,
+    IncludeTests,
+    KindList,
+    LanguageList,
+    Repositories,
+    TestCode,
+)
 
 MAX_ROWS = 10_000
 MAX_OFFSET = 1_000_000
@@ -520,13 +527,8 @@ class HistoryRequest(Request):
             "comma-separated): a file's status or a definition's change"
         ),
     ] = ()
-    repository: Annotated[
-        TextList,
-        Field(description='only these repositories (root aliases), names or wildcards ("svc-*")'),
-    ] = ()
-    exclude_repository: Annotated[
-        TextList, Field(description="skip these repositories (names or wildcards)")
-    ] = ()
+    repository: Repositories = ()
+    exclude_repository: ExcludedRepositories = ()
     limit: Annotated[
         int,
         Field(ge=1, le=1000, description="most commits to return"),
