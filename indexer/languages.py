@@ -211,7 +211,7 @@ def definitions_query(name: str) -> Query:
     text = source.encode()
     for i in range(compiled.pattern_count):
         pattern = text[compiled.start_byte_for_pattern(i) : compiled.end_byte_for_pattern(i)]
-        if b"@reference." in pattern and b"@definition." not in pattern:
+        if (b"@reference." in pattern or b"@local" in pattern) and b"@definition." not in pattern:
             compiled.disable_pattern(i)
     return compiled
 
