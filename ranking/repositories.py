@@ -126,6 +126,7 @@ class Repository:
     files: int
     symbols: int
     readable: bool
+    history: bool = False  # its git history is indexed (symfuse index --history)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +136,7 @@ class Repository:
             "files": self.files,
             "symbols": self.symbols,
             "readable": self.readable,
+            "history": self.history,
         }
 
 

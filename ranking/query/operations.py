@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from symfuse.indexer.errors import NotFound
+from symfuse.indexer.history.store import HistoryOutdated, HistoryStore, history_dir
 from symfuse.indexer.history.touched import qualified_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
@@ -306,9 +307,22 @@ def deps(index: Index, request: DepsRequest) -> Dependencies:
     return dependencies(index, request.target, request.depth)
 
 
-def repos(index: Index, request: ReposRequest) -> list[repositories.Repository]:
+def repos(
+    index: Index, request: ReposRequest, directory: Path | None = None
+) -> list[repositories.Repository]:
+    """The repositories; with the index ``directory``, whether each has its history indexed."""
     files = ((e.root, e.language, len(e.symbols)) for e in index.files.values())
-    return repositories.listing(index.roots, files, request.repository)
+    found = repositories.listing(index.roots, files, request.repository)
+    if directory is None:
+        return found
+    return [dataclasses.replace(r, history=_has_history(directory, r.alias)) for r in found]
+
+
+def _has_history(directory: Path, alias: str) -> bool:
+    try:
+        return HistoryStore(history_dir(directory, alias)).read_head() is not None
+    except HistoryOutdated:
+        return False
 
 
 def dead(index: Index, request: DeadCodeRequest) -> DeadCodeResult:

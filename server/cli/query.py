@@ -247,12 +247,15 @@ def run_deps(args: argparse.Namespace) -> int:
 
 def run_repos(args: argparse.Namespace) -> int:
     request = request_of(ReposRequest, args)
-    rows = [r.to_dict() for r in operations.repos(_index(args), request)]
+    from symfuse.server.cli.common import index_config
+
+    directory = index_config(args).store.directory
+    rows = [r.to_dict() for r in operations.repos(_index(args), request, directory)]
     data = {"repositories": rows, "total": len(rows)}
     shown = [
         {**r, "languages": ", ".join(f"{k} {v}" for k, v in r["languages"].items())} for r in rows
     ]
-    columns = ("repository", "files", "symbols", "languages", "path")
+    columns = ("repository", "files", "symbols", "history", "languages", "path")
     return _emit(data, args.output_format, table(shown, columns))
 
 

@@ -350,6 +350,7 @@ class RepositoryRow(Row):
     files: int
     symbols: int
     readable: bool
+    history: bool
 
 
 class ReposResult(Answer):

@@ -44,7 +44,8 @@ set of roots. Examples: {} ; {"paths": ["shop/models.py", "shop/service.py"]} ;
 REPOS_DESCRIPTION = """\
 List the repositories (workspace roots) the index serves: each one's alias
 (what `repository` filters and every hit's `repository` name), path, files per
-language, file and symbol counts, and whether its directory can be read now.
+language, file and symbol counts, whether its directory can be read now, and
+whether its git history is indexed (`history`, for search_history).
 `repository` narrows the list (names or wildcards). Example: {} or
 {"repository": "svc-*"}."""
 
@@ -67,7 +68,8 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
 
     def list_repositories(request: ReposRequest, rendering: Rendering) -> CallToolResult:
         with backend.reading() as index:
-            rows = [r.to_dict() for r in operations.repos(index, request)]
+            directory = backend.service.config.store.directory
+            rows = [r.to_dict() for r in operations.repos(index, request, directory)]
         data = {"repositories": rows, "total": len(rows)}
         return backend.answer(data, "repositories", rendering.format, rendering.max_tokens)
 

@@ -47,6 +47,17 @@ async def test_without_a_history_index_the_error_says_how_to_build_it(ws: Worksp
         )
     assert "--history" in message
     assert "--history" in evolution
+    async with mcp_session(ws) as session:
+        await call(session, "reindex")
+        without = await call(session, "list_repositories")
+    assert [r["history"] for r in without["repositories"]] == [False]
+
+
+async def test_list_repositories_says_which_have_history(ws: Workspace) -> None:
+    async with mcp_session(ws, history=True) as session:
+        await call(session, "search_history", query="discount")  # the history is built
+        listed = await call(session, "list_repositories")
+    assert [r["history"] for r in listed["repositories"]] == [True]
 
 
 async def test_search_history_ranks_messages_and_diffs(ws: Workspace, repo: HistoryRepo) -> None:
