@@ -13,6 +13,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.extract import extract
@@ -20,7 +21,7 @@ from symfuse.indexer.history import gitlog
 from symfuse.indexer.history.records import Change
 from symfuse.indexer.history.touched import language_of, qualified_name
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Symbol
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.details import SourceWindow, SymbolDetail
 from symfuse.ranking.history import Histories, repository_name
 
@@ -159,3 +160,66 @@ def _blob(root: Path, commit: str, path: str) -> bytes | None:
         check=False,
     )
     return done.stdout if done.returncode == 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    """A definition some commit deleted and HEAD does not have."""
+
+    symbol: Symbol  # as it was (its old file and lines)
+    commit: str  # the newest commit that deleted it
+
+
+def removed_matching(
+    histories: Histories, index: Index, words: list[str], limit: int
+) -> list[Removed]:
+    """Definitions deleted by some commit, gone from the index now, whose name contains
+    every one of ``words`` (lower-cased), newest deletion first, at most ``limit``."""
+    present = {(s.root, s.file, s.fqn) for s in index.symbols}
+    present |= {(s.root, split_key(index, s.file)[1], s.fqn) for s in index.symbols}
+    found: list[Removed] = []
+    seen: set[tuple[str, str, str]] = set()
+    for i in range(len(histories.commits) - 1, -1, -1):
+        commit = histories.commits[i]
+        alias = _alias_of(index, histories.repository[i])
+        for change in commit.files:
+            for d in change.definitions:
+                if d.change is not Change.DELETED or not all(w in d.name.lower() for w in words):
+                    continue
+                key = (alias, change.old_path, d.qualified)
+                if key in seen or _still_there(present, alias, change.old_path, d.qualified):
+                    continue
+                seen.add(key)
+                found.append(Removed(_symbol_of(index, alias, change.old_path, d), commit.hash))
+                if len(found) >= limit:
+                    return found
+    return found
+
+
+def _still_there(present: set[tuple[str, str, str]], alias: str, path: str, qualified: str) -> bool:
+    dotted = qualified.replace("::", ".")
+    module = path.rsplit(".", 1)[0].replace("/", ".")
+    return any((alias, path, name) in present for name in (qualified, dotted, f"{module}.{dotted}"))
+
+
+def _symbol_of(index: Index, alias: str, path: str, d: Any) -> Symbol:
+    key = path if len(index.roots) == 1 else f"{alias}/{path}"
+    kind = Kind(d.kind) if d.kind in Kind._value2member_map_ else Kind.FUNCTION
+    return Symbol(
+        symbol_id=f"{key}::{d.qualified}#{kind.value}",
+        name=d.name,
+        kind=kind,
+        fqn=d.qualified,
+        signature="",
+        language=language_of(path, b"") or "",
+        file=key,
+        root=alias,
+        line=d.line,
+        col=1,
+        end_line=d.end_line,
+        end_col=1,
+        name_line=d.line,
+        name_col=1,
+        name_end_line=d.line,
+        name_end_col=1,
+    )

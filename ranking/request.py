@@ -410,6 +410,25 @@ class SearchRequest(Request):
         Field(description="flat: one list; grouped: results_by_repo {alias: {count, items}}"),
     ] = ResponseFormat.FLAT
 
+    at_commit: Annotated[
+        str | None,
+        BeforeValidator(optional_text),
+        Field(
+            max_length=200,
+            description='the definitions as of this commit ("HEAD~5", a tag, a hash), read '
+            "from git objects; one repository (name it with repository when there are several)",
+        ),
+    ] = None
+
+    include_removed: Annotated[
+        Flag,
+        Field(
+            description="also definitions some commit deleted that no longer exist, named "
+            "like the query, after the others, each with is_removed and removed_in "
+            "(needs the history index: --history)"
+        ),
+    ] = False
+
     @field_validator("query", mode="before")
     @classmethod
     def _query(cls, value: Any) -> Any:

@@ -58,6 +58,7 @@ class SearchItem:
     boost: str | None = None
     snippet: str | None = None
     source: str | None = None
+    removed_in: str | None = None  # include_removed: the commit that deleted it
 
     def to_dict(
         self, detail: DetailLevel, debug: bool = False, snippets: bool = False
@@ -74,6 +75,9 @@ class SearchItem:
             out["line"] = s.line
             out["score"] = round(self.score, 4)
         out["repository"] = s.root
+        if self.removed_in is not None:
+            out["is_removed"] = True
+            out["removed_in"] = self.removed_in
         if detail is DetailLevel.FULL:
             out["language"] = s.language
             out["end_line"] = s.end_line
@@ -129,6 +133,7 @@ class SearchResponse:
     shape: str | None = None  # the query shape (symfuse.ranking.shape), shown with fusion_debug
     response_format: ResponseFormat = ResponseFormat.FLAT
     errors: tuple[RepositoryError, ...] = ()  # roots that could not answer
+    at_commit: str | None = None  # the commit the definitions were read as of
 
     def tiers(self) -> dict[Tier, list[SearchItem]]:
         buckets: dict[Tier, list[SearchItem]] = {t: [] for t in Tier}
@@ -164,6 +169,8 @@ class SearchResponse:
             out["intent"] = self.intent.to_dict()
         if self.errors:
             out["errors"] = [e.to_dict() for e in self.errors]
+        if self.at_commit is not None:
+            out["at_commit"] = self.at_commit
         if self.fusion_debug and self.shape is not None:
             out["shape"] = self.shape
         if self.fusion_debug and self.weights is not None:

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from symfuse.indexer.errors import NotFound
+from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.history.store import HistoryOutdated, HistoryStore, history_dir
 from symfuse.indexer.history.touched import qualified_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking import at_commit, repositories
+from symfuse.ranking import at_commit, repositories, tree_at
 from symfuse.ranking import hierarchy as graph
 from symfuse.ranking import text as text_search
 from symfuse.ranking.dead_code import DeadCodeResult, DeadCodeScope, dead_code
@@ -58,7 +59,7 @@ from symfuse.ranking.query.requests import (
 )
 from symfuse.ranking.reading import FileText, read_file
 from symfuse.ranking.request import MAX_LIMIT, Aggregation, SearchRequest
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.response import SearchItem, SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
 from symfuse.ranking.targets import find_targets, resolve_one
 from symfuse.ranking.usages import UsageScope, UsagesResult, find_usages
@@ -104,6 +105,7 @@ def search(
     *,
     directory: Path | None = None,
     prepared: Prepared | None = None,
+    histories: Histories | None = None,
 ) -> SearchResponse | CallGraphAnswer:
     """Ranked symbols; a call-graph question ("who calls X") is answered from the graph.
 
@@ -112,6 +114,8 @@ def search(
     """
     from symfuse.ranking.search import search as ranked
 
+    if request.at_commit is not None:
+        return _search_at(index, request, directory)
     errors = repositories.unreadable(index.roots)
     asked = request
     if errors:
@@ -129,10 +133,47 @@ def search(
         response = dataclasses.replace(response, items=tuple(items), limit=request.limit)
     if errors:
         response = dataclasses.replace(response, errors=tuple(errors))
+    if request.include_removed:
+        response = _with_removed(index, request, response, histories)
     if response.intent is None:
         return response
     routed = call_graph_answer(index, response, request.limit, request.offset)
     return response if routed is None else routed
+
+
+def _with_removed(
+    index: Index,
+    request: SearchRequest,
+    response: SearchResponse,
+    histories: Histories | None,
+) -> SearchResponse:
+    """``response`` with the deleted definitions named like the query after its items."""
+    if histories is None:
+        raise InvalidRequest("include_removed", "needs the history index: run with --history")
+    words = [w.lower() for w in request.query.split() if w.isidentifier()]
+    room = max(0, request.limit - len(response.items))
+    found = at_commit.removed_matching(histories, index, words, room) if words and room else []
+    items = [SearchItem(r.symbol, 0.0, removed_in=r.commit) for r in found]
+    return dataclasses.replace(
+        response, items=(*response.items, *items), total=response.total + len(items)
+    )
+
+
+def _search_at(
+    index: Index, request: SearchRequest, directory: Path | None
+) -> SearchResponse | CallGraphAnswer:
+    """``request`` over one repository's tree as of ``at_commit`` (:mod:`.tree_at`)."""
+    assert request.at_commit is not None
+    alias = tree_at.repository_for(index, request.repository, request.exclude_repository)
+    cache = directory if directory is not None else Path(tempfile.gettempdir()) / "symfuse"
+    snap = tree_at.snapshot(index, alias, request.at_commit, cache)
+    plain = request.model_copy(
+        update={"at_commit": None, "repository": (), "exclude_repository": ()}
+    )
+    answer = search(snap.index, plain, directory=snap.directory)
+    if isinstance(answer, SearchResponse):
+        return dataclasses.replace(answer, at_commit=snap.commit)
+    return answer
 
 
 def usages(index: Index, request: UsagesRequest) -> UsagesResult:

@@ -10,12 +10,15 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.config import IndexConfig, split_alias
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
 from symfuse.server.common.output import OutputFormat
+
+if TYPE_CHECKING:
+    from symfuse.ranking.history import Histories
 
 AddOptions = Callable[[argparse.ArgumentParser], None]
 
@@ -127,6 +130,15 @@ def format_option(
         metavar="|".join(c.value for c in choices),
         help=f"output format (default {default.value})",
     )
+
+
+def stored_histories(args: argparse.Namespace) -> Histories:
+    """The stored git history, brought up to date first (only repositories that have one)."""
+    from symfuse.server.common.history import HistoryKeeper
+
+    keeper = HistoryKeeper(index_config(args))
+    keeper.update(only_existing=True)
+    return keeper.histories()
 
 
 def index_config(

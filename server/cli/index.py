@@ -64,6 +64,19 @@ def register(
         ", or an alias (func, cls, ctor, ...)",
     )
     format_option(p, tuple(OutputFormat), OutputFormat.JSONL)
+    p.add_argument(
+        "--at-commit",
+        default=None,
+        metavar="REF",
+        help="the definitions as of this commit (HEAD~5, a tag, a hash), read from git objects",
+    )
+    p.add_argument(
+        "--repository",
+        action="append",
+        default=[],
+        metavar="ALIAS",
+        help="with --at-commit and several roots: the repository",
+    )
     p.set_defaults(handler=run_symbols)
 
     p = sub.add_parser(
@@ -221,6 +234,12 @@ def run_symbols(args: argparse.Namespace) -> int:
             raise InvalidRequest("--kind", f"unknown kind {args.kind!r}; one of {kind_words()}")
         kinds = matched_kinds((kind,))
     index, _ = fresh_index(args)
+    if args.at_commit:
+        from symfuse.ranking import tree_at
+
+        alias = tree_at.repository_for(index, tuple(args.repository), ())
+        directory = index_config(args).store.directory
+        index = tree_at.snapshot(index, alias, args.at_commit, directory).index
     selected = [
         symbol_dict(s)
         for s in index.symbols

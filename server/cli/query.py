@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from symfuse.ranking.details import FileOutline, OutlineNode, SymbolDetail
-from symfuse.ranking.history import Histories
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.requests import (
@@ -35,7 +34,7 @@ from symfuse.ranking.query.requests import (
     UsagesRequest,
 )
 from symfuse.ranking.usages import MAX_SHOWN_TARGETS
-from symfuse.server.cli.common import format_option
+from symfuse.server.cli.common import format_option, stored_histories
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render, table
@@ -142,7 +141,7 @@ def run_text(args: argparse.Namespace) -> int:
 
 def run_get(args: argparse.Namespace, request: GetRequest | None = None) -> int:
     request = request or request_of(GetRequest, args)
-    histories = _histories(args) if request.needs_history else None
+    histories = stored_histories(args) if request.needs_history else None
     result = operations.get(_index(args), request, histories)
     data = result.to_dict()
     if isinstance(result, FileOutline):
@@ -297,19 +296,9 @@ def run_read(args: argparse.Namespace) -> int:
     return _emit(found.to_dict(), args.output_format, found.content)
 
 
-def _histories(args: argparse.Namespace) -> Histories:
-    """The stored history, brought up to date first (only repositories that have one)."""
-    from symfuse.server.cli.common import index_config
-    from symfuse.server.common.history import HistoryKeeper
-
-    keeper = HistoryKeeper(index_config(args))
-    keeper.update(only_existing=True)
-    return keeper.histories()
-
-
 def run_history(args: argparse.Namespace) -> int:
     request = request_of(HistoryRequest, args)
-    data = operations.history(_histories(args), request).to_dict()
+    data = operations.history(stored_histories(args), request).to_dict()
     blocks = [_commit_text(item) for item in data["items"]]
     blocks.append(f"{data['total']} total")
     return _emit(data, args.output_format, "\n\n".join(blocks))

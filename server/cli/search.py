@@ -92,13 +92,16 @@ def _with_snippets(items: list[dict[str, Any]], columns: Sequence[str]) -> str:
 
 def run_search(args: argparse.Namespace) -> int:
     from symfuse.ranking.query import operations
-    from symfuse.server.cli.common import index_config
+    from symfuse.server.cli.common import index_config, stored_histories
     from symfuse.server.cli.index import fresh_index
 
     request = request_of(SearchRequest, args)  # validate before any indexing work
     args.roots = [*args.roots, *args.extra_roots]
     index, _ = fresh_index(args)
-    answer = operations.search(index, request, directory=index_config(args).store.directory)
+    histories = stored_histories(args) if request.include_removed else None
+    answer = operations.search(
+        index, request, directory=index_config(args).store.directory, histories=histories
+    )
     note_results(answer.total)
     if isinstance(answer, CallGraphAnswer):  # "who calls X": answered from the call graph
         data = answer.to_dict()

@@ -60,9 +60,15 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         directory = backend.service.config.store.directory
         if not backend.options.similarity and request.semantic is SemanticMode.AUTO:
             request = request.model_copy(update={"semantic": SemanticMode.OFF})
+        with tool_errors(not_found="drill_from"):
+            histories = backend.histories() if request.include_removed else None
         with tool_errors(not_found="drill_from"), backend.ranked() as ranked:
             answer = operations.search(
-                ranked.index, request, directory=directory, prepared=ranked.prepared
+                ranked.index,
+                request,
+                directory=directory,
+                prepared=ranked.prepared,
+                histories=histories,
             )
         stale = ranked.stale
         if isinstance(answer, CallGraphAnswer):

@@ -139,3 +139,16 @@ def test_get_at_a_commit_and_a_removed_definition(repo: HistoryRepo, index_dir: 
         "shop/models.py",
         repo.commits[1],
     )
+
+
+def test_symbols_and_search_at_a_commit(tmp_path: Path) -> None:
+    repo = make_history_repo(tmp_path / "repo")
+    where = [str(repo.root), "--index-dir", str(tmp_path / "index")]
+    then = run_symfuse(["symbols", *where, "--at-commit", repo.commits[0], "-f", "json"])
+    names = {s["name"] for s in json.loads(then.stdout)["symbols"]}
+    assert {"Order", "helper", "total"} <= names
+    assert "discount" not in names  # added in the second commit
+    now = json.loads(run_symfuse(["symbols", *where, "-f", "json"]).stdout)
+    assert "helper" not in {s["name"] for s in now["symbols"]}
+    found = run_symfuse(["search", "helper", *where, "--at-commit", "HEAD~4", "-f", "json"])
+    assert json.loads(found.stdout)["items"][0]["name"] == "helper"

@@ -240,3 +240,24 @@ async def test_two_repositories_answer_with_their_alias(tmp_path: Path, repo: Hi
     assert [(e["repository"], e["commit"]) for e in evolution["evolution"]] == [
         ("repo", repo.commits[4])
     ]
+
+
+async def test_search_at_a_commit_and_with_removed_definitions(
+    ws: Workspace, repo: HistoryRepo
+) -> None:
+    c = repo.commits
+    async with mcp_session(ws, history=True) as session:
+        now = await call(session, "search", query="helper", detail_level="minimal")
+        then = await call(session, "search", query="helper", at_commit=c[0], limit=5)
+        before_rename = await call(session, "search", query="Order", at_commit="HEAD~2")
+        removed = await call(session, "search", query="helper", include_removed=True)
+        bad = await call_error(session, "search", query="helper", at_commit="no-such-tag")
+    assert all(item["name"] != "helper" for item in now["items"])
+    assert then["at_commit"] == c[0]
+    assert then["items"][0]["symbol_id"] == "shop/models.py::helper#function"
+    assert {i["file"] for i in before_rename["items"]} == {"shop/models.py"}
+    gone = [i for i in removed["items"] if i.get("is_removed")]
+    assert [(i["name"], i["file"], i["removed_in"]) for i in gone] == [
+        ("helper", "shop/models.py", c[2])
+    ]
+    assert "at_commit" in bad
