@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.history.build import HistoryReport, update_history
 from symfuse.indexer.history.gitlog import NotARepository
 from symfuse.indexer.history.store import HEAD, history_dir
@@ -34,6 +35,7 @@ class HistoryKeeper:
         self.build = build
         self.errors: dict[str, str] = {}  # alias -> why its history could not be built
         self._lock = threading.Lock()
+        self._refreshing = threading.Lock()  # one update at a time
         self._loaded: tuple[tuple[float, ...], Histories] | None = None
         self._stop = threading.Event()
         self._done = threading.Event()
@@ -85,6 +87,17 @@ class HistoryKeeper:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+
+    def refresh(self) -> None:
+        """Read the commits made since the last update (a server with ``--history`` does
+        this before each history query: about 10 ms when there are none)."""
+        if not self.build or not self._done.is_set():
+            return
+        with self._refreshing:
+            try:
+                self.update(only_existing=True)
+            except (SymfuseError, OSError) as exc:
+                log.warning("updating the history failed: %s", exc)
 
     def wait(self, timeout: float | None) -> bool:
         """Wait for the background build (when there is one); whether it is done."""

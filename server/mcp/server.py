@@ -217,6 +217,7 @@ class Backend:
         """The history index, once the background build (``--history``) is done or the
         ready timeout has passed (then the error says it is still being built)."""
         self.history.wait(self.options.ready_timeout)
+        self.history.refresh()  # commits made since the server started
         return self.history.histories()
 
     # --- reading --------------------------------------------------------------------

@@ -261,3 +261,13 @@ async def test_search_at_a_commit_and_with_removed_definitions(
         ("helper", "shop/models.py", c[2])
     ]
     assert "at_commit" in bad
+
+
+async def test_a_commit_made_while_serving_is_searchable(ws: Workspace, repo: HistoryRepo) -> None:
+    async with mcp_session(ws, history=True) as session:
+        before = await _hashes(session, query="refund")
+        (repo.root / "shop" / "refunds.py").write_text("def refund(order):\n    return 0\n")
+        new = commit(repo.root, "Refunds for cancelled orders", CAROL, "2024-06-30T10:00:00Z")
+        after = await _hashes(session, query="refund")
+    assert before == []
+    assert after == [new]
