@@ -148,3 +148,25 @@ def guard_first(
     lifted_scores = np.maximum.accumulate(scores[::-1])[::-1]
     lifted = lifted_scores > scores + 1e-12
     return fused.reorder(order, lifted_scores), lifted
+
+
+def cascade(rankings: dict[Channel, Ranking]) -> Fused:
+    """No fusion: identity tier order, then lexical, then fuzzy, then similarity rank."""
+    order = [Channel.IDENTITY, Channel.LEXICAL, Channel.FUZZY, Channel.SIMILARITY]
+    ran = [c for c in order if c in rankings and len(rankings[c])]
+    if not ran:
+        return fuse({}, FusionWeights())
+    positions = np.unique(np.concatenate([rankings[c].positions for c in ran]))
+    big = positions.shape[0] + 1
+    ranks: dict[Channel, npt.NDArray[np.int64]] = {}
+    for c in ran:
+        rank = np.zeros(positions.shape[0], dtype=np.int64)
+        at = np.searchsorted(positions, rankings[c].positions)
+        rank[at] = np.arange(1, len(rankings[c]) + 1)
+        ranks[c] = rank
+    keys = [np.where(ranks[c] > 0, ranks[c], big) for c in reversed(ran)]
+    sort = np.lexsort([positions, *keys]).astype(np.int64)
+    count = positions.shape[0]
+    scores = 1.0 - np.arange(count, dtype=np.float64) / count
+    zero = {c: np.zeros(count) for c in ran}
+    return Fused(positions, np.zeros(count), ranks, zero, {}).reorder(sort, scores)

@@ -28,7 +28,7 @@ from symfuse.indexer.history.store import Head, HistoryOutdated, HistoryStore, h
 from symfuse.ranking import history_terms
 from symfuse.ranking.documents import Documents
 from symfuse.ranking.lexical import Bm25f, LexicalIndex, QueryTerms, rank
-from symfuse.ranking.query.requests import ChunkType, HistoryRequest
+from symfuse.ranking.query.history_requests import ChunkType, HistoryRequest
 from symfuse.ranking.repositories import selected
 
 CHARS_PER_TOKEN = 4  # the budget's estimate, as the MCP answer budget counts

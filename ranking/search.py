@@ -23,7 +23,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, similarity, structural
 from symfuse.ranking.filters import linked_implementers
-from symfuse.ranking.fusion import Fused, extended, fuse, guard_first
+from symfuse.ranking.fusion import Fused, cascade, extended, fuse, guard_first
 from symfuse.ranking.identity import MatchTier, NameTable, hump_count
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.modes import MIN_DEPTH
@@ -424,7 +424,7 @@ def _matched(run: ChannelRun, size: int) -> int:
 def _merge(run: ChannelRun, request: SearchRequest) -> Fused:
     if request.fusion or request.semantic is SemanticMode.ONLY:
         return fuse(run.rankings, run.weights)
-    return _cascade(run.rankings)
+    return cascade(run.rankings)
 
 
 _BOOSTS = {
@@ -494,28 +494,6 @@ def _tier(score: float, top: float, exact: bool) -> Tier:
     if exact or score >= HIGH_TIER * top:
         return Tier.HIGH
     return Tier.MEDIUM if score >= MEDIUM_TIER * top else Tier.LOW
-
-
-def _cascade(rankings: dict[Channel, Ranking]) -> Fused:
-    """No fusion: identity tier order, then lexical, then fuzzy, then similarity rank."""
-    order = [Channel.IDENTITY, Channel.LEXICAL, Channel.FUZZY, Channel.SIMILARITY]
-    ran = [c for c in order if c in rankings and len(rankings[c])]
-    if not ran:
-        return fuse({}, FusionWeights())
-    positions = np.unique(np.concatenate([rankings[c].positions for c in ran]))
-    big = positions.shape[0] + 1
-    ranks: dict[Channel, npt.NDArray[np.int64]] = {}
-    for c in ran:
-        rank = np.zeros(positions.shape[0], dtype=np.int64)
-        at = np.searchsorted(positions, rankings[c].positions)
-        rank[at] = np.arange(1, len(rankings[c]) + 1)
-        ranks[c] = rank
-    keys = [np.where(ranks[c] > 0, ranks[c], big) for c in reversed(ran)]
-    sort = np.lexsort([positions, *keys]).astype(np.int64)
-    count = positions.shape[0]
-    scores = 1.0 - np.arange(count, dtype=np.float64) / count
-    zero = {c: np.zeros(count) for c in ran}
-    return Fused(positions, np.zeros(count), ranks, zero, {}).reorder(sort, scores)
 
 
 __all__ = ["CallQuery", "search"]

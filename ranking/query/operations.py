@@ -40,15 +40,14 @@ from symfuse.ranking.history import (
 from symfuse.ranking.impact import ImpactResult, changed_by_diff, changed_in_file
 from symfuse.ranking.impact import impact as impact_of
 from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.ranking.query.fields import Request
+from symfuse.ranking.query.history_requests import HistoryRequest
 from symfuse.ranking.query.requests import (
     CallsRequest,
-    DeadCodeRequest,
     DepsRequest,
     GetRequest,
     HierarchyRequest,
-    HistoryRequest,
-    ImpactRequest,
     ReadRequest,
     ReindexRequest,
     ReposRequest,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -33,11 +32,7 @@ from symfuse.ranking.query.fields import (
     split_list,
 )
 from symfuse.ranking.request import (
-    ExcludedRepositories,
     IncludeTests,
-    KindList,
-    LanguageList,
-    Repositories,
     TestCode,
 )
 
@@ -49,7 +44,6 @@ MAX_SNIPPET_LINES = 50
 MAX_TEXT_EDIT_DISTANCE = 3
 MAX_TIMEOUT = 30.0
 MAX_EVOLUTION = 1000
-MIN_TOKENS, MAX_TOKENS = 100, 100_000
 DEFAULT_TEXT_TIMEOUT = 2.0
 USAGE_KINDS = tuple(k.value for k in RefKind)
 
@@ -337,77 +331,6 @@ class DepsRequest(Request):
     depth: Depth = 1
 
 
-class DeadCodeRequest(Request):
-    """Definitions nothing in the workspace refers to, each with a confidence and why."""
-
-    file_pattern: Annotated[TextList, Field(description="only definitions in files matching")] = ()
-    kind: KindList = ()
-    language: LanguageList = ()
-    min_confidence: Annotated[
-        float,
-        Field(
-            ge=0.0,
-            le=1.0,
-            description="leave out what is less sure to be dead (below 0.5: decorated, "
-            "overriding a library method, named elsewhere in the text)",
-        ),
-    ] = 0.5
-    include_tests: Annotated[
-        TestCode,
-        Field(
-            description="definitions in test, example and benchmark code: false (left out; "
-            "their references still count), true, or only"
-        ),
-    ] = IncludeTests.FALSE
-    limit: Annotated[
-        int,
-        Field(ge=1, le=MAX_ROWS, description="most definitions to return"),
-        ForAgents(_TOKENS, cap=1000, default=50),
-    ] = 100
-    offset: Offset = 0
-
-
-class ImpactRequest(Request):
-    """What a change to a symbol, a file or a diff reaches, and the tests that exercise it."""
-
-    target: Annotated[
-        str | None,
-        Primary(),
-        BeforeValidator(optional_text),
-        Field(
-            max_length=4096,
-            description="a symbol id, a name, or a workspace file (all its definitions)",
-        ),
-    ] = None
-    diff: Annotated[
-        str | None,
-        BeforeValidator(optional_text),
-        Field(
-            max_length=2_000_000,
-            description="unified diff text (`git diff` output): the definitions whose lines "
-            "it changes (on the command line: a file, or - for stdin)",
-        ),
-    ] = None
-    file: FileHint = None
-    depth: Annotated[
-        int, Field(ge=1, le=MAX_DEPTH, description="hops to follow from the changed symbols")
-    ] = 2
-    limit: Annotated[
-        int,
-        Field(ge=1, le=MAX_ROWS, description="most impacted symbols and files to return"),
-        ForAgents(_TOKENS, cap=1000, default=100),
-    ] = 300
-    offset: Offset = 0
-
-    @model_validator(mode="after")
-    def _one_target(self) -> Any:
-        if (self.target is None) == (self.diff is None):
-            raise InvalidRequest(
-                "target", "give either a target (symbol id, name or file) or a diff, not both"
-            )
-        return self
-
-
 MAX_LINE = 100_000_000
 _PATH_RANGE = re.compile(r"^(?P<path>.*[^\s:]):(?P<start>\d+)(?P<dash>-(?P<end>\d+)?)?$")
 
@@ -451,123 +374,6 @@ class ReadRequest(Request):
             object.__setattr__(self, "end_line", end)
         if self.end_line is not None and self.end_line < (self.start_line or 1):
             raise InvalidRequest("end_line", "must not come before start_line")
-        return self
-
-
-class ChunkType(StrEnum):
-    COMMIT_MESSAGE = "commit_message"
-    COMMIT_DIFF = "commit_diff"
-
-
-DIFF_TYPES = ("added", "modified", "deleted", "renamed", "binary")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def _diff_types(value: Any) -> tuple[str, ...]:
-    kinds = tuple(k.lower() for k in split_list(value))
-    for kind in kinds:
-        if kind not in DIFF_TYPES:
-            raise ValueError(f"unknown diff type {kind!r}; one of {', '.join(DIFF_TYPES)}")
-    return kinds
-
-
-def _day(text: str, field: str) -> int | None:
-    """Seconds since the epoch at the start of a ``YYYY-MM-DD`` day (UTC); None if empty."""
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        if not _DATE.match(text):
-            raise ValueError(text)
-        return int(datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC).timestamp())
-    except ValueError:
-        raise InvalidRequest(
-            field,
-            f"{text!r} is not a date; write YYYY-MM-DD..YYYY-MM-DD (either side may be left open)",
-        ) from None
-
-
-class HistoryRequest(Request):
-    """Search the git history: commit messages and diffs, with filters."""
-
-    query: Annotated[
-        str | None,
-        Primary(),
-        BeforeValidator(optional_text),
-        Field(
-            max_length=2000,
-            description="words to find in commit messages and diffs (BM25); omit to list "
-            "the newest commits that pass the filters",
-        ),
-    ] = None
-    chunk_type: Annotated[
-        ChunkType | None,
-        Field(description="search only commit messages or only diffs; default both"),
-    ] = None
-    time_range: Annotated[
-        str | None,
-        BeforeValidator(optional_text),
-        Field(
-            max_length=30,
-            description='commits between two days, "YYYY-MM-DD..YYYY-MM-DD" (UTC, both '
-            'included; either side may be open: "2024-01-01..")',
-        ),
-    ] = None
-    author: Annotated[
-        str | None,
-        BeforeValidator(optional_text),
-        Field(max_length=200, description="author name or email (substring, any case)"),
-    ] = None
-    diff_type: Annotated[
-        tuple[str, ...],
-        BeforeValidator(_diff_types),
-        WithJsonSchema(LIST_SCHEMA, mode="validation"),
-        Field(
-            description=f"only commits with changes of these kinds ({', '.join(DIFF_TYPES)}; "
-            "comma-separated): a file's status or a definition's change"
-        ),
-    ] = ()
-    repository: Repositories = ()
-    exclude_repository: ExcludedRepositories = ()
-    limit: Annotated[
-        int,
-        Field(ge=1, le=1000, description="most commits to return"),
-        ForAgents(_TOKENS, cap=100),
-    ] = 10
-    offset: Offset = 0
-    max_tokens: Annotated[
-        int,
-        Field(
-            ge=MIN_TOKENS,
-            le=MAX_TOKENS,
-            description="budget of the answer in tokens (about 4 characters each): the "
-            "changed symbols' hunks are cut to fit",
-        ),
-    ] = 4000
-
-    @property
-    def since(self) -> int | None:
-        return self._range()[0]
-
-    @property
-    def until(self) -> int | None:
-        """The start of the day after the range's last day (the range includes it)."""
-        return self._range()[1]
-
-    def _range(self) -> tuple[int | None, int | None]:
-        if not self.time_range:
-            return None, None
-        first, sep, last = self.time_range.partition("..")
-        if not sep:
-            raise InvalidRequest("time_range", "write YYYY-MM-DD..YYYY-MM-DD")
-        end = _day(last, "time_range")
-        return _day(first, "time_range"), None if end is None else end + 86_400
-
-    @model_validator(mode="after")
-    def _valid_range(self) -> Any:
-        since, until = self._range()
-        if since is not None and until is not None and since >= until:
-            raise InvalidRequest("time_range", "the first day is after the last")
         return self
 
 

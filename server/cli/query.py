@@ -18,16 +18,15 @@ from typing import Any
 
 from symfuse.ranking.details import FileOutline, OutlineNode, SymbolDetail
 from symfuse.ranking.query import operations
+from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
+from symfuse.ranking.query.history_requests import HistoryRequest
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.requests import (
     CallsRequest,
-    DeadCodeRequest,
     DepsRequest,
     Direction,
     GetRequest,
     HierarchyRequest,
-    HistoryRequest,
-    ImpactRequest,
     ReadRequest,
     ReposRequest,
     TextRequest,

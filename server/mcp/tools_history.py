@@ -8,7 +8,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
-from symfuse.ranking.query.requests import HistoryRequest
+from symfuse.ranking.query.history_requests import HistoryRequest
 from symfuse.server.mcp.models import HistoryResult
 from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors

@@ -10,7 +10,7 @@ from symfuse.indexer.index import Index
 from symfuse.ranking.diffs import changed_lines
 from symfuse.ranking.impact import ImpactResult, changed_by_diff, changed_in_file, impact
 from symfuse.ranking.query import operations
-from symfuse.ranking.query.requests import ImpactRequest
+from symfuse.ranking.query.analysis_requests import ImpactRequest
 from tests.support.index import index_of_tree
 
 MODELS = """\
