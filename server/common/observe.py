@@ -96,6 +96,8 @@ class Observer:
                 saved_ms=current.saved_ms,
             )
         )
+        if not log.isEnabledFor(logging.INFO):
+            return  # the usual case: no record to build on every query
         fields = {
             "request_id": current.request_id,
             "operation": current.operation,
