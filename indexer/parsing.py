@@ -11,10 +11,8 @@ import hashlib
 import itertools
 import logging
 import os
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from symfuse.indexer import header_language, rows
 from symfuse.indexer.config import file_key
@@ -23,9 +21,6 @@ from symfuse.indexer.index import FileEntry
 from symfuse.indexer.model import FileStamp, Skipped
 from symfuse.indexer.progress import Bar, progress_bar
 from symfuse.indexer.python_layout import NO_LAYOUT, PythonLayout, python_layout
-
-if TYPE_CHECKING:
-    import multiprocessing.context
 
 # The parser and the process pool are imported where they are first used: `symfuse
 # index` with nothing new to parse needs neither (20 ms of its start-up).
@@ -186,15 +181,6 @@ def entry_of(parsed: ParsedFile) -> FileEntry:
     )
 
 
-def _pool_context() -> multiprocessing.context.BaseContext:
-    import multiprocessing
-
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
-
 def parse_many(
     jobs: Sequence[ParseJob], workers: int | None, show_progress: bool
 ) -> list[ParseResult]:
@@ -244,7 +230,7 @@ def _parse_in_pool(
             yield job
 
     done = 0
-    pool = procs.pool(count, _pool_context())
+    pool = procs.pool(count, procs.context())
     try:
         results = pool.map(parse_job, remember(), chunksize=chunk)
         if bar.total is None:  # map() has submitted every job: the total is known

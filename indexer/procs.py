@@ -17,6 +17,15 @@ from concurrent.futures import ProcessPoolExecutor
 PARENT_CHECK_S = 0.2
 
 
+def context() -> multiprocessing.context.BaseContext:
+    """Fork while this process has one thread (cheap, nothing to import again); with
+    threads running (a server), a fork server, since forking them is unsafe."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
 def pool(workers: int, context: multiprocessing.context.BaseContext) -> ProcessPoolExecutor:
     # The parent's pid is handed over, not read in the worker: a parent killed between
     # the fork and the initializer would otherwise be taken for the init process and

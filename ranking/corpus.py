@@ -30,22 +30,28 @@ from scipy import sparse
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind
-from symfuse.indexer.source_files import decode_source, read_source_bytes
 from symfuse.ranking.borrowed import call_docs, inherited, with_inherited
 from symfuse.ranking.documents import (
     Documents,
     concatenate,
     definition_bodies,
-    file_piece,
     similarity_tf,
 )
-from symfuse.ranking.filters import FilterCodes, FilterTable
-from symfuse.ranking.fuzzy import TrigramIndex, trigram_rows
+from symfuse.ranking.filters import FilterTable
+from symfuse.ranking.fuzzy import TrigramIndex
 from symfuse.ranking.identity import NameForms, NameTable
 from symfuse.ranking.lexical import LexicalIndex
 from symfuse.ranking.similarity import RepositoryEmbedder, WordModel
-from symfuse.ranking.sparse_rows import Rows, Vocabulary
+from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
 from symfuse.ranking.structures import Borrowed, FilePiece, Prepared
+from symfuse.ranking.tokenize_pool import (
+    FileJob,
+    make_piece,
+    matching_source,
+    rebase,
+    tokenize_many,
+    workers_for,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,14 +72,9 @@ def file_stamp(entry: FileEntry) -> str:
 
 
 def read_source(index: Index, key: str) -> str | None:
-    """The text the index was built from, or None when the file changed or cannot be read."""
-    entry = index.files[key]
-    data = read_source_bytes(index.abs_path(key))
-    if data is None:
-        return None
-    if hashlib.blake2b(data, digest_size=16).hexdigest() != entry.stamp.digest:
-        return None  # an editor overlay or a later change: spans would not line up
-    return decode_source(data)
+    """The text the index was built from, or None when the file changed or cannot be read
+    (an editor overlay or a later change: spans would not line up)."""
+    return matching_source(index.abs_path(key), index.files[key].stamp.digest)
 
 
 def reference_bodies(entry: FileEntry) -> list[str]:
@@ -120,15 +121,29 @@ class Corpus:
         bodies = (
             definition_bodies(symbols, source) if source is not None else reference_bodies(entry)
         )
-        names = NameForms.of(symbols)
         self.tokenized += 1
-        return FilePiece(
-            stamp=stamp,
-            text=file_piece(symbols, bodies, self.vocabulary),
-            trigrams=trigram_rows(names.wholes, names.lower, self.trigram_vocabulary),
-            names=names,
-            filters=FilterCodes.of(symbols),
-        )
+        return make_piece(stamp, symbols, bodies, self.vocabulary, self.trigram_vocabulary)
+
+    def _tokenized(
+        self, index: Index, todo: list[tuple[str, FileEntry, str]]
+    ) -> dict[str, FilePiece]:
+        """The pieces of the files in ``todo`` (key, entry, stamp), in worker processes when
+        there are many (:mod:`.tokenize_pool`), else here."""
+        workers = workers_for(len(todo))
+        if not workers:
+            return {key: self.piece(index, key, entry, stamp) for key, entry, stamp in todo}
+        jobs = [
+            FileJob(index.abs_path(key), entry.stamp.digest, stamp, tuple(entry.symbols))
+            for key, entry, stamp in todo
+        ]
+        made: dict[str, FilePiece] = {}
+        for (key, entry, stamp), local in zip(todo, tokenize_many(jobs, workers), strict=True):
+            if local is None:  # changed or unreadable since indexed: from its references
+                made[key] = self.piece(index, key, entry, stamp)
+            else:
+                self.tokenized += 1
+                made[key] = rebase(local, self.vocabulary, self.trigram_vocabulary)
+        return made
 
     # --- a generation ------------------------------------------------------------------
 
@@ -179,21 +194,22 @@ class Corpus:
     def _refresh(self, index: Index) -> int:
         """Make :attr:`pieces` the pieces of ``index``'s files, in key order, tokenizing the
         files whose stamp changed; how many were tokenized."""
-        pieces: dict[str, FilePiece] = {}
-        rebuilt = 0
+        kept: dict[str, FilePiece] = {}
+        todo: list[tuple[str, FileEntry, str]] = []
         for key in sorted(index.files):
             entry = index.files[key]
             stamp = self.stamp_of(key, entry)
             found = self.pieces.get(key)
             if found is None or found.stamp != stamp:
-                found = self.piece(index, key, entry, stamp)
-                rebuilt += 1
+                todo.append((key, entry, stamp))
             elif found.partial:
-                found = found.complete(entry)
-            pieces[key] = found
-        self.pieces = pieces
-        self.stamps = {k: v for k, v in self.stamps.items() if k in pieces}
-        return rebuilt
+                kept[key] = found.complete(entry)
+            else:
+                kept[key] = found
+        made = self._tokenized(index, todo)
+        self.pieces = {key: kept.get(key) or made[key] for key in sorted(index.files)}
+        self.stamps = {k: v for k, v in self.stamps.items() if k in self.pieces}
+        return len(todo)
 
     def _train(
         self, pieces: Sequence[FilePiece], documents: Documents, model: WordModel | None
@@ -235,7 +251,7 @@ class Corpus:
             )
         )
         heirs = np.flatnonzero(np.diff(extra.indptr) > 0).astype(np.int64)
-        return extra, heirs, None
+        return extra.astype(VALUES), heirs, None  # as stored: a warm start ranks the same
 
     def _heir_vectors(
         self,

@@ -48,7 +48,7 @@ from scipy import sparse
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
-from symfuse.ranking.tokens import WORD, identifier_tokens, text_tokens, word_tokens
+from symfuse.ranking.tokens import WORD, name_tokens, text_tokens, word_tokens
 
 DOC_CHARS = 600  # the head of a docstring carries its meaning; the rest is detail
 BODY_CHARS = 12_000  # a definition's first lines say what it does; the rest repeats it
@@ -235,7 +235,7 @@ def file_piece(symbols: Sequence[Symbol], bodies: Sequence[str], vocabulary: Voc
         return found
 
     for symbol, body, around in zip(symbols, bodies, contexts(symbols), strict=True):
-        name = identifier_tokens(symbol.name)
+        name = name_tokens(symbol.name)
         container = cached(symbol.container) if symbol.container else []
         signature = cached(symbol.signature) if symbol.signature else []
         doc = text_tokens(symbol.doc[:DOC_CHARS]) if symbol.doc else []

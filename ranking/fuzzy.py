@@ -40,7 +40,7 @@ def trigram_rows(wholes: list[str], lower: list[str], vocabulary: Vocabulary) ->
         key = name or low
         found = _GRAMS.get(key)
         if found is None:
-            found = tuple(set(trigrams(key)))
+            found = tuple(sorted(set(trigrams(key))))  # sorted: the same in every process
             if len(_GRAMS) < 500_000:
                 _GRAMS[key] = found
         grams.extend(found)

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from scipy import sparse
 
 from symfuse.ranking.documents import FIELD_WEIGHTS, Documents, Field
+from symfuse.ranking.sparse_rows import VALUES
 from symfuse.ranking.tokens import STOPWORDS, WORD, split_identifier, stem
 from symfuse.ranking.topk import Ranking, top_k
 
@@ -73,7 +74,7 @@ def normalized(
     """Each row of ``tf`` divided by its length normalization (BM25F's per-field step)."""
     out = tf.copy()
     rows = np.repeat(np.arange(tf.shape[0]), np.diff(tf.indptr))
-    out.data = tf.data / _norm(length, b)[rows]
+    out.data = (tf.data / _norm(length, b)[rows]).astype(VALUES)
     return out
 
 

@@ -31,11 +31,11 @@ from symfuse.ranking.documents import (
 )
 from symfuse.ranking.identity import Joined
 from symfuse.ranking.similarity import WordModel
-from symfuse.ranking.sparse_rows import Rows
+from symfuse.ranking.sparse_rows import VALUES, Rows
 from symfuse.ranking.structures import Borrowed, Prepared
 from symfuse.ranking.tokens import STOPWORDS, stem
 
-FORMAT = 7  # bump with any change to what is stored
+FORMAT = 8  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 
@@ -177,7 +177,7 @@ def read_rows(arrays: Any, prefix: str) -> Rows:
     return Rows(
         np.asarray(arrays[f"{prefix}_indptr"], dtype=np.int64),
         np.asarray(arrays[f"{prefix}_indices"], dtype=np.int32),
-        np.asarray(arrays[f"{prefix}_data"], dtype=np.float64),
+        np.asarray(arrays[f"{prefix}_data"], dtype=VALUES),
     )
 
 
@@ -253,7 +253,7 @@ def read_borrowed(arrays: Any) -> Borrowed | None:
     rows, width = (int(x) for x in arrays["borrowed_shape"])
     extra = sparse.csr_matrix(
         (
-            np.asarray(arrays["borrowed_data"], dtype=np.float64),
+            np.asarray(arrays["borrowed_data"], dtype=VALUES),
             np.asarray(arrays["borrowed_indices"], dtype=np.int32),
             np.asarray(arrays["borrowed_indptr"], dtype=np.int64),
         ),

@@ -30,6 +30,7 @@ from scipy import sparse
 
 from symfuse.ranking.documents import Documents
 from symfuse.ranking.lexical import QueryTerms
+from symfuse.ranking.sparse_rows import VALUES
 from symfuse.ranking.topk import Ranking, top_k
 
 ALPHA = 0.5
@@ -77,7 +78,7 @@ def tfidf_matrix(
     rows = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
     norms = np.sqrt(np.bincount(rows, weights=data * data, minlength=n_docs))
     inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    data = data * inverse[rows]
+    data = (data * inverse[rows]).astype(VALUES)
     return sparse.csr_matrix((data, tf.indices, tf.indptr), shape=tf.shape), idf
 
 

@@ -128,6 +128,20 @@ def identifier_tokens(name: str) -> list[str]:
     return tokens
 
 
+def name_tokens(name: str) -> tuple[str, ...]:
+    """:func:`identifier_tokens` memoized: a file's names repeat across files (``__init__``,
+    ``get``, ``name``), and splitting 100k of them was a tenth of a cold build."""
+    cached = _NAMES.get(name)
+    if cached is None:
+        cached = tuple(identifier_tokens(name))
+        if len(_NAMES) < _MEMO_LIMIT:
+            _NAMES[name] = cached
+    return cached
+
+
+_NAMES: dict[str, tuple[str, ...]] = {}  # see _STEMS
+
+
 def word_tokens(word: str) -> tuple[str, ...]:
     """:func:`identifier_tokens` of one word, those of two characters or more (memoized)."""
     cached = _WORDS.get(word)

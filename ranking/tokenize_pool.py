@@ -1,0 +1,152 @@
+"""Tokenizing many files in worker processes: the cold build of the ranking structures.
+
+Tokenizing every file's definitions (:func:`~symfuse.ranking.documents.file_piece`, the
+trigrams, the name forms) was the larger half of building the structures of a large
+workspace from scratch (SQLAlchemy: about 5 of 11 s), all of it in one process on a
+machine with more cores. Past :data:`POOL_FILES` files to tokenize, the workers each
+tokenize a file against vocabularies of their own (:func:`tokenize_file`), and this
+process maps those local term ids onto the shared vocabularies in file order
+(:func:`rebase`). A local vocabulary lists terms in the order the file first uses them,
+which is the order in which tokenizing the file in this process would have added its new
+terms, so the ids, and with them the structures, are the same either way.
+
+The workers read each file themselves and check it against the digest the index holds;
+a file that changed or cannot be read comes back as None and is tokenized here, from its
+references, as before. A pool that breaks leaves the rest to this process too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.model import Symbol
+from symfuse.indexer.source_files import decode_source, read_source_bytes
+from symfuse.ranking.documents import Piece, definition_bodies, file_piece
+from symfuse.ranking.filters import FilterCodes
+from symfuse.ranking.fuzzy import trigram_rows
+from symfuse.ranking.identity import NameForms
+from symfuse.ranking.sparse_rows import Rows, Vocabulary
+from symfuse.ranking.structures import FilePiece
+
+log = logging.getLogger(__name__)
+
+POOL_FILES = 256  # fewer files to tokenize than this stay in this process (no pool start-up)
+CHUNK = 16  # files per task sent to a worker
+
+
+@dataclass(frozen=True, slots=True)
+class FileJob:
+    """One file to tokenize: where it is, the digest the index read, its definitions."""
+
+    abs_path: str
+    digest: str
+    stamp: str
+    symbols: tuple[Symbol, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LocalPiece:
+    """A file's piece in ids of its own vocabularies (``terms``, ``trigram_terms``)."""
+
+    piece: FilePiece
+    terms: list[str]
+    trigram_terms: list[str]
+
+
+def matching_source(abs_path: str, digest: str) -> str | None:
+    """The file's text when its bytes still have ``digest`` (the index's); else None."""
+    data = read_source_bytes(abs_path)
+    if data is None or hashlib.blake2b(data, digest_size=16).hexdigest() != digest:
+        return None
+    return decode_source(data)
+
+
+def make_piece(
+    stamp: str,
+    symbols: Sequence[Symbol],
+    bodies: Sequence[str],
+    vocabulary: Vocabulary,
+    trigram_vocabulary: Vocabulary,
+) -> FilePiece:
+    """The piece of one file's ``symbols`` (``bodies`` aligned with them)."""
+    names = NameForms.of(symbols)
+    return FilePiece(
+        stamp=stamp,
+        text=file_piece(symbols, bodies, vocabulary),
+        trigrams=trigram_rows(names.wholes, names.lower, trigram_vocabulary),
+        names=names,
+        filters=FilterCodes.of(symbols),
+    )
+
+
+def tokenize_file(job: FileJob) -> LocalPiece | None:
+    """What a worker does: read, check and tokenize one file against fresh vocabularies."""
+    source = matching_source(job.abs_path, job.digest)
+    if source is None:
+        return None
+    vocabulary, trigram_vocabulary = Vocabulary(), Vocabulary()
+    bodies = definition_bodies(job.symbols, source)
+    piece = make_piece(job.stamp, job.symbols, bodies, vocabulary, trigram_vocabulary)
+    return LocalPiece(piece, vocabulary.terms, trigram_vocabulary.terms)
+
+
+def rebase(local: LocalPiece, vocabulary: Vocabulary, trigram_vocabulary: Vocabulary) -> FilePiece:
+    """``local``'s piece in the ids of the shared vocabularies (its new terms added)."""
+    ids = vocabulary.add(local.terms)
+    grams = trigram_vocabulary.add(local.trigram_terms)
+    text = local.piece.text
+    return replace(
+        local.piece,
+        text=Piece(
+            head=_remapped(text.head, ids),
+            head_length=text.head_length,
+            body=_remapped(text.body, ids),
+            body_length=text.body_length,
+            sequence=ids[text.sequence] if text.sequence.shape[0] else text.sequence,
+            starts=text.starts,
+        ),
+        trigrams=_remapped(local.piece.trigrams, grams),
+    )
+
+
+def _remapped(rows: Rows, ids: npt.NDArray[np.int32]) -> Rows:
+    """``rows`` with column ``c`` renamed ``ids[c]``, columns sorted within each row again
+    (the order :meth:`Rows.sized` gives; ``ids`` is one-to-one, so nothing merges)."""
+    if not rows.indices.shape[0]:
+        return rows
+    columns = ids[rows.indices]
+    order = np.lexsort((columns, rows.row_of_entry()))
+    return Rows(rows.indptr, columns[order], rows.data[order])
+
+
+def workers_for(files: int) -> int:
+    """How many worker processes tokenize ``files`` files: 0 (this process) for few."""
+    cores = min(os.cpu_count() or 1, 8)
+    return cores if files >= POOL_FILES and cores > 1 else 0
+
+
+def tokenize_many(jobs: Sequence[FileJob], workers: int) -> Iterator[LocalPiece | None]:
+    """:func:`tokenize_file` of each job, in order, by ``workers`` processes (here, for the
+    rest, when the pool breaks)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from symfuse.indexer import procs
+
+    done = 0
+    pool = procs.pool(workers, procs.context())
+    try:
+        for result in pool.map(tokenize_file, jobs, chunksize=CHUNK):
+            done += 1
+            yield result
+    except BrokenProcessPool as exc:
+        log.warning("tokenizer processes failed (%s); tokenizing the rest here", exc)
+        yield from map(tokenize_file, jobs[done:])
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,83 @@
+"""Tokenizing in worker processes builds exactly the structures one process builds: the same
+vocabulary, matrices and vectors, with a file changed since indexing tokenized here."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.update import update_index
+from symfuse.ranking import tokenize_pool
+from symfuse.ranking.api import Prepared
+from symfuse.ranking.prepare import build
+from symfuse.ranking.structures import FilePiece
+from tests.support.paths import FIXTURES
+
+
+def assert_same(pooled: Prepared, alone: Prepared) -> None:
+    assert pooled.vocabulary == alone.vocabulary
+    assert pooled.trigram_vocabulary == alone.trigram_vocabulary
+    for ours, theirs in (
+        (pooled.lexical.head, alone.lexical.head),
+        (pooled.lexical.body, alone.lexical.body),
+        (pooled.similarity.tfidf, alone.similarity.tfidf),
+        (pooled.trigrams.matrix, alone.trigrams.matrix),
+    ):
+        assert ours.shape == theirs.shape
+        assert np.array_equal(ours.indptr, theirs.indptr)
+        assert np.array_equal(ours.indices, theirs.indices)
+        assert np.array_equal(ours.data, theirs.data)
+    assert np.array_equal(pooled.similarity.doc_vectors, alone.similarity.doc_vectors)
+    assert pooled.names.wholes_list == alone.names.wholes_list
+
+
+@pytest.mark.parametrize("changed", [False, True], ids=["as-indexed", "file-changed-since"])
+def test_workers_build_what_one_process_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: bool
+) -> None:
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "workspace", root)
+    index, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "i", progress=False))
+    if changed:  # its digest no longer matches: a worker hands it back, from references here
+        edited = next(root.rglob("*.py"))
+        edited.write_text(edited.read_text() + "\n# edited after indexing\n")
+    monkeypatch.setattr(tokenize_pool, "POOL_FILES", 1)
+    monkeypatch.setattr(tokenize_pool.os, "cpu_count", lambda: 2)
+    assert tokenize_pool.workers_for(len(index.files)) == 2
+    pooled = build(index)
+    monkeypatch.setattr(tokenize_pool, "POOL_FILES", 10**9)
+    assert tokenize_pool.workers_for(len(index.files)) == 0
+    alone = build(index, model=pooled.similarity.model)
+    assert pooled.rebuilt == alone.rebuilt == len(index.files)
+    assert_same(pooled, alone)
+
+
+def test_a_local_piece_rebased_onto_shared_vocabularies_matches_direct_tokenizing(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "workspace", root)
+    index, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "i", progress=False))
+    keys = sorted(k for k, e in index.files.items() if e.symbols)[:2]
+    shared = (tokenize_pool.Vocabulary(), tokenize_pool.Vocabulary())
+    direct = (tokenize_pool.Vocabulary(), tokenize_pool.Vocabulary())
+    for key in keys:
+        entry = index.files[key]
+        job = tokenize_pool.FileJob(index.abs_path(key), entry.stamp.digest, "s", entry.symbols)
+        local = tokenize_pool.tokenize_file(job)
+        assert local is not None
+        rebased = tokenize_pool.rebase(local, *shared)
+        source = tokenize_pool.matching_source(job.abs_path, job.digest)
+        assert source is not None
+        bodies = tokenize_pool.definition_bodies(entry.symbols, source)
+        made: FilePiece = tokenize_pool.make_piece("s", entry.symbols, bodies, *direct)
+        for a, b in ((rebased.text.head, made.text.head), (rebased.text.body, made.text.body)):
+            assert np.array_equal(a.indptr, b.indptr)
+            assert np.array_equal(a.indices, b.indices)
+            assert np.array_equal(a.data, b.data)
+        assert np.array_equal(rebased.text.sequence, made.text.sequence)
+    assert shared[0].terms == direct[0].terms
