@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from symfuse.ranking.fusion import K as FUSION_K
 from symfuse.ranking.intent import call_query, is_path_shaped
-from symfuse.ranking.prepare import Prepared, prepare
+from symfuse.ranking.prepare import Prepared, has_stored, prepare
 from symfuse.ranking.request import (
     Channel,
     DetailLevel,
@@ -41,6 +41,7 @@ __all__ = [
     "SemanticMode",
     "Tier",
     "call_query",
+    "has_stored",
     "is_path_shaped",
     "prepare",
     "search",

@@ -30,6 +30,7 @@ from symfuse.ranking.npz_arrays import (
     UNUSABLE,
     Arrays,
     current,
+    heir_own,
     joined_strings,
     newest,
     opened,
@@ -199,16 +200,13 @@ def _names(npz: Any, index: Index) -> _Names:
 
 
 def _vectors(npz: Any) -> _Vectors:
+    """The final vectors as stored (mapped, not copied), and the heirs' own ones."""
     vectors = np.asarray(npz["doc_vectors"], dtype=np.float32)
     own = np.zeros((0, vectors.shape[1] if vectors.ndim == 2 else 0), dtype=np.float32)
     borrowed = read_borrowed(npz)
     if borrowed is None:
         return _Vectors(vectors, np.zeros(0, dtype=np.int64), own, None)
-    heirs = borrowed.heirs
-    own = vectors[heirs]
-    vectors = vectors.copy()
-    vectors[heirs] = borrowed.vectors
-    return _Vectors(vectors, heirs, own, borrowed.extra)
+    return _Vectors(vectors, borrowed.heirs, heir_own(npz), borrowed.extra)
 
 
 def _filters(npz: Any) -> FilterTable:

@@ -7,6 +7,7 @@ Paths given by a caller are confined to the workspace by :mod:`symfuse.ranking.p
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -127,7 +128,7 @@ class SourceWindow:
 
     @classmethod
     def of(
-        cls, lines: list[str], symbol: Symbol, context_lines: int, max_lines: int
+        cls, lines: Sequence[str], symbol: Symbol, context_lines: int, max_lines: int
     ) -> SourceWindow:
         start, end = symbol.line, min(symbol.end_line, len(lines))
         cut = end - start + 1 > max_lines

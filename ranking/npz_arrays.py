@@ -35,7 +35,7 @@ from symfuse.ranking.sparse_rows import VALUES, Rows
 from symfuse.ranking.structures import Borrowed, Prepared
 from symfuse.ranking.tokens import STOPWORDS, stem
 
-FORMAT = 8  # bump with any change to what is stored
+FORMAT = 9  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 
@@ -243,7 +243,7 @@ def borrowed_arrays(prepared: Prepared) -> Arrays:
         "borrowed_indices": extra.indices,
         "borrowed_data": extra.data,
         "heirs": prepared.heirs,
-        "heir_final": prepared.similarity.doc_vectors[prepared.heirs],
+        "heir_own": prepared.heir_vectors,
     }
 
 
@@ -260,7 +260,23 @@ def read_borrowed(arrays: Any) -> Borrowed | None:
         shape=(rows, width),
     )
     heirs = np.asarray(arrays["heirs"], dtype=np.int64)
-    vectors = np.asarray(arrays["heir_final"], dtype=np.float32)
-    if vectors.shape[0] != heirs.shape[0]:
+    vectors = np.asarray(arrays["doc_vectors"][heirs], dtype=np.float32)  # final: borrowed in
+    if heir_own(arrays).shape[0] != heirs.shape[0]:
         raise ValueError("borrowed rows disagree")
     return Borrowed(str(arrays["fingerprint"][0]), extra, heirs, vectors)
+
+
+def heir_own(arrays: Any) -> npt.NDArray[np.float32]:
+    """The heirs' vectors of their own text, before the borrowed words (``doc_vectors``
+    holds every symbol's final vector, so that a search maps it as it is)."""
+    return np.asarray(arrays["heir_own"], dtype=np.float32)
+
+
+def own_vectors(arrays: Any) -> npt.NDArray[np.float32]:
+    """Every symbol's vector of its own text: the final vectors, heirs' rows replaced."""
+    final = np.asarray(arrays["doc_vectors"], dtype=np.float32)
+    if "heirs" not in arrays:
+        return final
+    own = final.copy()
+    own[np.asarray(arrays["heirs"], dtype=np.int64)] = heir_own(arrays)
+    return own

@@ -15,6 +15,7 @@ import re
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlparse
@@ -22,6 +23,7 @@ from urllib.parse import unquote, urlparse
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
 from symfuse.indexer.source_files import read_source_text
+from symfuse.ranking.source_lines import Lines
 
 MAX_PATH_CHARS = 4096
 
@@ -198,7 +200,7 @@ class Source:
 
     __slots__ = ("_lower", "_words", "lines", "text")
 
-    def __init__(self, text: str, lines: list[str]) -> None:
+    def __init__(self, text: str, lines: Sequence[str]) -> None:
         self.text = text
         self.lines = lines
         self._words: frozenset[str] | None = None
@@ -217,7 +219,7 @@ class Source:
         return self._words
 
 
-_EMPTY = Source("", [])
+_EMPTY = Source("", ())
 
 
 class _SourceCache:
@@ -246,7 +248,7 @@ class _SourceCache:
         text = read_source_text(real)
         if text is None:
             return None
-        source = Source(text, text.splitlines())
+        source = Source(text, Lines(text))  # offsets, not a string per line
         with self._lock:
             old = self._items.pop(real, None)
             if old is not None:
@@ -303,11 +305,11 @@ def read_source(index: Index, key: str) -> Source:
     return _SOURCES.get(real) or _EMPTY
 
 
-def read_lines(index: Index, key: str) -> list[str]:
+def read_lines(index: Index, key: str) -> Sequence[str]:
     """The current lines of an indexed file (empty when it vanished or leads outside)."""
     return read_source(index, key).lines
 
 
-def line_text(lines: list[str], line: int) -> str:
+def line_text(lines: Sequence[str], line: int) -> str:
     """Line ``line`` (1-based) of ``lines``, or "" past the end."""
     return lines[line - 1] if 0 < line <= len(lines) else ""

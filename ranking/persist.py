@@ -32,6 +32,7 @@ from symfuse.ranking.npz_arrays import (
     model_arrays,
     newest,
     opened,
+    own_vectors,
     read_borrowed,
     read_model,
     read_rows,
@@ -54,7 +55,7 @@ def save(path: Path, prepared: Prepared) -> None:
         **_header(prepared, len(terms)),
         **_piece_arrays(prepared),
         **model,
-        "doc_vectors": _own_vectors(prepared),
+        "doc_vectors": prepared.similarity.doc_vectors,  # final; heirs' own ones apart
         **borrowed_arrays(prepared),
         **assembled_arrays(prepared),
     }
@@ -115,16 +116,6 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
     }
 
 
-def _own_vectors(prepared: Prepared) -> npt.NDArray[np.float32]:
-    """Symbol vectors of their own text (a borrowed docstring is added again at load)."""
-    vectors = prepared.similarity.doc_vectors
-    if not prepared.heirs.shape[0]:
-        return vectors
-    own = vectors.copy()
-    own[prepared.heirs] = prepared.heir_vectors
-    return own
-
-
 # --- restoring the pieces ------------------------------------------------------------------
 
 
@@ -175,7 +166,7 @@ def _read(arrays: dict[str, Any]) -> _Stored:
     bounds: list[int] = np.concatenate([[0], np.cumsum(sizes)]).tolist()
     texts = _texts(arrays)
     trigrams = read_rows(arrays, "trigrams")
-    doc_vectors = np.asarray(arrays["doc_vectors"], dtype=np.float32)
+    doc_vectors = own_vectors(arrays)
     model = read_model(arrays, model_count, stamp_count, model_symbols)
     vocabulary = Vocabulary(unstrings(arrays["vocabulary"], vocab))
     trigram_vocabulary = Vocabulary(unstrings(arrays["trigram_vocabulary"], trigram_vocab))

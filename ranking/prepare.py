@@ -35,7 +35,7 @@ from symfuse.indexer.index import Index
 from symfuse.ranking.assembled import restore_exact
 from symfuse.ranking.companion import companion, drop
 from symfuse.ranking.corpus import Corpus
-from symfuse.ranking.npz_arrays import SETTINGS
+from symfuse.ranking.npz_arrays import SETTINGS, newest
 from symfuse.ranking.persist import restore, save
 from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.structures import Prepared
@@ -130,6 +130,11 @@ def _make(index: Index, corpus: Corpus, directory: Path | None) -> Prepared:
         found.seconds,
     )
     return found
+
+
+def has_stored(directory: Path) -> bool:
+    """Whether ``directory`` holds a ranking file (a warm start reads it rather than build)."""
+    return newest(directory) is not None
 
 
 def build(index: Index, *, model: WordModel | None = None) -> Prepared:

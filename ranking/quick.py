@@ -164,7 +164,8 @@ def filter_table(index: Index) -> FilterTable:
 
 
 def forget(index: Index) -> None:
-    """Drop the cached tables and forms of ``index`` and its snapshots (tests)."""
+    """Drop the cached tables and forms of ``index`` and its snapshots: once its ranking
+    structures are ready, a server answers from them (tests drop them too)."""
     drop(index, QuickCache)
 
 

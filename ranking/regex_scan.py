@@ -24,7 +24,7 @@ import importlib
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -131,7 +131,7 @@ def _has_overlapping_branch(body: list[Any]) -> bool:
     return False
 
 
-def scan_lines(regex: re.Pattern[str], lines: list[str]) -> Iterator[tuple[int, int, int]]:
+def scan_lines(regex: re.Pattern[str], lines: Sequence[str]) -> Iterator[tuple[int, int, int]]:
     """(1-based line, start, end) of the first match on each matching line."""
     search = regex.search
     for number, line in enumerate(lines, 1):

@@ -12,6 +12,7 @@ that vanished gives no snippet rather than an error.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import replace
 
 from symfuse.indexer.index import Index
@@ -51,7 +52,7 @@ _OPENERS = (":", "{", "=>", "do", "then", "=")
 _SIGNATURE_LINES = 12  # a declaration longer than this is not looked through
 
 
-def _body_start(lines: list[str], line: int, last: int) -> int:
+def _body_start(lines: Sequence[str], line: int, last: int) -> int:
     """The line after the declaration that starts at ``line``: the first line ending in a
     block opener (``:``, ``{``, ``=>``, ...), or the next line when none is near."""
     for number in range(line, min(last, line + _SIGNATURE_LINES) + 1):
@@ -61,7 +62,7 @@ def _body_start(lines: list[str], line: int, last: int) -> int:
     return line + 1
 
 
-def _after_docstring(lines: list[str], first: int, last: int) -> int:
+def _after_docstring(lines: Sequence[str], first: int, last: int) -> int:
     """The line after a Python docstring that opens the body at ``first`` (else ``first``)."""
     number = first
     while number <= last and not lines[number - 1].strip():

@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -388,7 +388,7 @@ def _cut(text: str) -> str:
     return text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"
 
 
-def snippet(lines: list[str], line: int, context: int) -> str:
+def snippet(lines: Sequence[str], line: int, context: int) -> str:
     """Lines around ``line``, grep style: ``12:`` on the hit, ``11-`` on context."""
     first = max(1, line - context)
     last = min(len(lines), line + context)

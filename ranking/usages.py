@@ -8,7 +8,7 @@ Lines are 1-based; columns are 1-based code points (as in
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from symfuse.indexer.errors import InvalidRequest
@@ -211,7 +211,7 @@ def _usages(index: Index, targets: list[Symbol]) -> list[Usage]:
         refs = entry.references()
         local = {r.alias: r.name for r in refs if r.kind is RefKind.IMPORT and r.alias}
         names = set(by_name) | {a for a, n in local.items() if n in by_name}
-        lines: list[str] | None = None
+        lines: Sequence[str] | None = None
         for ref in refs:
             if ref.name not in names:
                 continue
@@ -266,7 +266,7 @@ def _match(
 
 
 def _usage(
-    ref: Reference, lines: list[str], target: str, confidence: float, repository: str
+    ref: Reference, lines: Sequence[str], target: str, confidence: float, repository: str
 ) -> Usage:
     text = paths.line_text(lines, ref.line)
     column = ref.col

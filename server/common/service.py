@@ -34,9 +34,9 @@ from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, Status
-from symfuse.ranking.api import Prepared, prepare
+from symfuse.ranking import quick
+from symfuse.ranking.api import Prepared, has_stored, prepare
 from symfuse.ranking.query.requests import ReindexRequest
-from symfuse.ranking.quick import quick_table
 from symfuse.server.common.targets import reindex_targets
 
 log = logging.getLogger(__name__)
@@ -129,6 +129,9 @@ class IndexService:
         self.quiet = quiet  # seconds an index stays unchanged before its structures are built
         self._after_prepare = after_prepare
         self._prepared: tuple[Index, Prepared] | None = None
+        # Structures stored by an earlier run: they load in about a second, so no quick
+        # table is made meanwhile (a query before then still gets one, built on demand).
+        self._stored = has_stored(self.config.store.directory)
         # One build of the structures at a time: a query on a cold start and the warming
         # thread would otherwise both build them, holding two copies (1.1 GB on SQLAlchemy).
         self._building = threading.Lock()
@@ -323,8 +326,8 @@ class IndexService:
         key = (id(current), current.generation)
         if key != self._seen:
             self._seen, self._since = key, now
-            if self._prepared is None and live.ready:
-                quick_table(current)  # the quick ranking answers until the first structures
+            if self._prepared is None and live.ready and not self._stored:
+                quick.quick_table(current)  # the quick ranking answers until the first structures
         status = live.status()
         if not status.ready or status.indexing or self.prepared_for(current) is not None:
             return None  # nothing to build until the first index is done, or built already
@@ -353,6 +356,7 @@ class IndexService:
             if found is not None:
                 return found
             prepared = prepare(index, self.config.store.directory)
+            quick.forget(index)  # answers come from the structures now (an edit: see editor)
             with self._changes:
                 self._prepared = (index, prepared)
                 self._version += 1

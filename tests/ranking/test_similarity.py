@@ -83,3 +83,20 @@ def test_doc_vectors_are_unit_length(embedder: tuple[RepositoryEmbedder, list[st
     model, _ = embedder
     norms = np.linalg.norm(model.doc_vectors, axis=1)
     assert np.all((np.abs(norms - 1) < 1e-5) | (norms == 0))
+
+
+def test_word_vectors_learn_from_every_kth_symbol_past_the_token_budget() -> None:
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(0, 30, 1000)
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    sequence = rng.integers(0, 100, int(starts[-1])).astype(np.int32)
+    whole, whole_starts = similarity.training_sample(sequence, starts, budget=int(starts[-1]))
+    assert whole is sequence
+    assert whole_starts is starts
+    budget = int(starts[-1]) // 3
+    taken, taken_starts = similarity.training_sample(sequence, starts, budget=budget)
+    assert taken.shape[0] < 1.1 * budget
+    expected = [sequence[starts[i] : starts[i + 1]] for i in range(0, 1000, 3)]  # every 3rd
+    got = [taken[taken_starts[j] : taken_starts[j + 1]] for j in range(len(taken_starts) - 1)]
+    assert len(got) == len(expected)
+    assert all(np.array_equal(a, b) for a, b in zip(got, expected, strict=True))

@@ -134,3 +134,16 @@ def test_files_seen_changing_are_stale_until_refreshed(tmp_path: Path) -> None:
         assert status.stale_files == (util,)
         service.refresh([util])
         assert service.status().stale_files == ()
+
+
+def test_the_quick_table_goes_once_structures_are_ready_and_a_warm_start_makes_none(
+    tmp_path: Path,
+) -> None:
+    from symfuse.ranking.quick import QuickCache
+
+    with running(tmp_path, quiet=0.0) as service:  # cold: the quick table answers meanwhile
+        until(service, prepared(service))
+        assert QuickCache not in service.current().companions  # structures answer now
+    with running(tmp_path, quiet=0.0) as service:  # warm: the stored structures load
+        until(service, prepared(service))
+        assert QuickCache not in service.current().companions

@@ -1,0 +1,82 @@
+"""A file's lines as offsets into its text: ``str.splitlines`` without a string per line.
+
+Servers keep recently read files for snippets and text search
+(:class:`symfuse.ranking.paths.Source`). Held as ``splitlines()`` lists, SQLAlchemy's
+600k lines cost about 80 bytes each beside the text itself; :class:`Lines` keeps two
+int32 offsets per line and slices a line out when it is asked for. For ASCII text (most
+code) the offsets come from numpy over the bytes; other text keeps the list, since
+``splitlines`` also breaks at Unicode separators whose byte and character offsets differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+import numpy as np
+import numpy.typing as npt
+
+# What str.splitlines breaks at in ASCII: \n, \r (\r\n is one break), \v, \f, \x1c-\x1e.
+_BREAKS = np.asarray([10, 13, 11, 12, 28, 29, 30], dtype=np.uint8)
+
+
+class Lines(Sequence[str]):
+    """``text.splitlines()``, computed as offsets; items are sliced on demand."""
+
+    __slots__ = ("_ends", "_list", "_starts", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._list: list[str] | None = None
+        self._starts: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
+        self._ends: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
+        if not text.isascii() or len(text) >= 2**31:
+            self._list = text.splitlines()
+            return
+        data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+        size = data.shape[0]
+        breaks = np.flatnonzero(np.isin(data, _BREAKS))
+        following = np.minimum(breaks + 1, size - 1)  # the byte after each break (clamped)
+        crlf = (data[breaks] == 13) & (breaks + 1 < size) & (data[following] == 10)
+        preceding = np.maximum(breaks - 1, 0)
+        second = (data[breaks] == 10) & (breaks > 0) & (data[preceding] == 13)
+        keep = ~second  # the \n of a \r\n breaks nothing of its own
+        breaks, crlf = breaks[keep], crlf[keep]
+        after = breaks + 1 + crlf  # where the next line starts
+        starts = np.concatenate([[0], after])
+        ends = np.concatenate([breaks, [data.shape[0]]])
+        if starts[-1] == data.shape[0]:  # a final break ends the last line; no empty one after
+            starts, ends = starts[:-1], ends[:-1]
+        self._starts = starts.astype(np.int32)
+        self._ends = ends.astype(np.int32)
+
+    def __len__(self) -> int:
+        return len(self._list) if self._list is not None else int(self._starts.shape[0])
+
+    @overload
+    def __getitem__(self, at: int) -> str: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[str]: ...
+
+    def __getitem__(self, at: int | slice) -> str | list[str]:
+        if self._list is not None:
+            return self._list[at]
+        if isinstance(at, slice):
+            starts, ends = self._starts[at].tolist(), self._ends[at].tolist()
+            return [self._text[a:b] for a, b in zip(starts, ends, strict=True)]
+        start = int(self._starts[at])  # IndexError past the end, negative from it, as a list
+        return self._text[start : int(self._ends[at])]
+
+    def __iter__(self) -> Iterator[str]:
+        if self._list is not None:
+            return iter(self._list)
+        text = self._text
+        return (text[a:b] for a, b in zip(self._starts.tolist(), self._ends.tolist(), strict=True))
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held beside the text (for the cache's bound), roughly."""
+        if self._list is not None:
+            return sum(map(len, self._list)) + 56 * len(self._list)
+        return int(self._starts.nbytes + self._ends.nbytes)
