@@ -21,6 +21,8 @@ Per tree, each measured in this run:
    index, then ``--queries`` searches through the SDK's client (p50/p95), and the
    server's RSS after them (read from /proc).
 4. In process: the p50/p95 of ``search`` on the loaded index and structures.
+   LSP: ``symfuse lsp`` under a real client, ``workspace/symbol`` p50/p95 and how soon a
+   definition typed into the largest file is found (``large_lsp.py``).
 5. Index on disk against the source's size.
 
 Targets: cold index <= 1.5x parse-only (<= 3x ctags); cold start <= 5 s at <= 500 MB
@@ -49,6 +51,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus as corpus_mod
+from large_lsp import lsp_serving
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -216,13 +219,17 @@ def measure(tree: Path, queries: int) -> dict[str, Any]:
         out["index_mb"] = size_mb(index_dir)
         out["serving"] = asyncio.run(serving(tree, index_dir, queries))
         out["in_process"] = in_process(tree, index_dir, queries)
+        edited = max(tree.rglob("*.py"), key=lambda p: p.stat().st_size)  # the worst case
+        texts = [QUERIES[i % len(QUERIES)] for i in range(queries)]
+        out["lsp"] = asyncio.run(lsp_serving(SYMFUSE, tree, index_dir, texts, edited, 10))
+        out["lsp"]["edited"] = str(edited.relative_to(tree))
     return out
 
 
 def report(m: dict[str, Any]) -> None:
     index, ctags, floor = m["index"], m["ctags"], m["parse_only"]
     cold_start = index["wall_s"] + m["first_search"]["wall_s"]
-    mcp, local = m["serving"], m["in_process"]
+    mcp, local, lsp_ = m["serving"], m["in_process"], m["lsp"]
     peak = max(index["peak_mb"], m["first_search"]["peak_mb"])
     rows = [
         ("lines", f"{m['lines']:,}", ""),
@@ -240,6 +247,10 @@ def report(m: dict[str, Any]) -> None:
          "target p95 <= 10"),
         ("in-process p50/p95 ms", f"{local['p50_ms']:.1f} / {local['p95_ms']:.1f}",
          "target p95 <= 5"),
+        ("LSP workspace/symbol p50/p95 ms", f"{lsp_['p50_ms']:.1f} / {lsp_['p95_ms']:.1f}",
+         "target p95 <= 10"),
+        ("LSP edit visible p50/max ms", f"{lsp_['edit_p50_ms']:.0f} / {lsp_['edit_max_ms']:.0f}",
+         f"target <= 150 ({lsp_['edited']})"),
         ("index on disk MB", f"{m['index_mb']:.0f}",
          f"{m['index_mb'] / m['source_mb']:.2f}x source ({m['source_mb']:.0f} MB)"),
     ]  # fmt: skip

@@ -1,0 +1,100 @@
+"""The LSP half of ``large_bench.py``: ``workspace/symbol`` latency and edit visibility.
+
+``symfuse lsp`` runs over stdio under pygls' LanguageClient on a warm index:
+
+- latency: the bench's queries through ``workspace/symbol`` once the fused ranking is
+  warm (the ``symfuse/status`` request says so), p50/p95;
+- edit visibility (issue 16 target 6: <= 150 ms): a file is opened, a definition with
+  a new name is appended through ``didChange``, and ``workspace/symbol`` is asked for
+  that name until it is answered; the time from the change to that answer, over
+  ``edits`` edits of the same file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from lsp_bench import _client, _symbols
+from lsprotocol import types as lsp
+from pygls.uris import from_fs_path
+
+
+async def _started(command: list[str], tree: Path) -> Any:
+    client = _client("symfuse")
+    await client.start_io(*command)
+    uri = from_fs_path(str(tree)) or ""
+    await client.initialize_async(
+        lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(
+                window=lsp.WindowClientCapabilities(work_done_progress=True),
+                workspace=lsp.WorkspaceClientCapabilities(
+                    workspace_folders=True, configuration=True
+                ),
+            ),
+            root_uri=uri,
+            workspace_folders=[lsp.WorkspaceFolder(uri=uri, name=tree.name)],
+        )
+    )
+    client.initialized(lsp.InitializedParams())
+    while True:  # the fused ranking is warm
+        status = await client.protocol.send_request_async("symfuse/status", None)
+        if getattr(status, "ranking", False):
+            return client
+        await asyncio.sleep(0.1)
+
+
+async def _edits(client: Any, target: Path, edits: int) -> list[float]:
+    """Milliseconds from each ``didChange`` to the first answer naming the new definition."""
+    uri = from_fs_path(str(target)) or ""
+    text = target.read_text(encoding="utf-8")
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
+        )
+    )
+    seen: list[float] = []
+    for n in range(edits):
+        name = f"symfuse_probe_edit_{n}"
+        text += f"\n\ndef {name}():\n    return {n}\n"
+        began = time.perf_counter()
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(version=n + 2, uri=uri),
+                [lsp.TextDocumentContentChangeWholeDocument(text)],
+            )
+        )
+        while not any(found == name for found, _ in await _symbols(client, name)):
+            pass
+        seen.append((time.perf_counter() - began) * 1000)
+    return seen
+
+
+async def lsp_serving(
+    symfuse: Path, tree: Path, index_dir: Path, queries: list[str], edit_file: Path, edits: int
+) -> dict[str, float]:
+    """p50/p95 of ``workspace/symbol``, and edit visibility p50/max, on a warm index."""
+    client = await _started([str(symfuse), "lsp", "--index-dir", str(index_dir)], tree)
+    try:
+        for text in queries[:5]:  # warm-up
+            await _symbols(client, text)
+        samples = []
+        for text in queries:
+            began = time.perf_counter()
+            await _symbols(client, text)
+            samples.append((time.perf_counter() - began) * 1000)
+        visible = await _edits(client, edit_file, edits)
+    finally:
+        await asyncio.wait_for(client.shutdown_async(None), 30)
+        client.exit(None)
+        await asyncio.wait_for(client.stop(), 30)
+    ordered = sorted(samples)
+    return {
+        "p50_ms": statistics.median(ordered),
+        "p95_ms": ordered[int(0.95 * (len(ordered) - 1))],
+        "edit_p50_ms": statistics.median(visible),
+        "edit_max_ms": max(visible),
+    }
