@@ -198,6 +198,8 @@ def _name(entry: Def) -> str:
         name = SPACES.sub(" ", name.split("(", 1)[0]).strip()  # not its parameters
     if name.startswith(":") and name[1:2].isidentifier():
         name = name[1:]  # a symbol literal (Ruby's `:name`) names its bare word
+    elif name.startswith("`") and name[1:2].isidentifier():
+        name = name[1:]  # an OCaml polymorphic variant tag (`` `Assoc ``) names its bare word
     return name
 
 

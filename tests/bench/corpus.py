@@ -19,6 +19,7 @@ Sources, all reachable through the ordinary package clients:
 | cpp        | Boost headers from Debian ``libboost-dev`` (a few libraries)             |
 | cpp-headers| pybind11's sdist ``include/pybind11`` (header-only C++ in ``.h`` files)  |
 | objc-headers| GNUstep Foundation headers from Debian ``libgnustep-base-dev``          |
+| ocaml, r, elm, clojure, cuda, ... | GitHub repositories pinned to a commit (corpus_git.py) |
 
 A source that cannot be fetched is reported as unavailable with the reason;
 the benchmark goes on with the others.
@@ -470,10 +471,15 @@ BUILDERS: dict[str, Callable[[bool, Log], Slice]] = {
 
 def build(languages: Iterable[str], quick: bool, log: Log = _stderr) -> Corpus:
     """Fetch and slice what is asked; what fails is listed, never raised."""
+    import corpus_git  # imports this module: the git sources build on its helpers
+
     corpus = Corpus()
     for language in languages:
         try:
-            corpus.slices.append(BUILDERS[language](quick, log))
+            if language in BUILDERS:
+                corpus.slices.append(BUILDERS[language](quick, log))
+            else:
+                corpus.slices.append(corpus_git.git_slice(language, quick, log))
         except Unavailable as exc:
             corpus.unavailable.append((language, str(exc)))
             log(f"{language}: unavailable: {exc}")

@@ -43,6 +43,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus as corpus_mod
+from ctags_functional import FUNCTIONAL_MISREADS, R_ANONYMOUS, ctags_name, functional_misread
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.discover import DiscoveryConfig, discover
@@ -60,6 +61,11 @@ LANGUAGE_ORDER = (
     "cpp",
     "cpp-headers",
     "objc-headers",
+    "cuda",
+    "ocaml",
+    "r",
+    "elm",
+    "clojure",
 )
 # Rows of `.h` files alone: indexed with --languages=<language> (which admits .h, then
 # decided per file) and compared with ctags reading `.h` as that language.
@@ -80,6 +86,10 @@ CTAGS_LANGUAGE = {
     "fortran": "Fortran",
     "sql": "SQL",
     "cpp": "C++",
+    "ocaml": "OCaml",
+    "r": "R",
+    "elm": "Elm",
+    "clojure": "Clojure",
 }
 
 # Targets of issue 2 (Acceptance).
@@ -233,6 +243,37 @@ CTAGS_KINDS["fortran"] = {
     "interface": frozenset({"interface"}),
     "variable": frozenset({"variable", "constant"}),
 }
+CTAGS_KINDS["ocaml"] = {
+    "Constructor": frozenset({"enum_member", "type"}),
+    "Exception": frozenset({"type"}),
+    "RecordField": frozenset({"field"}),
+    "class": frozenset({"class"}),
+    "function": frozenset({"function"}),
+    "method": frozenset({"method"}),
+    "module": frozenset({"module", "interface"}),
+    "type": frozenset({"type", "struct", "enum"}),
+    "val": frozenset({"function"}),
+    "var": frozenset({"variable", "function"}),
+}
+CTAGS_KINDS["r"] = {
+    "function": frozenset({"function"}),
+    "globalVar": frozenset({"variable", "class"}),
+    "list": frozenset({"variable"}),
+    "vector": frozenset({"variable"}),
+    "dataframe": frozenset({"variable"}),
+}
+CTAGS_KINDS["elm"] = {
+    "alias": frozenset({"type", "struct"}),
+    "constructor": frozenset({"enum_member"}),
+    "function": frozenset({"function", "variable"}),
+    "module": frozenset({"module"}),
+    "port": frozenset({"function"}),
+    "type": frozenset({"enum"}),
+}
+CTAGS_KINDS["clojure"] = {
+    "function": frozenset({"function", "macro"}),
+    "namespace": frozenset({"namespace"}),
+}
 
 # ctags kinds left out of recall, and why.
 EXCLUDED_KINDS: dict[str, dict[str, str]] = {
@@ -295,6 +336,16 @@ EXCLUDED_KINDS: dict[str, dict[str, str]] = {
     },
 }
 EXCLUDED_KINDS["cpp-headers"] = EXCLUDED_KINDS["cpp"]
+EXCLUDED_KINDS["cuda"] = EXCLUDED_KINDS["cpp"]
+EXCLUDED_KINDS["r"] = {
+    "library": "library()/require() (a reference to a package)",
+    "source": "source() (a reference to a file)",
+    # `c(a = 1)`, `list(x = y)`: the names of a vector's elements, not variables.
+    "nameattr": "element name inside c()/list()/data.frame()",
+    "functionVar": "variable assigned inside a function (a local)",
+    "parameter": "parameter",
+}
+EXCLUDED_KINDS["elm"] = {"namespace": "`import X as Y` (an import alias)"}
 EXCLUDED_KINDS["objc-headers"] = {}
 
 
@@ -312,6 +363,11 @@ LOCAL_WHEN_NESTED: dict[str, frozenset[str]] = {
     "c": frozenset({"variable"}),
     "cpp": frozenset({"variable"}),
     "cpp-headers": frozenset({"variable"}),
+    "cuda": frozenset({"variable"}),
+    "r": frozenset({"list", "vector", "dataframe", "globalVar"}),
+    # `let x = ... in` inside a function (OCaml), a `let` block's function (Elm).
+    "ocaml": frozenset({"var"}),
+    "elm": frozenset({"function"}),
 }
 FUNCTION_KINDS = frozenset({"function", "method", "generator", "getter", "setter", "func"})
 # Our kinds whose whole declaration counts as their place: ctags tags a multi-line
@@ -519,7 +575,7 @@ def run_language(
     ours = [json.loads(line) for line in dumped.stdout.splitlines() if line.strip()]
     theirs = read_ctags(tags_file)
     run.ctags_tags = len(theirs)
-    run.recall = recall(slice_.language, theirs, ours, set(files), examples)
+    run.recall = recall(slice_.language, theirs, ours, set(files), examples, slice_.root)
     return run
 
 
@@ -629,6 +685,7 @@ CTAGS_MISREADS.update(
         "return type": "`BOOL (*isEqual)(...)`: the field is isEqual, BOOL its return type",
     }
 )
+CTAGS_MISREADS.update(FUNCTIONAL_MISREADS)
 _OBJC_MISREAD_KINDS = frozenset({"function", "field", "method", "category"})
 
 
@@ -901,6 +958,7 @@ def recall(
     ours: Iterable[dict[str, Any]],
     files: set[str],
     examples: int,
+    root: Path | None = None,
 ) -> Recall:
     """Share of ctags definitions (in compared kinds) that we also report.
 
@@ -938,7 +996,7 @@ def recall(
         if path not in files:
             result.outside += 1
             continue
-        if ANONYMOUS.match(str(tag["name"])):
+        if ANONYMOUS.match(str(tag["name"])) or R_ANONYMOUS.match(str(tag["name"])):
             result.excluded["anonymous"] += 1
             continue
         if kind in local_kinds and (
@@ -947,9 +1005,9 @@ def recall(
             result.locals[kind] += 1
             continue
         line = int(tag.get("line", 0))
-        name = same_name(str(tag["name"]))
+        name = same_name(ctags_name(language, tag))
         hits = [k for (n, k) in ours_at.get((path, name), ()) if abs(n - line) <= 2]
-        misread = ctags_misread(language, tag)
+        misread = ctags_misread(language, tag) or functional_misread(language, tag, root)
         if misread is not None:
             result.misread[misread] += 1
             result.misread_matched += bool(hits)  # a check on the rules: should stay ~0
