@@ -1,15 +1,14 @@
 ; Makefile definitions and references (tree-sitter-language-pack 0.13.0 "make").
 ; Targets are functions (`make build` runs one), variables and `define` blocks macros'
-; kin; special targets (`.PHONY`) and pattern rules (`%.o`) define nothing by name.
+; kin; pattern rules (`%.o`) are targets too, special targets (`.PHONY`) define nothing.
 
 ; ---- definitions -------------------------------------------------------------
 
-(makefile
-  (rule
-    (targets (_) @name)
-    (#not-match? @name "^[.]|%")) @definition.function)
-(makefile (variable_assignment name: (word) @name) @definition.variable)
-(makefile (define_directive name: (word) @name) @definition.macro)
+(rule
+  (targets (_) @name)
+  (#not-match? @name "^[.][A-Z_]+$")) @definition.function
+(variable_assignment name: (word) @name) @definition.variable
+(define_directive name: (word) @name) @definition.macro
 
 ; ---- references --------------------------------------------------------------
 

@@ -8,7 +8,7 @@
 (create_view (object_reference name: (identifier) @name)) @definition.struct
 (create_materialized_view (object_reference name: (identifier) @name)) @definition.struct
 (column_definition name: (identifier) @name) @definition.field
-(create_function (object_reference name: (identifier) @name)) @definition.function
+(create_function (keyword_function) . (object_reference name: (identifier) @name)) @definition.function
 (create_trigger (object_reference name: (identifier) @name)) @definition.function
 (create_index column: (identifier) @name) @definition.variable
 (create_type (object_reference name: (identifier) @name)) @definition.type

@@ -59,7 +59,22 @@ GIT_SOURCES: dict[str, tuple[GitSource, ...]] = {
     "cuda": (
         GitSource("NVIDIA/cuda-samples", "c94ff366aed18c797b8a85dfaac7817b0228b420", ("Samples",)),
     ),
+    "make": (GitSource("redis/redis", "4f8cdc2a1ea53e42955af758aabffee67cb455dd"),),
+    "markdown": (
+        GitSource("redis/redis", "4f8cdc2a1ea53e42955af758aabffee67cb455dd"),
+        GitSource("fortran-lang/fpm", "80b06defc4cad13dc26505d6aa12c07575446214"),
+    ),
+    "fortran": (GitSource("fortran-lang/fpm", "80b06defc4cad13dc26505d6aa12c07575446214"),),
+    "sql": (GitSource("pgvector/pgvector", "e48241b4dcc045b18902914f668d03d1d399dfbe"),),
 }
+
+
+def _names(language: str) -> tuple[str, ...]:
+    """Endings of the language's files: its extensions and its file names (Makefile)."""
+    from symfuse.indexer.languages import LANGUAGES
+
+    spec = next(s for s in LANGUAGES if s.name == language)
+    return spec.extensions + spec.filenames
 
 
 def _mirror_dirs(source: GitSource) -> list[Path]:
@@ -105,7 +120,7 @@ def git_tree(source: GitSource, language: str, log: Log) -> Path:
     Only that language's files are archived: a mirror may lack its largest blobs
     (documents, images), and ``git archive`` of the whole tree would then fail.
     """
-    extensions = corpus_mod._extensions(language)
+    extensions = _names(language)
     target = SOURCES / "github" / f"{source.slug}-{source.commit[:12]}-{language}"
     marker = target / ".unpacked"
     if marker.exists():
@@ -146,7 +161,7 @@ def git_slice(language: str, quick: bool, log: Log) -> Slice:
             continue
         for folder in source.folders:
             dst = root / source.slug / folder
-            n = corpus_mod._copy_matching(tree / folder, dst, corpus_mod._extensions(language))
+            n = corpus_mod._copy_matching(tree / folder, dst, _names(language))
             if n == 0:
                 raise Unavailable(f"{source.repo} has no {language} files under {folder or '.'}")
     if not done:

@@ -66,6 +66,10 @@ LANGUAGE_ORDER = (
     "r",
     "elm",
     "clojure",
+    "make",
+    "markdown",
+    "fortran",
+    "sql",
 )
 # Rows of `.h` files alone: indexed with --languages=<language> (which admits .h, then
 # decided per file) and compared with ctags reading `.h` as that language.
