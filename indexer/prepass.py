@@ -242,7 +242,45 @@ def _blank_statement(match: re.Match[bytes]) -> bytes:
     return _blank_markup(match.group(0))
 
 
+# Makefiles: outside a rule, a tab-indented line (an assignment inside `ifeq ... endif`, as
+# redis writes them) is still make syntax, but the grammar reads it as a recipe line; and
+# `NAME?=value` with no space reads as the name `NAME?`. Outside rules the leading tabs
+# become spaces, and the `?`, `+` or `!` of an unspaced operator a space.
+_MAKE_DIRECTIVE = re.compile(rb"[ \t]*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
+_MAKE_ASSIGNMENT = re.compile(
+    rb"[ \t]*(?:export[ \t]+|override[ \t]+)?[^\s:#=]+[ \t]*(?:[:?+!]|::)?="
+)
+_MAKE_RULE = re.compile(rb"[^\t#=][^=#]*?(?<![:])::?(?![:=])")
+_MAKE_UNSPACED = re.compile(rb"^([ \t]*[A-Za-z_][\w.-]*)([?+!])=", re.M)
+
+
+def _make_line(line: bytes, in_rule: bool) -> tuple[bytes, bool]:
+    """The line as the grammar should read it, and whether a rule's recipe goes on."""
+    if not line.strip() or line.lstrip().startswith(b"#") or _MAKE_DIRECTIVE.match(line):
+        if in_rule or not line.startswith(b"\t"):
+            return line, in_rule
+    elif line.startswith(b"\t"):
+        if in_rule:
+            return line, True
+    else:
+        return line, _MAKE_ASSIGNMENT.match(line) is None and _MAKE_RULE.match(line) is not None
+    stripped = line.lstrip(b"\t")
+    return b" " * (len(line) - len(stripped)) + stripped, False
+
+
+def _make_prepass(source: bytes) -> bytes:
+    lines, in_rule, continued = [], False, False
+    for raw in source.split(b"\n"):
+        line = raw
+        if not continued:  # a continuation line belongs to the line before it
+            line, in_rule = _make_line(raw, in_rule)
+        continued = raw.rstrip(b"\r").endswith(b"\\")
+        lines.append(line)
+    return _MAKE_UNSPACED.sub(rb"\1 =", b"\n".join(lines))
+
+
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
+    "make": _make_prepass,
     "sql": _sql_prepass,
     "vue": _script_prepass,
     "svelte": _script_prepass,

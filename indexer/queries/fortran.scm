@@ -1,7 +1,7 @@
 ; Fortran definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
 ; Modules and programs are modules, derived types structs with their components as fields
 ; and type-bound procedures as methods; functions and subroutines are functions.
-; Variables count at module level only (a procedure's are locals).
+; Variables count at module and program level only (a procedure's are locals).
 
 ; ---- definitions -------------------------------------------------------------
 
@@ -18,6 +18,11 @@
       (init_declarator left: (identifier) @name)
     ]) @definition.field)
 (binding (binding_name (identifier) @name)) @definition.method
+; `generic :: operator(==) => eq`: the operator is a method of the type, named `==`.
+(binding (binding_name (operator (operator_name) @name))) @definition.method
+; `procedure :: info` (no `=>`): a type-bound procedure named like its implementation.
+(derived_type_procedures
+  (procedure_statement declarator: (method_name) @name) @definition.method)
 (interface (interface_statement (name) @name)) @definition.interface
 
 (function (function_statement name: (name) @name)) @definition.function
@@ -25,6 +30,14 @@
 (module_procedure (module_procedure_statement name: (name) @name)) @definition.function
 
 (module
+  (variable_declaration
+    declarator: [
+      (identifier) @name
+      (sized_declarator (identifier) @name)
+      (init_declarator left: (identifier) @name)
+    ]) @definition.variable)
+; a main program's variables are its globals (ctags tags them)
+(program
   (variable_declaration
     declarator: [
       (identifier) @name

@@ -349,6 +349,10 @@ EXCLUDED_KINDS["r"] = {
     "functionVar": "variable assigned inside a function (a local)",
     "parameter": "parameter",
 }
+EXCLUDED_KINDS["fortran"] = {
+    "label": "statement label (a goto or format target)",
+    "namelist": "namelist group (an I/O list of variables declared elsewhere)",
+}
 EXCLUDED_KINDS["elm"] = {"namespace": "`import X as Y` (an import alias)"}
 EXCLUDED_KINDS["objc-headers"] = {}
 
