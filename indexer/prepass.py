@@ -279,7 +279,20 @@ def _make_prepass(source: bytes) -> bytes:
     return _MAKE_UNSPACED.sub(rb"\1 =", b"\n".join(lines))
 
 
+# Haskell: the grammar reads a CPP conditional's first branch and skips the `#else` one
+# (aeson's KeyMap.hs defines its whole API twice, over HashMap and over Map: 45 functions
+# were lost). The directive lines are blanked, so every branch is read, as ctags does.
+_HASKELL_CPP_CONDITIONAL = re.compile(rb"^#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b.*$", re.M)
+
+
+def _haskell_prepass(source: bytes) -> bytes:
+    if b"#" not in source:
+        return source
+    return _HASKELL_CPP_CONDITIONAL.sub(_blank, source)
+
+
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
+    "haskell": _haskell_prepass,
     "make": _make_prepass,
     "sql": _sql_prepass,
     "vue": _script_prepass,

@@ -66,6 +66,25 @@ GIT_SOURCES: dict[str, tuple[GitSource, ...]] = {
     ),
     "fortran": (GitSource("fortran-lang/fpm", "80b06defc4cad13dc26505d6aa12c07575446214"),),
     "sql": (GitSource("pgvector/pgvector", "e48241b4dcc045b18902914f668d03d1d399dfbe"),),
+    "csharp": (GitSource("jbogard/MediatR", "8a64581e2570e7410c5f44835d9ea112beccbe6b", ("src",)),),
+    "ruby": (GitSource("sinatra/sinatra", "cb22afd7902b566b6eaba6c4ea89739494a65d12"),),
+    "php": (GitSource("slimphp/Slim", "038fd5713d5a41636fdff0e8dcceedecdd17fc17", ("Slim",)),),
+    "kotlin": (GitSource("square/okio", "4164f2976ac7174f3d35d52150e8ffbdbe0acbec", ("okio",)),),
+    "lua": (GitSource("luarocks/luarocks", "2d2cc8eff2f03c23d142f8059146fb241dcf56b5", ("src",)),),
+    "bash": (GitSource("nvm-sh/nvm", "b17550a0b9ab691439815dfccc8b73e3a59fa103"),),
+    "elixir": (
+        GitSource("elixir-plug/plug", "a898c454a04ca5ffad306bd751a15c7ac9ff6927", ("lib",)),
+    ),
+    "haskell": (GitSource("haskell/aeson", "40b03e5334b0571b986528b635fb874a86b31725", ("src",)),),
+    "julia": (
+        GitSource("JuliaData/DataFrames.jl", "3924697ea6c02ac186a95b298a4e06b52e881b53", ("src",)),
+    ),
+    "perl": (GitSource("mojolicious/mojo", "b4de430651b722f560b1577da9018e3f402d96ab", ("lib",)),),
+    "erlang": (
+        GitSource("ninenines/cowboy", "5c8535f409aa2fd49deb355e8ee43d5c06eb1c90", ("src",)),
+    ),
+    "proto": (GitSource("grpc/grpc-proto", "99135b19189588fcc787acb84cff27991787473d"),),
+    "objc": (GitSource("AFNetworking/AFNetworking", "d9f589cc2c1fe9d55eb5eea00558010afea7a41e"),),
 }
 
 

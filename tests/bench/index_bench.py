@@ -43,7 +43,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus as corpus_mod
-from ctags_functional import FUNCTIONAL_MISREADS, R_ANONYMOUS, ctags_name, functional_misread
+from ctags_functional import (
+    FUNCTIONAL_MISREADS,
+    R_ANONYMOUS,
+    compare_name,
+    ctags_name,
+    functional_misread,
+)
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.discover import DiscoveryConfig, discover
@@ -70,6 +76,19 @@ LANGUAGE_ORDER = (
     "markdown",
     "fortran",
     "sql",
+    "csharp",
+    "ruby",
+    "php",
+    "kotlin",
+    "lua",
+    "bash",
+    "elixir",
+    "haskell",
+    "julia",
+    "perl",
+    "erlang",
+    "proto",
+    "objc",
 )
 # Rows of `.h` files alone: indexed with --languages=<language> (which admits .h, then
 # decided per file) and compared with ctags reading `.h` as that language.
@@ -94,6 +113,19 @@ CTAGS_LANGUAGE = {
     "r": "R",
     "elm": "Elm",
     "clojure": "Clojure",
+    "csharp": "C#",
+    "ruby": "Ruby",
+    "php": "PHP",
+    "kotlin": "Kotlin",
+    "lua": "Lua",
+    "bash": "Sh",
+    "elixir": "Elixir",
+    "haskell": "Haskell",
+    "julia": "Julia",
+    "perl": "Perl",
+    "erlang": "Erlang",
+    "proto": "Protobuf",
+    "objc": "ObjectiveC",
 }
 
 # Targets of issue 2 (Acceptance).
@@ -279,6 +311,114 @@ CTAGS_KINDS["clojure"] = {
     "namespace": frozenset({"namespace"}),
 }
 
+FS = frozenset  # the tables below: ctags kind -> the symfuse kinds that correspond
+CLASSY = FS({"class", "struct", "interface", "enum", "module", "trait", "type"})
+CALLABLE = FS({"function", "method", "constructor", "macro"})
+VALUE = FS({"variable", "constant", "field", "property"})
+CTAGS_KINDS["csharp"] = {
+    "class": CLASSY,
+    "struct": CLASSY,
+    "interface": CLASSY,
+    "enum": CLASSY,
+    "enumerator": FS({"enum_member"}),
+    "field": VALUE,
+    "property": VALUE | CALLABLE,
+    "method": CALLABLE,
+    "event": VALUE,
+    "namespace": FS({"namespace", "module"}),
+    "macro": FS({"macro", "constant"}),
+    "typedef": CLASSY,
+}
+CTAGS_KINDS["ruby"] = {
+    "class": CLASSY,
+    "module": CLASSY,
+    "method": CALLABLE,
+    "singletonMethod": CALLABLE,
+    "constant": VALUE | CLASSY,
+    "accessor": VALUE | CALLABLE,
+    "alias": CALLABLE,
+}
+CTAGS_KINDS["php"] = {
+    "class": CLASSY,
+    "interface": CLASSY,
+    "trait": CLASSY,
+    "function": CALLABLE,
+    "namespace": FS({"namespace", "module"}),
+    "define": VALUE,
+    "variable": VALUE,
+    "alias": CLASSY | CALLABLE,
+}
+CTAGS_KINDS["kotlin"] = {
+    "class": CLASSY,
+    "interface": CLASSY,
+    "object": CLASSY,
+    "typealias": CLASSY,
+    "method": CALLABLE,
+    "constant": VALUE,
+    "variable": VALUE,
+}
+CTAGS_KINDS["lua"] = {"function": CALLABLE}
+CTAGS_KINDS["bash"] = {"function": CALLABLE, "alias": CALLABLE | VALUE}
+CTAGS_KINDS["elixir"] = {
+    "module": CLASSY,
+    "protocol": CLASSY,
+    "implementation": CLASSY,
+    "exception": CLASSY,
+    "record": CLASSY,
+    "type": CLASSY,
+    "function": CALLABLE,
+    "macro": CALLABLE,
+    "delegate": CALLABLE,
+    "guard": CALLABLE,
+    "callback": CALLABLE,
+    "operator": CALLABLE,
+    "test": CALLABLE,
+}
+CTAGS_KINDS["haskell"] = {
+    "module": CLASSY,
+    "type": CLASSY,
+    "constructor": FS({"enum_member"}) | CLASSY,
+    "function": CALLABLE | VALUE,
+}
+CTAGS_KINDS["julia"] = {
+    "module": CLASSY,
+    "struct": CLASSY,
+    "type": CLASSY,
+    "function": CALLABLE,
+    "macro": CALLABLE,
+    "constant": VALUE,
+    "field": VALUE,
+}
+CTAGS_KINDS["perl"] = {
+    "package": CLASSY | FS({"namespace"}),
+    "subroutine": CALLABLE,
+    "constant": VALUE,
+    "format": CALLABLE,
+}
+CTAGS_KINDS["erlang"] = {
+    "module": CLASSY,
+    "function": CALLABLE,
+    "macro": FS({"macro", "constant"}),
+    "record": CLASSY,
+    "type": CLASSY,
+}
+CTAGS_KINDS["proto"] = {
+    "package": FS({"namespace", "module", "package"}),
+    "message": CLASSY,
+    "enum": CLASSY,
+    "enumerator": FS({"enum_member"}),
+    "field": VALUE,
+    "oneof": VALUE | CLASSY,
+    "service": CLASSY,
+    "rpc": CALLABLE,
+    "group": CLASSY,
+}
+CTAGS_KINDS["objc"] = CTAGS_KINDS["objc-headers"] | {
+    "typedef": FS({"type", "struct", "enum"}),
+    "enum": CLASSY,
+    "struct": CLASSY,
+}
+
 # ctags kinds left out of recall, and why.
 EXCLUDED_KINDS: dict[str, dict[str, str]] = {
     "python": {
@@ -349,6 +489,16 @@ EXCLUDED_KINDS["r"] = {
     "functionVar": "variable assigned inside a function (a local)",
     "parameter": "parameter",
 }
+EXCLUDED_KINDS["perl"] = {"label": "statement label"}
+EXCLUDED_KINDS["php"] = {"alias": "`use A\\B;` (an import alias, a reference)"}
+EXCLUDED_KINDS["kotlin"] = {"package": "package clause"}
+EXCLUDED_KINDS["ruby"] = {"library": "require (a reference to a file)"}
+EXCLUDED_KINDS["bash"] = {
+    "heredoc": "a here-document's delimiter (text, not a name)",
+    "script": "a sourced script (a reference to a file)",
+}
+EXCLUDED_KINDS["julia"] = {"unknown": "imported name (reference)"}
+EXCLUDED_KINDS["proto"] = {"protodef": "import (a reference to a file)"}
 EXCLUDED_KINDS["fortran"] = {
     "label": "statement label (a goto or format target)",
     "namelist": "namelist group (an I/O list of variables declared elsewhere)",
@@ -375,6 +525,8 @@ LOCAL_WHEN_NESTED: dict[str, frozenset[str]] = {
     "r": frozenset({"list", "vector", "dataframe", "globalVar"}),
     # `let x = ... in` inside a function (OCaml), a `let` block's function (Elm).
     "ocaml": frozenset({"var"}),
+    "php": frozenset({"variable"}),
+    "kotlin": frozenset({"constant", "variable"}),
     "elm": frozenset({"function"}),
 }
 FUNCTION_KINDS = frozenset({"function", "method", "generator", "getter", "setter", "func"})
@@ -382,6 +534,7 @@ FUNCTION_KINDS = frozenset({"function", "method", "generator", "getter", "setter
 # Objective-C method declaration at its last line (`    error: (NSError **)error;`).
 SPAN_MATCHED: dict[str, frozenset[str]] = {
     "objc-headers": frozenset({"method", "constructor"}),
+    "objc": frozenset({"method", "constructor"}),
 }
 SCOPE_SEPARATORS = ("::", ".")
 OUR_FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
@@ -526,8 +679,11 @@ def spec_extensions(language: str) -> tuple[str, ...]:
 def ctags_command(ctags: str, language: str, out: Path) -> list[str]:
     """ctags limited to one language, with our extension map, so both read the same files."""
     name = CTAGS_LANGUAGE[language]
-    spec = next(s for s in LANGUAGES if s.name == language)
-    langmap = "".join(spec.extensions) + "".join(f"({f})" for f in spec.filenames)
+    if language in HEADER_ROWS:  # a header row reads `.h` files alone
+        langmap = "".join(spec_extensions(language))
+    else:
+        spec = next(s for s in LANGUAGES if s.name == language)
+        langmap = "".join(spec.extensions) + "".join(f"({f})" for f in spec.filenames)
     return [
         ctags,
         "--output-format=json",
@@ -889,7 +1045,7 @@ def _only_as(code: str, name: str, position: str) -> bool:
 
 def ctags_misread(language: str, tag: dict[str, Any]) -> str | None:
     """The CTAGS_MISREADS reason proven by the tag's own line, or None (a real tag)."""
-    if language == "objc-headers":
+    if language in ("objc-headers", "objc"):
         return objc_misread(tag)
     if str(tag.get("kind", "")) not in MISREAD_KINDS.get(language, frozenset()):
         return None
@@ -983,7 +1139,9 @@ def recall(
         if language in SPAN_MATCHED and kind in SPAN_MATCHED[language] and s.get("end_line"):
             lines.update(range(int(s["line"]), int(s["end_line"]) + 1))
         for line in lines:
-            ours_at[(s["file"], same_name(str(s["name"])))].append((line, kind))
+            ours_at[(s["file"], compare_name(language, same_name(str(s["name"]))))].append(
+                (line, kind)
+            )
         if kind in OUR_FUNCTION_KINDS and s.get("end_line"):
             bodies[s["file"]].append((int(s["line"]), int(s["end_line"])))
         result.ours += 1
@@ -1013,7 +1171,7 @@ def recall(
             result.locals[kind] += 1
             continue
         line = int(tag.get("line", 0))
-        name = same_name(ctags_name(language, tag))
+        name = compare_name(language, same_name(ctags_name(language, tag)))
         hits = [k for (n, k) in ours_at.get((path, name), ()) if abs(n - line) <= 2]
         misread = ctags_misread(language, tag) or functional_misread(language, tag, root)
         if misread is not None:
