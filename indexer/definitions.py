@@ -36,6 +36,14 @@ class Def:
     symbol: Symbol | None = None
     index: int = -1  # the symbol's position in the file's list, once built
     overloads: list[str] = field(default_factory=list)  # signatures of its typing stubs
+    # A body the grammar keeps beside the captured node, not in it (Dart's function_body
+    # follows its function_signature): the definition's span runs to the body's end.
+    body: Node | None = None
+
+    @property
+    def end_byte(self) -> int:
+        body = self.body
+        return body.end_byte if body is not None else self.node.end_byte
 
 
 class Columns:
@@ -58,16 +66,18 @@ class Columns:
         prefix = self._source[line_start:node_start_byte]
         return len(prefix.decode("utf-8", errors="replace")) + 1
 
-    def span(self, node: Node) -> Span:
-        """A node's lines and columns (each point read crosses into C: read once)."""
-        (row, byte_col), (end_row, end_byte_col) = node.start_point, node.end_point
+    def span(self, node: Node, end: Node | None = None) -> Span:
+        """A node's lines and columns, to the end of ``end`` when given (each point read
+        crosses into C: read once)."""
+        last = end if end is not None else node
+        (row, byte_col), (end_row, end_byte_col) = node.start_point, last.end_point
         if self.ascii:
             return Span(row + 1, byte_col + 1, end_row + 1, end_byte_col + 1)
         return Span(
             row + 1,
             self.col(row, byte_col, node.start_byte),
             end_row + 1,
-            self.col(end_row, end_byte_col, node.end_byte),
+            self.col(end_row, end_byte_col, last.end_byte),
         )
 
 
@@ -108,10 +118,7 @@ class SymbolBuilder:
             ordered = self._merge_overloads(ordered)
         for entry in ordered:
             stack = self.stack
-            while stack and (
-                not _contains(stack[-1][0].node, entry.node)
-                or _same_span(stack[-1][0].node, entry.node)
-            ):
+            while stack and (not _contains(stack[-1][0], entry) or _same_span(stack[-1][0], entry)):
                 stack.pop()  # names declared together (`int x, y;`) are siblings, not nested
             self._add(entry)
         return self.symbols
@@ -172,7 +179,7 @@ class SymbolBuilder:
 
     def _symbol(self, entry: Def, name: str, qualified: str, parent: Def | None) -> Symbol:
         node, name_node, kind, spec = entry.node, entry.name_node, entry.kind, self.spec
-        whole, named = self.columns.span(node), self.columns.span(name_node)
+        whole, named = self.columns.span(node, entry.body), self.columns.span(name_node)
         return Symbol(
             self._symbol_id(qualified, kind),
             name,
@@ -244,9 +251,9 @@ def _scope_of(node: Node) -> Node:
     return parent if parent is not None else node
 
 
-def _contains(outer: Node, inner: Node) -> bool:
-    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+def _contains(outer: Def, inner: Def) -> bool:
+    return outer.node.start_byte <= inner.node.start_byte and inner.end_byte <= outer.end_byte
 
 
-def _same_span(one: Node, other: Node) -> bool:
-    return one.start_byte == other.start_byte and one.end_byte == other.end_byte
+def _same_span(one: Def, other: Def) -> bool:
+    return one.node.start_byte == other.node.start_byte and one.end_byte == other.end_byte

@@ -121,7 +121,7 @@ def extract_tree(
     # a definition's own name is not a call of it (Julia's `f(x) = ...` head is a call)
     raw_refs = [r for r in raw_refs if r[5] is not RefKind.CALL or r[0] not in defs]
     ordered = sorted(
-        defs.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte, d.name_node.start_byte)
+        defs.values(), key=lambda d: (d.node.start_byte, -d.end_byte, d.name_node.start_byte)
     )
     prefix = module_name(module_path or path) if spec.module_fqn else ""
     symbols = SymbolBuilder(path, root, spec, source, columns, prefix).build(ordered)
@@ -244,6 +244,8 @@ def _add_def(
         entry.node = node  # the tighter of two captures of one definition
     if "doc" in caps and not entry.doc:
         entry.doc = clean_doc_string(node_text(caps["doc"][0]))
+    if "body" in caps and entry.body is None:
+        entry.body = caps["body"][0]
     if "receiver" in caps and not entry.receiver:
         entry.receiver = node_text(caps["receiver"][0])
     for cap, target in (
@@ -274,7 +276,7 @@ def _build_references(
     kept = [entry for entry in ordered if entry.symbol is not None]
     references = _attribute_references(kept, columns)
     code_of = rows.REF_KIND_CODE
-    spans = [(e.node.start_byte, e.node.end_byte, e.index) for e in kept]
+    spans = [(e.node.start_byte, e.end_byte, e.index) for e in kept]
     count = len(spans)
     stack: list[tuple[int, int, int]] = []  # the definitions around the reference
     position = 0

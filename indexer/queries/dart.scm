@@ -1,6 +1,7 @@
 ; Dart definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
-; The grammar keeps a function's signature and its body as siblings, so a function or
-; method is captured at its signature: its span is the signature line.
+; The grammar keeps a function's signature and its body as siblings: a function or
+; method is captured at its signature, and the body that follows it (@body) extends its
+; span, so references in the body belong to it.
 
 ; ---- definitions -------------------------------------------------------------
 
@@ -20,6 +21,31 @@
 (constructor_signature . (identifier) @name . (formal_parameter_list)) @definition.constructor
 (constructor_signature (identifier) . (identifier) @name) @definition.constructor
 (factory_constructor_signature (identifier) @name .) @definition.constructor
+
+; the bodies following top-level functions and members
+(program
+  (function_signature name: (identifier) @name) @definition.function
+  .
+  (function_body) @body)
+(_
+  (method_signature
+    [
+      (function_signature name: (identifier) @name) @definition.function
+      (getter_signature name: (identifier) @name) @definition.property
+      (setter_signature name: (identifier) @name) @definition.property
+    ])
+  .
+  (function_body) @body)
+(_
+  (method_signature
+    (constructor_signature . (identifier) @name . (formal_parameter_list)) @definition.constructor)
+  .
+  (function_body) @body)
+(_
+  (method_signature
+    (constructor_signature (identifier) . (identifier) @name) @definition.constructor)
+  .
+  (function_body) @body)
 
 (program
   (static_final_declaration_list
