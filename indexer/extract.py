@@ -353,12 +353,15 @@ _first = operator.itemgetter(0)
 
 def _one_per_name(raw_refs: list[_RawRef]) -> list[_RawRef]:
     """The references in source order, one per written name: a name two patterns match
-    (``self.save()`` is a call and a member read) keeps the more specific kind."""
+    (``self.save()`` is a call and a member read) keeps the more specific kind, and of
+    two of one kind the one naming an alias (``var m = require('./m')``)."""
     raw_refs.sort(key=_first)
     kept: list[_RawRef] = []
     for ref in raw_refs:
         if kept and kept[-1][0] == ref[0] and kept[-1][1] == ref[1]:
-            if kept[-1][5] is RefKind.REFERENCE and ref[5] is not RefKind.REFERENCE:
+            last = kept[-1]
+            specific = last[5] is RefKind.REFERENCE and ref[5] is not RefKind.REFERENCE
+            if specific or (last[5] is ref[5] and ref[7] and not last[7]):
                 kept[-1] = ref
             continue
         kept.append(ref)

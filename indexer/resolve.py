@@ -125,6 +125,9 @@ class Resolver:
             scoped = None
             if qualifier not in SUPER_NAMES:
                 scoped = self._in_scope(name, bool(qualifier), enclosing, entry)
+            if scoped is not None and not qualifier and self._is_import_alias(scoped, entry):
+                required = self._script_import(entry, name, "")
+                scoped = required if required is not None else scoped
             if scoped is None and qualifier:
                 scoped = self._inherited(name, qualifier in SUPER_NAMES, enclosing, entry)
             if scoped is not None:
@@ -151,15 +154,28 @@ class Resolver:
         if bound is None:
             return None
         spec, imported = bound
-        if not imported and not member:
-            return None  # a namespace import is used as `m.x`
         module = script_module(self.index, entry, spec)
         if module is None:
             return None
+        if not imported and not member:
+            # a module used as a value: CommonJS `var compile = require('./compile');
+            # compile(x)` calls what the module exports, by convention its definition
+            # of that name (`import * as m` is used as `m.x`, never so)
+            return self._script_export(module, local) or _exported_value(module, local)
         found = self._script_export(module, imported or member)
         if imported and member:  # `Headers.from()`: a static member of an imported class
             return self._member_of(found, member) if found is not None else None
         return found
+
+    def _is_import_alias(self, symbol: Symbol, entry: FileEntry) -> bool:
+        """A top-level JavaScript variable that a relative import binds
+        (``var compile = require('./compile')``): it stands for the module's definition."""
+        return (
+            symbol.parent is None
+            and symbol.kind in Kind.VALUES
+            and family(entry.language) == "javascript"
+            and symbol.name in self._bindings(entry).relative
+        )
 
     def _inherited(
         self, name: str, skip_own: bool, enclosing: str | None, entry: FileEntry
@@ -420,3 +436,11 @@ def _top_level(top: dict[str, Symbol], name: str, entry: FileEntry) -> Symbol | 
     if found is not None and found.kind in Kind.MEMBERS and family(entry.language) == "javascript":
         return None
     return found
+
+
+def _exported_value(module: FileEntry, name: str) -> Symbol | None:
+    """A definition of ``name`` assigned to ``module.exports`` (``module.exports = class
+    Name {}``), which the file holds under its ``module.exports`` symbol."""
+    lookups = module.lookups()
+    exports = lookups.top.get("exports")
+    return lookups.scoped.get((exports.symbol_id, name)) if exports is not None else None

@@ -20,4 +20,4 @@ EXTRACTOR_VERSION = 5
 
 # Bump when reference resolution changes: the edges that graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
-LINKER_VERSION = 4
+LINKER_VERSION = 5

@@ -80,6 +80,13 @@
   function: (identifier) @_require
   arguments: (arguments . (string (string_fragment) @name))
   (#eq? @_require "require")) @reference.import
+; `var compile = require('./compile')`: the variable is the module, as in `import * as m`
+(variable_declarator
+  name: (identifier) @alias
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string (string_fragment) @name)))
+  (#eq? @_require "require")) @reference.import
 (call_expression
   function: (import)
   arguments: (arguments . (string (string_fragment) @name))) @reference.import

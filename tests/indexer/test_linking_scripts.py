@@ -102,3 +102,40 @@ def test_editing_a_barrel_relinks_its_importers_as_a_cold_build(
         )
         assert sorted(index.edges_by_file["src/app.ts"]) == sorted(cold.edges_by_file["src/app.ts"])
     assert calls_of(index, "src/app.ts::run#function")["src/ops/filter.ts::keep#function"] == 1.0
+
+
+COMMONJS = {
+    "lib/compile.js": "function compile(text) {\n  return text;\n}\nmodule.exports = compile;\n",
+    "lib/util.js": "exports.trim = function trim(s) {\n  return s;\n};\n",
+    "lib/factory.js": "module.exports = class Factory {\n  make() {}\n};\n",
+    "lib/index.js": (
+        "var compile = require('./compile');\n"
+        "var util = require('./util');\n"
+        "const Factory = require('./factory');\n\n"
+        "function build(src) {\n"
+        "  new Factory();\n"
+        "  return compile(util.trim(src));\n"
+        "}\n"
+        "module.exports = build;\n"
+    ),
+    # a namesake elsewhere: a bare-name guess could pick it
+    "other/compile.js": "function compile() {}\n",
+}
+
+
+def test_calls_through_a_require_alias_link_to_the_required_module(tmp_path: Path) -> None:
+    """`var compile = require('./compile'); compile(x)` calls compile.js's function, not
+    the local variable `compile` (the alias) nor a namesake elsewhere; a class assigned to
+    `module.exports` is what `new Factory()` makes."""
+    root = write_tree(tmp_path / "ws", COMMONJS)
+    built, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False))
+    calls = {
+        dst: weight
+        for src, dst, kind, weight in built.edges_by_file["lib/index.js"]
+        if src == "lib/index.js::build#function" and kind == EdgeKind.CALLS
+    }
+    assert calls.get("lib/compile.js::compile#function") == 1.0
+    assert calls.get("lib/factory.js::module.exports.Factory#class") == 1.0
+    assert "lib/index.js::compile#variable" not in calls
+    assert not any(dst.startswith("other/") for dst in calls)
+    assert any(dst.startswith("lib/util.js::") and "trim" in dst for dst in calls), calls
