@@ -84,6 +84,7 @@ def _put(
 
     old = index.files.get(entry.path)
     same = old is not None and old.stamp.digest == entry.stamp.digest
+    same = same and old is not None and old.language == entry.language  # a .h decided anew
     if old is not None and same and entry.language not in reextracted:
         old.stamp = entry.stamp  # touched but not changed
         report.unchanged += 1

@@ -133,6 +133,11 @@ def language_of_text(source: bytes) -> str | None:
     return None
 
 
+def is_source(rel: str) -> bool:
+    """A C, C++ or Objective-C source file, whose presence is evidence for its headers."""
+    return os.path.splitext(rel)[1].lower() in _SOURCE_LANGUAGE
+
+
 def decide(source: bytes, hints: FileHints | None = None) -> str:
     """The language to parse a ``.h`` file with (see the module docstring for the order)."""
     if hints is not None and hints.listed:

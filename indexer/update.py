@@ -27,7 +27,7 @@ from symfuse.indexer.config import (
 )
 from symfuse.indexer.discover import Candidate, Discovery, discover, discover_iter, discover_paths
 from symfuse.indexer.errors import IndexCorrupt, IndexUnavailable
-from symfuse.indexer.header_language import HeaderHints, is_ambiguous
+from symfuse.indexer.header_language import HeaderHints, decide, is_ambiguous, is_source
 from symfuse.indexer.index import Index
 from symfuse.indexer.manifest import Manifest
 from symfuse.indexer.model import FileStamp, Skipped
@@ -332,6 +332,7 @@ def _classify(
     unchanged: list[str] = []
     layouts = python_layouts(aliases)
     headers = _HeaderHintsByRoot(candidates, stored, previous, aliases)
+    moved = _roots_with_other_sources(candidates, stored, previous)
     for key, (alias, c) in candidates.items():
         stamp: FileStamp | None = None
         language = c.language  # a .h may have been read as another (header_language)
@@ -340,11 +341,34 @@ def _classify(
         elif key in stored:
             stamp, language = stored[key].stamp, stored[key].language
         same = stamp is not None and stamp.size == c.size and stamp.mtime_ns == c.mtime_ns
+        if same and alias in moved and is_ambiguous(c.path):
+            same = not _decided_otherwise(c, language, headers.of(alias, c.path))
         if same and c.language not in stale_languages and language not in stale_languages:
             unchanged.append(key)
         else:
             to_parse.append(job_for(alias, c, aliases, layouts, headers.of(alias, c.path)))
     return to_parse, unchanged
+
+
+def _roots_with_other_sources(
+    candidates: dict[str, tuple[str, Candidate]], stored: dict[str, Any], previous: Index | None
+) -> set[str]:
+    """Roots whose C, C++ or Objective-C sources were added or removed since the index
+    was made: the project evidence their unchanged ``.h`` files were decided on moved."""
+    now = {(a, c.path) for a, c in candidates.values() if is_source(c.path)}
+    known = previous.files.values() if previous is not None else stored.values()
+    before = {(e.root, e.rel) for e in known if is_source(e.rel)}
+    return {alias for alias, _ in now ^ before}
+
+
+def _decided_otherwise(c: Candidate, language: str, hints: HeaderHints | None) -> bool:
+    """Whether an unchanged ``.h`` read as ``language`` is now decided as another."""
+    try:
+        with open(c.abs_path, "rb") as f:
+            source = f.read()
+    except OSError:
+        return True  # parsed again, which reports why it cannot be read
+    return decide(source, hints.of(c.path) if hints is not None else None) != language
 
 
 class _HeaderHintsByRoot:

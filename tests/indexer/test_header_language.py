@@ -178,3 +178,17 @@ def test_compile_commands_naming_a_header_itself_wins(tmp_path: Path) -> None:
     _compile_db(root, [("lib/a.h", ["cc", "-x", "c-header", "-c", "../lib/a.h"])])
     languages = _languages_by_file(_symbols(root, tmp_path / "index"))
     assert languages["lib/a.h"] == {"c"}  # without the database, b.cpp would make it C++
+
+
+def test_a_header_is_decided_again_when_its_projects_sources_change(tmp_path: Path) -> None:
+    """An unchanged .h is read anew when the sources around it change its language: the
+    C project becomes a C++ one, and the next update (no cold build) says so."""
+    root = write_tree(
+        tmp_path / "project",
+        {"lib/a.h": PLAIN_HEADER, "lib/a.c": "int a(void) { return 1; }\n"},
+    )
+    index_dir = tmp_path / "index"
+    assert _languages_by_file(_symbols(root, index_dir))["lib/a.h"] == {"c"}
+    (root / "lib" / "a.c").unlink()
+    (root / "lib" / "a.cpp").write_text("int a() { return 1; }\n")
+    assert _languages_by_file(_symbols(root, index_dir))["lib/a.h"] == {"cpp"}
