@@ -10,13 +10,6 @@
 (submodule (submodule_statement (name) @name)) @definition.module
 
 (derived_type_definition (derived_type_statement (type_name) @name)) @definition.struct
-(derived_type_definition
-  (variable_declaration
-    declarator: [
-      (identifier) @name
-      (sized_declarator (identifier) @name)
-      (init_declarator left: (identifier) @name)
-    ]) @definition.field)
 (binding (binding_name (identifier) @name)) @definition.method
 ; `generic :: operator(==) => eq`: the operator is a method of the type, named `==`.
 (binding (binding_name (operator (operator_name) @name))) @definition.method
@@ -29,21 +22,15 @@
 (subroutine (subroutine_statement name: (name) @name)) @definition.function
 (module_procedure (module_procedure_statement name: (name) @name)) @definition.function
 
-(module
-  (variable_declaration
-    declarator: [
-      (identifier) @name
-      (sized_declarator (identifier) @name)
-      (init_declarator left: (identifier) @name)
-    ]) @definition.variable)
-; a main program's variables are its globals (ctags tags them)
-(program
-  (variable_declaration
-    declarator: [
-      (identifier) @name
-      (sized_declarator (identifier) @name)
-      (init_declarator left: (identifier) @name)
-    ]) @definition.variable)
+; a declaration's names: a derived type's components (fields, as the symbol builder
+; nests them), a module's or a main program's variables; a procedure's are locals, which
+; the builder drops
+(variable_declaration
+  declarator: [
+    (identifier) @name
+    (sized_declarator (identifier) @name)
+    (init_declarator left: (identifier) @name)
+  ]) @definition.variable
 
 ; ---- references --------------------------------------------------------------
 
