@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.cancel import ShouldStop, checkpoint, stoppable
+from symfuse.ranking.cancel import ShouldStop, Stopped, checkpoint, stoppable
 from symfuse.server.lsp.framing import GuardedReader
 from symfuse.server.lsp.protocol import ConformingProtocol
 from symfuse.server.lsp.state import LaunchConfig, ServerState
@@ -51,7 +51,6 @@ class SymfuseLanguageServer(LanguageServer):
         self.state = ServerState(launch)
         self.tasks: set[asyncio.Task[None]] = set()
         self.flush_timer: asyncio.TimerHandle | None = None
-        self.symbol_requests = 0  # workspace/symbol requests received (superseded ones drop)
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls' stdio loop, reading through :class:`GuardedReader`: a malformed stream
@@ -75,6 +74,12 @@ class SymfuseLanguageServer(LanguageServer):
             pass
         finally:
             self.shutdown()  # type: ignore[no-untyped-call]
+
+    @property
+    def conforming(self) -> ConformingProtocol:
+        protocol = self.protocol
+        assert isinstance(protocol, ConformingProtocol)
+        return protocol
 
     @property
     def exit_code(self) -> int:
@@ -146,6 +151,8 @@ async def query(
     def should_stop() -> bool:
         return cancelled.is_set() or (superseded is not None and superseded())
 
+    if should_stop():  # overtaken already: not even a thread hop (a burst has hundreds)
+        raise Stopped
     try:
         return await asyncio.to_thread(read_index, ls.state, fn, should_stop)
     except asyncio.CancelledError:

@@ -42,8 +42,8 @@ async def workspace_symbol(
     wanted = parse_query(params.query)
     limit = ls.state.options.search.result_limit
     lazy = _lazy_locations(ls)
-    ls.symbol_requests += 1
-    mine = ls.symbol_requests
+    protocol = ls.conforming
+    mine = protocol.symbol_number(params)
 
     def answer(index: Index) -> list[lsp.WorkspaceSymbol]:
         return [
@@ -52,7 +52,7 @@ async def workspace_symbol(
         ]
 
     def superseded() -> bool:  # the user typed on: a newer query is waiting
-        return ls.symbol_requests != mine
+        return protocol.symbol_requests != mine
 
     try:
         found = await query(ls, answer, superseded)
