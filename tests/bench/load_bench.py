@@ -30,7 +30,6 @@ import json
 import random
 import re
 import socket
-import statistics
 import sys
 import tempfile
 import time
@@ -48,6 +47,10 @@ from mcp_types import CallToolResult, TextContent  # noqa: E402
 
 from tests.support.jsonrpc import RawClient  # noqa: E402
 
+sys.path.insert(0, str(HERE))
+import mcp_bench  # noqa: E402 - tests/bench/mcp_bench.py: django_root, percentiles
+from mcp_bench import percentiles  # noqa: E402
+
 SYMFUSE = Path(sys.executable).with_name("symfuse")
 BURST = 1000
 CANCELLED_SHARE = 0.3
@@ -60,10 +63,7 @@ CONTENT_MODIFIED = -32801
 
 
 def django_root() -> Path:
-    sys.path.insert(0, str(HERE))
-    import corpus  # tests/bench/corpus.py: registry downloads shared by the benchmarks
-
-    return Path(corpus.django_tree()) / "django"
+    return mcp_bench.django_root(None)
 
 
 def names(root: Path, count: int, seed: int = 15) -> list[str]:
@@ -77,19 +77,6 @@ def names(root: Path, count: int, seed: int = 15) -> list[str]:
     )
     rng = random.Random(seed)
     return [n[: rng.randint(4, len(n))] for n in rng.choices(found, k=count)]
-
-
-def percentiles(seconds: list[float]) -> dict[str, float]:
-    if not seconds:
-        return {"n": 0}
-    ordered = sorted(seconds)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return {
-        "n": len(ordered),
-        "p50_ms": round(statistics.median(ordered) * 1000, 1),
-        "p95_ms": round(p95 * 1000, 1),
-        "max_ms": round(ordered[-1] * 1000, 1),
-    }
 
 
 def rss_mb(pid: int) -> dict[str, float]:
@@ -197,7 +184,7 @@ def burst_summary(
         # Overtaken and answered ContentModified before its cancel was read: dropped too.
         "cancelled_dropped_first": sum(code(arrived[i][1]) == CONTENT_MODIFIED for i in cancelled),
         "cancelled_but_computed": sum(code(arrived[i][1]) is None for i in cancelled),
-        "kept_latency": percentiles([t for t, _ in kept.values()]),
+        "kept_latency": percentiles([t for t, _ in kept.values()]) if kept else {},
         "kept_with_symbols": sum(code(m) is None for _, m in kept.values()),
         "kept_content_modified": sum(code(m) == CONTENT_MODIFIED for _, m in kept.values()),
         "other_errors": sum(

@@ -4,14 +4,12 @@ search (issue 15 item 5)."""
 
 from __future__ import annotations
 
-import os
-import select
 import signal
-from pathlib import Path
 
 import anyio
 
 from tests.support.mcp import Workspace, call, mcp_http_server, mcp_http_session
+from tests.support.processes import children, command_line, ended
 
 SESSIONS = 10
 CALLS = 4
@@ -60,7 +58,7 @@ async def test_a_slow_regex_in_one_session_does_not_hold_up_another(
             assert not regex_done.is_set()
             group.cancel_scope.cancel()  # the client gives up; the server's scan runs on
         # SIGTERM now: the server leaves without waiting for the scan's budget (30 s).
-        assert worker in _children(server.process.pid)
+        assert worker in children(server.process.pid)
         server.process.terminate()
         code = await anyio.to_thread.run_sync(server.process.wait, SAFETY / 3)
         assert code == 128 + signal.SIGTERM
@@ -71,39 +69,7 @@ async def regex_worker_started(server_pid: int) -> int:
     """The server's regex worker process, once it runs one (the scan has begun)."""
     with anyio.fail_after(SAFETY):
         while True:
-            found = [pid for pid in _children(server_pid) if "regex_scan" in _cmdline(pid)]
+            found = [pid for pid in children(server_pid) if "regex_scan" in command_line(pid)]
             if found:
                 return found[0]
             await anyio.sleep(0.02)
-
-
-def ended(pid: int) -> bool:
-    """Wait for process ``pid`` to end (its pidfd turns readable); whether it did."""
-    try:
-        handle = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return True
-    try:
-        readable, _, _ = select.select([handle], [], [], SAFETY)
-    finally:
-        os.close(handle)
-    return bool(readable)
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""

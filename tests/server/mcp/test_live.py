@@ -5,8 +5,6 @@ Also the streamable HTTP transport, driven by the SDK's HTTP client.
 
 from __future__ import annotations
 
-import os
-import select
 import signal
 import subprocess
 from pathlib import Path
@@ -29,6 +27,7 @@ from tests.support.mcp import (
     server_log,
     write,
 )
+from tests.support.processes import ended, group_members
 
 BIG = 40  # generated files on top of the fixture, the last one searched for
 SAFETY = 30.0  # seconds: only turns a change that never shows up into a failure
@@ -183,27 +182,6 @@ def test_a_stopped_server_leaves_no_process_behind(tmp_path: Path, how: str) -> 
     process.wait(timeout=SAFETY)
     process.stdin.close()
     # Helpers that watch the server (the fork server, the resource tracker) end when it
-    # does: wait for each to exit (an event: its pidfd turns readable), however late.
+    # does: wait for each to exit, however late.
     for pid in group_members(process.pid):
-        try:
-            handle = os.pidfd_open(pid)
-        except ProcessLookupError:
-            continue  # gone already
-        try:
-            readable, _, _ = select.select([handle], [], [], SAFETY)
-        finally:
-            os.close(handle)
-        assert readable, f"process {pid} of the server's group outlived it"
-
-
-def group_members(group: int) -> list[int]:
-    """The processes of process group ``group`` (Linux /proc), zombies included."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # exited while we looked
-        if int(fields[2]) == group:  # after the name: state, ppid, pgrp
-            found.append(int(stat.parent.name))
-    return found
+        assert ended(pid), f"process {pid} of the server's group outlived it"
