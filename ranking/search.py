@@ -22,6 +22,7 @@ from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, similarity, structural
+from symfuse.ranking.cancel import checkpoint
 from symfuse.ranking.filters import linked_implementers
 from symfuse.ranking.fusion import Fused, cascade, extended, fuse, guard_first
 from symfuse.ranking.identity import MatchTier, NameTable, hump_count
@@ -30,21 +31,9 @@ from symfuse.ranking.modes import MIN_DEPTH
 from symfuse.ranking.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.prepare import Prepared, prepare
 from symfuse.ranking.repositories import repository_mask
-from symfuse.ranking.request import (
-    Channel,
-    FusionWeights,
-    SearchMode,
-    SearchRequest,
-    SemanticMode,
-)
+from symfuse.ranking.request import Channel, FusionWeights, SearchMode, SearchRequest, SemanticMode
 from symfuse.ranking.rerank import reranked
-from symfuse.ranking.response import (
-    CallQuery,
-    ChannelHit,
-    SearchItem,
-    SearchResponse,
-    Tier,
-)
+from symfuse.ranking.response import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.routing import named_targets
 from symfuse.ranking.shape import (
     PLANS,
@@ -189,11 +178,13 @@ def run_channels(
         described = SearchRequest.model_construct(query="", kind=DESCRIBED_KINDS)
         kinds = prepared.filters.mask(described)
         text_mask = kinds if mask is None or kinds is None else mask & kinds
+    checkpoint()  # here and between channels: a caller that lost interest stops the search
     if request.semantic is SemanticMode.ONLY:
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
         return ChannelRun(rankings, np.full(prepared.size, MatchTier.NONE, np.int8), weights)
     lexical_result = lexical.rank(prepared.lexical, query, text_mask, depth, plan.bm25f)
     rankings[Channel.LEXICAL] = lexical_result.ranking
+    checkpoint()
     rankings[Channel.IDENTITY], tiers = _names(prepared, query, plan, mask, depth)
     nothing_matched = not len(rankings[Channel.IDENTITY]) and not lexical_result.and_matches
     identifier = is_identifier_shaped(query)
@@ -208,6 +199,7 @@ def run_channels(
         and not bool(np.any(tiers <= MatchTier.CASE_INSENSITIVE))
     )
     if request.fuzzy or fuzzy_auto or near_typo:
+        checkpoint()
         typos = fuzzy.rank(
             prepared.trigrams,
             query,
@@ -221,7 +213,9 @@ def run_channels(
         if len(typos) or not near_typo:  # a look one edit away that found nothing is no run
             rankings[Channel.FUZZY] = typos
     if request.semantic is not SemanticMode.OFF and weights.similarity > 0:
+        checkpoint()
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
+    checkpoint()
     if request.fusion and weights.structural > 0:
         found = [r.positions for r in rankings.values() if len(r)]
         if found:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from symfuse.indexer.errors import SymfuseError
@@ -113,4 +114,21 @@ def _serve_http(server: MCPServer[Any], host: str, port: int, allowed: list[str]
     guard = guard_for(host, port, allowed)
     announce(guard, host, port)
     app = server.streamable_http_app(transport_security=guard.security, host=host)
-    uvicorn.run(guarded_app(app, guard), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(guarded_app(app, guard), host=host, port=port, log_level="warning")
+
+    class LeavingServer(uvicorn.Server):
+        """uvicorn's server, leaving at once on SIGTERM or Ctrl-C as the stdio server does.
+
+        uvicorn replaces our SIGTERM handler with its graceful shutdown, which waits for
+        every request in flight: a ``search_text`` regex held a stopped server for the rest
+        of its time budget (27 s of 30), its worker process with it. Nothing an MCP
+        server does needs finishing (index writes are atomic): it leaves as ``leave`` does.
+        """
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            leave(128 + sig)
+
+    served = LeavingServer(config)
+    served.run()
+    if not served.started:  # uvicorn said why (the port is taken, say) on stderr
+        raise SymfuseError(f"could not serve MCP over HTTP on {host}:{port}")

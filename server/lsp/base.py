@@ -21,6 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from symfuse.indexer.index import Index
+from symfuse.ranking.cancel import ShouldStop, Stopped, checkpoint, stoppable
 from symfuse.server.lsp.framing import GuardedReader
 from symfuse.server.lsp.protocol import ConformingProtocol
 from symfuse.server.lsp.state import LaunchConfig, ServerState
@@ -50,7 +51,6 @@ class SymfuseLanguageServer(LanguageServer):
         self.state = ServerState(launch)
         self.tasks: set[asyncio.Task[None]] = set()
         self.flush_timer: asyncio.TimerHandle | None = None
-        self.symbol_requests = 0  # workspace/symbol requests received (superseded ones drop)
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls' stdio loop, reading through :class:`GuardedReader`: a malformed stream
@@ -74,6 +74,12 @@ class SymfuseLanguageServer(LanguageServer):
             pass
         finally:
             self.shutdown()  # type: ignore[no-untyped-call]
+
+    @property
+    def conforming(self) -> ConformingProtocol:
+        protocol = self.protocol
+        assert isinstance(protocol, ConformingProtocol)
+        return protocol
 
     @property
     def exit_code(self) -> int:
@@ -109,16 +115,46 @@ def path_of(uri: str) -> str | None:
     return to_fs_path(uri) if uri.startswith("file:") else None
 
 
-def read_index(state: ServerState, fn: Callable[[Index], T]) -> T:
-    """Index pending buffers, then call ``fn`` with the current index (worker thread)."""
-    state.flush()
-    live = state.live
-    if live is None:
-        return fn(Index({}))
-    with live.reading() as index:
-        return fn(index)
+def read_index(state: ServerState, fn: Callable[[Index], T], should_stop: ShouldStop) -> T:
+    """Index pending buffers, then call ``fn`` with the current index (worker thread).
+
+    With ``should_stop``: nothing is done for a request already abandoned when its
+    turn comes (it may have queued behind many others), and a search ``fn`` runs
+    stops between its channels once it is abandoned; both raise ``Stopped``.
+    """
+    with stoppable(should_stop):
+        checkpoint()
+        state.flush()
+        live = state.live
+        if live is None:
+            return fn(Index({}))
+        with live.reading() as index:
+            checkpoint()
+            return fn(index)
 
 
-async def query(ls: SymfuseLanguageServer, fn: Callable[[Index], T]) -> T:
-    """``read_index`` in a worker thread; cancellable while it waits."""
-    return await asyncio.to_thread(read_index, ls.state, fn)
+async def query(
+    ls: SymfuseLanguageServer,
+    fn: Callable[[Index], T],
+    superseded: ShouldStop | None = None,
+) -> T:
+    """``read_index`` in a worker thread; cancellable while it waits, and while it runs.
+
+    A ``$/cancelRequest`` cancels the waiting handler at once (pygls answers
+    RequestCancelled); the worker thread cannot be interrupted, so it is told through
+    ``should_stop`` and drops the work at its next check. ``superseded`` says whether
+    a newer request made this one pointless: the worker then raises ``Stopped``,
+    which the handler turns into its error.
+    """
+    cancelled = threading.Event()
+
+    def should_stop() -> bool:
+        return cancelled.is_set() or (superseded is not None and superseded())
+
+    if should_stop():  # overtaken already: not even a thread hop (a burst has hundreds)
+        raise Stopped
+    try:
+        return await asyncio.to_thread(read_index, ls.state, fn, should_stop)
+    except asyncio.CancelledError:
+        cancelled.set()
+        raise

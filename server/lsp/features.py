@@ -19,6 +19,7 @@ from pygls.exceptions import JsonRpcContentModified
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import snippets
+from symfuse.ranking.cancel import Stopped
 from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import nav as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
@@ -41,18 +42,22 @@ async def workspace_symbol(
     wanted = parse_query(params.query)
     limit = ls.state.options.search.result_limit
     lazy = _lazy_locations(ls)
-    ls.symbol_requests += 1
-    mine = ls.symbol_requests
+    protocol = ls.conforming
+    mine = protocol.symbol_number(params)
 
     def answer(index: Index) -> list[lsp.WorkspaceSymbol]:
-        if ls.symbol_requests != mine:  # the user typed on: a newer query is waiting
-            raise JsonRpcContentModified("superseded by a newer workspace/symbol request")
         return [
             lsp_convert.workspace_symbol(index, s, None if lazy else ls.state.mapper(index, s.file))
             for s in _found(ls, index, wanted, limit)
         ]
 
-    found = await query(ls, answer)
+    def superseded() -> bool:  # the user typed on: a newer query is waiting
+        return protocol.symbol_requests != mine
+
+    try:
+        found = await query(ls, answer, superseded)
+    except Stopped as exc:
+        raise JsonRpcContentModified("superseded by a newer workspace/symbol request") from exc
     token = params.partial_result_token
     if token is None or len(found) <= PARTIAL_BATCH:
         return found

@@ -75,6 +75,9 @@ class ConformingProtocol(LanguageServerProtocol):
         self._initialized = False
         self.exit_code = 0  # 1 once an exit arrives without a shutdown before it
         self._in_flight: dict[Any, tuple[Observer, Query]] = {}
+        self.symbol_requests = 0  # workspace/symbol requests read so far
+        self._symbol_numbers: dict[int, int] = {}  # id(params) of one pending -> its number
+        self._symbol_params: dict[Any, int] = {}  # its msg id -> id(params)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         if not isinstance(data, dict) or "jsonrpc" not in data or "method" not in data:
@@ -119,7 +122,19 @@ class ConformingProtocol(LanguageServerProtocol):
             self.exit_code = 1
         super().handle_message(message)
 
+    def symbol_number(self, params: object) -> int:
+        """The arrival number of a pending workspace/symbol request, by its params.
+
+        Numbered as it is read, not when its handler starts: a burst read at once has
+        every request but the newest overtaken before any handler runs.
+        """
+        return self._symbol_numbers.get(id(params), self.symbol_requests)
+
     def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
+        if method_name == lsp.WORKSPACE_SYMBOL:
+            self.symbol_requests += 1
+            self._symbol_numbers[id(params)] = self.symbol_requests
+            self._symbol_params[msg_id] = id(params)
         state = getattr(self._server, "state", None)
         observer = getattr(state, "observer", None)
         if isinstance(observer, Observer) and method_name not in _UNRECORDED:
@@ -128,6 +143,9 @@ class ConformingProtocol(LanguageServerProtocol):
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
         super()._send_response(msg_id, result, error)
+        key = self._symbol_params.pop(msg_id, None)
+        if key is not None:
+            self._symbol_numbers.pop(key, None)
         found = self._in_flight.pop(msg_id, None)
         if found is not None:  # recorded once the answer is on its way
             observer, query = found

@@ -26,6 +26,7 @@ from symfuse.ranking.api import (
     prepare,
     search,
 )
+from symfuse.ranking.cancel import Stopped, stoppable
 from symfuse.ranking.search import DESCRIBED_KINDS
 from tests.support.paths import FIXTURES
 
@@ -562,3 +563,31 @@ def test_the_most_linked_of_many_namesakes_comes_first(tmp_path: Path) -> None:
     found = run(index, query="Model", limit=10).items
     assert [i.symbol.name for i in found[:7]] == ["Model"] * 7
     assert found[0].symbol.symbol_id == "lib/base.py::Model#class"
+
+
+# --- stopping a running search -----------------------------------------------------------
+
+
+def test_a_search_stops_between_channels_once_its_caller_gives_up(index: Index) -> None:
+    request = SearchRequest.from_mapping({"query": "compute total", "fuzzy": True})
+    asked: list[bool] = []
+
+    def never() -> bool:
+        asked.append(False)
+        return False
+
+    with stoppable(never):
+        kept = search(index, request)
+    checks = len(asked)
+    assert checks >= 4  # before the channels, and between lexical, identity, fuzzy, structural
+    assert names(kept) == names(search(index, request))
+    for stop_at in range(1, checks + 1):
+        asked.clear()
+
+        def at_check(n: int = stop_at) -> bool:
+            asked.append(len(asked) + 1 >= n)
+            return asked[-1]
+
+        with pytest.raises(Stopped), stoppable(at_check):
+            search(index, request)
+        assert asked == [False] * (stop_at - 1) + [True]  # stopped at the first "yes"

@@ -19,6 +19,8 @@ import json
 import logging
 import os
 import shutil
+import socket
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -26,8 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, TextContent
 
 from symfuse.indexer.config import IndexConfig
@@ -113,6 +117,53 @@ async def mcp_stdio_session(ws: Workspace, *extra: str) -> AsyncIterator[ClientS
         ):
             await session.initialize()
             yield session
+
+
+@dataclass(frozen=True, slots=True)
+class HttpServer:
+    process: subprocess.Popen[bytes]
+    url: str  # its MCP endpoint
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@asynccontextmanager
+async def mcp_http_server(ws: Workspace, *extra: str) -> AsyncIterator[HttpServer]:
+    """``symfuse mcp --transport http`` serving ``ws`` on a free port of 127.0.0.1, once it
+    accepts connections; terminated when the block ends."""
+    port = free_port()
+    args = [str(SYMFUSE), *ws.args("--transport", "http", "--port", str(port), *extra)]
+    with ws.stderr.open("a") as errlog:
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errlog)
+    try:
+        # The server says nothing when it listens: try to connect until it does (or dies).
+        with anyio.fail_after(READ_TIMEOUT):
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert process.poll() is None, server_log(ws)
+                    await anyio.sleep(0.05)
+        yield HttpServer(process, f"http://127.0.0.1:{port}/mcp")
+    finally:
+        process.terminate()
+        process.wait(timeout=READ_TIMEOUT)
+
+
+@asynccontextmanager
+async def mcp_http_session(url: str) -> AsyncIterator[ClientSession]:
+    """A ready client session over streamable HTTP (the SDK's client) to ``url``."""
+    async with (
+        streamable_http_client(url) as (read, write_stream),
+        ClientSession(read, write_stream, read_timeout_seconds=READ_TIMEOUT) as session,
+    ):
+        await session.initialize()
+        yield session
 
 
 @contextmanager

@@ -192,6 +192,41 @@ async def test_superseded_workspace_symbol_requests_are_dropped(tmp_path: Path) 
         assert "Square" in [item.name for item in last]
 
 
+async def test_cancelled_and_superseded_searches_in_a_burst_are_all_acknowledged(
+    tmp_path: Path,
+) -> None:
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        protocol = s.client.protocol
+        typed = "Square"
+        with s.index_held():  # every request is queued or started, none can finish
+            sent = []
+            for n in range(1, 24):  # the last (23rd) is neither cancelled nor overtaken
+                query = typed[: 1 + n % len(typed)]
+                sent.append(
+                    protocol.send_request_async(
+                        lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolParams(query=query)
+                    )
+                )
+                if n % 3 == 0:  # every third is cancelled, as the user moves on
+                    msg_id = next(reversed(protocol._request_futures))
+                    protocol.notify(lsp.CANCEL_REQUEST, lsp.CancelParams(id=msg_id))
+            outside = lsp.TextDocumentIdentifier(uri="file:///outside/the/workspace.py")
+            await s.client.text_document_document_symbol_async(
+                lsp.DocumentSymbolParams(text_document=outside)
+            )
+        for n, future in enumerate(sent[:-1], start=1):
+            with pytest.raises(JsonRpcException) as dropped:
+                await future
+            wanted = (
+                JsonRpcRequestCancelled.CODE if n % 3 == 0 else lsp.LSPErrorCodes.ContentModified
+            )
+            assert dropped.value.code == wanted, n
+        last = await sent[-1]
+        assert last is not None
+        assert "Square" in [item.name for item in last]
+
+
 async def test_a_buffer_over_max_file_size_is_not_indexed(tmp_path: Path) -> None:
     async with lsp_session(tmp_path, options={"maxFileSize": 4000}) as s:
         await s.wait_ready()

@@ -11,48 +11,14 @@ from typing import Any
 
 import pytest
 
+from tests.support.jsonrpc import RawClient
 from tests.support.lsp import READY_TIMEOUT, SYMFUSE, copy_fixture
 
 INVALID_PARAMS = -32602
 INVALID_REQUEST = -32600
 SERVER_NOT_INITIALIZED = -32002
-
-
-class RawClient:
-    """Writes framed JSON-RPC and reads answers, matched by id."""
-
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
-        self.answers: dict[Any, dict[str, Any]] = {}
-
-    async def send(self, message: dict[str, Any]) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-        assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-        await self.process.stdin.drain()
-
-    async def answer(self, msg_id: Any) -> dict[str, Any]:
-        """The response to request ``msg_id`` (waits for it; notifications are skipped)."""
-        async with asyncio.timeout(READY_TIMEOUT):
-            while msg_id not in self.answers:
-                message = await self._read()
-                if "id" in message and "method" not in message:
-                    self.answers[message["id"]] = message
-        return self.answers.pop(msg_id)
-
-    async def ask(self, msg_id: Any, method: str, **fields: Any) -> dict[str, Any]:
-        await self.send({"id": msg_id, "method": method, **fields})
-        return await self.answer(msg_id)
-
-    async def _read(self) -> dict[str, Any]:
-        stdout = self.process.stdout
-        assert stdout is not None
-        length = 0
-        while (line := await stdout.readline()) not in (b"\r\n", b""):
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        message: dict[str, Any] = json.loads(await stdout.readexactly(length))
-        return message
+REQUEST_CANCELLED = -32800
+CONTENT_MODIFIED = -32801
 
 
 async def start(root: Path, index_dir: Path) -> RawClient:
@@ -184,3 +150,30 @@ async def test_broken_framing_stops_the_server_with_one_message(
     assert stdout == b""
     assert message in stderr
     assert stderr.count(b"\n") <= 2, stderr  # one message, not a traceback
+
+
+async def test_a_burst_with_cancellations_is_answered_as_one(tmp_path: Path) -> None:
+    """Requests and their cancellations written at once are read at once: every cancelled
+    request gets RequestCancelled, every overtaken one ContentModified, the newest an
+    answer (one write under PIPE_BUF reaches the server's reader whole)."""
+    root = copy_fixture(tmp_path)
+    client = await start(root, tmp_path / "index")
+    init = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
+    assert "result" in await client.ask(0, "initialize", params=init)
+    await client.send({"method": "initialized", "params": {}})
+    burst: list[dict[str, Any]] = []
+    ids = range(1, 20)
+    for n in ids:
+        burst.append({"id": n, "method": "workspace/symbol", "params": {"query": "Square"}})
+        if n % 4 == 0:
+            burst.append({"method": "$/cancelRequest", "params": {"id": n}})
+    assert len(json.dumps(burst)) + 40 * len(burst) < 4096  # PIPE_BUF: one atomic write
+    await client.send_all(burst)
+    answers = {n: await client.answer(n) for n in ids}
+    for n in ids[:-1]:
+        wanted = REQUEST_CANCELLED if n % 4 == 0 else CONTENT_MODIFIED
+        assert error_code(answers[n]) == wanted, (n, answers[n])
+    assert isinstance(answers[ids[-1]]["result"], list)  # computed (the index may be cold)
+    await client.ask(99, "shutdown")
+    await client.send({"method": "exit"})
+    assert await asyncio.wait_for(client.process.wait(), READY_TIMEOUT) == 0

@@ -5,10 +5,7 @@ Also the streamable HTTP transport, driven by the SDK's HTTP client.
 
 from __future__ import annotations
 
-import os
-import select
 import signal
-import socket
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -16,7 +13,6 @@ from typing import Any
 import anyio
 import pytest
 from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 
 from symfuse.server.common.service import IndexService
 from tests.support.index import index_writer_busy
@@ -25,10 +21,13 @@ from tests.support.mcp import (
     Workspace,
     call,
     call_error,
+    mcp_http_server,
+    mcp_http_session,
     mcp_session,
     server_log,
     write,
 )
+from tests.support.processes import ended, group_members
 
 BIG = 40  # generated files on top of the fixture, the last one searched for
 SAFETY = 30.0  # seconds: only turns a change that never shows up into a failure
@@ -154,37 +153,10 @@ async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Worksp
             release()  # the first index may finish before the server stops
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def test_streamable_http_transport(workspace: Workspace) -> None:
-    port = free_port()
-    args = [str(SYMFUSE), *workspace.args("--transport", "http", "--port", str(port))]
-    with workspace.stderr.open("a") as errlog:
-        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errlog)
-    try:
-        # The server says nothing when it listens: try to connect until it does (or dies).
-        with anyio.fail_after(SAFETY):
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    assert process.poll() is None, server_log(workspace)
-                    await anyio.sleep(0.05)
-        async with (
-            streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write_stream),
-            ClientSession(read, write_stream) as session,
-        ):
-            await session.initialize()
-            answer = await call(session, "search", query="checkout", limit=3)
-            assert answer["items"][0]["symbol_id"] == "shop/service.py::checkout#function"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    async with mcp_http_server(workspace) as server, mcp_http_session(server.url) as session:
+        answer = await call(session, "search", query="checkout", limit=3)
+        assert answer["items"][0]["symbol_id"] == "shop/service.py::checkout#function"
 
 
 @pytest.mark.parametrize("how", ["stdin closed", "SIGTERM"])
@@ -210,27 +182,6 @@ def test_a_stopped_server_leaves_no_process_behind(tmp_path: Path, how: str) -> 
     process.wait(timeout=SAFETY)
     process.stdin.close()
     # Helpers that watch the server (the fork server, the resource tracker) end when it
-    # does: wait for each to exit (an event: its pidfd turns readable), however late.
+    # does: wait for each to exit, however late.
     for pid in group_members(process.pid):
-        try:
-            handle = os.pidfd_open(pid)
-        except ProcessLookupError:
-            continue  # gone already
-        try:
-            readable, _, _ = select.select([handle], [], [], SAFETY)
-        finally:
-            os.close(handle)
-        assert readable, f"process {pid} of the server's group outlived it"
-
-
-def group_members(group: int) -> list[int]:
-    """The processes of process group ``group`` (Linux /proc), zombies included."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # exited while we looked
-        if int(fields[2]) == group:  # after the name: state, ppid, pgrp
-            found.append(int(stat.parent.name))
-    return found
+        assert ended(pid), f"process {pid} of the server's group outlived it"
