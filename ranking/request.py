@@ -123,6 +123,7 @@ class Channel(StrEnum):
     SIMILARITY = "similarity"
     IDENTITY = "identity"
     FUZZY = "fuzzy"
+    NEURAL = "neural"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +139,9 @@ class FusionWeights:
       weight, is what puts an exact name first.
     - fuzzy 0.4: runs only when asked or when nothing matched the name as typed;
       then it is the main evidence, as strong as lexical.
+    - neural: sentence vectors of the ``symfuse[semantic]`` extra
+      (:mod:`symfuse.ranking.neural`); they run for prose only, so only the prose
+      plans give them a weight, and without the extra the channel never runs.
     """
 
     lexical: float = 0.4
@@ -145,6 +149,7 @@ class FusionWeights:
     similarity: float = 0.2
     identity: float = 0.15
     fuzzy: float = 0.4
+    neural: float = 0.0
 
     @classmethod
     def sentence(cls) -> FusionWeights:

@@ -21,7 +21,7 @@ from rapidfuzz.distance import OSA
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
-from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, similarity, structural
+from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, neural, similarity, structural
 from symfuse.ranking.cancel import checkpoint
 from symfuse.ranking.filters import linked_implementers
 from symfuse.ranking.fusion import Fused, cascade, extended, fuse, guard_first
@@ -87,7 +87,8 @@ def search(
 
     ``directory`` is where precomputed ranking data is persisted (the index
     directory); ``prepared`` skips the cache lookup. Raises ``NotFound`` when a
-    ``get`` target or a ``drill_from`` scope does not exist.
+    ``get`` target or a ``drill_from`` scope does not exist. Prose queries also rank
+    by the neural channel when the ``symfuse[semantic]`` vectors cover the index.
     """
     prepared = prepared if prepared is not None else prepare(index, directory)
     mode = request.mode
@@ -112,7 +113,11 @@ def search(
         shape=shape.value,
         response_format=request.response_format,
     )
-    return with_code(index, _answer(index, prepared, request, query, shape, base), request)
+    vectors = None
+    if PLANS[shape].described and request.semantic is not SemanticMode.OFF:
+        vectors = neural.embedder_for(index, directory)
+    answer = _answer(index, prepared, request, query, shape, base, vectors)
+    return with_code(index, answer, request)
 
 
 def _answer(
@@ -122,6 +127,7 @@ def _answer(
     query: str,
     shape: Shape,
     base: SearchResponse,
+    vectors: similarity.Embedder | None = None,
 ) -> SearchResponse:
     mode = base.search_mode
     implementers = linked_implementers(index, request.implements) if request.implements else None
@@ -146,7 +152,7 @@ def _answer(
             return modes.listing(index, request, np.flatnonzero(mask).astype(np.int64), base)
     if mode is SearchMode.FLAT:
         return modes.flat(index, prepared, request, query, mask, base, PLANS[shape].bm25f)
-    return _ranked(index, prepared, request, query, shape, mask, base)
+    return _ranked(index, prepared, request, query, shape, mask, base, vectors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +171,11 @@ def run_channels(
     mask: npt.NDArray[np.bool_] | None,
     depth: int,
     shape: Shape | None = None,
+    vectors: similarity.Embedder | None = None,
 ) -> ChannelRun:
     """Every channel the request asks for, each ranking at most ``depth`` candidates,
-    as the plan of the query's ``shape`` says (:data:`symfuse.ranking.shape.PLANS`)."""
+    as the plan of the query's ``shape`` says (:data:`symfuse.ranking.shape.PLANS`).
+    ``vectors`` (the semantic extra's, when ready) rank as the neural channel."""
     rankings: dict[Channel, Ranking] = {}
     shape = shape if shape is not None else classify(query)
     plan = PLANS[shape]
@@ -215,6 +223,9 @@ def run_channels(
     if request.semantic is not SemanticMode.OFF and weights.similarity > 0:
         checkpoint()
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
+    if vectors is not None and plan.described and weights.neural > 0:  # prose only
+        checkpoint()
+        rankings[Channel.NEURAL] = similarity.rank(vectors, query, text_mask, depth)
     checkpoint()
     if request.fusion and weights.structural > 0:
         found = [r.positions for r in rankings.values() if len(r)]
@@ -256,6 +267,7 @@ def _semantic_weights(request: SearchRequest, plan: Plan) -> FusionWeights:
         similarity=w.similarity * 2 * s,
         identity=w.identity * 2 * (1 - s),
         fuzzy=w.fuzzy * 2 * (1 - s),
+        neural=w.neural * 2 * s,
     )
 
 
@@ -267,11 +279,12 @@ def _ranked(
     shape: Shape,
     mask: npt.NDArray[np.bool_] | None,
     base: SearchResponse,
+    vectors: similarity.Embedder | None = None,
 ) -> SearchResponse:
     depth = max(MIN_DEPTH, 2 * (request.offset + request.limit))
     if request.min_score > 0:
         depth = prepared.size  # every score is checked against it
-    run = run_channels(prepared, request, query, mask, depth, shape)
+    run = run_channels(prepared, request, query, mask, depth, shape, vectors)
     if "." in query and is_identifier_shaped(query):
         run = _with_import_paths(index, prepared, run, query.strip(), mask)
     matched = _matched(run, prepared.size)

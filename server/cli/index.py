@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import logging
+from pathlib import Path
 from typing import Any
 
 from symfuse.indexer.config import IndexConfig, UpdateReport
@@ -12,6 +13,7 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.indexer.update import load_index, refresh_index, update_index
+from symfuse.ranking import neural
 from symfuse.server.cli.common import (
     add_history_flag,
     defer_options,
@@ -284,6 +286,7 @@ def run_stats(args: argparse.Namespace) -> int:
     stats["problems"] = sum(1 for e in index.files.values() if e.problems)
     stats["updated_at"] = index.updated_at
     stats["index_dir"] = _index_dir(args)
+    stats["similarity_model"] = neural.describe(index, Path(stats["index_dir"]))
     if args.output_format is OutputFormat.TEXT:
         rows = [
             {
@@ -297,7 +300,8 @@ def run_stats(args: argparse.Namespace) -> int:
         print(
             f"total: {stats['files']} files, {stats['definitions']} definitions, "
             f"{stats['references']} references, {stats['edges']} edges\n"
-            f"index: {stats['index_dir']}"
+            f"index: {stats['index_dir']}\n"
+            f"similarity: {stats['similarity_model']}"
         )
     else:
         print(render(stats, args.output_format))

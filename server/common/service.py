@@ -34,9 +34,10 @@ from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, Status
-from symfuse.ranking import quick
+from symfuse.ranking import neural, quick
 from symfuse.ranking.api import Prepared, has_stored, prepare
 from symfuse.ranking.query.requests import ReindexRequest
+from symfuse.server.common.semantic import SemanticWorker
 from symfuse.server.common.targets import reindex_targets
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,7 @@ class ServiceStatus:
     index_dir: Path
     stale_files: tuple[str, ...]  # changed on disk, not re-indexed yet
     languages: tuple[LanguageCount, ...]
+    similarity_model: str = ""  # the built-in model, and the semantic extra's with its state
 
     @property
     def stale(self) -> bool:
@@ -143,6 +145,7 @@ class IndexService:
         self._seen: tuple[int, int] | None = None  # the index the warming thread saw last
         self._since = 0.0  # when it first saw it
         self._retry_at = 0.0
+        self.semantic = SemanticWorker(self)
         self.live.on_change(self._notify)
 
     # --- lifecycle --------------------------------------------------------------------
@@ -156,6 +159,7 @@ class IndexService:
             warmer = threading.Thread(target=self._warm, name="symfuse-warm", daemon=True)
             warmer.start()  # then kept: stop() never joins a thread that has not started
             self._warmer = warmer
+            self.semantic.start()
 
     def watch(self, debounce_ms: int = 50) -> None:
         """Follow the roots (when a client that was to report changes will not)."""
@@ -170,6 +174,7 @@ class IndexService:
         warmer = self._warmer
         if warmer is not None and warmer is not threading.current_thread():
             warmer.join(timeout=timeout)
+        self.semantic.join(timeout)
 
     @property
     def running(self) -> bool:
@@ -178,6 +183,10 @@ class IndexService:
 
     def _on_progress(self, message: str, done: int, total: int) -> None:
         self.progress = Progress(message, done, total)
+        self._notify()
+
+    def notify(self) -> None:
+        """Wake whoever waits for a change (:meth:`wait_change`): new vectors, say."""
         self._notify()
 
     def _notify(self) -> None:
@@ -266,6 +275,7 @@ class IndexService:
             index_dir=self.config.store.directory,
             stale_files=tuple(live.pending_paths()),
             languages=languages,
+            similarity_model=neural.status(),
         )
 
     # --- changes ----------------------------------------------------------------------
@@ -294,6 +304,7 @@ class IndexService:
         current = self.current()
         if self._prepared is not None and self.prepared_for(current) is None:
             self._prepare(current)
+        self.semantic.embed_small(current)
 
     # --- warming ----------------------------------------------------------------------
 

@@ -117,6 +117,7 @@ async def status(ls: SymfuseLanguageServer, params: object) -> dict[str, object]
         "overlays": st.overlays,
         "error": st.error,
         "ranking": found.ranking,
+        "similarity_model": found.similarity_model,
         "roots": [str(r) for r in ls.state.roots],
     }
 

@@ -299,6 +299,10 @@ class StatusResult(Answer):
     updated_at: str | None = Field(description="when the index last changed (UTC, ISO 8601)")
     stale_files: list[str] = Field(description="files changed on disk, not yet re-indexed")
     channels: dict[str, bool] = Field(description="ranking channels and whether each is usable")
+    similarity_model: str = Field(
+        description="the similarity models that run: the built-in one, and the semantic "
+        "extra's (symfuse[semantic]) with its state: embedding N/M files, or ready"
+    )
     index_dir: str
     error: str | None = None
 

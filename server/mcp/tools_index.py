@@ -134,6 +134,7 @@ def _status(backend: Backend, request: StatusRequest, rendering: Rendering) -> C
         ],
         "updated_at": updated,
         "channels": dict(available_channels()),
+        "similarity_model": status.similarity_model,
         "index_dir": str(status.index_dir),
         "error": st.error,
         "stale_files": [_display(p, status.roots) for p in pending][request.offset :],

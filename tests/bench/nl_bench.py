@@ -33,6 +33,13 @@ mined set is also shown by language (of each query's first expected definition).
     python tests/bench/nl_bench.py --repos jq,gin --limit-queries 50
     python tests/bench/nl_bench.py --docstrings django --docstrings fixture
     python tests/bench/nl_bench.py --docstrings django --json nl-before.json
+    python tests/bench/nl_bench.py --semantic                # + the symfuse[semantic] channel
+    python tests/bench/nl_bench.py --semantic --neural-weight 0.4   # its prose weight
+
+``--semantic`` embeds each index with the extra's model first (vectors cached next to
+the index, per file content, as a server does) and prints the cost: symbols embedded
+per second, the cache's MB on disk and the vectors' MB in memory, and the neural
+channel's ms per query (the query's forward pass and the cosine scan).
 """
 
 from __future__ import annotations
@@ -57,6 +64,7 @@ from symfuse.ranking.api import SearchRequest, prepare, search
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))
+import nl_semantic
 from nl_corpus import (
     BY_NAME,
     DATA,
@@ -101,9 +109,13 @@ class Figures:
 # --- the rankers --------------------------------------------------------------------------------
 
 
-def symfuse_ranker(index: Index, directory: Path | None) -> Ranker:
-    """symfuse's search with default settings over the whole index."""
+def symfuse_ranker(index: Index, directory: Path | None, vectors: Path | None = None) -> Ranker:
+    """symfuse's search with default settings over the whole index; with the semantic
+    extra's vectors (cached under ``vectors``) when that is given."""
     prepared = prepare(index, directory)
+    if vectors is not None:
+        vectors.mkdir(parents=True, exist_ok=True)
+        print(nl_semantic.embed_index(index, vectors), file=sys.stderr)
 
     def rank(query: str) -> list[str]:
         response = search(index, SearchRequest(query=query, limit=DEPTH), prepared=prepared)
@@ -222,7 +234,9 @@ def measure(name: str, language: str, cases: list[Case], ours: Ranker, base: Ran
     return row
 
 
-def mined_rows(names: Iterable[str], mirrors: Path, limit: int | None) -> list[Row]:
+def mined_rows(
+    names: Iterable[str], mirrors: Path, limit: int | None, semantic: bool = False
+) -> list[Row]:
     payload = json.loads(DATA.read_text(encoding="utf-8"))
     by_repo: dict[str, list[Case]] = {}
     for q in payload["queries"]:
@@ -249,12 +263,13 @@ def mined_rows(names: Iterable[str], mirrors: Path, limit: int | None) -> list[R
         cases = by_repo.get(name, [])[:limit]
         print(f"{name}: {len(docs)} documents, {len(cases)} queries", file=sys.stderr)
         bm25 = BodyBM25(docs)
-        row = measure(name, repo.language, cases, symfuse_ranker(index, repo.index_dir), bm25.rank)
+        ours = symfuse_ranker(index, repo.index_dir, repo.index_dir if semantic else None)
+        row = measure(name, repo.language, cases, ours, bm25.rank)
         rows.append(row)
     return rows
 
 
-def docstring_row(corpus: str, limit: int | None) -> Row:
+def docstring_row(corpus: str, limit: int | None, semantic: bool = False) -> Row:
     """The nl golden set of ``corpus`` over the whole index of its docstring-stripped copy."""
     queries = [q for q in load_queries(corpus) if q.category == "nl"][:limit]
     if corpus == "fixture":
@@ -273,7 +288,8 @@ def docstring_row(corpus: str, limit: int | None) -> Row:
               f"{removed} docstrings removed", file=sys.stderr)  # fmt: skip
         cases = [Case(q.query, frozenset({q.symbol_id}), "python") for q in queries]
         bm25 = BodyBM25(docs)
-        return measure(corpus, "python", cases, symfuse_ranker(index, None), bm25.rank)
+        vectors = nl_semantic.CACHE / f"docstrings-{corpus}" if semantic else None
+        return measure(corpus, "python", cases, symfuse_ranker(index, None, vectors), bm25.rank)
 
 
 # --- report -------------------------------------------------------------------------------------
@@ -366,16 +382,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
     parser.add_argument("--examples", type=int, default=0, help="show N symfuse misses per repo")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    parser.add_argument("--semantic", action="store_true", help="with the semantic extra")
+    parser.add_argument("--neural-weight", type=float, default=None,
+                        help="the neural channel's weight in the prose plans")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.semantic:
+        nl_semantic.require()
+    if args.neural_weight is not None:
+        nl_semantic.set_neural_weight(args.neural_weight)
     names = [n for n in args.repos.split(",") if n] or list(BY_NAME)
     unknown = [n for n in names if n not in BY_NAME]
     if unknown:
         parser.error(f"unknown repositories {unknown}; known: {', '.join(BY_NAME)}")
     sets: dict[str, list[Row]] = {}
     if not args.no_mined:
-        sets[MINED] = mined_rows(names, args.mirrors, args.limit_queries)
+        sets[MINED] = mined_rows(names, args.mirrors, args.limit_queries, args.semantic)
     if args.docstrings:
-        sets[DOCSTRINGS] = [docstring_row(c, args.limit_queries) for c in args.docstrings]
+        sets[DOCSTRINGS] = [
+            docstring_row(c, args.limit_queries, args.semantic) for c in args.docstrings
+        ]
     for title, rows in sets.items():
         first = "corpus" if title == DOCSTRINGS else "repository"
         print(table(f"{title} (whole index)", rows, first) + "\n")
@@ -384,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
             print(table(f"{title} by language", regrouped, "language", "repositories") + "\n")
         if args.examples:
             print(examples(rows, args.examples) + "\n")
+    if args.semantic:
+        print(nl_semantic.query_cost() + "\n")
     if args.json is not None:
         args.json.write_text(json.dumps(as_json(sets), indent=1) + "\n", encoding="utf-8")
     return 0

@@ -102,12 +102,16 @@ async def mcp_session(
 
 
 @asynccontextmanager
-async def mcp_stdio_session(ws: Workspace, *extra: str) -> AsyncIterator[ClientSession]:
-    """A ready client session against ``symfuse mcp`` serving ``ws`` over stdio."""
+async def mcp_stdio_session(
+    ws: Workspace, *extra: str, env: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
+    """A ready client session against ``symfuse mcp`` serving ``ws`` over stdio
+    (``env``: more environment variables for the server)."""
     env = {
         "HOME": str(ws.home),
         "XDG_CACHE_HOME": str(ws.home / ".cache"),
         "PYTHONWARNINGS": "error",
+        **(env or {}),
     }
     params = StdioServerParameters(command=str(SYMFUSE), args=ws.args(*extra), env=env)
     with ws.stderr.open("a") as errlog:

@@ -1,0 +1,92 @@
+"""The ``symfuse[semantic]`` side of nl_bench.py: embed an index, report the cost.
+
+Cost figures: symbols embedded per second (the files the cache lacked), the cache's
+MB on disk, the assembled vectors' MB in memory (float32, one row per symbol) and
+the model's, and per query the neural channel's milliseconds (the query's forward
+pass and the cosine scan, measured around ``NeuralEmbedder.scores``). Timings move
+with the machine's load: print them with the load average.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from symfuse.indexer.index import Index
+from symfuse.ranking import neural, shape
+from symfuse.ranking.neural.vectors import EMBEDDED_KINDS, NeuralEmbedder, VectorCache
+
+CACHE = Path(__file__).parent / ".corpus" / "nl" / "semantic"
+_query_seconds: list[float] = []
+
+
+def require() -> neural.Engine:
+    """The loaded engine, or exit saying what is missing."""
+    found = neural.engine()
+    if found is None:
+        raise SystemExit(f"the semantic extra is not usable: {neural.status()}")
+    tokens = int(os.environ.get("NL_SEMANTIC_TOKENS", found.model.max_tokens))
+    if tokens != found.model.max_tokens:  # a shorter read of each definition (bench only)
+        model = replace(found.model, max_tokens=tokens)
+        model.tokenizer.enable_truncation(tokens)
+        found.model = model
+        found.cache = VectorCache(model)
+    if NeuralEmbedder.scores.__name__ != "timed":
+        _timed()
+    return found
+
+
+def _timed() -> None:
+    """Record the time of every neural query scoring (bench only: wraps the method)."""
+    plain = NeuralEmbedder.scores
+
+    def timed(self: NeuralEmbedder, query: str) -> np.ndarray:  # type: ignore[type-arg]
+        start = time.perf_counter()
+        try:
+            return plain(self, query)
+        finally:
+            _query_seconds.append(time.perf_counter() - start)
+
+    NeuralEmbedder.scores = timed  # type: ignore[method-assign]
+
+
+def set_neural_weight(weight: float) -> None:
+    """Give the neural channel ``weight`` in every prose plan (bench only)."""
+    for key, plan in list(shape.PLANS.items()):
+        if plan.described:
+            shape.PLANS[key] = replace(plan, weights=replace(plan.weights, neural=weight))
+
+
+def embed_index(index: Index, directory: Path) -> str:
+    """Embed what the cache under ``directory`` lacks; one line of cost figures."""
+    found = require()
+    neural.fill(index, directory, lambda: True)  # reads a saved cache, embeds nothing
+    lacking = found.cache.missing(index)
+    counted = sum(1 for f in lacking for s in index.files[f].symbols if s.kind in EMBEDDED_KINDS)
+    start = time.perf_counter()
+    files = neural.fill(index, directory, lambda: False)
+    seconds = time.perf_counter() - start
+    ready = neural.embedder_for(index)
+    saved = found.cache.path_in(directory)
+    disk = saved.stat().st_size / 1e6 if saved.is_file() else 0.0
+    memory = 0.0 if ready is None else ready.vectors.nbytes / 1e6
+    rate = f"{counted / seconds:.0f} symbols/s" if files and seconds > 0 else "cached"
+    return (
+        f"  semantic: {len(index.symbols)} symbols, {counted} embedded in {files} files "
+        f"({rate}, {seconds:.1f} s, load {os.getloadavg()[0]:.1f}); cache {disk:.1f} MB on "
+        f"disk, vectors {memory:.1f} MB in memory, model {found.model.bert.nbytes / 1e6:.0f} MB"
+    )
+
+
+def query_cost() -> str:
+    if not _query_seconds:
+        return "neural channel: no query ran it"
+    ms = np.array(_query_seconds) * 1000
+    return (
+        f"neural channel per query: median {np.median(ms):.1f} ms, p95 "
+        f"{np.percentile(ms, 95):.1f} ms over {ms.shape[0]} queries (load {os.getloadavg()[0]:.1f})"
+    )

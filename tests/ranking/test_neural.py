@@ -1,0 +1,160 @@
+"""The semantic extra's model and vectors (symfuse.ranking.neural), on a tiny random BERT.
+
+The loading, tokenizing, forward pass, per-file cache and the neural channel all run
+for real; only the weights are random (tests/support/tiny_bert.py). Skipped when the
+extra's libraries are not installed (the ``test`` extra installs them).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("tokenizers")
+pytest.importorskip("safetensors")
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.update import update_index
+from symfuse.ranking.api import SearchRequest, prepare
+from symfuse.ranking.neural.model import DISTRIBUTION, SentenceModel, find_model
+from symfuse.ranking.neural.vectors import EMBEDDED_KINDS, NeuralEmbedder, VectorCache
+from symfuse.ranking.request import Channel, FusionWeights
+from symfuse.ranking.search import run_channels
+from symfuse.ranking.shape import Shape
+from tests.support.paths import FIXTURES
+from tests.support.tiny_bert import write_tiny_model, zipped
+
+WORKSPACE = FIXTURES / "workspace"
+EDITED = "shop/utils/text.py"
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> SentenceModel:
+    return SentenceModel.load(write_tiny_model(tmp_path_factory.mktemp("tiny")))
+
+
+def test_vectors_are_unit_length_and_the_same_for_the_same_text(tiny: SentenceModel) -> None:
+    texts = [
+        "prompt the user for a password",
+        "open a file lazily",
+        "prompt the user for a password",
+    ]
+    vectors = tiny.embed(texts)
+    assert vectors.shape == (3, tiny.dimensions)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(vectors[0], vectors[2])
+    assert not np.allclose(vectors[0], vectors[1])
+
+
+def test_padding_in_a_batch_changes_no_vector(tiny: SentenceModel) -> None:
+    short = "hide the input"
+    long = "compute the total price of the order with the discount and return the value " * 3
+    alone = tiny.embed([short])[0]
+    batched = tiny.embed([long, short, "pay"])
+    assert np.allclose(batched[1], alone, atol=1e-5)
+
+
+def test_text_past_the_model_length_is_cut(tiny: SentenceModel) -> None:
+    vectors = tiny.embed(["write the file " * 200, ""])
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_zip_one_folder_deep_loads_as_the_directory(tmp_path: Path) -> None:
+    directory = write_tiny_model(tmp_path / "model")
+    from_dir = SentenceModel.load(directory)
+    from_zip = SentenceModel.load(zipped(directory, tmp_path / "model.zip"))
+    assert from_zip.digest == from_dir.digest
+    assert np.array_equal(from_zip.embed(["open a file"]), from_dir.embed(["open a file"]))
+
+
+def test_a_directory_without_the_model_files_is_an_error_naming_them(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(FileNotFoundError):
+        SentenceModel.load(tmp_path)
+    with pytest.raises(FileNotFoundError, match=r"model\.safetensors"):
+        SentenceModel.load(zipped(tmp_path, tmp_path.parent / "bad.zip"))
+
+
+@pytest.mark.skipif(find_model() is None, reason=f"{DISTRIBUTION} is not installed")
+def test_the_bundled_model_gives_its_published_vector() -> None:
+    """all-MiniLM-L6-v2's model card: the first values of "This is an example sentence"
+    (sentence-transformers, PyTorch, exact GELU; ours differ by about 1e-4)."""
+    source = find_model()
+    assert source is not None
+    vector = SentenceModel.load(source).embed(["This is an example sentence"])[0]
+    expected = [0.0676569, 0.0634959, 0.0487131, 0.0793049, 0.0374480]
+    assert np.allclose(vector[:5], expected, atol=5e-4)
+
+
+def _index(root: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index", progress=False)
+    return update_index(config)[0], config
+
+
+def test_an_edit_re_embeds_only_its_file(tiny: SentenceModel, tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, root)
+    index, config = _index(root, tmp_path)
+    cache = VectorCache(tiny)
+    assert cache.fill(index, cache.missing(index), lambda: False) == len(index.files)
+    vectors, lacking = cache.assemble(index)
+    assert lacking == 0
+    assert vectors.shape == (len(index.symbols), tiny.dimensions)
+    embedded = [s.kind in EMBEDDED_KINDS for s in index.symbols]
+    norms = np.linalg.norm(vectors.astype(np.float32), axis=1)
+    assert np.allclose(norms[embedded], 1.0, atol=1e-2)
+    assert not norms[~np.array(embedded)].any()
+
+    with (root / EDITED).open("a", encoding="utf-8") as f:
+        f.write("\n\ndef hide_input(text):\n    return '*' * len(text)\n")
+    edited, _ = update_index(config)
+    key = next(k for k in edited.files if k.endswith(EDITED))
+    assert cache.missing(edited) == [key]
+    _, lacking = cache.assemble(edited)
+    assert lacking == len(edited.files[key].symbols)
+    assert cache.fill(edited, cache.missing(edited), lambda: False) == 1
+
+    cache.save(tmp_path, edited)
+    again = VectorCache(tiny)
+    assert again.load(tmp_path)
+    assert again.missing(edited) == []
+    assert np.array_equal(again.assemble(edited)[0], cache.assemble(edited)[0])
+
+
+def test_prose_ranks_by_the_neural_channel_and_names_do_not(
+    tiny: SentenceModel, tmp_path: Path
+) -> None:
+    index, _ = _index(WORKSPACE, tmp_path)
+    cache = VectorCache(tiny)
+    cache.fill(index, cache.missing(index), lambda: False)
+    vectors, _ = cache.assemble(index)
+    embedder = NeuralEmbedder(tiny, vectors.astype(np.float32))
+    prepared = prepare(index, None)
+    prose = "compute the total price of an order"
+    weights = FusionWeights(lexical=0.8, similarity=0.2, neural=0.4)  # whatever the default
+    run = run_channels(
+        prepared,
+        SearchRequest(query=prose, fusion_weights=weights),
+        prose,
+        None,
+        20,
+        Shape.SENTENCE,
+        embedder,
+    )
+    found = run.rankings[Channel.NEURAL]
+    assert len(found)
+    assert all(index.symbols[p].kind in EMBEDDED_KINDS for p in found.positions)
+    name = "compute_total"
+    run = run_channels(
+        prepared,
+        SearchRequest(query=name, fusion_weights=weights),
+        name,
+        None,
+        20,
+        Shape.IDENTIFIER,
+        embedder,
+    )
+    assert Channel.NEURAL not in run.rankings
