@@ -20,7 +20,6 @@ from rapidfuzz.distance import OSA
 
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Kind
 from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, neural, similarity, structural
 from symfuse.ranking.cancel import checkpoint
 from symfuse.ranking.filters import linked_implementers
@@ -36,6 +35,7 @@ from symfuse.ranking.rerank import reranked
 from symfuse.ranking.response import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.routing import named_targets
 from symfuse.ranking.shape import (
+    DESCRIBED_KINDS,
     PLANS,
     Plan,
     Shape,
@@ -58,19 +58,6 @@ def _near_typo_edits(query: str) -> int:
     return 2 if len(query.strip()) >= NEAR_TYPO_TWO_EDITS else 1
 
 
-# What a sentence describes: docstrings are written for callables and types, not for
-# variables, fields or constants. Sentence queries rank these in the lexical and
-# similarity channels (names still match any kind through identity). Measured on
-# held-out Django docstrings (quality_bench nl): hit@10 0.243 -> 0.257, MRR@10 0.104 -> 0.120.
-DESCRIBED_KINDS = (
-    Kind.FUNCTION,
-    Kind.METHOD,
-    Kind.CONSTRUCTOR,
-    Kind.CLASS,
-    Kind.INTERFACE,
-    Kind.STRUCT,
-    Kind.ENUM,
-)
 HIGH_TIER = 0.85  # tiered mode: share of the best score an item needs to be "high"
 MEDIUM_TIER = 0.6  # ... and to be "medium"; below that, "low"
 SCORE_DIGITS = 4  # answers show scores rounded so (SearchItem.to_dict); min_score reads them so
@@ -223,7 +210,7 @@ def run_channels(
     if request.semantic is not SemanticMode.OFF and weights.similarity > 0:
         checkpoint()
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
-    if vectors is not None and plan.described and weights.neural > 0:  # prose only
+    if vectors is not None and plan.described and weights.neural > 0:  # None: semantic off
         checkpoint()
         rankings[Channel.NEURAL] = similarity.rank(vectors, query, text_mask, depth)
     checkpoint()

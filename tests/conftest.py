@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+# Tests run as an install without the semantic extra, even where its model is installed
+# (servers would embed every workspace, and prose rankings would change); the tests of
+# the extra name their model (tests/server/mcp/test_semantic.py, tests/ranking/test_neural.py).
+os.environ["SYMFUSE_SEMANTIC_MODEL"] = "off"
 
 SHOP_MODELS = '''"""Order handling for the shop."""
 

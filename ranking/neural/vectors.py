@@ -22,22 +22,12 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.model import Symbol
 from symfuse.ranking import paths
 from symfuse.ranking.neural.model import SentenceModel
+from symfuse.ranking.shape import DESCRIBED_KINDS
 
-# What a sentence describes (the kinds prose queries rank: search.DESCRIBED_KINDS).
-EMBEDDED_KINDS = frozenset(
-    {
-        Kind.FUNCTION,
-        Kind.METHOD,
-        Kind.CONSTRUCTOR,
-        Kind.CLASS,
-        Kind.INTERFACE,
-        Kind.STRUCT,
-        Kind.ENUM,
-    }
-)
+EMBEDDED_KINDS = frozenset(DESCRIBED_KINDS)  # the kinds prose queries rank
 BODY_LINES = 12  # lines after the signature that join the text (the model reads 128 pieces)
 DOC_CHARS = 400
 RECIPE = 1  # version of symbol_text: part of the cache's name, with the model and its length

@@ -11,7 +11,9 @@ from pathlib import Path
 
 WORKSPACE_FILE = "symfuse.toml"
 ENV_PREFIX = "SYMFUSE_"
-NOT_SETTINGS = frozenset({"SYMFUSE_MCP_TOKEN", "SYMFUSE_UPDATE_GOLDEN"})  # read elsewhere
+NOT_SETTINGS = frozenset(  # read elsewhere
+    {"SYMFUSE_MCP_TOKEN", "SYMFUSE_UPDATE_GOLDEN", "SYMFUSE_SEMANTIC_MODEL"}
+)
 
 
 def user_file() -> Path:

@@ -228,6 +228,7 @@ class Row:
 
 def measure(name: str, language: str, cases: list[Case], ours: Ranker, base: Ranker) -> Row:
     row = Row(name, language, cases, [], [])
+    nl_semantic.sweep(name, [(c.query, c.expected) for c in cases], ours, rank_of)
     for case in cases:
         row.ours.append(rank_of(ours(case.query), case.expected))
         row.base.append(rank_of(base(case.query), case.expected))
@@ -385,11 +386,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--semantic", action="store_true", help="with the semantic extra")
     parser.add_argument("--neural-weight", type=float, default=None,
                         help="the neural channel's weight in the prose plans")  # fmt: skip
+    parser.add_argument("--sweep", default="", help="also these neural weights, e.g. 0,0.2,0.8")
     args = parser.parse_args(argv)
     if args.semantic:
         nl_semantic.require()
     if args.neural_weight is not None:
         nl_semantic.set_neural_weight(args.neural_weight)
+    nl_semantic.SWEEP[:] = [float(w) for w in args.sweep.split(",") if w]
     names = [n for n in args.repos.split(",") if n] or list(BY_NAME)
     unknown = [n for n in names if n not in BY_NAME]
     if unknown:
@@ -411,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
             print(examples(rows, args.examples) + "\n")
     if args.semantic:
         print(nl_semantic.query_cost() + "\n")
+    if nl_semantic.SWEEP:
+        print(nl_semantic.sweep_table(figures, set(BY_NAME)) + "\n")
     if args.json is not None:
         args.json.write_text(json.dumps(as_json(sets), indent=1) + "\n", encoding="utf-8")
     return 0

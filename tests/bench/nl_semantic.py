@@ -21,7 +21,10 @@ from symfuse.ranking import neural, shape
 from symfuse.ranking.neural.vectors import EMBEDDED_KINDS, NeuralEmbedder, VectorCache
 
 CACHE = Path(__file__).parent / ".corpus" / "nl" / "semantic"
+SWEEP: list[float] = []  # more neural weights to rank every query with (--sweep)
 _query_seconds: list[float] = []
+_swept: dict[float, dict[str, list[int | None]]] = {}
+_query_vectors: dict[tuple[int, str], np.ndarray] = {}  # type: ignore[type-arg]
 
 
 def require() -> neural.Engine:
@@ -45,11 +48,12 @@ def _timed() -> None:
     plain = NeuralEmbedder.scores
 
     def timed(self: NeuralEmbedder, query: str) -> np.ndarray:  # type: ignore[type-arg]
-        start = time.perf_counter()
-        try:
-            return plain(self, query)
-        finally:
+        key = (id(self.vectors), query)  # a sweep ranks each query again: compute it once
+        if key not in _query_vectors:
+            start = time.perf_counter()
+            _query_vectors[key] = plain(self, query)
             _query_seconds.append(time.perf_counter() - start)
+        return _query_vectors[key]
 
     NeuralEmbedder.scores = timed  # type: ignore[method-assign]
 
@@ -90,3 +94,43 @@ def query_cost() -> str:
         f"neural channel per query: median {np.median(ms):.1f} ms, p95 "
         f"{np.percentile(ms, 95):.1f} ms over {ms.shape[0]} queries (load {os.getloadavg()[0]:.1f})"
     )
+
+
+def sweep(name: str, cases: list[tuple[str, frozenset[str]]], ours, rank_of) -> None:  # type: ignore[no-untyped-def]
+    """Rank ``cases`` with each :data:`SWEEP` weight (then put the prose plans back)."""
+    if not SWEEP:
+        return
+    saved = dict(shape.PLANS)
+    for weight in SWEEP:
+        set_neural_weight(weight)
+        ranks = [rank_of(ours(query), expected) for query, expected in cases]
+        _swept.setdefault(weight, {})[name] = ranks
+    shape.PLANS.update(saved)
+    _query_vectors.clear()
+
+
+def sweep_table(figures, mined: set[str]) -> str:  # type: ignore[no-untyped-def]
+    """hit@10 / MRR@10 per neural weight: the mined set pooled, and each docstring corpus."""
+    lines = ["| neural weight | mined (pooled) | " + " | ".join(_corpora(mined)) + " |"]
+    lines.append("| ---: | ---: |" + " ---: |" * len(_corpora(mined)))
+    for weight, by_name in sorted(_swept.items()):
+        pooled = [r for n, ranks in by_name.items() if n in mined for r in ranks]
+        cells = [_cell(figures(pooled))] + [_cell(figures(by_name[c])) for c in _corpora(mined)]
+        lines.append(f"| {weight:g} | " + " | ".join(cells) + " |")
+    per_repo = ["", "| neural weight | " + " | ".join(sorted(mined & _names())) + " |"]
+    for weight, by_name in sorted(_swept.items()):
+        cells = [_cell(figures(by_name[n])) for n in sorted(mined & _names())]
+        per_repo.append(f"| {weight:g} | " + " | ".join(cells) + " |")
+    return "\n".join(lines + per_repo)
+
+
+def _names() -> set[str]:
+    return {n for by_name in _swept.values() for n in by_name}
+
+
+def _corpora(mined: set[str]) -> list[str]:
+    return sorted(_names() - mined)
+
+
+def _cell(f) -> str:  # type: ignore[no-untyped-def]
+    return f"{f.hit10:.3f} / {f.mrr10:.3f}"

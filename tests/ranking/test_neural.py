@@ -19,7 +19,7 @@ pytest.importorskip("safetensors")
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, prepare
-from symfuse.ranking.neural.model import DISTRIBUTION, SentenceModel, find_model
+from symfuse.ranking.neural.model import DISTRIBUTION, SentenceModel, bundled_model
 from symfuse.ranking.neural.vectors import EMBEDDED_KINDS, NeuralEmbedder, VectorCache
 from symfuse.ranking.request import Channel, FusionWeights
 from symfuse.ranking.search import run_channels
@@ -78,11 +78,11 @@ def test_a_directory_without_the_model_files_is_an_error_naming_them(tmp_path: P
         SentenceModel.load(zipped(tmp_path, tmp_path.parent / "bad.zip"))
 
 
-@pytest.mark.skipif(find_model() is None, reason=f"{DISTRIBUTION} is not installed")
+@pytest.mark.skipif(bundled_model() is None, reason=f"{DISTRIBUTION} is not installed")
 def test_the_bundled_model_gives_its_published_vector() -> None:
     """all-MiniLM-L6-v2's model card: the first values of "This is an example sentence"
     (sentence-transformers, PyTorch, exact GELU; ours differ by about 1e-4)."""
-    source = find_model()
+    source = bundled_model()
     assert source is not None
     vector = SentenceModel.load(source).embed(["This is an example sentence"])[0]
     expected = [0.0676569, 0.0634959, 0.0487131, 0.0793049, 0.0374480]

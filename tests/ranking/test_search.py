@@ -27,7 +27,7 @@ from symfuse.ranking.api import (
     search,
 )
 from symfuse.ranking.cancel import Stopped, stoppable
-from symfuse.ranking.search import DESCRIBED_KINDS
+from symfuse.ranking.shape import DESCRIBED_KINDS
 from tests.support.paths import FIXTURES
 
 WORKSPACE = FIXTURES / "workspace"

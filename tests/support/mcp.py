@@ -111,6 +111,7 @@ async def mcp_stdio_session(
         "HOME": str(ws.home),
         "XDG_CACHE_HOME": str(ws.home / ".cache"),
         "PYTHONWARNINGS": "error",
+        "SYMFUSE_SEMANTIC_MODEL": "off",  # as without the extra, unless ``env`` names one
         **(env or {}),
     }
     params = StdioServerParameters(command=str(SYMFUSE), args=ws.args(*extra), env=env)
