@@ -13,7 +13,6 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.indexer.update import load_index, refresh_index, update_index
-from symfuse.ranking import neural
 from symfuse.server.cli.common import (
     add_history_flag,
     defer_options,
@@ -286,6 +285,8 @@ def run_stats(args: argparse.Namespace) -> int:
     stats["problems"] = sum(1 for e in index.files.values() if e.problems)
     stats["updated_at"] = index.updated_at
     stats["index_dir"] = _index_dir(args)
+    from symfuse.ranking import neural  # here: `symfuse index` imports no ranking
+
     stats["similarity_model"] = neural.describe(index, Path(stats["index_dir"]))
     if args.output_format is OutputFormat.TEXT:
         rows = [

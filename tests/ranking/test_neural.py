@@ -7,6 +7,7 @@ extra's libraries are not installed (the ``test`` extra installs them).
 
 from __future__ import annotations
 
+import math
 import shutil
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from symfuse.ranking.request import Channel, FusionWeights
 from symfuse.ranking.search import run_channels
 from symfuse.ranking.shape import Shape
 from tests.support.paths import FIXTURES
-from tests.support.tiny_bert import write_tiny_model, zipped
+from tests.support.tiny_bert import HEADS, write_tiny_model, zipped
 
 WORKSPACE = FIXTURES / "workspace"
 EDITED = "shop/utils/text.py"
@@ -158,3 +159,53 @@ def test_prose_ranks_by_the_neural_channel_and_names_do_not(
         embedder,
     )
     assert Channel.NEURAL not in run.rankings
+
+
+def _reference_embedding(weights: dict[str, np.ndarray], ids: list[int], heads: int) -> np.ndarray:
+    """BERT as the paper writes it, one sequence, one head at a time, float64, exact GELU
+    through math.erf: what the vectorized float32 forward pass must agree with."""
+    w = {k: v.astype(np.float64) for k, v in weights.items()}
+
+    def norm(x: np.ndarray, p: str) -> np.ndarray:
+        mean, var = x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
+        return (x - mean) / np.sqrt(var + 1e-12) * w[p + ".weight"] + w[p + ".bias"]
+
+    def dense(x: np.ndarray, p: str) -> np.ndarray:
+        return x @ w[p + ".weight"].T + w[p + ".bias"]
+
+    e = "embeddings."
+    x = w[e + "word_embeddings.weight"][ids] + w[e + "position_embeddings.weight"][: len(ids)]
+    x = norm(x + w[e + "token_type_embeddings.weight"][0], e + "LayerNorm")
+    layer = 0
+    while f"encoder.layer.{layer}.attention.self.query.weight" in w:
+        p = f"encoder.layer.{layer}."
+        q, k, v = (dense(x, f"{p}attention.self.{n}") for n in ("query", "key", "value"))
+        size = x.shape[1] // heads
+        context = np.zeros_like(x)
+        for h in range(heads):
+            cols = slice(h * size, (h + 1) * size)
+            scores = q[:, cols] @ k[:, cols].T / math.sqrt(size)
+            probs = np.exp(scores - scores.max(-1, keepdims=True))
+            context[:, cols] = (probs / probs.sum(-1, keepdims=True)) @ v[:, cols]
+        x = norm(x + dense(context, p + "attention.output.dense"), p + "attention.output.LayerNorm")
+        inner = dense(x, p + "intermediate.dense")
+        inner = inner * 0.5 * (1 + np.vectorize(math.erf)(inner / math.sqrt(2)))
+        x = norm(x + dense(inner, p + "output.dense"), p + "output.LayerNorm")
+        layer += 1
+    pooled = x.mean(0)
+    return pooled / np.linalg.norm(pooled)
+
+
+def test_the_forward_pass_agrees_with_a_plain_reference(tmp_path: Path) -> None:
+    from safetensors.numpy import load_file
+
+    directory = write_tiny_model(tmp_path / "model")
+    model = SentenceModel.load(directory)
+    weights = load_file(str(directory / "model.safetensors"))
+    texts = ["prompt the user for a password and hide the input", "open a file"]
+    ours = model.embed(texts)
+    for text, vector in zip(texts, ours, strict=True):
+        ids = model.tokenizer.encode(text).ids
+        expected = _reference_embedding(weights, ids, HEADS)
+        # float32 and the tanh form of GELU against float64 and erf: measured 5e-5 to 7e-5.
+        assert np.abs(vector - expected).max() < 5e-4
