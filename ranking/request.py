@@ -77,7 +77,8 @@ class ResponseFormat(StrEnum):
 
 
 class SemanticMode(StrEnum):
-    """Whether the similarity channel runs: ``only`` ranks by it alone."""
+    """Whether the similarity channel runs: ``only`` ranks by it alone; ``on`` also runs
+    the ``symfuse[semantic]`` extra's neural channel for prose (:data:`shape.NEURAL_ON`)."""
 
     AUTO = "auto"
     ON = "on"
@@ -139,9 +140,10 @@ class FusionWeights:
       weight, is what puts an exact name first.
     - fuzzy 0.4: runs only when asked or when nothing matched the name as typed;
       then it is the main evidence, as strong as lexical.
-    - neural: sentence vectors of the ``symfuse[semantic]`` extra
-      (:mod:`symfuse.ranking.neural`); they run for prose only, so only the prose
-      plans give them a weight, and without the extra the channel never runs.
+    - neural 0: sentence vectors of the ``symfuse[semantic]`` extra
+      (:mod:`symfuse.ranking.neural`), for prose only; they lowered the mined NL set
+      at every weight, so a search asks for them (``semantic: on``, see
+      :data:`symfuse.ranking.shape.NEURAL_ON`); without the extra they never run.
     """
 
     lexical: float = 0.4
@@ -337,7 +339,11 @@ class SearchRequest(Request):
         Field(ge=0, le=MAX_EDIT_DISTANCE, description="most edits (Levenshtein) of a fuzzy hit"),
     ] = 3
     semantic: Annotated[
-        SemanticMode, Field(description="similarity channel: auto, on, off, or only it")
+        SemanticMode,
+        Field(
+            description="similarity channel: auto, on (adds the semantic extra's neural "
+            "channel to prose queries), off, or only it"
+        ),
     ] = SemanticMode.AUTO
     semantic_weight: Annotated[
         float, Field(ge=0.0, le=1.0, description="weight of the similarity channel")

@@ -44,6 +44,7 @@ from symfuse.ranking.shape import (
     documents_demoted,
     documents_last,
     name_words,
+    plan_weights,
 )
 from symfuse.ranking.snippets import with_code
 from symfuse.ranking.tokens import is_identifier_shaped
@@ -240,12 +241,12 @@ def _names(
 def _semantic_weights(request: SearchRequest, plan: Plan) -> FusionWeights:
     """Apply ``semantic_weight`` s: similarity's weight times 2s, the others' times 2(1 - s).
 
-    A request with the default weights gets its shape's (:data:`PLANS`).
+    A request with the default weights gets its shape's (:func:`plan_weights`).
     """
     s = request.semantic_weight
     w = request.fusion_weights
     if w == FusionWeights():
-        w = plan.weights
+        w = plan_weights(plan, request.semantic)
     if s == 0.5:
         return w
     return FusionWeights(

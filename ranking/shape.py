@@ -32,7 +32,7 @@ from symfuse.ranking.filters import FilterTable
 from symfuse.ranking.fusion import Fused
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
-from symfuse.ranking.request import FusionWeights, IncludeTests, SearchRequest
+from symfuse.ranking.request import FusionWeights, IncludeTests, SearchRequest, SemanticMode
 from symfuse.ranking.roles import asks_for_documents, asks_for_side_code
 from symfuse.ranking.tokens import is_identifier_shaped, is_sentence
 
@@ -93,6 +93,33 @@ PLANS: dict[Shape, Plan] = {
         _PROSE, reason="prose around code tokens: names see the code tokens alone"
     ),
 }
+
+# The neural channel (the symfuse[semantic] extra) in prose plans: off unless a search
+# asks for it with ``semantic: on``. Measured with tests/bench/nl_bench.py --semantic
+# --sweep (hit@10 / MRR@10, whole index, all-MiniLM-L6-v2 over 64 word pieces per
+# definition; its weight beside the prose plan's lexical 0.8 and similarity 0.2):
+#
+#   neural   mined (1015 q)   django docstrings (300)   fixture docstrings (37)
+#   0        0.518 / 0.317    0.343 / 0.145             0.703 / 0.419
+#   0.2      0.504 / 0.296    0.377 / 0.151             0.784 / 0.479
+#   0.4      0.498 / 0.284    0.370 / 0.143             0.811 / 0.532
+#   0.8      0.465 / 0.260    0.337 / 0.139             0.838 / 0.528
+#   1.6      0.401 / 0.233    0.300 / 0.125             0.865 / 0.582
+#
+# A docstring's first sentence is what the model was trained to match; a commit subject
+# ("avoid a copy when the buffer is full") names a change inside a body the model reads
+# only the start of, and the mined set, the larger and the closer to what people type,
+# loses at every weight (most on ripgrep, jq and axios). So ``auto`` leaves it out and
+# ``on`` gives it 0.2, the best weight on the docstring sets.
+NEURAL_ON = 0.2
+
+
+def plan_weights(plan: Plan, semantic: SemanticMode) -> FusionWeights:
+    """The fusion weights of ``plan``; ``semantic: on`` adds the neural channel to prose."""
+    if semantic is SemanticMode.ON and plan.described and plan.weights.neural == 0:
+        return replace(plan.weights, neural=NEURAL_ON)
+    return plan.weights
+
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
 _CODE_TOKEN = re.compile(

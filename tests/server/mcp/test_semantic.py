@@ -60,6 +60,12 @@ async def test_with_the_extra_prose_ranks_by_sentence_vectors(
         args = {"query": PROSE, "fusion_debug": True, "fusion_weights": WITH_NEURAL}
         answer = await call(session, "search", **args)
         assert _neural_ranks(answer)
+        # By default (semantic: auto) prose leaves it out (it lowered the mined NL set);
+        # semantic: on asks for it.
+        assert not _neural_ranks(await call(session, "search", query=PROSE, fusion_debug=True))
+        asked = await call(session, "search", query=PROSE, fusion_debug=True, semantic="on")
+        assert _neural_ranks(asked)
+        assert asked["weights"]["neural"] > 0
         names = await call(session, "search", query="compute_total", fusion_debug=True)
         assert not _neural_ranks(names)  # identifier queries never run it
     assert len(list(workspace.index_dir.glob("semantic-*.npz"))) == 1
