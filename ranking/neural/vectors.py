@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +37,7 @@ _HUMP = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 Key = tuple[str, str]  # (content digest, language)
 
 
-def symbol_text(symbol: Symbol, lines: list[str]) -> str:
+def symbol_text(symbol: Symbol, lines: Sequence[str]) -> str:
     """What the model reads of a definition: its name as words, signature, doc and the
     first :data:`BODY_LINES` lines, whitespace collapsed."""
     words = " ".join(w.lower() for w in _HUMP.findall(symbol.name))
