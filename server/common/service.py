@@ -36,7 +36,11 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, Status
 from symfuse.ranking import quick
 from symfuse.ranking.api import Prepared, has_stored, prepare
+from symfuse.ranking.history import Histories
 from symfuse.ranking.query.requests import ReindexRequest
+from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.common.targets import reindex_targets
 
 log = logging.getLogger(__name__)
@@ -250,6 +254,24 @@ class IndexService:
                 yield Ranked(index, prepared, stale=False)
                 return
         yield Ranked(*ranking.previous, stale=True)
+
+    def search(
+        self, request: SearchRequest, *, histories: Histories | None = None
+    ) -> tuple[SearchResponse | CallGraphAnswer, bool]:
+        """The one search both servers run (:func:`operations.search` over :meth:`ranked`),
+        and whether it answered from an earlier index (stale). A sharded service
+        answers the same call by fan-out (:mod:`symfuse.server.shards.service`)."""
+        from symfuse.ranking.query import operations
+
+        with self.ranked() as ranked:
+            answer = operations.search(
+                ranked.index,
+                request,
+                directory=self.config.store.directory,
+                prepared=ranked.prepared,
+                histories=histories,
+            )
+        return answer, ranked.stale
 
     def status(self) -> ServiceStatus:
         """The one status both servers report (never waits for the first index)."""
