@@ -1,7 +1,7 @@
-"""Three small repositories, their shards, and one Dask cluster for the whole module.
+"""Three small repositories, their shards, and one Dask cluster for all of them.
 
 The cluster is a ``LocalCluster`` of two worker processes bound to 127.0.0.1,
-started once per module (about two seconds); every fleet of the tests puts its
+started once for the package (about two seconds); every fleet of the tests puts its
 holders (actors) on it.
 """
 
@@ -96,13 +96,13 @@ def combined_index(roots: dict[str, str], directory: Path) -> Index:
     return update_index(config)[0]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def cluster() -> Iterator[Any]:
     with connected(ClusterOptions(workers=2)) as client:
         yield client
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def sharded(tmp_path_factory: pytest.TempPathFactory, cluster: Any) -> Sharded:
     base = tmp_path_factory.mktemp("shards")
     roots = write_repos(base / "repos")
