@@ -118,6 +118,8 @@ class Reindexed:
 class IndexService:
     """A :class:`LiveIndex` plus its ranking structures, kept warm by one policy."""
 
+    sharded = False  # True for shards (symfuse.server.shards): only search() answers
+
     def __init__(
         self,
         config: IndexConfig,

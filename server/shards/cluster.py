@@ -108,9 +108,14 @@ def connected(options: ClusterOptions) -> Iterator[Client | None]:
     check_bind(options)
     from distributed import Client, LocalCluster
 
+    # Closed by hand, not as context managers: a server opens them on one thread and
+    # closes them on another, and a Client's ``with`` holds a context variable token.
     if options.scheduler is not None:
-        with Client(options.scheduler, security=security(options)) as client:
+        client = Client(options.scheduler, security=security(options))
+        try:
             yield client
+        finally:
+            client.close()
         return
     cluster = LocalCluster(
         n_workers=options.workers,
@@ -122,6 +127,12 @@ def connected(options: ClusterOptions) -> Iterator[Client | None]:
         dashboard_address=None,
         silence_logs=logging.ERROR,
     )
-    with cluster, Client(cluster, security=security(options)) as client:
+    try:
+        client = Client(cluster, security=security(options))
         log.info("local Dask cluster at %s", cluster.scheduler_address)
-        yield client
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        cluster.close()

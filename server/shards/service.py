@@ -100,6 +100,8 @@ class ShardLive(LiveIndex):
 class ShardService(IndexService):
     """Searches fanned out to the shards in ``out``, on the cluster ``cluster`` names."""
 
+    sharded = True
+
     def __init__(self, out: Path, cluster: ClusterOptions, timeout: float = SHARD_TIMEOUT) -> None:
         shards = read_shards(out)  # fails here, before serving, when there are none
         manifests = [m for _d, m in shards.values()]

@@ -13,6 +13,7 @@ from mcp_types import TextContent
 
 from tests.server.shards.conftest import Sharded, write_repos
 from tests.support.cli import run_symfuse, symfuse_command
+from tests.support.lsp import lsp_session
 
 READ_TIMEOUT = 60  # seconds: only turns a hung server into a failure
 
@@ -69,3 +70,22 @@ async def test_mcp_search_fans_out_over_the_shards(sharded: Sharded, tmp_path: P
             text = refused.content[0]
             assert isinstance(text, TextContent)
             assert "not answered over shards" in text.text
+
+
+async def test_lsp_workspace_symbol_fans_out_over_the_shards(
+    sharded: Sharded, tmp_path: Path
+) -> None:
+    args = ["--shards", str(sharded.out), "--scheduler", sharded.address]
+    root = Path(sharded.roots["shop"])
+    async with lsp_session(tmp_path, root=root, args=args, stdio=True) as session:
+        found = await session.symbols("Order")
+    by_uri = {(s.name, s.location.uri) for s in found if s.name == "Order"}
+    expected = {
+        ("Order", Path(sharded.roots[alias], rel).as_uri())
+        for alias, rel in (
+            ("shop", "shop/orders.py"),
+            ("billing", "billing/invoice.py"),
+            ("search", "search/query.go"),
+        )
+    }
+    assert by_uri == expected
