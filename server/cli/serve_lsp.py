@@ -54,11 +54,10 @@ def register(
 
 
 def run_lsp(args: argparse.Namespace) -> NoReturn:
+    from symfuse.server.cli.shards import serving_shards
     from symfuse.server.lsp.options import IndexOptions, LspOptions, SearchOptions
     from symfuse.server.lsp.server import build_lsp_server
     from symfuse.server.lsp.state import LaunchConfig
-
-    from symfuse.server.cli.shards import serving_shards
 
     if args.tcp and args.stdio:
         raise SymfuseError("choose one of --stdio and --tcp")
