@@ -23,7 +23,6 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import snippets
 from symfuse.ranking.cancel import Stopped
-from symfuse.ranking.editor import editor_request
 from symfuse.ranking.response import SearchResponse
 from symfuse.server.common.service import IndexService
 from symfuse.server.lsp import convert as lsp_convert
@@ -95,14 +94,7 @@ def _sharded(
 ) -> list[lsp.WorkspaceSymbol]:
     """The ranked names of a sharded service (:mod:`symfuse.server.shards`), located by
     their root: no index here to read lines from, so columns are the stored ones."""
-    request = editor_request(
-        wanted.text,
-        limit=limit,
-        kinds=wanted.kinds,
-        languages=wanted.languages,
-        file_pattern=wanted.files,
-    )
-    answer, _stale = service.search(request)
+    answer, _stale = service.search(wanted.request(limit))
     if not isinstance(answer, SearchResponse):
         return []
     roots = service.config.aliases

@@ -43,6 +43,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus as corpus_mod
+from large_bench import timed
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -87,18 +88,6 @@ def lines_of(roots: dict[str, str]) -> int:
                     with open(os.path.join(folder, name), "rb") as f:
                         total += f.read().count(b"\n")
     return total
-
-
-def timed(cmd: list[str]) -> dict[str, float]:
-    """Wall seconds and peak RSS (MB) of a command, via GNU time."""
-    started = time.perf_counter()
-    done = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True, check=False
-    )
-    wall = time.perf_counter() - started
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd[:4])} failed: {done.stderr[-2000:]}")
-    return {"wall_s": wall, "peak_mb": int(done.stderr.strip().splitlines()[-1]) / 1024}
 
 
 def named(roots: dict[str, str]) -> list[str]:
