@@ -37,7 +37,8 @@ from symfuse.indexer.live import LiveIndex, Status
 from symfuse.ranking import quick
 from symfuse.ranking.api import Prepared, has_stored, prepare
 from symfuse.ranking.history import Histories
-from symfuse.ranking.query.requests import ReindexRequest
+from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
+from symfuse.ranking.repositories import Repository
 from symfuse.ranking.request import SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
@@ -274,6 +275,13 @@ class IndexService:
                 histories=histories,
             )
         return answer, ranked.stale
+
+    def repositories(self, request: ReposRequest) -> list[Repository]:
+        """The repositories served (:func:`operations.repos`)."""
+        from symfuse.ranking.query import operations
+
+        with self.reading() as index:
+            return operations.repos(index, request, self.config.store.directory)
 
     def status(self) -> ServiceStatus:
         """The one status both servers report (never waits for the first index)."""

@@ -97,7 +97,7 @@ def build_one(job: BuildJob) -> ShardBuilt:
         index, report = update_index(config)
         prepare(index, config.store.directory)  # the ranking structures, stored in the shard
         seconds = time.perf_counter() - started
-        counts = {k: v for k, v in report.counts.items() if isinstance(v, int)}
+        counts = {k: v for k, v in report.counts.items() if isinstance(v, int | dict)}
         manifest = ShardManifest(
             job.alias, job.root, job.source.revision, job.source.files, formats(), counts, seconds
         )

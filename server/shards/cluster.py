@@ -125,6 +125,9 @@ def connected(options: ClusterOptions) -> Iterator[Client | None]:
         protocol="tls://" if options.tls else "tcp://",
         security=security(options),
         dashboard_address=None,
+        # The scheduler serves HTTP (health, metrics) even without a dashboard: on the
+        # bound address and a free port, not on every interface's 8787.
+        scheduler_kwargs={"dashboard": False, "dashboard_address": f"{options.bind}:0"},
         silence_logs=logging.ERROR,
     )
     try:

@@ -10,6 +10,7 @@ which names the limitation.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -20,8 +21,10 @@ from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, ProgressCallback, Status
+from symfuse.ranking import repositories
 from symfuse.ranking.history import Histories
-from symfuse.ranking.query.requests import ReindexRequest
+from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
+from symfuse.ranking.repositories import Repository
 from symfuse.ranking.request import SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
@@ -45,7 +48,7 @@ class NotOverShards(SymfuseError):
     def __init__(self, what: str = "this operation") -> None:
         super().__init__(
             f"{what} is not answered over shards (--shards): only search, index_status and "
-            "the repositories' list fan out; it needs one index of every repository, so "
+            "list_repositories are; it needs one index of every repository, so "
             "serve a multi-root index (symfuse mcp ROOT...) for it"
         )
 
@@ -113,6 +116,7 @@ class ShardService(IndexService):
         )
         super().__init__(config, warm=False)
         newest = max((d / "shard.json").stat().st_mtime for d, _m in shards.values())
+        self.manifests = tuple(manifests)
         self.live = ShardLive(config, manifests, newest)
         self.out = out
         self.cluster = cluster
@@ -153,6 +157,25 @@ class ShardService(IndexService):
     @contextmanager
     def ranked(self) -> Iterator[Ranked]:
         yield from _refused()
+
+    def repositories(self, request: ReposRequest) -> list[Repository]:
+        """Every shard's repository, as its manifest describes it (no shard is asked)."""
+        found = []
+        for m in self.manifests:
+            if not repositories.selected(m.alias, request.repository, ()):
+                continue
+            languages = m.counts.get("languages")
+            found.append(
+                Repository(
+                    m.alias,
+                    m.root,
+                    dict(languages) if isinstance(languages, dict) else {},
+                    int(m.counts.get("files", 0)),
+                    int(m.counts.get("definitions", 0)),
+                    os.path.isdir(m.root),
+                )
+            )
+        return found
 
     def status(self) -> ServiceStatus:
         return ServiceStatus(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import shutil
@@ -239,7 +240,7 @@ def replicated(out: Path, work: Path, count: int) -> Path:
         dest = target / f"{manifest.alias}-{at}"
         shutil.copytree(source, dest, copy_function=os.link)
         (dest / "shard.json").unlink()
-        write_manifest(dest, manifest.__class__(**{**manifest.__dict__, "alias": dest.name}))
+        write_manifest(dest, dataclasses.replace(manifest, alias=dest.name))
     return target
 
 
@@ -255,8 +256,7 @@ def fan_out_curve(client: Any, out: Path, work: Path, rounds: int) -> dict[int, 
             fleet.search(request)
             samples.append(time.perf_counter() - began)
         curve[count] = _percentiles(samples)
-        fleet.close()
-        client.restart()  # drop the actors of this width before the next
+        fleet.close()  # its actors go with the last reference to them
     return curve
 
 
@@ -315,29 +315,45 @@ def model(m: dict[str, Any], worker_gb: float, definitions: float) -> dict[str, 
     }
 
 
+def _note(m: dict[str, Any], key: str) -> None:
+    """Each figure on stderr as soon as it is measured (a run that fails keeps them)."""
+    print(f"[shard_bench] {key}: {json.dumps(m[key], default=str)}", file=sys.stderr, flush=True)
+
+
 def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     roots = repositories()
     m: dict[str, Any] = {"repositories": len(roots), "lines": lines_of(roots)}
     m["build"] = build(roots, work)
+    _note(m, "build")
     out = work / "shards-2"
     defs = [read_manifest(d).counts.get("definitions", 0) for d in shard_dirs(out)]
     m["definitions"] = sum(defs)
+    _note(m, "definitions")
     m["definitions_per_repo_measured"] = sum(defs) / len(defs)
+    _note(m, "definitions_per_repo_measured")
     with connected(ClusterOptions(workers=2)) as client:
         fleet = Fleet(out, client)
         fleet.warm()
         queries = name_queries(work, roots, args.names)
         m["agreement"] = agreement(fleet, work, roots, queries)
+        _note(m, "agreement")
         m["worker_rss_mb"] = list(client.run(_rss_mb).values())
+        _note(m, "worker_rss_mb")
         shard_args = ["mcp", "--shards", str(out), "--scheduler", client.scheduler.address]
         m["mcp_shards"] = asyncio.run(mcp_latency(shard_args, args.queries))
+        _note(m, "mcp_shards")
         fleet.close()
         m["fan_out_curve"] = fan_out_curve(client, out, work, args.rounds)
+        _note(m, "fan_out_curve")
     combined_args = ["mcp", *named(roots), "--index-dir", str(work / "combined"), "--no-watch"]
     m["mcp_combined"] = asyncio.run(mcp_latency(combined_args, args.queries))
+    _note(m, "mcp_combined")
     m["shard_memory"] = shard_memory(out)
+    _note(m, "shard_memory")
     m["per_shard_ms"] = per_shard_ms(out, args.rounds)
+    _note(m, "per_shard_ms")
     m["model"] = model(m, args.worker_gb, 1e8)
+    _note(m, "model")
     return m
 
 
