@@ -106,6 +106,9 @@ def connected(options: ClusterOptions) -> Iterator[Client | None]:
         return
     need_dask()
     check_bind(options)
+    # Dask's own configuration sets its loggers to INFO: a command's stderr gets only
+    # what its --log-level asks for.
+    logging.getLogger("distributed").setLevel(max(logging.WARNING, logging.getLogger().level))
     from distributed import Client, LocalCluster
 
     # Closed by hand, not as context managers: a server opens them on one thread and

@@ -23,6 +23,7 @@ from typing import Generic, Protocol, TypeVar
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking import repositories
+from symfuse.ranking.identity import NameTable, tiers
 from symfuse.ranking.intent import call_query
 from symfuse.ranking.repositories import RepositoryError
 from symfuse.ranking.request import MAX_LIMIT, Aggregation, ResponseFormat, SearchRequest
@@ -100,11 +101,12 @@ def _reason(exc: BaseException) -> str:
 
 def merge(request: SearchRequest, asked: Asked[SearchResponse]) -> SearchResponse:
     """One answer from the shards' answers (see the module docstring for the order)."""
-    query = request.query.strip()
-    exact = is_identifier_shaped(query)
     items = [i for answer in asked.answers.values() for i in answer.items]
-    items.sort(key=lambda i: (_level(i, query, exact), -i.score, i.symbol.symbol_id))
-    items = _lifted(items)
+    levels = _levels(items, request.query)
+    order = sorted(
+        range(len(items)), key=lambda at: (levels[at], -items[at].score, items[at].symbol.symbol_id)
+    )
+    items = _lifted([items[at] for at in order])
     if request.aggregation_mode is Aggregation.PER_REPO and len(asked.answers) > 1:
         page = repositories.spread(items, request.limit, lambda i: i.symbol.root)
     else:
@@ -133,14 +135,16 @@ def _lifted(items: list[SearchItem]) -> list[SearchItem]:
     return out[::-1]
 
 
-def _level(item: SearchItem, query: str, exact: bool) -> int:
-    """0 for the exact name, 1 for it in another case, 2 otherwise (as in one index)."""
-    if not exact:
-        return 2
-    name = item.symbol.name
-    if name == query:
-        return 0
-    return 1 if name.lower() == query.lower() else 2
+def _levels(items: list[SearchItem], query: str) -> list[int]:
+    """Each hit's name-match tier for an identifier-shaped ``query`` (exact, then in
+    another case, fqn suffix, prefix, segment, camel hump, substring, none: the tiers of
+    :func:`symfuse.ranking.identity.tiers`, which depend on the name alone and so
+    compare across shards); all equal for other queries."""
+    text = query.strip()
+    if not items or not is_identifier_shaped(text):
+        return [0] * len(items)
+    table = NameTable.build([i.symbol for i in items])
+    return [int(t) for t in tiers(table, text)]
 
 
 def _empty(request: SearchRequest) -> SearchResponse:

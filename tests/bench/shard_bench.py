@@ -195,17 +195,23 @@ def _percentiles(samples: list[float]) -> dict[str, float]:
 
 
 SHARD_RSS = """
-import resource, sys
+import sys
 from symfuse.server.shards.holders import ShardHolder
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+def rss():  # VmRSS: ru_maxrss would carry the parent's peak across exec
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+
+before = rss()
 if sys.argv[1] != "-":
     ShardHolder(sys.argv[1]).warm()
-print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(before, rss())
 """
 
 
 def shard_memory(out: Path) -> dict[str, Any]:
-    """Each shard's peak RSS in a process of its own, less an idle process's."""
+    """Each shard's RSS in a process of its own once loaded, less an idle process's."""
 
     def peak(arg: str) -> float:
         done = subprocess.run(
