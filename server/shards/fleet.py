@@ -43,6 +43,20 @@ def read_shards(out: Path) -> dict[str, tuple[Path, ShardManifest]]:
     return found
 
 
+def placement(shards: dict[str, tuple[Path, ShardManifest]], workers: list[str]) -> dict[str, str]:
+    """alias -> worker: the largest shard first, each to the worker holding the fewest
+    definitions so far (a round robin put Django and SQLAlchemy on one worker: 761 MB
+    against 208 MB)."""
+    load = dict.fromkeys(workers, 0)
+    placed: dict[str, str] = {}
+    by_size = sorted(shards.items(), key=lambda kv: -int(kv[1][1].counts.get("definitions", 0)))
+    for alias, (_d, manifest) in by_size:
+        worker = min(workers, key=lambda w: (load[w], w))
+        placed[alias] = worker
+        load[worker] += int(manifest.counts.get("definitions", 0))
+    return placed
+
+
 class Fleet:
     """The holders of every shard in ``out``, on ``client``'s workers or here."""
 
@@ -61,12 +75,10 @@ class Fleet:
     def _holders(self) -> dict[str, Any]:
         if self._client is None:
             return {alias: ShardHolder(str(d)) for alias, (d, _m) in self.shards.items()}
-        workers = sorted(self._client.nthreads())
+        placed = placement(self.shards, sorted(self._client.nthreads()))
         futures = {
-            alias: self._client.submit(
-                ShardHolder, str(d), actor=True, workers=[workers[at % len(workers)]]
-            )
-            for at, (alias, (d, _m)) in enumerate(sorted(self.shards.items()))
+            alias: self._client.submit(ShardHolder, str(d), actor=True, workers=[placed[alias]])
+            for alias, (d, _m) in self.shards.items()
         }
         return {alias: future.result() for alias, future in futures.items()}
 
