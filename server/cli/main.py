@@ -37,6 +37,7 @@ _COMMAND_MODULES = {
     "symfuse.server.cli.doctor": ("doctor",),
     "symfuse.server.cli.serve_lsp": ("lsp",),
     "symfuse.server.cli.serve_mcp": ("mcp",),
+    "symfuse.server.cli.shards": ("shards",),
 }
 
 

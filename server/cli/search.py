@@ -13,12 +13,14 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from symfuse.indexer.errors import SymfuseError
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.request import DetailLevel, SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.cli.common import format_option
 from symfuse.server.cli.options import add_request_options, request_of
+from symfuse.server.cli.shards import add_serving_options
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render
 
@@ -42,6 +44,7 @@ def register(
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
     p.add_argument("--root", dest="extra_roots", action="append", default=[], metavar="ROOT")
     format_option(p, _FORMATS, OutputFormat.TEXT)
+    add_serving_options(p, default_workers="0")
     p.set_defaults(handler=run_search, operation="search")
 
 
@@ -96,12 +99,16 @@ def run_search(args: argparse.Namespace) -> int:
     from symfuse.server.cli.index import fresh_index
 
     request = request_of(SearchRequest, args)  # validate before any indexing work
-    args.roots = [*args.roots, *args.extra_roots]
-    index, _ = fresh_index(args)
-    histories = stored_histories(args) if request.include_removed else None
-    answer = operations.search(
-        index, request, directory=index_config(args).store.directory, histories=histories
-    )
+    answer: SearchResponse | CallGraphAnswer
+    if args.shards is not None:
+        answer = _sharded(args, request)
+    else:
+        args.roots = [*args.roots, *args.extra_roots]
+        index, _ = fresh_index(args)
+        histories = stored_histories(args) if request.include_removed else None
+        answer = operations.search(
+            index, request, directory=index_config(args).store.directory, histories=histories
+        )
     note_results(answer.total)
     if isinstance(answer, CallGraphAnswer):  # "who calls X": answered from the call graph
         data = answer.to_dict()
@@ -116,3 +123,19 @@ def run_search(args: argparse.Namespace) -> int:
     else:
         print(render(answer.to_dict(), args.output_format))
     return 0
+
+
+def _sharded(args: argparse.Namespace, request: SearchRequest) -> SearchResponse:
+    """``request`` fanned out over the shards in ``--shards`` (here, or on the cluster)."""
+    from symfuse.server.cli.shards import cluster_options
+    from symfuse.server.shards.cluster import connected
+    from symfuse.server.shards.fleet import Fleet
+
+    if args.roots or args.extra_roots:
+        raise SymfuseError("--shards answers from the shards: give no ROOT with it")
+    with connected(cluster_options(args)) as client:
+        fleet = Fleet(args.shards.resolve(), client, args.shard_timeout)
+        try:
+            return fleet.search(request)
+        finally:
+            fleet.close()

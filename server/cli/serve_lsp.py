@@ -15,6 +15,7 @@ from typing import NoReturn
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
 from symfuse.server.cli.common import add_history_flag
+from symfuse.server.cli.shards import add_serving_options
 from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm
 
 log = logging.getLogger(__name__)
@@ -48,16 +49,19 @@ def register(
         help="do not watch files when the client cannot (rely on didChangeWatchedFiles)",
     )
     add_history_flag(p)
+    add_serving_options(p, default_workers="one per shard, up to the CPUs")
     p.set_defaults(handler=run_lsp)
 
 
 def run_lsp(args: argparse.Namespace) -> NoReturn:
+    from symfuse.server.cli.shards import serving_shards
     from symfuse.server.lsp.options import IndexOptions, LspOptions, SearchOptions
     from symfuse.server.lsp.server import build_lsp_server
     from symfuse.server.lsp.state import LaunchConfig
 
     if args.tcp and args.stdio:
         raise SymfuseError("choose one of --stdio and --tcp")
+    shards = serving_shards(args, args.roots)
     roots = tuple(Path(r).resolve() for r in args.roots)
     for root in roots:
         if not root.is_dir():
@@ -82,6 +86,7 @@ def run_lsp(args: argparse.Namespace) -> NoReturn:
         watch_fallback=not args.no_watch,
         defaults=defaults,
         history=args.history,
+        shards=shards,
     )
     server = build_lsp_server(launch)
     leave_on_sigterm()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from symfuse.indexer.errors import SymfuseError
 from symfuse.server.cli.common import add_history_flag
+from symfuse.server.cli.shards import add_serving_options
 from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm
 from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
 
@@ -70,11 +71,13 @@ def register(
         help=f"default answer budget in tokens, chars/4 (default {DEFAULT_MAX_TOKENS})",
     )
     add_history_flag(p)
+    add_serving_options(p, default_workers="one per shard, up to the CPUs")
     p.set_defaults(handler=run_mcp)
 
 
 def run_mcp(args: argparse.Namespace) -> NoReturn:
     from symfuse.server.cli.common import index_config
+    from symfuse.server.cli.shards import serving_shards
     from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 
     if args.max_tokens is None:
@@ -84,18 +87,19 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
     if args.ready_timeout < 0:
         raise SymfuseError("--ready-timeout must not be negative")
     roots = [*args.roots, *args.extra_roots] or None
-    config = index_config(args, roots)
+    service = serving_shards(args, roots)
+    config = service.config if service is not None else index_config(args, roots)
     # Progress bars would go to stderr, but a server has nobody watching them.
     config = dataclasses.replace(config, progress=False)
     options = MCPOptions(
         ready_timeout=args.ready_timeout,
-        watch=not args.no_watch,
+        watch=not args.no_watch and service is None,
         default_max_tokens=args.max_tokens,
         similarity=getattr(args, "similarity_model", "repository") != "off",
         stop_timeout=STOP_WAIT,
         history=args.history,
     )
-    server = build_mcp_server(config, options)
+    server = build_mcp_server(config, options, service=service)
     leave_on_sigterm()
     log.info("serving %s over %s", ", ".join(map(str, config.roots)), args.transport)
     if args.transport == "http":

@@ -36,7 +36,12 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, Status
 from symfuse.ranking import neural, quick
 from symfuse.ranking.api import Prepared, has_stored, prepare
-from symfuse.ranking.query.requests import ReindexRequest
+from symfuse.ranking.history import Histories
+from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
+from symfuse.ranking.repositories import Repository
+from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.common.semantic import SemanticWorker
 from symfuse.server.common.targets import reindex_targets
 
@@ -115,6 +120,8 @@ class Reindexed:
 
 class IndexService:
     """A :class:`LiveIndex` plus its ranking structures, kept warm by one policy."""
+
+    sharded = False  # True for shards (symfuse.server.shards): only search() answers
 
     def __init__(
         self,
@@ -259,6 +266,31 @@ class IndexService:
                 yield Ranked(index, prepared, stale=False)
                 return
         yield Ranked(*ranking.previous, stale=True)
+
+    def search(
+        self, request: SearchRequest, *, histories: Histories | None = None
+    ) -> tuple[SearchResponse | CallGraphAnswer, bool]:
+        """The one search both servers run (:func:`operations.search` over :meth:`ranked`),
+        and whether it answered from an earlier index (stale). A sharded service
+        answers the same call by fan-out (:mod:`symfuse.server.shards.service`)."""
+        from symfuse.ranking.query import operations
+
+        with self.ranked() as ranked:
+            answer = operations.search(
+                ranked.index,
+                request,
+                directory=self.config.store.directory,
+                prepared=ranked.prepared,
+                histories=histories,
+            )
+        return answer, ranked.stale
+
+    def repositories(self, request: ReposRequest) -> list[Repository]:
+        """The repositories served (:func:`operations.repos`)."""
+        from symfuse.ranking.query import operations
+
+        with self.reading() as index:
+            return operations.repos(index, request, self.config.store.directory)
 
     def status(self) -> ServiceStatus:
         """The one status both servers report (never waits for the first index)."""

@@ -11,18 +11,24 @@ definitions instead of ranked names.
 
 from __future__ import annotations
 
+import asyncio
+import os
 from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcContentModified
+from pygls.uris import from_fs_path
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import snippets
 from symfuse.ranking.cancel import Stopped
+from symfuse.ranking.response import SearchResponse
+from symfuse.server.common.service import IndexService
 from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import nav as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
+from symfuse.server.lsp.positions import Encoding, FileMapper
 from symfuse.server.lsp.search import SymbolQuery, call_graph, parse_query, search
 
 PARTIAL_BATCH = 50
@@ -41,6 +47,9 @@ async def workspace_symbol(
 ) -> list[lsp.WorkspaceSymbol]:
     wanted = parse_query(params.query)
     limit = ls.state.options.search.result_limit
+    service = ls.state.service
+    if service is not None and service.sharded:
+        return await asyncio.to_thread(_sharded, service, wanted, limit, ls.state.encoding)
     lazy = _lazy_locations(ls)
     protocol = ls.conforming
     mine = protocol.symbol_number(params)
@@ -78,6 +87,35 @@ def _found(
     if routed is not None:
         return routed
     return search(index, wanted, limit, ranking.prepared, ranking.previous)
+
+
+def _sharded(
+    service: IndexService, wanted: SymbolQuery, limit: int, encoding: Encoding
+) -> list[lsp.WorkspaceSymbol]:
+    """The ranked names of a sharded service (:mod:`symfuse.server.shards`), located by
+    their root: no index here to read lines from, so columns are the stored ones."""
+    answer, _stale = service.search(wanted.request(limit))
+    if not isinstance(answer, SearchResponse):
+        return []
+    roots = service.config.aliases
+    mapper = FileMapper({}, encoding)
+    found: list[lsp.WorkspaceSymbol] = []
+    for item in answer.items:
+        s = item.symbol
+        alias, _, rel = s.file.partition("/")
+        path = os.path.join(roots.get(alias, alias), rel)
+        found.append(
+            lsp.WorkspaceSymbol(
+                name=s.name,
+                kind=lsp_convert.symbol_kind(s.kind),
+                location=lsp.Location(
+                    uri=from_fs_path(path) or f"file://{path}",
+                    range=lsp_convert.name_range(mapper, s),
+                ),
+                container_name=lsp_convert.container_name(s),
+            )
+        )
+    return found
 
 
 async def workspace_symbol_resolve(

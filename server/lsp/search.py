@@ -32,6 +32,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.api import Prepared, call_query
 from symfuse.ranking.editor import editor_request, editor_search
 from symfuse.ranking.query import operations
+from symfuse.ranking.request import SearchRequest
 from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.ranking.vocabulary import kind_of, language_of
 
@@ -52,6 +53,16 @@ class SymbolQuery:
     @property
     def filtered(self) -> bool:
         return bool(self.kinds or self.languages or self.files)
+
+    def request(self, limit: int) -> SearchRequest:
+        """The fused search request of this query (the editor profile)."""
+        return editor_request(
+            self.text,
+            limit=limit,
+            kinds=self.kinds,
+            languages=self.languages,
+            file_pattern=self.files,
+        )
 
 
 def parse_query(raw: str) -> SymbolQuery:
@@ -130,13 +141,7 @@ def call_graph(
     if call_query(query.text) is None:
         return None
     try:
-        request = editor_request(
-            query.text,
-            limit=limit,
-            kinds=query.kinds,
-            languages=query.languages,
-            file_pattern=query.files,
-        )
+        request = query.request(limit)
         answer = operations.search(index, request, directory=directory, prepared=prepared)
     except SymfuseError as exc:
         log.info("workspace/symbol %r: %s", query.text, exc)

@@ -46,6 +46,8 @@ class LaunchConfig:
     watch_fallback: bool = True  # watch files ourselves when the client cannot
     history: bool = False  # build or update the git history index in the background
     defaults: LspOptions = field(default_factory=LspOptions)
+    # --shards: the sharded query service (not started) served instead of the roots' index
+    shards: IndexService | None = None
 
 
 class ServerState:
@@ -94,9 +96,13 @@ class ServerState:
     def start(self, roots: tuple[Path, ...], watch: bool) -> IndexService:
         """Start indexing ``roots`` in the background (replacing any previous index)."""
         old = self.service
+        if self.launch.shards is not None and old is self.launch.shards:
+            return old  # the shards stay what they are, whatever folders the client has
         self.roots = roots
         self.overlaid = set()
-        service = IndexService(self.config_for(roots), after_prepare=self._warm_lines)
+        service = self.launch.shards or IndexService(
+            self.config_for(roots), after_prepare=self._warm_lines
+        )
         self.service = service
         previous, self.observer = self.observer, Observer("lsp", service.config.store.directory)
         if old is not None:

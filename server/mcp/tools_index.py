@@ -14,7 +14,6 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking import available_channels
-from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest, StatusRequest
 from symfuse.server.common.output import problem_rows, update_counts
 from symfuse.server.mcp.models import ReindexResult, ReposResult, StatusResult
@@ -67,9 +66,8 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         return _reindex(backend, request, rendering)
 
     def list_repositories(request: ReposRequest, rendering: Rendering) -> CallToolResult:
-        with backend.reading() as index:
-            directory = backend.service.config.store.directory
-            rows = [r.to_dict() for r in operations.repos(index, request, directory)]
+        backend.wait_ready()
+        rows = [r.to_dict() for r in backend.service.repositories(request)]
         data = {"repositories": rows, "total": len(rows)}
         return backend.answer(data, "repositories", rendering.format, rendering.max_tokens)
 

@@ -55,22 +55,12 @@ Examples: {"query": "compute total"} ; {"query": "Gateway", "kind": "class"} ;
 
 def register(server: MCPServer[Any], backend: Backend) -> None:
     def search(request: SearchRequest, rendering: Rendering) -> CallToolResult:
-        from symfuse.ranking.query import operations
-
-        directory = backend.service.config.store.directory
         if not backend.options.similarity and request.semantic is SemanticMode.AUTO:
             request = request.model_copy(update={"semantic": SemanticMode.OFF})
         with tool_errors(not_found="drill_from"):
             histories = backend.histories() if request.include_removed else None
-        with tool_errors(not_found="drill_from"), backend.ranked() as ranked:
-            answer = operations.search(
-                ranked.index,
-                request,
-                directory=directory,
-                prepared=ranked.prepared,
-                histories=histories,
-            )
-        stale = ranked.stale
+            backend.wait_ready()
+            answer, stale = backend.service.search(request, histories=histories)
         if isinstance(answer, CallGraphAnswer):
             return backend.answer(
                 answer.to_dict(),

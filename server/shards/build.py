@@ -1,0 +1,175 @@
+"""``symfuse shards build``: one shard per repository, each built by one Dask task.
+
+The repositories whose revision, files or index formats changed since their shard
+was built are rebuilt, the largest first (a large repository started last would
+finish last, alone, while the other workers wait); the others are left as they
+are. Each task runs the ordinary indexer (:func:`update_index`) on its root alone
+into the shard's ``index/`` and persists the ranking structures there, then the
+manifest (:mod:`.manifest`), atomically, last. A repository that fails is
+reported and the others complete.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.server.shards.manifest import (
+    INDEX,
+    ShardManifest,
+    Source,
+    formats,
+    read_manifest,
+    shard_dir,
+    source_of,
+    write_manifest,
+)
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+Outcome = Literal["built", "unchanged", "failed"]
+
+
+@dataclass(frozen=True, slots=True)
+class BuildJob:
+    """One repository to build into ``out``/``alias``; ``jobs``: its parser processes."""
+
+    alias: str
+    root: str
+    out: str
+    source: Source
+    jobs: int | None = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ShardBuilt:
+    """What became of one repository's shard."""
+
+    alias: str
+    outcome: Outcome
+    seconds: float = 0.0
+    counts: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "repository": self.alias,
+            "outcome": self.outcome,
+            "seconds": round(self.seconds, 3),
+            "files": self.counts.get("files", 0),
+            "definitions": self.counts.get("definitions", 0),
+        }
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+Report = Callable[[ShardBuilt, int, int], None]  # (result, done, total)
+
+
+def shard_config(directory: Path, alias: str, root: str, jobs: int | None = 1) -> IndexConfig:
+    """The index configuration of one shard: its root alone, under its alias."""
+    return IndexConfig(
+        roots=(Path(root),),
+        names=(alias,),
+        index_dir=directory / INDEX,
+        progress=False,
+        jobs=jobs,
+    )
+
+
+def build_one(job: BuildJob) -> ShardBuilt:
+    """Index one repository into its shard (a Dask task); failures come back as values."""
+    from symfuse.indexer.update import update_index
+    from symfuse.ranking.api import prepare
+
+    started = time.perf_counter()
+    directory = shard_dir(Path(job.out), job.alias)
+    try:
+        if not Path(job.root).is_dir():
+            raise FileNotFoundError(f"the repository root {job.root} is not a directory")
+        config = shard_config(directory, job.alias, job.root, job.jobs)
+        index, report = update_index(config)
+        prepare(index, config.store.directory)  # the ranking structures, stored in the shard
+        seconds = time.perf_counter() - started
+        counts = {k: v for k, v in report.counts.items() if isinstance(v, int | dict)}
+        manifest = ShardManifest(
+            job.alias, job.root, job.source.revision, job.source.files, formats(), counts, seconds
+        )
+        write_manifest(directory, manifest)
+    except Exception as exc:  # reported as this repository's failure; the others go on
+        return ShardBuilt(job.alias, "failed", time.perf_counter() - started, error=_why(exc))
+    return ShardBuilt(job.alias, "built", seconds, counts)
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def plan(roots: dict[str, str], out: Path, jobs: int | None) -> tuple[list[BuildJob], list[str]]:
+    """The repositories to build, largest first, and the aliases whose shard is current."""
+    todo: list[BuildJob] = []
+    current: list[str] = []
+    for alias, root in roots.items():
+        source = source_of(Path(root))
+        try:
+            existing: ShardManifest | None = read_manifest(shard_dir(out, alias))
+        except (OSError, ValueError):
+            existing = None
+        if existing is not None and existing.up_to_date(root, source):
+            current.append(alias)
+        else:
+            todo.append(BuildJob(alias, root, str(out), source, jobs))
+    todo.sort(key=lambda j: -j.source.size)
+    return todo, current
+
+
+def build_shards(
+    roots: dict[str, str],
+    out: Path,
+    *,
+    client: Client | None = None,
+    report: Report | None = None,
+) -> list[ShardBuilt]:
+    """Build the shards of ``roots`` (alias -> path) that are not current, on ``client``'s
+    cluster (one task per repository) or here, one after another, when it is None."""
+    out.mkdir(parents=True, exist_ok=True)
+    todo, current = plan(roots, out, jobs=1 if client is not None else None)
+    results = [ShardBuilt(alias, "unchanged") for alias in current]
+    total = len(roots)
+    for result in results:
+        _tell(report, result, results, total)
+    if client is None:
+        for job in todo:
+            results.append(build_one(job))
+            _tell(report, results[-1], results, total)
+        return results
+    for result in _on_cluster(client, todo):
+        results.append(result)
+        _tell(report, result, results, total)
+    return results
+
+
+def _tell(report: Report | None, result: ShardBuilt, done: list[ShardBuilt], total: int) -> None:
+    if report is not None:
+        report(result, len(done), total)
+
+
+def _on_cluster(client: Client, todo: Sequence[BuildJob]) -> Iterator[ShardBuilt]:
+    """Each job as one task, the largest with the highest priority; as they finish."""
+    from distributed import as_completed
+
+    futures = {
+        client.submit(build_one, job, priority=len(todo) - at, pure=False): job.alias
+        for at, job in enumerate(todo)
+    }
+    for future in as_completed(list(futures)):
+        try:
+            yield future.result()
+        except Exception as exc:  # the task's worker died (KilledWorker) or it was lost
+            yield ShardBuilt(futures[future], "failed", error=_why(exc))

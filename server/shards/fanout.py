@@ -1,0 +1,160 @@
+"""Fan-out: a search asked of every selected shard where it is loaded, the answers merged.
+
+Each shard answers the request for the first ``offset + limit`` hits of its own
+repository (so the merged page is complete), then the hits merge by **rank-based
+fusion across shards**: a hit's key is its exact-name level (an exact name, then
+a case-insensitive one, as :func:`symfuse.ranking.fusion.guard_first` puts them
+first in one index), then its fused score. A fused score is a weighted sum of
+reciprocal ranks (``w / (k + rank)``, :mod:`symfuse.ranking.fusion`): it
+depends on ranks, not on a shard's term statistics, so scores of different
+shards compare as ranks do. ``aggregation_mode`` and ``response_format`` are
+then applied by :mod:`symfuse.ranking.repositories`, exactly as for a
+multi-root index. A shard that fails, is gone or corrupt, or does not answer
+within the time limit goes into ``errors``; the others answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from symfuse.indexer.errors import InvalidRequest
+from symfuse.ranking import repositories
+from symfuse.ranking.identity import NameTable, tiers
+from symfuse.ranking.intent import call_query
+from symfuse.ranking.repositories import RepositoryError
+from symfuse.ranking.request import MAX_LIMIT, Aggregation, ResponseFormat, SearchRequest
+from symfuse.ranking.response import SearchItem, SearchResponse
+from symfuse.ranking.tokens import is_identifier_shaped
+
+SHARD_TIMEOUT = 30.0  # seconds a search waits for the slowest shard
+
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Pending(Protocol[T_co]):
+    """A shard's answer on its way (a Dask ActorFuture, a concurrent Future)."""
+
+    def result(self, timeout: float | None = None) -> T_co: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Asked(Generic[T]):
+    """The answers that arrived, by alias, and the shards that could not answer."""
+
+    answers: dict[str, T]
+    errors: tuple[RepositoryError, ...]
+
+
+def shard_request(request: SearchRequest) -> SearchRequest:
+    """What each shard is asked: the first ``offset + limit`` hits, flat, unfiltered by
+    repository (a shard is one); questions one shard cannot answer alone are refused."""
+    if call_query(request.query) is not None:
+        raise InvalidRequest(
+            "query",
+            "call-graph questions ('who calls X') are not answered over shards: each "
+            "shard's graph stops at its repository; serve a multi-root index for them",
+        )
+    if request.at_commit is not None:
+        raise InvalidRequest("at_commit", "is not answered over shards (no git history there)")
+    if request.include_removed:
+        raise InvalidRequest("include_removed", "is not answered over shards (no git history)")
+    return request.model_copy(
+        update={
+            "limit": min(MAX_LIMIT, request.offset + request.limit),
+            "offset": 0,
+            "repository": (),
+            "exclude_repository": (),
+            "aggregation_mode": Aggregation.GLOBAL,
+            "response_format": ResponseFormat.FLAT,
+        }
+    )
+
+
+def gather(
+    pending: Mapping[str, Pending[T]], paths: Mapping[str, str], timeout: float = SHARD_TIMEOUT
+) -> Asked[T]:
+    """Wait for every shard's answer, all within one ``timeout``; errors by shard."""
+    deadline = time.monotonic() + timeout
+    answers: dict[str, T] = {}
+    errors: list[RepositoryError] = []
+    for alias, future in pending.items():
+        left = max(0.0, deadline - time.monotonic())
+        try:
+            answers[alias] = future.result(timeout=left)
+        except TimeoutError:
+            errors.append(RepositoryError(alias, paths[alias], f"timed out after {timeout:g} s"))
+        except Exception as exc:  # the shard's own failure, named in errors; others answer
+            errors.append(RepositoryError(alias, paths[alias], _reason(exc)))
+    return Asked(answers, tuple(errors))
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if "shard" in text else f"the shard failed: {text}"
+
+
+def merge(request: SearchRequest, asked: Asked[SearchResponse]) -> SearchResponse:
+    """One answer from the shards' answers (see the module docstring for the order)."""
+    items = [i for answer in asked.answers.values() for i in answer.items]
+    levels = _levels(items, request.query)
+    order = sorted(
+        range(len(items)), key=lambda at: (levels[at], -items[at].score, items[at].symbol.symbol_id)
+    )
+    items = _lifted([items[at] for at in order])
+    if request.aggregation_mode is Aggregation.PER_REPO and len(asked.answers) > 1:
+        page = repositories.spread(items, request.limit, lambda i: i.symbol.root)
+    else:
+        page = items[request.offset : request.offset + request.limit]
+    first = next(iter(asked.answers.values()), None)
+    base = first if first is not None else _empty(request)
+    return dataclasses.replace(
+        base,
+        items=tuple(page),
+        total=sum(a.total for a in asked.answers.values()),
+        offset=request.offset,
+        limit=request.limit,
+        response_format=request.response_format,
+        errors=asked.errors,
+    )
+
+
+def _lifted(items: list[SearchItem]) -> list[SearchItem]:
+    """Scores lifted so that they never increase down the list (an exact name put first
+    gets the score of the best hit below it, as :func:`guard_first` lifts them)."""
+    best = 0.0
+    out: list[SearchItem] = []
+    for item in reversed(items):
+        best = max(best, item.score)
+        out.append(item if item.score >= best else dataclasses.replace(item, score=best))
+    return out[::-1]
+
+
+def _levels(items: list[SearchItem], query: str) -> list[int]:
+    """Each hit's name-match tier for an identifier-shaped ``query`` (exact, then in
+    another case, fqn suffix, prefix, segment, camel hump, substring, none: the tiers of
+    :func:`symfuse.ranking.identity.tiers`, which depend on the name alone and so
+    compare across shards); all equal for other queries."""
+    text = query.strip()
+    if not items or not is_identifier_shaped(text):
+        return [0] * len(items)
+    table = NameTable.build([i.symbol for i in items])
+    return [int(t) for t in tiers(table, text)]
+
+
+def _empty(request: SearchRequest) -> SearchResponse:
+    return SearchResponse(
+        query=request.query,
+        items=(),
+        total=0,
+        search_mode=request.mode,
+        channels=(),
+        detail_level=request.detail_level,
+        fusion_debug=request.fusion_debug,
+        semantic=request.semantic,
+    )

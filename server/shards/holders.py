@@ -1,0 +1,114 @@
+"""A shard kept loaded where it is queried: a Dask actor on a worker, or an object here.
+
+:class:`ShardHolder` loads the shard's index and ranking structures once and
+answers searches from memory. Before each answer it looks at the shard's
+manifest (one ``stat``): a shard deleted since is an error, a shard rebuilt
+since is loaded again (a corrupt one is an error), so a shard changed under a
+running server never answers from what is no longer there. Hits come back keyed
+as a multi-root index keys them (``alias/path``), so that ids from a sharded
+answer and from a combined index are the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from symfuse.indexer.errors import IndexCorrupt, SymfuseError
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Symbol
+from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.response import SearchResponse
+from symfuse.server.shards.manifest import MANIFEST, ShardManifest, read_manifest
+
+
+class ShardUnavailable(SymfuseError):
+    """A shard that cannot answer: deleted, corrupt, or of another format."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    stamp: tuple[int, int, int]  # the manifest's (inode, size, mtime) when it was loaded
+    manifest: ShardManifest
+    index: Index
+    prepared: Prepared
+
+
+class ShardHolder:
+    """One shard, loaded on first use and answered from memory."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = Path(directory)
+        self._loaded: Loaded | None = None
+        self._lock = threading.Lock()
+
+    def search(self, request: SearchRequest) -> SearchResponse:
+        """``request`` over this shard; ShardUnavailable when the shard cannot answer."""
+        from symfuse.ranking.search import search
+
+        loaded = self._current()
+        response = search(
+            loaded.index, request, directory=self.directory / "index", prepared=loaded.prepared
+        )
+        alias = loaded.manifest.alias
+        items = tuple(
+            dataclasses.replace(i, symbol=_keyed(i.symbol, alias)) for i in response.items
+        )
+        return dataclasses.replace(response, items=items)
+
+    def memory(self) -> int:
+        """This process's resident memory in bytes (for the benchmarks)."""
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+    def warm(self) -> str:
+        """Load the shard now (a server does this at start); its alias."""
+        return self._current().manifest.alias
+
+    def _current(self) -> Loaded:
+        stamp = self._stamp()
+        with self._lock:
+            if self._loaded is None or self._loaded.stamp != stamp:
+                self._loaded = None  # the old copy is dropped before the new one is read
+                self._loaded = self._load(stamp)
+            return self._loaded
+
+    def _stamp(self) -> tuple[int, int, int]:
+        try:
+            st = os.stat(self.directory / MANIFEST)
+        except FileNotFoundError as exc:
+            raise ShardUnavailable(f"the shard at {self.directory} was deleted") from exc
+        except OSError as exc:
+            raise ShardUnavailable(f"the shard at {self.directory} cannot be read: {exc}") from exc
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _load(self, stamp: tuple[int, int, int]) -> Loaded:
+        from symfuse.indexer.update import load_index
+        from symfuse.ranking.api import prepare
+        from symfuse.server.shards.build import shard_config
+
+        try:
+            manifest = read_manifest(self.directory)
+        except (OSError, IndexCorrupt) as exc:
+            raise ShardUnavailable(f"the shard at {self.directory} is corrupt: {exc}") from exc
+        config = shard_config(self.directory, manifest.alias, manifest.root)
+        index = load_index(config)
+        if index is None:
+            raise ShardUnavailable(f"the index of shard {manifest.alias} is missing or corrupt")
+        return Loaded(stamp, manifest, index, prepare(index, config.store.directory))
+
+
+def _keyed(symbol: Symbol, alias: str) -> Symbol:
+    """``symbol`` with its file and ids behind ``alias/``, as a multi-root index has them."""
+    parent = None if symbol.parent is None else f"{alias}/{symbol.parent}"
+    return dataclasses.replace(
+        symbol,
+        file=f"{alias}/{symbol.file}",
+        symbol_id=f"{alias}/{symbol.symbol_id}",
+        parent=parent,
+    )
