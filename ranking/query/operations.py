@@ -14,31 +14,13 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
-from symfuse.indexer.history.store import HistoryOutdated, HistoryStore, history_dir
-from symfuse.indexer.history.touched import qualified_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking import at_commit, repositories, tree_at
-from symfuse.ranking import hierarchy as graph
-from symfuse.ranking import text as text_search
-from symfuse.ranking.dead_code import DeadCodeResult, DeadCodeScope, dead_code
-from symfuse.ranking.dependencies import Dependencies, dependencies
+from symfuse.ranking import repositories
 from symfuse.ranking.details import FileOutline, SymbolDetail, get_symbol, is_file
-from symfuse.ranking.diffs import file_key
-from symfuse.ranking.history import (
-    NO_HISTORY,
-    EvolutionEntry,
-    Histories,
-    HistoryNotIndexed,
-    HistoryResult,
-    evolution,
-    repository_name,
-    search_history,
-)
-from symfuse.ranking.impact import ImpactResult, changed_by_diff, changed_in_file
-from symfuse.ranking.impact import impact as impact_of
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.ranking.query.fields import Request
@@ -56,12 +38,23 @@ from symfuse.ranking.query.requests import (
     TextRequest,
     UsagesRequest,
 )
-from symfuse.ranking.reading import FileText, read_file
 from symfuse.ranking.request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.response import SearchItem, SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
 from symfuse.ranking.targets import find_targets, resolve_one
-from symfuse.ranking.usages import UsageScope, UsagesResult, find_usages
+
+# What only some operations need is imported where it is used: every CLI command builds
+# its options from OPERATIONS, and a search has no use for the git history, the import
+# graph (networkx) or the dead-code rules (about 0.2 s of a warm `symfuse search`).
+if TYPE_CHECKING:
+    from symfuse.ranking import text as text_search
+    from symfuse.ranking.dead_code import DeadCodeResult
+    from symfuse.ranking.dependencies import Dependencies
+    from symfuse.ranking.hierarchy import CallGraphResult, TypeHierarchyResult
+    from symfuse.ranking.history import EvolutionEntry, Histories, HistoryResult
+    from symfuse.ranking.impact import ImpactResult
+    from symfuse.ranking.reading import FileText
+    from symfuse.ranking.usages import UsagesResult
 
 _ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
 
@@ -147,6 +140,8 @@ def _with_removed(
     histories: Histories | None,
 ) -> SearchResponse:
     """``response`` with the deleted definitions named like the query after its items."""
+    from symfuse.ranking import at_commit
+
     if histories is None:
         raise InvalidRequest("include_removed", "needs the history index: run with --history")
     words = [w.lower() for w in request.query.split() if w.isidentifier()]
@@ -162,6 +157,8 @@ def _search_at(
     index: Index, request: SearchRequest, directory: Path | None
 ) -> SearchResponse | CallGraphAnswer:
     """``request`` over one repository's tree as of ``at_commit`` (:mod:`.tree_at`)."""
+    from symfuse.ranking import tree_at
+
     assert request.at_commit is not None
     alias = tree_at.repository_for(index, request.repository, request.exclude_repository)
     cache = directory if directory is not None else Path(tempfile.gettempdir()) / "symfuse"
@@ -176,6 +173,8 @@ def _search_at(
 
 
 def usages(index: Index, request: UsagesRequest) -> UsagesResult:
+    from symfuse.ranking.usages import UsageScope, find_usages
+
     symbol_id, name = _id_or_name(index, request)
     return find_usages(
         index,
@@ -193,6 +192,8 @@ def usages(index: Index, request: UsagesRequest) -> UsagesResult:
 
 
 def text(index: Index, request: TextRequest) -> text_search.TextSearchResult:
+    from symfuse.ranking import text as text_search
+
     return text_search.search_text(
         index,
         request.pattern,
@@ -242,6 +243,8 @@ def get(
     if not request.show_evolution or not isinstance(found, SymbolDetail):
         return found
     if histories is None:
+        from symfuse.ranking.history import NO_HISTORY, HistoryNotIndexed
+
         raise HistoryNotIndexed(NO_HISTORY)
     return dataclasses.replace(
         found, evolution=tuple(_evolution(index, histories, found.symbol, request))
@@ -269,6 +272,9 @@ def _from_git(
 ) -> SymbolDetail:
     """The definition read from git: as of ``at_commit``, or (``include_removed``) from
     the commit before the one that deleted it."""
+    from symfuse.ranking import at_commit
+    from symfuse.ranking.history import NO_HISTORY, HistoryNotIndexed
+
     wanted = at_commit.Wanted.of_id(index, symbol_id) if symbol_id else None
     if request.at_commit is None and histories is None:
         raise HistoryNotIndexed(NO_HISTORY)
@@ -310,6 +316,9 @@ def _from_git(
 def _evolution(
     index: Index, histories: Histories, symbol: Symbol, request: GetRequest
 ) -> list[EvolutionEntry]:
+    from symfuse.indexer.history.touched import qualified_name
+    from symfuse.ranking.history import evolution, repository_name
+
     root = symbol.root if symbol.root in index.roots else next(iter(index.roots))
     prefix = f"{root}/"
     rel = (
@@ -325,25 +334,35 @@ def _evolution(
 
 
 def history(histories: Histories, request: HistoryRequest) -> HistoryResult:
+    from symfuse.ranking.history import search_history
+
     return search_history(histories, request)
 
 
-def callers(index: Index, request: CallsRequest) -> graph.CallGraphResult:
+def callers(index: Index, request: CallsRequest) -> CallGraphResult:
+    from symfuse.ranking import hierarchy as graph
+
     root = resolve(index, request)
     return graph.callers(index, root.symbol_id, request.depth, request.offset + request.limit)
 
 
-def callees(index: Index, request: CallsRequest) -> graph.CallGraphResult:
+def callees(index: Index, request: CallsRequest) -> CallGraphResult:
+    from symfuse.ranking import hierarchy as graph
+
     root = resolve(index, request)
     return graph.callees(index, root.symbol_id, request.depth, request.offset + request.limit)
 
 
-def hierarchy(index: Index, request: HierarchyRequest) -> graph.TypeHierarchyResult:
+def hierarchy(index: Index, request: HierarchyRequest) -> TypeHierarchyResult:
+    from symfuse.ranking import hierarchy as graph
+
     root = resolve(index, request, prefer=Kind.TYPES)
     return graph.type_hierarchy(index, root.symbol_id, request.depth, request.direction.value)
 
 
 def deps(index: Index, request: DepsRequest) -> Dependencies:
+    from symfuse.ranking.dependencies import dependencies
+
     return dependencies(index, request.target, request.depth)
 
 
@@ -359,6 +378,8 @@ def repos(
 
 
 def _has_history(directory: Path, alias: str) -> bool:
+    from symfuse.indexer.history.store import HistoryOutdated, HistoryStore, history_dir
+
     try:
         return HistoryStore(history_dir(directory, alias)).read_head() is not None
     except HistoryOutdated:
@@ -366,6 +387,8 @@ def _has_history(directory: Path, alias: str) -> bool:
 
 
 def dead(index: Index, request: DeadCodeRequest) -> DeadCodeResult:
+    from symfuse.ranking.dead_code import DeadCodeScope, dead_code
+
     scope = DeadCodeScope(
         file_pattern=request.file_pattern,
         kinds=request.kind,
@@ -378,6 +401,10 @@ def dead(index: Index, request: DeadCodeRequest) -> DeadCodeResult:
 
 def impact(index: Index, request: ImpactRequest) -> ImpactResult:
     """The impact of a diff, of a file's definitions, or of one symbol (by id or name)."""
+    from symfuse.ranking.diffs import file_key
+    from symfuse.ranking.impact import changed_by_diff, changed_in_file
+    from symfuse.ranking.impact import impact as impact_of
+
     if request.diff is not None:
         changed = changed_by_diff(index, request.diff)
     else:
@@ -393,6 +420,8 @@ def impact(index: Index, request: ImpactRequest) -> ImpactResult:
 
 
 def read(index: Index, request: ReadRequest) -> FileText:
+    from symfuse.ranking.reading import read_file
+
     return read_file(index, request)
 
 
