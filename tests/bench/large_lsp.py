@@ -18,28 +18,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from lsp_bench import _client, _symbols
+from lsp_bench import _client, _symbols, start
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 
 
 async def _started(command: list[str], tree: Path) -> Any:
     client = _client("symfuse")
-    await client.start_io(*command)
-    uri = from_fs_path(str(tree)) or ""
-    await client.initialize_async(
-        lsp.InitializeParams(
-            capabilities=lsp.ClientCapabilities(
-                window=lsp.WindowClientCapabilities(work_done_progress=True),
-                workspace=lsp.WorkspaceClientCapabilities(
-                    workspace_folders=True, configuration=True
-                ),
-            ),
-            root_uri=uri,
-            workspace_folders=[lsp.WorkspaceFolder(uri=uri, name=tree.name)],
-        )
-    )
-    client.initialized(lsp.InitializedParams())
+    await start(client, command, tree, tree.name)
     while True:  # the fused ranking is warm
         status = await client.protocol.send_request_async("symfuse/status", None)
         if getattr(status, "ranking", False):

@@ -189,17 +189,8 @@ def _hit(found: list[tuple[str, str]], q: Query, tree: Path) -> bool:
     return any(name == q.name and path == want for name, path in found[:TOP])
 
 
-async def drive(
-    server: str,
-    command: list[str],
-    tree: Path,
-    queries: list[Query],
-    probe: Query,
-    wait_ranking: bool,
-) -> Run:
-    client = _client(server)
-    run = Run(server)
-    started = time.perf_counter()
+async def start(client: LanguageClient, command: list[str], tree: Path, name: str) -> None:
+    """Start ``command`` under ``client`` over stdio, with ``tree`` as its one workspace folder."""
     await client.start_io(*command)
     uri = from_fs_path(str(tree))
     await client.initialize_async(
@@ -211,10 +202,24 @@ async def drive(
                 ),
             ),
             root_uri=uri,
-            workspace_folders=[lsp.WorkspaceFolder(uri=uri or "", name="django")],
+            workspace_folders=[lsp.WorkspaceFolder(uri=uri or "", name=name)],
         )
     )
     client.initialized(lsp.InitializedParams())
+
+
+async def drive(
+    server: str,
+    command: list[str],
+    tree: Path,
+    queries: list[Query],
+    probe: Query,
+    wait_ranking: bool,
+) -> Run:
+    client = _client(server)
+    run = Run(server)
+    started = time.perf_counter()
+    await start(client, command, tree, "django")
     while not _hit(await _symbols(client, probe.text), probe, tree):
         await asyncio.sleep(0.05)
     run.first_answer = time.perf_counter() - started
