@@ -34,7 +34,7 @@ from symfuse.ranking.npz_arrays import (
     joined_strings,
     newest,
     opened,
-    read_borrowed,
+    read_borrowed_words,
     read_csc,
     read_model,
     read_rows,
@@ -203,10 +203,11 @@ def _vectors(npz: Any) -> _Vectors:
     """The final vectors as stored (mapped, not copied), and the heirs' own ones."""
     vectors = np.asarray(npz["doc_vectors"], dtype=np.float32)
     own = np.zeros((0, vectors.shape[1] if vectors.ndim == 2 else 0), dtype=np.float32)
-    borrowed = read_borrowed(npz)
+    borrowed = read_borrowed_words(npz)
     if borrowed is None:
         return _Vectors(vectors, np.zeros(0, dtype=np.int64), own, None)
-    return _Vectors(vectors, borrowed.heirs, heir_own(npz), borrowed.extra)
+    extra, heirs = borrowed
+    return _Vectors(vectors, heirs, heir_own(npz), extra)
 
 
 def _filters(npz: Any) -> FilterTable:

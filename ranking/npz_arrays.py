@@ -247,7 +247,10 @@ def borrowed_arrays(prepared: Prepared) -> Arrays:
     }
 
 
-def read_borrowed(arrays: Any) -> Borrowed | None:
+def read_borrowed_words(
+    arrays: Any,
+) -> tuple[sparse.csr_matrix, npt.NDArray[np.int64]] | None:
+    """The borrowed doc words and the heirs (the symbols with some), when stored."""
     if "borrowed_shape" not in arrays:
         return None
     rows, width = (int(x) for x in arrays["borrowed_shape"])
@@ -260,9 +263,19 @@ def read_borrowed(arrays: Any) -> Borrowed | None:
         shape=(rows, width),
     )
     heirs = np.asarray(arrays["heirs"], dtype=np.int64)
-    vectors = np.asarray(arrays["doc_vectors"][heirs], dtype=np.float32)  # final: borrowed in
     if heir_own(arrays).shape[0] != heirs.shape[0]:
         raise ValueError("borrowed rows disagree")
+    return extra, heirs
+
+
+def read_borrowed(arrays: Any) -> Borrowed | None:
+    """The borrowed words with the heirs' final vectors, for a corpus restored from disk
+    (a search of the exact index maps the final vectors and needs no copy of theirs)."""
+    found = read_borrowed_words(arrays)
+    if found is None:
+        return None
+    extra, heirs = found
+    vectors = np.asarray(arrays["doc_vectors"][heirs], dtype=np.float32)  # final: borrowed in
     return Borrowed(str(arrays["fingerprint"][0]), extra, heirs, vectors)
 
 
