@@ -54,7 +54,10 @@ def register(
 
 
 def run_lsp(args: argparse.Namespace) -> NoReturn:
+    from lsprotocol import types as lsp_types
+
     from symfuse.server.cli.shards import serving_shards
+    from symfuse.server.lsp.base import SymfuseLanguageServer
     from symfuse.server.lsp.options import IndexOptions, LspOptions, SearchOptions
     from symfuse.server.lsp.server import build_lsp_server
     from symfuse.server.lsp.state import LaunchConfig
@@ -90,6 +93,14 @@ def run_lsp(args: argparse.Namespace) -> NoReturn:
     )
     server = build_lsp_server(launch)
     leave_on_sigterm()
+
+    @server.feature(lsp_types.EXIT)
+    def leave_at_exit(ls: SymfuseLanguageServer, params: None) -> None:
+        # At once, as after the loop below: pygls would first end its event loop, which
+        # waits for every thread its executors run, with no time limit.
+        ls.state.stop(STOP_WAIT)
+        leave(ls.exit_code)
+
     if args.tcp:
         log.info("symfuse lsp listening on %s:%d", args.host, args.port)
         server.start_tcp(args.host, args.port)

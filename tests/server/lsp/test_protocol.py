@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -22,16 +24,33 @@ CONTENT_MODIFIED = -32801
 
 
 async def start(root: Path, index_dir: Path) -> RawClient:
-    process = await asyncio.create_subprocess_exec(
-        str(SYMFUSE),
-        "lsp",
-        "--index-dir",
-        str(index_dir),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
+    """``symfuse lsp`` in ``root``, its stderr beside ``index_dir`` (see :func:`exited`)."""
+    index_dir.parent.mkdir(parents=True, exist_ok=True)
+    with (index_dir.parent / "server.err").open("wb") as err:
+        process = await asyncio.create_subprocess_exec(
+            str(SYMFUSE),
+            "lsp",
+            "--index-dir",
+            str(index_dir),
+            cwd=root,
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=err,
+        )
     return RawClient(process)
+
+
+async def exited(client: RawClient, index_dir: Path) -> int:
+    """The server's exit code; a server still running after READY_TIMEOUT is aborted,
+    and the failure shows where each of its threads was (faulthandler's dump)."""
+    try:
+        return await asyncio.wait_for(client.process.wait(), READY_TIMEOUT)
+    except TimeoutError:
+        client.process.send_signal(signal.SIGABRT)
+        await client.process.wait()
+        err = (index_dir.parent / "server.err").read_text(errors="replace")
+        raise AssertionError(f"the server did not exit; its stderr ends:\n{err[-6000:]}") from None
 
 
 def error_code(answer: dict[str, Any]) -> int | None:
@@ -93,14 +112,14 @@ async def test_every_bad_request_gets_an_answer(tmp_path: Path) -> None:
     late = await client.ask(52, "workspace/symbol", params={"query": "Shape"})
     assert error_code(late) == INVALID_REQUEST
     await client.send({"method": "exit"})
-    assert await asyncio.wait_for(client.process.wait(), READY_TIMEOUT) == 0
+    assert await exited(client, tmp_path / "index") == 0
 
 
 async def test_exit_without_shutdown_exits_with_1(tmp_path: Path) -> None:
     client = await start(copy_fixture(tmp_path), tmp_path / "index")
     await client.ask(1, "initialize", params={"processId": None, "capabilities": {}})
     await client.send({"method": "exit"})
-    assert await asyncio.wait_for(client.process.wait(), READY_TIMEOUT) == 1
+    assert await exited(client, tmp_path / "index") == 1
 
 
 async def test_header_lines_ending_in_a_bare_newline_are_read(tmp_path: Path) -> None:
@@ -113,7 +132,7 @@ async def test_header_lines_ending_in_a_bare_newline_are_read(tmp_path: Path) ->
     assert "result" in await client.answer(1)
     assert "result" in await client.ask(2, "shutdown")
     await client.send({"method": "exit"})
-    assert await asyncio.wait_for(client.process.wait(), READY_TIMEOUT) == 0
+    assert await exited(client, tmp_path / "index") == 0
 
 
 @pytest.mark.parametrize(
@@ -176,4 +195,4 @@ async def test_a_burst_with_cancellations_is_answered_as_one(tmp_path: Path) -> 
     assert isinstance(answers[ids[-1]]["result"], list)  # computed (the index may be cold)
     await client.ask(99, "shutdown")
     await client.send({"method": "exit"})
-    assert await asyncio.wait_for(client.process.wait(), READY_TIMEOUT) == 0
+    assert await exited(client, tmp_path / "index") == 0
