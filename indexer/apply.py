@@ -31,15 +31,23 @@ def patch(
     removed: Sequence[str],
     report: UpdateReport | None = None,
     reextracted: frozenset[str] | set[str] = frozenset(),
+    *,
+    link: bool = True,
 ) -> None:
     """Put parsed files into ``index``, drop removed ones, relink what they affect, rerank.
 
     A file whose content hash did not change keeps its entry (only the stamp moves),
     unless its language is in ``reextracted`` (its query or the extractor changed).
     An index that was never linked (a fresh or partial one) is linked in full.
+
+    ``link=False`` stops after the entries: the new symbols are there (to search by
+    name), and what must be relinked is noted on the index (:attr:`Index.links_pending`)
+    for :func:`link_pending`, or for the next patch that links, to do. Relinking and
+    ranking a large workspace costs hundreds of milliseconds that an editor's
+    ``workspace/symbol`` after a keystroke need not wait for.
     """
     report = report if report is not None else UpdateReport()
-    touched = _Touched(set(removed))
+    touched = _Touched(set(removed) | index.unlinked_files, set(index.unlinked_names))
     for key in removed:
         _drop(index, key, touched)
         index.edges_by_file.pop(key, None)
@@ -51,6 +59,23 @@ def patch(
         else:
             _put(index, entry_of(result), touched, report, reextracted)
     index.changed()
+    if not link:
+        index.unlinked_files, index.unlinked_names = touched.files, touched.names
+        return
+    _link(index, touched)
+
+
+def link_pending(index: Index) -> bool:
+    """Relink and rerank what patches with ``link=False`` left; whether there was any."""
+    if not index.links_pending:
+        return False
+    index.changed()
+    _link(index, _Touched(index.unlinked_files, index.unlinked_names))
+    return True
+
+
+def _link(index: Index, touched: _Touched) -> None:
+    index.unlinked_files, index.unlinked_names = set(), set()
     if index.linked and not touched.files:
         return  # nothing new in a linked index: edges, ranks and their age stand
     if _relink(index, touched):

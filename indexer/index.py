@@ -87,6 +87,10 @@ class Index:
         self.generation = 0
         self.updated_at = 0.0
         self.linked = False  # True once every file's references were resolved into edges
+        # Changed by a patch that left linking for later (an editor buffer: names are
+        # searchable at once, edges and ranks follow): the files and names to relink.
+        self.unlinked_files: set[str] = set()
+        self.unlinked_names: set[str] = set()
         self.graph_dirty = True  # edges or ranks differ from what the store holds
         self._ref_files: dict[str, set[str]] = {}  # name -> keys of files referring to it
         self._ref_seen: dict[str, frozenset[str]] = {}  # key -> the names counted for it
@@ -110,6 +114,12 @@ class Index:
         return f"{self.roots[entry.root]}/{entry.rel}"
 
     # --- mutation ---------------------------------------------------------------
+
+    @property
+    def links_pending(self) -> bool:
+        """Whether files changed since the last linking: their edges and the ranks are
+        older than their symbols (see :func:`symfuse.indexer.apply.link_pending`)."""
+        return bool(self.unlinked_files)
 
     def changed(self) -> None:
         """Drop every derived structure; call after changing files or edges."""
@@ -201,6 +211,8 @@ class Index:
         copy.generation = self.generation
         copy.updated_at = self.updated_at
         copy.linked = self.linked
+        copy.unlinked_files = set(self.unlinked_files)
+        copy.unlinked_names = set(self.unlinked_names)
         copy.graph_dirty = self.graph_dirty
         copy.options = dict(self.options)
         copy._cache = dict(self._cache)

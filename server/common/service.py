@@ -374,6 +374,8 @@ class IndexService:
         status = live.status()
         if not status.ready or status.indexing or self.prepared_for(current) is not None:
             return None  # nothing to build until the first index is done, or built already
+        if current.links_pending:
+            return None  # an edit's links come next, as a change: build for that index
         if now < self._retry_at:
             return self._retry_at - now
         if not wanted and now - self._since < self.quiet:

@@ -29,6 +29,7 @@ from symfuse.server.lsp.state import LaunchConfig, ServerState
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+LINK_TRIES = 3  # flushes a reader of the graph tries before it reads what it has
 
 
 def _version() -> str:
@@ -115,8 +116,14 @@ def path_of(uri: str) -> str | None:
     return to_fs_path(uri) if uri.startswith("file:") else None
 
 
-def read_index(state: ServerState, fn: Callable[[Index], T], should_stop: ShouldStop) -> T:
+def read_index(
+    state: ServerState, fn: Callable[[Index], T], should_stop: ShouldStop, linked: bool = True
+) -> T:
     """Index pending buffers, then call ``fn`` with the current index (worker thread).
+
+    ``linked=False`` (a name search): ``fn`` may read an index whose edited buffers'
+    definitions are in but whose links are still being made; by default every link is
+    in place (for references, calls and hierarchies).
 
     With ``should_stop``: nothing is done for a request already abandoned when its
     turn comes (it may have queued behind many others), and a search ``fn`` runs
@@ -124,12 +131,19 @@ def read_index(state: ServerState, fn: Callable[[Index], T], should_stop: Should
     """
     with stoppable(should_stop):
         checkpoint()
-        state.flush()
         live = state.live
         if live is None:
+            state.flush(linked)
             return fn(Index({}))
-        with live.reading() as index:
-            checkpoint()
+        for _ in range(LINK_TRIES):
+            state.flush(linked)
+            with live.reading() as index:
+                # a buffer patched after the flush may have left links behind again
+                if linked and index.links_pending:
+                    continue
+                checkpoint()
+                return fn(index)
+        with live.reading() as index:  # edits keep coming: the newest definitions win
             return fn(index)
 
 
@@ -137,6 +151,7 @@ async def query(
     ls: SymfuseLanguageServer,
     fn: Callable[[Index], T],
     superseded: ShouldStop | None = None,
+    linked: bool = True,
 ) -> T:
     """``read_index`` in a worker thread; cancellable while it waits, and while it runs.
 
@@ -154,7 +169,7 @@ async def query(
     if should_stop():  # overtaken already: not even a thread hop (a burst has hundreds)
         raise Stopped
     try:
-        return await asyncio.to_thread(read_index, ls.state, fn, should_stop)
+        return await asyncio.to_thread(read_index, ls.state, fn, should_stop, linked)
     except asyncio.CancelledError:
         cancelled.set()
         raise

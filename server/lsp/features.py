@@ -22,6 +22,7 @@ from pygls.uris import from_fs_path
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import snippets
+from symfuse.ranking.api import call_query
 from symfuse.ranking.cancel import Stopped
 from symfuse.ranking.response import SearchResponse
 from symfuse.server.common.service import IndexService
@@ -64,7 +65,9 @@ async def workspace_symbol(
         return protocol.symbol_requests != mine
 
     try:
-        found = await query(ls, answer, superseded)
+        # names only, unless a call-graph question needs the edges
+        linked = call_query(wanted.text) is not None
+        found = await query(ls, answer, superseded, linked)
     except Stopped as exc:
         raise JsonRpcContentModified("superseded by a newer workspace/symbol request") from exc
     token = params.partial_result_token

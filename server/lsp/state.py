@@ -171,8 +171,12 @@ class ServerState:
                 # Never indexed from the buffer; the file may still have changed on disk.
                 live.refresh([path])
 
-    def flush(self) -> None:
-        """Index every buffer changed since the last flush (worker thread)."""
+    def flush(self, linked: bool = True) -> None:
+        """Index every buffer changed since the last flush (worker thread).
+
+        ``linked=False`` (a name search): the buffers' definitions are enough, and their
+        links are left to the live index's background thread; else they are made now.
+        """
         live = self.live
         if live is None:
             return
@@ -181,12 +185,14 @@ class ServerState:
                 dirty, self._dirty = self._dirty, {}
             for path, text in dirty.items():
                 try:
-                    live.set_overlay(path, text)
+                    live.set_overlay(path, text, link=False)
                     self.overlaid.add(path)
                 except OutsideWorkspace:
                     continue
                 except (SymfuseError, OSError) as exc:
                     log.warning("indexing the buffer of %s failed: %s", path, exc)
+        if linked:
+            live.link_overlays()
 
     # --- positions ----------------------------------------------------------------------
 

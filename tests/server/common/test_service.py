@@ -147,3 +147,51 @@ def test_the_quick_table_goes_once_structures_are_ready_and_a_warm_start_makes_n
     with running(tmp_path, quiet=0.0) as service:  # warm: the stored structures load
         until(service, prepared(service))
         assert QuickCache not in service.current().companions
+
+
+def _calls(index: Index) -> set[tuple[str, str]]:
+    """(caller, callee) names of the index's edges."""
+    symbols, edges = index.symbols, index.edges
+    return {
+        (symbols[a].name, symbols[b].name)
+        for a, b in zip(edges.src.tolist(), edges.dst.tolist(), strict=True)
+    }
+
+
+EDITED = "def helper():\n    return checkout()\n\n\ndef fresh():\n    return helper()\n"
+
+
+def test_an_unlinked_buffer_patch_is_searchable_at_once_and_linked_in_the_background(
+    tmp_path: Path,
+) -> None:
+    with running(tmp_path, quiet=0.0) as service:
+        until(service, prepared(service))
+        service.live.set_overlay("app/util.py", EDITED, link=False)
+        edited = service.current()
+        assert "fresh" in edited.by_name  # the buffer's names are in at once
+        assert edited.links_pending
+        assert ("fresh", "helper") not in _calls(edited)  # its links are not yet
+        assert service.prepared_for(edited) is None
+        until(service, lambda: not service.current().links_pending)
+        linked = service.current()
+        assert {("fresh", "helper"), ("helper", "checkout")} <= _calls(linked)
+        until(service, prepared(service))  # structures follow for the linked index
+        assert service.prepared_for(linked) is not None
+
+
+def test_linking_buffer_patches_later_gives_the_graph_of_linking_them_at_once(
+    tmp_path: Path,
+) -> None:
+    with (
+        running(tmp_path / "now", quiet=3600.0) as now,
+        running(tmp_path / "later", quiet=3600.0) as later,
+    ):
+        now.live.set_overlay("app/util.py", EDITED)
+        later.live.set_overlay("app/util.py", EDITED.replace("fresh", "stale"), link=False)
+        later.live.set_overlay("app/util.py", EDITED, link=False)  # two patches, one link
+        later.live.link_overlays()
+        at_once, afterwards = now.current(), later.current()
+        assert not afterwards.links_pending
+        assert "stale" not in afterwards.by_name
+        assert _calls(afterwards) == _calls(at_once)
+        assert afterwards.pagerank.tolist() == at_once.pagerank.tolist()

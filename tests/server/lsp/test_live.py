@@ -8,6 +8,7 @@ import pytest
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 
+from symfuse.indexer import live
 from tests.support.lsp import capabilities, copy_fixture, lsp_session
 
 
@@ -58,6 +59,31 @@ async def test_after_an_edit_answers_stay_fused_and_fresh(tmp_path: Path) -> Non
         await s.wait_status("ranking", True)  # rebuilt for the edited index
         assert (await s.status()).ranking is True
         assert (await s.names("freshly_typed"))[0] == "freshly_typed"
+
+
+async def test_calls_right_after_an_edit_see_the_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name search does not wait for an edit's links; the call hierarchy does."""
+    monkeypatch.setattr(live, "LINK_QUIET", 3600.0)  # no background linking meanwhile
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        uri = s.open("geometry/report.py")
+        s.change(uri, edit(0, 0, 0, "def freshly_typed():\n    return total_area([])\n\n\n"))
+        assert (await s.names("freshly_typed"))[0] == "freshly_typed"
+        items = await s.client.text_document_prepare_call_hierarchy_async(
+            lsp.CallHierarchyPrepareParams(
+                text_document=lsp.TextDocumentIdentifier(uri=uri),
+                position=lsp.Position(10, 6),  # def total_area, four lines lower now
+            )
+        )
+        assert items is not None
+        assert [i.name for i in items] == ["total_area"]
+        incoming = await s.client.call_hierarchy_incoming_calls_async(
+            lsp.CallHierarchyIncomingCallsParams(item=items[0])
+        )
+        assert incoming is not None
+        assert {c.from_.name for c in incoming} == {"build_report", "freshly_typed"}
 
 
 async def test_saved_buffer_stays_indexed(tmp_path: Path) -> None:
