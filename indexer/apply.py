@@ -33,12 +33,18 @@ def patch(
     reextracted: frozenset[str] | set[str] = frozenset(),
     *,
     link: bool = True,
+    shallow: bool = False,
 ) -> None:
     """Put parsed files into ``index``, drop removed ones, relink what they affect, rerank.
 
     A file whose content hash did not change keeps its entry (only the stamp moves),
     unless its language is in ``reextracted`` (its query or the extractor changed).
     An index that was never linked (a fresh or partial one) is linked in full.
+
+    ``shallow``: the results hold definitions alone (an editor buffer parsed without
+    its references, for its names to be searchable at once); the entries they replace
+    are kept aside (:attr:`Index.shallow`) until the full parse of the same text comes,
+    and the links wait for it (:attr:`Index.links_pending`).
 
     ``link=False`` stops after the entries: the new symbols are there (to search by
     name), and what must be relinked is noted on the index (:attr:`Index.links_pending`)
@@ -57,7 +63,7 @@ def patch(
             if _drop(index, result.path, touched):
                 touched.files.add(result.path)
         else:
-            _put(index, entry_of(result), touched, report, reextracted)
+            _put(index, entry_of(result), touched, report, reextracted, shallow)
     index.changed()
     if not link:
         index.unlinked_files, index.unlinked_names = touched.files, touched.names
@@ -92,7 +98,8 @@ def _drop(index: Index, key: str, touched: _Touched) -> bool:
     if old is None:
         return False
     touched.names.update(s.name for s in old.symbols)
-    _rebound(index, touched.names, changed_bindings(old, None))
+    before = index.shallow.pop(key) if key in index.shallow else old
+    _rebound(index, touched.names, changed_bindings(before, None))
     return True
 
 
@@ -102,25 +109,33 @@ def _put(
     touched: _Touched,
     report: UpdateReport,
     reextracted: frozenset[str] | set[str],
+    shallow: bool = False,
 ) -> None:
     """Add or replace a file's entry (only its stamp, when its content is the same)."""
     from symfuse.indexer.bindings import changed_bindings
     from symfuse.indexer.graph import changed_names
 
-    old = index.files.get(entry.path)
+    key = entry.path
+    old = index.files.get(key)
     same = old is not None and old.stamp.digest == entry.stamp.digest
     same = same and old is not None and old.language == entry.language  # a .h decided anew
-    if old is not None and same and entry.language not in reextracted:
+    deepened = key in index.shallow and not shallow  # the same text, references and all
+    if old is not None and same and entry.language not in reextracted and not deepened:
         old.stamp = entry.stamp  # touched but not changed
         report.unchanged += 1
         return
     report.parsed += 1
-    report.problems.extend(FileProblem(entry.path, problem) for problem in entry.problems)
+    report.problems.extend(FileProblem(key, problem) for problem in entry.problems)
+    # The imports a shallow entry stands for are those of the entry it replaced.
+    before = index.shallow.pop(key) if deepened else old
+    if shallow:
+        index.shallow[key] = index.shallow.get(key, old)
     if index.linked:  # an unlinked index is linked in full below: no names needed
         old_symbols: list[Symbol] = old.symbols if old is not None else []
         touched.names.update(changed_names(old_symbols, entry.symbols))
-        _rebound(index, touched.names, changed_bindings(old, entry))
-    index.files[entry.path] = entry
+        if not shallow:
+            _rebound(index, touched.names, changed_bindings(before, entry))
+    index.files[key] = entry
     touched.files.add(entry.path)
 
 

@@ -91,6 +91,9 @@ class Index:
         # searchable at once, edges and ranks follow): the files and names to relink.
         self.unlinked_files: set[str] = set()
         self.unlinked_names: set[str] = set()
+        # Entries holding a buffer's definitions alone (no references yet), by key, with
+        # the entry each replaced (its imports are what the full parse is compared with).
+        self.shallow: dict[str, FileEntry | None] = {}
         self.graph_dirty = True  # edges or ranks differ from what the store holds
         self._ref_files: dict[str, set[str]] = {}  # name -> keys of files referring to it
         self._ref_seen: dict[str, frozenset[str]] = {}  # key -> the names counted for it
@@ -119,7 +122,7 @@ class Index:
     def links_pending(self) -> bool:
         """Whether files changed since the last linking: their edges and the ranks are
         older than their symbols (see :func:`symfuse.indexer.apply.link_pending`)."""
-        return bool(self.unlinked_files)
+        return bool(self.unlinked_files or self.shallow)
 
     def changed(self) -> None:
         """Drop every derived structure; call after changing files or edges."""
@@ -213,6 +216,7 @@ class Index:
         copy.linked = self.linked
         copy.unlinked_files = set(self.unlinked_files)
         copy.unlinked_names = set(self.unlinked_names)
+        copy.shallow = dict(self.shallow)
         copy.graph_dirty = self.graph_dirty
         copy.options = dict(self.options)
         copy._cache = dict(self._cache)

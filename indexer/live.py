@@ -25,29 +25,27 @@ object in batches, each published under the readers' lock.
 from __future__ import annotations
 
 import gc
-import hashlib
 import logging
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from symfuse.indexer import languages
 from symfuse.indexer.apply import link_pending, patch
+from symfuse.indexer.buffers import Linker, parse_buffer
 from symfuse.indexer.config import IndexConfig, UpdateReport, file_key
 from symfuse.indexer.discover import discover
 from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
-from symfuse.indexer.header_language import FileHints
 from symfuse.indexer.index import Index
 from symfuse.indexer.parsing import (
     ParsedFile,
     ParseJob,
     entry_of,
     job_for,
-    parse_file,
     parse_many,
 )
 from symfuse.indexer.python_layout import python_layouts
@@ -56,8 +54,6 @@ from symfuse.indexer.update import load_index, update_index
 log = logging.getLogger(__name__)
 
 BATCH = 400  # files per published batch during a cold build
-OVERLAY_MTIME = -1  # an overlay's stamp never matches a file on disk
-LINK_QUIET = 0.3  # seconds without a buffer edit before the edits' links are brought up
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +92,7 @@ class LiveIndex:
         self.last_report: UpdateReport | None = None
         self._listeners: list[Callable[[], None]] = []
         self._link_lock = threading.Lock()  # one linking of buffer patches at a time
-        self._linker: threading.Thread | None = None
-        self._edited_at = 0.0  # monotonic time of the last unlinked buffer patch
+        self._linker = Linker(self.link_overlays, self._links_pending, self._stop)
 
     # --- reading --------------------------------------------------------------------
 
@@ -294,13 +289,11 @@ class LiveIndex:
 
         ``link=False``: the buffer's definitions are in the published index at once, and
         its references, the edges they make and the ranks follow from a background
-        thread once the edits pause (:data:`LINK_QUIET`), or from :meth:`link_overlays`
-        for a reader that needs them. On SQLAlchemy, relinking and reranking cost about
-        four times the parse of an ordinary file, for every keystroke.
+        thread once the edits pause, or from :meth:`link_overlays` for a reader that
+        needs them (see :mod:`symfuse.indexer.buffers`).
         """
         key, alias, rel = self.key_of(path)
-        spec = languages.detect(rel)
-        if spec is None:
+        if languages.detect(rel) is None:
             return
         data = text.encode("utf-8") if isinstance(text, str) else text
         with self._write_lock:
@@ -308,13 +301,16 @@ class LiveIndex:
             if not self._ready.is_set() or self._index is None:
                 return  # applied when the first index is in place
             index = _snapshot(self._index)
-            if not self._patch_overlay(index, key, alias, rel, spec.name, data, link):
+            if not self._patch_overlay(index, key, alias, rel, data, shallow=not link):
                 return
+            if link:
+                self._deepen(index)
+                link_pending(index)
             with self._lock:
                 self._index = index
         self._changed()
         if not link:
-            self._link_soon()
+            self._linker.edited()
 
     def link_overlays(self) -> None:
         """Bring the current index's links up to date after ``set_overlay(link=False)``.
@@ -329,6 +325,9 @@ class LiveIndex:
                 if current is None or not current.links_pending:
                     return
                 linked = _snapshot(current)
+                with self._write_lock:
+                    overlays = dict(self._overlays)
+                self._deepen(linked, overlays)
                 link_pending(linked)
                 with self._lock:
                     published = self._index is current
@@ -338,34 +337,20 @@ class LiveIndex:
                     self._changed()
                     return
 
-    def _link_soon(self) -> None:
+    def _links_pending(self) -> bool:
         with self._lock:
-            self._edited_at = time.monotonic()
-            if self._linker is None:
-                self._linker = threading.Thread(
-                    target=self._link_when_quiet, name="symfuse-link", daemon=True
-                )
-                self._linker.start()
+            return self._index is not None and self._index.links_pending
 
-    def _link_when_quiet(self) -> None:
-        """Link once no buffer patch came for :data:`LINK_QUIET` seconds; again while
-        patches keep leaving links behind."""
-        try:
-            while True:
-                with self._lock:
-                    pending = self._index is not None and self._index.links_pending
-                    if not pending or self._stop.is_set():
-                        self._linker = None
-                        return
-                    due = self._edited_at + LINK_QUIET - time.monotonic()
-                if due > 0:
-                    self._stop.wait(due)
-                    continue
-                self.link_overlays()
-        except Exception:  # a background thread must say why it ended
-            log.exception("linking edited buffers failed")
-            with self._lock:
-                self._linker = None
+    def _deepen(self, index: Index, overlays: dict[str, bytes] | None = None) -> None:
+        """Parse the buffers that ``index`` holds the definitions of alone in full."""
+        overlays = self._overlays if overlays is None else overlays
+        for key in list(index.shallow):
+            data = overlays.get(key)
+            if data is None:  # the buffer was closed: the file on disk comes next
+                index.shallow.pop(key)
+                continue
+            alias, rel = self._split(key)
+            self._patch_overlay(index, key, alias, rel, data, shallow=False)
 
     def clear_overlay(self, path: str | Path) -> None:
         """Forget a buffer's unsaved contents and go back to the file on disk."""
@@ -379,9 +364,8 @@ class LiveIndex:
         for key, data in self._overlays.items():
             entry = index.files.get(key)
             alias, rel = (entry.root, entry.rel) if entry else self._split(key)
-            spec = languages.detect(rel)
-            if spec is not None:
-                self._patch_overlay(index, key, alias, rel, spec.name, data)
+            self._patch_overlay(index, key, alias, rel, data, shallow=False)
+        link_pending(index)
 
     def _split(self, key: str) -> tuple[str, str]:
         if len(self.aliases) > 1:
@@ -390,28 +374,15 @@ class LiveIndex:
         return next(iter(self.aliases)), key
 
     def _patch_overlay(
-        self,
-        index: Index,
-        key: str,
-        alias: str,
-        rel: str,
-        language: str,
-        data: bytes,
-        link: bool = True,
+        self, index: Index, key: str, alias: str, rel: str, data: bytes, *, shallow: bool
     ) -> bool:
-        """Patch ``index`` with a buffer's contents; False when it already has them."""
-        digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-        entry = index.files.get(key)
-        if entry is not None and entry.stamp.digest == digest:
-            return False
+        """Patch ``index`` with a buffer's contents, links left for later (the callers
+        link once every buffer is in); False when it has them already."""
         abs_path = os.path.join(self.aliases[alias], rel)
-        # a .h keeps the language its project gave it when the buffer's text says nothing
-        hints = FileHints(project=entry.language) if entry is not None else None
-        result = parse_file(key, alias, rel, abs_path, language, source=data, hints=hints)
-        if isinstance(result, ParsedFile):
-            overlay = replace(result.stamp, mtime_ns=OVERLAY_MTIME)
-            result = replace(result, stamp=overlay)
-        patch(index, [result], [], link=link)
+        result = parse_buffer(index, key, alias, rel, abs_path, data, shallow)
+        if result is None:
+            return False
+        patch(index, [result], [], link=False, shallow=shallow)
         return True
 
     def pending_paths(self) -> list[str]:

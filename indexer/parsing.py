@@ -106,8 +106,11 @@ def parse_file(
     *,
     layout: PythonLayout | None = None,
     hints: header_language.FileHints | None = None,
+    definitions_only: bool = False,
 ) -> ParseResult:
     """Read, hash and extract one file; :class:`Skipped` when it cannot be indexed.
+    ``definitions_only``: no references (see :func:`~symfuse.indexer.apply.patch`'s
+    ``shallow``).
 
     ``layout``: the root's :func:`~symfuse.indexer.python_layout.python_layout`, looked
     up here when not given. A ``.h`` file is parsed as the language
@@ -131,7 +134,14 @@ def parse_file(
         root_dir = abs_path[: len(abs_path) - len(rel)] if abs_path.endswith(rel) else ""
         layout = python_layout(root_dir.rstrip("/")) if root_dir else NO_LAYOUT
     try:
-        result = extract(key, root, language, source, module_path=layout.module_path(rel))
+        result = extract(
+            key,
+            root,
+            language,
+            source,
+            module_path=layout.module_path(rel),
+            definitions_only=definitions_only,
+        )
     except (RecursionError, MemoryError, ValueError) as exc:
         return Skipped(key, f"parser failed: {exc}")
     problems.extend(result.problems)

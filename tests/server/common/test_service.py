@@ -158,7 +158,10 @@ def _calls(index: Index) -> set[tuple[str, str]]:
     }
 
 
-EDITED = "def helper():\n    return checkout()\n\n\ndef fresh():\n    return helper()\n"
+EDITED = (
+    "from app.orders import save\n\n\ndef helper():\n    return checkout()\n\n\n"
+    "def fresh():\n    return helper() + save(2)\n"
+)
 
 
 def test_an_unlinked_buffer_patch_is_searchable_at_once_and_linked_in_the_background(
@@ -170,11 +173,13 @@ def test_an_unlinked_buffer_patch_is_searchable_at_once_and_linked_in_the_backgr
         edited = service.current()
         assert "fresh" in edited.by_name  # the buffer's names are in at once
         assert edited.links_pending
+        assert edited.files["app/util.py"].references() == []  # parsed for names alone
         assert ("fresh", "helper") not in _calls(edited)  # its links are not yet
         assert service.prepared_for(edited) is None
         until(service, lambda: not service.current().links_pending)
         linked = service.current()
-        assert {("fresh", "helper"), ("helper", "checkout")} <= _calls(linked)
+        assert {("fresh", "helper"), ("fresh", "save"), ("helper", "checkout")} <= _calls(linked)
+        assert not linked.shallow
         until(service, prepared(service))  # structures follow for the linked index
         assert service.prepared_for(linked) is not None
 
@@ -195,3 +200,23 @@ def test_linking_buffer_patches_later_gives_the_graph_of_linking_them_at_once(
         assert "stale" not in afterwards.by_name
         assert _calls(afterwards) == _calls(at_once)
         assert afterwards.pagerank.tolist() == at_once.pagerank.tolist()
+
+
+def test_a_file_refreshed_from_disk_meanwhile_leaves_the_buffer_linked_in_full(
+    tmp_path: Path,
+) -> None:
+    with (
+        running(tmp_path / "now", quiet=3600.0) as now,
+        running(tmp_path / "later", quiet=3600.0) as later,
+    ):
+        for service in (now, later):
+            orders = Path(service.config.roots[0]) / "app" / "orders.py"
+            orders.write_text(orders.read_text() + "\n\ndef refund():\n    return save(0)\n")
+        now.live.refresh([str(Path(now.config.roots[0]) / "app" / "orders.py")])
+        now.live.set_overlay("app/util.py", EDITED)
+        later.live.set_overlay("app/util.py", EDITED, link=False)
+        later.live.refresh([str(Path(later.config.roots[0]) / "app" / "orders.py")])
+        refreshed = later.current()
+        assert not refreshed.links_pending  # the refresh took the buffer in, in full
+        assert "refund" in refreshed.by_name
+        assert _calls(refreshed) == _calls(now.current())

@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 
-from symfuse.indexer import live
+from symfuse.indexer import buffers
 from tests.support.lsp import capabilities, copy_fixture, lsp_session
 
 
@@ -65,7 +65,7 @@ async def test_calls_right_after_an_edit_see_the_edit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A name search does not wait for an edit's links; the call hierarchy does."""
-    monkeypatch.setattr(live, "LINK_QUIET", 3600.0)  # no background linking meanwhile
+    monkeypatch.setattr(buffers, "LINK_QUIET", 3600.0)  # no background linking meanwhile
     async with lsp_session(tmp_path) as s:
         await s.wait_ready()
         uri = s.open("geometry/report.py")
