@@ -158,6 +158,16 @@ def _calls(index: Index) -> set[tuple[str, str]]:
     }
 
 
+@contextmanager
+def twins(tmp_path: Path) -> Iterator[tuple[IndexService, IndexService]]:
+    """Two services over equal workspaces: one links each edit at once, one later."""
+    with (
+        running(tmp_path / "now", quiet=3600.0) as now,
+        running(tmp_path / "later", quiet=3600.0) as later,
+    ):
+        yield now, later
+
+
 EDITED = (
     "from app.orders import save\n\n\ndef helper():\n    return checkout()\n\n\n"
     "def fresh():\n    return helper() + save(2)\n"
@@ -187,10 +197,7 @@ def test_an_unlinked_buffer_patch_is_searchable_at_once_and_linked_in_the_backgr
 def test_linking_buffer_patches_later_gives_the_graph_of_linking_them_at_once(
     tmp_path: Path,
 ) -> None:
-    with (
-        running(tmp_path / "now", quiet=3600.0) as now,
-        running(tmp_path / "later", quiet=3600.0) as later,
-    ):
+    with twins(tmp_path) as (now, later):
         now.live.set_overlay("app/util.py", EDITED)
         later.live.set_overlay("app/util.py", EDITED.replace("fresh", "stale"), link=False)
         later.live.set_overlay("app/util.py", EDITED, link=False)  # two patches, one link
@@ -205,10 +212,7 @@ def test_linking_buffer_patches_later_gives_the_graph_of_linking_them_at_once(
 def test_a_file_refreshed_from_disk_meanwhile_leaves_the_buffer_linked_in_full(
     tmp_path: Path,
 ) -> None:
-    with (
-        running(tmp_path / "now", quiet=3600.0) as now,
-        running(tmp_path / "later", quiet=3600.0) as later,
-    ):
+    with twins(tmp_path) as (now, later):
         for service in (now, later):
             orders = Path(service.config.roots[0]) / "app" / "orders.py"
             orders.write_text(orders.read_text() + "\n\ndef refund():\n    return save(0)\n")
