@@ -170,7 +170,9 @@ class LexicalIndex:
         b = weighting.b_body
         norm = 1.0 - b + b * self.body_length[b_rows] / average
         tf[b_rows] += weighting.body * body.data[body.indptr[col] : body.indptr[col + 1]] / norm
-        rows: npt.NDArray[np.int32] = np.union1d(h_rows, b_rows).astype(np.int32)
+        # Every count is positive and ``tf`` was all zeros: its nonzero rows are the rows
+        # of either field, sorted (one pass over ``tf``; a union sorts both, 10x slower).
+        rows: npt.NDArray[np.int32] = np.flatnonzero(tf).astype(np.int32)
         return rows
 
 

@@ -38,17 +38,20 @@ def top_k(scores: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int64]:
     score tied with the k-th joins the sort, so that the first ``j`` of ``top_k(s, k)``
     are ``top_k(s, j)`` for any ``j <= k`` (a longer list extends a shorter one).
     """
-    positive = int(np.count_nonzero(scores > 0))
-    k = min(k, positive)
+    # The selection runs over the positive scores alone: most channels score a few
+    # symbols of many (a name's words), and selecting among all of them cost the most.
+    positive = np.flatnonzero(scores > 0)
+    k = min(k, positive.shape[0])
     if k <= 0:
         return np.zeros(0, dtype=np.int64)
-    if k < scores.shape[0]:
-        chosen = np.argpartition(-scores, k - 1)[:k]
-        kth = scores[chosen].min()
-        if np.count_nonzero(scores == kth) > np.count_nonzero(scores[chosen] == kth):
-            chosen = np.flatnonzero(scores >= kth)
+    values = scores[positive]
+    if k < values.shape[0]:
+        picked = np.argpartition(-values, k - 1)[:k]
+        kth = values[picked].min()
+        if np.count_nonzero(values == kth) > np.count_nonzero(values[picked] == kth):
+            picked = np.flatnonzero(values >= kth)
+        chosen = positive[picked]
     else:
-        chosen = np.arange(scores.shape[0])
-    chosen = chosen[scores[chosen] > 0]
+        chosen = positive
     order = np.lexsort((chosen, -scores[chosen]))[:k]
     return chosen[order].astype(np.int64)
