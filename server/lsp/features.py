@@ -56,10 +56,11 @@ async def workspace_symbol(
     mine = protocol.symbol_number(params)
 
     def answer(index: Index) -> list[lsp.WorkspaceSymbol]:
-        return [
-            lsp_convert.workspace_symbol(index, s, None if lazy else ls.state.mapper(index, s.file))
-            for s in _found(ls, index, wanted, limit)
-        ]
+        found = _found(ls, index, wanted, limit)
+        if lazy:
+            return [lsp_convert.workspace_symbol(index, s, None) for s in found]
+        mappers = {key: ls.state.mapper(index, key) for key in {s.file for s in found}}
+        return [lsp_convert.workspace_symbol(index, s, mappers[s.file]) for s in found]
 
     def superseded() -> bool:  # the user typed on: a newer query is waiting
         return protocol.symbol_requests != mine
