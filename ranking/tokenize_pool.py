@@ -127,8 +127,14 @@ def _remapped(rows: Rows, ids: npt.NDArray[np.int32]) -> Rows:
 
 
 def workers_for(files: int) -> int:
-    """How many worker processes tokenize ``files`` files: 0 (this process) for few."""
+    """How many worker processes tokenize ``files`` files: 0 (this process) for few, or
+    in a daemonic process, which may not have children (a Dask worker building a shard:
+    ``symfuse shards build --workers`` failed on every repository past POOL_FILES)."""
+    import multiprocessing
+
     cores = min(os.cpu_count() or 1, 8)
+    if multiprocessing.current_process().daemon:
+        return 0
     return cores if files >= POOL_FILES and cores > 1 else 0
 
 
