@@ -15,7 +15,7 @@ import fnmatch
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -116,6 +116,17 @@ def _table(pairs: Iterable[tuple[int, tuple[str, ...]]]) -> dict[str, list[int]]
                 if not found or found[-1] != position:
                     found.append(position)
     return table
+
+
+class SymbolRoles(Protocol):
+    """What fusion's later steps ask of the ranked symbols: a :class:`FilterTable`, or
+    the flags a shard sent with its candidates (:mod:`symfuse.ranking.shard_fusion`)."""
+
+    def documents(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]: ...
+
+    def side_code(
+        self, positions: npt.NDArray[np.int64] | None = None
+    ) -> npt.NDArray[np.bool_]: ...
 
 
 @dataclass(frozen=True, slots=True)

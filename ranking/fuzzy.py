@@ -140,6 +140,20 @@ def rank(
     return Ranking(chosen, scores, found.astype(np.int64))
 
 
+def tie_keys(
+    index: TrigramIndex, query: str, found: npt.NDArray[np.int64], max_edit_distance: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """What :func:`rank` orders equally close names of ``found`` by: the distance as
+    written, then trigram overlap (a shard sends them so that names of many shards
+    order as in one index)."""
+    q = query.strip().lower()
+    if not q or not found.shape[0]:
+        return np.zeros(found.shape[0], np.int64), np.zeros(found.shape[0])
+    q_whole = whole(query.strip()) or q
+    _distance, near = _distances(index, q, q_whole, found, max_edit_distance)
+    return near, index.jaccard(query.strip())[found]
+
+
 def _candidates(
     index: TrigramIndex,
     similarity: npt.NDArray[np.float64],

@@ -305,6 +305,21 @@ def tiers(table: NameTable, query: str) -> npt.NDArray[np.int8]:
     return tier
 
 
+def name_distance(
+    table: NameTable, query: str, found: npt.NDArray[np.int64], tier: npt.NDArray[np.int8]
+) -> npt.NDArray[np.int64]:
+    """How far each name of ``found`` is from the query: the difference in length, or for
+    a camel-hump match in sub-tokens (the identity channel's order after the tier)."""
+    distance = np.abs(table.name_length[found] - len(query.strip())).astype(np.int64)
+    hump = tier[found] == MatchTier.CAMEL_HUMP
+    if hump.any():
+        # An abbreviation reads best as one letter group per sub-token: "gsf" ->
+        # get_serializer_formats before get_source_field_names; "glin" ->
+        # GetLanguageInfoNode before get_language_info.
+        distance[hump] = np.abs(table.token_count[found[hump]] - hump_count(query))
+    return distance
+
+
 def rank(
     table: NameTable,
     query: str,
@@ -323,13 +338,7 @@ def rank(
     found = np.flatnonzero(hit)
     if not found.shape[0]:
         return Ranking.empty(), tier
-    distance = np.abs(table.name_length[found] - len(query.strip()))
-    hump = tier[found] == MatchTier.CAMEL_HUMP
-    if hump.any():
-        # An abbreviation reads best as one letter group per sub-token: "gsf" ->
-        # get_serializer_formats before get_source_field_names; "glin" ->
-        # GetLanguageInfoNode before get_language_info.
-        distance[hump] = np.abs(table.token_count[found[hump]] - hump_count(query))
+    distance = name_distance(table, query, found, tier)
     order = np.lexsort((found, -pagerank[found], distance, tier[found]))[:limit]
     chosen = found[order].astype(np.int64)
     scores = (MatchTier.NONE - tier[chosen]).astype(np.float64) / float(MatchTier.NONE)

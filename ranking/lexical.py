@@ -110,6 +110,9 @@ class LexicalIndex:
     body_length: npt.NDArray[np.float64]
     idf: npt.NDArray[np.float64]
     term_ids: dict[str, int]
+    # The body's mean length when this index scores as part of a larger corpus (a shard,
+    # :mod:`symfuse.ranking.global_stats`); None: this index's own mean.
+    body_average: float | None = None
 
     @classmethod
     def build(cls, documents: Documents) -> LexicalIndex:
@@ -137,6 +140,8 @@ class LexicalIndex:
         present = np.zeros(n, dtype=np.int32)
         known_required = 0
         average = float(self.body_length.mean()) if n else 1.0
+        if self.body_average is not None:
+            average = self.body_average
         tf = np.zeros(n, dtype=np.float64)
         for term in terms.required + terms.optional:
             col = self.term_ids.get(term)

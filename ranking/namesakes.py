@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.filters import FilterTable
+from symfuse.ranking.filters import SymbolRoles
 from symfuse.ranking.fusion import Fused
 from symfuse.ranking.identity import MatchTier
 from symfuse.ranking.request import Channel, IncludeTests, SearchRequest
@@ -54,7 +54,7 @@ def namesake_keys(
     symbols: Sequence[Symbol],
     fused: Fused,
     levels: npt.NDArray[np.int8],
-    filters: FilterTable,
+    filters: SymbolRoles,
     sides_last: bool,
 ) -> npt.NDArray[np.int64]:
     """Per item of ``fused`` (aligned with ``levels``, the guard levels), the order of

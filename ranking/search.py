@@ -10,21 +10,22 @@ names first for identifier-shaped queries; cut the page; bucket it for
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
 
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
+from symfuse.indexer.model import Symbol
 from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, neural, similarity, structural
 from symfuse.ranking.cancel import checkpoint
-from symfuse.ranking.filters import linked_implementers
+from symfuse.ranking.filters import SymbolRoles, linked_implementers
 from symfuse.ranking.fusion import Fused, cascade, extended, fuse, guard_first
-from symfuse.ranking.identity import MatchTier, NameTable, hump_count
+from symfuse.ranking.guard_levels import BOOSTS, guard_levels
+from symfuse.ranking.identity import MatchTier
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.modes import MIN_DEPTH
 from symfuse.ranking.namesakes import namesake_keys, sides_lower
@@ -85,7 +86,19 @@ def search(
     intent = call_query(request.query) if mode is not SearchMode.GET else None
     query = intent.target if intent is not None else request.query
     shape = classify(query)
-    base = SearchResponse(
+    base = response_base(request, mode, intent, shape)
+    vectors = None
+    if PLANS[shape].described and request.semantic is not SemanticMode.OFF:
+        vectors = neural.embedder_for(index, directory)
+    answer = _answer(index, prepared, request, query, shape, base, vectors)
+    return with_code(index, answer, request)
+
+
+def response_base(
+    request: SearchRequest, mode: SearchMode, intent: CallQuery | None, shape: Shape
+) -> SearchResponse:
+    """An answer to ``request`` with no items yet."""
+    return SearchResponse(
         query=request.query,
         items=(),
         total=0,
@@ -101,11 +114,6 @@ def search(
         shape=shape.value,
         response_format=request.response_format,
     )
-    vectors = None
-    if PLANS[shape].described and request.semantic is not SemanticMode.OFF:
-        vectors = neural.embedder_for(index, directory)
-    answer = _answer(index, prepared, request, query, shape, base, vectors)
-    return with_code(index, answer, request)
 
 
 def _answer(
@@ -118,14 +126,7 @@ def _answer(
     vectors: similarity.Embedder | None = None,
 ) -> SearchResponse:
     mode = base.search_mode
-    implementers = linked_implementers(index, request.implements) if request.implements else None
-    mask = prepared.filters.mask(request, implementers)
-    filters = prepared.filters
-    chosen = repository_mask(
-        index.roots, filters.files, filters.file, request.repository, request.exclude_repository
-    )
-    if chosen is not None:
-        mask = chosen if mask is None else mask & chosen
+    mask = search_mask(index, prepared, request)
     if base.intent is not None:
         base = replace(base, namesakes=named_targets(index, base.intent, mask))
     if mode is SearchMode.GET:
@@ -143,6 +144,21 @@ def _answer(
     return _ranked(index, prepared, request, query, shape, mask, base, vectors)
 
 
+def search_mask(
+    index: Index, prepared: Prepared, request: SearchRequest
+) -> npt.NDArray[np.bool_] | None:
+    """The symbols the request's filters and repositories leave in (None: all)."""
+    implementers = linked_implementers(index, request.implements) if request.implements else None
+    mask = prepared.filters.mask(request, implementers)
+    filters = prepared.filters
+    chosen = repository_mask(
+        index.roots, filters.files, filters.file, request.repository, request.exclude_repository
+    )
+    if chosen is not None:
+        mask = chosen if mask is None else mask & chosen
+    return mask
+
+
 @dataclass(frozen=True, slots=True)
 class ChannelRun:
     rankings: dict[Channel, Ranking]
@@ -150,6 +166,7 @@ class ChannelRun:
     weights: FusionWeights
     fuzzy_auto: bool = False  # fuzzy ran because nothing matched the name as typed
     near_typo: bool = False  # fuzzy ran for names one edit away, though something matched
+    and_matches: int = 0  # the lexical ranking's first ones hold every required term
 
 
 def run_channels(
@@ -219,7 +236,8 @@ def run_channels(
         found = [r.positions for r in rankings.values() if len(r)]
         if found:
             rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
-    return ChannelRun(rankings, tiers, weights, fuzzy_auto, near_typo)
+    and_matches = lexical_result.and_matches
+    return ChannelRun(rankings, tiers, weights, fuzzy_auto, near_typo, and_matches)
 
 
 def _names(
@@ -259,6 +277,41 @@ def _semantic_weights(request: SearchRequest, plan: Plan) -> FusionWeights:
     )
 
 
+def ranked_depth(request: SearchRequest, size: int) -> int:
+    """How many candidates each channel ranks for ``request``."""
+    if request.min_score > 0:
+        return size  # every score is checked against it
+    return max(MIN_DEPTH, 2 * (request.offset + request.limit))
+
+
+def ranked_run(
+    index: Index,
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    shape: Shape,
+    mask: npt.NDArray[np.bool_] | None,
+    vectors: similarity.Embedder | None = None,
+) -> tuple[ChannelRun, int]:
+    """The channels' rankings of a ranked search, and how many symbols they matched."""
+    depth = ranked_depth(request, prepared.size)
+    run = run_channels(prepared, request, query, mask, depth, shape, vectors)
+    if "." in query and is_identifier_shaped(query):
+        run = _with_import_paths(index, prepared, run, query.strip(), mask)
+    return run, _matched(run, prepared.size)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """What fusion's later steps read of the ranked symbols, by position: one index's
+    (:func:`_ranked`), or the candidates of many shards (:mod:`.shard_fusion`)."""
+
+    symbols: Sequence[Symbol]
+    roles: SymbolRoles
+    pagerank: npt.NDArray[np.float64]
+    levels: Callable[[ChannelRun, npt.NDArray[np.int64]], npt.NDArray[np.int8]]
+
+
 def _ranked(
     index: Index,
     prepared: Prepared,
@@ -269,37 +322,43 @@ def _ranked(
     base: SearchResponse,
     vectors: similarity.Embedder | None = None,
 ) -> SearchResponse:
-    depth = max(MIN_DEPTH, 2 * (request.offset + request.limit))
-    if request.min_score > 0:
-        depth = prepared.size  # every score is checked against it
-    run = run_channels(prepared, request, query, mask, depth, shape, vectors)
-    if "." in query and is_identifier_shaped(query):
-        run = _with_import_paths(index, prepared, run, query.strip(), mask)
-    matched = _matched(run, prepared.size)
+    run, matched = ranked_run(index, prepared, request, query, shape, mask, vectors)
+
+    def levels(run: ChannelRun, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
+        lower = prepared.trigrams.lower
+        edits = request.max_edit_distance
+        return guard_levels(run, prepared.names, positions, query, edits, lower)
+
+    ranked = Ranked(index.symbols, prepared.filters, prepared.pagerank, levels)
+    return fused_answer(ranked, request, query, shape, run, matched, base)
+
+
+def fused_answer(
+    ranked: Ranked,
+    request: SearchRequest,
+    query: str,
+    shape: Shape,
+    run: ChannelRun,
+    matched: int,
+    base: SearchResponse,
+) -> SearchResponse:
+    """The channels of ``run`` fused, ordered by name-match level, cut to the page."""
     fused = _merge(run, request)
-    if depth > MIN_DEPTH:
+    if ranked_depth(request, len(ranked.symbols)) > MIN_DEPTH:
         # The first MIN_DEPTH candidates of each channel order the head of every page,
         # whatever the limit; a longer answer continues with the deeper lists' order.
-        fused = extended(_merge(_truncated(run, prepared, MIN_DEPTH), request), fused)
-    fused = demoted(fused, prepared.filters, request, query, shape)
-    fused = documents_demoted(fused, prepared.filters, request, query)
+        fused = extended(_merge(_truncated(run, ranked.pagerank, MIN_DEPTH), request), fused)
+    fused = demoted(fused, ranked.roles, request, query, shape)
+    fused = documents_demoted(fused, ranked.roles, request, query)
     if PLANS[shape].described:
-        fused = reranked(fused, index.symbols, query)
+        fused = reranked(fused, ranked.symbols, query)
     lifted = np.zeros(len(fused), dtype=np.bool_)
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:
-        levels = _guard_levels(
-            run,
-            prepared.names,
-            fused.positions,
-            query,
-            request.max_edit_distance,
-            prepared.trigrams.lower,
-        )
-        order = namesake_keys(
-            index.symbols, fused, levels, prepared.filters, sides_lower(request, query)
-        )
-        order += documents_last(fused, prepared.filters, request, query)
+        levels = ranked.levels(run, fused.positions)
+        sides = sides_lower(request, query)
+        order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides)
+        order += documents_last(fused, ranked.roles, request, query)
         fused, lifted = guard_first(fused, levels, order)
         levels = np.sort(levels)
     if request.min_score > 0:
@@ -309,7 +368,7 @@ def _ranked(
     ran = tuple(c for c in Channel if c in run.rankings)
     return replace(
         base,
-        items=_items(index, request, run, fused, levels, lifted, base.search_mode),
+        items=_items(ranked.symbols, request, run, fused, levels, lifted, base.search_mode),
         total=matched,
         channels=ran,
         weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
@@ -317,7 +376,7 @@ def _ranked(
 
 
 def _items(
-    index: Index,
+    symbols: Sequence[Symbol],
     request: SearchRequest,
     run: ChannelRun,
     fused: Fused,
@@ -330,7 +389,6 @@ def _items(
     top = float(fused.scores[0]) if len(fused) else 0.0
     exact = run.tiers[fused.positions] == MatchTier.EXACT
     items: list[SearchItem] = []
-    symbols = index.symbols
     for i in range(len(fused))[page]:
         score = float(fused.scores[i])
         tier = None
@@ -349,7 +407,7 @@ def _items(
                 score,
                 tier,
                 hits,
-                _BOOSTS[MatchTier(int(levels[i]) // 2)] if lifted[i] else None,
+                BOOSTS[MatchTier(int(levels[i]) // 2)] if lifted[i] else None,
             )
         )
     return tuple(items)
@@ -391,7 +449,7 @@ def _with_import_paths(
     return replace(run, rankings=rankings, tiers=tiers)
 
 
-def _truncated(run: ChannelRun, prepared: Prepared, depth: int) -> ChannelRun:
+def _truncated(run: ChannelRun, pagerank: npt.NDArray[np.float64], depth: int) -> ChannelRun:
     """``run`` as if each channel had ranked ``depth`` candidates (their lists' prefixes;
     the structural channel re-ranks the shorter lists' candidates)."""
     rankings: dict[Channel, Ranking] = {
@@ -401,7 +459,7 @@ def _truncated(run: ChannelRun, prepared: Prepared, depth: int) -> ChannelRun:
     }
     found = [r.positions for r in rankings.values() if len(r)]
     if Channel.STRUCTURAL in run.rankings and found:
-        rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
+        rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))
     return replace(run, rankings=rankings)
 
 
@@ -420,69 +478,6 @@ def _merge(run: ChannelRun, request: SearchRequest) -> Fused:
     if request.fusion or request.semantic is SemanticMode.ONLY:
         return fuse(run.rankings, run.weights)
     return cascade(run.rankings)
-
-
-_BOOSTS = {
-    MatchTier.EXACT: "exact_name",
-    MatchTier.CASE_INSENSITIVE: "exact_name",
-    MatchTier.FQN_SUFFIX: "name_match",
-    MatchTier.PREFIX: "name_match",
-    MatchTier.SEGMENT: "name_match",
-    MatchTier.CAMEL_HUMP: "name_match",
-    MatchTier.SUBSTRING: "name_match",
-    MatchTier.NONE: "name_match",
-}
-TYPO_GUARD_DISTANCE = 2  # auto-fuzzy hits this close to the query lead the answer
-
-
-def _guard_levels(
-    run: ChannelRun,
-    names: NameTable,
-    positions: npt.NDArray[np.int64],
-    query: str,
-    max_edit_distance: int,
-    lower: list[str] | None = None,
-) -> npt.NDArray[np.int8]:
-    """Order classes for an identifier-shaped query: twice the identity tier of each item.
-
-    A name match of a better tier always ranks above a worse one, so an exact
-    name comes first; fusion orders the items within a class. When no name
-    matched as typed and fuzzy ran on its own, names within
-    ``TYPO_GUARD_DISTANCE`` edits lead (levels 1..3, closest first).
-    """
-    level = run.tiers[positions].copy()
-    farther_as_written = np.zeros(positions.shape[0], dtype=np.bool_)
-    if any(sep in query for sep in (".", "::", "#")):
-        level[level == MatchTier.FQN_SUFFIX] = MatchTier.CASE_INSENSITIVE
-    fuzzy_hits = run.rankings.get(Channel.FUZZY)
-    if run.fuzzy_auto and fuzzy_hits is not None and len(fuzzy_hits):
-        distance = np.full(run.tiers.shape[0], 127, dtype=np.int64)
-        distance[fuzzy_hits.positions] = np.rint(
-            (1.0 - fuzzy_hits.scores) * (max_edit_distance + 1)
-        ).astype(np.int64)
-        near = distance[positions]
-        close = near <= TYPO_GUARD_DISTANCE
-        level[close] = (1 + near[close]).astype(np.int8)
-        if lower is not None:
-            # Equally close once separators are dropped, the name closer as written leads
-            # ("_quote_anme": "_quote_name" before "quote_name"), as in the fuzzy channel.
-            at = np.flatnonzero(close)
-            written = process.cdist(
-                [query.strip().lower()], [lower[int(p)] for p in positions[at]], scorer=OSA.distance
-            )[0]
-            farther_as_written[at] = written > near[at]
-    elif run.near_typo and fuzzy_hits is not None and len(fuzzy_hits):
-        # One edit away ranks with the substring matches; fusion orders within.
-        one = np.isin(positions, fuzzy_hits.positions)
-        level[one] = np.minimum(level[one], np.int8(MatchTier.SUBSTRING))
-    # Half steps: within the camel-hump tier, abbreviations that name every sub-token
-    # ("gsf" -> get_serializer_formats) lead those that skip or split some.
-    halves = (level * 2 + farther_as_written).astype(np.int8)
-    hump = level == MatchTier.CAMEL_HUMP
-    if hump.any():
-        tokens = names.token_count[positions[hump]]
-        halves[hump] += (tokens != hump_count(query)).astype(np.int8)
-    return halves
 
 
 def _tier(score: float, top: float, exact: bool) -> Tier:

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind
-from symfuse.ranking.filters import FilterTable
+from symfuse.ranking.filters import SymbolRoles
 from symfuse.ranking.fusion import Fused
 from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
@@ -183,7 +183,7 @@ SIDE_CODE_SCORE = 0.3
 
 
 def demoted(
-    fused: Fused, filters: FilterTable, request: SearchRequest, query: str, shape: Shape
+    fused: Fused, filters: SymbolRoles, request: SearchRequest, query: str, shape: Shape
 ) -> Fused:
     """``fused`` with test, example and benchmark code ranked lower (its score times
     :data:`SIDE_CODE_SCORE`), when the shape's plan says so, ``include_tests`` is
@@ -216,7 +216,7 @@ DOCUMENT_SCORE = 0.3
 
 
 def documents_demoted(
-    fused: Fused, filters: FilterTable, request: SearchRequest, query: str
+    fused: Fused, filters: SymbolRoles, request: SearchRequest, query: str
 ) -> Fused:
     """``fused`` with headings and keys (:attr:`Kind.DOCUMENTS`) ranked below code (their
     score times :data:`DOCUMENT_SCORE`), unless :func:`_documents_asked`."""
@@ -229,7 +229,7 @@ def documents_demoted(
 
 
 def documents_last(
-    fused: Fused, filters: FilterTable, request: SearchRequest, query: str
+    fused: Fused, filters: SymbolRoles, request: SearchRequest, query: str
 ) -> npt.NDArray[np.int64]:
     """A sort key (aligned with ``fused``) that puts headings and keys after code among
     items of one exact-name level, unless :func:`_documents_asked`; 0 everywhere else."""

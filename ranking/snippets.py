@@ -93,21 +93,29 @@ def source(index: Index, symbol: Symbol, cap: int = SOURCE_LINES) -> str | None:
     return f"{text}\n… ({left} more lines)" if left > 0 else text
 
 
+def code_wanted(request: SearchRequest) -> bool:
+    """Whether the answer to ``request`` shows code (snippets, or sources at full)."""
+    if request.detail_level is DetailLevel.MINIMAL:
+        return False
+    return request.detail_level is DetailLevel.FULL or request.snippet_lines > 0
+
+
+def code_of(index: Index, symbol: Symbol, request: SearchRequest) -> tuple[str | None, str | None]:
+    """``symbol``'s snippet and (at ``detail_level`` full) source, as ``request`` asks."""
+    full = request.detail_level is DetailLevel.FULL
+    return snippet(index, symbol, request.snippet_lines), source(index, symbol) if full else None
+
+
 def with_code(index: Index, response: SearchResponse, request: SearchRequest) -> SearchResponse:
     """``response`` with each item's snippet (``snippet_lines``) and, at ``detail_level``
     full, its source."""
-    full = request.detail_level is DetailLevel.FULL
-    count = request.snippet_lines
     if request.detail_level is DetailLevel.MINIMAL:
         return replace(response, snippet_lines=0)  # minimal: the fewest tokens, no code
-    if not full and count <= 0:
+    if not code_wanted(request):
         return response
+    coded = [code_of(index, item.symbol, request) for item in response.items]
     items = tuple(
-        replace(
-            item,
-            snippet=snippet(index, item.symbol, count),
-            source=source(index, item.symbol) if full else None,
-        )
-        for item in response.items
+        replace(item, snippet=text, source=whole)
+        for item, (text, whole) in zip(response.items, coded, strict=True)
     )
     return replace(response, items=items)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.config import root_aliases, split_alias
 from symfuse.indexer.errors import SymfuseError
-from symfuse.server.cli.common import format_option
+from symfuse.server.cli.common import format_option, index_config
 from symfuse.server.common.output import OutputFormat, render
 from symfuse.server.shards.cluster import LOOPBACK, ClusterOptions
 
@@ -34,14 +34,17 @@ def register(
 ) -> None:
     p = sub.add_parser(
         "shards",
-        parents=[common],
         help="build repository shards (one index per repository) on Dask",
         description="Build one self-contained index per repository into a shard directory, "
         "one Dask task per repository, the largest first; only changed repositories are "
         "rebuilt. Serve them with `symfuse mcp --shards DIR` (or lsp, search).",
     )
     actions = p.add_subparsers(dest="shards_action", required=True, metavar="ACTION")
-    build = actions.add_parser("build", help="build or update the shards of ROOTs")
+    # The workspace options of `symfuse index` (--include, --exclude, --languages, ...):
+    # the same parser, so that a shard indexes what `symfuse index` of its root would.
+    build = actions.add_parser(
+        "build", parents=[common], help="build or update the shards of ROOTs"
+    )
     build.add_argument("roots", nargs="+", metavar="ROOT", help="repositories (ALIAS=PATH too)")
     build.add_argument("--out", required=True, type=Path, metavar="DIR", help="shard directory")
     add_cluster_options(build)
@@ -127,8 +130,10 @@ def run_build(args: argparse.Namespace) -> int:
             line += f": {result.error}"
         print(line, file=sys.stderr, flush=True)
 
+    chosen = index_config(args, list(roots.values())).discovery()
     with connected(cluster_options(args)) as client:
-        results = build_shards(roots, args.out.resolve(), client=client, report=report)
+        out = args.out.resolve()
+        results = build_shards(roots, out, client=client, report=report, chosen=chosen)
     rows = [r.to_dict() for r in results]
     if args.output_format is OutputFormat.TEXT:
         print(

@@ -13,18 +13,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from symfuse.indexer.atomic import atomic_write
 from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.discover import DiscoveryConfig
 from symfuse.server.shards.manifest import (
+    GLOBAL_STATS,
     INDEX,
+    STATS,
     ShardManifest,
     Source,
     formats,
     read_manifest,
+    selected,
     shard_dir,
+    shard_dirs,
     source_of,
     write_manifest,
 )
@@ -44,6 +50,7 @@ class BuildJob:
     out: str
     source: Source
     jobs: int | None = 1
+    chosen: DiscoveryConfig = field(default_factory=DiscoveryConfig)  # --include ... files
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,12 +79,24 @@ class ShardBuilt:
 Report = Callable[[ShardBuilt, int, int], None]  # (result, done, total)
 
 
-def shard_config(directory: Path, alias: str, root: str, jobs: int | None = 1) -> IndexConfig:
-    """The index configuration of one shard: its root alone, under its alias."""
+def shard_config(
+    directory: Path,
+    alias: str,
+    root: str,
+    jobs: int | None = 1,
+    chosen: DiscoveryConfig | None = None,
+) -> IndexConfig:
+    """The index configuration of one shard: its root alone, under its alias, indexing
+    the files ``chosen`` selects (all by default)."""
+    chosen = chosen if chosen is not None else DiscoveryConfig()
     return IndexConfig(
         roots=(Path(root),),
         names=(alias,),
         index_dir=directory / INDEX,
+        include=chosen.include,
+        exclude=chosen.exclude,
+        max_file_size=chosen.max_file_size,
+        languages=chosen.languages,
         progress=False,
         jobs=jobs,
     )
@@ -87,20 +106,24 @@ def build_one(job: BuildJob) -> ShardBuilt:
     """Index one repository into its shard (a Dask task); failures come back as values."""
     from symfuse.indexer.update import update_index
     from symfuse.ranking.api import prepare
+    from symfuse.ranking.global_stats import stats_of
 
     started = time.perf_counter()
     directory = shard_dir(Path(job.out), job.alias)
     try:
         if not Path(job.root).is_dir():
             raise FileNotFoundError(f"the repository root {job.root} is not a directory")
-        config = shard_config(directory, job.alias, job.root, job.jobs)
+        config = shard_config(directory, job.alias, job.root, job.jobs, job.chosen)
         index, report = update_index(config)
-        prepare(index, config.store.directory)  # the ranking structures, stored in the shard
+        prepared = prepare(index, config.store.directory)  # ranking structures, in the shard
+        atomic_write(directory / STATS, stats_of(prepared).to_bytes())
         seconds = time.perf_counter() - started
         counts = {k: v for k, v in report.counts.items() if isinstance(v, int | dict)}
+        source = job.source
         manifest = ShardManifest(
-            job.alias, job.root, job.source.revision, job.source.files, formats(), counts, seconds
+            job.alias, job.root, source.revision, source.files, formats(), counts, seconds
         )
+        manifest = replace(manifest, selection=selected(job.chosen))
         write_manifest(directory, manifest)
     except Exception as exc:  # reported as this repository's failure; the others go on
         return ShardBuilt(job.alias, "failed", time.perf_counter() - started, error=_why(exc))
@@ -111,7 +134,9 @@ def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def plan(roots: dict[str, str], out: Path, jobs: int | None) -> tuple[list[BuildJob], list[str]]:
+def plan(
+    roots: dict[str, str], out: Path, jobs: int | None, chosen: DiscoveryConfig
+) -> tuple[list[BuildJob], list[str]]:
     """The repositories to build, largest first, and the aliases whose shard is current."""
     todo: list[BuildJob] = []
     current: list[str] = []
@@ -121,10 +146,11 @@ def plan(roots: dict[str, str], out: Path, jobs: int | None) -> tuple[list[Build
             existing: ShardManifest | None = read_manifest(shard_dir(out, alias))
         except (OSError, ValueError):
             existing = None
-        if existing is not None and existing.up_to_date(root, source):
+        has_stats = (shard_dir(out, alias) / STATS).is_file()
+        if existing is not None and existing.up_to_date(root, source, chosen) and has_stats:
             current.append(alias)
         else:
-            todo.append(BuildJob(alias, root, str(out), source, jobs))
+            todo.append(BuildJob(alias, root, str(out), source, jobs, chosen))
     todo.sort(key=lambda j: -j.source.size)
     return todo, current
 
@@ -135,11 +161,14 @@ def build_shards(
     *,
     client: Client | None = None,
     report: Report | None = None,
+    chosen: DiscoveryConfig | None = None,
 ) -> list[ShardBuilt]:
     """Build the shards of ``roots`` (alias -> path) that are not current, on ``client``'s
-    cluster (one task per repository) or here, one after another, when it is None."""
+    cluster (one task per repository) or here, one after another, when it is None;
+    ``chosen``: the files to index (``--include/--exclude/--languages``; all by default)."""
     out.mkdir(parents=True, exist_ok=True)
-    todo, current = plan(roots, out, jobs=1 if client is not None else None)
+    chosen = chosen if chosen is not None else DiscoveryConfig()
+    todo, current = plan(roots, out, 1 if client is not None else None, chosen)
     results = [ShardBuilt(alias, "unchanged") for alias in current]
     total = len(roots)
     for result in results:
@@ -148,11 +177,25 @@ def build_shards(
         for job in todo:
             results.append(build_one(job))
             _tell(report, results[-1], results, total)
-        return results
-    for result in _on_cluster(client, todo):
-        results.append(result)
-        _tell(report, result, results, total)
+    else:
+        for result in _on_cluster(client, todo):
+            results.append(result)
+            _tell(report, result, results, total)
+    write_global_stats(out)
     return results
+
+
+def write_global_stats(out: Path) -> None:
+    """Every shard's corpus statistics summed into ``out``'s global statistics (atomically),
+    so that each shard scores as part of the whole (:mod:`symfuse.ranking.global_stats`)."""
+    from symfuse.ranking.global_stats import CorpusStats
+
+    parts = [
+        CorpusStats.from_bytes((d / STATS).read_bytes())
+        for d in shard_dirs(out)
+        if (d / STATS).is_file()
+    ]
+    atomic_write(out / GLOBAL_STATS, CorpusStats.merged(parts).to_bytes())
 
 
 def _tell(report: Report | None, result: ShardBuilt, done: list[ShardBuilt], total: int) -> None:

@@ -17,18 +17,27 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking import repositories
 from symfuse.ranking.identity import NameTable, tiers
-from symfuse.ranking.intent import call_query
+from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.repositories import RepositoryError
-from symfuse.ranking.request import MAX_LIMIT, Aggregation, ResponseFormat, SearchRequest
+from symfuse.ranking.request import (
+    MAX_LIMIT,
+    Aggregation,
+    ResponseFormat,
+    SearchMode,
+    SearchRequest,
+)
 from symfuse.ranking.response import SearchItem, SearchResponse
 from symfuse.ranking.tokens import is_identifier_shaped
+
+if TYPE_CHECKING:
+    from symfuse.ranking.shard_part import ShardPart
 
 SHARD_TIMEOUT = 30.0  # seconds a search waits for the slowest shard
 
@@ -100,27 +109,65 @@ def _reason(exc: BaseException) -> str:
 
 
 def merge(request: SearchRequest, asked: Asked[SearchResponse]) -> SearchResponse:
-    """One answer from the shards' answers (see the module docstring for the order)."""
+    """One answer from the shards' own answers, merged by rank (the module docstring):
+    for the searches :func:`fused_globally` does not cover."""
     items = [i for answer in asked.answers.values() for i in answer.items]
     levels = _levels(items, request.query)
     order = sorted(
         range(len(items)), key=lambda at: (levels[at], -items[at].score, items[at].symbol.symbol_id)
     )
     items = _lifted([items[at] for at in order])
-    if request.aggregation_mode is Aggregation.PER_REPO and len(asked.answers) > 1:
+    first = next(iter(asked.answers.values()), None)
+    base = first if first is not None else _empty(request)
+    total = sum(a.total for a in asked.answers.values())
+    return paged(request, items, base, total, asked.errors, len(asked.answers))
+
+
+def fused_globally(request: SearchRequest) -> bool:
+    """Whether ``request`` is a ranked search (single or tiered, no ``min_score``), which
+    the shards answer by parts fused once here (:func:`merge_parts`)."""
+    mode = request.mode
+    if mode is SearchMode.AUTO:
+        mode = SearchMode.GET if is_path_shaped(request.query) else SearchMode.SINGLE
+    return mode in (SearchMode.SINGLE, SearchMode.TIERED) and request.min_score <= 0
+
+
+def merge_parts(
+    request: SearchRequest, asked: Asked[ShardPart], order: Sequence[str]
+) -> SearchResponse:
+    """One answer from the shards' parts: every channel ordered over all shards and fused
+    once (:func:`symfuse.ranking.shard_fusion.fuse_shards`), ``order`` being the
+    shards' order in a combined index."""
+    from symfuse.ranking.shard_fusion import fuse_shards
+
+    parts = [asked.answers[alias] for alias in order if alias in asked.answers]
+    fused = fuse_shards(shard_request(request), parts)
+    count = len(parts)
+    return paged(request, list(fused.items), fused, fused.total, asked.errors, count)
+
+
+def paged(
+    request: SearchRequest,
+    items: list[SearchItem],
+    base: SearchResponse,
+    total: int,
+    errors: tuple[RepositoryError, ...],
+    shards: int,
+) -> SearchResponse:
+    """The page ``request`` asks for of the merged ``items`` (spread over the repositories
+    for ``per_repo``), with the shards' ``errors``."""
+    if request.aggregation_mode is Aggregation.PER_REPO and shards > 1:
         page = repositories.spread(items, request.limit, lambda i: i.symbol.root)
     else:
         page = items[request.offset : request.offset + request.limit]
-    first = next(iter(asked.answers.values()), None)
-    base = first if first is not None else _empty(request)
     return dataclasses.replace(
         base,
         items=tuple(page),
-        total=sum(a.total for a in asked.answers.values()),
+        total=total,
         offset=request.offset,
         limit=request.limit,
         response_format=request.response_format,
-        errors=asked.errors,
+        errors=errors,
     )
 
 

@@ -7,6 +7,7 @@ live in this process and a thread pool asks them.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,14 +15,25 @@ from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.errors import SymfuseError
 from symfuse.ranking import repositories
-from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.request import DetailLevel, SearchRequest
 from symfuse.ranking.response import SearchResponse
-from symfuse.server.shards.fanout import SHARD_TIMEOUT, Pending, gather, merge, shard_request
+from symfuse.ranking.snippets import code_wanted
+from symfuse.server.shards.fanout import (
+    SHARD_TIMEOUT,
+    Pending,
+    fused_globally,
+    gather,
+    merge,
+    merge_parts,
+    shard_request,
+)
 from symfuse.server.shards.holders import ShardHolder
 from symfuse.server.shards.manifest import ShardManifest, read_manifest, shard_dirs
 
 if TYPE_CHECKING:
     from distributed import Client
+
+    from symfuse.ranking.shard_part import ShardPart
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +114,34 @@ class Fleet:
             for a in self.shards
             if repositories.selected(a, request.repository, request.exclude_repository)
         ]
-        pending: dict[str, Pending[SearchResponse]] = self._ask("search", aliases, asked_for)
-        return merge(request, gather(pending, self.paths, self.timeout))
+        if not fused_globally(request):
+            pending: dict[str, Pending[SearchResponse]] = self._ask("search", aliases, asked_for)
+            return merge(request, gather(pending, self.paths, self.timeout))
+        parts: dict[str, Pending[ShardPart]] = self._ask("part", aliases, asked_for)
+        merged = merge_parts(request, gather(parts, self.paths, self.timeout), aliases)
+        if request.detail_level is DetailLevel.MINIMAL:
+            return dataclasses.replace(merged, snippet_lines=0)
+        return self._with_code(request, merged) if code_wanted(request) else merged
+
+    def _with_code(self, request: SearchRequest, response: SearchResponse) -> SearchResponse:
+        """The page's snippets (and sources), asked of the shards that hold its items."""
+        ids: dict[str, list[str]] = {}
+        for item in response.items:
+            ids.setdefault(item.symbol.root, []).append(item.symbol.symbol_id)
+        pending = {a: self._ask("code", [a], request, found)[a] for a, found in ids.items()}
+        asked = gather(pending, self.paths, self.timeout)
+        code = {
+            key: found
+            for alias, answer in asked.answers.items()
+            for key, found in zip(ids[alias], answer, strict=True)
+        }
+        items = tuple(
+            dataclasses.replace(i, snippet=code[k][0], source=code[k][1])
+            if (k := i.symbol.symbol_id) in code
+            else i
+            for i in response.items
+        )
+        return dataclasses.replace(response, items=items)
 
     def memory(self) -> dict[str, int]:
         """Peak resident bytes of the process holding each shard (benchmarks)."""

@@ -16,6 +16,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from symfuse.indexer.errors import IndexCorrupt, SymfuseError
 from symfuse.indexer.index import Index
@@ -23,16 +24,28 @@ from symfuse.indexer.model import Symbol
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.request import SearchRequest
 from symfuse.ranking.response import SearchResponse
-from symfuse.server.shards.manifest import MANIFEST, ShardManifest, read_manifest
+from symfuse.server.shards.manifest import (
+    GLOBAL_STATS,
+    INDEX,
+    MANIFEST,
+    ShardManifest,
+    read_manifest,
+)
+
+if TYPE_CHECKING:
+    from symfuse.ranking.shard_part import ShardPart
 
 
 class ShardUnavailable(SymfuseError):
     """A shard that cannot answer: deleted, corrupt, or of another format."""
 
 
+Stamp = tuple[int, int, int, int]  # the manifest's inode, size, mtime; the global stats' mtime
+
+
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    stamp: tuple[int, int, int]  # the manifest's (inode, size, mtime) when it was loaded
+    stamp: Stamp  # when it was loaded
     manifest: ShardManifest
     index: Index
     prepared: Prepared
@@ -60,6 +73,27 @@ class ShardHolder:
         )
         return dataclasses.replace(response, items=items)
 
+    def part(self, request: SearchRequest) -> ShardPart:
+        """This shard's channels for ``request``, to be fused with the other shards'."""
+        from symfuse.ranking.shard_part import shard_part
+
+        loaded = self._current()
+        found = shard_part(loaded.index, loaded.prepared, request, self.directory / INDEX)
+        alias = loaded.manifest.alias
+        return found.keyed(tuple(_keyed(s, alias) for s in found.symbols))
+
+    def code(self, request: SearchRequest, ids: list[str]) -> list[tuple[str | None, str | None]]:
+        """The snippet and source ``request`` asks for of each symbol id (``alias/`` ids)."""
+        from symfuse.ranking.snippets import code_of
+
+        loaded = self._current()
+        index, alias = loaded.index, loaded.manifest.alias
+        out: list[tuple[str | None, str | None]] = []
+        for key in ids:
+            at = index.position.get(key.removeprefix(f"{alias}/"))
+            out.append((None, None) if at is None else code_of(index, index.symbols[at], request))
+        return out
+
     def memory(self) -> int:
         """This process's resident memory in bytes (for the benchmarks)."""
         import resource
@@ -78,16 +112,20 @@ class ShardHolder:
                 self._loaded = self._load(stamp)
             return self._loaded
 
-    def _stamp(self) -> tuple[int, int, int]:
+    def _stamp(self) -> Stamp:
+        try:
+            stats = os.stat(self.directory.parent / GLOBAL_STATS).st_mtime_ns
+        except OSError:
+            stats = 0
         try:
             st = os.stat(self.directory / MANIFEST)
         except FileNotFoundError as exc:
             raise ShardUnavailable(f"the shard at {self.directory} was deleted") from exc
         except OSError as exc:
             raise ShardUnavailable(f"the shard at {self.directory} cannot be read: {exc}") from exc
-        return (st.st_ino, st.st_size, st.st_mtime_ns)
+        return (st.st_ino, st.st_size, st.st_mtime_ns, stats)
 
-    def _load(self, stamp: tuple[int, int, int]) -> Loaded:
+    def _load(self, stamp: Stamp) -> Loaded:
         from symfuse.indexer.update import load_index
         from symfuse.ranking.api import prepare
         from symfuse.server.shards.build import shard_config
@@ -96,11 +134,30 @@ class ShardHolder:
             manifest = read_manifest(self.directory)
         except (OSError, IndexCorrupt) as exc:
             raise ShardUnavailable(f"the shard at {self.directory} is corrupt: {exc}") from exc
-        config = shard_config(self.directory, manifest.alias, manifest.root)
+        config = shard_config(
+            self.directory, manifest.alias, manifest.root, chosen=manifest.discovery
+        )
         index = load_index(config)
         if index is None:
             raise ShardUnavailable(f"the index of shard {manifest.alias} is missing or corrupt")
-        return Loaded(stamp, manifest, index, prepare(index, config.store.directory))
+        prepared = prepare(index, config.store.directory)
+        return Loaded(stamp, manifest, index, self._global(prepared))
+
+    def _global(self, prepared: Prepared) -> Prepared:
+        """``prepared`` scoring as part of every shard (the global statistics written at
+        build time); as it is when there are none (shards of an older build)."""
+        from symfuse.ranking.global_stats import CorpusStats, with_stats
+
+        try:
+            raw = (self.directory.parent / GLOBAL_STATS).read_bytes()
+        except FileNotFoundError:
+            return prepared
+        except OSError as exc:
+            raise ShardUnavailable(f"the global statistics cannot be read: {exc}") from exc
+        try:
+            return with_stats(prepared, CorpusStats.from_bytes(raw))
+        except IndexCorrupt as exc:
+            raise ShardUnavailable(f"the shard directory's {exc}") from exc
 
 
 def _keyed(symbol: Symbol, alias: str) -> Symbol:

@@ -18,12 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from symfuse.indexer.atomic import atomic_write
+from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE, DiscoveryConfig
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.store import FORMAT
 from symfuse.indexer.versions import EXTRACTOR_VERSION, LINKER_VERSION
 
 MANIFEST = "shard.json"
 INDEX = "index"
+STATS = "stats.msgpack"  # a shard's corpus statistics, beside its manifest
+GLOBAL_STATS = "global-stats.msgpack"  # every shard's summed, in the shard directory
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv"})
 
 
@@ -52,15 +55,41 @@ class ShardManifest:
     formats: dict[str, int]
     counts: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    selection: dict[str, Any] = field(default_factory=dict)  # what was indexed (selected)
 
-    def up_to_date(self, root: str, source: Source) -> bool:
-        """Whether this shard already is ``root`` at ``source`` in today's formats."""
+    def up_to_date(self, root: str, source: Source, chosen: DiscoveryConfig) -> bool:
+        """Whether this shard already is ``root`` at ``source`` in today's formats, with
+        the files ``chosen`` selects."""
         return (
             self.root == root
             and self.revision == source.revision
             and self.files_digest == source.files
             and self.formats == formats()
+            and self.selection == selected(chosen)
         )
+
+    @property
+    def discovery(self) -> DiscoveryConfig:
+        """The file selection this shard was built with."""
+        given = self.selection
+        languages = given.get("languages")
+        return DiscoveryConfig(
+            include=tuple(given.get("include", ())),
+            exclude=tuple(given.get("exclude", ())),
+            max_file_size=int(given.get("max_file_size", DEFAULT_MAX_FILE_SIZE)),
+            languages=None if languages is None else frozenset(languages),
+        )
+
+
+def selected(chosen: DiscoveryConfig) -> dict[str, Any]:
+    """``--include/--exclude/--languages/--max-file-size`` as a manifest records them."""
+    languages = None if chosen.languages is None else sorted(chosen.languages)
+    return {
+        "include": list(chosen.include),
+        "exclude": list(chosen.exclude),
+        "languages": languages,
+        "max_file_size": chosen.max_file_size,
+    }
 
 
 def shard_dir(out: Path, alias: str) -> Path:
@@ -86,6 +115,7 @@ def read_manifest(directory: Path) -> ShardManifest:
             formats={str(k): int(v) for k, v in data["formats"].items()},
             counts=dict(data.get("counts") or {}),
             seconds=float(data.get("seconds") or 0.0),
+            selection=dict(data.get("selection") or selected(DiscoveryConfig())),
         )
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise IndexCorrupt(f"shard manifest {directory / MANIFEST} is unreadable: {exc}") from exc

@@ -407,6 +407,26 @@ def report(m: dict[str, Any]) -> None:
     print("(timings taken beside other work on a shared 2-core machine are indicative)")
 
 
+def agreement_only(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Only the agreement (item 3), over ``work``'s shards and combined index, built
+    there first when missing (``--work`` keeps them between runs)."""
+    roots = repositories()
+    out = work / "shards"
+    if not (work / "combined").exists():
+        combined = [str(SYMFUSE), "index", *named(roots), "--index-dir", str(work / "combined")]
+        timed([*combined, "--no-progress"])
+    if not out.exists():
+        timed([str(SYMFUSE), "shards", "build", *named(roots), "--out", str(out), "--workers", "2"])
+    fleet = Fleet(out)  # holders in this process: agreement does not depend on placement
+    fleet.warm()
+    m: dict[str, Any] = {
+        "agreement": agreement(fleet, work, roots, name_queries(work, roots, args.names))
+    }
+    _note(m, "agreement")
+    fleet.close()
+    return m
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--queries", type=int, default=60, help="MCP searches per server")
@@ -414,7 +434,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=40, help="searches per fan-out width")
     parser.add_argument("--worker-gb", type=float, default=16.0, help="memory of one worker")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--agreement", action="store_true", help="measure the agreement only")
+    parser.add_argument("--work", type=Path, help="with --agreement: build (once) and reuse here")
     args = parser.parse_args()
+    if args.agreement:
+        work = args.work or Path(tempfile.mkdtemp(prefix="shard-bench-"))
+        work.mkdir(parents=True, exist_ok=True)
+        m = agreement_only(args, work)
+        for semantic, a in m["agreement"].items():
+            print(f"agreement (semantic {semantic}): {json.dumps(a)}")
+        if args.json:
+            args.json.write_text(json.dumps(m, indent=2, default=str))
+        return
     with tempfile.TemporaryDirectory(prefix="shard-bench-") as tmp:
         m = measure(args, Path(tmp))
     report(m)

@@ -43,6 +43,28 @@ def test_the_cli_builds_shards_and_searches_them_like_a_multi_root_index(
     assert {i["repository"] for i in sharded["items"]} == {"shop", "billing"}
 
 
+def test_shards_build_selects_files_as_symfuse_index_does(tmp_path: Path) -> None:
+    roots = write_repos(tmp_path / "repos")
+    named = [f"{alias}={path}" for alias, path in roots.items()]
+    out = tmp_path / "shards"
+    build = ["shards", "build", *named, "--out", str(out), "--output-format", "json"]
+    chosen = ["--exclude", "ledger.py", "--languages", "python"]
+    built = json.loads(run_symfuse([*build, *chosen]).stdout)["shards"]
+    files = {r["repository"]: r["files"] for r in built}
+    assert files == {"shop": 2, "billing": 1, "search": 1}  # no ledger.py, no query.go
+    again = json.loads(run_symfuse([*build, *chosen]).stdout)["shards"]
+    assert {r["outcome"] for r in again} == {"unchanged"}
+    args = ["search", "Ledger", "--semantic", "off", "--output-format", "json"]
+    found = json.loads(run_symfuse([*args, "--shards", str(out)]).stdout)["items"]
+    assert "Ledger" not in {i["name"] for i in found}
+    # Another selection is another shard: every repository is built again.
+    everything = json.loads(run_symfuse(build).stdout)["shards"]
+    assert {r["outcome"] for r in everything} == {"built"}
+    assert {r["repository"]: r["files"] for r in everything}["search"] == 2
+    found = json.loads(run_symfuse([*args, "--shards", str(out)]).stdout)["items"]
+    assert "Ledger" in {i["name"] for i in found}
+
+
 async def test_mcp_search_fans_out_over_the_shards(sharded: Sharded, tmp_path: Path) -> None:
     args = ["mcp", "--shards", str(sharded.out), "--scheduler", sharded.address]
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}

@@ -1,0 +1,204 @@
+"""Corpus statistics of many indexes as one, so that each ranks as part of the whole.
+
+A channel whose score depends on the corpus ranks one repository's index (a shard)
+differently from the same symbols inside a combined index. What each depends on:
+
+- lexical (BM25F, :mod:`.lexical`): the number of documents ``N``, each term's
+  document frequency ``df`` (either field), the head's average length (its length
+  normalization is applied at build time) and the body's average length;
+- similarity (:mod:`.similarity`): the TF-IDF half weighs by ``ln(N / df)`` over the
+  similarity counts and L2-normalizes each row; the word-vector half is a PPMI-SVD
+  model *learned* on each corpus, which no statistic turns into the combined
+  corpus's model: it stays the shard's own (its cosine is bounded in 0..1, so the
+  scores are on one scale, but not equal to the combined index's);
+- structural and the identity channel's tie-break (PageRank, :mod:`symfuse.indexer.pagerank`):
+  ranks sum to 1 over one graph, so a symbol of a shard of ``n`` out of ``N``
+  symbols weighs ``n / N`` of its shard rank. That is exact for repositories that
+  do not reference each other (PageRank of disconnected components with the
+  dangling mass spread over every node) and close when they do.
+
+:class:`CorpusStats` holds one index's figures (:func:`stats_of`) and their sum
+(:meth:`CorpusStats.merged`); :func:`with_stats` re-weighs a shard's prepared
+structures by the global figures, so that the ordinary channels score as the
+combined index would, with no second implementation of any of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import msgpack
+import numpy as np
+import numpy.typing as npt
+from scipy import sparse
+
+from symfuse.indexer.errors import IndexCorrupt
+from symfuse.ranking.lexical import B, LexicalIndex, idf
+from symfuse.ranking.similarity import RepositoryEmbedder
+from symfuse.ranking.sparse_rows import VALUES
+from symfuse.ranking.structures import Prepared
+
+STATS_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusStats:
+    """What BM25, TF-IDF and PageRank read from a corpus (sums, so that they add up)."""
+
+    documents: int
+    head_total: float  # sum of the heads' weighted lengths
+    body_total: float  # sum of the bodies' lengths
+    df: dict[str, int]  # lexical document frequency (head or body)
+    similarity_df: dict[str, int]  # document frequency in the similarity counts
+
+    @classmethod
+    def merged(cls, parts: Iterable[CorpusStats]) -> CorpusStats:
+        """The statistics of the union of disjoint corpora."""
+        documents, head, body = 0, 0.0, 0.0
+        df: dict[str, int] = {}
+        similarity_df: dict[str, int] = {}
+        for part in parts:
+            documents += part.documents
+            head += part.head_total
+            body += part.body_total
+            for term, count in part.df.items():
+                df[term] = df.get(term, 0) + count
+            for term, count in part.similarity_df.items():
+                similarity_df[term] = similarity_df.get(term, 0) + count
+        return cls(documents, head, body, df, similarity_df)
+
+    def to_bytes(self) -> bytes:
+        data = {"format": STATS_FORMAT, **dataclasses.asdict(self)}
+        return bytes(msgpack.packb(data, use_bin_type=True))
+
+    @classmethod
+    def from_bytes(cls, raw: bytes) -> CorpusStats:
+        """IndexCorrupt when ``raw`` is not statistics of this format."""
+        try:
+            data = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+            if data.pop("format") != STATS_FORMAT:
+                raise ValueError("another format")
+            return cls(**data)
+        except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
+            raise IndexCorrupt(f"global statistics are unreadable: {exc}") from exc
+
+
+def stats_of(prepared: Prepared) -> CorpusStats:
+    """One index's statistics, read from its prepared structures."""
+    lexical = lexical_stats(prepared.lexical)
+    embedder = prepared.similarity
+    terms = _columns(embedder.term_ids, embedder.tfidf.shape[1])
+    counts = _df_of_idf(embedder.idf, lexical.documents)
+    similarity_df = {t: int(counts[c]) for t, c in terms.items() if counts[c]}
+    return dataclasses.replace(lexical, similarity_df=similarity_df)
+
+
+def lexical_stats(lexical: LexicalIndex) -> CorpusStats:
+    """What BM25F reads from one index's corpus (no similarity figures)."""
+    either = sparse.csc_matrix(abs(lexical.head) + abs(lexical.body))
+    either.eliminate_zeros()
+    counts = np.diff(either.indptr)
+    terms = _columns(lexical.term_ids, lexical.head.shape[1])
+    return CorpusStats(
+        documents=lexical.size,
+        head_total=float(head_lengths(lexical.head).sum()),
+        body_total=float(lexical.body_length.sum()),
+        df={t: int(counts[c]) for t, c in terms.items() if counts[c]},
+        similarity_df={},
+    )
+
+
+def _columns(term_ids: dict[str, int], width: int) -> dict[str, int]:
+    return {t: c for t, c in term_ids.items() if c < width}
+
+
+def _df_of_idf(weights: npt.NDArray[np.float64], n_docs: int) -> npt.NDArray[np.int64]:
+    """The document frequencies behind ``idf = ln(N / max(df, 1))`` (rounded back)."""
+    return np.rint(max(n_docs, 1) / np.exp(weights)).astype(np.int64)
+
+
+def head_lengths(head: sparse.csc_matrix) -> npt.NDArray[np.float64]:
+    """Each head's weighted length, recovered from its length-normalized counts.
+
+    A row holds ``tf / (1 - b + b * L / A)``, so its sum is ``s = L / (1 - b + b * L / A)``
+    (``L`` the row's length, the sum of its counts; ``A`` their mean), that is
+    ``L = s (1 - b) / (1 - s b / A)``. ``A`` is the one root of
+    ``mean(L(A)) = A`` above ``b * max(s)`` (the left side falls as ``A`` grows):
+    found by bisection.
+    """
+    s = np.asarray(head.sum(axis=1), dtype=np.float64).ravel()
+    if not s.shape[0] or not s.any():
+        return s
+    low = B * float(s.max()) * (1 + 1e-12)
+    high = max(low * 2, float(s.mean()) * 4 + 1.0)
+    while float(_lengths(s, high).mean()) > high:
+        high *= 2
+    for _ in range(80):
+        middle = (low + high) / 2
+        if float(_lengths(s, middle).mean()) > middle:
+            low = middle
+        else:
+            high = middle
+    return _lengths(s, high)
+
+
+def _lengths(s: npt.NDArray[np.float64], average: float) -> npt.NDArray[np.float64]:
+    out: npt.NDArray[np.float64] = s * (1 - B) / (1 - s * B / average)
+    return out
+
+
+def with_stats(prepared: Prepared, stats: CorpusStats) -> Prepared:
+    """``prepared`` (one shard's) scoring as part of the corpus ``stats`` describes."""
+    n = prepared.size
+    share = n / stats.documents if stats.documents else 1.0
+    return dataclasses.replace(
+        prepared,
+        lexical=lexical_with(prepared.lexical, stats),
+        similarity=_similarity(prepared.similarity, stats),
+        pagerank=prepared.pagerank * share,
+    )
+
+
+def lexical_with(lexical: LexicalIndex, stats: CorpusStats) -> LexicalIndex:
+    """BM25F's head re-normalized by the global average length, idf by the global df."""
+    head = lexical.head
+    length = head_lengths(head)
+    n = lexical.size
+    mine = float(length.mean()) if n else 1.0
+    average = stats.head_total / stats.documents if stats.documents else mine
+    scale = (1 - B + B * length / (mine or 1.0)) / (1 - B + B * length / (average or 1.0))
+    rescaled = head.copy()
+    rescaled.data = (head.data * scale[head.indices]).astype(head.data.dtype)
+    width = head.shape[1]
+    df = np.zeros(width, dtype=np.float64)
+    for term, col in _columns(lexical.term_ids, width).items():
+        df[col] = stats.df.get(term, 0)
+    body_average = stats.body_total / stats.documents if stats.documents else None
+    return dataclasses.replace(
+        lexical, head=rescaled, idf=idf(stats.documents, df), body_average=body_average
+    )
+
+
+def _similarity(embedder: RepositoryEmbedder, stats: CorpusStats) -> RepositoryEmbedder:
+    """The TF-IDF half weighted by the global idf: each row ``ln(1 + tf) * idf`` is
+    L2-normalized, so re-weighing its entries by ``global / own`` idf and normalizing
+    again gives the row the combined corpus has (entries whose own idf is 0, a word in
+    every symbol, stay 0). The word-vector half is left as learned (module docstring)."""
+    tfidf = embedder.tfidf
+    width = tfidf.shape[1]
+    mine = embedder.idf
+    wanted = np.zeros(width, dtype=np.float64)
+    for term, col in _columns(embedder.term_ids, width).items():
+        count = stats.similarity_df.get(term, 0)
+        wanted[col] = np.log(max(stats.documents, 1) / max(count, 1))
+    ratio = np.divide(wanted, mine, out=np.zeros(width), where=mine > 0)
+    rows = sparse.csr_matrix(tfidf, copy=True)
+    columns = rows.indices
+    rows.data = rows.data * ratio[columns]
+    owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
+    norms = np.sqrt(np.bincount(owner, weights=rows.data * rows.data, minlength=rows.shape[0]))
+    inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    rows.data = (rows.data * inverse[owner]).astype(VALUES)
+    return dataclasses.replace(embedder, tfidf=sparse.csc_matrix(rows), idf=wanted)

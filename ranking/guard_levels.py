@@ -1,0 +1,79 @@
+"""The guard's order classes for an identifier-shaped query (see :func:`guard_levels`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from symfuse.ranking.identity import MatchTier, NameTable, hump_count
+from symfuse.ranking.request import Channel
+
+if TYPE_CHECKING:
+    from symfuse.ranking.search import ChannelRun
+
+# What an item the guard lifted was lifted for, by its match tier.
+BOOSTS = {
+    MatchTier.EXACT: "exact_name",
+    MatchTier.CASE_INSENSITIVE: "exact_name",
+    MatchTier.FQN_SUFFIX: "name_match",
+    MatchTier.PREFIX: "name_match",
+    MatchTier.SEGMENT: "name_match",
+    MatchTier.CAMEL_HUMP: "name_match",
+    MatchTier.SUBSTRING: "name_match",
+    MatchTier.NONE: "name_match",
+}
+TYPO_GUARD_DISTANCE = 2  # auto-fuzzy hits this close to the query lead the answer
+
+
+def guard_levels(
+    run: ChannelRun,
+    names: NameTable,
+    positions: npt.NDArray[np.int64],
+    query: str,
+    max_edit_distance: int,
+    lower: list[str] | None = None,
+) -> npt.NDArray[np.int8]:
+    """Order classes for an identifier-shaped query: twice the identity tier of each item.
+
+    A name match of a better tier always ranks above a worse one, so an exact
+    name comes first; fusion orders the items within a class. When no name
+    matched as typed and fuzzy ran on its own, names within
+    ``TYPO_GUARD_DISTANCE`` edits lead (levels 1..3, closest first).
+    """
+    level = run.tiers[positions].copy()
+    farther_as_written = np.zeros(positions.shape[0], dtype=np.bool_)
+    if any(sep in query for sep in (".", "::", "#")):
+        level[level == MatchTier.FQN_SUFFIX] = MatchTier.CASE_INSENSITIVE
+    fuzzy_hits = run.rankings.get(Channel.FUZZY)
+    if run.fuzzy_auto and fuzzy_hits is not None and len(fuzzy_hits):
+        distance = np.full(run.tiers.shape[0], 127, dtype=np.int64)
+        distance[fuzzy_hits.positions] = np.rint(
+            (1.0 - fuzzy_hits.scores) * (max_edit_distance + 1)
+        ).astype(np.int64)
+        near = distance[positions]
+        close = near <= TYPO_GUARD_DISTANCE
+        level[close] = (1 + near[close]).astype(np.int8)
+        if lower is not None:
+            # Equally close once separators are dropped, the name closer as written leads
+            # ("_quote_anme": "_quote_name" before "quote_name"), as in the fuzzy channel.
+            at = np.flatnonzero(close)
+            written = process.cdist(
+                [query.strip().lower()], [lower[int(p)] for p in positions[at]], scorer=OSA.distance
+            )[0]
+            farther_as_written[at] = written > near[at]
+    elif run.near_typo and fuzzy_hits is not None and len(fuzzy_hits):
+        # One edit away ranks with the substring matches; fusion orders within.
+        one = np.isin(positions, fuzzy_hits.positions)
+        level[one] = np.minimum(level[one], np.int8(MatchTier.SUBSTRING))
+    # Half steps: within the camel-hump tier, abbreviations that name every sub-token
+    # ("gsf" -> get_serializer_formats) lead those that skip or split some.
+    halves = (level * 2 + farther_as_written).astype(np.int8)
+    hump = level == MatchTier.CAMEL_HUMP
+    if hump.any():
+        tokens = names.token_count[positions[hump]]
+        halves[hump] += (tokens != hump_count(query)).astype(np.int8)
+    return halves

@@ -1,0 +1,146 @@
+"""A search fused once over the parts of many shards, as one combined index fuses it.
+
+Each shard sends its channels' first candidates with raw scores and order keys
+(:mod:`.shard_part`), computed with the global statistics. Here every channel's
+candidates of all shards are put in one order by those keys and cut to the depth
+one index ranks; the structural channel re-ranks their union by PageRank (scaled
+to the whole corpus); then :func:`symfuse.ranking.search.fused_answer`, the very
+code a single index runs, fuses them by weighted reciprocal rank, applies the
+demotions and the name-match guard, and cuts the page.
+
+Whether fuzzy runs on its own depends on the whole corpus (nothing matched the name
+anywhere, or nothing matched it exactly): a shard that decided otherwise than the
+corpus has its fuzzy list left out and its guard levels taken as if fuzzy had not
+run. (A shard with no match at all, while others match the name but not exactly,
+ran fuzzy with the wider bound: its list is left out too.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.ranking import structural
+from symfuse.ranking.request import Channel, SearchMode, SearchRequest
+from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.search import (
+    NEAR_TYPO_LENGTH,
+    ChannelRun,
+    Ranked,
+    fused_answer,
+    ranked_depth,
+    response_base,
+)
+from symfuse.ranking.shape import classify
+from symfuse.ranking.shard_part import ShardPart
+from symfuse.ranking.tokens import is_identifier_shaped
+from symfuse.ranking.topk import Ranking
+
+G = TypeVar("G", bound=np.generic)
+
+
+class Flags:
+    """The shards' test-code and document flags of every candidate (:class:`SymbolRoles`)."""
+
+    def __init__(self, side: npt.NDArray[np.bool_], docs: npt.NDArray[np.bool_]) -> None:
+        self.side = side
+        self.docs = docs
+
+    def documents(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        return self.docs[positions]
+
+    def side_code(self, positions: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.bool_]:
+        return self.side if positions is None else self.side[positions]
+
+
+@dataclass(frozen=True, slots=True)
+class FuzzyDecision:
+    """Whether fuzzy runs on its own, or one edit away, over the whole corpus."""
+
+    auto: bool
+    near: bool
+
+    @classmethod
+    def of(cls, request: SearchRequest, parts: Sequence[ShardPart]) -> FuzzyDecision:
+        query = request.query.strip()
+        identifier = request.fuzzy is None and is_identifier_shaped(query)
+        auto = identifier and all(p.nothing_matched for p in parts)
+        near = (
+            identifier
+            and not auto
+            and len(query) >= NEAR_TYPO_LENGTH
+            and not any(p.exact for p in parts)
+        )
+        return cls(auto, near)
+
+    def agrees(self, request: SearchRequest, part: ShardPart) -> bool:
+        """Whether ``part`` ran fuzzy (or not) as the corpus does."""
+        explicit = request.fuzzy is not None
+        return explicit or (part.fuzzy_auto == self.auto and part.near_typo == self.near)
+
+
+def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchResponse:
+    """One answer to ``request`` (a ranked search) from every shard's part, in the order
+    the shards' symbols have in a combined index (``parts`` come in that order)."""
+    query = request.query
+    shape = classify(query)
+    mode = SearchMode.SINGLE if request.mode is SearchMode.AUTO else request.mode
+    base = response_base(request, mode, None, shape)
+    decision = FuzzyDecision.of(request, parts)
+    agree = [decision.agrees(request, p) for p in parts]
+    sizes = [len(p.symbols) for p in parts]
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    symbols = tuple(s for p in parts for s in p.symbols)
+    pagerank = _joined([p.pagerank for p in parts], np.float64)
+    own = [p.levels if ok else p.plain for p, ok in zip(parts, agree, strict=True)]
+    levels = _joined(own, np.int8)
+    side = _joined([p.side for p in parts], np.bool_)
+    flags = Flags(side, _joined([p.documents for p in parts], np.bool_))
+    depth = ranked_depth(request, len(symbols))
+    rankings = _rankings(parts, agree, starts, depth)
+    weights = parts[0].weights if parts else request.fusion_weights
+    if request.fusion and weights.structural > 0:
+        found = [r.positions for r in rankings.values() if len(r)]
+        if found:
+            rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))
+    tiers = _joined([p.tiers for p in parts], np.int8)
+    run = ChannelRun(rankings, tiers, weights, decision.auto, decision.near)
+    ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at])
+    matched = sum(p.matched for p in parts)
+    return fused_answer(ranked, request, query, shape, run, matched, base)
+
+
+def _joined(arrays: Sequence[npt.NDArray[G]], dtype: type[G]) -> npt.NDArray[G]:
+    joined: npt.NDArray[G] = (
+        np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype=dtype)
+    )
+    return joined
+
+
+def _rankings(
+    parts: Sequence[ShardPart], agree: list[bool], starts: npt.NDArray[np.int64], depth: int
+) -> dict[Channel, Ranking]:
+    """Each channel's candidates of every shard in one order (its keys, then the position
+    in the combined order), cut to ``depth``."""
+    channels = list(dict.fromkeys(c for p in parts for c in p.channels))
+    rankings: dict[Channel, Ranking] = {}
+    for channel in channels:
+        positions, scores, keys = [], [], []
+        for part, ok, start in zip(parts, agree, starts, strict=False):
+            one = part.channels.get(channel)
+            if one is None or (channel is Channel.FUZZY and not ok):
+                continue
+            positions.append(one.at + start)
+            scores.append(one.scores)
+            keys.append(one.keys)
+        if not positions:
+            continue
+        at = np.concatenate(positions)
+        key = np.concatenate(keys)
+        order = np.lexsort((at, *[key[:, i] for i in reversed(range(key.shape[1]))]))[:depth]
+        rankings[channel] = Ranking(at[order].astype(np.int64), np.concatenate(scores)[order])
+    return rankings

@@ -1,0 +1,144 @@
+"""One shard's part of a search fused across shards: its channels' raw rankings.
+
+A shard runs the ordinary channels (:func:`symfuse.ranking.search.ranked_run`) with
+its structures re-weighed by the global statistics (:mod:`.global_stats`), and
+answers with each channel's first candidates, as deep as one index would rank them,
+with the channel's raw score and its order key, plus what fusion's later steps read
+of each candidate (guard level, test or document flags, PageRank). The coordinator
+(:mod:`.shard_fusion`) orders every channel over all shards by those keys and fuses
+once, as one index does: no fusion of fusions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Symbol
+from symfuse.ranking import fuzzy, neural
+from symfuse.ranking.guard_levels import guard_levels
+from symfuse.ranking.identity import MatchTier, name_distance
+from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.request import Channel, FusionWeights, SearchRequest, SemanticMode
+from symfuse.ranking.search import ChannelRun, ranked_run, search_mask
+from symfuse.ranking.shape import PLANS, classify
+from symfuse.ranking.tokens import is_identifier_shaped
+from symfuse.ranking.topk import Ranking
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelPart:
+    """One channel's candidates in this shard, best first: ``at`` indexes the part's
+    candidates; ``keys`` (one row per candidate, most significant column first,
+    ascending) order them among every shard's as the channel orders one index."""
+
+    at: npt.NDArray[np.int64]
+    scores: npt.NDArray[np.float64]
+    keys: npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class ShardPart:
+    """A shard's channels for one search, and what fusion reads of their candidates."""
+
+    symbols: tuple[Symbol, ...]
+    pagerank: npt.NDArray[np.float64]
+    tiers: npt.NDArray[np.int8]
+    levels: npt.NDArray[np.int8]  # guard levels, fuzzy as this shard decided it
+    plain: npt.NDArray[np.int8]  # guard levels had fuzzy not run
+    side: npt.NDArray[np.bool_]
+    documents: npt.NDArray[np.bool_]
+    channels: dict[Channel, ChannelPart]
+    weights: FusionWeights
+    matched: int
+    fuzzy_auto: bool
+    near_typo: bool
+    nothing_matched: bool  # no name and no all-terms match: fuzzy runs on its own
+    exact: bool  # some name matches exactly or but for case
+
+    def keyed(self, symbols: tuple[Symbol, ...]) -> ShardPart:
+        return dataclasses.replace(self, symbols=symbols)
+
+
+def shard_part(
+    index: Index, prepared: Prepared, request: SearchRequest, directory: Path | None = None
+) -> ShardPart:
+    """This shard's part of ``request`` (a ranked search: single or tiered)."""
+    query = request.query
+    shape = classify(query)
+    mask = search_mask(index, prepared, request)
+    vectors = None
+    if PLANS[shape].described and request.semantic is not SemanticMode.OFF:
+        vectors = neural.embedder_for(index, directory)
+    run, matched = ranked_run(index, prepared, request, query, shape, mask, vectors)
+    lists = {c: r for c, r in run.rankings.items() if c is not Channel.STRUCTURAL}
+    found = [r.positions for r in lists.values()]
+    candidates = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+    levels = plain = np.full(candidates.shape[0], 2 * MatchTier.NONE, dtype=np.int8)
+    if is_identifier_shaped(query) and request.semantic is not SemanticMode.ONLY:
+        edits, lower = request.max_edit_distance, prepared.trigrams.lower
+        levels = guard_levels(run, prepared.names, candidates, query, edits, lower)
+        still = dataclasses.replace(run, fuzzy_auto=False, near_typo=False)
+        plain = guard_levels(still, prepared.names, candidates, query, edits, lower)
+    channels: dict[Channel, ChannelPart] = {
+        c: ChannelPart(
+            np.searchsorted(candidates, r.positions).astype(np.int64),
+            r.scores,
+            _keys(c, r, run, prepared, request, PLANS[shape].word_names),
+        )
+        for c, r in lists.items()
+    }
+    symbols = tuple(index.symbols[int(p)] for p in candidates)
+    return ShardPart(
+        symbols=symbols,
+        pagerank=prepared.pagerank[candidates],
+        tiers=run.tiers[candidates],
+        levels=levels,
+        plain=plain,
+        side=prepared.filters.side_code(candidates),
+        documents=prepared.filters.documents(candidates),
+        channels=channels,
+        weights=run.weights,
+        matched=matched,
+        fuzzy_auto=run.fuzzy_auto,
+        near_typo=run.near_typo,
+        nothing_matched=not len(run.rankings.get(Channel.IDENTITY, ())) and not run.and_matches,
+        exact=bool(np.any(run.tiers <= MatchTier.CASE_INSENSITIVE)),
+    )
+
+
+def _keys(
+    channel: Channel,
+    ranking: Ranking,
+    run: ChannelRun,
+    prepared: Prepared,
+    request: SearchRequest,
+    words: bool,
+) -> npt.NDArray[np.float64]:
+    """Order keys that sort a channel's candidates of every shard as that channel sorts
+    one index's: BM25 puts the symbols holding every term first, then by score; the
+    identity channel sorts by tier, name distance, then PageRank (for prose, by score
+    then PageRank); fuzzy by distance, distance as written, trigram overlap; the others
+    by score."""
+    positions, scores = ranking.positions, ranking.scores
+    query = request.query
+    if channel is Channel.LEXICAL:
+        every_term = np.arange(len(ranking)) < run.and_matches
+        return np.column_stack([-every_term.astype(np.float64), -scores])
+    if channel is Channel.IDENTITY:
+        pagerank = prepared.pagerank[positions]
+        if words:  # prose: the identity channel looked for its words one at a time
+            return np.column_stack([-scores, -pagerank])
+        tier = run.tiers[positions].astype(np.float64)
+        distance = name_distance(prepared.names, query, positions, run.tiers)
+        return np.column_stack([tier, distance.astype(np.float64), -pagerank])
+    if channel is Channel.FUZZY:
+        edits = request.max_edit_distance
+        near, overlap = fuzzy.tie_keys(prepared.trigrams, query, positions, edits)
+        return np.column_stack([-scores, near.astype(np.float64), -overlap])
+    return (-scores).reshape(-1, 1)
