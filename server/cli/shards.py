@@ -91,6 +91,13 @@ def add_serving_options(parser: argparse.ArgumentParser, *, default_workers: str
         metavar="SECONDS",
         help="a shard that has not answered by then is reported in errors (default 30)",
     )
+    parser.add_argument(
+        "--route-names",
+        action="store_true",
+        help="with --shards: a name query asks only the shards defining a name equal to it "
+        "or starting with it (the table shards build writes); hits other shards would add "
+        "below the name matches are then not seen",
+    )
     add_cluster_options(
         parser,
         workers_help=f"with --shards: hold the shards in N local Dask worker processes "
@@ -164,4 +171,5 @@ def serving_shards(args: argparse.Namespace, roots: Sequence[str] | None) -> Sha
 
     out = args.shards.resolve()
     default = min(len(shard_dirs(out)), os.cpu_count() or 1)
-    return ShardService(out, cluster_options(args, default), args.shard_timeout)
+    routes = args.route_names
+    return ShardService(out, cluster_options(args, default), args.shard_timeout, routes)

@@ -34,6 +34,7 @@ from symfuse.server.shards.manifest import (
     source_of,
     write_manifest,
 )
+from symfuse.server.shards.routing import NAMES, names_bytes, write_name_table
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -117,6 +118,7 @@ def build_one(job: BuildJob) -> ShardBuilt:
         index, report = update_index(config)
         prepared = prepare(index, config.store.directory)  # ranking structures, in the shard
         atomic_write(directory / STATS, stats_of(prepared).to_bytes())
+        atomic_write(directory / NAMES, names_bytes(s.name for s in index.symbols))
         seconds = time.perf_counter() - started
         counts = {k: v for k, v in report.counts.items() if isinstance(v, int | dict)}
         source = job.source
@@ -146,7 +148,8 @@ def plan(
             existing: ShardManifest | None = read_manifest(shard_dir(out, alias))
         except (OSError, ValueError):
             existing = None
-        has_stats = (shard_dir(out, alias) / STATS).is_file()
+        folder = shard_dir(out, alias)
+        has_stats = (folder / STATS).is_file() and (folder / NAMES).is_file()
         if existing is not None and existing.up_to_date(root, source, chosen) and has_stats:
             current.append(alias)
         else:
@@ -182,6 +185,7 @@ def build_shards(
             results.append(result)
             _tell(report, result, results, total)
     write_global_stats(out)
+    write_name_table(out, {read_manifest(d).alias: d for d in shard_dirs(out)})
     return results
 
 

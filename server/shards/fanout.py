@@ -1,16 +1,18 @@
 """Fan-out: a search asked of every selected shard where it is loaded, the answers merged.
 
-Each shard answers the request for the first ``offset + limit`` hits of its own
-repository (so the merged page is complete), then the hits merge by **rank-based
-fusion across shards**: a hit's key is its exact-name level (an exact name, then
-a case-insensitive one, as :func:`symfuse.ranking.fusion.guard_first` puts them
-first in one index), then its fused score. A fused score is a weighted sum of
-reciprocal ranks (``w / (k + rank)``, :mod:`symfuse.ranking.fusion`): it
-depends on ranks, not on a shard's term statistics, so scores of different
-shards compare as ranks do. ``aggregation_mode`` and ``response_format`` are
-then applied by :mod:`symfuse.ranking.repositories`, exactly as for a
-multi-root index. A shard that fails, is gone or corrupt, or does not answer
-within the time limit goes into ``errors``; the others answer.
+A ranked search (single or tiered, the default) is **fused once over every shard**
+(:func:`merge_parts`): each shard, scoring with the global statistics written at
+build time, sends each channel's first candidates with raw scores and order keys
+(:mod:`symfuse.ranking.shard_part`), and the coordinator orders each channel over all
+shards and fuses them with the single index's own code
+(:mod:`symfuse.ranking.shard_fusion`). The other searches (get, flat, drill,
+``min_score``) are answered by each shard for its first ``offset + limit`` hits and
+merged by rank (:func:`merge`): exact-name level first (the tiers of
+:func:`symfuse.ranking.identity.tiers`, which depend on the name alone), then the
+shards' fused scores. ``aggregation_mode`` and ``response_format`` are then applied
+by :mod:`symfuse.ranking.repositories`, exactly as for a multi-root index. A shard
+that fails, is gone or corrupt, or does not answer within the time limit goes into
+``errors``; the others answer.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from symfuse.server.shards.fanout import (
 )
 from symfuse.server.shards.holders import ShardHolder
 from symfuse.server.shards.manifest import ShardManifest, read_manifest, shard_dirs
+from symfuse.server.shards.routing import NameRoutes
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -73,9 +74,17 @@ class Fleet:
     """The holders of every shard in ``out``, on ``client``'s workers or here."""
 
     def __init__(
-        self, out: Path, client: Client | None = None, timeout: float = SHARD_TIMEOUT
+        self,
+        out: Path,
+        client: Client | None = None,
+        timeout: float = SHARD_TIMEOUT,
+        *,
+        route_names: bool = False,
     ) -> None:
         self.shards = read_shards(out)
+        # --route-names: name queries ask only the shards defining the name (:mod:`.routing`)
+        self.routes = NameRoutes.read(out) if route_names else None
+        self.asked = 0  # shards asked so far (benchmarks)
         self.paths = {alias: m.root for alias, (_d, m) in self.shards.items()}
         self.timeout = timeout
         self._client = client
@@ -114,6 +123,10 @@ class Fleet:
             for a in self.shards
             if repositories.selected(a, request.repository, request.exclude_repository)
         ]
+        routed = self.routes.shards_for(request.query) if self.routes is not None else None
+        if routed is not None:
+            aliases = [a for a in aliases if a in routed]
+        self.asked += len(aliases)
         if not fused_globally(request):
             pending: dict[str, Pending[SearchResponse]] = self._ask("search", aliases, asked_for)
             return merge(request, gather(pending, self.paths, self.timeout))

@@ -105,7 +105,13 @@ class ShardService(IndexService):
 
     sharded = True
 
-    def __init__(self, out: Path, cluster: ClusterOptions, timeout: float = SHARD_TIMEOUT) -> None:
+    def __init__(
+        self,
+        out: Path,
+        cluster: ClusterOptions,
+        timeout: float = SHARD_TIMEOUT,
+        route_names: bool = False,
+    ) -> None:
         shards = read_shards(out)  # fails here, before serving, when there are none
         manifests = [m for _d, m in shards.values()]
         config = IndexConfig(
@@ -121,6 +127,7 @@ class ShardService(IndexService):
         self.out = out
         self.cluster = cluster
         self.timeout = timeout
+        self.route_names = route_names
         self._stack = ExitStack()
         self._fleet: Fleet | None = None
         self._reads = 0
@@ -128,7 +135,7 @@ class ShardService(IndexService):
     def start(self, *, watch: bool, debounce_ms: int = 50) -> None:
         """Connect to (or start) the cluster and load every shard where it is held."""
         client = self._stack.enter_context(connected(self.cluster))
-        self._fleet = Fleet(self.out, client, self.timeout)
+        self._fleet = Fleet(self.out, client, self.timeout, route_names=self.route_names)
         self._stack.callback(self._fleet.close)
         self._fleet.warm()
 

@@ -14,7 +14,9 @@ over 1M lines in all. Measured in this run:
    index and its ranking structures in one process).
 3. Agreement: for name queries (names of definitions sampled from the combined index),
    the merged top 10 of the shards against the combined index's top 10: same set,
-   same order, same first hit.
+   same order, same first hit, overlap@10; ``--agreement`` measures only this, also
+   with name routing (``--route-names``: the shards asked per query), over shards and
+   a combined index built once in ``--work DIR`` and reused by later runs.
 4. Fan-out latency through MCP: ``symfuse mcp --shards --scheduler`` (the bench's own
    2-worker cluster) answering ``--queries`` searches through the SDK client (p50/p95),
    and ``symfuse mcp`` on the combined index for reference.
@@ -417,13 +419,16 @@ def agreement_only(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         timed([*combined, "--no-progress"])
     if not out.exists():
         timed([str(SYMFUSE), "shards", "build", *named(roots), "--out", str(out), "--workers", "2"])
-    fleet = Fleet(out)  # holders in this process: agreement does not depend on placement
-    fleet.warm()
-    m: dict[str, Any] = {
-        "agreement": agreement(fleet, work, roots, name_queries(work, roots, args.names))
-    }
-    _note(m, "agreement")
-    fleet.close()
+    queries = name_queries(work, roots, args.names)
+    m: dict[str, Any] = {}
+    for key, routed in (("agreement", False), ("agreement_routed", True)):
+        # holders in this process: agreement does not depend on placement
+        fleet = Fleet(out, route_names=routed)
+        fleet.warm()
+        m[key] = agreement(fleet, work, roots, queries)
+        m[key]["shards_asked_per_query"] = fleet.asked / (2 * len(queries))
+        _note(m, key)
+        fleet.close()
     return m
 
 
@@ -441,8 +446,8 @@ def main() -> None:
         work = args.work or Path(tempfile.mkdtemp(prefix="shard-bench-"))
         work.mkdir(parents=True, exist_ok=True)
         m = agreement_only(args, work)
-        for semantic, a in m["agreement"].items():
-            print(f"agreement (semantic {semantic}): {json.dumps(a)}")
+        for key, a in m.items():
+            print(f"{key}: {json.dumps(a)}")
         if args.json:
             args.json.write_text(json.dumps(m, indent=2, default=str))
         return
