@@ -3,8 +3,10 @@ vocabulary, matrices and vectors, with a file changed since indexing tokenized h
 
 from __future__ import annotations
 
+import multiprocessing
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,6 +17,7 @@ from symfuse.ranking import tokenize_pool
 from symfuse.ranking.api import Prepared
 from symfuse.ranking.prepare import build
 from symfuse.ranking.structures import FilePiece
+from symfuse.ranking.tokenize_pool import workers_for
 from tests.support.paths import FIXTURES
 
 
@@ -81,3 +84,19 @@ def test_a_local_piece_rebased_onto_shared_vocabularies_matches_direct_tokenizin
             assert np.array_equal(a.data, b.data)
         assert np.array_equal(rebased.text.sequence, made.text.sequence)
     assert shared[0].terms == direct[0].terms
+
+
+def _report_workers(queue: Any) -> None:
+    queue.put(workers_for(100_000))
+
+
+def test_a_daemonic_process_tokenizes_in_itself() -> None:
+    # A Dask worker is a daemonic process, which may not start a pool of its own.
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    child = context.Process(target=_report_workers, args=(queue,), daemon=True)
+    child.start()
+    try:
+        assert queue.get(timeout=120) == 0
+    finally:
+        child.join(timeout=120)
