@@ -141,7 +141,9 @@ def _answer(
             return modes.listing(index, request, np.flatnonzero(mask).astype(np.int64), base)
     if mode is SearchMode.FLAT:
         return modes.flat(index, prepared, request, query, mask, base, PLANS[shape].bm25f)
-    return _ranked(index, prepared, request, query, shape, mask, base, vectors)
+    run, matched = ranked_run(index, prepared, request, query, shape, mask, vectors)
+    view = _view(index, prepared, request, query)
+    return fused_answer(view, request, query, shape, run, matched, base)
 
 
 def search_mask(
@@ -304,7 +306,7 @@ def ranked_run(
 @dataclass(frozen=True, slots=True)
 class Ranked:
     """What fusion's later steps read of the ranked symbols, by position: one index's
-    (:func:`_ranked`), or the candidates of many shards (:mod:`.shard_fusion`)."""
+    (:func:`_view`), or the candidates of many shards (:mod:`.shard_fusion`)."""
 
     symbols: Sequence[Symbol]
     roles: SymbolRoles
@@ -312,25 +314,15 @@ class Ranked:
     levels: Callable[[ChannelRun, npt.NDArray[np.int64]], npt.NDArray[np.int8]]
 
 
-def _ranked(
-    index: Index,
-    prepared: Prepared,
-    request: SearchRequest,
-    query: str,
-    shape: Shape,
-    mask: npt.NDArray[np.bool_] | None,
-    base: SearchResponse,
-    vectors: similarity.Embedder | None = None,
-) -> SearchResponse:
-    run, matched = ranked_run(index, prepared, request, query, shape, mask, vectors)
+def _view(index: Index, prepared: Prepared, request: SearchRequest, query: str) -> Ranked:
+    """One index's symbols as fusion's later steps read them."""
 
     def levels(run: ChannelRun, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
         lower = prepared.trigrams.lower
         edits = request.max_edit_distance
         return guard_levels(run, prepared.names, positions, query, edits, lower)
 
-    ranked = Ranked(index.symbols, prepared.filters, prepared.pagerank, levels)
-    return fused_answer(ranked, request, query, shape, run, matched, base)
+    return Ranked(index.symbols, prepared.filters, prepared.pagerank, levels)
 
 
 def fused_answer(
