@@ -77,8 +77,9 @@ class ResponseFormat(StrEnum):
 
 
 class SemanticMode(StrEnum):
-    """Whether the similarity channel runs: ``only`` ranks by it alone; ``on`` also runs
-    the ``symfuse[semantic]`` extra's neural channel for prose (:data:`shape.NEURAL_ON`)."""
+    """Whether the similarity channel runs: ``only`` ranks by it alone (with the
+    ``symfuse[semantic]`` extra's neural channel beside it for prose, once its vectors are
+    ready); ``on`` also runs the neural channel for prose (:data:`shape.NEURAL_ON`)."""
 
     AUTO = "auto"
     ON = "on"

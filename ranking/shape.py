@@ -115,8 +115,14 @@ NEURAL_ON = 0.2
 
 
 def plan_weights(plan: Plan, semantic: SemanticMode) -> FusionWeights:
-    """The fusion weights of ``plan``; ``semantic: on`` adds the neural channel to prose."""
-    if semantic is SemanticMode.ON and plan.described and plan.weights.neural == 0:
+    """The fusion weights of ``plan``; ``semantic: on`` adds the neural channel to prose, and
+    so does ``only`` (then beside the similarity channel alone, at the same weight: the
+    two similarity channels, the neural one when its vectors are ready)."""
+    if (
+        semantic in (SemanticMode.ON, SemanticMode.ONLY)
+        and plan.described
+        and plan.weights.neural == 0
+    ):
         return replace(plan.weights, neural=NEURAL_ON)
     return plan.weights
 

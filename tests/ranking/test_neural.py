@@ -20,6 +20,7 @@ pytest.importorskip("safetensors")
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, prepare
+from symfuse.ranking.fusion import fuse
 from symfuse.ranking.neural.model import DISTRIBUTION, SentenceModel, bundled_model
 from symfuse.ranking.neural.vectors import EMBEDDED_KINDS, NeuralEmbedder, VectorCache
 from symfuse.ranking.request import Channel, FusionWeights
@@ -159,6 +160,27 @@ def test_prose_ranks_by_the_neural_channel_and_names_do_not(
         embedder,
     )
     assert Channel.NEURAL not in run.rankings
+
+
+def test_semantic_only_ranks_by_both_similarity_channels_once_vectors_are_ready(
+    tiny: SentenceModel, tmp_path: Path
+) -> None:
+    index, _ = _index(WORKSPACE, tmp_path)
+    cache = VectorCache(tiny)
+    cache.fill(index, cache.missing(index), lambda: False)
+    vectors, _ = cache.assemble(index)
+    embedder = NeuralEmbedder(tiny, vectors.astype(np.float32))
+    prepared = prepare(index, None)
+    prose = "compute the total price of an order"
+    request = SearchRequest(query=prose, semantic="only")
+    ready = run_channels(prepared, request, prose, None, 20, Shape.SENTENCE, embedder)
+    assert set(ready.rankings) == {Channel.SIMILARITY, Channel.NEURAL}
+    assert ready.weights.neural == ready.weights.similarity > 0
+    fused = fuse(ready.rankings, ready.weights)
+    assert Channel.NEURAL in fused.ranks
+    # Vectors not ready (or the extra not installed): the similarity channel alone.
+    waiting = run_channels(prepared, request, prose, None, 20, Shape.SENTENCE, None)
+    assert set(waiting.rankings) == {Channel.SIMILARITY}
 
 
 def _reference_embedding(weights: dict[str, np.ndarray], ids: list[int], heads: int) -> np.ndarray:
