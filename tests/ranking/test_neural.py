@@ -22,7 +22,12 @@ from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, prepare
 from symfuse.ranking.fusion import fuse
 from symfuse.ranking.neural.model import DISTRIBUTION, SentenceModel, bundled_model
-from symfuse.ranking.neural.vectors import EMBEDDED_KINDS, NeuralEmbedder, VectorCache
+from symfuse.ranking.neural.vectors import (
+    EMBEDDED_KINDS,
+    NeuralEmbedder,
+    VectorCache,
+    file_key,
+)
 from symfuse.ranking.request import Channel, FusionWeights
 from symfuse.ranking.search import run_channels
 from symfuse.ranking.shape import Shape
@@ -124,6 +129,30 @@ def test_an_edit_re_embeds_only_its_file(tiny: SentenceModel, tmp_path: Path) ->
     assert again.load(tmp_path)
     assert again.missing(edited) == []
     assert np.array_equal(again.assemble(edited)[0], cache.assemble(edited)[0])
+
+
+def test_the_cache_stores_rows_only_for_what_it_embeds(tiny: SentenceModel, tmp_path: Path) -> None:
+    index, _ = _index(WORKSPACE, tmp_path)
+    cache = VectorCache(tiny)
+    cache.fill(index, cache.missing(index), lambda: False)
+    full, _ = cache.assemble(index)
+    cache.save(tmp_path, index)
+    embedded = sum(s.kind in EMBEDDED_KINDS for s in index.symbols)
+    with np.load(cache.path_in(tmp_path)) as saved:
+        assert saved["vectors"].shape[0] == embedded < len(index.symbols)
+    again = VectorCache(tiny)
+    assert again.load(tmp_path)
+    assert np.array_equal(again.assemble(index)[0], full)
+
+    # A cache written with a zero row for every symbol (before) loads as the same vectors.
+    files = sorted(index.files)
+    counts = np.array([len(index.files[f].symbols) for f in files], dtype=np.int64)
+    keys = np.array(["\t".join(file_key(index, f)) for f in files], dtype=np.str_)
+    np.savez(cache.path_in(tmp_path), keys=keys, counts=counts, vectors=full)
+    before = VectorCache(tiny)
+    assert before.load(tmp_path)
+    assert before.missing(index) == []
+    assert np.array_equal(before.assemble(index)[0], full)
 
 
 def test_prose_ranks_by_the_neural_channel_and_names_do_not(
