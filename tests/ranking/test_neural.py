@@ -155,15 +155,19 @@ def test_the_cache_stores_rows_only_for_what_it_embeds(tiny: SentenceModel, tmp_
     assert np.array_equal(before.assemble(index)[0], full)
 
 
-def test_prose_ranks_by_the_neural_channel_and_names_do_not(
-    tiny: SentenceModel, tmp_path: Path
-) -> None:
+def _embedded_workspace(tiny: SentenceModel, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The workspace fixture indexed, embedded whole by ``tiny``, and prepared."""
     index, _ = _index(WORKSPACE, tmp_path)
     cache = VectorCache(tiny)
     cache.fill(index, cache.missing(index), lambda: False)
     vectors, _ = cache.assemble(index)
-    embedder = NeuralEmbedder(tiny, vectors.astype(np.float32))
-    prepared = prepare(index, None)
+    return index, NeuralEmbedder(tiny, vectors.astype(np.float32)), prepare(index, None)
+
+
+def test_prose_ranks_by_the_neural_channel_and_names_do_not(
+    tiny: SentenceModel, tmp_path: Path
+) -> None:
+    index, embedder, prepared = _embedded_workspace(tiny, tmp_path)
     prose = "compute the total price of an order"
     weights = FusionWeights(lexical=0.8, similarity=0.2, neural=0.4)  # whatever the default
     run = run_channels(
@@ -194,12 +198,7 @@ def test_prose_ranks_by_the_neural_channel_and_names_do_not(
 def test_semantic_only_ranks_by_both_similarity_channels_once_vectors_are_ready(
     tiny: SentenceModel, tmp_path: Path
 ) -> None:
-    index, _ = _index(WORKSPACE, tmp_path)
-    cache = VectorCache(tiny)
-    cache.fill(index, cache.missing(index), lambda: False)
-    vectors, _ = cache.assemble(index)
-    embedder = NeuralEmbedder(tiny, vectors.astype(np.float32))
-    prepared = prepare(index, None)
+    _, embedder, prepared = _embedded_workspace(tiny, tmp_path)
     prose = "compute the total price of an order"
     request = SearchRequest(query=prose, semantic="only")
     ready = run_channels(prepared, request, prose, None, 20, Shape.SENTENCE, embedder)
