@@ -15,7 +15,11 @@ the body's weight and normalization are applied per query (:class:`Bm25f`:
 names lead for identifiers, bodies for prose), over the columns of the
 query's terms only. Multi-word queries are AND-first: symbols that
 contain every required term rank first; the others (OR) follow, so that a
-query with one word too many still answers.
+query with one word too many still answers. Prose is not: a sentence rarely
+has all its words in one definition, so its score is multiplied by the share of
+its terms the definition holds (coordination, :attr:`Bm25f.coordination`) and
+the best partial match may lead; the words a request wraps around what it
+names ("fix", "add", "support", :data:`FILLER`) are left out of it.
 """
 
 from __future__ import annotations
@@ -41,6 +45,11 @@ class QueryTerms:
 
     required: tuple[str, ...]
     optional: tuple[str, ...] = ()
+
+    def without(self, words: frozenset[str]) -> QueryTerms:
+        """These terms less ``words`` among the required ones, unless nothing else is left."""
+        kept = tuple(t for t in self.required if t not in words)
+        return QueryTerms(kept, self.optional) if kept and words else self
 
     @classmethod
     def parse(cls, query: str) -> QueryTerms:
@@ -78,6 +87,17 @@ def normalized(
     return out
 
 
+# What a commit subject or a request says around the behaviour it names: the change
+# asked for and adverbs of manner or time. Stemmed, as query terms are. In code they are
+# everywhere (``add``, ``handle``, ``when``, ``new``), so they match most bodies and rank
+# none; a query made of them alone keeps them.
+_FILLER_TEXT = """
+fix fixes fixed add adds added support handle allow allows use make remove improve update
+change ensure avoid prevent correct new now also when instead should properly correctly
+"""
+FILLER = frozenset(stem(w) for w in _FILLER_TEXT.split())
+
+
 @dataclass(frozen=True, slots=True)
 class Bm25f:
     """How BM25F weighs a body against a head, per query shape (:mod:`symfuse.ranking.shape`)."""
@@ -85,6 +105,9 @@ class Bm25f:
     body: float  # field weight of the body (the head's fields carry their own)
     b_body: float  # length normalization of the body
     k1: float = K1
+    coordination: float = 0.0  # scores times (share of required terms held) ** this
+    and_first: bool = True  # symbols holding every required term rank before the others
+    filler: frozenset[str] = frozenset()  # required terms left out (unless nothing is left)
 
 
 # Names and keywords: the head leads; a body only adds (the weights names were tuned with).
@@ -96,7 +119,25 @@ HEAD_FIRST = Bm25f(body=FIELD_WEIGHTS[Field.BODY], b_body=0.75)
 # body 3.0, b_body 0.2: 0.509 / 0.318 (chosen); body 2.0, b_body 0.0: 0.533 / 0.321, but
 # the docstring sets fall (Django hit@10 0.300 -> 0.283); k1 0.8..2.0 and b 0.5..0.9
 # moved the figures by less than 0.01.
-BODY_AWARE = Bm25f(body=3.0, b_body=0.2)
+#
+# Coordination, AND-first and filler words for prose, chosen on four of the mined
+# repositories (black, gin, jsoup, jq; "tune") and reported on the other four (click,
+# ripgrep, axios, redis; "held"), fused search hit@10 / MRR@10 (tests/bench/nl_bench.py):
+#
+#   prose lexical                      tune            held            all 8
+#   AND-first (before)                 0.567 / 0.355   0.465 / 0.277   0.525 / 0.323
+#   coordination 0.5, AND-first        0.563 / 0.359   0.487 / 0.288   0.532 / 0.330
+#   coordination 0.5, no AND-first     0.567 / 0.361   0.494 / 0.292   0.537 / 0.333
+#   coordination 1.0, no AND-first     0.568 / 0.360   0.480 / 0.287   0.532 / 0.330
+#   coordination 2.0, no AND-first     0.555 / 0.354   0.477 / 0.285   0.523 / 0.326
+#   FILLER, AND-first                  0.577 / 0.358   0.465 / 0.275   0.531 / 0.324
+#   FILLER, coordination 0.5 (chosen)  0.580 / 0.369   0.496 / 0.292   0.546 / 0.337
+#   ... FILLER of 10 words (fix..allow) 0.577 / 0.365   0.494 / 0.290   0.543 / 0.335
+#
+# Docstring sets (Django 300, fixture 37), before -> chosen: 0.343 / 0.145 -> 0.363 / 0.146,
+# 0.703 / 0.419 -> 0.703 / 0.433. Names are untouched: identifiers and keywords weigh
+# with HEAD_FIRST, which has none of the three.
+BODY_AWARE = Bm25f(body=3.0, b_body=0.2, coordination=0.5, and_first=False, filler=FILLER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +174,10 @@ class LexicalIndex:
         """BM25F score of every symbol, and which symbols contain every required term.
 
         Per term: ``tf = head + w * body / (1 - b + b * |body| / avg)``, then
-        ``idf * tf * (k1 + 1) / (tf + k1)``, over the rows holding the term only.
+        ``idf * tf * (k1 + 1) / (tf + k1)``, over the rows holding the term only;
+        the sum times ``(held / required) ** coordination`` when that is not 0.
         """
+        terms = terms.without(weighting.filler)
         n = self.size
         total = np.zeros(n, dtype=np.float64)
         present = np.zeros(n, dtype=np.int32)
@@ -155,6 +198,8 @@ class LexicalIndex:
                 present[rows] += 1
                 known_required += 1
         all_terms = len(terms.required)
+        if weighting.coordination and all_terms:
+            total *= (present / all_terms) ** weighting.coordination
         matched_all = (
             present == all_terms
             if all_terms and known_required == all_terms  # no terms ("(((") match nothing
@@ -194,7 +239,8 @@ def rank(
     limit: int,
     weighting: Bm25f = HEAD_FIRST,
 ) -> LexicalResult:
-    """Symbols by BM25F, AND matches first, then OR matches; at most ``limit``."""
+    """Symbols by BM25F, AND matches first (when ``weighting.and_first``), then OR matches;
+    at most ``limit``."""
     terms = QueryTerms.parse(query)
     scores, matched_all = index.scores(terms, weighting)
     if mask is not None:
@@ -202,11 +248,11 @@ def rank(
         matched_all &= mask
     and_count = int(matched_all.sum())
     found = np.flatnonzero(scores > 0).astype(np.int64)
-    if and_count:
+    if and_count and weighting.and_first:
         # AND hits outrank OR hits: lift them above the best OR score.
         lift = float(scores.max()) + 1.0
         keyed = np.where(matched_all, scores + lift, scores)
         ranked = top_k(keyed, limit)
         return LexicalResult(Ranking(ranked, scores[ranked], found), min(and_count, len(ranked)))
     ranked = top_k(scores, limit)
-    return LexicalResult(Ranking(ranked, scores[ranked], found), 0)
+    return LexicalResult(Ranking(ranked, scores[ranked], found), min(and_count, len(ranked)))

@@ -196,6 +196,8 @@ def run_channels(
     checkpoint()  # here and between channels: a caller that lost interest stops the search
     if request.semantic is SemanticMode.ONLY:
         rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
+        if vectors is not None and plan.described:  # the extra's vectors, once they are ready
+            rankings[Channel.NEURAL] = similarity.rank(vectors, query, text_mask, depth)
         return ChannelRun(rankings, np.full(prepared.size, MatchTier.NONE, np.int8), weights)
     lexical_result = lexical.rank(prepared.lexical, query, text_mask, depth, plan.bm25f)
     rankings[Channel.LEXICAL] = lexical_result.ranking

@@ -97,7 +97,8 @@ PLANS: dict[Shape, Plan] = {
 # The neural channel (the symfuse[semantic] extra) in prose plans: off unless a search
 # asks for it with ``semantic: on``. Measured with tests/bench/nl_bench.py --semantic
 # --sweep (hit@10 / MRR@10, whole index, all-MiniLM-L6-v2 over 64 word pieces per
-# definition; its weight beside the prose plan's lexical 0.8 and similarity 0.2):
+# definition; its weight beside the prose plan's lexical 0.8 and similarity 0.2, before
+# prose BM25F's coordination; not measured again since):
 #
 #   neural   mined (1015 q)   django docstrings (300)   fixture docstrings (37)
 #   0        0.518 / 0.317    0.343 / 0.145             0.703 / 0.419
@@ -115,9 +116,15 @@ NEURAL_ON = 0.2
 
 
 def plan_weights(plan: Plan, semantic: SemanticMode) -> FusionWeights:
-    """The fusion weights of ``plan``; ``semantic: on`` adds the neural channel to prose."""
-    if semantic is SemanticMode.ON and plan.described and plan.weights.neural == 0:
+    """The fusion weights of ``plan``; ``semantic: on`` adds the neural channel to prose at
+    :data:`NEURAL_ON`; ``only`` ranks prose by the similarity channel and the neural one
+    (when its vectors are ready) at the same weight."""
+    if not plan.described or plan.weights.neural != 0:
+        return plan.weights
+    if semantic is SemanticMode.ON:
         return replace(plan.weights, neural=NEURAL_ON)
+    if semantic is SemanticMode.ONLY:
+        return replace(plan.weights, neural=plan.weights.similarity)
     return plan.weights
 
 

@@ -7,7 +7,10 @@ vectors and an edit re-embeds that file alone. The cache is saved next to the
 index (``semantic-<model digest>.npz``) so that a restart does not embed again.
 
 Only what a sentence describes is embedded (callables and types, the kinds prose
-queries rank); other symbols get a zero row and never score.
+queries rank). The cache holds a file's embedded rows alone, with their places
+among the file's symbols; the others get a zero row, and never score, only when
+the index's matrix is assembled (a zero row for every symbol made redis's cache
+18.9 MB). A cache saved with those zero rows still loads.
 """
 
 from __future__ import annotations
@@ -37,6 +40,21 @@ _HUMP = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 Key = tuple[str, str]  # (content digest, language)
 
 
+@dataclass(frozen=True, slots=True)
+class FileVectors:
+    """The vectors of one file's embedded symbols: ``rows[i]`` is symbol ``places[i]``'s."""
+
+    places: npt.NDArray[np.int32]  # positions among the file's symbols, ascending
+    rows: npt.NDArray[np.float16]
+    symbols: int  # how many symbols the file has (a stale entry has another count)
+
+    def full(self, width: int) -> npt.NDArray[np.float16]:
+        """One row per symbol of the file, zero where nothing was embedded."""
+        out = np.zeros((self.symbols, width), np.float16)
+        out[self.places] = self.rows
+        return out
+
+
 def symbol_text(symbol: Symbol, lines: Sequence[str]) -> str:
     """What the model reads of a definition: its name as words, signature, doc and the
     first :data:`BODY_LINES` lines, whitespace collapsed."""
@@ -56,14 +74,14 @@ def _embedded(symbols: list[Symbol]) -> list[int]:
 
 
 class VectorCache:
-    """Per-file sentence vectors (float16, one row per symbol of the file) for one model.
+    """Per-file sentence vectors (float16, one row per embedded symbol) for one model.
 
     Thread-safe: the embedding thread adds files while queries assemble matrices.
     """
 
     def __init__(self, model: SentenceModel) -> None:
         self.model = model
-        self._files: dict[Key, npt.NDArray[np.float16]] = {}
+        self._files: dict[Key, FileVectors] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -100,10 +118,11 @@ class VectorCache:
             at = 0
             with self._lock:
                 for file, chosen in spans:
-                    rows = np.zeros((len(index.files[file].symbols), vectors.shape[1]), np.float16)
-                    rows[chosen] = vectors[at : at + len(chosen)]
+                    places = np.asarray(chosen, dtype=np.int32)
+                    rows = vectors[at : at + len(chosen)]
                     at += len(chosen)
-                    self._files[file_key(index, file)] = rows
+                    count = len(index.files[file].symbols)
+                    self._files[file_key(index, file)] = FileVectors(places, rows, count)
             done += len(step)
             progress(done)
         return done
@@ -117,11 +136,12 @@ class VectorCache:
         with self._lock:
             for file in sorted(index.files):
                 count = len(index.files[file].symbols)
-                rows = self._files.get(file_key(index, file))
-                if rows is None or rows.shape[0] != count:
-                    rows = np.zeros((count, width), np.float16)
+                found = self._files.get(file_key(index, file))
+                if found is None or found.symbols != count:
+                    blocks.append(np.zeros((count, width), np.float16))
                     lacking += count
-                blocks.append(rows)
+                    continue
+                blocks.append(found.full(width))
         if not blocks:
             return np.zeros((0, width), np.float16), 0
         return np.concatenate(blocks), lacking
@@ -147,10 +167,19 @@ class VectorCache:
         target = self.path_in(directory)
         temporary = target.with_suffix(".tmp.npz")
         keys = np.array([f"{d}\t{lang}" for (d, lang), _ in items], dtype=np.str_)
-        counts = np.array([rows.shape[0] for _, rows in items], dtype=np.int64)
+        counts = np.array([v.rows.shape[0] for _, v in items], dtype=np.int64)
+        symbols = np.array([v.symbols for _, v in items], dtype=np.int64)
         width = self.model.dimensions
-        matrix = np.concatenate([rows for _, rows in items]) if items else np.zeros((0, width))
-        np.savez(temporary, keys=keys, counts=counts, vectors=matrix.astype(np.float16))
+        matrix = np.concatenate([v.rows for _, v in items]) if items else np.zeros((0, width))
+        places = np.concatenate([v.places for _, v in items]) if items else np.zeros(0)
+        np.savez(
+            temporary,
+            keys=keys,
+            counts=counts,
+            symbols=symbols,
+            places=places.astype(np.int32),
+            vectors=matrix.astype(np.float16),
+        )
         temporary.replace(target)
 
     def load(self, directory: Path) -> bool:
@@ -160,11 +189,20 @@ class VectorCache:
             return False
         with np.load(source) as saved:
             keys, counts, matrix = saved["keys"], saved["counts"], saved["vectors"]
-        starts = np.concatenate([[0], np.cumsum(counts)])
+            compact = "places" in saved.files
+            places = saved["places"] if compact else None
+            symbols = saved["symbols"] if compact else counts
+        starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         with self._lock:
             for i, key in enumerate(keys.tolist()):
                 digest, language = str(key).split("\t")
-                self._files[(digest, language)] = matrix[starts[i] : starts[i + 1]]
+                rows = matrix[starts[i] : starts[i + 1]]
+                if places is not None:
+                    where = places[starts[i] : starts[i + 1]].astype(np.int32)
+                else:  # a cache written with a zero row for every symbol
+                    where = np.flatnonzero(rows.any(axis=1)).astype(np.int32)
+                    rows = rows[where]
+                self._files[(digest, language)] = FileVectors(where, rows, int(symbols[i]))
         return True
 
 

@@ -171,6 +171,41 @@ def test_and_first_then_or_fallback() -> None:
     assert symbols[int(fallback.ranking.positions[0])].name == "send_mail"
 
 
+def test_prose_coordination_scales_by_the_share_of_terms_held() -> None:
+    """Prose weighting: the sum times (held / required) ** coordination, checked against
+    the plain sum; with AND-first off a strong partial match can lead a weak full one."""
+    symbols = [
+        make_symbol("render", doc="Render the page: page page page layout."),
+        make_symbol("helper", doc="Render the page cache."),
+    ]
+    index = lexical.LexicalIndex.build(build_documents(symbols))
+    terms = QueryTerms.parse("render page cache")
+    plain = lexical.Bm25f(body=3.0, b_body=0.2)
+    coordinated = lexical.Bm25f(body=3.0, b_body=0.2, coordination=0.5, and_first=False)
+    raw, _ = index.scores(terms, plain)
+    scaled, matched_all = index.scores(terms, coordinated)
+    assert matched_all.tolist() == [False, True]
+    assert scaled == pytest.approx(raw * np.array([(2 / 3) ** 0.5, 1.0]))
+    first = lexical.rank(index, "render page cache", None, 10, plain).ranking.positions
+    assert first.tolist()[0] == 1  # AND-first lifts the full match
+
+
+def test_prose_leaves_filler_words_out_unless_nothing_else_is_left() -> None:
+    symbols = [make_symbol("add_handler"), make_symbol("parse_header")]
+    index = lexical.LexicalIndex.build(build_documents(symbols))
+    prose = lexical.BODY_AWARE
+    assert stem("fixes") in lexical.FILLER
+    # "fix" and "add" are not asked for: only "header" is, so add_handler is no match.
+    result = lexical.rank(index, "fix add header", None, 10, prose)
+    assert result.ranking.positions.tolist() == [1]
+    # Nothing but filler: the words are kept.
+    alone = lexical.rank(index, "add", None, 10, prose)
+    assert alone.ranking.positions.tolist() == [0]
+    # Names weighting keeps them.
+    names = lexical.rank(index, "fix add header", None, 10)
+    assert sorted(names.ranking.positions.tolist()) == [0, 1]
+
+
 def test_mask_restricts_candidates() -> None:
     symbols = [make_symbol("send_mail"), make_symbol("send_sms")]
     index = lexical.LexicalIndex.build(build_documents(symbols))

@@ -20,8 +20,14 @@ pytest.importorskip("safetensors")
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, prepare
+from symfuse.ranking.fusion import fuse
 from symfuse.ranking.neural.model import DISTRIBUTION, SentenceModel, bundled_model
-from symfuse.ranking.neural.vectors import EMBEDDED_KINDS, NeuralEmbedder, VectorCache
+from symfuse.ranking.neural.vectors import (
+    EMBEDDED_KINDS,
+    NeuralEmbedder,
+    VectorCache,
+    file_key,
+)
 from symfuse.ranking.request import Channel, FusionWeights
 from symfuse.ranking.search import run_channels
 from symfuse.ranking.shape import Shape
@@ -125,15 +131,43 @@ def test_an_edit_re_embeds_only_its_file(tiny: SentenceModel, tmp_path: Path) ->
     assert np.array_equal(again.assemble(edited)[0], cache.assemble(edited)[0])
 
 
-def test_prose_ranks_by_the_neural_channel_and_names_do_not(
-    tiny: SentenceModel, tmp_path: Path
-) -> None:
+def test_the_cache_stores_rows_only_for_what_it_embeds(tiny: SentenceModel, tmp_path: Path) -> None:
+    index, _ = _index(WORKSPACE, tmp_path)
+    cache = VectorCache(tiny)
+    cache.fill(index, cache.missing(index), lambda: False)
+    full, _ = cache.assemble(index)
+    cache.save(tmp_path, index)
+    embedded = sum(s.kind in EMBEDDED_KINDS for s in index.symbols)
+    with np.load(cache.path_in(tmp_path)) as saved:
+        assert saved["vectors"].shape[0] == embedded < len(index.symbols)
+    again = VectorCache(tiny)
+    assert again.load(tmp_path)
+    assert np.array_equal(again.assemble(index)[0], full)
+
+    # A cache written with a zero row for every symbol (before) loads as the same vectors.
+    files = sorted(index.files)
+    counts = np.array([len(index.files[f].symbols) for f in files], dtype=np.int64)
+    keys = np.array(["\t".join(file_key(index, f)) for f in files], dtype=np.str_)
+    np.savez(cache.path_in(tmp_path), keys=keys, counts=counts, vectors=full)
+    before = VectorCache(tiny)
+    assert before.load(tmp_path)
+    assert before.missing(index) == []
+    assert np.array_equal(before.assemble(index)[0], full)
+
+
+def _embedded_workspace(tiny: SentenceModel, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The workspace fixture indexed, embedded whole by ``tiny``, and prepared."""
     index, _ = _index(WORKSPACE, tmp_path)
     cache = VectorCache(tiny)
     cache.fill(index, cache.missing(index), lambda: False)
     vectors, _ = cache.assemble(index)
-    embedder = NeuralEmbedder(tiny, vectors.astype(np.float32))
-    prepared = prepare(index, None)
+    return index, NeuralEmbedder(tiny, vectors.astype(np.float32)), prepare(index, None)
+
+
+def test_prose_ranks_by_the_neural_channel_and_names_do_not(
+    tiny: SentenceModel, tmp_path: Path
+) -> None:
+    index, embedder, prepared = _embedded_workspace(tiny, tmp_path)
     prose = "compute the total price of an order"
     weights = FusionWeights(lexical=0.8, similarity=0.2, neural=0.4)  # whatever the default
     run = run_channels(
@@ -159,6 +193,22 @@ def test_prose_ranks_by_the_neural_channel_and_names_do_not(
         embedder,
     )
     assert Channel.NEURAL not in run.rankings
+
+
+def test_semantic_only_ranks_by_both_similarity_channels_once_vectors_are_ready(
+    tiny: SentenceModel, tmp_path: Path
+) -> None:
+    _, embedder, prepared = _embedded_workspace(tiny, tmp_path)
+    prose = "compute the total price of an order"
+    request = SearchRequest(query=prose, semantic="only")
+    ready = run_channels(prepared, request, prose, None, 20, Shape.SENTENCE, embedder)
+    assert set(ready.rankings) == {Channel.SIMILARITY, Channel.NEURAL}
+    assert ready.weights.neural == ready.weights.similarity > 0
+    fused = fuse(ready.rankings, ready.weights)
+    assert Channel.NEURAL in fused.ranks
+    # Vectors not ready (or the extra not installed): the similarity channel alone.
+    waiting = run_channels(prepared, request, prose, None, 20, Shape.SENTENCE, None)
+    assert set(waiting.rankings) == {Channel.SIMILARITY}
 
 
 def _reference_embedding(weights: dict[str, np.ndarray], ids: list[int], heads: int) -> np.ndarray:
