@@ -37,7 +37,6 @@ from symfuse.ranking.npz_arrays import (
     read_borrowed_words,
     read_csc,
     read_model,
-    read_rows,
     sparse_arrays,
     strings,
     unstrings,
@@ -77,6 +76,7 @@ def assembled_arrays(prepared: Prepared) -> Arrays:
         "x_body_length": prepared.lexical.body_length,
         "x_lexical_idf": prepared.lexical.idf,
         **sparse_arrays("x_tfidf", prepared.similarity.tfidf),
+        **sparse_arrays("x_trigrams", prepared.trigrams.matrix),
         "x_idf": prepared.similarity.idf,
         "x_kind": filters.kind,
         "x_language": filters.language,
@@ -150,8 +150,8 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
             doc_vectors=vectors.final,
             term_ids=term_ids,
         ),
-        trigrams=TrigramIndex.of(
-            read_rows(npz, "trigrams"), trigram_vocabulary, names.forms.lower, names.forms.wholes
+        trigrams=TrigramIndex.of_columns(
+            read_csc(npz, "x_trigrams"), trigram_vocabulary, names.forms.lower, names.forms.wholes
         ),
         filters=filters,
         pagerank=np.asarray(index.pagerank, dtype=np.float64),

@@ -94,9 +94,10 @@ def _header(prepared: Prepared, model_terms: int) -> Arrays:
 
 def _piece_arrays(prepared: Prepared) -> Arrays:
     """The per-file pieces, concatenated: their files, stamps and sizes say where each is.
-    Their body counts are not among them: the BM25 body matrix (``x_lexical_body``,
-    mapped by a search) holds the same counts by column, and :func:`restore` reads the
-    rows back from it (7 MB less on SQLAlchemy)."""
+    Their body counts and name trigrams are not among them: the BM25 body matrix
+    (``x_lexical_body``) and the trigram matrix (``x_trigrams``), mapped by a search,
+    hold the same values by column, and :func:`restore` reads the rows back from them
+    (7 MB less on SQLAlchemy for the bodies)."""
     pieces = prepared.pieces
     starts = [p.text.starts for p in pieces]
     lengths = np.asarray([p.text.sequence.shape[0] for p in pieces], dtype=np.int64)
@@ -117,16 +118,18 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
         ),
         **rows_arrays("head", Rows.stack([p.text.head for p in pieces])),
         # the bodies are the joined x_lexical_body, stored once (:data:`BODY_MEMBERS`)
-        **rows_arrays("trigrams", Rows.stack([p.trigrams for p in pieces])),
     }
 
 
 # --- restoring the pieces ------------------------------------------------------------------
 
-# The joined members a restore reads besides the pieces': the names' split forms, and the
-# body counts with their lengths (the pieces' own, stored once).
-BODY_MEMBERS = tuple(f"x_lexical_body_{part}" for part in ("shape", "indptr", "indices", "data"))
-_RESTORED = frozenset((*SPLIT_MEMBERS, *BODY_MEMBERS, "x_body_length"))
+# The joined members a restore reads besides the pieces': the names' split forms, the body
+# counts with their lengths and the name trigrams (the pieces' own, stored once).
+_JOINED_ROWS = ("x_lexical_body", "x_trigrams")
+_RESTORED = frozenset(
+    [*SPLIT_MEMBERS, "x_body_length"]
+    + [f"{m}_{part}" for m in _JOINED_ROWS for part in ("shape", "indptr", "indices", "data")]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +179,7 @@ def _read(arrays: dict[str, Any]) -> _Stored:
     sizes = np.asarray(arrays["sizes"], dtype=np.int64)
     bounds: list[int] = np.concatenate([[0], np.cumsum(sizes)]).tolist()
     texts = _texts(arrays)
-    trigrams = read_rows(arrays, "trigrams")
+    trigrams = _rows_of(arrays, "x_trigrams")
     doc_vectors = own_vectors(arrays)
     model = read_model(arrays, model_count, stamp_count, model_symbols)
     vocabulary = Vocabulary(unstrings(arrays["vocabulary"], vocab))
@@ -226,7 +229,7 @@ class _Texts:
 def _texts(arrays: dict[str, Any]) -> _Texts:
     return _Texts(
         head=read_rows(arrays, "head"),
-        body=_body_rows(arrays),
+        body=_rows_of(arrays, "x_lexical_body"),
         head_length=np.asarray(arrays["head_length"], dtype=np.float64),
         body_length=np.asarray(arrays["x_body_length"], dtype=np.float64),
         sequence=np.asarray(arrays["sequence"], dtype=np.int32),
@@ -241,10 +244,11 @@ def _split_forms(arrays: dict[str, Any], n: int) -> tuple[list[str], list[str]] 
     return unstrings(arrays["x_wholes"], n), unstrings(arrays["x_spaced"], n)
 
 
-def _body_rows(arrays: dict[str, Any]) -> Rows:
-    """The pieces' body counts, read back from the BM25 body matrix: by row, columns
-    sorted within a row, as the pieces made them (:meth:`Rows.sized`)."""
-    rows = read_csc(arrays, "x_lexical_body").tocsr()
+def _rows_of(arrays: dict[str, Any], prefix: str) -> Rows:
+    """The pieces' rows of a joined matrix stored by column (the body counts, the name
+    trigrams): by row, columns sorted within a row, as the pieces made them
+    (:meth:`Rows.sized`)."""
+    rows = read_csc(arrays, prefix).tocsr()
     rows.sort_indices()
     return Rows(
         np.asarray(rows.indptr, dtype=np.int64),

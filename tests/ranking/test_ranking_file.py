@@ -34,8 +34,9 @@ def _stored(directory: Path, index: Index) -> Path:
 
 
 def test_restored_pieces_are_the_pieces_built(index: Index, tmp_path: Path) -> None:
-    """The bodies are stored once, in the BM25 matrix: read back, every piece is the one
-    that was built, array for array (an incremental update starts from them)."""
+    """The bodies and name trigrams are stored once, in the joined matrices: read back,
+    every piece is the one that was built, array for array (an incremental update starts
+    from them)."""
     built = prepare(index, tmp_path)
     corpus = Corpus()
     restore(corpus, tmp_path)
@@ -53,13 +54,17 @@ def test_restored_pieces_are_the_pieces_built(index: Index, tmp_path: Path) -> N
                 np.testing.assert_array_equal(ours, theirs, err_msg=f"{key} {part} {field}")
         for field in ("head_length", "body_length", "sequence", "starts"):
             np.testing.assert_array_equal(getattr(stored, field), getattr(text, field))
+        for field in ("indptr", "indices", "data"):
+            ours, theirs = (getattr(p.trigrams, field) for p in (corpus.pieces[key], piece))
+            assert ours.dtype == theirs.dtype, (key, "trigrams", field)
+            np.testing.assert_array_equal(ours, theirs, err_msg=f"{key} trigrams {field}")
 
 
 def test_only_members_a_restore_reads_are_deflated(index: Index, tmp_path: Path) -> None:
     prepare(index, tmp_path)
     with zipfile.ZipFile(_stored(tmp_path, index)) as archive:
         methods = {i.filename.removesuffix(".npy"): i.compress_type for i in archive.infolist()}
-    assert not [m for m in methods if m.startswith("body_")]  # x_lexical_body holds them
+    assert not [m for m in methods if m.startswith(("body_", "trigrams_"))]  # x_* hold them
     assert {m for m, how in methods.items() if how == zipfile.ZIP_DEFLATED} == DEFLATED
     assert methods["doc_vectors"] == methods["x_lexical_head_data"] == zipfile.ZIP_STORED
 
