@@ -2,7 +2,7 @@
 
 :func:`save` writes ``ranking-<generation>.npz`` atomically into the index
 directory: per-file pieces, vocabularies, the word model, the symbol vectors,
-the borrowed words and the joined structures (:mod:`symfuse.ranking.assembled`).
+the heirs' own vectors and the joined structures (:mod:`symfuse.ranking.assembled`).
 :func:`restore` fills an empty :class:`Corpus` from the newest such file, so a
 new process only re-tokenizes what changed since. A file whose format differs
 or that cannot be read is ignored (and rebuilt by the next save).
@@ -27,13 +27,12 @@ from symfuse.ranking.npz_arrays import (
     SETTINGS,
     UNUSABLE,
     Arrays,
-    borrowed_arrays,
     current,
+    heir_arrays,
     model_arrays,
     newest,
     opened,
     own_vectors,
-    read_borrowed,
     read_csc,
     read_model,
     read_rows,
@@ -46,7 +45,7 @@ from symfuse.ranking.npz_arrays import (
 )
 from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
-from symfuse.ranking.structures import Borrowed, FilePiece, Prepared
+from symfuse.ranking.structures import FilePiece, Prepared
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +58,7 @@ def save(path: Path, prepared: Prepared) -> None:
         **_piece_arrays(prepared),
         **model,
         "doc_vectors": prepared.similarity.doc_vectors,  # final; heirs' own ones apart
-        **borrowed_arrays(prepared),
+        **heir_arrays(prepared),
         **assembled_arrays(prepared),
     }
     try:
@@ -141,7 +140,6 @@ class _Stored:
     model: WordModel
     pieces: dict[str, FilePiece]  # file key -> its piece
     vectors: dict[str, npt.NDArray[np.float32]]  # stamp -> the piece's symbol vectors
-    borrowed: Borrowed | None
 
 
 def restore(corpus: Corpus, directory: Path) -> None:
@@ -167,7 +165,6 @@ def restore(corpus: Corpus, directory: Path) -> None:
     corpus.pieces = stored.pieces
     corpus.vectors = {s: (stored.model.version, v) for s, v in stored.vectors.items()}
     corpus.loaded = True
-    corpus.borrowed = stored.borrowed
 
 
 def _read(arrays: dict[str, Any]) -> _Stored:
@@ -194,8 +191,7 @@ def _read(arrays: dict[str, Any]) -> _Stored:
         forms = (split[0][a:b], split[1][a:b]) if split is not None else None
         pieces[key] = FilePiece.stored(stamp, texts.piece(a, b), slice_rows(trigrams, a, b), forms)
         vectors[stamp] = doc_vectors[a:b]
-    borrowed = read_borrowed(arrays)
-    return _Stored(vocabulary, trigram_vocabulary, model, pieces, vectors, borrowed)
+    return _Stored(vocabulary, trigram_vocabulary, model, pieces, vectors)
 
 
 @dataclass(frozen=True, slots=True)
