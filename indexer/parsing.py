@@ -182,7 +182,7 @@ def entry_of(parsed: ParsedFile) -> FileEntry:
         rel=parsed.rel,
         language=language,
         stamp=parsed.stamp,
-        symbols=[rows.symbol_from_row(r, key, root, language) for r in symbol_rows],
+        symbols=rows.symbols_from_rows(symbol_rows, key, root, language),
         refs_blob=record[1],
         ref_names=frozenset(names),
         links_blob=record[3],

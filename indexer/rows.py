@@ -45,11 +45,43 @@ def symbol_row(s: Symbol) -> list[Any]:
     ]
 
 
-def symbol_from_row(row: list[Any], file: str, root: str, language: str) -> Symbol:
+def symbols_from_rows(
+    rows: list[list[Any]], file: str, root: str, language: str, shared: dict[str, str] | None = None
+) -> list[Symbol]:
+    """The symbols of one file, sharing equal values instead of one copy per symbol.
+
+    msgpack decodes every string and every int above 256 as an object of its own, and a
+    server keeps them all (SQLAlchemy: 56k symbols). A parent is the symbol_id of a
+    symbol decoded just before it (6.4 MB of copies); names and signatures repeat
+    (``__init__``, ``def __init__(self):``: one object per distinct string in ``shared``,
+    which a whole load passes to every file); a name's line is most often the definition's.
+    """
+    ids: dict[str, str] = {}
+    strings = {} if shared is None else shared
+    symbols = []
+    for row in rows:
+        row[1] = strings.setdefault(row[1], row[1])
+        row[4] = strings.setdefault(row[4], row[4])
+        symbol = symbol_from_row(row, file, root, language, ids)
+        ids[symbol.symbol_id] = symbol.symbol_id
+        symbols.append(symbol)
+    return symbols
+
+
+def symbol_from_row(
+    row: list[Any], file: str, root: str, language: str, ids: dict[str, str] | None = None
+) -> Symbol:
+    """One symbol; ``ids`` (symbol_id -> itself) shares its parent's id string."""
     # Positional, unpacked at once: this runs for every symbol whenever an index loads.
     (sid, name, kind, fqn, signature, line, col, end_line, end_col) = row[:9]
     (name_line, name_col, name_end_line, name_end_col, parent) = row[9:14]
     decorators, extends, implements, doc = row[14:18]
+    if name_line == line:
+        name_line = line
+    if name_end_line == name_line:
+        name_end_line = name_line
+    if parent is not None and ids is not None:
+        parent = ids.get(parent, parent)
     return Symbol(
         sid,
         name,

@@ -110,17 +110,18 @@ class Store:
         """The full index a manifest describes."""
         index = Index(manifest.roots)
         packs: dict[str, bytes] = {}
+        shared: dict[str, str] = {}  # one object per distinct string the load decodes
         for key, meta in manifest.files.items():
             data = packs.get(meta.pack)
             if data is None:
                 data = packs[meta.pack] = self._read(self.objects / f"{meta.pack}.msgpack")
-            index.files[key] = self._load_file(key, meta, data)
+            index.files[key] = self._load_file(key, meta, data, shared)
         graph = self._unpack(self.objects / f"{manifest.graph_key}.msgpack")
         import numpy as np  # here, not at import: `symfuse index` with nothing new needs none
 
         try:
             stored = StoredGraph(
-                graph["ids"],
+                _shared_ids(index, graph["ids"]),
                 np.frombuffer(graph["src"], dtype=np.int32),
                 np.frombuffer(graph["dst"], dtype=np.int32),
                 np.frombuffer(graph["kind"], dtype=np.int8),
@@ -194,14 +195,16 @@ class Store:
         for path in self.objects.glob(".*.tmp"):
             path.unlink(missing_ok=True)  # left by a writer that was killed
 
-    def _load_file(self, key: str, meta: FileMeta, pack: bytes) -> FileEntry:
+    def _load_file(
+        self, key: str, meta: FileMeta, pack: bytes, shared: dict[str, str]
+    ) -> FileEntry:
         if meta.offset + meta.length > len(pack):
             raise IndexCorrupt(f"{meta.pack} is truncated (record of {key} past its end)")
         try:
             symbol_rows, refs_blob, ref_names, links_blob = rows.unpack_record(
                 pack[meta.offset : meta.offset + meta.length]
             )
-            symbols = [rows.symbol_from_row(r, key, meta.root, meta.language) for r in symbol_rows]
+            symbols = rows.symbols_from_rows(symbol_rows, key, meta.root, meta.language, shared)
         except (KeyError, IndexError, TypeError, ValueError, msgpack.ExtraData) as exc:
             raise IndexCorrupt(f"record of {key} is corrupt ({exc!r})") from exc
         return FileEntry(
@@ -212,7 +215,7 @@ class Store:
             stamp=meta.stamp,
             symbols=symbols,
             refs_blob=refs_blob,
-            ref_names=frozenset(ref_names),
+            ref_names=frozenset([shared.setdefault(n, n) for n in ref_names]),
             links_blob=links_blob,
             problems=meta.problems,
         )
@@ -341,3 +344,10 @@ def _whole_record(entry: FileEntry) -> bytes:
         sorted(entry.ref_names),
         entry.links_blob,
     )
+
+
+def _shared_ids(index: Index, ids: list[str]) -> list[str]:
+    """The graph's ids as the symbols' own id strings where they are the same (a second
+    copy of every symbol_id is 8 MB on SQLAlchemy); the rest as decoded."""
+    own = {s.symbol_id: s.symbol_id for entry in index.files.values() for s in entry.symbols}
+    return [own.get(i, i) for i in ids]

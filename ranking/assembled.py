@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.indexer.index import Index
 from symfuse.ranking.filters import FilterTable
@@ -30,14 +29,11 @@ from symfuse.ranking.npz_arrays import (
     UNUSABLE,
     Arrays,
     current,
-    heir_own,
     joined_strings,
     newest,
     opened,
-    read_borrowed_words,
     read_csc,
     read_model,
-    read_rows,
     sparse_arrays,
     strings,
     unstrings,
@@ -77,6 +73,7 @@ def assembled_arrays(prepared: Prepared) -> Arrays:
         "x_body_length": prepared.lexical.body_length,
         "x_lexical_idf": prepared.lexical.idf,
         **sparse_arrays("x_tfidf", prepared.similarity.tfidf),
+        **sparse_arrays("x_trigrams", prepared.trigrams.matrix),
         "x_idf": prepared.similarity.idf,
         "x_kind": filters.kind,
         "x_language": filters.language,
@@ -126,7 +123,9 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
     term_ids = {term: i for i, term in enumerate(vocabulary)}
     trigram_vocabulary = Vocabulary(unstrings(npz["trigram_vocabulary"], trigram_vocab))
     model = read_model(npz, model_count, stamp_count, model_symbols)
-    vectors = _vectors(npz)
+    # final vectors as stored (mapped, not copied); an exact load is never saved, so the
+    # heirs' own vectors (kept for that) are not read
+    vectors = np.asarray(npz["doc_vectors"], dtype=np.float32)
     lexical = LexicalIndex(
         head=read_csc(npz, "x_lexical_head"),
         body=read_csc(npz, "x_lexical_body"),
@@ -135,7 +134,7 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
         term_ids=term_ids,
     )
     tfidf = read_csc(npz, "x_tfidf")
-    if not (vectors.final.shape[0] == lexical.size == tfidf.shape[0] == n):
+    if not (vectors.shape[0] == lexical.size == tfidf.shape[0] == n):
         raise ValueError("row counts disagree")
     filters = _filters(npz)
     return Prepared(
@@ -147,11 +146,11 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
             tfidf=tfidf,
             idf=np.asarray(npz["x_idf"], dtype=np.float64),
             model=model,
-            doc_vectors=vectors.final,
+            doc_vectors=vectors,
             term_ids=term_ids,
         ),
-        trigrams=TrigramIndex.of(
-            read_rows(npz, "trigrams"), trigram_vocabulary, names.forms.lower, names.forms.wholes
+        trigrams=TrigramIndex.of_columns(
+            read_csc(npz, "x_trigrams"), trigram_vocabulary, names.forms.lower, names.forms.wholes
         ),
         filters=filters,
         pagerank=np.asarray(index.pagerank, dtype=np.float64),
@@ -160,9 +159,6 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
         files=tuple(unstrings(npz["files"], files)),
         vocabulary=tuple(vocabulary),
         trigram_vocabulary=tuple(trigram_vocabulary.terms),
-        heirs=vectors.heirs,
-        heir_vectors=vectors.own,
-        borrowed=vectors.borrowed,
     )
 
 
@@ -174,24 +170,15 @@ class _Names:
     orders: list[npt.NDArray[np.int64]]  # of names, lower and wholes (_NAME_ORDERS)
 
 
-@dataclass(frozen=True, slots=True)
-class _Vectors:
-    """The final symbol vectors, and what borrowed words changed in them."""
-
-    final: npt.NDArray[np.float32]
-    heirs: npt.NDArray[np.int64]
-    own: npt.NDArray[np.float32]  # the heirs' vectors without the borrowed words
-    borrowed: sparse.csr_matrix | None
-
-
 def _names(npz: Any, index: Index) -> _Names:
     symbols = index.symbols
     n = len(symbols)
     names = [s.name for s in symbols]
+    lower = _same_as(names, [name.lower() for name in names])
     forms = NameForms(
         names=names,
-        lower=[name.lower() for name in names],
-        wholes=unstrings(npz["x_wholes"], n),
+        lower=lower,
+        wholes=_same_as(lower, unstrings(npz["x_wholes"], n)),
         spaced=unstrings(npz["x_spaced"], n),
         fqn=unstrings(npz["x_fqn"], n),
     )
@@ -199,15 +186,11 @@ def _names(npz: Any, index: Index) -> _Names:
     return _Names(forms, orders)
 
 
-def _vectors(npz: Any) -> _Vectors:
-    """The final vectors as stored (mapped, not copied), and the heirs' own ones."""
-    vectors = np.asarray(npz["doc_vectors"], dtype=np.float32)
-    own = np.zeros((0, vectors.shape[1] if vectors.ndim == 2 else 0), dtype=np.float32)
-    borrowed = read_borrowed_words(npz)
-    if borrowed is None:
-        return _Vectors(vectors, np.zeros(0, dtype=np.int64), own, None)
-    extra, heirs = borrowed
-    return _Vectors(vectors, heirs, heir_own(npz), extra)
+def _same_as(kept: list[str], made: list[str]) -> list[str]:
+    """``made``, with each string equal to the one ``kept`` at its place replaced by that
+    one: a server keeps both lists, and most names are their own lower-case and
+    separator-free forms (``execute``), one object instead of three (2.5 MB on SQLAlchemy)."""
+    return [old if old == new else new for old, new in zip(kept, made, strict=True)]
 
 
 def _filters(npz: Any) -> FilterTable:

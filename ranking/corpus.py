@@ -43,7 +43,7 @@ from symfuse.ranking.identity import NameForms, NameTable
 from symfuse.ranking.lexical import LexicalIndex
 from symfuse.ranking.similarity import RepositoryEmbedder, WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
-from symfuse.ranking.structures import Borrowed, FilePiece, Prepared
+from symfuse.ranking.structures import FilePiece, Prepared
 from symfuse.ranking.tokenize_pool import (
     FileJob,
     make_piece,
@@ -100,9 +100,6 @@ class Corpus:
         self.vectors: dict[str, tuple[int, npt.NDArray[np.float32]]] = {}  # stamp -> (model, v)
         self.tokenized = 0  # files tokenized over the corpus's life (tests count it)
         self.loaded = False  # restored from disk and not yet used for a build
-        # Restored with the pieces: (fingerprint, borrowed words, heirs, their final vectors),
-        # reused by a build of exactly that index (a CLI search of an unchanged workspace).
-        self.borrowed: Borrowed | None = None
 
     # --- per file ----------------------------------------------------------------------
 
@@ -159,10 +156,9 @@ class Corpus:
         documents = concatenate([p.text for p in ordered], self.vocabulary)
         retrained = self._train(ordered, documents, model)
         vectors = self._vectors(ordered, documents.tf)
-        unchanged = rebuilt == 0 and not retrained
-        extra, heirs, stored = self._borrowed_words(index, documents, fingerprint, unchanged)
+        extra, heirs = self._borrowed_words(index, documents)
         documents = with_inherited(documents, extra)
-        vectors, plain = self._heir_vectors(vectors, documents, heirs, stored)
+        vectors, plain = self._heir_vectors(vectors, documents, heirs)
         assert self.model is not None
         forms = NameForms.join([p.names for p in ordered])
         trigram_rows_ = Rows.stack([p.trigrams for p in ordered])
@@ -188,7 +184,6 @@ class Corpus:
             trigram_vocabulary=tuple(self.trigram_vocabulary.terms),
             heirs=heirs,
             heir_vectors=plain,
-            borrowed=extra,
         )
 
     def _refresh(self, index: Index) -> int:
@@ -226,21 +221,15 @@ class Corpus:
         return False
 
     def _borrowed_words(
-        self, index: Index, documents: Documents, fingerprint: str, unchanged: bool
-    ) -> tuple[sparse.csr_matrix, npt.NDArray[np.int64], npt.NDArray[np.float32] | None]:
-        """The borrowed doc words (head counts per symbol), the heirs (symbols with some),
-        and the heirs' final vectors when restored with the pieces for exactly this index
-        and still valid (``unchanged``: nothing tokenized or trained); None: compute them."""
+        self, index: Index, documents: Documents
+    ) -> tuple[sparse.csr_matrix, npt.NDArray[np.int64]]:
+        """The borrowed doc words (head counts per symbol) and the heirs (symbols with some).
+
+        Never read from the ranking file: a build of exactly the index it was written for
+        reads the joined structures instead (:func:`~symfuse.ranking.assembled.restore_exact`),
+        so any other build has its own borrowed words to make (17.8 MB not stored for
+        SQLAlchemy)."""
         width = len(documents.vocabulary)
-        stored, self.borrowed = self.borrowed, None
-        if (
-            stored is not None
-            and self.loaded
-            and unchanged
-            and stored.fingerprint == fingerprint
-            and stored.extra.shape == (len(index.symbols), width)
-        ):
-            return stored.extra, stored.heirs, stored.vectors
         extra, _ = inherited(index.symbols, documents.term_ids, width)
         edges = index.edges
         calls = edges.kind == EdgeKind.CALLS
@@ -251,27 +240,23 @@ class Corpus:
             )
         )
         heirs = np.flatnonzero(np.diff(extra.indptr) > 0).astype(np.int64)
-        return extra.astype(VALUES), heirs, None  # as stored: a warm start ranks the same
+        return extra.astype(VALUES), heirs  # float32 as the joined matrices are stored
 
     def _heir_vectors(
         self,
         vectors: npt.NDArray[np.float32],
         documents: Documents,
         heirs: npt.NDArray[np.int64],
-        stored: npt.NDArray[np.float32] | None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The symbol vectors with the heirs' re-embedded from ``documents`` (which hold the
-        borrowed words) or taken from ``stored``; and the heirs' vectors before that."""
+        borrowed words); and the heirs' vectors before that."""
         assert self.model is not None
         if not heirs.shape[0]:
             return vectors, np.zeros((0, self.model.dimensions), dtype=np.float32)
         vectors = vectors.copy()  # the per-file cache keeps the vectors of the own text
         plain = vectors[heirs]
-        if stored is not None:
-            vectors[heirs] = stored
-        else:
-            heir_tf = similarity_tf(documents.head[heirs], documents.body[heirs])
-            vectors[heirs] = self.model.embed(heir_tf, self._rows())
+        heir_tf = similarity_tf(documents.head[heirs], documents.body[heirs])
+        vectors[heirs] = self.model.embed(heir_tf, self._rows())
         return vectors, plain
 
     def _drift(self, pieces: Sequence[FilePiece]) -> float:

@@ -86,8 +86,17 @@ class TrigramIndex:
         cls, rows: Rows, vocabulary: Vocabulary, lower: list[str], wholes: list[str]
     ) -> TrigramIndex:
         """From the (names x trigram ids) rows of :func:`trigram_rows`, stacked."""
-        matrix = sparse.csc_matrix(rows.matrix(len(vocabulary)))
-        sizes = np.diff(rows.indptr).astype(np.float64)
+        return cls.of_columns(
+            sparse.csc_matrix(rows.matrix(len(vocabulary))), vocabulary, lower, wholes
+        )
+
+    @classmethod
+    def of_columns(
+        cls, matrix: sparse.csc_matrix, vocabulary: Vocabulary, lower: list[str], wholes: list[str]
+    ) -> TrigramIndex:
+        """From the (names x trigram ids) matrix as stored by column (a warm start maps it
+        from the ranking file rather than convert the rows on the heap)."""
+        sizes = np.bincount(matrix.indices, minlength=matrix.shape[0]).astype(np.float64)
         wholes = [w or low for w, low in zip(wholes, lower, strict=True)]
         n = len(wholes)
         first = np.fromiter((ord(w[0]) if w else 0 for w in wholes), dtype=np.int32, count=n)

@@ -2,7 +2,7 @@
 
 Its format stamp (:data:`FORMAT`, :data:`SETTINGS`), and each stored thing as
 plain arrays and back: string tables, CSR blocks and matrices, the word model
-and the borrowed docstring words. :mod:`symfuse.ranking.persist` writes the
+and the heirs' own vectors. :mod:`symfuse.ranking.persist` writes the
 file and restores per-file pieces from it; :mod:`symfuse.ranking.assembled`
 stores and reads the joined structures of one exact index.
 """
@@ -32,10 +32,10 @@ from symfuse.ranking.documents import (
 from symfuse.ranking.identity import Joined
 from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows
-from symfuse.ranking.structures import Borrowed, Prepared
+from symfuse.ranking.structures import Prepared
 from symfuse.ranking.tokens import STOPWORDS, stem
 
-FORMAT = 9  # bump with any change to what is stored
+FORMAT = 10  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 
@@ -141,6 +141,35 @@ def current(arrays: Any) -> bool:
     return int(arrays["format"][0]) == FORMAT and str(arrays["settings"][0]) == SETTINGS
 
 
+def stale_reason(arrays: Any) -> str:
+    """Why a file that is not :func:`current` cannot be used, for the rebuild's log line."""
+    found = int(arrays["format"][0])
+    if found != FORMAT:
+        return f"format {found}, not the current {FORMAT}"
+    return "written under other tokenizer or model settings"
+
+
+# Members that only restoring the per-file pieces reads (a server whose index changed
+# since the file was written), never a search of the exact index: they are deflated
+# (integers, 4-5x smaller: SQLAlchemy's 24 MB take 5), the rest stored as they are so
+# that a search maps them (:class:`MappedArchive`).
+DEFLATED = frozenset(
+    {"head_indptr", "head_indices", "head_data", "head_length", "sequence", "starts", "sizes"}
+)
+DEFLATE_LEVEL = 1  # level 6 saves 10% more at three times the time, on every save
+
+
+def write_archive(file: BinaryIO, arrays: Arrays) -> None:
+    """``arrays`` as an ``.npz`` (what ``np.savez`` writes), :data:`DEFLATED` members
+    compressed; written straight into ``file``, not first assembled in memory."""
+    with zipfile.ZipFile(file, "w", allowZip64=True, compresslevel=DEFLATE_LEVEL) as archive:
+        for name, array in arrays.items():
+            cold = name in DEFLATED
+            archive.compression = zipfile.ZIP_DEFLATED if cold else zipfile.ZIP_STORED
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+
+
 # --- strings -------------------------------------------------------------------------------
 
 
@@ -204,7 +233,7 @@ def read_csc(npz: Any, prefix: str) -> sparse.csc_matrix:
     )
 
 
-# --- the word model and the borrowed words -------------------------------------------------
+# --- the word model and the heirs' own vectors -------------------------------------------------
 
 
 def model_arrays(model: WordModel) -> tuple[Arrays, list[str]]:
@@ -231,52 +260,14 @@ def read_model(arrays: Any, model_count: int, stamp_count: int, model_symbols: i
     )
 
 
-def borrowed_arrays(prepared: Prepared) -> Arrays:
-    """The borrowed words and the heirs' final vectors: a new process searching the same
-    index skips recomputing them."""
-    extra = prepared.borrowed
-    if extra is None:
+def heir_arrays(prepared: Prepared) -> Arrays:
+    """The heirs (symbols whose document borrows docstring words) and their vectors of
+    their own text: a restore puts every symbol's own vector back in the per-file cache
+    (:func:`own_vectors`). The borrowed words are not stored: any build but the exact one
+    makes its own (:meth:`~symfuse.ranking.corpus.Corpus.update`)."""
+    if not prepared.heirs.shape[0]:
         return {}
-    return {
-        "borrowed_shape": np.asarray(extra.shape, dtype=np.int64),
-        "borrowed_indptr": extra.indptr,
-        "borrowed_indices": extra.indices,
-        "borrowed_data": extra.data,
-        "heirs": prepared.heirs,
-        "heir_own": prepared.heir_vectors,
-    }
-
-
-def read_borrowed_words(
-    arrays: Any,
-) -> tuple[sparse.csr_matrix, npt.NDArray[np.int64]] | None:
-    """The borrowed doc words and the heirs (the symbols with some), when stored."""
-    if "borrowed_shape" not in arrays:
-        return None
-    rows, width = (int(x) for x in arrays["borrowed_shape"])
-    extra = sparse.csr_matrix(
-        (
-            np.asarray(arrays["borrowed_data"], dtype=VALUES),
-            np.asarray(arrays["borrowed_indices"], dtype=np.int32),
-            np.asarray(arrays["borrowed_indptr"], dtype=np.int64),
-        ),
-        shape=(rows, width),
-    )
-    heirs = np.asarray(arrays["heirs"], dtype=np.int64)
-    if heir_own(arrays).shape[0] != heirs.shape[0]:
-        raise ValueError("borrowed rows disagree")
-    return extra, heirs
-
-
-def read_borrowed(arrays: Any) -> Borrowed | None:
-    """The borrowed words with the heirs' final vectors, for a corpus restored from disk
-    (a search of the exact index maps the final vectors and needs no copy of theirs)."""
-    found = read_borrowed_words(arrays)
-    if found is None:
-        return None
-    extra, heirs = found
-    vectors = np.asarray(arrays["doc_vectors"][heirs], dtype=np.float32)  # final: borrowed in
-    return Borrowed(str(arrays["fingerprint"][0]), extra, heirs, vectors)
+    return {"heirs": prepared.heirs, "heir_own": prepared.heir_vectors}
 
 
 def heir_own(arrays: Any) -> npt.NDArray[np.float32]:

@@ -2,7 +2,7 @@
 
 :func:`save` writes ``ranking-<generation>.npz`` atomically into the index
 directory: per-file pieces, vocabularies, the word model, the symbol vectors,
-the borrowed words and the joined structures (:mod:`symfuse.ranking.assembled`).
+the heirs' own vectors and the joined structures (:mod:`symfuse.ranking.assembled`).
 :func:`restore` fills an empty :class:`Corpus` from the newest such file, so a
 new process only re-tokenizes what changed since. A file whose format differs
 or that cannot be read is ignored (and rebuilt by the next save).
@@ -27,23 +27,25 @@ from symfuse.ranking.npz_arrays import (
     SETTINGS,
     UNUSABLE,
     Arrays,
-    borrowed_arrays,
     current,
+    heir_arrays,
     model_arrays,
     newest,
     opened,
     own_vectors,
-    read_borrowed,
+    read_csc,
     read_model,
     read_rows,
     rows_arrays,
     slice_rows,
+    stale_reason,
     strings,
     unstrings,
+    write_archive,
 )
 from symfuse.ranking.similarity import WordModel
-from symfuse.ranking.sparse_rows import Rows, Vocabulary
-from symfuse.ranking.structures import Borrowed, FilePiece, Prepared
+from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
+from symfuse.ranking.structures import FilePiece, Prepared
 
 log = logging.getLogger(__name__)
 
@@ -56,12 +58,12 @@ def save(path: Path, prepared: Prepared) -> None:
         **_piece_arrays(prepared),
         **model,
         "doc_vectors": prepared.similarity.doc_vectors,  # final; heirs' own ones apart
-        **borrowed_arrays(prepared),
+        **heir_arrays(prepared),
         **assembled_arrays(prepared),
     }
     try:
         # straight into the file: Django's 170 MB are not first assembled in memory
-        atomic_write(path, lambda file: np.savez(file, allow_pickle=False, **arrays))
+        atomic_write(path, lambda file: write_archive(file, arrays))
     except OSError as exc:
         log.warning("cannot save ranking data to %s: %s", path, exc)
         return
@@ -90,7 +92,11 @@ def _header(prepared: Prepared, model_terms: int) -> Arrays:
 
 
 def _piece_arrays(prepared: Prepared) -> Arrays:
-    """The per-file pieces, concatenated: their files, stamps and sizes say where each is."""
+    """The per-file pieces, concatenated: their files, stamps and sizes say where each is.
+    Their body counts and name trigrams are not among them: the BM25 body matrix
+    (``x_lexical_body``) and the trigram matrix (``x_trigrams``), mapped by a search,
+    hold the same values by column, and :func:`restore` reads the rows back from them
+    (7 MB less on SQLAlchemy for the bodies)."""
     pieces = prepared.pieces
     starts = [p.text.starts for p in pieces]
     lengths = np.asarray([p.text.sequence.shape[0] for p in pieces], dtype=np.int64)
@@ -102,7 +108,6 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
         "vocabulary": strings(prepared.vocabulary),
         "trigram_vocabulary": strings(prepared.trigram_vocabulary),
         "head_length": np.concatenate([p.text.head_length for p in pieces] or [np.zeros(0)]),
-        "body_length": np.concatenate([p.text.body_length for p in pieces] or [np.zeros(0)]),
         "sequence": np.concatenate(
             [p.text.sequence for p in pieces] or [np.zeros(0, dtype=np.int32)]
         ),
@@ -111,12 +116,19 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
             + [s[1:] + off for s, off in zip(starts, offsets, strict=True)]
         ),
         **rows_arrays("head", Rows.stack([p.text.head for p in pieces])),
-        **rows_arrays("body", Rows.stack([p.text.body for p in pieces])),
-        **rows_arrays("trigrams", Rows.stack([p.trigrams for p in pieces])),
+        # the bodies are the joined x_lexical_body, stored once (:data:`BODY_MEMBERS`)
     }
 
 
 # --- restoring the pieces ------------------------------------------------------------------
+
+# The joined members a restore reads besides the pieces': the names' split forms, the body
+# counts with their lengths and the name trigrams (the pieces' own, stored once).
+_JOINED_ROWS = ("x_lexical_body", "x_trigrams")
+_RESTORED = frozenset(
+    [*SPLIT_MEMBERS, "x_body_length"]
+    + [f"{m}_{part}" for m in _JOINED_ROWS for part in ("shape", "indptr", "indices", "data")]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +140,6 @@ class _Stored:
     model: WordModel
     pieces: dict[str, FilePiece]  # file key -> its piece
     vectors: dict[str, npt.NDArray[np.float32]]  # stamp -> the piece's symbol vectors
-    borrowed: Borrowed | None
 
 
 def restore(corpus: Corpus, directory: Path) -> None:
@@ -139,9 +150,10 @@ def restore(corpus: Corpus, directory: Path) -> None:
     try:
         with opened(path) as npz:
             # the pieces' members, and of the assembled structures the names' split forms
-            wanted = [n for n in npz.files if not n.startswith("x_") or n in SPLIT_MEMBERS]
+            wanted = [n for n in npz.files if not n.startswith("x_") or n in _RESTORED]
             arrays = {name: npz[name] for name in wanted}
         if not current(arrays):
+            log.info("ranking data at %s is %s; rebuilding it", path, stale_reason(arrays))
             return
         stored = _read(arrays)
     except UNUSABLE as exc:
@@ -153,7 +165,6 @@ def restore(corpus: Corpus, directory: Path) -> None:
     corpus.pieces = stored.pieces
     corpus.vectors = {s: (stored.model.version, v) for s, v in stored.vectors.items()}
     corpus.loaded = True
-    corpus.borrowed = stored.borrowed
 
 
 def _read(arrays: dict[str, Any]) -> _Stored:
@@ -165,7 +176,7 @@ def _read(arrays: dict[str, Any]) -> _Stored:
     sizes = np.asarray(arrays["sizes"], dtype=np.int64)
     bounds: list[int] = np.concatenate([[0], np.cumsum(sizes)]).tolist()
     texts = _texts(arrays)
-    trigrams = read_rows(arrays, "trigrams")
+    trigrams = _rows_of(arrays, "x_trigrams")
     doc_vectors = own_vectors(arrays)
     model = read_model(arrays, model_count, stamp_count, model_symbols)
     vocabulary = Vocabulary(unstrings(arrays["vocabulary"], vocab))
@@ -180,8 +191,7 @@ def _read(arrays: dict[str, Any]) -> _Stored:
         forms = (split[0][a:b], split[1][a:b]) if split is not None else None
         pieces[key] = FilePiece.stored(stamp, texts.piece(a, b), slice_rows(trigrams, a, b), forms)
         vectors[stamp] = doc_vectors[a:b]
-    borrowed = read_borrowed(arrays)
-    return _Stored(vocabulary, trigram_vocabulary, model, pieces, vectors, borrowed)
+    return _Stored(vocabulary, trigram_vocabulary, model, pieces, vectors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,9 +225,9 @@ class _Texts:
 def _texts(arrays: dict[str, Any]) -> _Texts:
     return _Texts(
         head=read_rows(arrays, "head"),
-        body=read_rows(arrays, "body"),
+        body=_rows_of(arrays, "x_lexical_body"),
         head_length=np.asarray(arrays["head_length"], dtype=np.float64),
-        body_length=np.asarray(arrays["body_length"], dtype=np.float64),
+        body_length=np.asarray(arrays["x_body_length"], dtype=np.float64),
         sequence=np.asarray(arrays["sequence"], dtype=np.int32),
         starts=np.asarray(arrays["starts"], dtype=np.int64),
     )
@@ -228,3 +238,16 @@ def _split_forms(arrays: dict[str, Any], n: int) -> tuple[list[str], list[str]] 
     if not all(member in arrays for member in SPLIT_MEMBERS):
         return None
     return unstrings(arrays["x_wholes"], n), unstrings(arrays["x_spaced"], n)
+
+
+def _rows_of(arrays: dict[str, Any], prefix: str) -> Rows:
+    """The pieces' rows of a joined matrix stored by column (the body counts, the name
+    trigrams): by row, columns sorted within a row, as the pieces made them
+    (:meth:`Rows.sized`)."""
+    rows = read_csc(arrays, prefix).tocsr()
+    rows.sort_indices()
+    return Rows(
+        np.asarray(rows.indptr, dtype=np.int64),
+        np.asarray(rows.indices, dtype=np.int32),
+        np.asarray(rows.data, dtype=VALUES),
+    )

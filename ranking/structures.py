@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.indexer.index import FileEntry
 from symfuse.ranking.documents import Piece
@@ -88,18 +87,7 @@ class Prepared:
     heir_vectors: npt.NDArray[np.float32] = field(
         default_factory=lambda: np.zeros((0, 0), dtype=np.float32)
     )
-    borrowed: sparse.csr_matrix | None = None  # the borrowed words (head counts per symbol)
 
     @property
     def size(self) -> int:
         return len(self.names)
-
-
-@dataclass(frozen=True, slots=True)
-class Borrowed:
-    """Borrowed docstring words as stored with the ranking data of one exact index."""
-
-    fingerprint: str
-    extra: sparse.csr_matrix
-    heirs: npt.NDArray[np.int64]
-    vectors: npt.NDArray[np.float32]  # the heirs' vectors with the borrowed words

@@ -160,9 +160,13 @@ async def serving(tree: Path, index_dir: Path, queries: int) -> dict[str, float]
 
 
 def _server_rss() -> float:
-    """The RSS of the newest ``symfuse mcp`` process (the one this run spawned)."""
+    """The RSS of the ``symfuse mcp`` this run spawned: a child of this process (the
+    newest one on the machine may be another user's, and was: a tests' 100 MB server)."""
     found = subprocess.run(
-        ["pgrep", "-n", "-f", "symfuse mcp"], capture_output=True, text=True, check=False
+        ["pgrep", "-n", "-P", str(os.getpid()), "-f", "symfuse mcp"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     pid = found.stdout.strip()
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():

@@ -50,6 +50,23 @@ def test_round_trip_keeps_symbols_edges_and_ranks(shop: Path, index_dir: Path) -
     assert ("Order", 5, "call") in refs
 
 
+def test_a_loaded_index_shares_equal_strings(shop: Path, index_dir: Path) -> None:
+    """A server keeps every loaded symbol: a parent is its parent's own id object, equal
+    names are one object, and the graph's ids are the symbols' (the memory of issue 16)."""
+    update_index(_config(shop, index_dir))
+    loaded = load_index(_config(shop, index_dir))
+    assert loaded is not None
+    by_id = {s.symbol_id: s for s in loaded.symbols}
+    children = [s for s in loaded.symbols if s.parent in by_id]
+    assert children
+    assert all(s.parent is by_id[s.parent].symbol_id for s in children if s.parent)
+    names: dict[str, str] = {}
+    assert all(names.setdefault(s.name, s.name) is s.name for s in loaded.symbols)
+    ends = [end for rows in loaded.edges_by_file.values() for row in rows for end in row[:2]]
+    assert ends
+    assert all(end is by_id[end].symbol_id for end in ends if end in by_id)
+
+
 def test_graph_links_calls_imports_and_inheritance(shop: Path, index_dir: Path) -> None:
     index, _ = update_index(_config(shop, index_dir))
     edges = _edges(index)

@@ -1,0 +1,90 @@
+"""The ranking file's layout (issue 16, index size on disk): each thing stored once, the
+members only a restore reads deflated, an older format rebuilt with a log line."""
+
+from __future__ import annotations
+
+import logging
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.index import Index
+from symfuse.indexer.update import update_index
+from symfuse.ranking import prepare as prepare_module
+from symfuse.ranking.corpus import Corpus
+from symfuse.ranking.npz_arrays import DEFLATED, FORMAT, opened, write_archive
+from symfuse.ranking.persist import restore
+from symfuse.ranking.prepare import prepare
+from tests.support.paths import FIXTURES
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Index:
+    config = IndexConfig(roots=(FIXTURES / "workspace",), index_dir=tmp_path, progress=False)
+    built, _ = update_index(config)
+    prepare_module.forget(built)
+    return built
+
+
+def _stored(directory: Path, index: Index) -> Path:
+    return directory / f"ranking-{index.generation}.npz"
+
+
+def test_restored_pieces_are_the_pieces_built(index: Index, tmp_path: Path) -> None:
+    """The bodies and name trigrams are stored once, in the joined matrices: read back,
+    every piece is the one that was built, array for array (an incremental update starts
+    from them)."""
+    built = prepare(index, tmp_path)
+    corpus = Corpus()
+    restore(corpus, tmp_path)
+    assert corpus.loaded
+    assert list(corpus.pieces) == list(built.files)
+    for key, piece in zip(built.files, built.pieces, strict=True):
+        text, stored = piece.text, corpus.pieces[key].text
+        for part in ("head", "body"):
+            for field in ("indptr", "indices", "data"):
+                ours, theirs = (
+                    getattr(getattr(stored, part), field),
+                    getattr(getattr(text, part), field),
+                )
+                assert ours.dtype == theirs.dtype, (key, part, field)
+                np.testing.assert_array_equal(ours, theirs, err_msg=f"{key} {part} {field}")
+        for field in ("head_length", "body_length", "sequence", "starts"):
+            np.testing.assert_array_equal(getattr(stored, field), getattr(text, field))
+        for field in ("indptr", "indices", "data"):
+            ours, theirs = (getattr(p.trigrams, field) for p in (corpus.pieces[key], piece))
+            assert ours.dtype == theirs.dtype, (key, "trigrams", field)
+            np.testing.assert_array_equal(ours, theirs, err_msg=f"{key} trigrams {field}")
+
+
+def test_only_members_a_restore_reads_are_deflated(index: Index, tmp_path: Path) -> None:
+    prepare(index, tmp_path)
+    with zipfile.ZipFile(_stored(tmp_path, index)) as archive:
+        methods = {i.filename.removesuffix(".npy"): i.compress_type for i in archive.infolist()}
+    assert not [m for m in methods if m.startswith(("body_", "trigrams_", "borrowed_"))]
+    assert {m for m, how in methods.items() if how == zipfile.ZIP_DEFLATED} == DEFLATED
+    assert methods["doc_vectors"] == methods["x_lexical_head_data"] == zipfile.ZIP_STORED
+
+
+def test_an_older_ranking_file_is_rebuilt_with_a_log_line(
+    index: Index, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    prepare(index, tmp_path)
+    stored = _stored(tmp_path, index)
+    with opened(stored) as npz:
+        arrays = {name: np.array(npz[name]) for name in npz.files}
+    arrays["format"][0] = FORMAT - 1
+    with open(stored, "wb") as file:
+        write_archive(file, arrays)
+    prepare_module.forget(index)
+    with caplog.at_level(logging.INFO, logger="symfuse.ranking"):
+        rebuilt = prepare(index, tmp_path)
+    assert not rebuilt.loaded
+    lines = [r.getMessage() for r in caplog.records if "rebuilding" in r.getMessage()]
+    assert lines == [f"ranking data at {stored} is format {FORMAT - 1}, not the current "
+                     f"{FORMAT}; rebuilding it"]  # fmt: skip
+    prepare_module.forget(index)
+    assert prepare(index, tmp_path).loaded
