@@ -12,14 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.documents import DESCRIBABLE, DOC_CHARS, Documents
 from symfuse.ranking.tokens import text_tokens
+
+if TYPE_CHECKING:
+    from scipy import sparse
+
 
 INHERITED_DOC = 1.0  # weight of a borrowed docstring's words (a symbol's own doc: 1.0)
 SAME_NAME_DONORS = 3  # borrow from a same-named function only when at most this many have docs
@@ -116,6 +120,8 @@ def inherited(
 
     Words the vocabulary does not have are left out (a donor's own piece added its words).
     """
+    from scipy import sparse
+
     donors = doc_donors(symbols)
     rows: list[int] = []
     cols: list[int] = []
@@ -155,6 +161,8 @@ def call_docs(
     gets the mean doc word counts of its documented callees times :data:`CALLEE_DOC`,
     plus those of its documented callers times :data:`CALLER_DOC`.
     """
+    from scipy import sparse
+
     n = len(symbols)
     documented = np.fromiter((bool(s.doc) for s in symbols), dtype=np.bool_, count=n)
     describable = np.fromiter((s.kind in DESCRIBABLE for s in symbols), dtype=np.bool_, count=n)
@@ -198,6 +206,8 @@ def _doc_terms(symbol: Symbol, term_ids: Mapping[str, int], width: int) -> list[
 
 def with_inherited(documents: Documents, extra: sparse.csr_matrix) -> Documents:
     """``documents`` with borrowed doc words added to the heads."""
+    from scipy import sparse
+
     if not extra.nnz:
         return documents
     added = np.asarray(extra.sum(axis=1), dtype=np.float64).ravel()

@@ -23,10 +23,10 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind
@@ -52,6 +52,9 @@ from symfuse.ranking.tokenize_pool import (
     tokenize_many,
     workers_for,
 )
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 log = logging.getLogger(__name__)
 
@@ -229,6 +232,8 @@ class Corpus:
         reads the joined structures instead (:func:`~symfuse.ranking.assembled.restore_exact`),
         so any other build has its own borrowed words to make (17.8 MB not stored for
         SQLAlchemy)."""
+        from scipy import sparse
+
         width = len(documents.vocabulary)
         extra, _ = inherited(index.symbols, documents.term_ids, width)
         edges = index.edges

@@ -41,14 +41,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import chain
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
 from symfuse.ranking.tokens import WORD, name_tokens, text_tokens, word_tokens
+
+if TYPE_CHECKING:
+    from scipy import sparse
+
 
 DOC_CHARS = 600  # the head of a docstring carries its meaning; the rest is detail
 BODY_CHARS = 12_000  # a definition's first lines say what it does; the rest repeats it
@@ -130,6 +134,8 @@ SIMILARITY_BODY = 1.5  # the body's weight in the similarity channel (Django nl:
 
 def similarity_tf(head: sparse.csr_matrix, body: sparse.csr_matrix) -> sparse.csr_matrix:
     """Head counts plus body counts times :data:`SIMILARITY_BODY`."""
+    from scipy import sparse
+
     return sparse.csr_matrix(head + SIMILARITY_BODY * body)
 
 

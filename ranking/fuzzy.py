@@ -17,16 +17,21 @@ against the name and against its separator-free form (the better counts).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
-from scipy import sparse
 
+from symfuse.ranking.columns import Columns
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
 from symfuse.ranking.tokens import whole
 from symfuse.ranking.topk import Ranking
+
+if TYPE_CHECKING:
+    pass
+
 
 MAX_CANDIDATES = 2000  # best by Jaccard, checked for edit distance
 RELAXED = 0.6  # share of the Jaccard threshold enough for a name with the query's first letter
@@ -66,7 +71,7 @@ def trigrams(text: str) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class TrigramIndex:
-    matrix: sparse.csc_matrix  # names x trigrams, 0/1
+    matrix: Columns  # names x trigrams, 0/1
     sizes: npt.NDArray[np.float64]  # distinct trigrams per name
     trigram_ids: dict[str, int]
     lower: list[str]
@@ -86,13 +91,12 @@ class TrigramIndex:
         cls, rows: Rows, vocabulary: Vocabulary, lower: list[str], wholes: list[str]
     ) -> TrigramIndex:
         """From the (names x trigram ids) rows of :func:`trigram_rows`, stacked."""
-        return cls.of_columns(
-            sparse.csc_matrix(rows.matrix(len(vocabulary))), vocabulary, lower, wholes
-        )
+
+        return cls.of_columns(Columns.of(rows.matrix(len(vocabulary))), vocabulary, lower, wholes)
 
     @classmethod
     def of_columns(
-        cls, matrix: sparse.csc_matrix, vocabulary: Vocabulary, lower: list[str], wholes: list[str]
+        cls, matrix: Columns, vocabulary: Vocabulary, lower: list[str], wholes: list[str]
     ) -> TrigramIndex:
         """From the (names x trigram ids) matrix as stored by column (a warm start maps it
         from the ranking file rather than convert the rows on the heap)."""

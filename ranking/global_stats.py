@@ -35,6 +35,7 @@ import numpy.typing as npt
 from scipy import sparse
 
 from symfuse.indexer.errors import IndexCorrupt
+from symfuse.ranking.columns import Columns
 from symfuse.ranking.lexical import B, LexicalIndex, idf
 from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import VALUES
@@ -97,7 +98,7 @@ def stats_of(prepared: Prepared) -> CorpusStats:
 
 def lexical_stats(lexical: LexicalIndex) -> CorpusStats:
     """What BM25F reads from one index's corpus (no similarity figures)."""
-    either = sparse.csc_matrix(abs(lexical.head) + abs(lexical.body))
+    either = sparse.csc_matrix(abs(lexical.head.scipy()) + abs(lexical.body.scipy()))
     either.eliminate_zeros()
     counts = np.diff(either.indptr)
     terms = _columns(lexical.term_ids, lexical.head.shape[1])
@@ -119,7 +120,7 @@ def _df_of_idf(weights: npt.NDArray[np.float64], n_docs: int) -> npt.NDArray[np.
     return np.rint(max(n_docs, 1) / np.exp(weights)).astype(np.int64)
 
 
-def head_lengths(head: sparse.csc_matrix) -> npt.NDArray[np.float64]:
+def head_lengths(head: Columns) -> npt.NDArray[np.float64]:
     """Each head's weighted length, recovered from its length-normalized counts.
 
     A row holds ``tf / (1 - b + b * L / A)``, so its sum is ``s = L / (1 - b + b * L / A)``
@@ -128,7 +129,7 @@ def head_lengths(head: sparse.csc_matrix) -> npt.NDArray[np.float64]:
     ``mean(L(A)) = A`` above ``b * max(s)`` (the left side falls as ``A`` grows):
     found by bisection.
     """
-    s = np.asarray(head.sum(axis=1), dtype=np.float64).ravel()
+    s = np.asarray(head.scipy().sum(axis=1), dtype=np.float64).ravel()
     if not s.shape[0] or not s.any():
         return s
     low = B * float(s.max()) * (1 + 1e-12)
@@ -169,8 +170,10 @@ def lexical_with(lexical: LexicalIndex, stats: CorpusStats) -> LexicalIndex:
     mine = float(length.mean()) if n else 1.0
     average = stats.head_total / stats.documents if stats.documents else mine
     scale = (1 - B + B * length / (mine or 1.0)) / (1 - B + B * length / (average or 1.0))
-    rescaled = head.copy()
-    rescaled.data = (head.data * scale[head.indices]).astype(head.data.dtype)
+    data = (head.data * scale[head.indices]).astype(head.data.dtype)
+    rescaled = dataclasses.replace(
+        head, indptr=head.indptr.copy(), indices=head.indices.copy(), data=data
+    )
     width = head.shape[1]
     df = np.zeros(width, dtype=np.float64)
     for term, col in _columns(lexical.term_ids, width).items():
@@ -194,11 +197,11 @@ def _similarity(embedder: RepositoryEmbedder, stats: CorpusStats) -> RepositoryE
         count = stats.similarity_df.get(term, 0)
         wanted[col] = np.log(max(stats.documents, 1) / max(count, 1))
     ratio = np.divide(wanted, mine, out=np.zeros(width), where=mine > 0)
-    rows = sparse.csr_matrix(tfidf, copy=True)
+    rows = sparse.csr_matrix(tfidf.scipy(), copy=True)
     columns = rows.indices
     rows.data = rows.data * ratio[columns]
     owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
     norms = np.sqrt(np.bincount(owner, weights=rows.data * rows.data, minlength=rows.shape[0]))
     inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
     rows.data = (rows.data * inverse[owner]).astype(VALUES)
-    return dataclasses.replace(embedder, tfidf=sparse.csc_matrix(rows), idf=wanted)
+    return dataclasses.replace(embedder, tfidf=Columns.of(rows), idf=wanted)

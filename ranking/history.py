@@ -16,11 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.history.records import Commit, FileChange
@@ -30,6 +29,9 @@ from symfuse.ranking.documents import Documents
 from symfuse.ranking.lexical import Bm25f, LexicalIndex, QueryTerms, rank
 from symfuse.ranking.query.history_requests import ChunkType, HistoryRequest
 from symfuse.ranking.repositories import selected
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 CHARS_PER_TOKEN = 4  # the budget's estimate, as the MCP answer budget counts
 _ENVELOPE = 200  # characters an answer adds around its hits (total, freshness, paging)
@@ -72,6 +74,8 @@ class Histories:
 
     def lexical(self, chunk: ChunkType | None) -> LexicalIndex:
         """BM25 over the messages, the diffs, or the messages with the diffs as a body."""
+        from scipy import sparse
+
         key = chunk.value if chunk else "both"
         found = self._lexical.get(key)
         if found is None:
@@ -89,6 +93,7 @@ class Histories:
 def _documents(
     head: sparse.csr_matrix, body: sparse.csr_matrix, term_ids: dict[str, int]
 ) -> Documents:
+
     def length(m: sparse.csr_matrix) -> npt.NDArray[np.float64]:
         return np.asarray(m.sum(axis=1), dtype=np.float64).ravel()
 

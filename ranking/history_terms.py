@@ -14,14 +14,18 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.indexer.atomic import atomic_write
 from symfuse.indexer.history.records import Commit
 from symfuse.ranking.tokens import text_tokens
+
+if TYPE_CHECKING:
+    from scipy import sparse
+
 
 FORMAT = 2  # bump with any change to the tokens or the layout
 _STORED = ("vocabulary", "m_indptr", "m_indices", "m_data", "d_indptr", "d_indices", "d_data")
@@ -63,6 +67,8 @@ def compute_terms(commits: Sequence[Commit]) -> SegmentTerms:
 
 
 def _matrix(counts: list[Counter[str]], ids: dict[str, int]) -> sparse.csr_matrix:
+    from scipy import sparse
+
     indptr = [0]
     indices: list[int] = []
     data: list[int] = []
@@ -91,6 +97,8 @@ def _arrays(terms: SegmentTerms) -> dict[str, npt.NDArray[np.generic]]:
 
 
 def _restore(arrays: dict[str, npt.NDArray[np.generic]], rows: int) -> SegmentTerms:
+    from scipy import sparse
+
     text = arrays["vocabulary"].tobytes().decode()
     vocabulary = text.split("\n") if text else []
     shape = (rows, max(len(vocabulary), 1))
@@ -122,11 +130,15 @@ def _renumbered(
     matrix: sparse.csr_matrix, mapping: npt.NDArray[np.int32], width: int
 ) -> sparse.csr_matrix:
     """``matrix`` with its columns (segment term ids) renamed by ``mapping``."""
+    from scipy import sparse
+
     indices = mapping[matrix.indices] if matrix.nnz else matrix.indices
     return sparse.csr_matrix((matrix.data, indices, matrix.indptr), shape=(matrix.shape[0], width))
 
 
 def _stacked(blocks: list[sparse.csr_matrix], width: int) -> sparse.csr_matrix:
+    from scipy import sparse
+
     if not blocks:
         return sparse.csr_matrix((0, width))
     return sparse.csr_matrix(sparse.vstack(blocks, format="csr"))

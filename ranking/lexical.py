@@ -25,15 +25,19 @@ names ("fix", "add", "support", :data:`FILLER`) are left out of it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
+from symfuse.ranking.columns import Columns
 from symfuse.ranking.documents import FIELD_WEIGHTS, Documents, Field
 from symfuse.ranking.sparse_rows import VALUES
 from symfuse.ranking.tokens import STOPWORDS, WORD, split_identifier, stem
 from symfuse.ranking.topk import Ranking, top_k
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 K1 = 1.2
 B = 0.75
@@ -146,8 +150,8 @@ class LexicalIndex:
     the head's counts already normalized by its length, the body's raw counts and
     lengths, and each term's idf (over documents with the term in either field)."""
 
-    head: sparse.csc_matrix  # symbols x terms, field-weighted, divided by the head norm
-    body: sparse.csc_matrix  # symbols x terms, raw counts
+    head: Columns  # symbols x terms, field-weighted, divided by the head norm
+    body: Columns  # symbols x terms, raw counts
     body_length: npt.NDArray[np.float64]
     idf: npt.NDArray[np.float64]
     term_ids: dict[str, int]
@@ -157,12 +161,16 @@ class LexicalIndex:
 
     @classmethod
     def build(cls, documents: Documents) -> LexicalIndex:
+        from scipy import sparse
+
         head = sparse.csc_matrix(normalized(documents.head, documents.head_length, B))
         body = sparse.csc_matrix(documents.body, shape=head.shape)
         either = sparse.csr_matrix(head + body)
         df = np.bincount(either.indices, minlength=either.shape[1]).astype(np.float64)
         length = np.asarray(documents.body_length, dtype=np.float64)
-        return cls(head, body, length, idf(either.shape[0], df), documents.term_ids)
+        return cls(
+            Columns.of(head), Columns.of(body), length, idf(either.shape[0], df), documents.term_ids
+        )
 
     @property
     def size(self) -> int:

@@ -15,13 +15,13 @@ import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.ranking import similarity
+from symfuse.ranking.columns import Columns
 from symfuse.ranking.documents import (
     BODY_CHARS,
     CODE_WORDS,
@@ -34,6 +34,10 @@ from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows
 from symfuse.ranking.structures import Prepared
 from symfuse.ranking.tokens import STOPWORDS, stem
+
+if TYPE_CHECKING:
+    pass
+
 
 FORMAT = 10  # bump with any change to what is stored
 
@@ -216,7 +220,7 @@ def slice_rows(rows: Rows, a: int, b: int) -> Rows:
     return Rows(rows.indptr[a : b + 1] - start, rows.indices[start:end], rows.data[start:end])
 
 
-def sparse_arrays(prefix: str, matrix: sparse.spmatrix) -> Arrays:
+def sparse_arrays(prefix: str, matrix: Columns) -> Arrays:
     return {
         f"{prefix}_shape": np.asarray(matrix.shape, dtype=np.int64),
         f"{prefix}_indptr": matrix.indptr,
@@ -225,11 +229,11 @@ def sparse_arrays(prefix: str, matrix: sparse.spmatrix) -> Arrays:
     }
 
 
-def read_csc(npz: Any, prefix: str) -> sparse.csc_matrix:
+def read_csc(npz: Any, prefix: str) -> Columns:
+    """A matrix stored by column (:func:`sparse_arrays`), as the arrays in the file."""
     rows, columns = (int(x) for x in npz[f"{prefix}_shape"])
-    return sparse.csc_matrix(
-        (npz[f"{prefix}_data"], npz[f"{prefix}_indices"], npz[f"{prefix}_indptr"]),
-        shape=(rows, columns),
+    return Columns(
+        npz[f"{prefix}_indptr"], npz[f"{prefix}_indices"], npz[f"{prefix}_data"], (rows, columns)
     )
 
 

@@ -244,7 +244,7 @@ def _rows_of(arrays: dict[str, Any], prefix: str) -> Rows:
     """The pieces' rows of a joined matrix stored by column (the body counts, the name
     trigrams): by row, columns sorted within a row, as the pieces made them
     (:meth:`Rows.sized`)."""
-    rows = read_csc(arrays, prefix).tocsr()
+    rows = read_csc(arrays, prefix).scipy().tocsr()
     rows.sort_indices()
     return Rows(
         np.asarray(rows.indptr, dtype=np.int64),

@@ -22,16 +22,19 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
+from symfuse.ranking.columns import Columns
 from symfuse.ranking.documents import Documents
 from symfuse.ranking.lexical import QueryTerms
 from symfuse.ranking.sparse_rows import VALUES
 from symfuse.ranking.topk import Ranking, top_k
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 ALPHA = 0.5
 DIMENSIONS = 128
@@ -78,6 +81,8 @@ def tfidf_matrix(
     tf: sparse.csr_matrix,
 ) -> tuple[sparse.csr_matrix, npt.NDArray[np.float64]]:
     """Rows ``ln(1 + tf) * idf`` L2-normalized, and ``idf = ln(N / df)``."""
+    from scipy import sparse
+
     tf = sparse.csr_matrix(tf)
     tf.sum_duplicates()
     n_docs = tf.shape[0]
@@ -102,6 +107,8 @@ def cooccurrence(
     Pairs are counted one way (left, right), a few offsets per sparse block so that
     memory stays bounded, and mirrored once at the end.
     """
+    from scipy import sparse
+
     owner = np.repeat(np.arange(starts.shape[0] - 1), np.diff(starts))
     shape = (vocabulary_size, vocabulary_size)
     counts = sparse.csr_matrix(shape, dtype=np.float64)
@@ -147,6 +154,8 @@ def training_sample(
 
 def ppmi(counts: sparse.csr_matrix, smoothing: float = CONTEXT_SMOOTHING) -> sparse.csr_matrix:
     """Positive PMI: ``max(0, ln(P(w, c) / (P(w) * P_a(c))))`` with ``P_a(c) ~ count(c)^a``."""
+    from scipy import sparse
+
     total = counts.sum()
     if total <= 0:
         return counts
@@ -213,6 +222,8 @@ class WordModel:
         dimensions: int = DIMENSIONS,
         stamps: frozenset[str] = frozenset(),
     ) -> WordModel:
+        from scipy import sparse
+
         tf = documents.tf
         vocabulary_size = tf.shape[1]
         counts = cooccurrence(
@@ -254,6 +265,8 @@ class WordModel:
 
     def embed(self, tf: sparse.csr_matrix, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
         """Unit vectors of documents ``tf`` (columns are vocabulary ids mapped by ``rows``)."""
+        from scipy import sparse
+
         n = tf.shape[0]
         if not tf.nnz or not self.vectors.shape[0]:
             return np.zeros((n, self.dimensions), dtype=np.float32)
@@ -275,7 +288,7 @@ class WordModel:
 class RepositoryEmbedder:
     """TF-IDF plus PPMI-SVD word vectors, trained on the index (the default model)."""
 
-    tfidf: sparse.csc_matrix  # symbols x terms, rows L2-normalized
+    tfidf: Columns  # symbols x terms, rows L2-normalized
     idf: npt.NDArray[np.float64]
     model: WordModel
     doc_vectors: npt.NDArray[np.float32]  # symbols x dims, rows L2-normalized
@@ -293,9 +306,10 @@ class RepositoryEmbedder:
         cls, documents: Documents, model: WordModel, doc_vectors: npt.NDArray[np.float32]
     ) -> RepositoryEmbedder:
         """The embedder of ``documents`` with a trained ``model`` and their vectors under it."""
+
         tfidf, idf = tfidf_matrix(documents.tf)
         return cls(
-            tfidf=sparse.csc_matrix(tfidf),
+            tfidf=Columns.of(tfidf),
             idf=idf,
             model=model,
             doc_vectors=doc_vectors,

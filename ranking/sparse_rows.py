@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 # The dtype of every stored sparse value (term counts, field-weighted counts, TF-IDF and
 # borrowed weights): float32 halves the ranking file's largest members and the pages a
@@ -64,6 +67,8 @@ class Rows:
         return int(self.indptr.shape[0]) - 1
 
     def matrix(self, columns: int) -> sparse.csr_matrix:
+        from scipy import sparse
+
         return sparse.csr_matrix((self.data, self.indices, self.indptr), shape=(self.rows, columns))
 
     def row_of_entry(self) -> npt.NDArray[np.int64]:

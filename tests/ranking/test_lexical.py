@@ -12,6 +12,7 @@ from scipy import sparse
 from symfuse.indexer.model import Kind
 from symfuse.ranking import lexical
 from symfuse.ranking.borrowed import CALLEE_DOC, CALLER_DOC, call_docs, with_inherited
+from symfuse.ranking.columns import Columns
 from symfuse.ranking.documents import FIELD_WEIGHTS, Field, build_documents, symbol_fields
 from symfuse.ranking.lexical import QueryTerms
 from symfuse.ranking.tokens import identifier_tokens, split_identifier, stem, text_tokens
@@ -96,8 +97,8 @@ def test_bm25_weights_match_the_textbook_formula() -> None:
     length = np.asarray([len(d) for d in docs], dtype=np.float64)
     df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
     index = lexical.LexicalIndex(
-        head=sparse.csc_matrix(lexical.normalized(tf, length, 0.75)),
-        body=sparse.csc_matrix(tf.shape),
+        head=Columns.of(lexical.normalized(tf, length, 0.75)),
+        body=Columns.of(sparse.csc_matrix(tf.shape)),
         body_length=np.zeros(len(docs)),
         idf=lexical.idf(len(docs), df),
         term_ids=ids,
