@@ -75,7 +75,13 @@ from nl_corpus import (
     materialise,
 )
 
-from tests.support.quality import FIXTURE, DocstringsLeaked, load_queries, stripped_index
+from tests.support.quality import (
+    FIXTURE,
+    DocstringsLeaked,
+    Query,
+    load_queries,
+    stripped_index,
+)
 
 CUTOFFS = (1, 5, 10)
 DEPTH = 10  # answers looked at: hit@10 and MRR@10
@@ -95,6 +101,7 @@ class Case:
     query: str
     expected: frozenset[str]
     language: str = ""  # of the first expected definition
+    copied: bool = False  # docstring set: another definition's doc holds most of the query
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,10 +294,49 @@ def docstring_row(corpus: str, limit: int | None, semantic: bool = False) -> Row
         docs = body_texts(index, copy)
         print(f"docstrings {corpus}: {len(docs)} documents, {len(queries)} queries, "
               f"{removed} docstrings removed", file=sys.stderr)  # fmt: skip
-        cases = [Case(q.query, frozenset({q.symbol_id}), "python") for q in queries]
+        copies = copied_elsewhere(index, queries)
+        cases = [
+            Case(q.query, frozenset({q.symbol_id}), "python", copied)
+            for q, copied in zip(queries, copies, strict=True)
+        ]
         bm25 = BodyBM25(docs)
         vectors = nl_semantic.CACHE / f"docstrings-{corpus}" if semantic else None
         return measure(corpus, "python", cases, symfuse_ranker(index, None, vectors), bm25.rank)
+
+
+# A docstring query is "copied" when another definition's doc holds this share of its words:
+# Django repeats a docstring on overrides and siblings (``ask_rename``, ``_get``,
+# ``get_modified_time`` / ``get_accessed_time``), which keep it while the target's is deleted.
+COPIED_SHARE = 0.8
+
+
+def copied_elsewhere(index: Index, queries: Sequence[Query]) -> list[bool]:
+    """Per nl query: whether a definition other than its target has a doc holding at least
+    :data:`COPIED_SHARE` of the query's words (:func:`tokens`), in the stripped index."""
+    docs = [(s.symbol_id, set(tokens(s.doc))) for s in index.symbols if s.doc]
+    flags = []
+    for q in queries:
+        words = set(tokens(q.query))
+        need = COPIED_SHARE * len(words)
+        flags.append(bool(words) and any(
+            len(words & held) >= need for sid, held in docs if sid != q.symbol_id
+        ))  # fmt: skip
+    return flags
+
+
+def by_copy(rows: list[Row]) -> list[Row]:
+    """The docstring rows split into queries whose words another definition's doc holds
+    (``copied``) and the others (``own``); an empty part is left out."""
+    split = []
+    for row in rows:
+        for copied in (True, False):
+            kept = [i for i, case in enumerate(row.cases) if case.copied is copied]
+            if not kept:
+                continue
+            name = f"{row.name}, {'copied' if copied else 'own'}"
+            split.append(Row(name, row.language, [row.cases[i] for i in kept],
+                             [row.ours[i] for i in kept], [row.base[i] for i in kept]))  # fmt: skip
+    return split
 
 
 # --- report -------------------------------------------------------------------------------------
@@ -361,6 +407,8 @@ def as_json(sets: dict[str, list[Row]]) -> dict[str, object]:
     out: dict[str, object] = {"k1": K1, "b": B, "depth": DEPTH}
     if len(sets.get(MINED, [])) > 1:
         sets = {**sets, f"{MINED} by language": by_language(sets[MINED])}
+    if sets.get(DOCSTRINGS):
+        sets = {**sets, f"{DOCSTRINGS} by copy elsewhere": by_copy(sets[DOCSTRINGS])}
     for title, rows in sets.items():
         entry: dict[str, object] = {}
         for row in rows:
@@ -410,6 +458,8 @@ def main(argv: list[str] | None = None) -> int:
         if title == MINED and len(rows) > 1:
             regrouped = by_language(rows)
             print(table(f"{title} by language", regrouped, "language", "repositories") + "\n")
+        if title == DOCSTRINGS:
+            print(table(f"{title} by copy elsewhere", by_copy(rows), "corpus") + "\n")
         if args.examples:
             print(examples(rows, args.examples) + "\n")
     if args.semantic:
