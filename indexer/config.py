@@ -35,6 +35,9 @@ class IndexConfig:
     jobs: int | None = None
     progress: bool = True
     names: tuple[str | None, ...] = ()  # the roots' aliases where given (None: the folder's)
+    # Kept in memory by a server: a load shares equal strings (less memory, a slower
+    # load); a one-shot command, which exits after one answer, skips that.
+    resident: bool = True
 
     @property
     def aliases(self) -> dict[str, str]:
@@ -43,7 +46,7 @@ class IndexConfig:
 
     @property
     def store(self) -> Store:
-        return Store(self.index_dir or default_index_dir(list(self.roots)))
+        return Store(self.index_dir or default_index_dir(list(self.roots)), share=self.resident)
 
     def discovery(self) -> DiscoveryConfig:
         return DiscoveryConfig(

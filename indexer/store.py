@@ -57,8 +57,9 @@ def default_index_dir(roots: list[Path]) -> Path:
 class Store:
     """Reads and writes one index directory."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, share: bool = True) -> None:
         self.directory = directory
+        self.share = share  # whether a load shares equal strings (see load)
         self.objects = directory / "objects"
         self._early: EarlyPack | None = None
 
@@ -110,7 +111,8 @@ class Store:
         """The full index a manifest describes."""
         index = Index(manifest.roots)
         packs: dict[str, bytes] = {}
-        shared: dict[str, str] = {}  # one object per distinct string the load decodes
+        # one object per distinct string the load decodes (a server's), else a copy each
+        shared: dict[str, str] | None = {} if self.share else None
         for key, meta in manifest.files.items():
             data = packs.get(meta.pack)
             if data is None:
@@ -121,7 +123,7 @@ class Store:
 
         try:
             stored = StoredGraph(
-                _shared_ids(index, graph["ids"]),
+                graph["ids"] if shared is None else _shared_ids(index, graph["ids"]),
                 np.frombuffer(graph["src"], dtype=np.int32),
                 np.frombuffer(graph["dst"], dtype=np.int32),
                 np.frombuffer(graph["kind"], dtype=np.int8),
@@ -196,7 +198,7 @@ class Store:
             path.unlink(missing_ok=True)  # left by a writer that was killed
 
     def _load_file(
-        self, key: str, meta: FileMeta, pack: bytes, shared: dict[str, str]
+        self, key: str, meta: FileMeta, pack: bytes, shared: dict[str, str] | None
     ) -> FileEntry:
         if meta.offset + meta.length > len(pack):
             raise IndexCorrupt(f"{meta.pack} is truncated (record of {key} past its end)")
@@ -204,7 +206,12 @@ class Store:
             symbol_rows, refs_blob, ref_names, links_blob = rows.unpack_record(
                 pack[meta.offset : meta.offset + meta.length]
             )
-            symbols = rows.symbols_from_rows(symbol_rows, key, meta.root, meta.language, shared)
+            if shared is None:  # one answer, then exit: a copy each is the faster load
+                symbols = [
+                    rows.symbol_from_row(r, key, meta.root, meta.language) for r in symbol_rows
+                ]
+            else:
+                symbols = rows.symbols_from_rows(symbol_rows, key, meta.root, meta.language, shared)
         except (KeyError, IndexError, TypeError, ValueError, msgpack.ExtraData) as exc:
             raise IndexCorrupt(f"record of {key} is corrupt ({exc!r})") from exc
         return FileEntry(
@@ -215,7 +222,9 @@ class Store:
             stamp=meta.stamp,
             symbols=symbols,
             refs_blob=refs_blob,
-            ref_names=frozenset([shared.setdefault(n, n) for n in ref_names]),
+            ref_names=frozenset(
+                ref_names if shared is None else [shared.setdefault(n, n) for n in ref_names]
+            ),
             links_blob=links_blob,
             problems=meta.problems,
         )

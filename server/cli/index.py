@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import fnmatch
 import logging
 from pathlib import Path
@@ -129,8 +130,9 @@ def _latency_options(parser: argparse.ArgumentParser) -> None:
 
 
 def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
-    """The index of the roots in ``args``, brought up to date first."""
-    config: IndexConfig = index_config(args)
+    """The index of the roots in ``args``, brought up to date first (for one answer: its
+    load does not share equal strings, about 70 ms of SQLAlchemy's 0.35 s)."""
+    config: IndexConfig = dataclasses.replace(index_config(args), resident=False)
     index, report = update_index(config)
     hold(index)
     if report.rebuilt_because:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import shutil
@@ -65,6 +66,23 @@ def test_a_loaded_index_shares_equal_strings(shop: Path, index_dir: Path) -> Non
     ends = [end for rows in loaded.edges_by_file.values() for row in rows for end in row[:2]]
     assert ends
     assert all(end is by_id[end].symbol_id for end in ends if end in by_id)
+
+
+def test_a_one_shot_load_gives_the_same_index_without_sharing(shop: Path, index_dir: Path) -> None:
+    """A command that answers once loads a copy of each string (the faster load)."""
+    update_index(_config(shop, index_dir))
+    config = _config(shop, index_dir)
+    shared = load_index(config)
+    alone = load_index(dataclasses.replace(config, resident=False))
+    assert shared is not None
+    assert alone is not None
+    assert alone.symbols == shared.symbols
+    assert {k: list(v) for k, v in alone.edges_by_file.items()} == {
+        k: list(v) for k, v in shared.edges_by_file.items()
+    }
+    assert alone.pagerank.tolist() == shared.pagerank.tolist()
+    by_id = {s.symbol_id: s for s in alone.symbols}
+    assert any(s.parent is not by_id[s.parent].symbol_id for s in alone.symbols if s.parent)
 
 
 def test_graph_links_calls_imports_and_inheritance(shop: Path, index_dir: Path) -> None:
