@@ -45,7 +45,7 @@ def register(ls: SymfuseLanguageServer) -> None:
 
 async def workspace_symbol(
     ls: SymfuseLanguageServer, params: lsp.WorkspaceSymbolParams
-) -> list[lsp.WorkspaceSymbol]:
+) -> list[lsp.WorkspaceSymbol] | list[dict[str, Any]]:
     wanted = parse_query(params.query)
     limit = ls.state.options.search.result_limit
     service = ls.state.service
@@ -55,7 +55,7 @@ async def workspace_symbol(
     protocol = ls.conforming
     mine = protocol.symbol_number(params)
 
-    def answer(index: Index) -> list[lsp.WorkspaceSymbol]:
+    def answer(index: Index) -> list[dict[str, Any]]:
         found = _found(ls, index, wanted, limit)
         if lazy:
             return [lsp_convert.workspace_symbol(index, s, None) for s in found]
@@ -76,7 +76,7 @@ async def workspace_symbol(
         return found
     for start in range(0, len(found), PARTIAL_BATCH):
         batch = found[start : start + PARTIAL_BATCH]
-        ls.protocol.notify(lsp.PROGRESS, lsp.ProgressParams(token=token, value=_plain(ls, batch)))
+        ls.protocol.notify(lsp.PROGRESS, lsp.ProgressParams(token=token, value=batch))
     return []
 
 
@@ -184,8 +184,3 @@ def _lazy_locations(ls: SymfuseLanguageServer) -> bool:
     symbol = caps.symbol if caps is not None else None
     support = symbol.resolve_support if symbol is not None else None
     return support is not None and "location.range" in support.properties
-
-
-def _plain(ls: SymfuseLanguageServer, items: list[lsp.WorkspaceSymbol]) -> Any:
-    """JSON-ready values for a ``$/progress`` payload (typed as LSPAny)."""
-    return ls.protocol._converter.unstructure(items)

@@ -124,8 +124,12 @@ class FileMapper:
 
     def position(self, line: int, col: int) -> lsp.Position:
         """1-based line and code-point column -> LSP position."""
+        return lsp.Position(**self.position_json(line, col))
+
+    def position_json(self, line: int, col: int) -> dict[str, int]:
+        """:meth:`position` as the protocol's JSON (no object to build and unstructure)."""
         text = self.lines.get(line)
-        return lsp.Position(line=max(0, line - 1), character=to_units(text, col - 1, self.encoding))
+        return {"line": max(0, line - 1), "character": to_units(text, col - 1, self.encoding)}
 
     def range(self, line: int, col: int, end_line: int, end_col: int) -> lsp.Range:
         return lsp.Range(start=self.position(line, col), end=self.position(end_line, end_col))
