@@ -345,11 +345,14 @@ class LiveIndex:
         """Parse the buffers that ``index`` holds the definitions of alone in full."""
         overlays = self._overlays if overlays is None else overlays
         for key in list(index.shallow):
-            data = overlays.get(key)
-            if data is None:  # the buffer was closed: the file on disk comes next
-                index.shallow.pop(key)
-                continue
             alias, rel = self._split(key)
+            data = overlays.get(key)
+            if data is None:  # the buffer was closed meanwhile: its file on disk, in full
+                try:
+                    data = Path(self.aliases[alias], rel).read_bytes()
+                except OSError:  # gone too: the refresh that closing the buffer asked drops it
+                    index.shallow.pop(key)
+                    continue
             self._patch_overlay(index, key, alias, rel, data, shallow=False)
 
     def clear_overlay(self, path: str | Path) -> None:
