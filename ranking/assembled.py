@@ -63,7 +63,7 @@ def assembled_arrays(prepared: Prepared) -> Arrays:
     names, filters = prepared.names, prepared.filters
     arrays: Arrays = {
         "x_wholes": strings(names.wholes_list),
-        "x_spaced": joined_strings(names.spaced_text),
+        "x_spaced": strings(names.distinct.per_symbol(names.distinct.spaced_text)),
         "x_fqn": joined_strings(names.fqn_text),
         "x_order_names": names.names.positions,
         "x_order_lower": names.lower.positions,

@@ -252,7 +252,8 @@ def _short(
     q = text.lower()
     if len(whole(text) or q) >= MIN_FUZZY_LENGTH:
         return []
-    found = np.unique(table.names.lower_text.contains(q))
+    distinct = table.names.distinct
+    found = np.unique(distinct.symbols(np.unique(distinct.lower_text.contains(q))))
     found = found[tier[found] == MatchTier.NONE]
     if mask is not None:
         found = found[mask[found]]

@@ -130,3 +130,26 @@ def test_abbreviations_naming_every_sub_token_come_first() -> None:
     assert names[int(ranking.positions[0])] == "get_serializer_formats"
     ranking, _ = identity.rank(table, "glin", pagerank, None, 5)
     assert names[int(ranking.positions[0])] == "GetLanguageInfoNode"
+
+
+def test_a_name_borne_by_many_symbols_is_scanned_once_and_marks_each_of_them() -> None:
+    names = ["get", "userById", "get", "getUser", "get", "userById", "Get"]
+    table = NameTable.build([make_symbol(n, file=f"m{i}.py") for i, n in enumerate(names)])
+    assert len(table.distinct) == 4  # Get, get, getUser, userById
+    assert table.distinct.per_symbol(table.distinct.spaced_text)[1] == " user by id "
+    substring = identity.tiers(table, "rbyi")  # a scanned tier: the separator-free text
+    assert [MatchTier(int(t)) for t in substring] == [
+        MatchTier.SUBSTRING if n == "userById" else MatchTier.NONE for n in names
+    ]
+    hump = identity.tiers(table, "uBI")  # the camel-hump regex over the spaced text
+    assert [i for i, t in enumerate(hump) if t == MatchTier.CAMEL_HUMP] == [1, 5]
+    exact = identity.tiers(table, "get")  # exact for the three, case-insensitive for "Get"
+    assert [MatchTier(int(t)) for t in exact] == [
+        MatchTier.EXACT,
+        MatchTier.NONE,
+        MatchTier.EXACT,
+        MatchTier.PREFIX,
+        MatchTier.EXACT,
+        MatchTier.NONE,
+        MatchTier.CASE_INSENSITIVE,
+    ]

@@ -196,8 +196,12 @@ def test_a_new_process_reads_the_structures_of_an_unchanged_index_whole(
         np.testing.assert_array_equal(
             getattr(loaded.names, field).values, getattr(built.names, field).values
         )
-    for joined in ("lower_text", "wholes_text", "spaced_text", "fqn_text"):
-        ours_text, theirs_text = getattr(loaded.names, joined), getattr(built.names, joined)
+    np.testing.assert_array_equal(loaded.names.distinct.starts, built.names.distinct.starts)
+    texts = [(loaded.names.fqn_text, built.names.fqn_text)] + [
+        (getattr(loaded.names.distinct, joined), getattr(built.names.distinct, joined))
+        for joined in ("lower_text", "wholes_text", "spaced_text")
+    ]
+    for ours_text, theirs_text in texts:
         assert ours_text.text == theirs_text.text
         np.testing.assert_array_equal(ours_text.starts, theirs_text.starts)
     assert loaded.filters.files == built.filters.files
