@@ -15,7 +15,7 @@ from symfuse.server.mcp import tools_nav as mcp_tools_nav
 from symfuse.server.mcp import tools_ops as mcp_tools_ops
 from symfuse.server.mcp import tools_search as mcp_tools_search
 from symfuse.server.mcp import tools_text as mcp_tools_text
-from symfuse.server.mcp.schema import refuse_unknown_arguments
+from symfuse.server.mcp.schema import lean_schemas, refuse_unknown_arguments
 from symfuse.server.mcp.server import Backend
 
 
@@ -30,3 +30,4 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     mcp_tools_index.register(server, backend)
     mcp_tools_ops.register(server, backend)
     refuse_unknown_arguments(server)
+    lean_schemas(server)

@@ -1,0 +1,75 @@
+"""The published tool schemas are pydantic's, made lean: they accept exactly the same documents."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel
+
+from symfuse.server.mcp.models import SearchResult
+from symfuse.server.mcp.schema import lean_schema
+
+ROW = {"symbol_id": "a.py::f#function", "name": "f", "kind": "function", "file": "a.py", "line": 3}
+GOOD = {
+    "stale": False,
+    "index_age_seconds": 1.5,
+    "query": "f",
+    "total": 1,
+    "search_mode": "single",
+    "items": [ROW | {"fqn": None, "score": 0.5, "snippet": "def f(): ..."}],
+    "next_offset": None,
+}
+
+
+def _with(path: list[Any], value: Any) -> dict[str, Any]:
+    document = copy.deepcopy(GOOD)
+    node: Any = document
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return document
+
+
+DOCUMENTS = [
+    GOOD,
+    _with(["items"], None),
+    _with(["next_offset"], 20),
+    _with(["next_offset"], "20"),  # a string where an integer or null goes
+    _with(["items", 0, "line"], "3"),
+    _with(["items", 0, "fqn"], 7),
+    _with(["items"], {"not": "a list"}),
+    _with(["tiers"], {"high": [ROW], "medium": [], "low": []}),
+    _with(["tiers"], {"high": [ROW | {"line": None}]}),
+    {k: v for k, v in GOOD.items() if k != "query"},
+]
+
+
+def test_no_anyof_for_nullables_and_no_refs_remain() -> None:
+    lean = lean_schema(SearchResult.model_json_schema())
+    text = repr(lean)
+    for spelling in ("$ref", "$defs", "anyOf"):
+        assert spelling not in text
+    assert lean["properties"]["next_offset"]["type"] == ["integer", "null"]
+    assert "description" in lean["properties"]["next_offset"]  # documentation stays
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_the_lean_schema_accepts_what_pydantics_accepts(document: dict[str, Any]) -> None:
+    full = Draft202012Validator(SearchResult.model_json_schema())
+    lean = Draft202012Validator(lean_schema(SearchResult.model_json_schema()))
+    assert full.is_valid(document) == lean.is_valid(document)
+
+
+class Tree(BaseModel):
+    label: str
+    children: list[Tree] | None = None
+
+
+def test_a_recursive_model_keeps_its_definition() -> None:
+    lean = lean_schema(Tree.model_json_schema())
+    validator = Draft202012Validator(lean)
+    assert validator.is_valid({"label": "a", "children": [{"label": "b", "children": None}]})
+    assert not validator.is_valid({"label": "a", "children": [{"label": 3}]})
