@@ -30,6 +30,7 @@ from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import nav as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
 from symfuse.server.lsp.positions import Encoding, FileMapper
+from symfuse.server.lsp.protocol import ProtocolJson
 from symfuse.server.lsp.search import SymbolQuery, call_graph, parse_query, search
 
 PARTIAL_BATCH = 50
@@ -55,12 +56,12 @@ async def workspace_symbol(
     protocol = ls.conforming
     mine = protocol.symbol_number(params)
 
-    def answer(index: Index) -> list[dict[str, Any]]:
+    def answer(index: Index) -> ProtocolJson:
         found = _found(ls, index, wanted, limit)
         if lazy:
-            return [lsp_convert.workspace_symbol(index, s, None) for s in found]
+            return ProtocolJson(lsp_convert.workspace_symbol(index, s, None) for s in found)
         mappers = {key: ls.state.mapper(index, key) for key in {s.file for s in found}}
-        return [lsp_convert.workspace_symbol(index, s, mappers[s.file]) for s in found]
+        return ProtocolJson(lsp_convert.workspace_symbol(index, s, mappers[s.file]) for s in found)
 
     def superseded() -> bool:  # the user typed on: a newer query is waiting
         return protocol.symbol_requests != mine

@@ -39,6 +39,15 @@ _ALWAYS_ALLOWED = frozenset({lsp.INITIALIZE, lsp.EXIT})
 _UNRECORDED = frozenset({lsp.INITIALIZE, lsp.SHUTDOWN})  # the session, not queries
 
 
+class ProtocolJson(list[Any]):
+    """A result that is already the protocol's JSON (lists, dicts, strings, numbers).
+
+    Sent as it is: pygls would hand the response to cattrs, which walks every
+    dictionary of the result to unstructure it again; for 200 workspace symbols that
+    walk and ``json.dumps`` took 2.7 ms, ``json.dumps`` of the plain message 0.65 ms.
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class Refused:
     """A request answered with an error before any handler sees it."""
@@ -142,7 +151,11 @@ class ConformingProtocol(LanguageServerProtocol):
         super()._handle_request(msg_id, method_name, params)
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
-        super()._send_response(msg_id, result, error)
+        if error is None and isinstance(result, ProtocolJson):
+            self._result_types.pop(msg_id, None)  # as pygls' own path does
+            self._send_data({"jsonrpc": self.VERSION, "id": msg_id, "result": result})
+        else:
+            super()._send_response(msg_id, result, error)
         key = self._symbol_params.pop(msg_id, None)
         if key is not None:
             self._symbol_numbers.pop(key, None)
