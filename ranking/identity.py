@@ -194,6 +194,7 @@ class DistinctNames:
     spaced_text: Joined  # " get user by id " per name
     starts: npt.NDArray[np.int64]  # name i is borne by positions[starts[i]:starts[i + 1]]
     positions: npt.NDArray[np.int64]  # every symbol, ordered by name
+    name_of: npt.NDArray[np.int32]  # per symbol, its distinct name
 
     @classmethod
     def of(cls, forms: NameForms, names: SortedNames) -> DistinctNames:
@@ -203,12 +204,17 @@ class DistinctNames:
                    and values[i] != values[i - 1]]  # fmt: skip
         starts = np.asarray([*firsts, len(values)], dtype=np.int64)
         bearers = names.positions[np.asarray(firsts, dtype=np.int64)].tolist()
+        name_of = np.empty(len(values), dtype=np.int32)
+        name_of[names.positions] = np.repeat(
+            np.arange(len(firsts), dtype=np.int32), np.diff(starts)
+        )
         return cls(
             lower_text=Joined.of([forms.lower[p] for p in bearers]),
             wholes_text=Joined.of([forms.wholes[p] for p in bearers]),
             spaced_text=Joined.of([forms.spaced[p] for p in bearers]),
             starts=starts,
             positions=names.positions,
+            name_of=name_of,
         )
 
     def __len__(self) -> int:
@@ -226,9 +232,7 @@ class DistinctNames:
 
     def widened(self, values: npt.NDArray[_T]) -> npt.NDArray[_T]:
         """Per symbol, the value of its name (``values`` holds one per distinct name)."""
-        out = np.empty(self.positions.shape[0], dtype=values.dtype)
-        out[self.positions] = np.repeat(values, np.diff(self.starts))
-        return out
+        return values[self.name_of]
 
     def per_symbol(self, joined: Joined) -> list[str]:
         """The strings of ``joined`` (one per distinct name), one per symbol."""

@@ -21,7 +21,6 @@ from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, neural, similarity, structural
-from symfuse.ranking.aside import aside
 from symfuse.ranking.cancel import checkpoint
 from symfuse.ranking.filters import SymbolRoles, linked_implementers
 from symfuse.ranking.fusion import Fused, cascade, extended, fuse, guard_first
@@ -200,9 +199,9 @@ def run_channels(
         if vectors is not None and plan.described:  # the extra's vectors, once they are ready
             rankings[Channel.NEURAL] = similarity.rank(vectors, query, text_mask, depth)
         return ChannelRun(rankings, np.full(prepared.size, MatchTier.NONE, np.int8), weights)
-    beside = None  # the dense product runs while the names and BM25 channels scan
+    beside = None  # its product over the vectors runs while the names and BM25 channels scan
     if request.semantic is not SemanticMode.OFF and weights.similarity > 0:
-        beside = aside(similarity.rank, prepared.similarity, query, text_mask, depth)
+        beside = similarity.started_rank(prepared.similarity, query, text_mask, depth)
     lexical_result = lexical.rank(prepared.lexical, query, text_mask, depth, plan.bm25f)
     rankings[Channel.LEXICAL] = lexical_result.ranking
     checkpoint()
@@ -234,7 +233,7 @@ def run_channels(
         if len(typos) or not near_typo:  # a look one edit away that found nothing is no run
             rankings[Channel.FUZZY] = typos
     if beside is not None:
-        rankings[Channel.SIMILARITY] = beside.result()
+        rankings[Channel.SIMILARITY] = beside()
     if vectors is not None and plan.described and weights.neural > 0:  # None: semantic off
         checkpoint()
         rankings[Channel.NEURAL] = similarity.rank(vectors, query, text_mask, depth)

@@ -21,12 +21,15 @@ Other models plug in through :class:`Embedder`.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.ranking.aside import aside
 from symfuse.ranking.columns import Columns
 from symfuse.ranking.documents import Documents
 from symfuse.ranking.lexical import QueryTerms
@@ -331,33 +334,64 @@ class RepositoryEmbedder:
         vectors (unit length) against the symbols' vectors. Words the model does not know
         count in ``cos_tfidf`` only; when it knows none, ``cos_svd`` is 0.
         """
+        return self.started(query)()
+
+    def started(self, query: str) -> Callable[[], npt.NDArray[np.float32]]:
+        """:meth:`scores` of ``query``, with the product over every symbol's vector
+        started on a side thread (:mod:`symfuse.ranking.aside`); calling the result
+        finishes them. Only the product goes aside: it runs without the GIL, while the
+        Python around it would contend with the caller's own work for it."""
         terms = QueryTerms.parse(query)
         wanted = terms.required + terms.optional
+        dense: Future[npt.NDArray[np.float32]] | None = None
+        rows = [self.model.term_ids[t] for t in wanted if t in self.model.term_ids]
+        if rows:
+            vector = self.model.idf[rows].astype(np.float32) @ self.model.vectors[rows]
+            norm = float(np.linalg.norm(vector))
+            if norm > 0:
+                # einsum's own loop, not BLAS: a threaded BLAS matvec stalls on a busy machine.
+                dense = aside(np.einsum, "ij,j->i", self.doc_vectors, vector / norm)
+
+        def finish() -> npt.NDArray[np.float32]:
+            lexical = self._tfidf_cosines(wanted)
+            if dense is None:
+                return (ALPHA * lexical).astype(np.float32)
+            return (ALPHA * lexical + (1.0 - ALPHA) * dense.result()).astype(np.float32)
+
+        return finish
+
+    def _tfidf_cosines(self, wanted: Sequence[str]) -> npt.NDArray[np.float64]:
         width = self.tfidf.shape[1]
         cols = [self.term_ids[t] for t in wanted if self.term_ids.get(t, width) < width]
-        n = self.tfidf.shape[0]
-        lexical = np.zeros(n, dtype=np.float64)
+        lexical = np.zeros(self.tfidf.shape[0], dtype=np.float64)
         if cols:
             weights = self.idf[cols]
             weights = weights / (np.linalg.norm(weights) or 1.0)
             for col, w in zip(cols, weights, strict=True):
                 start, end = self.tfidf.indptr[col], self.tfidf.indptr[col + 1]
                 lexical[self.tfidf.indices[start:end]] += w * self.tfidf.data[start:end]
-        rows = [self.model.term_ids[t] for t in wanted if t in self.model.term_ids]
-        if not rows:
-            return (ALPHA * lexical).astype(np.float32)
-        vector = self.model.idf[rows].astype(np.float32) @ self.model.vectors[rows]
-        norm = float(np.linalg.norm(vector))
-        if norm <= 0:
-            return (ALPHA * lexical).astype(np.float32)
-        # einsum's own loop, not BLAS: a threaded BLAS matvec stalls on a busy machine.
-        dense: npt.NDArray[np.float32] = np.einsum("ij,j->i", self.doc_vectors, vector / norm)
-        return (ALPHA * lexical + (1.0 - ALPHA) * dense).astype(np.float32)
+        return lexical
 
 
 def rank(embedder: Embedder, query: str, mask: npt.NDArray[np.bool_] | None, limit: int) -> Ranking:
     """Symbols by similarity to ``query``, best first."""
-    scores = embedder.scores(query)
+    return _ranking(embedder.scores(query), mask, limit)
+
+
+def started_rank(
+    embedder: Embedder, query: str, mask: npt.NDArray[np.bool_] | None, limit: int
+) -> Callable[[], Ranking]:
+    """:func:`rank`, its product over the vectors started on a side thread when the
+    embedder can (:meth:`RepositoryEmbedder.started`); calling the result finishes it."""
+    if isinstance(embedder, RepositoryEmbedder):
+        finish = embedder.started(query)
+        return lambda: _ranking(finish(), mask, limit)
+    return lambda: rank(embedder, query, mask, limit)
+
+
+def _ranking(
+    scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_] | None, limit: int
+) -> Ranking:
     keep = scores > NOISE if mask is None else mask & (scores > NOISE)
     scores = np.where(keep, scores, 0.0).astype(np.float32)
     chosen = top_k(scores, limit)
