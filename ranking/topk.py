@@ -45,6 +45,9 @@ def top_k(scores: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int64]:
     if k <= 0:
         return np.zeros(0, dtype=np.int64)
     values = scores[positive]
+    likely = _likely_top(values, k)
+    if likely is not None:  # the top k are among these few: select there
+        positive, values = positive[likely], values[likely]
     if k < values.shape[0]:
         picked = np.argpartition(-values, k - 1)[:k]
         kth = values[picked].min()
@@ -55,3 +58,27 @@ def top_k(scores: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int64]:
         chosen = positive
     order = np.lexsort((chosen, -scores[chosen]))[:k]
     return chosen[order].astype(np.int64)
+
+
+SAMPLE_STRIDE = 16
+SAMPLE_AT_LEAST = 4096  # fewer values: select among them all
+
+
+def _likely_top(values: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int64] | None:
+    """Positions in ``values`` that hold its ``k`` highest, found from a sample: or
+    ``None`` when the sample's guess holds fewer than ``k`` (then select among all).
+
+    A channel that scores nearly every symbol (similarity: 56k cosines on SQLAlchemy)
+    spent most of its selection partitioning them all: 0.78 ms for the top 100, against
+    0.13 ms this way. Every 16th value guesses a threshold about 2k values clear; when
+    at least ``k`` do, the ``k`` highest (and any tied with the k-th) are all among
+    them, so the selection that follows is exact.
+    """
+    n = values.shape[0]
+    if n < SAMPLE_AT_LEAST or n < 8 * SAMPLE_STRIDE * k:
+        return None
+    sample = values[::SAMPLE_STRIDE]
+    rank = sample.shape[0] - max(1, 2 * k // SAMPLE_STRIDE)
+    threshold = np.partition(sample, rank)[rank]
+    above = np.flatnonzero(values >= threshold)
+    return above if above.shape[0] >= k else None
