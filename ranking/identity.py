@@ -23,7 +23,6 @@ the matches. The scans of name forms read each distinct name once
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +34,8 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Symbol
+from symfuse.ranking.letters import LetterMasks
+from symfuse.ranking.name_scans import Joined, SortedNames
 from symfuse.ranking.tokens import WORD, split_identifier
 from symfuse.ranking.topk import Ranking
 
@@ -53,83 +54,6 @@ class MatchTier(IntEnum):
 
 
 MAX_HUMPS = 16
-MAX_SCAN_HITS = 20_000  # matches read from one scan; more means a too-general query
-
-
-@dataclass(frozen=True, slots=True)
-class Joined:
-    """Strings joined by newlines, so one C-level regex scan searches them all."""
-
-    text: str
-    starts: npt.NDArray[np.int64]
-
-    @classmethod
-    def of(cls, strings: list[str]) -> Joined:
-        starts = np.zeros(len(strings), dtype=np.int64)
-        if strings:
-            lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings)) + 1
-            starts[1:] = np.cumsum(lengths)[:-1]
-        return cls("\n".join(strings) + "\n", starts)
-
-    def owners(self, offsets: list[int]) -> npt.NDArray[np.int64]:
-        """The strings that the character offsets fall in."""
-        if not offsets:
-            return np.zeros(0, dtype=np.int64)
-        at = np.searchsorted(self.starts, np.asarray(offsets, dtype=np.int64), side="right") - 1
-        return at.astype(np.int64)
-
-    def search(self, pattern: re.Pattern[str], limit: int = MAX_SCAN_HITS) -> npt.NDArray[np.int64]:
-        """Strings in which ``pattern`` matches (at most ``limit`` matches are read)."""
-        offsets = [
-            m.start() for m, _ in zip(pattern.finditer(self.text), range(limit), strict=False)
-        ]
-        return self.owners(offsets)
-
-    def contains(self, needle: str, limit: int = MAX_SCAN_HITS) -> npt.NDArray[np.int64]:
-        """Strings containing ``needle`` (``str.find`` in C; no regex for a literal)."""
-        find = self.text.find
-        offsets: list[int] = []
-        at = find(needle)
-        while at >= 0 and len(offsets) < limit:
-            offsets.append(at)
-            at = find(needle, at + 1)
-        return self.owners(offsets)
-
-    def equal(self, value: str) -> npt.NDArray[np.int64]:
-        return self.search(re.compile("^" + re.escape(value) + "$", re.MULTILINE))
-
-
-@dataclass(frozen=True, slots=True)
-class SortedNames:
-    """Strings sorted, with their positions, for prefix ranges by binary search.
-
-    ``values`` is a list of the same string objects, in order: a numpy string array
-    (UTF-32, every item padded to the longest) held 45 MB for SQLAlchemy's three
-    tables, the list 1.4 MB; ``bisect`` compares code points as numpy did.
-    """
-
-    values: list[str]
-    positions: npt.NDArray[np.int64]
-
-    @classmethod
-    def of(cls, strings: list[str], order: npt.NDArray[np.int64] | None = None) -> SortedNames:
-        """``order``: the sorting permutation, when known (stored with the ranking data)."""
-        if order is None:
-            ranked = sorted(range(len(strings)), key=strings.__getitem__)  # stable
-            order = np.asarray(ranked, dtype=np.int64)
-        elif order.shape != (len(strings),):
-            raise ValueError("sort order of another length")
-        return cls([strings[i] for i in order.tolist()], order)
-
-    def prefixed(self, prefix: str) -> npt.NDArray[np.int64]:
-        low = bisect.bisect_left(self.values, prefix)
-        high = bisect.bisect_left(self.values, prefix + "\U0010ffff", low)
-        return self.positions[low:high]
-
-    def equal(self, value: str) -> npt.NDArray[np.int64]:
-        low = bisect.bisect_left(self.values, value)
-        high = bisect.bisect_right(self.values, value, low)
-        return self.positions[low:high]
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +119,7 @@ class DistinctNames:
     starts: npt.NDArray[np.int64]  # name i is borne by positions[starts[i]:starts[i + 1]]
     positions: npt.NDArray[np.int64]  # every symbol, ordered by name
     name_of: npt.NDArray[np.int32]  # per symbol, its distinct name
+    letters: LetterMasks  # which names a letter-by-letter camel hump could match
 
     @classmethod
     def of(cls, forms: NameForms, names: SortedNames) -> DistinctNames:
@@ -208,14 +133,28 @@ class DistinctNames:
         name_of[names.positions] = np.repeat(
             np.arange(len(firsts), dtype=np.int32), np.diff(starts)
         )
+        spaced = Joined.of([forms.spaced[p] for p in bearers])
         return cls(
             lower_text=Joined.of([forms.lower[p] for p in bearers]),
             wholes_text=Joined.of([forms.wholes[p] for p in bearers]),
-            spaced_text=Joined.of([forms.spaced[p] for p in bearers]),
+            spaced_text=spaced,
             starts=starts,
             positions=names.positions,
             name_of=name_of,
+            letters=LetterMasks.of(spaced.text, spaced.starts),
         )
+
+    def camel_humps(self, query: str) -> npt.NDArray[np.int64]:
+        """The names matching the camel-hump reading of ``query`` (:func:`camel_hump_pattern`);
+        a word read letter by letter scans only the names holding its letters."""
+        pattern = camel_hump_pattern(query)
+        if pattern is None:
+            return np.zeros(0, dtype=np.int64)
+        word = hump_word(query)
+        among = None if word is None else self.letters.candidates(word)
+        if among is None:
+            return self.spaced_text.search(pattern)
+        return self.spaced_text.search_among(pattern, among)
 
     def __len__(self) -> int:
         return int(self.starts.shape[0]) - 1
@@ -321,13 +260,22 @@ def camel_hump_pattern(query: str) -> re.Pattern[str] | None:
     if not parts or len(parts) > MAX_HUMPS:
         return None
     if len(parts) == 1:
-        word = parts[0].lower()
-        if len(word) < 2 or len(word) > MAX_HUMPS:
+        word = hump_word(query)
+        if word is None:
             return None
         body = "(?:[^ \\n]* )?".join(re.escape(c) for c in word)
         return re.compile(" " + body)
     body = "[^ \\n]* ".join(re.escape(h.lower()) for h in parts)
     return re.compile(" " + body)
+
+
+def hump_word(query: str) -> str | None:
+    """The word :func:`camel_hump_pattern` reads letter by letter, when it does so."""
+    parts = humps(query)
+    if len(parts) != 1:
+        return None
+    word = parts[0].lower()
+    return word if 2 <= len(word) <= MAX_HUMPS else None
 
 
 def tiers(table: NameTable, query: str) -> npt.NDArray[np.int8]:
@@ -350,9 +298,7 @@ def tiers(table: NameTable, query: str) -> npt.NDArray[np.int8]:
         mark_names(distinct.wholes_text.contains(whole), MatchTier.SUBSTRING)
     if ql != whole:  # else the separator-free scan above found the same names
         mark_names(distinct.lower_text.contains(ql), MatchTier.SUBSTRING)
-    pattern = camel_hump_pattern(q)
-    if pattern is not None:
-        mark_names(distinct.spaced_text.search(pattern), MatchTier.CAMEL_HUMP)
+    mark_names(distinct.camel_humps(q), MatchTier.CAMEL_HUMP)
     if sub:
         mark_names(distinct.spaced_text.contains(" " + " ".join(sub) + " "), MatchTier.SEGMENT)
     tier = distinct.widened(by_name)

@@ -29,7 +29,7 @@ from symfuse.ranking.documents import (
     FIELD_WEIGHTS,
     TRAINING_BODY,
 )
-from symfuse.ranking.identity import Joined
+from symfuse.ranking.name_scans import Joined
 from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows
 from symfuse.ranking.structures import Prepared

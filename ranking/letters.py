@@ -1,0 +1,79 @@
+"""Which names could match a camel-hump reading at all, from the letters they hold.
+
+An all-lower-case word (``sess``) is read letter by letter: each letter continues the
+current sub-token or starts the next one (:func:`symfuse.ranking.identity.camel_hump_pattern`).
+That regex has no literal to skip ahead with: it tries every sub-token starting with
+the word's first letter, and was the largest part of the identity channel (about 1.8 of
+its 2.3 ms on SQLAlchemy's 25k names). A name can only match if it holds every letter
+of the word and has a sub-token starting with its first: two bit masks per name say
+so, and the regex then reads only the names that pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+_OTHER = 36  # the bit of any character but a-z and 0-9
+_NONE = 63  # spaces and newlines: no bit (cleared below)
+# Below this share of names passing, reading them apart costs less than scanning all
+# (SQLAlchemy: "Session", 9% pass, 3.2 -> 1.6 ms; "sess", 22%, 3.5 either way).
+WORTH_IT = 0.2
+
+
+def _bits(codes: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint64]:
+    """The bit of each code point: a-z 0-25, 0-9 26-35, others 36; none for blanks."""
+    bit = np.full(codes.shape[0], _OTHER, dtype=np.uint64)
+    lower = (codes >= ord("a")) & (codes <= ord("z"))
+    digit = (codes >= ord("0")) & (codes <= ord("9"))
+    bit[lower] = codes[lower] - ord("a")
+    bit[digit] = codes[digit] - ord("0") + 26
+    bit[(codes == ord(" ")) | (codes == ord("\n"))] = _NONE
+    values = np.left_shift(np.uint64(1), bit)
+    values[bit == _NONE] = 0
+    return values
+
+
+def word_bits(word: str) -> tuple[int, int]:
+    """The mask of every character of ``word``, and of its first."""
+    values = _bits(np.frombuffer(word.encode("utf-32-le"), dtype=np.uint32))
+    return int(np.bitwise_or.reduce(values)) if values.shape[0] else 0, int(values[0])
+
+
+@dataclass(frozen=True, slots=True)
+class LetterMasks:
+    """Per name, the characters it holds and those starting one of its sub-tokens."""
+
+    held: npt.NDArray[np.uint64]
+    initials: npt.NDArray[np.uint64]
+
+    @classmethod
+    def of(cls, text: str, starts: npt.NDArray[np.int64]) -> LetterMasks:
+        """The masks of the spaced names ``text`` holds (each ends with a newline, the
+        i-th starting at ``starts[i]``: :class:`symfuse.ranking.name_scans.Joined`)."""
+        if not starts.shape[0]:
+            empty = np.zeros(0, dtype=np.uint64)
+            return cls(empty, empty)
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+        values = _bits(codes)
+        after_blank = np.zeros(codes.shape[0], dtype=np.bool_)
+        after_blank[1:] = codes[:-1] == ord(" ")
+        initials = np.where(after_blank, values, np.uint64(0))
+        return cls(
+            np.bitwise_or.reduceat(values, starts),
+            np.bitwise_or.reduceat(initials, starts),
+        )
+
+    def candidates(self, word: str) -> npt.NDArray[np.int64] | None:
+        """The names that could match ``word`` letter by letter, or ``None`` when so
+        many could that scanning them all is cheaper."""
+        if not word:
+            return None
+        every, first = word_bits(word)
+        want, lead = np.uint64(every), np.uint64(first)
+        passing = np.flatnonzero(((self.held & want) == want) & ((self.initials & lead) != 0))
+        if passing.shape[0] > WORTH_IT * self.held.shape[0]:
+            return None
+        return passing

@@ -1,0 +1,60 @@
+"""The letter masks only skip names a letter-by-letter camel hump cannot match."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from symfuse.ranking import identity, letters
+from symfuse.ranking.identity import NameTable
+from tests.support.symbols import make_symbol
+
+NAMES = [
+    "getUserById", "get_user_by_id", "GetUserByID", "sessionmaker", "Session", "ses_sion",
+    "SqlExpressionSession", "flush", "auto_flush", "_flush_all", "Base64Decoder", "x9_reader",
+    "$scope", "naïve_date", "ColumnElement", "col_elem", "cElem", "HTTPRequest", "abc",
+    "ab_bc", "a_b_c", "table", "TableClause", "tbl", "t_able",
+]  # fmt: skip
+WORDS = [
+    "gubi", "sess", "session", "flush", "fl", "b64d", "x9r", "$s", "naïve", "nd", "colelem",
+    "ce", "httpr", "abc", "table", "tc", "tb", "zz", "qq9",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def table() -> NameTable:
+    return NameTable.build([make_symbol(n, file=f"m{i}.py") for i, n in enumerate(NAMES)])
+
+
+@pytest.mark.parametrize("word", WORDS)
+def test_the_names_passing_the_masks_match_as_the_full_scan_does(
+    table: NameTable, word: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(letters, "WORTH_IT", 1.0)  # always read the passing names apart
+    distinct = table.distinct
+    pattern = identity.camel_hump_pattern(word)
+    assert pattern is not None
+    assert distinct.letters.candidates(word) is not None
+    full = np.unique(distinct.spaced_text.search(pattern))
+    assert np.array_equal(np.unique(distinct.camel_humps(word)), full), word
+
+
+def test_the_masks_do_skip_names(table: NameTable) -> None:
+    passing = table.distinct.letters.candidates("gubi")
+    assert passing is not None
+    assert 0 < len(passing) < len(table.distinct) // 4
+
+
+def test_every_two_letter_word_over_the_names_alphabet(
+    table: NameTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(letters, "WORTH_IT", 1.0)
+    distinct = table.distinct
+    for pair in itertools.product("abcegilnstuy9$", repeat=2):
+        word = "".join(pair)
+        pattern = identity.camel_hump_pattern(word)
+        assert pattern is not None
+        full = np.unique(distinct.spaced_text.search(pattern))
+        assert np.array_equal(np.unique(distinct.camel_humps(word)), full), word
