@@ -66,7 +66,8 @@ class Observer:
 
     def __init__(self, front_end: str, directory: Path, *, cache: bool = False) -> None:
         self.front_end = front_end
-        self.metrics = MetricsStore(directory)
+        # A server records off the request's path; a one-shot command writes at once.
+        self.metrics = MetricsStore(directory, background=front_end != "cli")
         self.cache: QueryCache[Any] | None = QueryCache(directory) if cache else None
 
     @contextmanager
