@@ -381,15 +381,20 @@ def _items(
     mode: SearchMode,
 ) -> tuple[SearchItem, ...]:
     """The requested page of ``fused`` as items (tiers, debug ranks and guard boosts)."""
-    page = slice(request.offset, request.offset + request.limit)
+    page = range(len(fused))[request.offset : request.offset + request.limit]
     top = float(fused.scores[0]) if len(fused) else 0.0
-    exact = run.tiers[fused.positions] == MatchTier.EXACT
+    # Python numbers for the page (a 200-item editor page read numpy scalars one by one)
+    at = slice(page.start, page.stop)
+    positions, scores = fused.positions[at].tolist(), fused.scores[at].tolist()
+    exact = (run.tiers[fused.positions[at]] == MatchTier.EXACT).tolist()
+    boosts = [BOOSTS[MatchTier(int(v) // 2)] if up else None for v, up in zip(
+        levels[at].tolist(), lifted[at].tolist(), strict=True
+    )]  # fmt: skip
     items: list[SearchItem] = []
-    for i in range(len(fused))[page]:
-        score = float(fused.scores[i])
+    for j, i in enumerate(page):
         tier = None
         if mode is SearchMode.TIERED:
-            tier = _tier(score, top, bool(exact[i]))
+            tier = _tier(scores[j], top, exact[j])
         hits = {}
         if request.fusion_debug:
             hits = {
@@ -397,15 +402,7 @@ def _items(
                 for c in fused.ranks
                 if fused.ranks[c][i] > 0
             }
-        items.append(
-            SearchItem(
-                symbols[int(fused.positions[i])],
-                score,
-                tier,
-                hits,
-                BOOSTS[MatchTier(int(levels[i]) // 2)] if lifted[i] else None,
-            )
-        )
+        items.append(SearchItem(symbols[positions[j]], scores[j], tier, hits, boosts[j]))
     return tuple(items)
 
 
