@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import chain, pairwise
+from operator import ne
 from typing import TypeVar
 
 import numpy as np
@@ -120,20 +121,22 @@ class DistinctNames:
     positions: npt.NDArray[np.int64]  # every symbol, ordered by name
     name_of: npt.NDArray[np.int32]  # per symbol, its distinct name
     letters: LetterMasks  # which names a letter-by-letter camel hump could match
+    token_count: npt.NDArray[np.int32]  # sub-tokens per name
 
     @classmethod
     def of(cls, forms: NameForms, names: SortedNames) -> DistinctNames:
         values = names.values
-        firsts = [0] if values else []
-        firsts += [i for i in range(1, len(values)) if values[i] is not values[i - 1]
-                   and values[i] != values[i - 1]]  # fmt: skip
-        starts = np.asarray([*firsts, len(values)], dtype=np.int64)
-        bearers = names.positions[np.asarray(firsts, dtype=np.int64)].tolist()
+        # a name starts where it differs from the one before it (C-level comparisons)
+        differs = np.fromiter(map(ne, values[1:], values[:-1]), dtype=np.bool_)
+        firsts = np.flatnonzero(np.concatenate(([True], differs)))[: len(values)]
+        starts = np.append(firsts, len(values)).astype(np.int64)
+        bearers = names.positions[firsts].tolist()
         name_of = np.empty(len(values), dtype=np.int32)
         name_of[names.positions] = np.repeat(
             np.arange(len(firsts), dtype=np.int32), np.diff(starts)
         )
         spaced = Joined.of([forms.spaced[p] for p in bearers])
+        codes = np.frombuffer(spaced.text.encode("utf-32-le"), dtype=np.uint32)
         return cls(
             lower_text=Joined.of([forms.lower[p] for p in bearers]),
             wholes_text=Joined.of([forms.wholes[p] for p in bearers]),
@@ -141,7 +144,10 @@ class DistinctNames:
             starts=starts,
             positions=names.positions,
             name_of=name_of,
-            letters=LetterMasks.of(spaced.text, spaced.starts),
+            letters=LetterMasks.of(codes, spaced.starts),
+            token_count=np.add.reduceat(codes == ord(" "), spaced.starts, dtype=np.int32) - 1
+            if len(firsts)
+            else np.zeros(0, dtype=np.int32),
         )
 
     def camel_humps(self, query: str) -> npt.NDArray[np.int64]:
@@ -205,17 +211,16 @@ class NameTable:
         names = forms.names
         by_name, by_lower, by_whole = orders if orders is not None else (None, None, None)
         as_written = SortedNames.of(names, by_name)
+        distinct = DistinctNames.of(forms, as_written)
         return cls(
             names=as_written,
             lower=SortedNames.of(forms.lower, by_lower),
             wholes=SortedNames.of(forms.wholes, by_whole),
-            distinct=DistinctNames.of(forms, as_written),
+            distinct=distinct,
             fqn_text=Joined.of(forms.fqn),
             name_length=np.fromiter(map(len, names), dtype=np.int32, count=len(names)),
             wholes_list=forms.wholes,
-            token_count=np.fromiter(
-                (x.count(" ") - 1 for x in forms.spaced), dtype=np.int32, count=len(names)
-            ),
+            token_count=distinct.widened(distinct.token_count),
         )
 
     def __len__(self) -> int:

@@ -50,13 +50,13 @@ class LetterMasks:
     initials: npt.NDArray[np.uint64]
 
     @classmethod
-    def of(cls, text: str, starts: npt.NDArray[np.int64]) -> LetterMasks:
-        """The masks of the spaced names ``text`` holds (each ends with a newline, the
-        i-th starting at ``starts[i]``: :class:`symfuse.ranking.name_scans.Joined`)."""
+    def of(cls, codes: npt.NDArray[np.uint32], starts: npt.NDArray[np.int64]) -> LetterMasks:
+        """The masks of the spaced names whose code points ``codes`` holds (each ends with
+        a newline, the i-th starting at ``starts[i]``: a
+        :class:`symfuse.ranking.name_scans.Joined` text)."""
         if not starts.shape[0]:
             empty = np.zeros(0, dtype=np.uint64)
             return cls(empty, empty)
-        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
         values = _bits(codes)
         after_blank = np.zeros(codes.shape[0], dtype=np.bool_)
         after_blank[1:] = codes[:-1] == ord(" ")
