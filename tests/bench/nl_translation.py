@@ -1,0 +1,408 @@
+"""A doc -> code translation channel learned from the index itself, measured offline (issue 13).
+
+Not wired into symfuse: this script measures whether it should be. The definitions of an
+index that have a docstring are aligned pairs: their doc words (stemmed, stop words out)
+against their code tokens (name, enclosing scopes, signature, body identifiers, as
+symfuse's documents tokenize them). IBM model 1 (Brown et al. 1993), trained by EM over
+the sparse co-occurring (doc word, code token) pairs with a NULL token, learns
+P(doc word | code token). A prose query is then scored against every definition's code
+(documented or not) by the translation language model of Berger and Lafferty (1999),
+in its rank-equivalent log-ratio form with Jelinek-Mercer smoothing:
+
+    score(d) = sum_w ln(1 + (1 - LAMBDA) * P(w|d) / (LAMBDA * P(w|C)))
+    P(w|d)   = BETA * sum_c P(w|c) P_ml(c|d) + (1 - BETA) * P_ml(w|d)
+
+(``w`` the query's words less stop and filler words, ``c`` a code token, ``P(w|C)`` the
+word's share of all code and doc tokens, add-0.5). Unlike the word SVD of the similarity
+channel, which learns co-occurrence, this learns which code a doc word describes.
+
+No leakage: the pairs come from the index being searched. For the docstring set that is
+the copy with every target's docstring and leading comments deleted
+(``tests.support.quality.stripped_index``, which raises if one is left), and this script
+also checks that no target is among the training pairs.
+
+Measured three ways per query set, hit@10 / MRR@10 over the whole index:
+
+- ``alone``: the channel's own ranking (callables and types, as prose channels rank);
+- ``fused W``: symfuse's search with the channel's ranking added to the prose plan's
+  fusion at weight W (beside lexical 0.8 and similarity 0.1), through the neural slot,
+  which the default install leaves empty: exactly what wiring it as a channel would do;
+- ``--restrict N``: the channel ranks only the lexical channel's first N candidates
+  (it re-orders, it brings no candidate of its own).
+
+    python tests/bench/nl_translation.py --docstrings django --weights 0,0.2,0.4,0.8
+    python tests/bench/nl_translation.py --repos black,gin,jsoup,jq --weights 0,0.2 --restrict 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy import sparse
+
+from symfuse.indexer.index import Index
+from symfuse.ranking import search as search_module
+from symfuse.ranking import similarity
+from symfuse.ranking.api import SearchRequest, prepare, search
+from symfuse.ranking.documents import DOC_CHARS, body_tokens, definition_bodies
+from symfuse.ranking.lexical import FILLER
+from symfuse.ranking.request import Channel
+from symfuse.ranking.search import ChannelRun
+from symfuse.ranking.shape import DESCRIBED_KINDS, PLANS
+from symfuse.ranking.structures import Prepared
+from symfuse.ranking.tokens import STOPWORDS, name_tokens, text_tokens
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).parent))
+import nl_bench
+from nl_corpus import BY_NAME, index_snapshot
+
+from tests.support.quality import (
+    FIXTURE,
+    DocstringsLeaked,
+    Query,
+    build_index,
+    load_queries,
+    stripped_index,
+)
+
+LAMBDA = 0.2  # Jelinek-Mercer: the collection's share of a word's probability
+BETA = 0.8  # the translated share of P(w|d); the rest is the code's own tokens
+ITERATIONS = 5  # EM rounds (10 measured no better: Django alone 0.430 / 0.194)
+CODE_CAP = 64  # distinct code tokens per training pair (names and early body first)
+PRUNE = 1e-3  # translation probabilities below this are dropped
+NULL = "\0null"  # the empty code token that explains generic doc words
+
+
+@dataclass(frozen=True, slots=True)
+class Texts:
+    """Per symbol of an index: its code tokens, and its doc words (empty without a doc)."""
+
+    code: list[list[str]]
+    doc: list[list[str]]
+
+
+def texts(index: Index, root: Path) -> Texts:
+    """Code tokens and doc words of every symbol, bodies read from the files under ``root``."""
+    by_file: dict[str, list[int]] = defaultdict(list)
+    for position, symbol in enumerate(index.symbols):
+        by_file[symbol.file].append(position)
+    code: list[list[str]] = [[] for _ in index.symbols]
+    doc: list[list[str]] = [[] for _ in index.symbols]
+    for file, members in by_file.items():
+        try:
+            source = (root / file).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            source = ""
+        symbols = [index.symbols[i] for i in members]
+        bodies = definition_bodies(symbols, source) if source else [""] * len(symbols)
+        for i, s, body in zip(members, symbols, bodies, strict=True):
+            code[i] = [*name_tokens(s.name), *text_tokens(s.container), *text_tokens(s.signature)]
+            code[i] += body_tokens(body) if body else []
+            if s.doc:
+                doc[i] = [t for t in text_tokens(s.doc[:DOC_CHARS]) if t not in STOPWORDS]
+    return Texts(code, doc)
+
+
+class Translation:
+    """IBM model 1 over an index's documented definitions, scoring every definition's code.
+
+    ``scores`` makes it a :class:`symfuse.ranking.similarity.Embedder`.
+    """
+
+    def __init__(self, found: Texts) -> None:
+        started = time.perf_counter()
+        self.ids: dict[str, int] = {NULL: 0}
+        for tokens in (*found.code, *found.doc):
+            for token in tokens:
+                self.ids.setdefault(token, len(self.ids))
+        width = len(self.ids)
+        rows = np.repeat(np.arange(len(found.code)), [len(c) for c in found.code])
+        cols = np.fromiter((self.ids[t] for c in found.code for t in c), np.int64, rows.shape[0])
+        counts = sparse.csr_matrix((np.ones(rows.shape[0]), (rows, cols)), (len(found.code), width))
+        counts.sum_duplicates()
+        lengths = np.asarray(counts.sum(axis=1)).ravel()
+        self.code = sparse.csr_matrix(sparse.diags(1.0 / np.maximum(lengths, 1)) @ counts)
+        doc_counts = np.bincount([self.ids[t] for d in found.doc for t in d], minlength=width)
+        total = np.asarray(counts.sum(axis=0)).ravel() + doc_counts
+        self.background = (total + 0.5) / (total.sum() + 0.5 * width)
+        self.trained = [i for i, d in enumerate(found.doc) if d and found.code[i]]
+        self.table = sparse.csc_matrix(self._train(found))  # [code token, doc word]
+        self.seconds = time.perf_counter() - started
+
+    def _train(self, found: Texts) -> sparse.csr_matrix:
+        """P(doc word | code token) after :data:`ITERATIONS` rounds of EM from uniform."""
+        word: list[int] = []  # one entry per (pair, doc word, code token) ...
+        token: list[int] = []
+        group: list[int] = []  # ... whose (pair, doc word) shares one normalization
+        word_count: list[int] = []
+        token_count: list[int] = []
+        for d in self.trained:
+            have = Counter(found.code[d])
+            kept = [NULL, *list(dict.fromkeys(found.code[d]))[:CODE_CAP]]
+            for w, n in Counter(found.doc[d]).items():
+                word += [self.ids[w]] * len(kept)
+                token += [self.ids[c] for c in kept]
+                group += [group[-1] + 1 if group else 0] * len(kept)
+                word_count += [n] * len(kept)
+                token_count += [have.get(c, 1) for c in kept]
+        width = len(self.ids)
+        pairs, pair = np.unique(np.asarray(token) * width + np.asarray(word), return_inverse=True)
+        groups = np.asarray(group)
+        of_token = pairs // width
+        weight = np.asarray(token_count, dtype=np.float64)
+        table = np.ones(pairs.shape[0])
+        for _ in range(ITERATIONS):
+            share = table[pair] * weight
+            share = np.asarray(word_count) * share / np.bincount(groups, weights=share)[groups]
+            expected = np.bincount(pair, weights=share, minlength=pairs.shape[0])
+            table = expected / np.bincount(of_token, weights=expected, minlength=width)[of_token]
+        keep = table >= PRUNE
+        return sparse.csr_matrix(
+            (table[keep], (of_token[keep], pairs[keep] % width)), shape=(width, width)
+        )
+
+    @property
+    def name(self) -> str:
+        return "translation"
+
+    def scores(self, query: str) -> npt.NDArray[np.float32]:
+        """The log-ratio translation LM score of every symbol for ``query`` (0: no evidence)."""
+        words = [t for t in text_tokens(query) if t not in STOPWORDS]
+        content = [t for t in words if t not in FILLER] or words
+        ids = [self.ids[t] for t in dict.fromkeys(content) if t in self.ids]
+        if not ids:
+            return np.zeros(self.code.shape[0], dtype=np.float32)
+        translated = (self.code @ self.table[:, ids]).toarray()
+        p = BETA * translated + (1 - BETA) * self.code[:, ids].toarray()
+        ratio = (1 - LAMBDA) * p / (LAMBDA * self.background[ids])
+        return np.log1p(ratio).sum(axis=1).astype(np.float32)
+
+
+# --- the channel in symfuse's fusion ------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Setting:
+    """What the patched search adds: the model of each prepared index, and how."""
+
+    models: dict[int, Translation]
+    weight: float = 0.0
+    restrict: int = 0  # > 0: only the lexical channel's first this many are ranked
+
+
+SETTING = Setting({})
+
+
+def _described(prepared: Prepared, mask: npt.NDArray[np.bool_] | None) -> Any:
+    kinds = prepared.filters.mask(SearchRequest.model_construct(query="", kind=DESCRIBED_KINDS))
+    if kinds is None or mask is None:
+        return kinds if mask is None else mask
+    return kinds & mask
+
+
+def _with_translation(
+    run: ChannelRun, prepared: Prepared, query: str, mask: Any, depth: int
+) -> ChannelRun:
+    """``run`` with the translation ranking in the (empty) neural slot at the set weight."""
+    model = SETTING.models.get(id(prepared))
+    if model is None or SETTING.weight <= 0:
+        return run
+    text_mask = _described(prepared, mask)
+    if SETTING.restrict > 0:
+        keep = np.zeros(prepared.size, dtype=np.bool_)
+        lexical = run.rankings.get(Channel.LEXICAL)
+        if lexical is not None:
+            keep[lexical.positions[: SETTING.restrict]] = True
+        text_mask = keep if text_mask is None else text_mask & keep
+    rankings = {**run.rankings, Channel.NEURAL: similarity.rank(model, query, text_mask, depth)}
+    return replace(run, rankings=rankings, weights=replace(run.weights, neural=SETTING.weight))
+
+
+@contextmanager
+def patched_search() -> Iterator[None]:
+    """symfuse's search with :func:`_with_translation` after its channels, for prose shapes."""
+    original = search_module.run_channels
+
+    def run_channels(prepared: Prepared, request: SearchRequest, query: str, mask: Any,
+                     depth: int, shape: Any = None, vectors: Any = None) -> ChannelRun:  # fmt: skip
+        run = original(prepared, request, query, mask, depth, shape, vectors)
+        if not PLANS[shape if shape is not None else search_module.classify(query)].described:
+            return run
+        return _with_translation(run, prepared, query, mask, depth)
+
+    search_module.run_channels = run_channels  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        search_module.run_channels = original
+
+
+# --- measuring ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """One query set: its cases and the ranks of each way of ranking (``alone``, ``W``)."""
+
+    name: str
+    cases: list[nl_bench.Case]
+    ranks: dict[str, list[int | None]]
+
+
+def measure(name: str, index: Index, root: Path, cases: list[nl_bench.Case],
+            weights: Sequence[float]) -> Measured:  # fmt: skip
+    """The channel alone and fused at each weight, over ``index`` (sources under ``root``)."""
+    found = texts(index, root)
+    model = Translation(found)
+    targets = {index.position[e] for c in cases for e in c.expected if e in index.position}
+    leaked = targets.intersection(model.trained) if name in ("django", "fixture") else set()
+    if leaked:
+        raise SystemExit(f"{name}: {len(leaked)} docstring targets among the training pairs")
+    started = time.perf_counter()
+    prepared = prepare(index)
+    build = time.perf_counter() - started
+    ids = [s.symbol_id for s in index.symbols]
+    started = time.perf_counter()
+    alone = [similarity.rank(model, c.query, _described(prepared, None), nl_bench.DEPTH)
+             for c in cases]  # fmt: skip
+    per_query = (time.perf_counter() - started) / max(len(cases), 1) * 1000
+    print(f"{name}: {len(ids)} symbols, {len(model.trained)} training pairs, {model.table.nnz} "
+          f"translations, trained in {model.seconds:.1f} s (symfuse's ranking structures: "
+          f"{build:.1f} s), {per_query:.1f} ms a query (indicative)", file=sys.stderr)  # fmt: skip
+    ranks = {"alone": [nl_bench.rank_of([ids[i] for i in r.positions], c.expected)
+                       for r, c in zip(alone, cases, strict=True)]}  # fmt: skip
+    SETTING.models[id(prepared)] = model
+    with patched_search():
+        for weight in weights:
+            SETTING.weight = weight
+            ranks[f"{weight:g}"] = [_rank(index, prepared, c) for c in cases]
+    del SETTING.models[id(prepared)]
+    return Measured(name, cases, ranks)
+
+
+def _rank(index: Index, prepared: Prepared, case: nl_bench.Case) -> int | None:
+    response = search(index, SearchRequest(query=case.query, limit=nl_bench.DEPTH),
+                      prepared=prepared)  # fmt: skip
+    return nl_bench.rank_of([item.symbol.symbol_id for item in response.items], case.expected)
+
+
+def docstring_set(corpus: str, weights: Sequence[float], work: Path) -> Measured:
+    """The nl golden set of ``corpus`` over its docstring-stripped copy (as nl_bench.py)."""
+    queries = [q for q in load_queries(corpus) if q.category == "nl"]
+    if corpus == "fixture":
+        root = FIXTURE
+    else:
+        from quality_bench import django_root
+
+        root = django_root()
+    index, copy = _stripped(root, queries, work / corpus)
+    copies = nl_bench.copied_elsewhere(index, queries)
+    cases = [nl_bench.Case(q.query, frozenset({q.symbol_id}), "python", copied)
+             for q, copied in zip(queries, copies, strict=True)]  # fmt: skip
+    return measure(corpus, index, copy, cases, weights)
+
+
+def _stripped(root: Path, queries: list[Query], work: Path) -> tuple[Index, Path]:
+    """``stripped_index`` of ``root`` in ``work``; a copy left there by an earlier run (``--work``)
+    is indexed again as it is, and checked for a target's docstring just as a new one."""
+    copy = work / "corpus" / root.name
+    if not copy.exists():
+        return stripped_index(root, queries, work)[:2]
+    index = build_index(copy, work / "index")
+    targets = {q.symbol_id for q in queries}
+    if any(s.doc for s in index.symbols if s.symbol_id in targets):
+        raise DocstringsLeaked(f"a docstring target still has its doc in {copy}")
+    return index, copy
+
+
+def mined_set(name: str, weights: Sequence[float]) -> Measured:
+    """One mined repository's commit subjects over its snapshot's index (as nl_bench.py)."""
+    import json
+
+    payload = json.loads(nl_bench.DATA.read_text(encoding="utf-8"))
+    cases = [nl_bench.Case(q["query"], frozenset(q["expected"]), q["language"])
+             for q in payload["queries"] if q["repo"] == name]  # fmt: skip
+    repo = BY_NAME[name]
+    return measure(name, index_snapshot(repo), repo.root, cases, weights)
+
+
+# Django's queries are split in two halves (even and odd positions) to choose a constant on one
+# and report the other; the mined set's tuning repositories are black, gin, jsoup and jq.
+TUNING = ("black", "gin", "jsoup", "jq")
+
+
+def rows(measured: list[Measured]) -> Iterator[tuple[str, int, dict[str, list[int | None]]]]:
+    """Each set, Django's halves and copy subsets, and the pooled mined repositories."""
+    for m in measured:
+        yield m.name, len(m.cases), m.ranks
+        if m.name == "django":
+            parts = {"tune half": lambda i, c: i % 2 == 0, "held half": lambda i, c: i % 2 == 1,
+                     "own": lambda i, c: not c.copied, "copied": lambda i, c: c.copied}  # fmt: skip
+            for part, chosen in parts.items():
+                kept = [i for i, c in enumerate(m.cases) if chosen(i, c)]
+                yield (
+                    f"django, {part}",
+                    len(kept),
+                    {k: [r[i] for i in kept] for k, r in m.ranks.items()},
+                )
+    mined = [m for m in measured if m.name in BY_NAME]
+    for title, group in (("mined, tuning 4", [m for m in mined if m.name in TUNING]),
+                         ("mined, held 4", [m for m in mined if m.name not in TUNING]),
+                         ("mined, all", mined)):  # fmt: skip
+        if len(group) > 1:
+            keys = group[0].ranks
+            yield (
+                title,
+                sum(len(m.cases) for m in group),
+                {k: [r for m in group for r in m.ranks[k]] for k in keys},
+            )
+
+
+def table(measured: list[Measured]) -> str:
+    keys = list(measured[0].ranks) if measured else []
+    head = "| set | n | " + " | ".join(k if k == "alone" else f"fused {k}" for k in keys) + " |"
+    lines = [head, "| --- | ---: |" + " --- |" * len(keys)]
+    for name, n, ranks in rows(measured):
+        cells = []
+        for k in keys:
+            f = nl_bench.figures(ranks[k])
+            cells.append(f"{f.hit10:.3f} / {f.mrr10:.3f}")
+        lines.append(f"| {name} | {n} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repos", default="", help="comma-separated mined repositories")
+    parser.add_argument("--docstrings", action="append", choices=("fixture", "django"),
+                        default=[], help="the docstring nl set of this corpus")  # fmt: skip
+    parser.add_argument("--weights", default="0,0.2,0.4,0.8", help="fusion weights to measure")
+    parser.add_argument("--restrict", type=int, default=0,
+                        help="rank only lexical's first N (0: all)")  # fmt: skip
+    parser.add_argument("--work", type=Path, default=None, help="keep the stripped copies here")
+    args = parser.parse_args(argv)
+    weights = [float(w) for w in args.weights.split(",") if w]
+    SETTING.restrict = args.restrict
+    measured = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.work or Path(tmp)
+        measured += [docstring_set(c, weights, work) for c in args.docstrings]
+    measured += [mined_set(n, weights) for n in args.repos.split(",") if n]
+    print(table(measured))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
