@@ -86,8 +86,7 @@ def normalized(
 ) -> sparse.csr_matrix:
     """Each row of ``tf`` divided by its length normalization (BM25F's per-field step)."""
     out = tf.copy()
-    rows = np.repeat(np.arange(tf.shape[0]), np.diff(tf.indptr))
-    out.data = (tf.data / _norm(length, b)[rows]).astype(VALUES)
+    out.data = (tf.data / np.repeat(_norm(length, b), np.diff(tf.indptr))).astype(VALUES)
     return out
 
 
@@ -165,11 +164,12 @@ class LexicalIndex:
 
         head = sparse.csc_matrix(normalized(documents.head, documents.head_length, B))
         body = sparse.csc_matrix(documents.body, shape=head.shape)
-        either = sparse.csr_matrix(head + body)
-        df = np.bincount(either.indices, minlength=either.shape[1]).astype(np.float64)
+        # A term's documents are its column's entries in head + body (counts are positive,
+        # so the sum's pattern is the union), read by column: no CSR copy of the sum.
+        df = np.diff((head + body).indptr).astype(np.float64)
         length = np.asarray(documents.body_length, dtype=np.float64)
         return cls(
-            Columns.of(head), Columns.of(body), length, idf(either.shape[0], df), documents.term_ids
+            Columns.of(head), Columns.of(body), length, idf(head.shape[0], df), documents.term_ids
         )
 
     @property

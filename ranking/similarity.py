@@ -68,7 +68,7 @@ MAX_TERMS = 12_000  # the most frequent terms learn vectors; rarer ones rely on 
 # 0.87M), so their vectors, and every quality figure, are unchanged.
 TRAINING_TOKENS = 1_500_000
 SEED = 20240607
-EMBED_ROWS = 8192  # documents embedded per block (see WordModel.embed)
+BLOCK_ROWS = 8192  # documents weighed or embedded per block (see WordModel.embed)
 # Cosines below this are rounding noise between vectors with nothing in common (a symbol
 # sharing no word with the query scored 6e-9 in float32 and counted as a match).
 NOISE = 1e-6
@@ -90,7 +90,12 @@ class Embedder(Protocol):
 def tfidf_matrix(
     tf: sparse.csr_matrix,
 ) -> tuple[sparse.csr_matrix, npt.NDArray[np.float64]]:
-    """Rows ``ln(1 + tf) * idf`` L2-normalized, and ``idf = ln(N / df)``."""
+    """Rows ``ln(1 + tf) * idf`` L2-normalized, and ``idf = ln(N / df)``.
+
+    :data:`BLOCK_ROWS` rows at a time (a row's values depend on that row alone: the same
+    floats), so the float64 temporaries stay a few MB: whole, they were four arrays of
+    the matrix's size, 100 MB at the top of a cold build's memory on SQLAlchemy.
+    """
     from scipy import sparse
 
     tf = sparse.csr_matrix(tf)
@@ -98,12 +103,23 @@ def tfidf_matrix(
     n_docs = tf.shape[0]
     df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
     idf = np.log(max(n_docs, 1) / np.maximum(df, 1.0))
-    data = np.log1p(tf.data) * idf[tf.indices]
-    rows = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
-    norms = np.sqrt(np.bincount(rows, weights=data * data, minlength=n_docs))
-    inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    data = (data * inverse[rows]).astype(VALUES)
+    data = np.empty(tf.nnz, dtype=VALUES)
+    for start in range(0, n_docs, BLOCK_ROWS):
+        stop = min(start + BLOCK_ROWS, n_docs)
+        lo, hi = int(tf.indptr[start]), int(tf.indptr[stop])
+        weights = np.log1p(tf.data[lo:hi]) * idf[tf.indices[lo:hi]]
+        data[lo:hi] = _unit_rows(weights, np.diff(tf.indptr[start : stop + 1]))
     return sparse.csr_matrix((data, tf.indices, tf.indptr), shape=tf.shape), idf
+
+
+def _unit_rows(
+    weights: npt.NDArray[np.float64], sizes: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float32]:
+    """Consecutive rows of ``sizes`` entries each, each divided by its L2 norm."""
+    rows = np.repeat(np.arange(sizes.shape[0]), sizes)
+    norms = np.sqrt(np.bincount(rows, weights=weights * weights, minlength=sizes.shape[0]))
+    inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    return (weights * inverse[rows]).astype(VALUES)
 
 
 def cooccurrence(
@@ -130,12 +146,21 @@ def cooccurrence(
     where[terms] = np.arange(k, dtype=np.int32)
     mapped = where[sequence]
     owner = np.repeat(np.arange(starts.shape[0] - 1, dtype=np.int32), np.diff(starts))
-    keys: list[npt.NDArray[np.int32]] = []
-    for offset in range(1, min(window, sequence.shape[0] - 1) + 1):
-        a, b = mapped[:-offset], mapped[offset:]
-        pair = (owner[:-offset] == owner[offset:]) & (a >= 0) & (b >= 0) & (a != b)
-        keys.append(a[pair] * np.int32(k) + b[pair])
-    return _mirrored(_counted(np.concatenate(keys) if keys else np.zeros(0, np.int32), k))
+    offsets = range(1, min(window, sequence.shape[0] - 1) + 1)
+    pairs = [
+        (owner[:-i] == owner[i:])
+        & (mapped[:-i] >= 0)
+        & (mapped[i:] >= 0)
+        & (mapped[:-i] != mapped[i:])
+        for i in offsets
+    ]
+    keys = np.empty(sum(int(p.sum()) for p in pairs), dtype=np.int32)  # (no list to join)
+    at = 0
+    for i, pair in zip(offsets, pairs, strict=True):
+        left, right = mapped[:-i][pair], mapped[i:][pair]
+        np.add(left * np.int32(k), right, out=keys[at : at + left.shape[0]])
+        at += left.shape[0]
+    return _mirrored(_counted(keys, k))
 
 
 def _counted(keys: npt.NDArray[np.int32], k: int) -> sparse.csr_matrix:
@@ -288,7 +313,7 @@ class WordModel:
     def embed(self, tf: sparse.csr_matrix, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
         """Unit vectors of documents ``tf`` (columns are vocabulary ids mapped by ``rows``).
 
-        :data:`EMBED_ROWS` documents at a time: a row's vector depends on that row alone,
+        :data:`BLOCK_ROWS` documents at a time: a row's vector depends on that row alone,
         so the blocks give the same floats as one product, and the temporaries (float64
         weights and products) stay a few MB instead of 150 MB on SQLAlchemy's heirs.
         """
@@ -297,8 +322,8 @@ class WordModel:
         if not tf.nnz or not self.vectors.shape[0]:
             return out
         vectors = self.vectors.astype(np.float64)  # what scipy's product would upcast to
-        for start in range(0, n, EMBED_ROWS):
-            stop = min(start + EMBED_ROWS, n)
+        for start in range(0, n, BLOCK_ROWS):
+            stop = min(start + BLOCK_ROWS, n)
             out[start:stop] = self._embedded(tf[start:stop], rows, vectors)
         return out
 

@@ -131,6 +131,6 @@ def test_embedding_in_blocks_gives_the_vectors_of_one_block(
     tf = sparse.csr_matrix(np.random.default_rng(2).poisson(0.3, (50, 30)).astype(np.float32))
     rows = np.arange(30, dtype=np.int64) % (model.vectors.shape[0] + 1) - 1
     whole = model.embed(tf, rows)
-    monkeypatch.setattr(similarity, "EMBED_ROWS", 7)
+    monkeypatch.setattr(similarity, "BLOCK_ROWS", 7)
     assert np.array_equal(model.embed(tf, rows), whole)
     assert np.abs(whole).sum() > 0
