@@ -68,7 +68,7 @@ MAX_TERMS = 12_000  # the most frequent terms learn vectors; rarer ones rely on 
 # 0.87M), so their vectors, and every quality figure, are unchanged.
 TRAINING_TOKENS = 1_500_000
 SEED = 20240607
-BLOCK_ROWS = 8192  # documents weighed or embedded per block (see WordModel.embed)
+BLOCK_ROWS = 2048  # documents weighed or embedded per block (see WordModel.embed)
 # Cosines below this are rounding noise between vectors with nothing in common (a symbol
 # sharing no word with the query scored 6e-9 in float32 and counted as a match).
 NOISE = 1e-6
@@ -315,7 +315,7 @@ class WordModel:
 
         :data:`BLOCK_ROWS` documents at a time: a row's vector depends on that row alone,
         so the blocks give the same floats as one product, and the temporaries (float64
-        weights and products) stay a few MB instead of 150 MB on SQLAlchemy's heirs.
+        weights and products) stay a few MB, where they took 150 MB for SQLAlchemy's heirs.
         """
         n = tf.shape[0]
         out = np.zeros((n, self.dimensions), dtype=np.float32)
