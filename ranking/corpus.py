@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind
+from symfuse.ranking.blas import one_blas_thread
 from symfuse.ranking.borrowed import call_docs, inherited, with_inherited
 from symfuse.ranking.documents import (
     Documents,
@@ -153,7 +154,14 @@ class Corpus:
         """The structures of ``index``: cached pieces for unchanged files, new ones for the rest.
 
         ``model`` forces these word vectors (no training); tests compare builds with it.
+        BLAS runs on one thread meanwhile (:mod:`.blas`).
         """
+        with one_blas_thread():
+            return self._update(index, fingerprint, started, model)
+
+    def _update(
+        self, index: Index, fingerprint: str, started: float, model: WordModel | None
+    ) -> Prepared:
         rebuilt = self._refresh(index)
         ordered = list(self.pieces.values())
         documents = concatenate([p.text for p in ordered], self.vocabulary)

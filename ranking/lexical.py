@@ -70,6 +70,18 @@ class QueryTerms:
         return cls(tuple(dict.fromkeys(content)), tuple(dict.fromkeys(optional)))
 
 
+def _union_counts(head: sparse.csc_matrix, body: sparse.csc_matrix) -> npt.NDArray[np.float64]:
+    """Per column, the rows with an entry in ``head`` or ``body`` (the term's documents):
+    each one's column lengths less those of their product. Values are positive counts
+    and weights, so a product is zero nowhere both have an entry, and the intersection is
+    a small matrix where the union (``head + body``, then a CSR copy of it) was the
+    largest temporary of the BM25 build."""
+    both = head.multiply(body).tocsc()
+    own: npt.NDArray[np.int64] = np.diff(head.indptr) + np.diff(body.indptr)
+    shared: npt.NDArray[np.int64] = np.diff(both.indptr)
+    return (own - shared).astype(np.float64)
+
+
 def idf(n_docs: int, df: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Lucene's BM25 idf: ``ln(1 + (N - df + 0.5) / (df + 0.5))``, never negative."""
     return np.log1p((n_docs - df + 0.5) / (df + 0.5))
@@ -85,10 +97,10 @@ def normalized(
     tf: sparse.csr_matrix, length: npt.NDArray[np.float64], b: float
 ) -> sparse.csr_matrix:
     """Each row of ``tf`` divided by its length normalization (BM25F's per-field step)."""
-    out = tf.copy()
-    rows = np.repeat(np.arange(tf.shape[0]), np.diff(tf.indptr))
-    out.data = (tf.data / _norm(length, b)[rows]).astype(VALUES)
-    return out
+    from scipy import sparse
+
+    data = (tf.data / np.repeat(_norm(length, b), np.diff(tf.indptr))).astype(VALUES)
+    return sparse.csr_matrix((data, tf.indices, tf.indptr), shape=tf.shape)  # (shares tf's)
 
 
 # What a commit subject or a request says around the behaviour it names: the change
@@ -165,11 +177,10 @@ class LexicalIndex:
 
         head = sparse.csc_matrix(normalized(documents.head, documents.head_length, B))
         body = sparse.csc_matrix(documents.body, shape=head.shape)
-        either = sparse.csr_matrix(head + body)
-        df = np.bincount(either.indices, minlength=either.shape[1]).astype(np.float64)
+        df = _union_counts(head, body)
         length = np.asarray(documents.body_length, dtype=np.float64)
         return cls(
-            Columns.of(head), Columns.of(body), length, idf(either.shape[0], df), documents.term_ids
+            Columns.of(head), Columns.of(body), length, idf(head.shape[0], df), documents.term_ids
         )
 
     @property

@@ -56,7 +56,6 @@ DIMENSIONS = 64
 # 0.683 / 0.383; window 5, p = 0: 0.677 / 0.373; window 20, p = 0: 0.707 / 0.390.
 WINDOW = 20
 EIGENVALUE_WEIGHT = 0.0  # vectors U * S^p (Levy et al. 2015: p = 0 or 0.5 beat p = 1)
-COOCCURRENCE_CHUNK = 5  # window offsets counted per sparse block (bounds memory)
 MIN_DF = 2
 CONTEXT_SMOOTHING = 0.75
 POWER_ITERATIONS = 1
@@ -69,6 +68,7 @@ MAX_TERMS = 12_000  # the most frequent terms learn vectors; rarer ones rely on 
 # 0.87M), so their vectors, and every quality figure, are unchanged.
 TRAINING_TOKENS = 1_500_000
 SEED = 20240607
+BLOCK_ROWS = 2048  # documents weighed or embedded per block (see WordModel.embed)
 # Cosines below this are rounding noise between vectors with nothing in common (a symbol
 # sharing no word with the query scored 6e-9 in float32 and counted as a match).
 NOISE = 1e-6
@@ -90,7 +90,12 @@ class Embedder(Protocol):
 def tfidf_matrix(
     tf: sparse.csr_matrix,
 ) -> tuple[sparse.csr_matrix, npt.NDArray[np.float64]]:
-    """Rows ``ln(1 + tf) * idf`` L2-normalized, and ``idf = ln(N / df)``."""
+    """Rows ``ln(1 + tf) * idf`` L2-normalized, and ``idf = ln(N / df)``.
+
+    :data:`BLOCK_ROWS` rows at a time (a row's values depend on that row alone: the same
+    floats), so the float64 temporaries stay a few MB: whole, they were four arrays of
+    the matrix's size, 100 MB at the top of a cold build's memory on SQLAlchemy.
+    """
     from scipy import sparse
 
     tf = sparse.csr_matrix(tf)
@@ -98,47 +103,84 @@ def tfidf_matrix(
     n_docs = tf.shape[0]
     df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
     idf = np.log(max(n_docs, 1) / np.maximum(df, 1.0))
-    data = np.log1p(tf.data) * idf[tf.indices]
-    rows = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
-    norms = np.sqrt(np.bincount(rows, weights=data * data, minlength=n_docs))
-    inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    data = (data * inverse[rows]).astype(VALUES)
+    data = np.empty(tf.nnz, dtype=VALUES)
+    for start in range(0, n_docs, BLOCK_ROWS):
+        stop = min(start + BLOCK_ROWS, n_docs)
+        lo, hi = int(tf.indptr[start]), int(tf.indptr[stop])
+        weights = np.log1p(tf.data[lo:hi]) * idf[tf.indices[lo:hi]]
+        data[lo:hi] = _unit_rows(weights, np.diff(tf.indptr[start : stop + 1]))
     return sparse.csr_matrix((data, tf.indices, tf.indptr), shape=tf.shape), idf
+
+
+def _unit_rows(
+    weights: npt.NDArray[np.float64], sizes: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float32]:
+    """Consecutive rows of ``sizes`` entries each, each divided by its L2 norm."""
+    rows = np.repeat(np.arange(sizes.shape[0]), sizes)
+    norms = np.sqrt(np.bincount(rows, weights=weights * weights, minlength=sizes.shape[0]))
+    inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    return (weights * inverse[rows]).astype(VALUES)
 
 
 def cooccurrence(
     sequence: npt.NDArray[np.int32],
     starts: npt.NDArray[np.int64],
     vocabulary_size: int,
+    terms: npt.NDArray[np.int64],
     window: int = WINDOW,
 ) -> sparse.csr_matrix:
-    """Symmetric counts of term pairs at most ``window`` apart within one symbol's tokens.
+    """Symmetric counts of pairs of ``terms`` (sorted vocabulary ids; row and column ``i``
+    is ``terms[i]``) at most ``window`` apart within one symbol's tokens.
 
-    Pairs are counted one way (left, right), a few offsets per sparse block so that
-    memory stays bounded, and mirrored once at the end.
+    Only the pairs of the terms that learn vectors are counted (the others' rows were
+    dropped after counting before; the same matrix, 200 MB less peak on SQLAlchemy).
+    Each pair is one 32-bit key ``left * len(terms) + right``, counted one way for every
+    offset and summed by sorting the keys once, then mirrored: scipy's sums of sparse
+    blocks sorted the same pairs again per block. Canonical CSR (sorted columns), as
+    before, so the sums over it run in the same order.
     """
+    k = int(terms.shape[0])
+    if k * k >= 2**31:  # a 32-bit key holds 46,340 terms (MAX_TERMS is 12,000)
+        raise ValueError(f"{k} terms are too many for 32-bit pair keys")
+    where = np.full(vocabulary_size, -1, dtype=np.int32)
+    where[terms] = np.arange(k, dtype=np.int32)
+    mapped = where[sequence]
+    owner = np.repeat(np.arange(starts.shape[0] - 1, dtype=np.int32), np.diff(starts))
+    offsets = range(1, min(window, sequence.shape[0] - 1) + 1)
+    pairs = [
+        (owner[:-i] == owner[i:])
+        & (mapped[:-i] >= 0)
+        & (mapped[i:] >= 0)
+        & (mapped[:-i] != mapped[i:])
+        for i in offsets
+    ]
+    keys = np.empty(sum(int(p.sum()) for p in pairs), dtype=np.int32)  # (no list to join)
+    at = 0
+    for i, pair in zip(offsets, pairs, strict=True):
+        left, right = mapped[:-i][pair], mapped[i:][pair]
+        np.add(left * np.int32(k), right, out=keys[at : at + left.shape[0]])
+        at += left.shape[0]
+    return _mirrored(_counted(keys, k))
+
+
+def _counted(keys: npt.NDArray[np.int32], k: int) -> sparse.csr_matrix:
+    """The ``k x k`` counts of the pair ``keys`` (sorted here, in place)."""
     from scipy import sparse
 
-    owner = np.repeat(np.arange(starts.shape[0] - 1), np.diff(starts))
-    shape = (vocabulary_size, vocabulary_size)
-    counts = sparse.csr_matrix(shape, dtype=np.float64)
-    for first in range(1, window + 1, COOCCURRENCE_CHUNK):
-        left: list[npt.NDArray[np.int32]] = []
-        right: list[npt.NDArray[np.int32]] = []
-        for offset in range(first, min(first + COOCCURRENCE_CHUNK, window + 1)):
-            if offset >= sequence.shape[0]:
-                break
-            same = owner[:-offset] == owner[offset:]
-            a, b = sequence[:-offset][same], sequence[offset:][same]
-            differ = a != b
-            left.append(a[differ])
-            right.append(b[differ])
-        if not left:
-            break
-        rows, cols = np.concatenate(left), np.concatenate(right)
-        block = sparse.coo_matrix((np.ones(rows.shape[0]), (rows, cols)), shape=shape)
-        counts = counts + block.tocsr()
-    symmetric = sparse.csr_matrix(counts + counts.T)
+    keys.sort()
+    firsts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]])) if keys.size else keys
+    counts = np.diff(np.append(firsts, keys.shape[0])).astype(np.float64)
+    unique = keys[firsts]
+    indptr = np.zeros(k + 1, dtype=np.int64)
+    np.cumsum(np.bincount(unique // k, minlength=k), out=indptr[1:])
+    return sparse.csr_matrix((counts, (unique % k).astype(np.int32), indptr), shape=(k, k))
+
+
+def _mirrored(one_way: sparse.csr_matrix) -> sparse.csr_matrix:
+    """``one_way + one_way.T``, canonical."""
+    from scipy import sparse
+
+    symmetric = sparse.csr_matrix(one_way + one_way.T)
     symmetric.sum_duplicates()
     return symmetric
 
@@ -232,19 +274,14 @@ class WordModel:
         dimensions: int = DIMENSIONS,
         stamps: frozenset[str] = frozenset(),
     ) -> WordModel:
-        from scipy import sparse
-
         tf = documents.tf
         vocabulary_size = tf.shape[1]
-        counts = cooccurrence(
-            *training_sample(documents.sequence, documents.starts), vocabulary_size
-        )
         df = np.bincount(tf.indices, minlength=vocabulary_size)
         kept = np.flatnonzero(df >= MIN_DF)  # words seen once have no distribution to learn
         if kept.shape[0] > MAX_TERMS:
             kept = np.sort(kept[np.argsort(-df[kept], kind="stable")[:MAX_TERMS]])
-        counts = sparse.csr_matrix(counts[kept][:, kept])
-        u, s = randomized_svd(ppmi(counts), dimensions)
+        sample = training_sample(documents.sequence, documents.starts)
+        u, s = randomized_svd(ppmi(cooccurrence(*sample, vocabulary_size, kept)), dimensions)
         vectors = (u * s**EIGENVALUE_WEIGHT).astype(np.float32)
         used = np.flatnonzero(np.abs(vectors).sum(axis=1) > 0)  # words with a context
         terms = documents.vocabulary
@@ -274,19 +311,39 @@ class WordModel:
         return np.fromiter((get(t, -1) for t in vocabulary), dtype=np.int64, count=len(vocabulary))
 
     def embed(self, tf: sparse.csr_matrix, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
-        """Unit vectors of documents ``tf`` (columns are vocabulary ids mapped by ``rows``)."""
+        """Unit vectors of documents ``tf`` (columns are vocabulary ids mapped by ``rows``).
+
+        :data:`BLOCK_ROWS` documents at a time: a row's vector depends on that row alone,
+        so the blocks give the same floats as one product, and the temporaries (float64
+        weights and products) stay a few MB, where they took 150 MB for SQLAlchemy's heirs.
+        """
+        n = tf.shape[0]
+        out = np.zeros((n, self.dimensions), dtype=np.float32)
+        if not tf.nnz or not self.vectors.shape[0]:
+            return out
+        vectors = self.vectors.astype(np.float64)  # what scipy's product would upcast to
+        for start in range(0, n, BLOCK_ROWS):
+            stop = min(start + BLOCK_ROWS, n)
+            out[start:stop] = self._embedded(tf[start:stop], rows, vectors)
+        return out
+
+    def _embedded(
+        self,
+        tf: sparse.csr_matrix,
+        rows: npt.NDArray[np.int64],
+        vectors: npt.NDArray[np.float64],
+    ) -> npt.NDArray[np.float32]:
+        """:meth:`embed` of one block of documents."""
         from scipy import sparse
 
         n = tf.shape[0]
-        if not tf.nnz or not self.vectors.shape[0]:
-            return np.zeros((n, self.dimensions), dtype=np.float32)
         model_rows = rows[tf.indices]
         known = model_rows >= 0
         entry_rows = np.repeat(np.arange(n), np.diff(tf.indptr))[known]
         cols = model_rows[known]
         values = np.log1p(tf.data[known]) * self.idf[cols]
-        weights = sparse.csr_matrix((values, (entry_rows, cols)), shape=(n, self.vectors.shape[0]))
-        docs = np.asarray(weights @ self.vectors, dtype=np.float32)
+        weights = sparse.csr_matrix((values, (entry_rows, cols)), shape=(n, vectors.shape[0]))
+        docs = np.asarray(weights @ vectors, dtype=np.float32)
         norms = np.linalg.norm(docs, axis=1, keepdims=True)
         unit: npt.NDArray[np.float32] = np.divide(
             docs, norms, out=np.zeros_like(docs), where=norms > 0

@@ -40,17 +40,22 @@ class Vocabulary:
         return len(self.terms)
 
     def add(self, tokens: list[str]) -> npt.NDArray[np.int32]:
-        """The ids of ``tokens``, adding the new ones."""
+        """The ids of ``tokens``, adding the new ones (in the order they first appear).
+
+        New terms are found among the distinct tokens (``dict.fromkeys`` keeps first-use
+        order, in C) rather than by a Python loop over every token: a worker tokenizes
+        each file against a fresh vocabulary, where most files bring new terms, and that
+        loop was the largest part of tokenizing SQLAlchemy (1.8 of 6.9 s in cProfile).
+        """
         ids = self.ids
         found = list(map(ids.get, tokens))
         if None in found:
-            for i, token in enumerate(tokens):
-                if found[i] is None:
-                    at = ids.get(token)
-                    if at is None:
-                        at = ids[token] = len(self.terms)
-                        self.terms.append(token)
-                    found[i] = at
+            terms = self.terms
+            for token in dict.fromkeys(tokens):
+                if token not in ids:
+                    ids[token] = len(terms)
+                    terms.append(token)
+            found = list(map(ids.get, tokens))
         return np.fromiter(found, dtype=np.int32, count=len(found))
 
 

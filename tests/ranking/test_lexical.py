@@ -279,3 +279,11 @@ def test_a_function_carries_the_docstrings_of_what_it_calls_and_what_calls_it() 
     scores, _ = index.scores(QueryTerms(("exchang",)))
     assert scores[0] > scores[2] > 0
     assert scores[4] == 0
+
+
+def test_document_frequency_counts_rows_with_the_term_in_head_or_body() -> None:
+    rng = np.random.default_rng(3)
+    head = sparse.random(300, 40, density=0.1, random_state=rng, format="csc") * 5
+    body = sparse.random(300, 40, density=0.1, random_state=rng, format="csc") * 5
+    dense = (head.toarray() > 0) | (body.toarray() > 0)
+    assert np.array_equal(lexical._union_counts(head, body), dense.sum(axis=0).astype(np.float64))

@@ -100,3 +100,37 @@ def test_word_vectors_learn_from_every_kth_symbol_past_the_token_budget() -> Non
     got = [taken[taken_starts[j] : taken_starts[j + 1]] for j in range(len(taken_starts) - 1)]
     assert len(got) == len(expected)
     assert all(np.array_equal(a, b) for a, b in zip(got, expected, strict=True))
+
+
+def test_cooccurrence_counts_the_chosen_terms_pairs_within_the_window() -> None:
+    """Against a count pair by pair: both directions, same symbol only, no term with
+    itself, only the chosen terms (rows and columns in their order)."""
+    rng = np.random.default_rng(1)
+    lengths = rng.integers(0, 25, 200)
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    sequence = rng.integers(0, 40, int(starts[-1])).astype(np.int32)
+    terms = np.sort(rng.choice(40, 25, replace=False)).astype(np.int64)
+    at = {int(t): i for i, t in enumerate(terms)}
+    expected = np.zeros((25, 25))
+    for s in range(200):
+        tokens = [int(t) for t in sequence[starts[s] : starts[s + 1]]]
+        for i, a in enumerate(tokens):
+            for b in tokens[i + 1 : i + 1 + 3]:
+                if a != b and a in at and b in at:
+                    expected[at[a], at[b]] += 1
+                    expected[at[b], at[a]] += 1
+    counts = similarity.cooccurrence(sequence, starts, 40, terms, window=3)
+    assert counts.has_canonical_format
+    assert np.array_equal(counts.toarray(), expected)
+
+
+def test_embedding_in_blocks_gives_the_vectors_of_one_block(
+    embedder: tuple[RepositoryEmbedder, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = embedder[0].model
+    tf = sparse.csr_matrix(np.random.default_rng(2).poisson(0.3, (50, 30)).astype(np.float32))
+    rows = np.arange(30, dtype=np.int64) % (model.vectors.shape[0] + 1) - 1
+    whole = model.embed(tf, rows)
+    monkeypatch.setattr(similarity, "BLOCK_ROWS", 7)
+    assert np.array_equal(model.embed(tf, rows), whole)
+    assert np.abs(whole).sum() > 0
