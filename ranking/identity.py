@@ -151,13 +151,14 @@ class DistinctNames:
         )
 
     def camel_humps(self, query: str) -> npt.NDArray[np.int64]:
-        """The names matching the camel-hump reading of ``query`` (:func:`camel_hump_pattern`);
-        a word read letter by letter scans only the names holding its letters."""
+        """The names matching the camel-hump reading of ``query`` (:func:`camel_hump_pattern`),
+        scanning only the names that hold its letters and start sub-tokens with its
+        humps' first letters (:class:`~symfuse.ranking.letters.LetterMasks`)."""
         pattern = camel_hump_pattern(query)
         if pattern is None:
             return np.zeros(0, dtype=np.int64)
-        word = hump_word(query)
-        among = None if word is None else self.letters.candidates(word)
+        letters = hump_letters(query)
+        among = None if letters is None else self.letters.candidates(*letters)
         if among is None:
             return self.spaced_text.search(pattern)
         return self.spaced_text.search_among(pattern, among)
@@ -272,6 +273,19 @@ def camel_hump_pattern(query: str) -> re.Pattern[str] | None:
         return re.compile(" " + body)
     body = "[^ \\n]* ".join(re.escape(h.lower()) for h in parts)
     return re.compile(" " + body)
+
+
+def hump_letters(query: str) -> tuple[str, str] | None:
+    """What a name needs to match :func:`camel_hump_pattern`'s reading of ``query``: every
+    letter of it, and sub-tokens starting with the first letter of each hump (of the
+    word, when it is read letter by letter)."""
+    word = hump_word(query)
+    if word is not None:
+        return word, word[0]
+    parts = [h.lower() for h in humps(query)]
+    if len(parts) < 2 or len(parts) > MAX_HUMPS:
+        return None
+    return "".join(parts), "".join(h[0] for h in parts)
 
 
 def hump_word(query: str) -> str | None:

@@ -36,10 +36,10 @@ def _bits(codes: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint64]:
     return values
 
 
-def word_bits(word: str) -> tuple[int, int]:
-    """The mask of every character of ``word``, and of its first."""
+def word_bits(word: str) -> int:
+    """The mask of every character of ``word``."""
     values = _bits(np.frombuffer(word.encode("utf-32-le"), dtype=np.uint32))
-    return int(np.bitwise_or.reduce(values)) if values.shape[0] else 0, int(values[0])
+    return int(np.bitwise_or.reduce(values)) if values.shape[0] else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +66,15 @@ class LetterMasks:
             np.bitwise_or.reduceat(initials, starts),
         )
 
-    def candidates(self, word: str) -> npt.NDArray[np.int64] | None:
-        """The names that could match ``word`` letter by letter, or ``None`` when so
-        many could that scanning them all is cheaper."""
-        if not word:
+    def candidates(self, letters: str, initials: str) -> npt.NDArray[np.int64] | None:
+        """The names holding every character of ``letters`` with sub-tokens starting
+        with each of ``initials``; ``None`` when so many do that scanning them all is
+        cheaper."""
+        if not letters or not initials:
             return None
-        every, first = word_bits(word)
-        want, lead = np.uint64(every), np.uint64(first)
-        passing = np.flatnonzero(((self.held & want) == want) & ((self.initials & lead) != 0))
+        want, lead = np.uint64(word_bits(letters)), np.uint64(word_bits(initials))
+        held = (self.held & want) == want
+        passing = np.flatnonzero(held & ((self.initials & lead) == lead))
         if passing.shape[0] > WORTH_IT * self.held.shape[0]:
             return None
         return passing

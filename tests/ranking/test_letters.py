@@ -20,6 +20,8 @@ NAMES = [
 WORDS = [
     "gubi", "sess", "session", "flush", "fl", "b64d", "x9r", "$s", "naïve", "nd", "colelem",
     "ce", "httpr", "abc", "table", "tc", "tb", "zz", "qq9",
+    "gUBI", "getUser", "ColElem", "TableClause", "SqlExpr", "HTTPReq", "auto_flush", "x9Reader",
+    "Base64Dec", "naïveDate", "get user", "Get_User_By_Id", "tAble",
 ]  # fmt: skip
 
 
@@ -36,13 +38,15 @@ def test_the_names_passing_the_masks_match_as_the_full_scan_does(
     distinct = table.distinct
     pattern = identity.camel_hump_pattern(word)
     assert pattern is not None
-    assert distinct.letters.candidates(word) is not None
+    letters_of = identity.hump_letters(word)
+    assert letters_of is not None
+    assert distinct.letters.candidates(*letters_of) is not None
     full = np.unique(distinct.spaced_text.search(pattern))
     assert np.array_equal(np.unique(distinct.camel_humps(word)), full), word
 
 
 def test_the_masks_do_skip_names(table: NameTable) -> None:
-    passing = table.distinct.letters.candidates("gubi")
+    passing = table.distinct.letters.candidates("gubi", "g")
     assert passing is not None
     assert 0 < len(passing) < len(table.distinct) // 4
 
