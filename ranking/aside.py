@@ -38,7 +38,8 @@ def _executor() -> ThreadPoolExecutor:
         return pool
 
 
-os.register_at_fork(after_in_child=_pools.clear)
+if hasattr(os, "register_at_fork"):  # POSIX; elsewhere no process forks
+    os.register_at_fork(after_in_child=_pools.clear)
 
 
 def aside(fn: Callable[_P, _R], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_R]:
