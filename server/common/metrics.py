@@ -8,11 +8,12 @@ transactions in WAL mode, so a server and a command line can record at the same
 time; a store that cannot be written logs one warning and records nothing more,
 since metrics must never fail a query.
 
-A server records off the request's path (``background=True``): the row is queued
+The MCP server records off the request's path (``background=True``): the row is queued
 and a writer thread inserts what has queued in one transaction. A commit is
 usually 20 us, but one in about a hundred carried SQLite's WAL checkpoint, 4 ms
 and up to 29 ms, into the answer's time. Reading the rows writes what is queued
-first, so a reader sees every query recorded before it asked.
+first, so the server's own reader (its stats tool) sees every query recorded before
+it asked; another process may see the last rows a moment later.
 
 :meth:`MetricsStore.summary` is what ``symfuse stats --latency`` and the MCP
 ``stats`` tool print: per operation, the request and error counts, the P50,

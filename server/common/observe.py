@@ -64,10 +64,15 @@ def note_results(count: int) -> None:
 class Observer:
     """The metrics store (and, for a server, the query cache) of one front end's index."""
 
-    def __init__(self, front_end: str, directory: Path, *, cache: bool = False) -> None:
+    def __init__(
+        self, front_end: str, directory: Path, *, cache: bool = False, background: bool = False
+    ) -> None:
+        """``background``: record off the caller's path (:class:`MetricsStore`), for a
+        front end that records a query before its answer leaves (MCP). The LSP records
+        once the response is sent, and a one-shot command as it ends: both write at once,
+        so another process reading the file sees the row as soon as the answer is back."""
         self.front_end = front_end
-        # A server records off the request's path; a one-shot command writes at once.
-        self.metrics = MetricsStore(directory, background=front_end != "cli")
+        self.metrics = MetricsStore(directory, background=background)
         self.cache: QueryCache[Any] | None = QueryCache(directory) if cache else None
 
     @contextmanager
