@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking import similarity
-from symfuse.ranking.columns import Columns
+from symfuse.ranking.columns import Coding, Columns
 from symfuse.ranking.documents import (
     BODY_CHARS,
     CODE_WORDS,
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     pass
 
 
-FORMAT = 10  # bump with any change to what is stored
+FORMAT = 11  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 
@@ -220,20 +220,38 @@ def slice_rows(rows: Rows, a: int, b: int) -> Rows:
     return Rows(rows.indptr[a : b + 1] - start, rows.indices[start:end], rows.data[start:end])
 
 
+_CODING = ("table", "column", "row", "divisor")  # a matrix's Coding, member by member
+# Every member a matrix may have, after its prefix.
+MATRIX_PARTS = ("shape", "indptr", "indices", "data", *_CODING)
+
+
 def sparse_arrays(prefix: str, matrix: Columns) -> Arrays:
-    return {
+    """A matrix's members: shape, column pointers, row ids, stored entries and the parts of
+    its :class:`~symfuse.ranking.columns.Coding` it has."""
+    arrays: Arrays = {
         f"{prefix}_shape": np.asarray(matrix.shape, dtype=np.int64),
         f"{prefix}_indptr": matrix.indptr,
         f"{prefix}_indices": matrix.indices,
-        f"{prefix}_data": matrix.data,
+        f"{prefix}_data": matrix.stored,
     }
+    for part in _CODING:
+        value = getattr(matrix.coding, part)
+        if value is not None:
+            arrays[f"{prefix}_{part}"] = value
+    return arrays
 
 
 def read_csc(npz: Any, prefix: str) -> Columns:
     """A matrix stored by column (:func:`sparse_arrays`), as the arrays in the file."""
     rows, columns = (int(x) for x in npz[f"{prefix}_shape"])
+    # (a MappedArchive or a dict of its members: no .get)
+    parts = {p: npz[f"{prefix}_{p}"] for p in _CODING if f"{prefix}_{p}" in npz}
     return Columns(
-        npz[f"{prefix}_indptr"], npz[f"{prefix}_indices"], npz[f"{prefix}_data"], (rows, columns)
+        npz[f"{prefix}_indptr"],
+        npz[f"{prefix}_indices"],
+        npz[f"{prefix}_data"],
+        (rows, columns),
+        Coding(**parts),
     )
 
 

@@ -24,6 +24,7 @@ from symfuse.ranking.corpus import Corpus
 from symfuse.ranking.documents import Piece
 from symfuse.ranking.npz_arrays import (
     FORMAT,
+    MATRIX_PARTS,
     SETTINGS,
     UNUSABLE,
     Arrays,
@@ -127,7 +128,7 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
 _JOINED_ROWS = ("x_lexical_body", "x_trigrams")
 _RESTORED = frozenset(
     [*SPLIT_MEMBERS, "x_body_length"]
-    + [f"{m}_{part}" for m in _JOINED_ROWS for part in ("shape", "indptr", "indices", "data")]
+    + [f"{m}_{part}" for m in _JOINED_ROWS for part in MATRIX_PARTS]
 )
 
 
