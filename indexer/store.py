@@ -40,7 +40,7 @@ from symfuse.indexer.packs import EarlyPack, NewPack
 
 log = logging.getLogger(__name__)
 
-FORMAT = 5  # bump with any change to the layout (here, in manifest.py or in packs.py)
+FORMAT = 6  # bump with any change to the layout (here, in manifest.py or in packs.py)
 MAX_PACKS = 8
 SCHEMA = (FORMAT, rows.SCHEMA)
 MANIFEST = "manifest.msgpack"
@@ -123,7 +123,7 @@ class Store:
 
         try:
             stored = StoredGraph(
-                graph["ids"] if shared is None else _shared_ids(index, graph["ids"]),
+                _graph_ids(index, graph["ids_digest"]),
                 np.frombuffer(graph["src"], dtype=np.int32),
                 np.frombuffer(graph["dst"], dtype=np.int32),
                 np.frombuffer(graph["kind"], dtype=np.int8),
@@ -206,12 +206,7 @@ class Store:
             symbol_rows, refs_blob, ref_names, links_blob = rows.unpack_record(
                 pack[meta.offset : meta.offset + meta.length]
             )
-            if shared is None:  # one answer, then exit: a copy each is the faster load
-                symbols = [
-                    rows.symbol_from_row(r, key, meta.root, meta.language) for r in symbol_rows
-                ]
-            else:
-                symbols = rows.symbols_from_rows(symbol_rows, key, meta.root, meta.language, shared)
+            symbols = rows.symbols_from_rows(symbol_rows, key, meta.root, meta.language, shared)
         except (KeyError, IndexError, TypeError, ValueError, msgpack.ExtraData) as exc:
             raise IndexCorrupt(f"record of {key} is corrupt ({exc!r})") from exc
         return FileEntry(
@@ -303,15 +298,16 @@ class Store:
         return files
 
     def _write_graph(self, index: Index) -> str:
-        """Edges as arrays of positions in ``ids`` (bytes, not one msgpack item per number)."""
+        """Edges as arrays of positions in the index's symbol ids (bytes, not one msgpack
+        item per number). The ids are the symbols' own, in order: only their digest is
+        stored (a second copy was 4.6 MB of SQLAlchemy's 8.2 MB graph)."""
         import numpy as np
 
-        ids = index.symbol_ids
         edges = index.edges
         pagerank = np.asarray(index.pagerank, dtype=np.float64)
         data = _pack(
             {
-                "ids": ids,
+                "ids_digest": _ids_digest(index.symbol_ids),
                 "files": [key for key, _ in edges.files],
                 "counts": [count for _, count in edges.files],
                 "src": edges.src.tobytes(),
@@ -348,15 +344,22 @@ def _pack(value: Any) -> bytes:
 def _whole_record(entry: FileEntry) -> bytes:
     """A loaded file's record as stored (one that came from a parser is kept in parts)."""
     return rows.pack_record(
-        [rows.symbol_row(s) for s in entry.symbols],
+        rows.symbol_rows(entry.symbols),
         entry.refs_blob,
         sorted(entry.ref_names),
         entry.links_blob,
     )
 
 
-def _shared_ids(index: Index, ids: list[str]) -> list[str]:
-    """The graph's ids as the symbols' own id strings where they are the same (a second
-    copy of every symbol_id is 8 MB on SQLAlchemy); the rest as decoded."""
-    own = {s.symbol_id: s.symbol_id for entry in index.files.values() for s in entry.symbols}
-    return [own.get(i, i) for i in ids]
+def _ids_digest(ids: list[str]) -> bytes:
+    return hashlib.blake2b("\n".join(ids).encode(), digest_size=16).digest()
+
+
+def _graph_ids(index: Index, digest: bytes) -> list[str]:
+    """The ids the stored graph's positions number: the loaded symbols', when they are the
+    ones it was written with (else the index is rebuilt: the records and the graph of a
+    manifest are written together, so this is a damaged directory)."""
+    ids = index.symbol_ids
+    if _ids_digest(ids) != digest:
+        raise IndexCorrupt("the graph was stored for other symbols")
+    return ids
