@@ -7,6 +7,7 @@ meaning of a field does, and older indexes are then rebuilt.
 from __future__ import annotations
 
 import hashlib
+import zlib
 from typing import Any
 
 import msgpack
@@ -167,7 +168,25 @@ def pack_references(ref_rows: list[RefRow]) -> tuple[bytes, bytes, list[str]]:
         if enclosing >= 0 or code == _IMPORT_CODE:
             groups.setdefault((name, qualifier, code, alias), {})[enclosing] = None
     links = [[*key, list(enclosings)] for key, enclosings in groups.items()]
-    return _packb(ref_rows), _packb(links), sorted(names)
+    return _squeezed(ref_rows), _packb(links), sorted(names)
+
+
+# The references blob is deflated (zlib level 1) behind its row count (4 bytes, little
+# endian): SQLAlchemy's 8.9 MB of references are 3.1 MB in the pack and in a server,
+# which keeps every file's blob. It is read only when someone asks for references
+# (0.1 s to inflate all of SQLAlchemy's against 1 s to decode them); the count is read
+# from the header alone. The links blob, which every linking reads, stays as it is.
+_REFS_LEVEL = 1  # level 6: 8% smaller, three times the time, in every parse
+
+
+def _squeezed(ref_rows: list[RefRow]) -> bytes:
+    count = len(ref_rows).to_bytes(4, "little")
+    return count + zlib.compress(_packb(ref_rows), _REFS_LEVEL)
+
+
+def reference_count(blob: bytes) -> int:
+    """How many references a references blob holds, read from its header alone."""
+    return int.from_bytes(blob[:4], "little")
 
 
 # (name, qualifier, RefKind code, alias, indexes of the enclosing symbols; -1 file level)
@@ -183,7 +202,10 @@ def _packb(value: Any) -> bytes:
 
 
 def unpack_references(blob: bytes, file: str, symbols: list[Symbol]) -> list[Reference]:
-    rows = msgpack.unpackb(blob, raw=False)
+    try:
+        rows = msgpack.unpackb(zlib.decompress(blob[4:]), raw=False)
+    except zlib.error as exc:
+        raise ValueError(f"references of {file} are corrupt ({exc})") from exc
     ids: list[str | None] = [s.symbol_id for s in symbols]
     ids.append(None)  # row[4] == -1, a reference at file level, picks this
     kinds = _REF_KINDS
@@ -248,18 +270,6 @@ def _bin_header(size: int) -> bytes:
 def unpack_parts(parts: RecordParts) -> tuple[list[list[Any]], list[str]]:
     """The symbol rows and referred names of a record sent in parts."""
     return msgpack.unpackb(parts[0], raw=False), msgpack.unpackb(parts[2], raw=False)
-
-
-def array_length(blob: bytes) -> int:
-    """The length of the msgpack array ``blob`` holds, read from its header alone."""
-    head = blob[0]
-    if head & 0xF0 == 0x90:
-        return head & 0x0F
-    if head == 0xDC:
-        return int.from_bytes(blob[1:3], "big")
-    if head == 0xDD:
-        return int.from_bytes(blob[1:5], "big")
-    return len(msgpack.unpackb(blob, raw=False))
 
 
 def unpack_record(record: bytes) -> tuple[list[list[Any]], bytes, list[str], bytes]:

@@ -49,6 +49,13 @@ def test_round_trip_keeps_symbols_edges_and_ranks(shop: Path, index_dir: Path) -
     assert loaded.pagerank.tolist() == pytest.approx(built.pagerank.tolist())
     refs = {(r.name, r.line, r.kind.value) for r in loaded.files["shop/views.py"].references()}
     assert ("Order", 5, "call") in refs
+    # references are stored deflated; their count is read from the blob's header alone
+    again = load_index(_config(shop, index_dir))
+    assert again is not None
+    counted = again.stats()["references"]  # before any blob is decoded
+    assert counted == sum(len(e.references()) for e in built.files.values())
+    for key, entry in built.files.items():
+        assert again.files[key].references() == entry.references()
 
 
 def test_a_loaded_index_shares_equal_strings(shop: Path, index_dir: Path) -> None:
