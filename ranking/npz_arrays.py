@@ -73,7 +73,10 @@ def newest(directory: Path) -> Path | None:
     return None if best is None else best[1]
 
 
-MAP_AT_LEAST = 1 << 20  # bytes: members this large are mapped from the file, not read
+# bytes: members this large are mapped from the file, not read. 64 KB, not 1 MB: the
+# compact matrices' byte-wide values (0.8 MB each on SQLAlchemy) and the per-row scales
+# were read onto the heap below 1 MB (a server's 3 MB more); a mapping costs a page.
+MAP_AT_LEAST = 1 << 16
 
 
 class MappedArchive:
