@@ -112,7 +112,7 @@ class Store:
         index = Index(manifest.roots)
         packs: dict[str, bytes] = {}
         # one object per distinct string the load decodes (a server's), else a copy each
-        shared: dict[str, str] | None = {} if self.share else None
+        shared: dict[Any, Any] | None = {} if self.share else None
         for key, meta in manifest.files.items():
             data = packs.get(meta.pack)
             if data is None:
@@ -198,7 +198,7 @@ class Store:
             path.unlink(missing_ok=True)  # left by a writer that was killed
 
     def _load_file(
-        self, key: str, meta: FileMeta, pack: bytes, shared: dict[str, str] | None
+        self, key: str, meta: FileMeta, pack: bytes, shared: dict[Any, Any] | None
     ) -> FileEntry:
         if meta.offset + meta.length > len(pack):
             raise IndexCorrupt(f"{meta.pack} is truncated (record of {key} past its end)")
