@@ -95,7 +95,7 @@ class Columns:
 
         csc = sparse.csc_matrix(matrix)
         rows, columns = (int(x) for x in csc.shape)
-        return cls(csc.indptr, narrow_rows(csc.indices, rows), csc.data, (rows, columns))
+        return cls(csc.indptr, narrow_ids(csc.indices, rows), csc.data, (rows, columns))
 
     @classmethod
     def coded(cls, matrix: sparse.spmatrix | sparse.sparray, scales: Coding) -> Columns:
@@ -133,9 +133,9 @@ class Columns:
         return sparse.csc_matrix((self.data, indices, self.indptr), shape=self.shape)
 
 
-def narrow_rows(indices: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
-    """Row ids as ``uint16`` when ``rows`` allows, else ``int32``."""
-    return indices.astype(np.uint16 if rows <= NARROW_ROWS else np.int32, copy=False)
+def narrow_ids(ids: npt.NDArray[Any], bound: int) -> npt.NDArray[Any]:
+    """Ids below ``bound`` (row ids, term ids) as ``uint16`` when it allows, else ``int32``."""
+    return ids.astype(np.uint16 if bound <= NARROW_ROWS else np.int32, copy=False)
 
 
 def _table(values: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32] | None, Any]:

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.atomic import atomic_write
 from symfuse.ranking.assembled import SPLIT_MEMBERS, assembled_arrays
+from symfuse.ranking.columns import narrow_ids
 from symfuse.ranking.corpus import Corpus
 from symfuse.ranking.documents import Piece, similarity_tf
 from symfuse.ranking.npz_arrays import (
@@ -98,6 +99,7 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
     hold the same values by column, and :func:`restore` reads the rows back from them
     (7 MB less on SQLAlchemy for the bodies)."""
     pieces = prepared.pieces
+    terms = len(prepared.vocabulary)
     starts = [p.text.starts for p in pieces]
     lengths = np.asarray([p.text.sequence.shape[0] for p in pieces], dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if pieces else np.zeros(0)
@@ -108,16 +110,23 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
         "vocabulary": strings(prepared.vocabulary),
         "trigram_vocabulary": strings(prepared.trigram_vocabulary),
         "head_length": np.concatenate([p.text.head_length for p in pieces] or [np.zeros(0)]),
-        "sequence": np.concatenate(
-            [p.text.sequence for p in pieces] or [np.zeros(0, dtype=np.int32)]
+        # term ids as uint16 when the vocabulary allows (read back as int32): deflated,
+        # SQLAlchemy's sequence 2.54 -> 2.09 MB and head ids 0.98 -> 0.80 MB
+        "sequence": narrow_ids(
+            np.concatenate([p.text.sequence for p in pieces] or [np.zeros(0, dtype=np.int32)]),
+            terms,
         ),
         "starts": np.concatenate(
             [np.zeros(1, dtype=np.int64)]
             + [s[1:] + off for s, off in zip(starts, offsets, strict=True)]
         ),
-        **rows_arrays("head", Rows.stack([p.text.head for p in pieces])),
+        **rows_arrays("head", _narrowed(Rows.stack([p.text.head for p in pieces]), terms)),
         # the bodies are the joined x_lexical_body, stored once (:data:`BODY_MEMBERS`)
     }
+
+
+def _narrowed(rows: Rows, terms: int) -> Rows:
+    return Rows(rows.indptr, narrow_ids(rows.indices, terms), rows.data)
 
 
 # --- restoring the pieces ------------------------------------------------------------------
