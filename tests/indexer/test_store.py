@@ -256,3 +256,19 @@ def test_a_record_sent_in_parts_is_the_stored_record(size: int) -> None:
     assert b"".join(rows.record_chunks(parts)) == whole
     assert parts[4] == rows.record_digest(whole)
     assert rows.unpack_record(whole) == (symbol_rows, refs, ["g", "h"], links)
+
+
+@pytest.mark.parametrize("top", [5, 65_535, 65_536, 70_000])
+def test_graph_integers_are_stored_narrow_when_they_fit(top: int) -> None:
+    """Edge ends and weights: uint16 when every value fits, int32 otherwise; read back
+    the same."""
+    import numpy as np
+
+    from symfuse.indexer.store import _ints, _small
+
+    values = np.asarray([0, 1, top], dtype=np.int32)
+    stored = _small(values)
+    assert stored[0] == ("<u2" if top < 65_536 else "<i4")
+    back = _ints(stored)
+    assert back.dtype == np.int32
+    assert back.tolist() == values.tolist()
