@@ -172,14 +172,15 @@ def pack_references(ref_rows: list[RefRow]) -> tuple[bytes, bytes, list[str]]:
         if enclosing >= 0 or code == _IMPORT_CODE:
             groups.setdefault((name, qualifier, code, alias), {})[enclosing] = None
     links = [[*key, list(enclosings)] for key, enclosings in groups.items()]
-    return _squeezed(ref_rows), _packb(links), sorted(names)
+    return _squeezed(ref_rows), zlib.compress(_packb(links), _REFS_LEVEL), sorted(names)
 
 
 # The references blob is deflated (zlib level 1) behind its row count (4 bytes, little
 # endian): SQLAlchemy's 8.9 MB of references are 3.1 MB in the pack and in a server,
 # which keeps every file's blob. It is read only when someone asks for references
 # (0.1 s to inflate all of SQLAlchemy's against 1 s to decode them); the count is read
-# from the header alone. The links blob, which every linking reads, stays as it is.
+# from the header alone. The links blob is deflated too (3.2 -> 1.2 MB): linking
+# inflates each file's once per pass, about 10 ms for all of SQLAlchemy's.
 _REFS_LEVEL = 1  # level 6: 8% smaller, three times the time, in every parse
 
 
@@ -198,7 +199,11 @@ LinkGroup = tuple[str, str, int, str, list[int]]
 
 
 def unpack_links(blob: bytes) -> list[LinkGroup]:
-    return msgpack.unpackb(blob, raw=False, use_list=True)  # type: ignore[no-any-return]
+    try:
+        raw = zlib.decompress(blob)
+    except zlib.error as exc:
+        raise ValueError(f"link groups are corrupt ({exc})") from exc
+    return msgpack.unpackb(raw, raw=False, use_list=True)  # type: ignore[no-any-return]
 
 
 def _packb(value: Any) -> bytes:
