@@ -252,7 +252,7 @@ class Store:
         if early is not None:
             early.finish()
         files = self._write_records(index, previous, early)
-        if index.graph_dirty or previous is None:
+        if index.graph_dirty or previous is None or not self._numbers(index, previous):
             graph_key = self._write_graph(index)
         else:
             graph_key = previous.graph_key  # edges and ranks unchanged: keep the stored graph
@@ -300,6 +300,17 @@ class Store:
             files[key] = meta
         pack.write(self.objects)
         return files
+
+    def _numbers(self, index: Index, previous: Manifest) -> bool:
+        """Whether the stored graph numbers the index's symbols as they are now. Definitions
+        that moved without a new name or edge leave the graph clean (not relinked) but
+        its positions stale: it is then written again, else the next load would find it
+        stored for other symbols and rebuild the index."""
+        try:
+            graph = self._unpack(self.objects / f"{previous.graph_key}.msgpack")
+        except IndexCorrupt:
+            return False
+        return isinstance(graph, dict) and graph.get("ids_digest") == _ids_digest(index.symbol_ids)
 
     def _write_graph(self, index: Index) -> str:
         """Edges as arrays of positions in the index's symbol ids (bytes, not one msgpack

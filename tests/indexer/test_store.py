@@ -272,3 +272,24 @@ def test_graph_integers_are_stored_narrow_when_they_fit(top: int) -> None:
     back = _ints(stored)
     assert back.dtype == np.int32
     assert back.tolist() == values.tolist()
+
+
+def test_symbols_that_move_without_new_edges_keep_the_stored_graph_usable(
+    shop: Path, index_dir: Path
+) -> None:
+    """Two definitions that swap places change the symbols' order but no name and no
+    edge, so the graph is not relinked; the next load must still read the stored graph
+    (it numbers the symbols in their stored order) rather than rebuild the index."""
+    extra = shop / "shop" / "pair.py"
+    extra.write_text("def first():\n    pass\n\n\ndef second():\n    pass\n", encoding="utf-8")
+    update_index(_config(shop, index_dir))
+    extra.write_text("def second():\n    pass\n\n\ndef first():\n    pass\n", encoding="utf-8")
+    moved, _ = update_index(_config(shop, index_dir))
+    _, report = update_index(_config(shop, index_dir))
+    assert report.rebuilt_because is None
+    assert report.parsed == 0
+    loaded = load_index(_config(shop, index_dir))
+    assert loaded is not None
+    assert [s.symbol_id for s in loaded.symbols] == [s.symbol_id for s in moved.symbols]
+    assert _edges(loaded) == _edges(moved)
+    assert loaded.pagerank.tolist() == pytest.approx(moved.pagerank.tolist())
