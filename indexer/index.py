@@ -396,4 +396,4 @@ class Index:
 def _count_refs(entry: FileEntry) -> int:
     if entry._references is not None:
         return len(entry._references)
-    return rows.array_length(entry.refs_blob)  # the header alone: no row decoded
+    return rows.reference_count(entry.refs_blob)  # the header alone: no row decoded

@@ -146,7 +146,7 @@ def parse_file(
         return Skipped(key, f"parser failed: {exc}")
     problems.extend(result.problems)
     refs_blob, links_blob, ref_names = rows.pack_references(result.reference_rows)
-    symbol_rows = [rows.symbol_row(s) for s in result.symbols]
+    symbol_rows = rows.symbol_rows(result.symbols)
     digest = hashlib.blake2b(source, digest_size=16).hexdigest()
     return ParsedFile(
         key,
@@ -182,7 +182,7 @@ def entry_of(parsed: ParsedFile) -> FileEntry:
         rel=parsed.rel,
         language=language,
         stamp=parsed.stamp,
-        symbols=rows.symbols_from_rows(symbol_rows, key, root, language),
+        symbols=rows.symbols_from_rows(symbol_rows, key, root, language, {}),
         refs_blob=record[1],
         ref_names=frozenset(names),
         links_blob=record[3],

@@ -77,7 +77,7 @@ def _add_file(store: Store, manifest: Manifest, job: ParseJob, change: _Change) 
         _identity(r) for r in old_rows
     ]:
         return False
-    change.references += rows.array_length(new.record[1]) - rows.array_length(old_refs)
+    change.references += rows.reference_count(new.record[1]) - rows.reference_count(old_refs)
     fresh = FileMeta(meta.root, meta.rel, meta.language, new.stamp, "", list(new.problems))
     fresh.object_key = Store.object_key_of(job.key, meta.root, new.stamp.digest)
     change.files[job.key] = (fresh, new.record)

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
+from symfuse.ranking.columns import Columns
 from symfuse.ranking.filters import FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex
 from symfuse.ranking.identity import NameForms, NameTable
@@ -74,7 +75,8 @@ def assembled_arrays(prepared: Prepared) -> Arrays:
         "x_lexical_idf": prepared.lexical.idf,
         **sparse_arrays("x_tfidf", prepared.similarity.tfidf),
         **sparse_arrays("x_trigrams", prepared.trigrams.matrix),
-        "x_idf": prepared.similarity.idf,
+        # the idf is the TF-IDF matrix's column scale when it has one: not stored twice
+        **({} if _coded_idf(prepared.similarity.tfidf) else {"x_idf": prepared.similarity.idf}),
         "x_kind": filters.kind,
         "x_language": filters.language,
         "x_languages": strings(filters.languages),
@@ -144,7 +146,7 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
         lexical=lexical,
         similarity=RepositoryEmbedder(
             tfidf=tfidf,
-            idf=np.asarray(npz["x_idf"], dtype=np.float64),
+            idf=_idf(npz, tfidf),
             model=model,
             doc_vectors=vectors,
             term_ids=term_ids,
@@ -168,6 +170,16 @@ class _Names:
 
     forms: NameForms
     orders: list[npt.NDArray[np.int64]]  # of names, lower and wholes (_NAME_ORDERS)
+
+
+def _coded_idf(tfidf: Columns) -> bool:
+    return tfidf.coding.column is not None
+
+
+def _idf(npz: Any, tfidf: Columns) -> npt.NDArray[np.float64]:
+    column = tfidf.coding.column
+    found = npz["x_idf"] if column is None else column
+    return np.asarray(found, dtype=np.float64)
 
 
 def _names(npz: Any, index: Index) -> _Names:

@@ -169,7 +169,7 @@ class Corpus:
         vectors = self._vectors(ordered, documents.tf)
         extra, heirs = self._borrowed_words(index, documents)
         documents = with_inherited(documents, extra)
-        vectors, plain = self._heir_vectors(vectors, documents, heirs)
+        vectors = self._heir_vectors(vectors, documents, heirs)
         assert self.model is not None
         forms = NameForms.join([p.names for p in ordered])
         trigram_rows_ = Rows.stack([p.trigrams for p in ordered])
@@ -194,7 +194,6 @@ class Corpus:
             vocabulary=tuple(documents.vocabulary),
             trigram_vocabulary=tuple(self.trigram_vocabulary.terms),
             heirs=heirs,
-            heir_vectors=plain,
         )
 
     def _refresh(self, index: Index) -> int:
@@ -260,17 +259,16 @@ class Corpus:
         vectors: npt.NDArray[np.float32],
         documents: Documents,
         heirs: npt.NDArray[np.int64],
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    ) -> npt.NDArray[np.float32]:
         """The symbol vectors with the heirs' re-embedded from ``documents`` (which hold the
-        borrowed words); and the heirs' vectors before that."""
+        borrowed words)."""
         assert self.model is not None
         if not heirs.shape[0]:
-            return vectors, np.zeros((0, self.model.dimensions), dtype=np.float32)
+            return vectors
         vectors = vectors.copy()  # the per-file cache keeps the vectors of the own text
-        plain = vectors[heirs]
         heir_tf = similarity_tf(documents.head[heirs], documents.body[heirs])
         vectors[heirs] = self.model.embed(heir_tf, self._rows())
-        return vectors, plain
+        return vectors
 
     def _drift(self, pieces: Sequence[FilePiece]) -> float:
         """Share of symbols changed since the model was trained (added, removed or edited)."""

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from symfuse.ranking.columns import Columns
+from symfuse.ranking.columns import Coding, Columns
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
 from symfuse.ranking.tokens import whole
 from symfuse.ranking.topk import Ranking
@@ -92,7 +92,8 @@ class TrigramIndex:
     ) -> TrigramIndex:
         """From the (names x trigram ids) rows of :func:`trigram_rows`, stacked."""
 
-        return cls.of_columns(Columns.of(rows.matrix(len(vocabulary))), vocabulary, lower, wholes)
+        matrix = Columns.coded(rows.matrix(len(vocabulary)), Coding())  # 0/1: a byte each
+        return cls.of_columns(matrix, vocabulary, lower, wholes)
 
     @classmethod
     def of_columns(

@@ -170,10 +170,9 @@ def lexical_with(lexical: LexicalIndex, stats: CorpusStats) -> LexicalIndex:
     mine = float(length.mean()) if n else 1.0
     average = stats.head_total / stats.documents if stats.documents else mine
     scale = (1 - B + B * length / (mine or 1.0)) / (1 - B + B * length / (average or 1.0))
-    data = (head.data * scale[head.indices]).astype(head.data.dtype)
-    rescaled = dataclasses.replace(
-        head, indptr=head.indptr.copy(), indices=head.indices.copy(), data=data
-    )
+    values = head.data
+    data = (values * scale[head.indices]).astype(values.dtype)
+    rescaled = Columns(head.indptr.copy(), head.indices.copy(), data, head.shape)
     width = head.shape[1]
     df = np.zeros(width, dtype=np.float64)
     for term, col in _columns(lexical.term_ids, width).items():

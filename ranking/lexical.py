@@ -25,12 +25,12 @@ names ("fix", "add", "support", :data:`FILLER`) are left out of it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.columns import Columns
+from symfuse.ranking.columns import Coding, Columns
 from symfuse.ranking.documents import FIELD_WEIGHTS, Documents, Field
 from symfuse.ranking.sparse_rows import VALUES
 from symfuse.ranking.tokens import STOPWORDS, WORD, split_identifier, stem
@@ -175,12 +175,19 @@ class LexicalIndex:
     def build(cls, documents: Documents) -> LexicalIndex:
         from scipy import sparse
 
-        head = sparse.csc_matrix(normalized(documents.head, documents.head_length, B))
-        body = sparse.csc_matrix(documents.body, shape=head.shape)
-        df = _union_counts(head, body)
+        # the head's counts as they are, divided by its norm when read: a few thousand
+        # distinct counts code in a table (:meth:`Columns.coded`), the quotients would not
+        norm = Coding(divisor=_norm(np.asarray(documents.head_length, dtype=np.float64), B))
+        counts = sparse.csc_matrix(documents.head)
+        body = sparse.csc_matrix(documents.body, shape=counts.shape)
+        df = _union_counts(counts, body)
         length = np.asarray(documents.body_length, dtype=np.float64)
         return cls(
-            Columns.of(head), Columns.of(body), length, idf(head.shape[0], df), documents.term_ids
+            Columns.coded(counts, norm),
+            Columns.coded(body, Coding()),
+            length,
+            idf(counts.shape[0], df),
+            documents.term_ids,
         )
 
     @property
@@ -228,17 +235,16 @@ class LexicalIndex:
 
     def _add_counts(
         self, tf: npt.NDArray[np.float64], col: int, weighting: Bm25f, average: float
-    ) -> npt.NDArray[np.int32]:
+    ) -> npt.NDArray[np.integer[Any]]:
         """Add term ``col``'s weighted counts into ``tf``; the rows that hold it."""
-        head, body = self.head, self.body
-        h_rows: npt.NDArray[np.int32] = head.indices[head.indptr[col] : head.indptr[col + 1]]
-        tf[h_rows] += head.data[head.indptr[col] : head.indptr[col + 1]]
-        b_rows = body.indices[body.indptr[col] : body.indptr[col + 1]]
+        h_rows, h_values = self.head.column(col)
+        tf[h_rows] += h_values
+        b_rows, b_values = self.body.column(col)
         if not b_rows.shape[0] or weighting.body <= 0:
             return h_rows
         b = weighting.b_body
         norm = 1.0 - b + b * self.body_length[b_rows] / average
-        tf[b_rows] += weighting.body * body.data[body.indptr[col] : body.indptr[col + 1]] / norm
+        tf[b_rows] += weighting.body * b_values / norm
         # Every count is positive and ``tf`` was all zeros: its nonzero rows are the rows
         # of either field, sorted (one pass over ``tf``; a union sorts both, 10x slower).
         rows: npt.NDArray[np.int32] = np.flatnonzero(tf).astype(np.int32)

@@ -2,7 +2,7 @@
 
 Its format stamp (:data:`FORMAT`, :data:`SETTINGS`), and each stored thing as
 plain arrays and back: string tables, CSR blocks and matrices, the word model
-and the heirs' own vectors. :mod:`symfuse.ranking.persist` writes the
+and the heirs. :mod:`symfuse.ranking.persist` writes the
 file and restores per-file pieces from it; :mod:`symfuse.ranking.assembled`
 stores and reads the joined structures of one exact index.
 """
@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking import similarity
-from symfuse.ranking.columns import Columns
+from symfuse.ranking.columns import Coding, Columns
 from symfuse.ranking.documents import (
     BODY_CHARS,
     CODE_WORDS,
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     pass
 
 
-FORMAT = 10  # bump with any change to what is stored
+FORMAT = 11  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 
@@ -73,7 +73,10 @@ def newest(directory: Path) -> Path | None:
     return None if best is None else best[1]
 
 
-MAP_AT_LEAST = 1 << 20  # bytes: members this large are mapped from the file, not read
+# bytes: members this large are mapped from the file, not read. 64 KB, not 1 MB: the
+# compact matrices' byte-wide values (0.8 MB each on SQLAlchemy) and the per-row scales
+# were read onto the heap below 1 MB (a server's 3 MB more); a mapping costs a page.
+MAP_AT_LEAST = 1 << 16
 
 
 class MappedArchive:
@@ -220,24 +223,42 @@ def slice_rows(rows: Rows, a: int, b: int) -> Rows:
     return Rows(rows.indptr[a : b + 1] - start, rows.indices[start:end], rows.data[start:end])
 
 
+_CODING = ("table", "column", "row", "divisor")  # a matrix's Coding, member by member
+# Every member a matrix may have, after its prefix.
+MATRIX_PARTS = ("shape", "indptr", "indices", "data", *_CODING)
+
+
 def sparse_arrays(prefix: str, matrix: Columns) -> Arrays:
-    return {
+    """A matrix's members: shape, column pointers, row ids, stored entries and the parts of
+    its :class:`~symfuse.ranking.columns.Coding` it has."""
+    arrays: Arrays = {
         f"{prefix}_shape": np.asarray(matrix.shape, dtype=np.int64),
         f"{prefix}_indptr": matrix.indptr,
         f"{prefix}_indices": matrix.indices,
-        f"{prefix}_data": matrix.data,
+        f"{prefix}_data": matrix.stored,
     }
+    for part in _CODING:
+        value = getattr(matrix.coding, part)
+        if value is not None:
+            arrays[f"{prefix}_{part}"] = value
+    return arrays
 
 
 def read_csc(npz: Any, prefix: str) -> Columns:
     """A matrix stored by column (:func:`sparse_arrays`), as the arrays in the file."""
     rows, columns = (int(x) for x in npz[f"{prefix}_shape"])
+    # (a MappedArchive or a dict of its members: no .get)
+    parts = {p: npz[f"{prefix}_{p}"] for p in _CODING if f"{prefix}_{p}" in npz}
     return Columns(
-        npz[f"{prefix}_indptr"], npz[f"{prefix}_indices"], npz[f"{prefix}_data"], (rows, columns)
+        npz[f"{prefix}_indptr"],
+        npz[f"{prefix}_indices"],
+        npz[f"{prefix}_data"],
+        (rows, columns),
+        Coding(**parts),
     )
 
 
-# --- the word model and the heirs' own vectors -------------------------------------------------
+# --- the word model and the heirs ----------------------------------------------------------
 
 
 def model_arrays(model: WordModel) -> tuple[Arrays, list[str]]:
@@ -265,26 +286,12 @@ def read_model(arrays: Any, model_count: int, stamp_count: int, model_symbols: i
 
 
 def heir_arrays(prepared: Prepared) -> Arrays:
-    """The heirs (symbols whose document borrows docstring words) and their vectors of
-    their own text: a restore puts every symbol's own vector back in the per-file cache
-    (:func:`own_vectors`). The borrowed words are not stored: any build but the exact one
-    makes its own (:meth:`~symfuse.ranking.corpus.Corpus.update`)."""
+    """The heirs (symbols whose document borrows docstring words): a restore re-embeds
+    their own text to put every symbol's own vector back in the per-file cache
+    (:func:`symfuse.ranking.persist.own_vectors`). Neither the borrowed words nor the
+    heirs' own vectors are stored: any build but the exact one makes its own words
+    (:meth:`~symfuse.ranking.corpus.Corpus.update`), and the vectors come back bit for
+    bit from the stored pieces (10.7 MB not stored for SQLAlchemy)."""
     if not prepared.heirs.shape[0]:
         return {}
-    return {"heirs": prepared.heirs, "heir_own": prepared.heir_vectors}
-
-
-def heir_own(arrays: Any) -> npt.NDArray[np.float32]:
-    """The heirs' vectors of their own text, before the borrowed words (``doc_vectors``
-    holds every symbol's final vector, so that a search maps it as it is)."""
-    return np.asarray(arrays["heir_own"], dtype=np.float32)
-
-
-def own_vectors(arrays: Any) -> npt.NDArray[np.float32]:
-    """Every symbol's vector of its own text: the final vectors, heirs' rows replaced."""
-    final = np.asarray(arrays["doc_vectors"], dtype=np.float32)
-    if "heirs" not in arrays:
-        return final
-    own = final.copy()
-    own[np.asarray(arrays["heirs"], dtype=np.int64)] = heir_own(arrays)
-    return own
+    return {"heirs": prepared.heirs}

@@ -81,12 +81,9 @@ class Prepared:
     pieces: tuple[FilePiece, ...] = ()
     vocabulary: tuple[str, ...] = ()
     trigram_vocabulary: tuple[str, ...] = ()
-    # Symbols whose document borrows docstring words (borrowed.doc_donors and .call_docs)
-    # and their vectors without them: what is persisted, since borrowed words are rebuilt.
+    # Symbols whose document borrows docstring words (borrowed.doc_donors and .call_docs):
+    # persisted, so that a restore re-embeds their own text (borrowed words are rebuilt).
     heirs: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    heir_vectors: npt.NDArray[np.float32] = field(
-        default_factory=lambda: np.zeros((0, 0), dtype=np.float32)
-    )
 
     @property
     def size(self) -> int:

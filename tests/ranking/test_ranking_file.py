@@ -60,6 +60,23 @@ def test_restored_pieces_are_the_pieces_built(index: Index, tmp_path: Path) -> N
             np.testing.assert_array_equal(ours, theirs, err_msg=f"{key} trigrams {field}")
 
 
+def test_restored_vectors_are_the_own_vectors_built(index: Index, tmp_path: Path) -> None:
+    """The heirs' vectors of their own text are not stored but embedded again on restore:
+    every file's cached vectors come back bit for bit, heirs included."""
+    built = prepare(index, tmp_path)
+    assert built.heirs.shape[0]  # the fixture has symbols that borrow docstring words
+    corpus = Corpus()
+    restore(corpus, tmp_path)
+    with opened(_stored(tmp_path, index)) as npz:
+        assert "heirs" in npz
+        assert "heir_own" not in npz
+    own = prepare_module.corpus_of(index).vectors
+    assert set(corpus.vectors) == set(own)
+    for stamp, (_, vectors) in own.items():
+        restored = corpus.vectors[stamp][1]
+        assert np.array_equal(restored.view(np.uint32), vectors.view(np.uint32)), stamp
+
+
 def test_only_members_a_restore_reads_are_deflated(index: Index, tmp_path: Path) -> None:
     prepare(index, tmp_path)
     with zipfile.ZipFile(_stored(tmp_path, index)) as archive:
