@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
+
+from symfuse.ranking.suffixes import Suffixes
 
 MAX_SCAN_HITS = 20_000  # matches read from one scan; more means a too-general query
 
@@ -20,6 +22,8 @@ class Joined:
 
     text: str
     starts: npt.NDArray[np.int64]
+    # built by a server for the texts it looks substrings up in (:meth:`index_suffixes`)
+    suffixes: Suffixes = field(default_factory=Suffixes, compare=False, repr=False)
 
     @classmethod
     def of(cls, strings: list[str]) -> Joined:
@@ -61,8 +65,16 @@ class Joined:
             return np.zeros(0, dtype=np.int64)
         return among[np.searchsorted(local, np.asarray(offsets, dtype=np.int64), side="right") - 1]
 
+    def index_suffixes(self) -> None:
+        """Build the suffix array :meth:`contains` then looks needles up in."""
+        self.suffixes.build(self.text, self.starts)
+
     def contains(self, needle: str, limit: int = MAX_SCAN_HITS) -> npt.NDArray[np.int64]:
-        """Strings containing ``needle`` (``str.find`` in C; no regex for a literal)."""
+        """Strings containing ``needle`` (as many times as it occurs in them): by binary
+        search in the suffix array once it is built, else ``str.find`` in C."""
+        found = self.suffixes.find(needle, limit)
+        if found is not None:
+            return found
         find = self.text.find
         offsets: list[int] = []
         at = find(needle)

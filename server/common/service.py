@@ -372,8 +372,17 @@ class IndexService:
             if self._prepared is None and live.ready and not self._stored:
                 quick.quick_table(current)  # the quick ranking answers until the first structures
         status = live.status()
-        if not status.ready or status.indexing or self.prepared_for(current) is not None:
-            return None  # nothing to build until the first index is done, or built already
+        prepared = self.prepared_for(current)
+        if prepared is not None:
+            # built (here or by a query): the name texts' suffix arrays, which a one-shot
+            # search does without (80 ms on SQLAlchemy; 3.7 -> 1.5 ms for "Table")
+            if prepared.names.index_suffixes():
+                with self._changes:
+                    self._version += 1
+                    self._changes.notify_all()
+            return None
+        if not status.ready or status.indexing:
+            return None  # nothing to build until the first index is done
         if current.links_pending:
             return None  # an edit's links come next, as a change: build for that index
         if now < self._retry_at:

@@ -62,3 +62,42 @@ def test_every_two_letter_word_over_the_names_alphabet(
         assert pattern is not None
         full = np.unique(distinct.spaced_text.search(pattern))
         assert np.array_equal(np.unique(distinct.camel_humps(word)), full), word
+
+
+@pytest.fixture(scope="module")
+def indexed() -> NameTable:
+    """The same names with a server's suffix arrays and initial pairs built."""
+    built = NameTable.build([make_symbol(n, file=f"m{i}.py") for i, n in enumerate(NAMES)])
+    built.index_suffixes()
+    return built
+
+
+@pytest.mark.parametrize("word", WORDS)
+def test_with_suffix_arrays_and_pairs_the_humps_match_as_the_full_scan_does(
+    indexed: NameTable, word: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(letters, "WORTH_IT", 1.0)
+    distinct = indexed.distinct
+    assert distinct.pairs.value is not None
+    assert distinct.spaced_text.suffixes.ready
+    pattern = identity.camel_hump_pattern(word)
+    assert pattern is not None
+    full = np.unique(distinct.spaced_text.search(pattern))
+    assert np.array_equal(np.unique(distinct.camel_humps(word)), full), word
+
+
+def test_initial_pairs_name_the_names_read_across_sub_tokens(indexed: NameTable) -> None:
+    pairs = indexed.distinct.pairs.value
+    assert pairs is not None
+    spaced = indexed.distinct.per_symbol(indexed.distinct.spaced_text)
+    holding = {spaced[int(p)] for p in indexed.distinct.symbols(pairs.holding("t", "a"))}
+    assert holding == {" t able "}  # t_able: "t" then "able"; TableClause is " table clause "
+    assert not len(pairs.holding("q", "q"))
+
+
+@pytest.mark.parametrize("query", [*WORDS, "ble", "e", "_", "ïve", "Session", "get_user"])
+def test_tiers_are_the_same_with_and_without_the_suffix_arrays(
+    table: NameTable, indexed: NameTable, query: str
+) -> None:
+    assert not table.distinct.wholes_text.suffixes.ready
+    assert np.array_equal(identity.tiers(table, query), identity.tiers(indexed, query)), query

@@ -224,3 +224,18 @@ def test_a_file_refreshed_from_disk_meanwhile_leaves_the_buffer_linked_in_full(
         assert not refreshed.links_pending  # the refresh took the buffer in, in full
         assert "refund" in refreshed.by_name
         assert _calls(refreshed) == _calls(now.current())
+
+
+def test_the_warming_thread_indexes_the_names_for_substring_lookups(tmp_path: Path) -> None:
+    def indexed_names() -> bool:
+        found = service.prepared_for(service.current())
+        return found is not None and found.names.distinct.pairs.value is not None
+
+    with running(tmp_path, quiet=0.0) as service:
+        until(service, indexed_names)
+        found = service.prepared_for(service.current())
+        assert found is not None
+        distinct = found.names.distinct
+        assert distinct.wholes_text.suffixes.ready
+        assert distinct.spaced_text.suffixes.ready
+        assert found.names.index_suffixes() is False  # once
