@@ -25,9 +25,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from symfuse.indexer import languages
+from symfuse.indexer.buffer_trees import BufferTrees
 from symfuse.indexer.header_language import FileHints
 from symfuse.indexer.index import Index
 from symfuse.indexer.parsing import ParsedFile, ParseResult, parse_file
+from symfuse.indexer.python_layout import PythonLayout
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +38,21 @@ OVERLAY_MTIME = -1  # a buffer's stamp never matches a file on disk
 
 
 def parse_buffer(
-    index: Index, key: str, alias: str, rel: str, abs_path: str, data: bytes, shallow: bool
+    index: Index,
+    key: str,
+    alias: str,
+    rel: str,
+    abs_path: str,
+    data: bytes,
+    shallow: bool,
+    layout: PythonLayout | None = None,
+    trees: BufferTrees | None = None,
 ) -> ParseResult | None:
     """A buffer's text parsed for ``index``; None when the index has it already (a
-    shallow entry of the same text still wants its full parse)."""
+    shallow entry of the same text still wants its full parse). ``layout``: its root's
+    (looked up by :func:`~symfuse.indexer.parsing.parse_file` when not given: it reads
+    the root's pyproject.toml and setup.cfg); ``trees``: the buffers' last trees, which
+    this version is parsed from and joins."""
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     entry = index.files.get(key)
     if entry is not None and entry.stamp.digest == digest and (shallow or key not in index.shallow):
@@ -50,7 +63,16 @@ def parse_buffer(
     # a .h keeps the language its project gave it when the buffer's text says nothing
     hints = FileHints(project=entry.language) if entry is not None else None
     result = parse_file(
-        key, alias, rel, abs_path, spec.name, source=data, hints=hints, definitions_only=shallow
+        key,
+        alias,
+        rel,
+        abs_path,
+        spec.name,
+        source=data,
+        layout=layout,
+        hints=hints,
+        definitions_only=shallow,
+        trees=trees,
     )
     if isinstance(result, ParsedFile):
         result = replace(result, stamp=replace(result.stamp, mtime_ns=OVERLAY_MTIME))

@@ -145,6 +145,21 @@ class Index:
         self._rank_by_number = None
         self._cache.pop("pagerank", None)
 
+    def pagerank_of(self, ids: Sequence[str]) -> list[float]:
+        """The PageRank of each of ``ids`` as :attr:`pagerank_by_id` has it (0.0 for an id
+        it lacks), without making that dict: an editor ranking a changed file's few
+        symbols paid 25 ms for SQLAlchemy's 56k on each edit."""
+        known = self._rank_by_number
+        if known is None:
+            ranks = self.pagerank_by_id
+            return [ranks.get(i, 0.0) for i in ids]
+        numbers, size = self._edges.numbers, len(known)
+        found: list[float] = []
+        for i in ids:
+            number = numbers.get(i, size)
+            found.append(float(known[number]) if number < size else 0.0)
+        return found
+
     def restore_graph(self, graph: StoredGraph) -> None:
         """Edges and ranks as stored (ValueError when they do not fit together).
 

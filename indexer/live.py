@@ -36,6 +36,7 @@ from pathlib import Path
 
 from symfuse.indexer import languages
 from symfuse.indexer.apply import link_pending, patch
+from symfuse.indexer.buffer_trees import BufferTrees
 from symfuse.indexer.buffers import Linker, parse_buffer
 from symfuse.indexer.config import IndexConfig, UpdateReport, file_key
 from symfuse.indexer.discover import discover
@@ -48,7 +49,7 @@ from symfuse.indexer.parsing import (
     job_for,
     parse_many,
 )
-from symfuse.indexer.python_layout import python_layouts
+from symfuse.indexer.python_layout import PythonLayout, python_layouts
 from symfuse.indexer.update import load_index, update_index
 
 log = logging.getLogger(__name__)
@@ -86,6 +87,10 @@ class LiveIndex:
         self._indexing = False
         self._pending: set[str] = set()
         self._overlays: dict[str, bytes] = {}
+        # The roots' Python layouts for parsing buffers, read again after each refresh
+        # (a buffer parse looked them up itself: pyproject.toml and setup.cfg per edit).
+        self._layouts: dict[str, PythonLayout] | None = None
+        self._trees = BufferTrees()  # buffers' last trees: the next version parses from them
         self._error: str | None = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -275,6 +280,7 @@ class LiveIndex:
             with self._lock:
                 current = self._index
             copy = _snapshot(current) if current is not None else None
+            self._layouts = None  # a refreshed pyproject.toml or package may move them
             index, report = update_index(self.config, index=copy, only=wanted)
             self._reapply_overlays(index)
             with self._lock:
@@ -360,6 +366,7 @@ class LiveIndex:
         key, alias, rel = self.key_of(path)
         with self._write_lock:
             dropped = self._overlays.pop(key, None)
+        self._trees.forget(key)
         if dropped is not None and self._ready.is_set():
             self.refresh([os.path.join(self.aliases[alias], rel)])
 
@@ -382,7 +389,12 @@ class LiveIndex:
         """Patch ``index`` with a buffer's contents, links left for later (the callers
         link once every buffer is in); False when it has them already."""
         abs_path = os.path.join(self.aliases[alias], rel)
-        result = parse_buffer(index, key, alias, rel, abs_path, data, shallow)
+        layouts = self._layouts
+        if layouts is None:
+            layouts = self._layouts = python_layouts(self.aliases)
+        result = parse_buffer(
+            index, key, alias, rel, abs_path, data, shallow, layouts[alias], self._trees
+        )
         if result is None:
             return False
         patch(index, [result], [], link=False, shallow=shallow)

@@ -13,6 +13,7 @@ import logging
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from symfuse.indexer import header_language, rows
 from symfuse.indexer.config import file_key
@@ -21,6 +22,9 @@ from symfuse.indexer.index import FileEntry
 from symfuse.indexer.model import FileStamp, Skipped
 from symfuse.indexer.progress import Bar, progress_bar
 from symfuse.indexer.python_layout import NO_LAYOUT, PythonLayout, python_layout
+
+if TYPE_CHECKING:
+    from symfuse.indexer.buffer_trees import BufferTrees
 
 # The parser and the process pool are imported where they are first used: `symfuse
 # index` with nothing new to parse needs neither (20 ms of its start-up).
@@ -107,6 +111,7 @@ def parse_file(
     layout: PythonLayout | None = None,
     hints: header_language.FileHints | None = None,
     definitions_only: bool = False,
+    trees: BufferTrees | None = None,
 ) -> ParseResult:
     """Read, hash and extract one file; :class:`Skipped` when it cannot be indexed.
     ``definitions_only``: no references (see :func:`~symfuse.indexer.apply.patch`'s
@@ -115,7 +120,8 @@ def parse_file(
     ``layout``: the root's :func:`~symfuse.indexer.python_layout.python_layout`, looked
     up here when not given. A ``.h`` file is parsed as the language
     :func:`header_language.decide` picks from its text and ``hints``; the result
-    carries that language.
+    carries that language. ``trees``: an editor's buffers' last trees, to parse this
+    version from (:mod:`~symfuse.indexer.buffer_trees`).
     """
     read = _read(abs_path, source)
     if isinstance(read, str):
@@ -126,22 +132,27 @@ def parse_file(
         source.decode("utf-8")
     except UnicodeDecodeError as exc:
         problems.append(f"not valid UTF-8 at byte {exc.start}; undecodable bytes replaced")
-    from symfuse.indexer.extract import extract
+    from symfuse.indexer.extract import extract, extract_tree
 
     if language == header_language.C and header_language.is_ambiguous(rel):
         language = header_language.decide(source, hints)
     if layout is None:
         root_dir = abs_path[: len(abs_path) - len(rel)] if abs_path.endswith(rel) else ""
         layout = python_layout(root_dir.rstrip("/")) if root_dir else NO_LAYOUT
+    module_path = layout.module_path(rel)
     try:
-        result = extract(
-            key,
-            root,
-            language,
-            source,
-            module_path=layout.module_path(rel),
-            definitions_only=definitions_only,
-        )
+        tree = None if trees is None else trees.parse(key, language, source)
+        if tree is not None:
+            result = extract_tree(key, root, language, source, tree, module_path, definitions_only)
+        else:
+            result = extract(
+                key,
+                root,
+                language,
+                source,
+                module_path=module_path,
+                definitions_only=definitions_only,
+            )
     except (RecursionError, MemoryError, ValueError) as exc:
         return Skipped(key, f"parser failed: {exc}")
     problems.extend(result.problems)

@@ -335,8 +335,5 @@ def quick_search_files(
             file_pattern=tuple(file_pattern),
         )
         mask = FilterTable.build(symbols).mask(request)
-    ranks = index.pagerank_by_id
-    pagerank = np.fromiter(
-        (ranks.get(s.symbol_id, 0.0) for s in symbols), dtype=np.float64, count=len(symbols)
-    )
+    pagerank = np.asarray(index.pagerank_of([s.symbol_id for s in symbols]), dtype=np.float64)
     return _rank(table, symbols, pagerank, mask, " ".join(query.split()), limit)
