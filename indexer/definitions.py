@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from symfuse.indexer import languages
 from symfuse.indexer.extract_text import SPACES, comment_doc, node_text, short_name, signature
 from symfuse.indexer.model import Kind, Span, Symbol
@@ -46,6 +48,14 @@ class Def:
         return body.end_byte if body is not None else self.node.end_byte
 
 
+def _wide_rows(source: bytes) -> frozenset[int]:
+    """The rows holding a non-ASCII byte: each such byte's row is the count of newlines
+    before it (numpy: splitting SQLAlchemy's 8.5k-line test_compiler.py took 1.5 ms)."""
+    data = np.frombuffer(source, dtype=np.uint8)
+    rows = np.searchsorted(np.flatnonzero(data == 0x0A), np.flatnonzero(data >= 0x80))
+    return frozenset(np.unique(rows).tolist())
+
+
 class Columns:
     """Byte offsets -> 1-based code-point columns; byte arithmetic on ASCII lines."""
 
@@ -53,11 +63,7 @@ class Columns:
         self._source = source
         self.ascii = source.isascii()
         # rows holding a non-ASCII byte (a file with one accented comment is mostly ASCII)
-        self.wide_rows: frozenset[int] = (
-            frozenset()
-            if self.ascii
-            else frozenset(i for i, line in enumerate(source.split(b"\n")) if not line.isascii())
-        )
+        self.wide_rows: frozenset[int] = frozenset() if self.ascii else _wide_rows(source)
 
     def col(self, row: int, byte_col: int, node_start_byte: int) -> int:
         if row not in self.wide_rows:
