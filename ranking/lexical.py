@@ -34,7 +34,7 @@ from symfuse.ranking.columns import Coding, Columns
 from symfuse.ranking.documents import FIELD_WEIGHTS, Documents, Field
 from symfuse.ranking.sparse_rows import VALUES
 from symfuse.ranking.tokens import STOPWORDS, WORD, split_identifier, stem
-from symfuse.ranking.topk import Ranking, top_k
+from symfuse.ranking.topk import Ranking, top_k_of
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -273,11 +273,10 @@ def rank(
         matched_all &= mask
     and_count = int(matched_all.sum())
     found = np.flatnonzero(scores > 0).astype(np.int64)
+    values = scores[found]
     if and_count and weighting.and_first:
         # AND hits outrank OR hits: lift them above the best OR score.
-        lift = float(scores.max()) + 1.0
-        keyed = np.where(matched_all, scores + lift, scores)
-        ranked = top_k(keyed, limit)
-        return LexicalResult(Ranking(ranked, scores[ranked], found), min(and_count, len(ranked)))
-    ranked = top_k(scores, limit)
+        lift = float(values.max()) + 1.0
+        values = np.where(matched_all[found], values + lift, values)
+    ranked = top_k_of(found, values, limit)
     return LexicalResult(Ranking(ranked, scores[ranked], found), min(and_count, len(ranked)))

@@ -34,7 +34,7 @@ from symfuse.ranking.columns import Coding, Columns
 from symfuse.ranking.documents import Documents
 from symfuse.ranking.lexical import QueryTerms
 from symfuse.ranking.sparse_rows import VALUES
-from symfuse.ranking.topk import Ranking, top_k
+from symfuse.ranking.topk import Ranking, top_k_of
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -474,7 +474,6 @@ def _ranking(
     scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_] | None, limit: int
 ) -> Ranking:
     keep = scores > NOISE if mask is None else mask & (scores > NOISE)
-    scores = np.where(keep, scores, 0.0).astype(np.float32)
-    chosen = top_k(scores, limit)
-    found = np.flatnonzero(scores > 0).astype(np.int64)
+    found = np.flatnonzero(keep).astype(np.int64)
+    chosen = top_k_of(found, scores[found], limit)
     return Ranking(chosen, scores[chosen].astype(np.float64), found)

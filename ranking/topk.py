@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -41,23 +42,29 @@ def top_k(scores: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int64]:
     # The selection runs over the positive scores alone: most channels score a few
     # symbols of many (a name's words), and selecting among all of them cost the most.
     positive = np.flatnonzero(scores > 0)
-    k = min(k, positive.shape[0])
+    return top_k_of(positive, scores[positive], k)
+
+
+def top_k_of(
+    positions: npt.NDArray[np.integer[Any]], values: npt.NDArray[np.floating], k: int
+) -> npt.NDArray[np.int64]:
+    """:func:`top_k` of the scores that are ``values`` at ``positions`` (ascending, each
+    value positive) and 0 elsewhere: for a channel that has them apart already, which
+    saves two passes over every symbol."""
+    k = min(k, positions.shape[0])
     if k <= 0:
         return np.zeros(0, dtype=np.int64)
-    values = scores[positive]
     likely = _likely_top(values, k)
     if likely is not None:  # the top k are among these few: select there
-        positive, values = positive[likely], values[likely]
+        positions, values = positions[likely], values[likely]
     if k < values.shape[0]:
         picked = np.argpartition(-values, k - 1)[:k]
         kth = values[picked].min()
         if np.count_nonzero(values == kth) > np.count_nonzero(values[picked] == kth):
             picked = np.flatnonzero(values >= kth)
-        chosen = positive[picked]
-    else:
-        chosen = positive
-    order = np.lexsort((chosen, -scores[chosen]))[:k]
-    return chosen[order].astype(np.int64)
+        positions, values = positions[picked], values[picked]
+    order = np.lexsort((positions, -values))[:k]
+    return positions[order].astype(np.int64)
 
 
 SAMPLE_STRIDE = 16
