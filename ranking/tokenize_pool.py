@@ -122,7 +122,10 @@ def _remapped(rows: Rows, ids: npt.NDArray[np.int32]) -> Rows:
     if not rows.indices.shape[0]:
         return rows
     columns = ids[rows.indices]
-    order = np.lexsort((columns, rows.row_of_entry()))
+    # one int64 key, row then column: a stable argsort (runs: each row's columns come in a
+    # few ascending runs) took 0.1 ms for a file's 5k entries, lexsort of the pair 0.7 ms
+    key = np.left_shift(rows.row_of_entry(), 32) | columns.astype(np.int64)
+    order = np.argsort(key, kind="stable")
     return Rows(rows.indptr, columns[order], rows.data[order])
 
 
