@@ -188,8 +188,10 @@ class DistinctNames:
         the names that could match across sub-tokens (an initial pair from the first
         letter to a later one) and do not already."""
         whole = self.spaced_text.contains(" " + word)
-        across = np.intersect1d(among, pairs.holding(word[0], word[1:]), assume_unique=True)
-        across = across[~np.isin(across, whole)]
+        keep = np.zeros(len(self), dtype=np.bool_)  # marks, not isin / intersect1d: no sorts
+        keep[pairs.holding(word[0], word[1:])] = True
+        keep[whole] = False
+        across = among[keep[among]]
         return np.concatenate((whole, self.spaced_text.search_among(pattern, across)))
 
     def __len__(self) -> int:
