@@ -157,7 +157,8 @@ class Index:
         found: list[float] = []
         for i in ids:
             number = numbers.get(i, size)
-            found.append(float(known[number]) if number < size else 0.0)
+            rank = float(known[number]) if number < size else 0.0
+            found.append(rank if rank == rank else 0.0)  # NaN: a number without a rank
         return found
 
     def restore_graph(self, graph: StoredGraph) -> None:
