@@ -8,6 +8,7 @@ every change so that layers above can key their own caches on it.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -158,7 +159,7 @@ class Index:
         for i in ids:
             number = numbers.get(i, size)
             rank = float(known[number]) if number < size else 0.0
-            found.append(rank if rank == rank else 0.0)  # NaN: a number without a rank
+            found.append(0.0 if math.isnan(rank) else rank)  # NaN: a number without a rank
         return found
 
     def restore_graph(self, graph: StoredGraph) -> None:
