@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlparse
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
 from symfuse.indexer.source_files import read_source_text
+from symfuse.ranking.disk_lines import DiskLines, OffsetsCache
 from symfuse.ranking.source_lines import Lines
 
 MAX_PATH_CHARS = 4096
@@ -235,6 +236,14 @@ class _SourceCache:
         self._items: OrderedDict[str, tuple[int, int, Source]] = OrderedDict()
         self._lock = threading.Lock()
 
+    def held(self, real: str, st: os.stat_result) -> Source | None:
+        """``real``'s text when the cache holds it as it is now (``st``); nothing is read."""
+        with self._lock:
+            hit = self._items.get(real)
+        if hit is not None and hit[0] == st.st_size and hit[1] == st.st_mtime_ns:
+            return hit[2]
+        return None
+
     def get(self, real: str) -> Source | None:
         try:
             st = os.stat(real)
@@ -262,6 +271,7 @@ class _SourceCache:
 
 
 _SOURCES = _SourceCache()
+_OFFSETS = OffsetsCache()
 # Real paths of indexed files, per index generation (symlinks are re-checked after a change).
 _REAL: weakref.WeakKeyDictionary[Index, tuple[int, dict[str, str | None]]] = (
     weakref.WeakKeyDictionary()
@@ -308,6 +318,24 @@ def read_source(index: Index, key: str) -> Source:
 def read_lines(index: Index, key: str) -> Sequence[str]:
     """The current lines of an indexed file (empty when it vanished or leads outside)."""
     return read_source(index, key).lines
+
+
+def lines_on_demand(index: Index, key: str) -> Sequence[str]:
+    """The current lines of an indexed file, for a few of them (a search hit's snippet):
+    read from disk when asked for, so that only their offsets stay in memory
+    (:mod:`symfuse.ranking.disk_lines`); the cached text when it is already held."""
+    real = real_path(index, key)
+    if real is None:
+        return ()
+    try:
+        st = os.stat(real)
+    except OSError:
+        return ()
+    held = _SOURCES.held(real, st)
+    if held is not None:
+        return held.lines
+    offsets = _OFFSETS.get(real, st)
+    return DiskLines(real, offsets) if offsets is not None else read_lines(index, key)
 
 
 def line_text(lines: Sequence[str], line: int) -> str:

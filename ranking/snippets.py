@@ -5,8 +5,9 @@ the code every candidate costs one more call. ``snippet_lines`` gives the first
 lines after a definition's signature (blank lines skipped, the common indent
 removed); ``detail_level: full`` gives the definition's source up to
 :data:`SOURCE_LINES`. Lines are read as the file is now (through
-:func:`symfuse.ranking.paths.read_lines`, confined to the workspace); a file
-that vanished gives no snippet rather than an error.
+:func:`symfuse.ranking.paths.lines_on_demand`, confined to the workspace, which
+keeps only the files' line offsets between searches); a file that vanished gives
+no snippet rather than an error.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def snippet(index: Index, symbol: Symbol, count: int, *, skip_doc: bool = False)
     ``skip_doc``: after its docstring too (where the doc is shown beside the code)."""
     if count <= 0:
         return None
-    lines = paths.read_lines(index, symbol.file)
+    lines = paths.lines_on_demand(index, symbol.file)
     if not lines:
         return None
     last = min(symbol.end_line, len(lines))
@@ -83,7 +84,7 @@ def _after_docstring(lines: Sequence[str], first: int, last: int) -> int:
 
 def source(index: Index, symbol: Symbol, cap: int = SOURCE_LINES) -> str | None:
     """The definition's lines (at most ``cap``, then a line saying how many were left out)."""
-    lines = paths.read_lines(index, symbol.file)
+    lines = paths.lines_on_demand(index, symbol.file)
     if not lines or symbol.line > len(lines):
         return None
     last = min(symbol.end_line, len(lines))

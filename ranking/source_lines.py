@@ -20,6 +20,46 @@ import numpy.typing as npt
 _BREAKS = np.asarray([10, 13, 11, 12, 28, 29, 30], dtype=np.uint8)
 
 
+def ascii_offsets(data: bytes) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Where each line of ASCII ``data`` starts and ends (its break left out), as
+    ``data.decode().splitlines()`` splits it."""
+    codes = np.frombuffer(data, dtype=np.uint8)
+    size = codes.shape[0]
+    breaks = np.flatnonzero(np.isin(codes, _BREAKS))
+    following = np.minimum(breaks + 1, size - 1)  # the byte after each break (clamped)
+    crlf = (codes[breaks] == 13) & (breaks + 1 < size) & (codes[following] == 10)
+    preceding = np.maximum(breaks - 1, 0)
+    second = (codes[breaks] == 10) & (breaks > 0) & (codes[preceding] == 13)
+    keep = ~second  # the \n of a \r\n breaks nothing of its own
+    breaks, crlf = breaks[keep], crlf[keep]
+    after = breaks + 1 + crlf  # where the next line starts
+    starts = np.concatenate([[0], after])
+    ends = np.concatenate([breaks, [size]])
+    if starts[-1] == size:  # a final break ends the last line; no empty one after
+        starts, ends = starts[:-1], ends[:-1]
+    return starts.astype(np.int32), ends.astype(np.int32)
+
+
+def utf8_offsets(data: bytes) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]] | None:
+    """Byte offsets of the lines of UTF-8 ``data`` as ``splitlines`` splits its text
+    (Unicode breaks too); None when ``data`` is not valid UTF-8 (its text replaces bytes,
+    so text and byte offsets part) or too large for int32 offsets."""
+    if len(data) >= 2**31:
+        return None
+    if data.isascii():
+        return ascii_offsets(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    whole = np.fromiter(
+        (len(line.encode()) for line in text.splitlines(keepends=True)), dtype=np.int64
+    )
+    bare = np.fromiter((len(line.encode()) for line in text.splitlines()), dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(whole)[:-1]]) if whole.size else whole
+    return starts.astype(np.int32), (starts + bare).astype(np.int32)
+
+
 class Lines(Sequence[str]):
     """``text.splitlines()``, computed as offsets; items are sliced on demand."""
 
@@ -33,22 +73,7 @@ class Lines(Sequence[str]):
         if not text.isascii() or len(text) >= 2**31:
             self._list = text.splitlines()
             return
-        data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-        size = data.shape[0]
-        breaks = np.flatnonzero(np.isin(data, _BREAKS))
-        following = np.minimum(breaks + 1, size - 1)  # the byte after each break (clamped)
-        crlf = (data[breaks] == 13) & (breaks + 1 < size) & (data[following] == 10)
-        preceding = np.maximum(breaks - 1, 0)
-        second = (data[breaks] == 10) & (breaks > 0) & (data[preceding] == 13)
-        keep = ~second  # the \n of a \r\n breaks nothing of its own
-        breaks, crlf = breaks[keep], crlf[keep]
-        after = breaks + 1 + crlf  # where the next line starts
-        starts = np.concatenate([[0], after])
-        ends = np.concatenate([breaks, [data.shape[0]]])
-        if starts[-1] == data.shape[0]:  # a final break ends the last line; no empty one after
-            starts, ends = starts[:-1], ends[:-1]
-        self._starts = starts.astype(np.int32)
-        self._ends = ends.astype(np.int32)
+        self._starts, self._ends = ascii_offsets(text.encode("ascii"))
 
     def __len__(self) -> int:
         return len(self._list) if self._list is not None else int(self._starts.shape[0])

@@ -1,0 +1,153 @@
+"""A file's lines read from disk when asked for: only their byte offsets are held.
+
+A search answer shows a few lines of each hit (:mod:`symfuse.ranking.snippets`). Read
+through the text cache (:class:`symfuse.ranking.paths.Source`), every file a hit sits in
+stayed in memory whole: after 100 searches on SQLAlchemy a ``symfuse mcp`` held 270 files,
+about 24 MB of text and line lists, and the cache grows to 48 million characters. Here a
+file is read once to find its line offsets (two int32 a line), and a snippet's lines are
+read again from the file, a block at a time: a search holds nothing but the offsets.
+
+Texts and offsets agree only where the file is valid UTF-8 (a replaced byte changes the
+text's length); other files, and files too large for int32 offsets, are read whole.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.source_files import BOM, read_source_bytes
+from symfuse.ranking.source_lines import utf8_offsets
+
+# Lines read at once: a snippet scans a few lines after a signature (a source, up to
+# 120 lines, is read as one slice).
+_BLOCK = 16
+
+
+class Offsets(NamedTuple):
+    """Where a file's lines lie in its bytes (after ``base``, a byte order mark)."""
+
+    size: int
+    mtime_ns: int
+    base: int
+    starts: npt.NDArray[np.int32]
+    ends: npt.NDArray[np.int32]
+
+
+class DiskLines(Sequence[str]):
+    """``text.splitlines()`` of a file, each block of lines read from disk on first use.
+
+    Made per use and dropped with it; the block it read last is all it holds. A file
+    that changed since its offsets were taken is read as it now is at those offsets
+    (callers check size and mtime first, as the text cache does).
+    """
+
+    __slots__ = ("_first", "_held", "_offsets", "_path")
+
+    def __init__(self, path: str, offsets: Offsets) -> None:
+        self._path = path
+        self._offsets = offsets
+        self._first = 0
+        self._held: list[str] = []
+
+    def __len__(self) -> int:
+        return int(self._offsets.starts.shape[0])
+
+    @overload
+    def __getitem__(self, at: int) -> str: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[str]: ...
+
+    def __getitem__(self, at: int | slice) -> str | list[str]:
+        if isinstance(at, slice):
+            chosen = range(len(self))[at]
+            if chosen.step != 1 or not chosen:
+                return [self[i] for i in chosen]
+            return self._read(chosen.start, chosen.stop)
+        number = at + len(self) if at < 0 else at
+        if not 0 <= number < len(self):
+            raise IndexError("line index out of range")
+        if not self._first <= number < self._first + len(self._held):
+            self._first = number
+            self._held = self._read(number, min(number + _BLOCK, len(self)))
+        return self._held[number - self._first]
+
+    def __iter__(self) -> Iterator[str]:
+        for first in range(0, len(self), _BLOCK):
+            yield from self._read(first, min(first + _BLOCK, len(self)))
+
+    def _read(self, first: int, stop: int) -> list[str]:
+        """Lines ``first`` to ``stop`` (exclusive), in one read."""
+        starts = self._offsets.starts[first:stop].tolist()
+        ends = self._offsets.ends[first:stop].tolist()
+        begin = starts[0]
+        try:
+            handle = os.open(self._path, os.O_RDONLY)
+            try:
+                data = os.pread(handle, ends[-1] - begin, self._offsets.base + begin)
+            finally:
+                os.close(handle)
+        except OSError:
+            return [""] * len(starts)
+        text = data.decode("utf-8", errors="replace")
+        if len(text) != len(data):  # some character of several bytes: cut the bytes
+            return [
+                data[a - begin : b - begin].decode("utf-8", errors="replace")
+                for a, b in zip(starts, ends, strict=True)
+            ]
+        return [text[a - begin : b - begin] for a, b in zip(starts, ends, strict=True)]
+
+
+def offsets_of(real: str, size: int, mtime_ns: int) -> Offsets | None:
+    """A file's line offsets, read now; None when it cannot be read or is not UTF-8."""
+    data = read_source_bytes(real)
+    if data is None:
+        return None
+    base = len(BOM) if data.startswith(BOM) else 0
+    found = utf8_offsets(data[base:] if base else data)
+    if found is None:
+        return None
+    return Offsets(size, mtime_ns, base, *found)
+
+
+class OffsetsCache:
+    """Files' line offsets by real path, checked against size and mtime, bounded by
+    lines held (SQLAlchemy's 616k lines: about 5 MB)."""
+
+    def __init__(self, max_lines: int = 4_000_000) -> None:
+        self._max_lines = max_lines
+        self._lines = 0
+        self._items: OrderedDict[str, Offsets] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, real: str, st: os.stat_result | None = None) -> Offsets | None:
+        """``real``'s offsets (read when new or changed since ``st``, its stat when the
+        caller has it); None: read it whole instead."""
+        if st is None:
+            try:
+                st = os.stat(real)
+            except OSError:
+                return None
+        with self._lock:
+            hit = self._items.get(real)
+            if hit is not None and hit.size == st.st_size and hit.mtime_ns == st.st_mtime_ns:
+                self._items.move_to_end(real)
+                return hit
+        found = offsets_of(real, st.st_size, st.st_mtime_ns)
+        with self._lock:
+            old = self._items.pop(real, None)
+            self._lines -= 0 if old is None else len(old.starts)
+            if found is not None:
+                self._items[real] = found
+                self._lines += len(found.starts)
+            while self._lines > self._max_lines and len(self._items) > 1:
+                _, dropped = self._items.popitem(last=False)
+                self._lines -= len(dropped.starts)
+        return found
