@@ -153,6 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         gc.disable()
         if argv is None:  # this process is the command's own (not a caller's, as a test's)
             _fixed_mmap_threshold()
+    elif argv is None:
+        from symfuse.server.common.heap import fewer_arenas
+
+        fewer_arenas()  # before the server's threads start
     code = _run(args)
     if one_shot and argv is None:  # the console script, not a caller in this process
         _exit_now(code)

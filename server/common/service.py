@@ -42,6 +42,7 @@ from symfuse.ranking.repositories import Repository
 from symfuse.ranking.request import SearchRequest
 from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
+from symfuse.server.common.heap import give_back
 from symfuse.server.common.semantic import SemanticWorker
 from symfuse.server.common.targets import reindex_targets
 
@@ -415,6 +416,7 @@ class IndexService:
                 self._prepared = (index, prepared)
                 self._version += 1
                 self._changes.notify_all()
+            give_back()  # the load's and the build's temporaries (server/common/heap.py)
             return prepared
 
     def _interrupted(self, index: Index) -> bool:
