@@ -11,13 +11,16 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import SymfuseError
-from symfuse.indexer.history.build import HistoryReport, update_history
-from symfuse.indexer.history.gitlog import NotARepository
 from symfuse.indexer.history.store import HEAD, history_dir
 from symfuse.ranking.history import NO_HISTORY, Histories, HistoryNotIndexed, load_histories
+
+if TYPE_CHECKING:  # the builder (git log, diffs, tree-sitter) is imported when a build runs:
+    # every server keeps a keeper, few build (30 ms and 0.65 MB of a server's start)
+    from symfuse.indexer.history.build import HistoryReport
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,9 @@ class HistoryKeeper:
     def update(self, *, only_existing: bool = False) -> list[HistoryReport]:
         """Build or update each repository's history (``only_existing``: only those that
         have one already, as a query command does before it reads)."""
+        from symfuse.indexer.history.build import update_history
+        from symfuse.indexer.history.gitlog import NotARepository
+
         reports: list[HistoryReport] = []
         for alias, path in self.roots.items():
             if only_existing and not (history_dir(self.directory, alias) / HEAD).exists():

@@ -364,15 +364,41 @@ def build_mcp_server(
         finally:
             backend.stop()
 
-    server: MCPServer[Any] = MCPServer(
-        SERVER_NAME,
-        instructions=INSTRUCTIONS,
-        version=_version(),
-        lifespan=lifespan,
-        log_level="WARNING",
-    )
+    with _sdk_logging_left_alone():
+        server: MCPServer[Any] = MCPServer(
+            SERVER_NAME,
+            instructions=INSTRUCTIONS,
+            version=_version(),
+            lifespan=lifespan,
+            log_level="WARNING",
+        )
     mcp_tools.register(server, backend)
     return server
+
+
+@contextmanager
+def _sdk_logging_left_alone() -> Iterator[None]:
+    """Construct ``MCPServer`` without its ``configure_logging``.
+
+    The SDK's constructor imports rich and makes a ``RichHandler`` for
+    ``logging.basicConfig``, which does nothing once the root logger has a handler, as
+    ours has (stderr or ``--log-file``, set by the CLI before any server): 44 ms and
+    1.4 MB of a server's start for nothing. An SDK without that function is left as it is.
+    """
+    from mcp.server.mcpserver import server as sdk
+
+    configure = getattr(sdk, _SDK_CONFIGURE, None)
+    if configure is None:
+        yield
+        return
+    setattr(sdk, _SDK_CONFIGURE, lambda *_args, **_kwargs: None)
+    try:
+        yield
+    finally:
+        setattr(sdk, _SDK_CONFIGURE, configure)
+
+
+_SDK_CONFIGURE = "configure_logging"  # mcp.server.mcpserver.server's, called by MCPServer()
 
 
 def _version() -> str:
