@@ -14,8 +14,6 @@ text's length); other files, and files too large for int32 offsets, are read who
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple, overload
 
@@ -24,6 +22,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.source_files import BOM, read_source_bytes
 from symfuse.ranking.source_lines import utf8_offsets
+from symfuse.ranking.stamped import StampedCache
 
 # Lines read at once: a snippet scans a few lines after a signature (a source, up to
 # 120 lines, is read as one slice).
@@ -105,7 +104,7 @@ class DiskLines(Sequence[str]):
         return [text[a - begin : b - begin] for a, b in zip(starts, ends, strict=True)]
 
 
-def offsets_of(real: str, size: int, mtime_ns: int) -> Offsets | None:
+def offsets_of(real: str, st: os.stat_result) -> Offsets | None:
     """A file's line offsets, read now; None when it cannot be read or is not UTF-8."""
     data = read_source_bytes(real)
     if data is None:
@@ -114,40 +113,10 @@ def offsets_of(real: str, size: int, mtime_ns: int) -> Offsets | None:
     found = utf8_offsets(data[base:] if base else data)
     if found is None:
         return None
-    return Offsets(size, mtime_ns, base, *found)
+    return Offsets(st.st_size, st.st_mtime_ns, base, *found)
 
 
-class OffsetsCache:
-    """Files' line offsets by real path, checked against size and mtime, bounded by
-    lines held (SQLAlchemy's 616k lines: about 5 MB)."""
-
-    def __init__(self, max_lines: int = 4_000_000) -> None:
-        self._max_lines = max_lines
-        self._lines = 0
-        self._items: OrderedDict[str, Offsets] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, real: str, st: os.stat_result | None = None) -> Offsets | None:
-        """``real``'s offsets (read when new or changed since ``st``, its stat when the
-        caller has it); None: read it whole instead."""
-        if st is None:
-            try:
-                st = os.stat(real)
-            except OSError:
-                return None
-        with self._lock:
-            hit = self._items.get(real)
-            if hit is not None and hit.size == st.st_size and hit.mtime_ns == st.st_mtime_ns:
-                self._items.move_to_end(real)
-                return hit
-        found = offsets_of(real, st.st_size, st.st_mtime_ns)
-        with self._lock:
-            old = self._items.pop(real, None)
-            self._lines -= 0 if old is None else len(old.starts)
-            if found is not None:
-                self._items[real] = found
-                self._lines += len(found.starts)
-            while self._lines > self._max_lines and len(self._items) > 1:
-                _, dropped = self._items.popitem(last=False)
-                self._lines -= len(dropped.starts)
-        return found
+def offsets_cache(max_lines: int = 4_000_000) -> StampedCache[Offsets]:
+    """Files' line offsets by real path, bounded by lines held (SQLAlchemy's 616k lines:
+    about 5 MB)."""
+    return StampedCache(offsets_of, lambda offsets: len(offsets.starts), max_lines)

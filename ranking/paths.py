@@ -14,7 +14,6 @@ import os
 import re
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -23,8 +22,9 @@ from urllib.parse import unquote, urlparse
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
 from symfuse.indexer.source_files import read_source_text
-from symfuse.ranking.disk_lines import DiskLines, OffsetsCache
+from symfuse.ranking.disk_lines import DiskLines, offsets_cache
 from symfuse.ranking.source_lines import Lines
+from symfuse.ranking.stamped import StampedCache
 
 MAX_PATH_CHARS = 4096
 
@@ -223,55 +223,16 @@ class Source:
 _EMPTY = Source("", ())
 
 
-class _SourceCache:
-    """Recently read files, keyed by real path and checked against size and mtime.
-
-    Bounded by characters held, so a text search over a mid-sized repository
-    reads each file once and later searches only stat them.
-    """
-
-    def __init__(self, max_chars: int = 48_000_000) -> None:
-        self._max_chars = max_chars
-        self._chars = 0
-        self._items: OrderedDict[str, tuple[int, int, Source]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def held(self, real: str, st: os.stat_result) -> Source | None:
-        """``real``'s text when the cache holds it as it is now (``st``); nothing is read."""
-        with self._lock:
-            hit = self._items.get(real)
-        if hit is not None and hit[0] == st.st_size and hit[1] == st.st_mtime_ns:
-            return hit[2]
-        return None
-
-    def get(self, real: str) -> Source | None:
-        try:
-            st = os.stat(real)
-        except OSError:
-            return None
-        with self._lock:
-            hit = self._items.get(real)
-            if hit is not None and hit[0] == st.st_size and hit[1] == st.st_mtime_ns:
-                self._items.move_to_end(real)
-                return hit[2]
-        text = read_source_text(real)
-        if text is None:
-            return None
-        source = Source(text, Lines(text))  # offsets, not a string per line
-        with self._lock:
-            old = self._items.pop(real, None)
-            if old is not None:
-                self._chars -= len(old[2].text)
-            self._items[real] = (st.st_size, st.st_mtime_ns, source)
-            self._chars += len(text)
-            while self._chars > self._max_chars and len(self._items) > 1:
-                _, (_, _, dropped) = self._items.popitem(last=False)
-                self._chars -= len(dropped.text)
-        return source
+def _read_source(real: str, _st: os.stat_result) -> Source | None:
+    text = read_source_text(real)
+    return None if text is None else Source(text, Lines(text))  # offsets, not a line each
 
 
-_SOURCES = _SourceCache()
-_OFFSETS = OffsetsCache()
+# Recently read files, by real path, while their size and mtime stay; bounded by
+# characters held, so a text search over a mid-sized repository reads each file once and
+# later searches only stat them.
+_SOURCES: StampedCache[Source] = StampedCache(_read_source, lambda s: len(s.text), 48_000_000)
+_OFFSETS = offsets_cache()
 # Real paths of indexed files, per index generation (symlinks are re-checked after a change).
 _REAL: weakref.WeakKeyDictionary[Index, tuple[int, dict[str, str | None]]] = (
     weakref.WeakKeyDictionary()

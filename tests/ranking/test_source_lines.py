@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from symfuse.indexer.source_files import BOM
-from symfuse.ranking.disk_lines import DiskLines, OffsetsCache, offsets_of
+from symfuse.ranking.disk_lines import DiskLines, offsets_cache, offsets_of
 from symfuse.ranking.source_lines import Lines
 
 CASES = [
@@ -62,7 +62,7 @@ def _disk_lines(tmp_path: Path, data: bytes) -> Sequence[str] | None:
     path = tmp_path / "f.py"
     path.write_bytes(data)
     st = os.stat(path)
-    offsets = offsets_of(str(path), st.st_size, st.st_mtime_ns)
+    offsets = offsets_of(str(path), st)
     return None if offsets is None else DiskLines(str(path), offsets)
 
 
@@ -90,7 +90,7 @@ def test_files_that_are_not_utf8_are_not_read_by_offsets(tmp_path: Path) -> None
 def test_offsets_are_read_again_when_the_file_changes(tmp_path: Path) -> None:
     path = tmp_path / "f.py"
     path.write_text("a\nb\n")
-    cache = OffsetsCache()
+    cache = offsets_cache()
     first = cache.get(str(path))
     assert first is not None
     assert len(first.starts) == 2
