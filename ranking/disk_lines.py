@@ -6,6 +6,8 @@ stayed in memory whole: after 100 searches on SQLAlchemy a ``symfuse mcp`` held 
 about 24 MB of text and line lists, and the cache grows to 48 million characters. Here a
 file is read once to find its line offsets (two int32 a line), and a snippet's lines are
 read again from the file, a block at a time: a search holds nothing but the offsets.
+The price is an open and a read per hit, 5-15 us each from the page cache (about 0.4 ms
+more for a search's 20 snippets than from held text).
 
 Texts and offsets agree only where the file is valid UTF-8 (a replaced byte changes the
 text's length); other files, and files too large for int32 offsets, are read whole.
@@ -47,16 +49,17 @@ class DiskLines(Sequence[str]):
     (callers check size and mtime first, as the text cache does).
     """
 
-    __slots__ = ("_first", "_held", "_offsets", "_path")
+    __slots__ = ("_count", "_first", "_held", "_offsets", "_path")
 
     def __init__(self, path: str, offsets: Offsets) -> None:
         self._path = path
         self._offsets = offsets
+        self._count = int(offsets.starts.shape[0])
         self._first = 0
         self._held: list[str] = []
 
     def __len__(self) -> int:
-        return int(self._offsets.starts.shape[0])
+        return self._count
 
     @overload
     def __getitem__(self, at: int) -> str: ...
@@ -70,12 +73,13 @@ class DiskLines(Sequence[str]):
             if chosen.step != 1 or not chosen:
                 return [self[i] for i in chosen]
             return self._read(chosen.start, chosen.stop)
-        number = at + len(self) if at < 0 else at
-        if not 0 <= number < len(self):
+        count = self._count
+        number = at + count if at < 0 else at
+        if not 0 <= number < count:
             raise IndexError("line index out of range")
         if not self._first <= number < self._first + len(self._held):
             self._first = number
-            self._held = self._read(number, min(number + _BLOCK, len(self)))
+            self._held = self._read(number, min(number + _BLOCK, count))
         return self._held[number - self._first]
 
     def __iter__(self) -> Iterator[str]:
@@ -88,11 +92,9 @@ class DiskLines(Sequence[str]):
         ends = self._offsets.ends[first:stop].tolist()
         begin = starts[0]
         try:
-            handle = os.open(self._path, os.O_RDONLY)
-            try:
-                data = os.pread(handle, ends[-1] - begin, self._offsets.base + begin)
-            finally:
-                os.close(handle)
+            with open(self._path, "rb", buffering=0) as handle:  # unbuffered: one read
+                handle.seek(self._offsets.base + begin)
+                data = handle.read(ends[-1] - begin)
         except OSError:
             return [""] * len(starts)
         text = data.decode("utf-8", errors="replace")
