@@ -378,6 +378,7 @@ class IndexService:
             # built (here or by a query): the name texts' suffix arrays, which a one-shot
             # search does without (80 ms on SQLAlchemy; 3.7 -> 1.5 ms for "Table")
             if prepared.names.index_suffixes():
+                give_back()  # the suffix sort's temporaries
                 with self._changes:
                     self._version += 1
                     self._changes.notify_all()
