@@ -96,7 +96,8 @@ def symbols_from_rows(
     (``__init__``, ``def __init__(self):``: one object per distinct string in ``shared``,
     which a whole load passes to every file); a parent's id is its own object; a name's
     line is most often the definition's, and line numbers above 256 (each an object of
-    its own) repeat across files: ``shared`` holds them too (2.5 MB on SQLAlchemy).
+    its own) repeat across files: ``shared`` holds them too (2.5 MB on SQLAlchemy), and
+    the decorators' and bases' names (1.1 MB).
     ``shared`` None: nothing is shared across files (a
     one-shot command, for which a copy each is the faster load).
 
@@ -112,6 +113,9 @@ def symbols_from_rows(
             row[4] = shared.setdefault(row[4], row[4])
             row[5] = shared.setdefault(row[5], row[5])  # lines: an int key is never
             row[7] = shared.setdefault(row[7], row[7])  # equal to a string key
+            for at in (14, 15):  # decorators and bases: 2.4k and 1.4k distinct of 9k each
+                if row[at]:
+                    row[at] = [shared.setdefault(x, x) for x in row[at]]
         (sid, name, code, fqn, signature, line, col, end_line, end_col) = _HEAD(row)
         (name_line, name_col, name_end_line, name_end_col, parent) = _MIDDLE(row)
         decorators, extends, implements, doc = _TAIL(row)
