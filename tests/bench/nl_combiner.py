@@ -5,7 +5,8 @@ symfuse's own first :data:`CANDIDATES` answers (default search, ``fusion_debug``
 candidates; each gets the :data:`FEATURES` (symfuse's fused score and rank, the lexical,
 similarity and identity channels' reciprocal ranks, the translation channel of
 nl_translation.py scored on the candidates alone, whether the definition has a doc of its
-own, whether it is a type, and its length in lines). A linear model learns their weights
+own, whether it is a type, its length in lines, and the share of the query's words in its
+name and in its file path). A linear model learns their weights
 pairwise (RankNet: the logistic loss of ``w . (x_target - x_other)``, Burges et al. 2005)
 by gradient descent, and the candidates are re-ordered by ``w . x``.
 
@@ -45,8 +46,11 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
+from symfuse.indexer.model import Symbol
 from symfuse.ranking.api import SearchRequest, prepare, search
+from symfuse.ranking.lexical import FILLER
 from symfuse.ranking.request import Channel
+from symfuse.ranking.tokens import STOPWORDS, name_tokens, text_tokens
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))
@@ -75,6 +79,8 @@ FEATURES = (
     "documented_translation",  # documented x translation
     "type",  # class, interface, struct, enum
     "log_lines",
+    "name_words",  # share of the query's content words among the name's tokens
+    "path_words",  # ... among the file path's tokens (reference 001's module scope)
 )
 TRAINING_SDISTS = (
     "requests==2.32.5",
@@ -159,12 +165,26 @@ def candidate_rows(index: Index, root: Path, cases: Sequence[nl_bench.Case]) -> 
         x[:, 5:8] = _translation_features(translation, documented[at])
         x[:, 8], x[:, 10], x[:, 11] = documented[at], kind[at], lines[at]
         x[:, 9] = x[:, 8] * x[:, 5]
+        x[:, 12:14] = _word_shares(case.query, [item.symbol for item in items])
         xs.append(x)
         ys.append(np.array([i in case.expected for i in ids], dtype=np.bool_))
         qs.append(np.full(len(at), number, dtype=np.int64))
     if xs:
         rows.x, rows.y, rows.q = np.concatenate(xs), np.concatenate(ys), np.concatenate(qs)
     return rows
+
+
+def _word_shares(query: str, symbols: Sequence[Symbol]) -> npt.NDArray[np.float64]:
+    """Per symbol: the share of the query's content words among its name's tokens, and
+    among its file path's (without the extension)."""
+    words = [t for t in text_tokens(query) if t not in STOPWORDS]
+    content = set([t for t in words if t not in FILLER] or words)
+    out = np.zeros((len(symbols), 2))
+    for row, s in enumerate(symbols):
+        if content:
+            out[row, 0] = len(content & set(name_tokens(s.name))) / len(content)
+            out[row, 1] = len(content & set(text_tokens(s.file.rsplit(".", 1)[0]))) / len(content)
+    return out
 
 
 def _rr(rank: int) -> float:
@@ -409,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirrors", type=Path, default=nl_bench.DEFAULT_MIRRORS)
     parser.add_argument("--home", type=Path, default=CORPUS, help="training snapshots go here")
     parser.add_argument("--work", type=Path, default=CORPUS.parent / "combiner")
-    parser.add_argument("--doc-shares", default="0.2,0.3,0.4")
+    parser.add_argument("--doc-shares", default="0.2,0.3")
     parser.add_argument("--l2", default="0.001,0.01")
     parser.add_argument("--drop", default="", help="features left out, e.g. documented,type")
     args = parser.parse_args(argv)
