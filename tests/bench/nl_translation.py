@@ -28,7 +28,9 @@ Measured three ways per query set, hit@10 / MRR@10 over the whole index:
   fusion at weight W (beside lexical 0.8 and similarity 0.1), through the neural slot,
   which the default install leaves empty: exactly what wiring it as a channel would do;
 - ``--restrict N``: the channel ranks only the lexical channel's first N candidates
-  (it re-orders, it brings no candidate of its own).
+  (it re-orders, it brings no candidate of its own);
+- ``--undocumented``: the channel ranks only definitions without a doc of their own (it
+  would estimate the missing doc; a documented definition is matched by its doc).
 
     python tests/bench/nl_translation.py --docstrings django --weights 0,0.2,0.4,0.8
     python tests/bench/nl_translation.py --repos black,gin,jsoup,jq --weights 0,0.2 --restrict 30
@@ -179,13 +181,21 @@ class Translation:
 
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """The log-ratio translation LM score of every symbol for ``query`` (0: no evidence)."""
+        return self.scores_of(query, None)
+
+    def scores_of(
+        self, query: str, positions: npt.NDArray[np.int64] | None
+    ) -> npt.NDArray[np.float32]:
+        """:meth:`scores` of the symbols at ``positions`` only (None: all): a re-ranker reads
+        its candidates' rows, not the whole index (nl_combiner.py)."""
         words = [t for t in text_tokens(query) if t not in STOPWORDS]
         content = [t for t in words if t not in FILLER] or words
         ids = [self.ids[t] for t in dict.fromkeys(content) if t in self.ids]
+        code = self.code if positions is None else self.code[positions]
         if not ids:
-            return np.zeros(self.code.shape[0], dtype=np.float32)
-        translated = (self.code @ self.table[:, ids]).toarray()
-        p = BETA * translated + (1 - BETA) * self.code[:, ids].toarray()
+            return np.zeros(code.shape[0], dtype=np.float32)
+        translated = (code @ self.table[:, ids]).toarray()
+        p = BETA * translated + (1 - BETA) * code[:, ids].toarray()
         ratio = (1 - LAMBDA) * p / (LAMBDA * self.background[ids])
         return np.log1p(ratio).sum(axis=1).astype(np.float32)
 
@@ -200,6 +210,7 @@ class Setting:
     models: dict[int, Translation]
     weight: float = 0.0
     restrict: int = 0  # > 0: only the lexical channel's first this many are ranked
+    undocumented: dict[int, npt.NDArray[np.bool_]] | None = None  # per index: rank these only
 
 
 SETTING = Setting({})
@@ -220,6 +231,9 @@ def _with_translation(
     if model is None or SETTING.weight <= 0:
         return run
     text_mask = _described(prepared, mask)
+    if SETTING.undocumented is not None:
+        undocumented = SETTING.undocumented[id(prepared)]
+        text_mask = undocumented if text_mask is None else text_mask & undocumented
     if SETTING.restrict > 0:
         keep = np.zeros(prepared.size, dtype=np.bool_)
         lexical = run.rankings.get(Channel.LEXICAL)
@@ -284,6 +298,8 @@ def measure(name: str, index: Index, root: Path, cases: list[nl_bench.Case],
     ranks = {"alone": [nl_bench.rank_of([ids[i] for i in r.positions], c.expected)
                        for r, c in zip(alone, cases, strict=True)]}  # fmt: skip
     SETTING.models[id(prepared)] = model
+    if SETTING.undocumented is not None:
+        SETTING.undocumented[id(prepared)] = np.array([not s.doc for s in index.symbols])
     with patched_search():
         for weight in weights:
             SETTING.weight = weight
@@ -391,10 +407,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weights", default="0,0.2,0.4,0.8", help="fusion weights to measure")
     parser.add_argument("--restrict", type=int, default=0,
                         help="rank only lexical's first N (0: all)")  # fmt: skip
+    parser.add_argument("--undocumented", action="store_true",
+                        help="rank only definitions without a doc")  # fmt: skip
     parser.add_argument("--work", type=Path, default=None, help="keep the stripped copies here")
     args = parser.parse_args(argv)
     weights = [float(w) for w in args.weights.split(",") if w]
     SETTING.restrict = args.restrict
+    SETTING.undocumented = {} if args.undocumented else None
     measured = []
     with tempfile.TemporaryDirectory() as tmp:
         work = args.work or Path(tmp)
