@@ -30,7 +30,6 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind
-from symfuse.ranking.aside import aside
 from symfuse.ranking.blas import one_blas_thread
 from symfuse.ranking.borrowed import call_docs, inherited, with_inherited
 from symfuse.ranking.documents import (
@@ -166,34 +165,25 @@ class Corpus:
         rebuilt = self._refresh(index)
         ordered = list(self.pieces.values())
         documents = concatenate([p.text for p in ordered], self.vocabulary)
-        # The word model trains on a side thread (its sorts, products and SVD let go of
-        # the GIL) while this one borrows doc words and joins the other tables; nothing
-        # here reads the model until the vectors.
-        training = aside(self._train, ordered, documents, model)
+        retrained = self._train(ordered, documents, model)
+        vectors = self._vectors(ordered, documents.tf)
         extra, heirs = self._borrowed_words(index, documents)
-        borrowing = with_inherited(documents, extra)
+        documents = with_inherited(documents, extra)
+        vectors = self._heir_vectors(vectors, documents, heirs)
+        assert self.model is not None
         forms = NameForms.join([p.names for p in ordered])
         trigram_rows_ = Rows.stack([p.trigrams for p in ordered])
-        names = NameTable.of(forms)
-        trigrams = TrigramIndex.of(
-            trigram_rows_, self.trigram_vocabulary, forms.lower, forms.wholes
-        )
-        filters = FilterTable.of([p.filters for p in ordered])
-        lexical = LexicalIndex.build(borrowing)
-        retrained = training.result()
-        vectors = self._vectors(ordered, documents.tf)
-        vectors = self._heir_vectors(vectors, borrowing, heirs)
-        documents = borrowing
-        assert self.model is not None
         loaded, self.loaded = self.loaded, False
         return Prepared(
             generation=index.generation,
             fingerprint=fingerprint,
-            names=names,
-            lexical=lexical,
+            names=NameTable.of(forms),
+            lexical=LexicalIndex.build(documents),
             similarity=RepositoryEmbedder.assemble(documents, self.model, vectors),
-            trigrams=trigrams,
-            filters=filters,
+            trigrams=TrigramIndex.of(
+                trigram_rows_, self.trigram_vocabulary, forms.lower, forms.wholes
+            ),
+            filters=FilterTable.of([p.filters for p in ordered]),
             pagerank=np.asarray(index.pagerank, dtype=np.float64),
             seconds=time.perf_counter() - started,
             loaded=loaded and rebuilt == 0,
