@@ -53,7 +53,7 @@ def _wide_rows(source: bytes) -> frozenset[int]:
     before it (numpy: splitting SQLAlchemy's 8.5k-line test_compiler.py took 1.5 ms)."""
     data = np.frombuffer(source, dtype=np.uint8)
     rows = np.searchsorted(np.flatnonzero(data == 0x0A), np.flatnonzero(data >= 0x80))
-    return frozenset(np.unique(rows).tolist())
+    return frozenset(rows.tolist())  # not np.unique: its first call imported numpy.ma (25 ms)
 
 
 class Columns:
