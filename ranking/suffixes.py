@@ -38,9 +38,13 @@ class Suffixes:
             return
         from pydivsufsort import divsufsort  # only servers build: 8 ms of import after numpy
 
-        data = text.encode("utf-8")
-        array = divsufsort(np.frombuffer(data, dtype=np.uint8).copy())
-        if len(data) != len(text):  # non-ASCII: a string's start counted in bytes
+        encoded = text.encode("utf-8")
+        array = divsufsort(np.frombuffer(encoded, dtype=np.uint8).copy())
+        # ASCII (names nearly always are): the text itself is searched, its offsets are the
+        # bytes', and no copy is kept; else the UTF-8 bytes, whose order is code points'
+        data: str | bytes = text
+        if len(encoded) != len(text):  # a string's start counted in bytes
+            data = encoded
             ends = np.cumsum([len(s.encode("utf-8")) + 1 for s in text.split("\n")[:-1]])
             starts = np.concatenate(([0], ends[:-1])).astype(np.int64)
         # a memoryview's items index as Python ints: the binary search reads 40 of them
@@ -53,19 +57,20 @@ class Suffixes:
         built = self._built
         if built is None or "\n" in needle or not needle:
             return None
-        return built.find(needle.encode("utf-8"), limit)
+        return built.find(needle if isinstance(built.data, str) else needle.encode(), limit)
 
 
 class _Built:
     __slots__ = ("array", "data", "starts")
 
-    def __init__(self, data: bytes, array: memoryview, starts: npt.NDArray[np.int64]) -> None:
+    def __init__(self, data: str | bytes, array: memoryview, starts: npt.NDArray[np.int64]) -> None:
         self.data, self.array, self.starts = data, array, starts
 
-    def find(self, needle: bytes, limit: int) -> npt.NDArray[np.int64]:
+    def find(self, needle: str | bytes, limit: int) -> npt.NDArray[np.int64]:
+        """``needle`` is of ``data``'s type."""
         data, width = self.data, len(needle)
 
-        def key(at: int) -> bytes:
+        def key(at: int) -> str | bytes:
             return data[at : at + width]
 
         low = bisect.bisect_left(self.array, needle, key=key)
