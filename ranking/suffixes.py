@@ -51,6 +51,11 @@ class Suffixes:
         items = np.ascontiguousarray(array, np.int32).data  # a memoryview of the array
         self._built = _Built(data, items, starts)
 
+    def adopt(self, other: Suffixes) -> None:
+        """Take ``other``'s array (built over a text equal to this one's)."""
+        if self._built is None:
+            self._built = other._built
+
     def find(self, needle: str, limit: int) -> npt.NDArray[np.int64] | None:
         """Where ``needle`` occurs, as string numbers in text order (the first ``limit``
         occurrences), or None before :meth:`build`."""

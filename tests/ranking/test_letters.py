@@ -101,3 +101,19 @@ def test_tiers_are_the_same_with_and_without_the_suffix_arrays(
 ) -> None:
     assert not table.distinct.wholes_text.suffixes.ready
     assert np.array_equal(identity.tiers(table, query), identity.tiers(indexed, query)), query
+
+
+def test_a_table_of_the_same_names_takes_the_previous_arrays(indexed: NameTable) -> None:
+    same = NameTable.build([make_symbol(n, file=f"m{i}.py") for i, n in enumerate(NAMES)])
+    assert same.index_suffixes(indexed)
+    assert same.distinct.spaced_text.suffixes._built is indexed.distinct.spaced_text.suffixes._built
+    assert same.distinct.pairs.value is indexed.distinct.pairs.value
+    other = NameTable.build([make_symbol(n, file="m.py") for n in [*NAMES, "brandNew"]])
+    assert other.index_suffixes(indexed)
+    built = other.distinct.spaced_text.suffixes._built
+    assert built is not None
+    assert built is not indexed.distinct.spaced_text.suffixes._built
+    for word in WORDS:
+        assert np.array_equal(identity.tiers(same, word), identity.tiers(indexed, word)), word
+        table = NameTable.build([make_symbol(n, file="m.py") for n in [*NAMES, "brandNew"]])
+        assert np.array_equal(identity.tiers(other, word), identity.tiers(table, word)), word

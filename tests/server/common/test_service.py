@@ -239,3 +239,22 @@ def test_the_warming_thread_indexes_the_names_for_substring_lookups(tmp_path: Pa
         assert distinct.wholes_text.suffixes.ready
         assert distinct.spaced_text.suffixes.ready
         assert found.names.index_suffixes() is False  # once
+
+
+def test_an_edit_that_changes_no_name_keeps_the_suffix_arrays(tmp_path: Path) -> None:
+    def names_indexed() -> bool:
+        found = service.prepared_for(service.current())
+        return found is not None and found.names.distinct.pairs.value is not None
+
+    with running(tmp_path, quiet=0.0) as service:
+        until(service, names_indexed)
+        first = service.prepared_for(service.current())
+        assert first is not None
+        arrays = first.names.distinct.spaced_text.suffixes._built
+        service.live.set_overlay("app/util.py", "def helper():\n    return 3\n")  # a body
+        until(service, lambda: service.prepared_for(service.current()) not in (None, first))
+        until(service, names_indexed)
+        second = service.prepared_for(service.current())
+        assert second is not None
+        assert second is not first
+        assert second.names.distinct.spaced_text.suffixes._built is arrays
