@@ -226,13 +226,19 @@ def test_a_file_refreshed_from_disk_meanwhile_leaves_the_buffer_linked_in_full(
         assert _calls(refreshed) == _calls(now.current())
 
 
-def test_the_warming_thread_indexes_the_names_for_substring_lookups(tmp_path: Path) -> None:
-    def indexed_names() -> bool:
+def names_indexed(service: IndexService) -> Callable[[], bool]:
+    """Whether the current structures' names have their suffix arrays (the warming thread's)."""
+
+    def indexed() -> bool:
         found = service.prepared_for(service.current())
         return found is not None and found.names.distinct.pairs.value is not None
 
+    return indexed
+
+
+def test_the_warming_thread_indexes_the_names_for_substring_lookups(tmp_path: Path) -> None:
     with running(tmp_path, quiet=0.0) as service:
-        until(service, indexed_names)
+        until(service, names_indexed(service))
         found = service.prepared_for(service.current())
         assert found is not None
         distinct = found.names.distinct
@@ -242,18 +248,14 @@ def test_the_warming_thread_indexes_the_names_for_substring_lookups(tmp_path: Pa
 
 
 def test_an_edit_that_changes_no_name_keeps_the_suffix_arrays(tmp_path: Path) -> None:
-    def names_indexed() -> bool:
-        found = service.prepared_for(service.current())
-        return found is not None and found.names.distinct.pairs.value is not None
-
     with running(tmp_path, quiet=0.0) as service:
-        until(service, names_indexed)
+        until(service, names_indexed(service))
         first = service.prepared_for(service.current())
         assert first is not None
         arrays = first.names.distinct.spaced_text.suffixes._built
         service.live.set_overlay("app/util.py", "def helper():\n    return 3\n")  # a body
         until(service, lambda: service.prepared_for(service.current()) not in (None, first))
-        until(service, names_indexed)
+        until(service, names_indexed(service))
         second = service.prepared_for(service.current())
         assert second is not None
         assert second is not first
