@@ -157,6 +157,7 @@ class IndexService:
         self._retry_at = 0.0
         # the names last given suffix arrays: an edit's rebuild takes those of texts equal
         self._indexed: NameTable | None = None
+        self._compiled: set[str] = set()  # languages whose parse queries were compiled
         self.semantic = SemanticWorker(self)
         self.live.on_change(self._notify)
 
@@ -387,7 +388,7 @@ class IndexService:
                 with self._changes:
                     self._version += 1
                     self._changes.notify_all()
-            _compile_queries(current)
+            _compile_queries(current, self._compiled)
             return None
         if not status.ready or status.indexing:
             return None  # nothing to build until the first index is done
@@ -432,17 +433,18 @@ class IndexService:
         return self._stopping or self._wanted or self.prepared_for(index) is None
 
 
-def _compile_queries(index: Index) -> None:
-    """Compile the parse queries of the index's languages (once a process: cached) and
-    run them once, before an edit needs them: Python's took about 150 ms to compile and
-    the extractor's modules 35 ms to import, paid by the first edit of a session
-    (SQLAlchemy's test_compiler.py through the LSP: 280-300 ms, the next ones 85-100)."""
+def _compile_queries(index: Index, done: set[str]) -> None:
+    """Compile the parse queries of the index's languages not in ``done`` and run them
+    once, before an edit needs them; add them to ``done``. Python's took about 150 ms to
+    compile and the extractor's modules 35 ms to import, paid by the first edit of a
+    session (SQLAlchemy's test_compiler.py through the LSP: 280-300 ms, later ones 85-100)."""
     from symfuse.indexer.extract import extract
 
-    found = {entry.language for entry in index.files.values()}
+    found = {entry.language for entry in index.files.values()} - done
     for language in sorted(found & languages.supported().keys()):
         languages.query(language)
         extract("", "", language, b"", definitions_only=True)  # compiles definitions_query
+    done.update(found)
 
 
 def is_stale(status: Status) -> bool:
