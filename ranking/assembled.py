@@ -42,6 +42,7 @@ from symfuse.ranking.npz_arrays import (
 from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import Vocabulary
 from symfuse.ranking.structures import Prepared
+from symfuse.ranking.term_table import TermTable
 
 log = logging.getLogger(__name__)
 
@@ -121,8 +122,7 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
         int(x) for x in npz["counts"]
     )
     names = _names(npz, index)
-    vocabulary = unstrings(npz["vocabulary"], vocab)
-    term_ids = {term: i for i, term in enumerate(vocabulary)}
+    term_ids = TermTable(npz["vocabulary"], vocab)
     trigram_vocabulary = Vocabulary(unstrings(npz["trigram_vocabulary"], trigram_vocab))
     model = read_model(npz, model_count, stamp_count, model_symbols)
     # final vectors as stored (mapped, not copied); an exact load is never saved, so the
@@ -159,7 +159,7 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
         seconds=time.perf_counter() - started,
         loaded=True,
         files=tuple(unstrings(npz["files"], files)),
-        vocabulary=tuple(vocabulary),
+        vocabulary=term_ids,
         trigram_vocabulary=tuple(trigram_vocabulary.terms),
     )
 

@@ -26,7 +26,7 @@ combined index would, with no second implementation of any of them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import msgpack
@@ -111,7 +111,7 @@ def lexical_stats(lexical: LexicalIndex) -> CorpusStats:
     )
 
 
-def _columns(term_ids: dict[str, int], width: int) -> dict[str, int]:
+def _columns(term_ids: Mapping[str, int], width: int) -> dict[str, int]:
     return {t: c for t, c in term_ids.items() if c < width}
 
 

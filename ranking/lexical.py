@@ -24,6 +24,7 @@ names ("fix", "add", "support", :data:`FILLER`) are left out of it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -166,7 +167,7 @@ class LexicalIndex:
     body: Columns  # symbols x terms, raw counts
     body_length: npt.NDArray[np.float64]
     idf: npt.NDArray[np.float64]
-    term_ids: dict[str, int]
+    term_ids: Mapping[str, int]
     # The body's mean length when this index scores as part of a larger corpus (a shard,
     # :mod:`symfuse.ranking.global_stats`); None: this index's own mean.
     body_average: float | None = None

@@ -33,6 +33,7 @@ from symfuse.ranking.name_scans import Joined
 from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows
 from symfuse.ranking.structures import Prepared
+from symfuse.ranking.term_table import TermTable
 from symfuse.ranking.tokens import STOPWORDS, stem
 
 if TYPE_CHECKING:
@@ -263,7 +264,9 @@ def read_csc(npz: Any, prefix: str) -> Columns:
 
 def model_arrays(model: WordModel) -> tuple[Arrays, list[str]]:
     """The model's members, and its terms in row order (their count goes in ``counts``)."""
-    terms = sorted(model.term_ids, key=model.term_ids.__getitem__)
+    terms = list(model.term_ids)  # a TermTable's are in row order
+    if not isinstance(model.term_ids, TermTable):
+        terms.sort(key=model.term_ids.__getitem__)
     arrays: Arrays = {
         "model_terms": strings(terms),
         "model_vectors": model.vectors,
@@ -274,9 +277,8 @@ def model_arrays(model: WordModel) -> tuple[Arrays, list[str]]:
 
 
 def read_model(arrays: Any, model_count: int, stamp_count: int, model_symbols: int) -> WordModel:
-    model_terms = unstrings(arrays["model_terms"], model_count)
     return WordModel(
-        term_ids={t: i for i, t in enumerate(model_terms)},
+        term_ids=TermTable(arrays["model_terms"], model_count),
         vectors=np.asarray(arrays["model_vectors"], dtype=np.float32),
         idf=np.asarray(arrays["model_idf"], dtype=np.float64),
         symbols=model_symbols,

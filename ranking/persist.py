@@ -107,7 +107,7 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
         "files": strings(prepared.files),
         "stamps": strings([p.stamp for p in pieces]),
         "sizes": np.asarray([p.size for p in pieces], dtype=np.int64),
-        "vocabulary": strings(prepared.vocabulary),
+        "vocabulary": strings(list(prepared.vocabulary)),
         "trigram_vocabulary": strings(prepared.trigram_vocabulary),
         "head_length": np.concatenate([p.text.head_length for p in pieces] or [np.zeros(0)]),
         # term ids as uint16 when the vocabulary allows (read back as int32): deflated,

@@ -21,7 +21,7 @@ Other models plug in through :class:`Embedder`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -284,7 +284,7 @@ class WordModel:
     it was trained on, to decide when the corpus has moved enough to retrain.
     """
 
-    term_ids: dict[str, int]  # term -> row of ``vectors``
+    term_ids: Mapping[str, int]  # term -> row of ``vectors``
     vectors: npt.NDArray[np.float32]  # terms x dims
     idf: npt.NDArray[np.float64]  # per row, ln(N / df) at training time
     symbols: int = 0
@@ -331,7 +331,8 @@ class WordModel:
 
     def rows_of(self, vocabulary: list[str]) -> npt.NDArray[np.int64]:
         """For each vocabulary id, the model's row (-1 when it does not know the term)."""
-        get = self.term_ids.get
+        # a loaded model's TermTable hashes a term a lookup: a dict for the whole vocabulary
+        get = dict(self.term_ids.items()).get
         return np.fromiter((get(t, -1) for t in vocabulary), dtype=np.int64, count=len(vocabulary))
 
     def embed(self, tf: sparse.csr_matrix, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
@@ -383,7 +384,7 @@ class RepositoryEmbedder:
     idf: npt.NDArray[np.float64]
     model: WordModel
     doc_vectors: npt.NDArray[np.float32]  # symbols x dims, rows L2-normalized
-    term_ids: dict[str, int]
+    term_ids: Mapping[str, int]
     name: str = "tfidf+ppmi-svd"
 
     @classmethod

@@ -7,6 +7,7 @@ what the channels precompute for one file, cached by the file's stamp.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -79,7 +80,7 @@ class Prepared:
     retrained: bool = False  # the word vectors were trained for this generation
     files: tuple[str, ...] = ()  # file keys, in symbol order
     pieces: tuple[FilePiece, ...] = ()
-    vocabulary: tuple[str, ...] = ()
+    vocabulary: Collection[str] = ()  # in id order; a loaded index's is a TermTable
     trigram_vocabulary: tuple[str, ...] = ()
     # Symbols whose document borrows docstring words (borrowed.doc_donors and .call_docs):
     # persisted, so that a restore re-embeds their own text (borrowed words are rebuilt).
