@@ -64,7 +64,7 @@ def save(path: Path, prepared: Prepared) -> None:
     }
     try:
         # straight into the file: Django's 170 MB are not first assembled in memory
-        atomic_write(path, lambda file: write_archive(file, arrays))
+        atomic_write(path, lambda file: write_archive(file, arrays), mapped=True)
     except OSError as exc:
         log.warning("cannot save ranking data to %s: %s", path, exc)
         return
