@@ -7,8 +7,9 @@ converts them to the client's position encoding from the line's text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import IntEnum, StrEnum
+from operator import attrgetter
 from typing import ClassVar, NamedTuple
 
 
@@ -206,6 +207,11 @@ class Symbol:
     implements: tuple[str, ...] = ()
     doc: str = ""
 
+    def __reduce__(self) -> tuple[type[Symbol], tuple[object, ...]]:
+        # Pickled as its fields in order (the tokenizer's processes get each file's
+        # symbols): a slotted dataclass otherwise pickles a dict of its slots per object.
+        return (Symbol, _FIELDS(self))
+
     @property
     def span(self) -> Span:
         """The whole definition."""
@@ -294,3 +300,6 @@ class FileProblem(NamedTuple):
 
     path: str
     problem: str
+
+
+_FIELDS = attrgetter(*(f.name for f in fields(Symbol)))

@@ -100,3 +100,20 @@ def test_a_daemonic_process_tokenizes_in_itself() -> None:
         assert queue.get(timeout=120) == 0
     finally:
         child.join(timeout=120)
+
+
+def test_symbols_pickle_as_their_fields(tmp_path: Path) -> None:
+    """The worker processes get each file's symbols pickled: every field comes back."""
+    import pickle
+
+    config = IndexConfig(roots=(FIXTURES / "workspace",), index_dir=tmp_path, progress=False)
+    index, _ = update_index(config)
+    symbols = index.symbols
+    back = pickle.loads(pickle.dumps(symbols))
+    assert back == symbols
+    assert [s.kind for s in back] == [s.kind for s in symbols]
+    assert any(s.decorators for s in back)
+    assert any(s.doc for s in back)
+    for ours, theirs in zip(back, symbols, strict=True):
+        assert type(ours.decorators) is tuple
+        assert ours.parent == theirs.parent
