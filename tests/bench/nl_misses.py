@@ -4,8 +4,8 @@ For every query of Django's nl golden set that symfuse (default settings, whole 
 does not answer within 10, over the copy built as nl_bench.py builds it (``--strip
 targets``: the targets' docstrings deleted; ``all``: every docstring), the script looks
 at the target and at symfuse's first 10 answers and sets these flags (a miss may have
-several; words are nl_bench.py's :func:`~nl_bench.tokens`, "code" is a definition's
-source text as body-BM25 reads it, plus its doc when it kept one):
+several; words are nl_bench.py's :func:`~nl_bench.tokens` folded by symfuse's ``stem``,
+"code" is a definition's source text as body-BM25 reads it, plus its doc when it kept one):
 
 - ``lost words``: the query has at most 2 content words (the generator removed the
   target's name words from the sentence: "Return the for this band.");
@@ -38,6 +38,7 @@ from pathlib import Path
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.api import SearchRequest, prepare, search
+from symfuse.ranking.tokens import stem
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))
@@ -75,10 +76,14 @@ def _lines(s: Symbol) -> int:
     return s.end_line - s.line + 1
 
 
+def _words(text: str) -> set[str]:
+    return {stem(t) for t in tokens(text)}
+
+
 def misses(index: Index, copy: Path, queries: list[Query]) -> list[Miss]:
     """Every nl query symfuse does not answer within 10, flagged."""
     by_id = {s.symbol_id: s for s in index.symbols}
-    words_of = {sid: set(tokens(text)) for sid, text in body_texts(index, copy)}
+    words_of = {sid: _words(text) for sid, text in body_texts(index, copy)}
     prepared = prepare(index, None)
     found = []
     for q in queries:
@@ -89,10 +94,10 @@ def misses(index: Index, copy: Path, queries: list[Query]) -> list[Miss]:
             continue
         rank = ids.index(q.symbol_id) + 1 if q.symbol_id in ids else None
         target = by_id[q.symbol_id]
-        words = set(tokens(q.query))
+        words = _words(q.query)
 
         def cover(s: Symbol, words: set[str] = words) -> float:
-            held = words_of.get(s.symbol_id, set()) | set(tokens(s.doc))
+            held = words_of.get(s.symbol_id, set()) | _words(s.doc)
             return len(words & held) / max(1, len(words))
 
         top = answers[:10]
