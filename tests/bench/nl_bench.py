@@ -277,8 +277,11 @@ def mined_rows(
     return rows
 
 
-def docstring_row(corpus: str, limit: int | None, semantic: bool = False) -> Row:
-    """The nl golden set of ``corpus`` over the whole index of its docstring-stripped copy."""
+def docstring_row(
+    corpus: str, limit: int | None, semantic: bool = False, strip: str = "targets"
+) -> Row:
+    """The nl golden set of ``corpus`` over the whole index of its docstring-stripped copy:
+    the targets' docstrings deleted (``strip="targets"``) or every one (``"all"``)."""
     queries = [q for q in load_queries(corpus) if q.category == "nl"][:limit]
     if corpus == "fixture":
         root = FIXTURE
@@ -288,12 +291,15 @@ def docstring_row(corpus: str, limit: int | None, semantic: bool = False) -> Row
         root = django_root()
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            index, copy, removed, _ = stripped_index(root, queries, Path(tmp))
+            index, copy, removed, _ = stripped_index(root, queries, Path(tmp), strip == "all")
         except DocstringsLeaked as exc:
             raise SystemExit(str(exc)) from None
         docs = body_texts(index, copy)
-        print(f"docstrings {corpus}: {len(docs)} documents, {len(queries)} queries, "
-              f"{removed} docstrings removed", file=sys.stderr)  # fmt: skip
+        kept = sum(1 for s in index.symbols if s.doc)
+        kept_docs = sum(1 for s in documents(index) if s.doc)
+        print(f"docstrings {corpus} (strip {strip}): {len(docs)} documents, {len(queries)} "
+              f"queries, {removed} docstrings removed, {kept} symbols keep a doc "
+              f"({kept_docs} documents)", file=sys.stderr)  # fmt: skip
         copies = copied_elsewhere(index, queries)
         cases = [
             Case(q.query, frozenset({q.symbol_id}), "python", copied)
@@ -301,7 +307,8 @@ def docstring_row(corpus: str, limit: int | None, semantic: bool = False) -> Row
         ]
         bm25 = BodyBM25(docs)
         vectors = nl_semantic.CACHE / f"docstrings-{corpus}" if semantic else None
-        return measure(corpus, "python", cases, symfuse_ranker(index, None, vectors), bm25.rank)
+        name = corpus if strip == "targets" else f"{corpus}, all stripped"
+        return measure(name, "python", cases, symfuse_ranker(index, None, vectors), bm25.rank)
 
 
 # A docstring query is "copied" when another definition's doc holds this share of its words:
@@ -428,6 +435,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit-queries", type=int, default=None, help="first N per repository")
     parser.add_argument("--docstrings", action="append", choices=("fixture", "django"),
                         default=[], help="also the docstring nl set of this corpus")  # fmt: skip
+    parser.add_argument("--strip", action="append", choices=("targets", "all"), default=[],
+                        help="docstring sets: delete the targets' docstrings (the default) "
+                        "or every docstring and doc comment; both when given twice")  # fmt: skip
     parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
     parser.add_argument("--examples", type=int, default=0, help="show N symfuse misses per repo")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
@@ -450,7 +460,9 @@ def main(argv: list[str] | None = None) -> int:
         sets[MINED] = mined_rows(names, args.mirrors, args.limit_queries, args.semantic)
     if args.docstrings:
         sets[DOCSTRINGS] = [
-            docstring_row(c, args.limit_queries, args.semantic) for c in args.docstrings
+            docstring_row(c, args.limit_queries, args.semantic, strip)
+            for c in args.docstrings
+            for strip in (args.strip or ["targets"])
         ]
     for title, rows in sets.items():
         first = "corpus" if title == DOCSTRINGS else "repository"

@@ -237,8 +237,9 @@ def training_commits(repo: TrainingRepo) -> Rows:
     return candidate_rows(index_snapshot(repo), repo.root, cases)
 
 
-def benchmark_docstrings(corpus: str, work: Path) -> Rows:
-    """The nl golden set of ``corpus`` (as nl_bench.py and nl_translation.py)."""
+def benchmark_docstrings(corpus: str, work: Path, every: bool = False) -> Rows:
+    """The nl golden set of ``corpus`` (as nl_bench.py and nl_translation.py); with ``every``,
+    over the copy with every docstring deleted (nl_bench.py --strip all)."""
     queries = [q for q in nl_translation.load_queries(corpus) if q.category == "nl"]
     if corpus == "fixture":
         root = nl_translation.FIXTURE
@@ -247,7 +248,7 @@ def benchmark_docstrings(corpus: str, work: Path) -> Rows:
 
         root = django_root()
     with tempfile.TemporaryDirectory(dir=work) as tmp:
-        index, copy, _, _ = stripped_index(root, queries, Path(tmp))
+        index, copy, _, _ = stripped_index(root, queries, Path(tmp), every)
         return candidate_rows(index, copy, docstring_cases(index, queries))
 
 
@@ -342,6 +343,8 @@ def parts(sets: dict[str, Rows]) -> dict[str, tuple[list[Rows], list[bool] | Non
         "Django, all": ([django], None),
         "fixture": ([sets["fixture"]], None),
     }
+    out |= {f"{c}, all stripped": ([sets[f"{c.lower()}-all"]], None) for c in ("Django", "fixture")
+            if f"{c.lower()}-all" in sets}  # fmt: skip
     out |= {f"mined {n}": ([sets[n]], None) for n in mined}
     out["mined, tuning 4"] = ([sets[n] for n in mined if n in TUNING], None)
     out["mined, held 4"] = ([sets[n] for n in mined if n not in TUNING], None)
@@ -406,6 +409,8 @@ def gather(
                for r in repos]  # fmt: skip
     bench = {c: cached(work, c, lambda c=c: benchmark_docstrings(c, work))
              for c in ("django", "fixture")}  # fmt: skip
+    bench |= {f"{c}-all": cached(work, f"{c}-all", lambda c=c: benchmark_docstrings(c, work, True))
+              for c in ("django", "fixture")}  # fmt: skip
     bench |= {n: cached(work, n, lambda n=n: benchmark_commits(n)) for n in BY_NAME}
     return [d for d in docs if len(d.fused)], commits, bench
 

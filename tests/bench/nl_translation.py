@@ -160,6 +160,8 @@ class Translation:
                 word_count += [n] * len(kept)
                 token_count += [have.get(c, 1) for c in kept]
         width = len(self.ids)
+        if not word:  # no documented definition (every docstring stripped): nothing learned
+            return sparse.csr_matrix((width, width))
         pairs, pair = np.unique(np.asarray(token) * width + np.asarray(word), return_inverse=True)
         groups = np.asarray(group)
         of_token = pairs // width

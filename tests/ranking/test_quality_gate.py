@@ -19,7 +19,16 @@ from typing import Any
 
 import pytest
 
-from tests.support.quality import CATEGORIES, CUTOFF, measure_fixture
+from symfuse.indexer.model import Kind
+from tests.support.quality import (
+    CALLABLES,
+    CATEGORIES,
+    CUTOFF,
+    FIXTURE,
+    load_queries,
+    measure_fixture,
+    stripped_index,
+)
 
 FLOORS = Path(__file__).with_name("quality_floors.json")
 UPDATE = os.environ.get("SYMFUSE_UPDATE_GOLDEN") == "1"
@@ -70,3 +79,16 @@ def test_ranking_quality_stays_above_its_floor(
     assert got["mrr10"] >= floor["mrr10"], (
         f"{category} MRR@10 fell to {got['mrr10']:.3f} (floor {floor['mrr10']:.3f})"
     )
+
+
+def test_stripping_every_docstring_leaves_no_definition_documented(tmp_path: Path) -> None:
+    """The leak-free construction (nl_bench.py --strip all): every docstring and doc comment
+    of the fixture goes, so having a doc says nothing about being an nl target."""
+    queries = load_queries("fixture")
+    index, copy, removed, targets = stripped_index(FIXTURE, queries, tmp_path, every=True)
+    defined = [s for s in index.symbols if s.kind in (*CALLABLES, Kind.CLASS)]
+    assert removed > len(targets)
+    assert targets <= {s.symbol_id for s in defined}
+    assert [s.symbol_id for s in defined if s.doc] == []
+    for path in copy.rglob("*.py"):
+        assert '"""' not in path.read_text(encoding="utf-8"), path

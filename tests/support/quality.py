@@ -145,36 +145,56 @@ def generate(index: Index, per_category: int = PER_CATEGORY, seed: int = SEED) -
     return queries
 
 
-def strip_docstrings(root: Path, destination: Path, symbols: list[Symbol]) -> int:
+def strip_docstrings(
+    root: Path, destination: Path, symbols: list[Symbol], every: bool = False
+) -> int:
     """Copy ``root`` to ``destination`` with these symbols' docstrings deleted from the source.
 
     The CodeSearchNet protocol: the queried functions' docstrings must not be in
     what is indexed, neither as ``doc`` nor as body text. Python docstrings become
     ``pass`` (line numbers kept); a JavaScript function's leading comment becomes
-    blank lines. Returns how many docstrings were removed.
+    blank lines. With ``every``, ``symbols`` should be every symbol of the index: then
+    every Python docstring (module, class and function) goes, whoever it belongs to, and
+    the comment block above each symbol. Returns how many docstrings were removed.
     """
     shutil.copytree(root, destination)
     by_file: dict[str, list[Symbol]] = {}
     for s in symbols:
         by_file.setdefault(s.file, []).append(s)
+    if every:
+        for path in sorted(destination.rglob("*.py")):
+            by_file.setdefault(path.relative_to(destination).as_posix(), [])
     removed = 0
     for file, chosen in by_file.items():
         path = destination / file
         lines = path.read_text(encoding="utf-8").split("\n")
         if file.endswith(".py"):
-            removed += _strip_python(lines, chosen)
+            removed += _strip_python(lines, chosen, every)
         removed += _strip_leading_comments(lines, chosen)
         path.write_text("\n".join(lines), encoding="utf-8")
     return removed
 
 
-def _strip_python(lines: list[str], symbols: list[Symbol]) -> int:
-    tree = ast.parse("\n".join(lines))
+_FUNCTION = ast.FunctionDef | ast.AsyncFunctionDef
+_WITH_DOCSTRING = _FUNCTION | ast.ClassDef | ast.Module
+
+
+def _strip_python(lines: list[str], symbols: list[Symbol], every: bool = False) -> int:
+    try:
+        tree = ast.parse("\n".join(lines))
+    except SyntaxError:
+        if every:
+            return 0  # a test fixture of broken Python: nothing to strip that ast can see
+        raise
     spans: list[tuple[int, int, int, int]] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if not isinstance(node, _WITH_DOCSTRING if every else _FUNCTION):
             continue
-        if not any(s.name == node.name and s.line <= node.lineno <= s.name_line for s in symbols):
+        if not every and not any(
+            s.name == node.name and s.line <= node.lineno <= s.name_line for s in symbols
+        ):
+            continue
+        if not node.body:
             continue
         first = node.body[0]
         if (
@@ -188,7 +208,8 @@ def _strip_python(lines: list[str], symbols: list[Symbol]) -> int:
     for start, col, end, end_col in sorted(spans, reverse=True):
         head = lines[start - 1][:col]
         tail = lines[end - 1][end_col:]
-        lines[start - 1 : end] = [head + "pass" + tail] + [""] * (end - start)
+        stub = "pass" if col else ""  # a module's docstring leaves nothing: __future__ follows
+        lines[start - 1 : end] = [head + stub + tail] + [""] * (end - start)
     return len(spans)
 
 
@@ -355,19 +376,21 @@ class DocstringsLeaked(AssertionError):
 
 
 def stripped_index(
-    root: Path, queries: list[Query], work: Path
+    root: Path, queries: list[Query], work: Path, every: bool = False
 ) -> tuple[Index, Path, int, set[str]]:
     """The index every category is measured on: of a copy of ``root`` (under ``work``) with
-    the nl targets' docstrings and leading comments deleted from the source.
+    the nl targets' docstrings and leading comments deleted from the source; with ``every``,
+    every definition's (so that having a doc says nothing about being a target).
 
     Returns ``(index, copy, docstrings removed, nl target ids)``; raises
     :class:`DocstringsLeaked` when a target still has a doc in the index.
     """
     nl_targets = {q.symbol_id for q in queries if q.category == "nl"}
-    plain = build_index(root, work / "plain-index") if nl_targets else None
-    chosen = [s for s in (plain.symbols if plain else []) if s.symbol_id in nl_targets]
+    plain = build_index(root, work / "plain-index") if nl_targets or every else None
+    symbols = plain.symbols if plain else []
+    chosen = list(symbols) if every else [s for s in symbols if s.symbol_id in nl_targets]
     copy = work / "corpus" / root.name
-    removed = strip_docstrings(root, copy, chosen)
+    removed = strip_docstrings(root, copy, chosen, every)
     index = build_index(copy, work / "index")
     leaked = [s for s in index.symbols if s.symbol_id in nl_targets and s.doc]
     if leaked:
