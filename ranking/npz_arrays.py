@@ -14,6 +14,7 @@ import struct
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -264,9 +265,7 @@ def read_csc(npz: Any, prefix: str) -> Columns:
 
 def model_arrays(model: WordModel) -> tuple[Arrays, list[str]]:
     """The model's members, and its terms in row order (their count goes in ``counts``)."""
-    terms = list(model.term_ids)  # a TermTable's are in row order
-    if not isinstance(model.term_ids, TermTable):
-        terms.sort(key=model.term_ids.__getitem__)
+    terms = [term for term, _ in sorted(model.term_ids.items(), key=itemgetter(1))]
     arrays: Arrays = {
         "model_terms": strings(terms),
         "model_vectors": model.vectors,

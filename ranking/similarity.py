@@ -332,7 +332,8 @@ class WordModel:
     def rows_of(self, vocabulary: list[str]) -> npt.NDArray[np.int64]:
         """For each vocabulary id, the model's row (-1 when it does not know the term)."""
         # a loaded model's TermTable hashes a term a lookup: a dict for the whole vocabulary
-        get = dict(self.term_ids.items()).get
+        ids = self.term_ids
+        get = (ids if isinstance(ids, dict) else dict(ids.items())).get
         return np.fromiter((get(t, -1) for t in vocabulary), dtype=np.int64, count=len(vocabulary))
 
     def embed(self, tf: sparse.csr_matrix, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
