@@ -35,6 +35,7 @@ from symfuse.ranking.npz_arrays import (
     opened,
     read_csc,
     read_model,
+    read_translation,
     sparse_arrays,
     strings,
     unstrings,
@@ -161,6 +162,7 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
         files=tuple(unstrings(npz["files"], files)),
         vocabulary=term_ids,
         trigram_vocabulary=tuple(trigram_vocabulary.terms),
+        translation=read_translation(npz),
     )
 
 

@@ -53,6 +53,7 @@ from symfuse.ranking.tokenize_pool import (
     tokenize_many,
     workers_for,
 )
+from symfuse.ranking.translation import Translation, stop_ids, train
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -101,6 +102,8 @@ class Corpus:
         self.stamps: dict[str, tuple[FileEntry, str]] = {}  # key -> (entry object, its stamp)
         self.model: WordModel | None = None
         self.model_rows = np.zeros(0, dtype=np.int64)  # vocabulary id -> model row
+        # P(doc word | code token), trained with the word model (ranking.translation)
+        self.table: sparse.csc_matrix | None = None
         self.vectors: dict[str, tuple[int, npt.NDArray[np.float32]]] = {}  # stamp -> (model, v)
         self.tokenized = 0  # files tokenized over the corpus's life (tests count it)
         self.loaded = False  # restored from disk and not yet used for a build
@@ -166,6 +169,7 @@ class Corpus:
         ordered = list(self.pieces.values())
         documents = concatenate([p.text for p in ordered], self.vocabulary)
         retrained = self._train(ordered, documents, model)
+        translation = self._translation(documents, retrained)
         vectors = self._vectors(ordered, documents.tf)
         extra, heirs = self._borrowed_words(index, documents)
         documents = with_inherited(documents, extra)
@@ -194,6 +198,7 @@ class Corpus:
             vocabulary=tuple(documents.vocabulary),
             trigram_vocabulary=tuple(self.trigram_vocabulary.terms),
             heirs=heirs,
+            translation=translation,
         )
 
     def _refresh(self, index: Index) -> int:
@@ -229,6 +234,17 @@ class Corpus:
             self._use(WordModel.train(documents, stamps=stamps))
             return True
         return False
+
+    def _translation(self, documents: Documents, retrained: bool) -> Translation | None:
+        """This generation's translation model: the table trained again whenever the word
+        vectors were (or when there is none yet), the code rows made anew."""
+        names, doc = documents.names, documents.doc
+        if names is None or doc is None:
+            return None
+        stop = stop_ids(documents.term_ids)
+        if self.table is None or retrained:
+            self.table = train(names, documents.body, doc, stop)
+        return Translation.of(self.table, names, documents.body, doc, stop)
 
     def _borrowed_words(
         self, index: Index, documents: Documents

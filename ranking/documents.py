@@ -99,6 +99,8 @@ class Piece:
     body_length: npt.NDArray[np.float64]
     sequence: npt.NDArray[np.int32]  # token ids in order (no path, no context), symbol after symbol
     starts: npt.NDArray[np.int64]  # local: symbol d's tokens are sequence[starts[d]:starts[d+1]]
+    names: Rows  # raw counts of name, fqn and signature tokens (with body: its code)
+    doc: Rows  # raw counts of doc tokens (what the translation model learns to predict)
 
     @property
     def size(self) -> int:
@@ -117,6 +119,9 @@ class Documents:
     sequence: npt.NDArray[np.int32]  # term ids, symbol after symbol
     starts: npt.NDArray[np.int64]  # symbol d's tokens are sequence[starts[d]:starts[d + 1]]
     term_ids: dict[str, int]
+    # raw counts of name, fqn and signature tokens, and of doc tokens (ranking.translation)
+    names: sparse.csr_matrix | None = None
+    doc: sparse.csr_matrix | None = None
 
     @property
     def tf(self) -> sparse.csr_matrix:
@@ -265,6 +270,8 @@ def file_piece(symbols: Sequence[Symbol], bodies: Sequence[str], vocabulary: Voc
     in_sequence &= ~(is_body & (position >= TRAINING_BODY))
     starts = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(owner[in_sequence], minlength=n), out=starts[1:])
+    named = field <= _SIGNATURE
+    is_doc = field == _DOC
     return Piece(
         head=Rows.sized(owner[head], ids[head], weight[head], n),
         head_length=np.bincount(owner[head], weights=weight[head], minlength=n).astype(np.float64),
@@ -272,6 +279,8 @@ def file_piece(symbols: Sequence[Symbol], bodies: Sequence[str], vocabulary: Voc
         body_length=per_field[:, _BODY].astype(np.float64),
         sequence=ids[in_sequence],
         starts=starts,
+        names=Rows.sized(owner[named], ids[named], np.ones(int(named.sum())), n),
+        doc=Rows.sized(owner[is_doc], ids[is_doc], np.ones(int(is_doc.sum())), n),
     )
 
 
@@ -282,6 +291,8 @@ _ORDER_WEIGHTS = np.asarray(
 _BODY = _ORDER.index(Field.BODY)
 _PATH = _ORDER.index(Field.PATH)
 _CONTEXT = _ORDER.index(Field.CONTEXT)
+_SIGNATURE = _ORDER.index(Field.SIGNATURE)  # name, fqn and signature come first
+_DOC = _ORDER.index(Field.DOC)
 
 
 def concatenate(pieces: Sequence[Piece], vocabulary: Vocabulary) -> Documents:
@@ -289,6 +300,8 @@ def concatenate(pieces: Sequence[Piece], vocabulary: Vocabulary) -> Documents:
     width = len(vocabulary)
     head = Rows.stack([p.head for p in pieces])
     body = Rows.stack([p.body for p in pieces])
+    names = Rows.stack([p.names for p in pieces])
+    doc = Rows.stack([p.doc for p in pieces])
     sizes = np.asarray([p.sequence.shape[0] for p in pieces], dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(sizes)])
     starts = np.concatenate(
@@ -310,6 +323,8 @@ def concatenate(pieces: Sequence[Piece], vocabulary: Vocabulary) -> Documents:
         ),
         starts=starts,
         term_ids=dict(vocabulary.ids),  # a snapshot: builders keep adding to the vocabulary
+        names=names.matrix(width),
+        doc=doc.matrix(width),
     )
 
 

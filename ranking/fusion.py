@@ -36,6 +36,9 @@ class Fused:
     ranks: dict[Channel, npt.NDArray[np.int64]]
     contributions: dict[Channel, npt.NDArray[np.float64]]
     weights: dict[Channel, float]
+    # items whose score is their place's after the learned re-ranking moved them
+    # (ranking.rerank): their channels' contributions no longer sum to it
+    rescored: npt.NDArray[np.bool_] | None = None
 
     def __len__(self) -> int:
         return int(self.positions.shape[0])
@@ -47,6 +50,7 @@ class Fused:
             {c: r[order] for c, r in self.ranks.items()},
             {c: v[order] for c, v in self.contributions.items()},
             self.weights,
+            None if self.rescored is None else self.rescored[order],
         )
 
 

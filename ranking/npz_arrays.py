@@ -38,10 +38,12 @@ from symfuse.ranking.term_table import TermTable
 from symfuse.ranking.tokens import STOPWORDS, stem
 
 if TYPE_CHECKING:
-    pass
+    from scipy import sparse
+
+    from symfuse.ranking.translation import Translation
 
 
-FORMAT = 11  # bump with any change to what is stored
+FORMAT = 12  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 
@@ -163,7 +165,14 @@ def stale_reason(arrays: Any) -> str:
 # (integers, 4-5x smaller: SQLAlchemy's 24 MB take 5), the rest stored as they are so
 # that a search maps them (:class:`MappedArchive`).
 DEFLATED = frozenset(
-    {"head_indptr", "head_indices", "head_data", "head_length", "sequence", "starts", "sizes"}
+    {"head_length", "sequence", "starts", "sizes"}
+    | {
+        f"{rows}_{part}"
+        for rows in ("head", "names", "doc")
+        for part in ("indptr", "indices", "data")
+    }
+    # the translation model's code rows: an exact load reads them whole into memory too
+    | {f"x_code_{part}" for part in ("indptr", "indices", "counts", "lengths")}
 )
 DEFLATE_LEVEL = 1  # level 6 saves 10% more at three times the time, on every save
 
@@ -296,3 +305,56 @@ def heir_arrays(prepared: Prepared) -> Arrays:
     if not prepared.heirs.shape[0]:
         return {}
     return {"heirs": prepared.heirs}
+
+
+# --- the translation model ----------------------------------------------------------------
+
+
+def translation_arrays(translation: Translation | None) -> Arrays:
+    """The table (``translation_*``: a restore keeps it, as it keeps the word model) and
+    this generation's code rows and background (``x_*``: an exact load reads them)."""
+    if translation is None:
+        return {}
+    table, code = translation.table, translation.code
+    return {
+        "translation_shape": np.asarray(table.shape, dtype=np.int64),
+        "translation_indptr": table.indptr.astype(np.int32),
+        "translation_indices": table.indices.astype(np.int32),
+        "translation_data": table.data.astype(np.float32),
+        "x_code_shape": np.asarray([code.lengths.shape[0], code.width], dtype=np.int64),
+        "x_code_indptr": code.indptr,
+        "x_code_indices": code.indices,
+        "x_code_counts": code.counts,
+        "x_code_lengths": code.lengths,
+        "x_translation_background": translation.background,
+    }
+
+
+def read_table(npz: Any) -> sparse.csc_matrix | None:
+    """The stored translation table (None in a file written without one)."""
+    from scipy import sparse
+
+    if "translation_shape" not in npz:
+        return None
+    shape = tuple(int(x) for x in npz["translation_shape"])
+    parts = (npz["translation_data"], npz["translation_indices"], npz["translation_indptr"])
+    return sparse.csc_matrix(parts, shape=shape)
+
+
+def read_translation(npz: Any) -> Translation | None:
+    """The stored translation model of an exact index (None without one)."""
+    from symfuse.ranking.translation import CodeRows, Translation
+
+    table = read_table(npz)
+    if table is None or "x_code_shape" not in npz:
+        return None
+    _, width = (int(x) for x in npz["x_code_shape"])
+    # deflated members (:data:`DEFLATED`): read into memory, as a search wants them
+    code = CodeRows(
+        np.asarray(npz["x_code_indptr"], dtype=np.int64),
+        np.asarray(npz["x_code_indices"]),
+        np.asarray(npz["x_code_counts"], dtype=np.uint8),
+        np.asarray(npz["x_code_lengths"], dtype=np.float32),
+        width,
+    )
+    return Translation(table, code, np.asarray(npz["x_translation_background"]))

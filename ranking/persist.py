@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,16 +37,21 @@ from symfuse.ranking.npz_arrays import (
     read_csc,
     read_model,
     read_rows,
+    read_table,
     rows_arrays,
     slice_rows,
     stale_reason,
     strings,
+    translation_arrays,
     unstrings,
     write_archive,
 )
 from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
 from symfuse.ranking.structures import FilePiece, Prepared
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +66,7 @@ def save(path: Path, prepared: Prepared) -> None:
         "doc_vectors": prepared.similarity.doc_vectors,  # final; heirs' own ones re-made
         **heir_arrays(prepared),
         **assembled_arrays(prepared),
+        **translation_arrays(prepared.translation),
     }
     try:
         # straight into the file: Django's 170 MB are not first assembled in memory
@@ -121,6 +127,8 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
             + [s[1:] + off for s, off in zip(starts, offsets, strict=True)]
         ),
         **rows_arrays("head", _narrowed(Rows.stack([p.text.head for p in pieces]), terms)),
+        **rows_arrays("names", _narrowed(Rows.stack([p.text.names for p in pieces]), terms)),
+        **rows_arrays("doc", _narrowed(Rows.stack([p.text.doc for p in pieces]), terms)),
         # the bodies are the joined x_lexical_body, stored once (:data:`BODY_MEMBERS`)
     }
 
@@ -149,6 +157,7 @@ class _Stored:
     model: WordModel
     pieces: dict[str, FilePiece]  # file key -> its piece
     vectors: dict[str, npt.NDArray[np.float32]]  # stamp -> the piece's symbol vectors
+    table: sparse.csc_matrix | None  # the translation table
 
 
 def restore(corpus: Corpus, directory: Path) -> None:
@@ -171,6 +180,7 @@ def restore(corpus: Corpus, directory: Path) -> None:
     corpus.vocabulary = stored.vocabulary
     corpus.trigram_vocabulary = stored.trigram_vocabulary
     corpus.model = stored.model
+    corpus.table = stored.table
     corpus.pieces = stored.pieces
     corpus.vectors = {s: (stored.model.version, v) for s, v in stored.vectors.items()}
     corpus.loaded = True
@@ -200,7 +210,7 @@ def _read(arrays: dict[str, Any]) -> _Stored:
         forms = (split[0][a:b], split[1][a:b]) if split is not None else None
         pieces[key] = FilePiece.stored(stamp, texts.piece(a, b), slice_rows(trigrams, a, b), forms)
         vectors[stamp] = doc_vectors[a:b]
-    return _Stored(vocabulary, trigram_vocabulary, model, pieces, vectors)
+    return _Stored(vocabulary, trigram_vocabulary, model, pieces, vectors, read_table(arrays))
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +223,8 @@ class _Texts:
     body_length: npt.NDArray[np.float64]
     sequence: npt.NDArray[np.int32]
     starts: npt.NDArray[np.int64]
+    names: Rows
+    doc: Rows
 
     @property
     def rows(self) -> int:
@@ -228,6 +240,8 @@ class _Texts:
             body_length=self.body_length[a:b],
             sequence=self.sequence[s0:s1],
             starts=self.starts[a : b + 1] - s0,
+            names=slice_rows(self.names, a, b),
+            doc=slice_rows(self.doc, a, b),
         )
 
 
@@ -239,6 +253,8 @@ def _texts(arrays: dict[str, Any]) -> _Texts:
         body_length=np.asarray(arrays["x_body_length"], dtype=np.float64),
         sequence=np.asarray(arrays["sequence"], dtype=np.int32),
         starts=np.asarray(arrays["starts"], dtype=np.int64),
+        names=read_rows(arrays, "names"),
+        doc=read_rows(arrays, "doc"),
     )
 
 

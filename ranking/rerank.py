@@ -1,54 +1,146 @@
-"""Re-ranking signals for prose queries, applied to the fused head of the answer.
+"""A learned re-ranking of a prose query's first answers (issue 13).
 
-Reference 001 re-ranks a semantic search with a few cheap signals. Each is kept
-here only with a weight the natural-language benchmarks justify
-(tests/bench/nl_bench.py); a weight of 0 switches a signal off:
+Fusion ranks each channel by itself; what it cannot weigh is evidence about a
+candidate against the others: how well the translation model (:mod:`.translation`)
+says its code matches the query compared with the rest, whether it has a doc of its
+own (a definition with none is only found through its code), its kind and length,
+and the query's words in its name and file path (reference 001's module scope).
+The first :data:`CANDIDATES` fused answers get the :data:`FEATURES` and are
+re-ordered by ``WEIGHTS . x``; the rest keep their order below them, and scores keep
+their values in the new order (they never increase down the list).
 
-- module scope (:data:`MODULE_SCOPE`): the query's words that name the hit's
-  module (its path: ``termui`` in ``prompt ... on the terminal ui``); a
-  definition in a module named for the topic is more likely the answer;
-- documented (:data:`DOCUMENTED`): a definition with a docstring is a complete,
-  intended entry point more often than an undocumented helper.
-
-Scores are multiplied by ``1 + weight * signal`` (signals in 0..1) and the head
-(:data:`HEAD` items) re-sorted; the tail keeps its order below it.
+The weights are a linear model trained pairwise (RankNet's logistic loss, Burges et al.
+2005) by tests/bench/nl_combiner.py on corpora no benchmark uses: 900 docstring queries
+of six sdists (requests, flask, werkzeug, jinja2, httpx, rich) and 711 commit subjects
+of seven repositories in five languages; the docstring queries' share of the loss and
+the L2 weight were chosen on the benchmarks' tuning halves. Its figures are in
+tests/bench/README.md (nl_combiner.py). The bench collects features with the
+re-ranking off (``WEIGHTS = None``) through this module's :func:`features`, so that
+training and serving read the same numbers.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 
-from symfuse.indexer.model import Symbol
-from symfuse.ranking.fusion import Fused
-from symfuse.ranking.tokens import STOPWORDS, text_tokens
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.fusion import Fused, K
+from symfuse.ranking.request import Channel
+from symfuse.ranking.tokens import name_tokens, text_tokens
+from symfuse.ranking.translation import Translation, content_words
 
-HEAD = 50  # how many fused items the signals may reorder
-MODULE_SCOPE = 0.0  # weight of the share of the query's words found in the hit's path
-DOCUMENTED = 0.0  # weight of having a docstring
+CANDIDATES = 100  # fused answers the model re-orders
+RERANKED = "reranked"  # the boost an answer shows when its score is its new place's
+FEATURES = (
+    "fused_score",
+    "fused_rr",  # 1 / rank in the fused list
+    "lexical_rr",  # (K + 1) / (K + rank) in the channel, as fusion reads it; 0: not ranked
+    "similarity_rr",
+    "identity_rr",
+    "translation",  # the candidate's translation score over the best candidate's
+    "translation_rr",  # its rank among the candidates by that score
+    "undocumented_translation_rr",  # ... among the candidates without a doc
+    "documented",
+    "documented_translation",  # documented x translation
+    "type",  # class, interface, struct, enum
+    "log_lines",
+    "name_words",  # share of the query's content words among the name's tokens
+    "path_words",  # ... among the file path's tokens (without the extension)
+)
+# tests/bench/nl_combiner.py's choice (doc share 0.3, L2 0.001), in FEATURES' order
+WEIGHTS: tuple[float, ...] | None = (
+    3.57, 0.37, -1.93, 1.43, 0.37, 2.12, 0.49, 0.23, 0.38, -1.16, -1.23, 0.57, -0.39, 0.70,
+)  # fmt: skip
+TYPES = frozenset({Kind.CLASS, Kind.INTERFACE, Kind.STRUCT, Kind.ENUM})
+_CHANNELS = (Channel.LEXICAL, Channel.SIMILARITY, Channel.IDENTITY)
 
 
-def reranked(fused: Fused, symbols: Sequence[Symbol], query: str) -> Fused:
-    """``fused`` with its head re-scored by the signals whose weight is not 0."""
-    if not len(fused) or (MODULE_SCOPE == 0 and DOCUMENTED == 0):
+def reranked(
+    fused: Fused,
+    symbols: Sequence[Symbol],
+    query: str,
+    translation: Translation | None,
+    ids: Sequence[int],
+    head: int = CANDIDATES,
+) -> Fused:
+    """``fused`` with its first ``head`` items re-ordered by the learned weights (``ids``:
+    the query's content words' term ids); as it is without a translation model (a
+    shard's candidates) or weights."""
+    head = min(head, len(fused))
+    if WEIGHTS is None or translation is None or head < 2:
         return fused
-    head = min(HEAD, len(fused))
-    words = {t for t in text_tokens(query) if t not in STOPWORDS}
-    factor = np.ones(head)
+    x = features(fused, symbols, query, translation, ids, head)
+    score = x @ np.asarray(WEIGHTS, dtype=np.float64)
+    order = np.lexsort((np.arange(head), -score)).astype(np.int64)
+    order = np.concatenate([order, np.arange(head, len(fused), dtype=np.int64)])
+    out = fused.reorder(order, fused.scores.copy())
+    return replace(out, rescored=out.scores != fused.scores[order])
+
+
+def features(
+    fused: Fused,
+    symbols: Sequence[Symbol],
+    query: str,
+    translation: Translation,
+    ids: Sequence[int],
+    head: int = CANDIDATES,
+) -> npt.NDArray[np.float64]:
+    """The :data:`FEATURES` of ``fused``'s first ``head`` items, one row each."""
+    head = min(head, len(fused))
+    at = fused.positions[:head]
+    chosen = [symbols[int(p)] for p in at.tolist()]
+    x = np.zeros((head, len(FEATURES)))
+    x[:, 0] = fused.scores[:head]
+    x[:, 1] = 1.0 / np.arange(1, head + 1)
+    for column, channel in enumerate(_CHANNELS, start=2):
+        rank = fused.ranks.get(channel)
+        if rank is not None:
+            r = rank[:head].astype(np.float64)
+            x[:, column] = np.where(r > 0, (K + 1) / (K + r), 0.0)
+    documented = np.fromiter((bool(s.doc) for s in chosen), dtype=np.bool_, count=head)
+    x[:, 5:8] = _translation_features(translation.scores(ids, at), documented)
+    x[:, 8] = documented
+    x[:, 9] = x[:, 8] * x[:, 5]
+    x[:, 10] = [s.kind in TYPES for s in chosen]
+    x[:, 11] = [math.log(max(1, s.end_line - s.line + 1)) for s in chosen]
+    x[:, 12:14] = _word_shares(query, chosen)
+    return x
+
+
+def _translation_features(
+    scores: npt.NDArray[np.float64], documented: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.float64]:
+    """Per candidate: its score over the best one's, its reciprocal rank among the
+    candidates, and among the undocumented ones (0 for a documented one or no evidence)."""
+    out = np.zeros((scores.shape[0], 3))
+    if not scores.shape[0] or scores.max() <= 0:
+        return out
+    out[:, 0] = scores / scores.max()
+    for column, among in ((1, np.ones_like(documented)), (2, ~documented)):
+        ranked = np.where(among, scores, -1.0)
+        rank = np.empty(scores.shape[0])
+        rank[np.argsort(-ranked, kind="stable")] = np.arange(1, scores.shape[0] + 1)
+        out[:, column] = np.where(among & (scores > 0), (K + 1) / (K + rank), 0.0)
+    return out
+
+
+def _word_shares(query: str, symbols: Sequence[Symbol]) -> npt.NDArray[np.float64]:
+    """Per symbol: the share of the query's content words among its name's tokens, and
+    among its file path's (without the extension)."""
+    words = set(content_words(query))
+    out = np.zeros((len(symbols), 2))
+    if not words:
+        return out
     paths: dict[str, set[str]] = {}
-    for i in range(head):
-        symbol = symbols[int(fused.positions[i])]
-        if MODULE_SCOPE and words:
-            found = paths.get(symbol.file)
-            if found is None:
-                found = paths[symbol.file] = set(text_tokens(symbol.file.rsplit(".", 1)[0]))
-            factor[i] += MODULE_SCOPE * len(words & found) / len(words)
-        if DOCUMENTED and symbol.doc:
-            factor[i] += DOCUMENTED
-    scores = fused.scores.copy()
-    scores[:head] = scores[:head] * factor
-    scores /= max(1.0, float(scores.max()))  # scores stay in 0..1
-    order = np.concatenate([np.argsort(-scores[:head], kind="stable"), np.arange(head, len(fused))])
-    order = order.astype(np.int64)
-    return fused.reorder(order, scores[order])
+    for row, s in enumerate(symbols):
+        out[row, 0] = len(words & set(name_tokens(s.name))) / len(words)
+        found = paths.get(s.file)
+        if found is None:
+            found = paths[s.file] = set(text_tokens(s.file.rsplit(".", 1)[0]))
+        out[row, 1] = len(words & found) / len(words)
+    return out

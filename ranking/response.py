@@ -14,7 +14,8 @@ first lines of code after the signature (``null`` when the file cannot be read).
 
 With ``fusion_debug`` every item also gets ``<channel>_rank`` and
 ``<channel>_contribution`` for each channel (``null`` where the channel did not
-rank it), and ``boost`` naming a guard that lifted it (``exact_name``).
+rank it), and ``boost`` naming a guard that lifted it (``exact_name``) or the learned
+re-ranking that placed it (``reranked``: its score is its new place's).
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ names first for identifier-shaped queries; cut the page; bucket it for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +32,7 @@ from symfuse.ranking.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.prepare import Prepared, prepare
 from symfuse.ranking.repositories import repository_mask
 from symfuse.ranking.request import Channel, FusionWeights, SearchMode, SearchRequest, SemanticMode
-from symfuse.ranking.rerank import reranked
+from symfuse.ranking.rerank import CANDIDATES, RERANKED, reranked
 from symfuse.ranking.response import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.routing import named_targets
 from symfuse.ranking.shape import (
@@ -50,6 +50,7 @@ from symfuse.ranking.shape import (
 from symfuse.ranking.snippets import with_code
 from symfuse.ranking.tokens import is_identifier_shaped
 from symfuse.ranking.topk import Ranking
+from symfuse.ranking.translation import Translation, query_ids
 
 NEAR_TYPO_LENGTH = 6  # identifier queries this long also look one edit away
 NEAR_TYPO_TWO_EDITS = 8  # ... and this long two edits away ("update_idx" -> update_index)
@@ -316,6 +317,8 @@ class Ranked:
     roles: SymbolRoles
     pagerank: npt.NDArray[np.float64]
     levels: Callable[[ChannelRun, npt.NDArray[np.int64]], npt.NDArray[np.int8]]
+    translation: Translation | None = None  # one index's: shards' candidates have none
+    term_ids: Mapping[str, int] = field(default_factory=dict)
 
 
 def _view(index: Index, prepared: Prepared, request: SearchRequest, query: str) -> Ranked:
@@ -326,7 +329,14 @@ def _view(index: Index, prepared: Prepared, request: SearchRequest, query: str) 
         edits = request.max_edit_distance
         return guard_levels(run, prepared.names, positions, query, edits, lower)
 
-    return Ranked(index.symbols, prepared.filters, prepared.pagerank, levels)
+    return Ranked(
+        index.symbols,
+        prepared.filters,
+        prepared.pagerank,
+        levels,
+        prepared.translation,
+        prepared.lexical.term_ids,
+    )
 
 
 def fused_answer(
@@ -346,8 +356,11 @@ def fused_answer(
         fused = extended(_merge(_truncated(run, ranked.pagerank, MIN_DEPTH), request), fused)
     fused = demoted(fused, ranked.roles, request, query, shape)
     fused = documents_demoted(fused, ranked.roles, request, query)
-    if PLANS[shape].described:
-        fused = reranked(fused, ranked.symbols, query)
+    if PLANS[shape].reranked:
+        ids = query_ids(query, ranked.term_ids)
+        # within the head every page length shares (see extended)
+        head = min(CANDIDATES, MIN_DEPTH)
+        fused = reranked(fused, ranked.symbols, query, ranked.translation, ids, head)
     lifted = np.zeros(len(fused), dtype=np.bool_)
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:
@@ -390,6 +403,9 @@ def _items(
     boosts = [BOOSTS[MatchTier(int(v) // 2)] if up else None for v, up in zip(
         levels[at].tolist(), lifted[at].tolist(), strict=True
     )]  # fmt: skip
+    if fused.rescored is not None:  # placed by the learned re-ranking (ranking.rerank)
+        moved = fused.rescored[at].tolist()
+        boosts = [b or (RERANKED if m else None) for b, m in zip(boosts, moved, strict=True)]
     items: list[SearchItem] = []
     for j, i in enumerate(page):
         tier = None

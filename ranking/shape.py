@@ -70,6 +70,9 @@ class Plan:
     described: bool = False  # text channels look among callables and types only
     word_names: bool = False  # identity sees the identifier-like words, one at a time
     demote_side_code: bool = False  # tests, examples, benchmarks rank lower
+    # the learned re-ranking of the first answers (ranking.rerank): trained on prose and
+    # keyword queries alike (commit subjects of a few words take the keywords plan)
+    reranked: bool = False
     reason: str = ""
 
 
@@ -80,6 +83,7 @@ _PROSE = Plan(
     described=True,
     word_names=True,
     demote_side_code=True,
+    reranked=True,
 )
 
 PLANS: dict[Shape, Plan] = {
@@ -87,7 +91,9 @@ PLANS: dict[Shape, Plan] = {
     Shape.DOTTED: Plan(FusionWeights(), reason="a qualified name: identity on the fqn suffix"),
     Shape.PATH: Plan(FusionWeights(), reason="auto mode answers a path with get"),
     Shape.CALL_GRAPH: Plan(FusionWeights(), reason="the call graph answers the target"),
-    Shape.KEYWORDS: Plan(FusionWeights(), reason="a few words: BM25 leads, names still count"),
+    Shape.KEYWORDS: Plan(
+        FusionWeights(), reranked=True, reason="a few words: BM25 leads, names still count"
+    ),
     Shape.SENTENCE: replace(_PROSE, reason="prose: BM25F over head and body, and similarity lead"),
     Shape.MIXED: replace(
         _PROSE, reason="prose around code tokens: names see the code tokens alone"

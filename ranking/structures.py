@@ -21,6 +21,7 @@ from symfuse.ranking.identity import NameForms, NameTable
 from symfuse.ranking.lexical import LexicalIndex
 from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import Rows
+from symfuse.ranking.translation import Translation
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,7 @@ class Prepared:
     # Symbols whose document borrows docstring words (borrowed.doc_donors and .call_docs):
     # persisted, so that a restore re-embeds their own text (borrowed words are rebuilt).
     heirs: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    translation: Translation | None = None  # doc -> code translation (prose re-ranking)
 
     @property
     def size(self) -> int:

@@ -111,6 +111,8 @@ def rebase(local: LocalPiece, vocabulary: Vocabulary, trigram_vocabulary: Vocabu
             body_length=text.body_length,
             sequence=ids[text.sequence] if text.sequence.shape[0] else text.sequence,
             starts=text.starts,
+            names=_remapped(text.names, ids),
+            doc=_remapped(text.doc, ids),
         ),
         trigrams=_remapped(local.piece.trigrams, grams),
     )

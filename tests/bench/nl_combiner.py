@@ -1,14 +1,15 @@
 """A learned re-ranker of symfuse's prose answers, trained on corpora no benchmark uses (issue 13).
 
-Not wired into symfuse: this script measures whether it should be. For each prose query,
-symfuse's own first :data:`CANDIDATES` answers (default search, ``fusion_debug``) are the
-candidates; each gets the :data:`FEATURES` (symfuse's fused score and rank, the lexical,
-similarity and identity channels' reciprocal ranks, the translation channel of
-nl_translation.py scored on the candidates alone, whether the definition has a doc of its
-own, whether it is a type, its length in lines, and the share of the query's words in its
-name and in its file path). A linear model learns their weights
-pairwise (RankNet: the logistic loss of ``w . (x_target - x_other)``, Burges et al. 2005)
-by gradient descent, and the candidates are re-ordered by ``w . x``.
+Trains the weights of ``symfuse.ranking.rerank`` (``WEIGHTS``) and reports what they do.
+For each prose query, symfuse's own first :data:`CANDIDATES` answers with the re-ranking
+off (default search, ``fusion_debug``) are the candidates; each gets the :data:`FEATURES`
+as ``rerank.features`` computes them when serving (symfuse's fused score and rank, the
+lexical, similarity and identity channels' reciprocal ranks, the index's own translation
+model (``symfuse.ranking.translation``) scored on the candidates alone, whether the
+definition has a doc of its own, whether it is a type, its length in lines, and the share
+of the query's words in its name and in its file path). A linear model learns their
+weights pairwise (RankNet: the logistic loss of ``w . (x_target - x_other)``, Burges et
+al. 2005) by gradient descent, and the candidates are re-ordered by ``w . x``.
 
 Training data, none of it from Django, the fixture or the 8 mined repositories:
 
@@ -23,7 +24,9 @@ The docstring queries' share of the training loss (``--doc-shares``) and the L2 
 repositories black, gin, jsoup, jq): the pair that lifts Django's even half most (hit@10 +
 MRR@10) without lowering the mined tuning four below symfuse's own. Everything is
 reported: Django (both halves), the fixture, the 8 mined repositories (tuning, held-out,
-all), against symfuse and body-BM25 (nl_bench.py's) in the same run.
+all), against symfuse without the re-ranking and body-BM25 (nl_bench.py's) in the same
+run. The chosen weights are printed as the tuple ``rerank.WEIGHTS`` holds;
+nl_bench.py then measures the search as it serves.
 
     python tests/bench/nl_combiner.py --mine                     # the training commits, once
     python tests/bench/nl_combiner.py --work /tmp/comb           # features cached there
@@ -38,7 +41,8 @@ import json
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,11 +50,11 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Symbol
+from symfuse.ranking import rerank
 from symfuse.ranking.api import SearchRequest, prepare, search
-from symfuse.ranking.lexical import FILLER
+from symfuse.ranking.fusion import Fused
 from symfuse.ranking.request import Channel
-from symfuse.ranking.tokens import STOPWORDS, name_tokens, text_tokens
+from symfuse.ranking.translation import query_ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))
@@ -58,30 +62,14 @@ import nl_bench
 import nl_mine
 import nl_translation
 from corpus import pip_sdist, unpack
-from nl_corpus import BY_NAME, CORPUS, Repo, index_snapshot
+from nl_corpus import BY_NAME, CORPUS, Repo, index_snapshot, materialise
 
 from tests.support.quality import DocstringsLeaked, build_index, generate, stripped_index
 
 HERE = Path(__file__).resolve().parent
 TRAINING_DATA = HERE / "data" / "nl_training.json"
-CANDIDATES = 100  # symfuse's first answers the model re-orders (the fusion head's depth)
-K = 60  # reciprocal ranks as fusion reads them: (K + 1) / (K + rank)
-FEATURES = (
-    "fused_score",
-    "fused_rr",
-    "lexical_rr",
-    "similarity_rr",
-    "identity_rr",
-    "translation",  # the candidate's translation score over the best candidate's
-    "translation_rr",  # its rank among the candidates by that score
-    "undocumented_translation_rr",  # ... among the candidates without a doc
-    "documented",
-    "documented_translation",  # documented x translation
-    "type",  # class, interface, struct, enum
-    "log_lines",
-    "name_words",  # share of the query's content words among the name's tokens
-    "path_words",  # ... among the file path's tokens (reference 001's module scope)
-)
+CANDIDATES = rerank.CANDIDATES  # symfuse's first answers the model re-orders
+FEATURES = rerank.FEATURES
 TRAINING_SDISTS = (
     "requests==2.32.5",
     "flask==3.1.3",
@@ -136,76 +124,44 @@ class Rows:
 
 
 def candidate_rows(index: Index, root: Path, cases: Sequence[nl_bench.Case]) -> Rows:
-    """The features of symfuse's first :data:`CANDIDATES` answers to each case."""
-    model = nl_translation.Translation(nl_translation.texts(index, root))
+    """The features of symfuse's first :data:`CANDIDATES` answers to each case, as
+    ``symfuse.ranking.rerank.features`` computes them when serving (the re-ranking off)."""
     prepared = prepare(index)
+    translation = prepared.translation
+    assert translation is not None
     bm25 = nl_bench.BodyBM25(nl_bench.body_texts(index, root))
-    documented = np.array([bool(s.doc) for s in index.symbols])
-    types = {"class", "interface", "struct", "enum"}
-    kind = np.array([s.kind.value in types for s in index.symbols])
-    lines = np.log(np.array([max(1, s.end_line - s.line + 1) for s in index.symbols], float))
     rows = Rows(np.zeros((0, len(FEATURES))), np.zeros(0, np.bool_), np.zeros(0, np.int64))
     xs, ys, qs = [], [], []
-    for number, case in enumerate(cases):
-        request = SearchRequest(query=case.query, limit=CANDIDATES, fusion_debug=True)
-        items = search(index, request, prepared=prepared).items
-        ids = [item.symbol.symbol_id for item in items]
-        rows.fused.append(nl_bench.rank_of(ids, case.expected))
-        rows.bm25.append(nl_bench.rank_of(bm25.rank(case.query), case.expected))
-        at = np.array([index.position[i] for i in ids], dtype=np.int64)
-        started = time.perf_counter()
-        translation = model.scores_of(case.query, at).astype(np.float64)
-        rows.ms.append((time.perf_counter() - started) * 1000)
-        x = np.zeros((len(at), len(FEATURES)))
-        x[:, 0] = [item.score for item in items]
-        x[:, 1] = 1.0 / np.arange(1, len(at) + 1)
-        for column, channel in enumerate((Channel.LEXICAL, Channel.SIMILARITY, Channel.IDENTITY)):
-            x[:, 2 + column] = [_rr(item.channels[channel].rank) if channel in item.channels
-                                else 0.0 for item in items]  # fmt: skip
-        x[:, 5:8] = _translation_features(translation, documented[at])
-        x[:, 8], x[:, 10], x[:, 11] = documented[at], kind[at], lines[at]
-        x[:, 9] = x[:, 8] * x[:, 5]
-        x[:, 12:14] = _word_shares(case.query, [item.symbol for item in items])
-        xs.append(x)
-        ys.append(np.array([i in case.expected for i in ids], dtype=np.bool_))
-        qs.append(np.full(len(at), number, dtype=np.int64))
+    with rerank_off():
+        for number, case in enumerate(cases):
+            request = SearchRequest(query=case.query, limit=CANDIDATES, fusion_debug=True)
+            items = search(index, request, prepared=prepared).items
+            ids = [item.symbol.symbol_id for item in items]
+            rows.fused.append(nl_bench.rank_of(ids, case.expected))
+            rows.bm25.append(nl_bench.rank_of(bm25.rank(case.query), case.expected))
+            at = np.array([index.position[i] for i in ids], dtype=np.int64)
+            ranks = {c: np.array([item.channels[c].rank if c in item.channels else 0
+                                  for item in items], dtype=np.int64) for c in Channel}  # fmt: skip
+            fused = Fused(at, np.array([item.score for item in items]), ranks, {}, {})
+            words = query_ids(case.query, prepared.lexical.term_ids)
+            started = time.perf_counter()
+            xs.append(rerank.features(fused, index.symbols, case.query, translation, words))
+            rows.ms.append((time.perf_counter() - started) * 1000)
+            ys.append(np.array([i in case.expected for i in ids], dtype=np.bool_))
+            qs.append(np.full(len(at), number, dtype=np.int64))
     if xs:
         rows.x, rows.y, rows.q = np.concatenate(xs), np.concatenate(ys), np.concatenate(qs)
     return rows
 
 
-def _word_shares(query: str, symbols: Sequence[Symbol]) -> npt.NDArray[np.float64]:
-    """Per symbol: the share of the query's content words among its name's tokens, and
-    among its file path's (without the extension)."""
-    words = [t for t in text_tokens(query) if t not in STOPWORDS]
-    content = set([t for t in words if t not in FILLER] or words)
-    out = np.zeros((len(symbols), 2))
-    for row, s in enumerate(symbols):
-        if content:
-            out[row, 0] = len(content & set(name_tokens(s.name))) / len(content)
-            out[row, 1] = len(content & set(text_tokens(s.file.rsplit(".", 1)[0]))) / len(content)
-    return out
-
-
-def _rr(rank: int) -> float:
-    return (K + 1) / (K + rank) if rank > 0 else 0.0
-
-
-def _translation_features(
-    scores: npt.NDArray[np.float64], documented: npt.NDArray[np.bool_]
-) -> npt.NDArray[np.float64]:
-    """Per candidate: its score over the best one's, its reciprocal rank among the candidates,
-    and among the undocumented candidates (0 for a documented one or no evidence)."""
-    out = np.zeros((scores.shape[0], 3))
-    if not scores.shape[0] or scores.max() <= 0:
-        return out
-    out[:, 0] = scores / scores.max()
-    for column, among in ((1, np.ones_like(documented)), (2, ~documented)):
-        ranked = np.where(among, scores, -1.0)
-        rank = np.empty(scores.shape[0])
-        rank[np.argsort(-ranked, kind="stable")] = np.arange(1, scores.shape[0] + 1)
-        out[:, column] = np.where(among & (scores > 0), (K + 1) / (K + rank), 0.0)
-    return out
+@contextmanager
+def rerank_off() -> Iterator[None]:
+    """symfuse's search without its learned re-ranking (what the features are taken from)."""
+    weights, rerank.WEIGHTS = rerank.WEIGHTS, None
+    try:
+        yield
+    finally:
+        rerank.WEIGHTS = weights
 
 
 # --- the query sets -----------------------------------------------------------------------------
@@ -234,6 +190,7 @@ def training_commits(repo: TrainingRepo) -> Rows:
     payload = json.loads(TRAINING_DATA.read_text(encoding="utf-8"))
     cases = [nl_bench.Case(q["query"], frozenset(q["expected"]), q["language"])
              for q in payload["queries"] if q["repo"] == repo.name]  # fmt: skip
+    materialise(repo, nl_bench.DEFAULT_MIRRORS)  # written out from its mirror, once
     return candidate_rows(index_snapshot(repo), repo.root, cases)
 
 
@@ -257,6 +214,7 @@ def benchmark_commits(name: str) -> Rows:
     cases = [nl_bench.Case(q["query"], frozenset(q["expected"]), q["language"])
              for q in payload["queries"] if q["repo"] == name]  # fmt: skip
     repo = BY_NAME[name]
+    materialise(repo, nl_bench.DEFAULT_MIRRORS)
     return candidate_rows(index_snapshot(repo), repo.root, cases)
 
 
@@ -396,7 +354,8 @@ def report(sets: dict[str, Rows], models: dict[tuple[float, float], np.ndarray])
         lines.append(f"| {title} | {base.n} | {_cell(base)} | {_cell(figures(part, 'fused'))} | "
                      f"{' | '.join(cells)} | {delta} |")  # fmt: skip
     weights = ", ".join(f"{n} {v:+.2f}" for n, v in zip(FEATURES, models[chosen], strict=True))
-    return "\n".join([*lines, "", f"chosen weights: {weights}"])
+    as_tuple = ", ".join(f"{v:.2f}" for v in models[chosen])
+    return "\n".join([*lines, "", f"chosen weights: {weights}", f"WEIGHTS = ({as_tuple},)"])
 
 
 def gather(

@@ -1,0 +1,273 @@
+"""Which code a doc word describes, learned from the index's own documented definitions.
+
+The definitions that have a docstring are aligned pairs: their doc words against their
+code tokens (name, enclosing scopes, signature and body, as :mod:`.documents` tokenizes
+them). IBM model 1 (Brown et al., "The mathematics of statistical machine translation",
+1993), trained by EM over the co-occurring (doc word, code token) pairs with a NULL
+token that explains generic words, learns ``P(doc word | code token)``. A prose query
+is then scored against a definition's code, documented or not, by the translation
+language model of Berger and Lafferty ("Information retrieval as statistical
+translation", 1999), in its rank-equivalent log-ratio form with Jelinek-Mercer
+smoothing::
+
+    score(d) = sum_w ln(1 + (1 - LAMBDA) * P(w|d) / (LAMBDA * P(w|C)))
+    P(w|d)   = BETA * sum_c P(w|c) P_ml(c|d) + (1 - BETA) * P_ml(w|d)
+
+(``w`` the query's content words, ``c`` a code token, ``P(w|C)`` the word's share of all
+code and doc tokens, add-0.5). It estimates the doc an undocumented definition lacks:
+the word vectors of :mod:`.similarity` learn which words occur together, this learns
+which code a word describes. :mod:`.rerank` reads it for the candidates of a prose
+query only. Measured in tests/bench/nl_translation.py (alone, the best single ranker
+on Django's docstring set: hit@10 0.440 against body-BM25's 0.233) and
+tests/bench/nl_combiner.py.
+
+The table is trained once per word model (the same drift rule retrains both, see
+:mod:`.corpus`) and kept in the ranking file; each generation only re-normalizes its
+code rows. Training reads at most :data:`TRAINING_ENTRIES` (pair, word, token) entries:
+evenly spaced documented definitions when there are more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.ranking.columns import narrow_ids
+from symfuse.ranking.lexical import FILLER
+from symfuse.ranking.tokens import STOPWORDS, text_tokens
+
+if TYPE_CHECKING:
+    from scipy import sparse
+
+LAMBDA = 0.2  # Jelinek-Mercer: the collection's share of a word's probability
+BETA = 0.8  # the translated share of P(w|d); the rest is the code's own tokens
+ITERATIONS = 5  # EM rounds from uniform (10 measured no better: Django alone 0.430 / 0.194)
+CODE_CAP = 64  # code tokens a training pair offers: names first, then the most frequent
+PRUNE = 1e-3  # translation probabilities below this are dropped
+TRAINING_ENTRIES = 2_500_000  # (pair, doc word, code token) entries EM reads at most
+
+
+def content_words(query: str) -> list[str]:
+    """The words of a prose query the model scores: stop words out, and filler words
+    (``function``, ``method``, ...) too unless nothing else is left; each once."""
+    words = [t for t in text_tokens(query) if t not in STOPWORDS]
+    return list(dict.fromkeys([t for t in words if t not in FILLER] or words))
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRows:
+    """Per symbol, the counts of its code tokens and their total: ``P_ml(c|d)`` is a count
+    over its row's length. Compact and in memory (SQLAlchemy's 1.5M entries take 4.5 MB):
+    a search reads 100 rows spread over the index, and mapped, each row's page brought in
+    its neighbours (10 MB resident more after a few searches)."""
+
+    indptr: npt.NDArray[np.int64]
+    indices: npt.NDArray[np.generic]  # term ids, uint16 while the vocabulary allows
+    counts: npt.NDArray[np.uint8]  # clipped at 255 (the length keeps the true total)
+    lengths: npt.NDArray[np.float32]
+    width: int
+
+    @classmethod
+    def of(cls, counts: sparse.csr_matrix) -> CodeRows:
+        counts.sum_duplicates()
+        lengths = np.asarray(counts.sum(axis=1), dtype=np.float32).ravel()
+        return cls(
+            counts.indptr.astype(np.int64),
+            narrow_ids(counts.indices, counts.shape[1]),
+            np.minimum(counts.data, 255).astype(np.uint8),
+            lengths,
+            counts.shape[1],
+        )
+
+    @property
+    def nnz(self) -> int:
+        return int(self.indices.shape[0])
+
+    def shares(self, positions: npt.NDArray[np.int64]) -> sparse.csr_matrix:
+        """``P_ml(c|d)`` of the symbols at ``positions`` (one row each), as a matrix."""
+        from scipy import sparse
+
+        starts = self.indptr[positions]
+        lengths = self.indptr[positions + 1] - starts
+        indptr = np.zeros(positions.shape[0] + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        at = np.repeat(starts - indptr[:-1], lengths) + np.arange(int(indptr[-1]))
+        divisor = np.repeat(np.maximum(self.lengths[positions], 1.0).astype(np.float64), lengths)
+        data = self.counts[at] / divisor
+        shape = (positions.shape[0], self.width)
+        return sparse.csr_matrix((data, self.indices[at].astype(np.int32), indptr), shape=shape)
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """A trained table and one generation's code rows.
+
+    ``table``: code tokens x doc words, ``P(w|c)`` (CSC: a query reads its words' columns);
+    ``code``: each symbol's code token counts (a query reads its candidates' rows);
+    ``background``: ``P(w|C)`` per term.
+    """
+
+    table: sparse.csc_matrix
+    code: CodeRows
+    background: npt.NDArray[np.float32]
+
+    @classmethod
+    def of(
+        cls, table: sparse.csc_matrix, names: sparse.csr_matrix, body: sparse.csr_matrix,
+        doc: sparse.csr_matrix, stop: npt.NDArray[np.int64],
+    ) -> Translation:  # fmt: skip
+        """``table`` over one generation's documents (raw counts of name, fqn and signature
+        tokens, of body tokens and of doc tokens; ``stop``: the stop words' term ids)."""
+
+        code = _code_counts(names, body)
+        width = code.shape[1]
+        doc = _without(doc, stop)
+        total = np.asarray(code.sum(axis=0)).ravel() + np.asarray(doc.sum(axis=0)).ravel()
+        seen = int(np.count_nonzero(total)) + 1  # the NULL token's slot, as in training
+        background = ((total + 0.5) / (total.sum() + 0.5 * seen)).astype(np.float32)
+        if table.shape != (width, width):  # the vocabulary grew since training
+            table = _resized(table, width)
+        return cls(table, CodeRows.of(code), background)
+
+    def scores(
+        self, ids: Sequence[int], positions: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float64]:
+        """The log-ratio translation score of the symbols at ``positions`` for the query
+        words with term ids ``ids`` (0: no evidence)."""
+        code = self.code.shares(positions)
+        if not ids:
+            return np.zeros(code.shape[0])
+        columns = np.asarray(ids, dtype=np.int64)
+        translated = (code @ self.table[:, columns]).toarray()
+        p = BETA * translated + (1 - BETA) * code[:, columns].toarray()
+        ratio = (1 - LAMBDA) * p / (LAMBDA * self.background[columns].astype(np.float64))
+        return np.asarray(np.log1p(ratio).sum(axis=1), dtype=np.float64)
+
+
+def query_ids(query: str, term_ids: Mapping[str, int]) -> list[int]:
+    """The term ids of ``query``'s content words that the vocabulary knows."""
+    found = (term_ids.get(w) for w in content_words(query))
+    return [i for i in found if i is not None]
+
+
+def stop_ids(term_ids: Mapping[str, int]) -> npt.NDArray[np.int64]:
+    """The term ids of the stop words the vocabulary holds (left out of doc words)."""
+    found = (term_ids.get(w) for w in STOPWORDS)
+    return np.asarray(sorted(i for i in found if i is not None), dtype=np.int64)
+
+
+def train(
+    names: sparse.csr_matrix, body: sparse.csr_matrix, doc: sparse.csr_matrix,
+    stop: npt.NDArray[np.int64],
+) -> sparse.csc_matrix:  # fmt: skip
+    """``P(doc word | code token)`` (terms x terms, CSC) after :data:`ITERATIONS` EM rounds
+    over the definitions that have both doc words and code."""
+    from scipy import sparse
+
+    code = _code_counts(names, body)
+    width = code.shape[1]
+    doc = _without(doc, stop)
+    have = np.flatnonzero((np.diff(doc.indptr) > 0) & (np.diff(code.indptr) > 0))
+    kept = _kept_tokens(code[have], names[have], width)
+    words = sparse.csr_matrix(doc[have])
+    per_pair = np.diff(words.indptr) * np.diff(kept.indptr)
+    total = int(per_pair.sum())
+    if total > TRAINING_ENTRIES:  # evenly spaced pairs, as many as the budget holds
+        count = have.shape[0] * TRAINING_ENTRIES // total
+        chosen = np.unique(np.arange(count) * have.shape[0] // count)
+        kept, words = kept[chosen], words[chosen]
+    if not words.nnz:  # nothing documented: nothing learned
+        return sparse.csc_matrix((width, width), dtype=np.float32)
+    return _em(words, kept, width)
+
+
+def _code_counts(names: sparse.csr_matrix, body: sparse.csr_matrix) -> sparse.csr_matrix:
+    from scipy import sparse
+
+    width = max(names.shape[1], body.shape[1])
+    names = sparse.csr_matrix(names, shape=(names.shape[0], width))
+    body = sparse.csr_matrix(body, shape=(body.shape[0], width))
+    return sparse.csr_matrix(names + body, dtype=np.float64)
+
+
+def _without(doc: sparse.csr_matrix, stop: npt.NDArray[np.int64]) -> sparse.csr_matrix:
+    """``doc`` with the stop words' columns emptied."""
+    from scipy import sparse
+
+    doc = sparse.csr_matrix(doc, dtype=np.float64, copy=True)
+    if stop.shape[0]:
+        doc.data[np.isin(doc.indices, stop)] = 0.0
+        doc.eliminate_zeros()
+    return doc
+
+
+def _kept_tokens(
+    code: sparse.csr_matrix, names: sparse.csr_matrix, width: int
+) -> sparse.csr_matrix:
+    """Per pair: the NULL token (column ``width``) and at most :data:`CODE_CAP` code tokens,
+    name, fqn and signature tokens first, then the most frequent; values are the token's
+    count in the code (1 for NULL)."""
+    from scipy import sparse
+
+    code = sparse.csr_matrix(code)
+    code.sort_indices()
+    rows = np.repeat(np.arange(code.shape[0]), np.diff(code.indptr))
+    held = sparse.coo_matrix(names)
+    named = np.isin(rows * width + code.indices, held.row.astype(np.int64) * width + held.col)
+    key = np.where(named, np.inf, code.data)
+    order = np.lexsort((code.indices, -key, rows))
+    rank = np.arange(order.shape[0]) - np.repeat(code.indptr[:-1], np.diff(code.indptr))
+    keep = order[rank < CODE_CAP]
+    r = np.concatenate([rows[keep], np.arange(code.shape[0])])
+    c = np.concatenate([code.indices[keep], np.full(code.shape[0], width)])
+    v = np.concatenate([code.data[keep], np.ones(code.shape[0])])
+    kept = sparse.csr_matrix((v, (r, c)), shape=(code.shape[0], width + 1))
+    kept.sort_indices()
+    return kept
+
+
+def _em(words: sparse.csr_matrix, kept: sparse.csr_matrix, width: int) -> sparse.csc_matrix:
+    """IBM model 1's EM over every (pair, doc word, kept token) entry, vectorized; entries
+    in int32 and float32 (about 40 bytes each at the peak, temporaries included)."""
+    from scipy import sparse
+
+    words.sort_indices()
+    entry_row = np.repeat(np.arange(words.shape[0], dtype=np.int32), np.diff(words.indptr))
+    repeat = np.diff(kept.indptr)[entry_row]  # kept tokens of each (pair, word) entry
+    group = np.repeat(np.arange(entry_row.shape[0], dtype=np.int32), repeat)
+    at = np.arange(group.shape[0], dtype=np.int64)
+    at += np.repeat(kept.indptr[entry_row] - (np.cumsum(repeat) - repeat), repeat)
+    token_count = kept.data[at].astype(np.float32)
+    key = kept.indices[at].astype(np.int64) * width
+    del at
+    key += np.repeat(words.indices, repeat)
+    word_count = np.repeat(words.data.astype(np.float32), repeat)
+    del entry_row, repeat
+    pairs, pair = np.unique(key, return_inverse=True)
+    del key
+    pair = pair.ravel().astype(np.int32)
+    of_token = pairs // width
+    table = np.ones(pairs.shape[0])
+    for _ in range(ITERATIONS):
+        share = table[pair] * token_count
+        share *= word_count / np.bincount(group, weights=share)[group]
+        expected = np.bincount(pair, weights=share, minlength=pairs.shape[0])
+        del share
+        table = expected / np.bincount(of_token, weights=expected, minlength=width + 1)[of_token]
+    keep = (table >= PRUNE) & (of_token < width)  # the NULL row only served training
+    return sparse.csc_matrix(
+        (table[keep].astype(np.float32), (of_token[keep], pairs[keep] % width)),
+        shape=(width, width),
+    )
+
+
+def _resized(table: sparse.csc_matrix, width: int) -> sparse.csc_matrix:
+    """``table`` over a vocabulary of ``width`` terms (ids only grow: new ones are empty)."""
+    from scipy import sparse
+
+    coo = sparse.coo_matrix(table)
+    return sparse.csc_matrix((coo.data, (coo.row, coo.col)), shape=(width, width))
