@@ -53,7 +53,7 @@ from symfuse.ranking.tokenize_pool import (
     tokenize_many,
     workers_for,
 )
-from symfuse.ranking.translation import Translation, stop_ids, train
+from symfuse.ranking.translation import Texts, Translation, stop_ids, train
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -241,10 +241,10 @@ class Corpus:
         names, doc = documents.names, documents.doc
         if names is None or doc is None:
             return None
-        stop = stop_ids(documents.term_ids)
+        texts = Texts.of(names, documents.body, doc, stop_ids(documents.term_ids))
         if self.table is None or retrained:
-            self.table = train(names, documents.body, doc, stop)
-        return Translation.of(self.table, names, documents.body, doc, stop)
+            self.table = train(texts)
+        return Translation.of(self.table, texts)
 
     def _borrowed_words(
         self, index: Index, documents: Documents

@@ -116,16 +116,10 @@ class Translation:
     background: npt.NDArray[np.float32]
 
     @classmethod
-    def of(
-        cls, table: sparse.csc_matrix, names: sparse.csr_matrix, body: sparse.csr_matrix,
-        doc: sparse.csr_matrix, stop: npt.NDArray[np.int64],
-    ) -> Translation:  # fmt: skip
-        """``table`` over one generation's documents (raw counts of name, fqn and signature
-        tokens, of body tokens and of doc tokens; ``stop``: the stop words' term ids)."""
-
-        code = _code_counts(names, body)
+    def of(cls, table: sparse.csc_matrix, texts: Texts) -> Translation:
+        """``table`` over one generation's texts."""
+        code, doc = texts.code, texts.doc
         width = code.shape[1]
-        doc = _without(doc, stop)
         total = np.asarray(code.sum(axis=0)).ravel() + np.asarray(doc.sum(axis=0)).ravel()
         seen = int(np.count_nonzero(total)) + 1  # the NULL token's slot, as in training
         background = ((total + 0.5) / (total.sum() + 0.5 * seen)).astype(np.float32)
@@ -160,17 +154,33 @@ def stop_ids(term_ids: Mapping[str, int]) -> npt.NDArray[np.int64]:
     return np.asarray(sorted(i for i in found if i is not None), dtype=np.int64)
 
 
-def train(
-    names: sparse.csr_matrix, body: sparse.csr_matrix, doc: sparse.csr_matrix,
-    stop: npt.NDArray[np.int64],
-) -> sparse.csc_matrix:  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class Texts:
+    """One generation's counts per symbol, as the model reads them: ``names`` (name, fqn
+    and signature tokens), ``code`` (those and the body's) and ``doc`` (doc words, stop
+    words out). Made once a generation; training and :meth:`Translation.of` share it."""
+
+    names: sparse.csr_matrix
+    code: sparse.csr_matrix
+    doc: sparse.csr_matrix
+
+    @classmethod
+    def of(
+        cls, names: sparse.csr_matrix, body: sparse.csr_matrix, doc: sparse.csr_matrix,
+        stop: npt.NDArray[np.int64],
+    ) -> Texts:  # fmt: skip
+        """From raw counts of name, fqn and signature tokens, of body tokens and of doc
+        tokens (``stop``: the stop words' term ids)."""
+        return cls(names, _code_counts(names, body), _without(doc, stop))
+
+
+def train(texts: Texts) -> sparse.csc_matrix:
     """``P(doc word | code token)`` (terms x terms, CSC) after :data:`ITERATIONS` EM rounds
     over the definitions that have both doc words and code."""
     from scipy import sparse
 
-    code = _code_counts(names, body)
+    names, code, doc = texts.names, texts.code, texts.doc
     width = code.shape[1]
-    doc = _without(doc, stop)
     have = np.flatnonzero((np.diff(doc.indptr) > 0) & (np.diff(code.indptr) > 0))
     kept = _kept_tokens(code[have], names[have], width)
     words = sparse.csr_matrix(doc[have])
