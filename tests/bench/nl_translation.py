@@ -1,25 +1,16 @@
-"""A doc -> code translation channel learned from the index itself, measured offline (issue 13).
+"""symfuse's doc -> code translation model as a channel of its own, measured offline (issue 13).
 
-Not wired into symfuse: this script measures whether it should be. The definitions of an
-index that have a docstring are aligned pairs: their doc words (stemmed, stop words out)
-against their code tokens (name, enclosing scopes, signature, body identifiers, as
-symfuse's documents tokenize them). IBM model 1 (Brown et al. 1993), trained by EM over
-the sparse co-occurring (doc word, code token) pairs with a NULL token, learns
-P(doc word | code token). A prose query is then scored against every definition's code
-(documented or not) by the translation language model of Berger and Lafferty (1999),
-in its rank-equivalent log-ratio form with Jelinek-Mercer smoothing:
+The model is ``symfuse.ranking.translation``'s (IBM model 1 over the index's documented
+definitions, scored by Berger and Lafferty's translation language model), trained with
+each index's ranking structures; ``symfuse.ranking.rerank`` reads it for the candidates
+of a prose query. This script measures it over the whole index, as a channel. Until
+session 13 it carried its own copy of the model (the figures in tests/bench/README.md
+were taken with that copy: the same model, its code tokens read from the files rather
+than the index's documents).
 
-    score(d) = sum_w ln(1 + (1 - LAMBDA) * P(w|d) / (LAMBDA * P(w|C)))
-    P(w|d)   = BETA * sum_c P(w|c) P_ml(c|d) + (1 - BETA) * P_ml(w|d)
-
-(``w`` the query's words less stop and filler words, ``c`` a code token, ``P(w|C)`` the
-word's share of all code and doc tokens, add-0.5). Unlike the word SVD of the similarity
-channel, which learns co-occurrence, this learns which code a doc word describes.
-
-No leakage: the pairs come from the index being searched. For the docstring set that is
+No leakage: the pairs come from the index being searched; for the docstring set that is
 the copy with every target's docstring and leading comments deleted
-(``tests.support.quality.stripped_index``, which raises if one is left), and this script
-also checks that no target is among the training pairs.
+(``tests.support.quality.stripped_index``, which raises if one is left).
 
 Measured three ways per query set, hit@10 / MRR@10 over the whole index:
 
@@ -42,7 +33,6 @@ import argparse
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -51,19 +41,16 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from symfuse.indexer.index import Index
 from symfuse.ranking import search as search_module
 from symfuse.ranking import similarity
 from symfuse.ranking.api import SearchRequest, prepare, search
-from symfuse.ranking.documents import DOC_CHARS, body_tokens, definition_bodies
-from symfuse.ranking.lexical import FILLER
 from symfuse.ranking.request import Channel
 from symfuse.ranking.search import ChannelRun
 from symfuse.ranking.shape import DESCRIBED_KINDS, PLANS
 from symfuse.ranking.structures import Prepared
-from symfuse.ranking.tokens import STOPWORDS, name_tokens, text_tokens
+from symfuse.ranking.translation import query_ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))
@@ -79,127 +66,25 @@ from tests.support.quality import (
     stripped_index,
 )
 
-LAMBDA = 0.2  # Jelinek-Mercer: the collection's share of a word's probability
-BETA = 0.8  # the translated share of P(w|d); the rest is the code's own tokens
-ITERATIONS = 5  # EM rounds (10 measured no better: Django alone 0.430 / 0.194)
-CODE_CAP = 64  # distinct code tokens per training pair (names and early body first)
-PRUNE = 1e-3  # translation probabilities below this are dropped
-NULL = "\0null"  # the empty code token that explains generic doc words
 
+class TranslationChannel:
+    """symfuse's own translation model (``symfuse.ranking.translation``, trained with the
+    index's ranking structures) as a whole-index channel: an ``Embedder``."""
 
-@dataclass(frozen=True, slots=True)
-class Texts:
-    """Per symbol of an index: its code tokens, and its doc words (empty without a doc)."""
-
-    code: list[list[str]]
-    doc: list[list[str]]
-
-
-def texts(index: Index, root: Path) -> Texts:
-    """Code tokens and doc words of every symbol, bodies read from the files under ``root``."""
-    by_file: dict[str, list[int]] = defaultdict(list)
-    for position, symbol in enumerate(index.symbols):
-        by_file[symbol.file].append(position)
-    code: list[list[str]] = [[] for _ in index.symbols]
-    doc: list[list[str]] = [[] for _ in index.symbols]
-    for file, members in by_file.items():
-        try:
-            source = (root / file).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            source = ""
-        symbols = [index.symbols[i] for i in members]
-        bodies = definition_bodies(symbols, source) if source else [""] * len(symbols)
-        for i, s, body in zip(members, symbols, bodies, strict=True):
-            code[i] = [*name_tokens(s.name), *text_tokens(s.container), *text_tokens(s.signature)]
-            code[i] += body_tokens(body) if body else []
-            if s.doc:
-                doc[i] = [t for t in text_tokens(s.doc[:DOC_CHARS]) if t not in STOPWORDS]
-    return Texts(code, doc)
-
-
-class Translation:
-    """IBM model 1 over an index's documented definitions, scoring every definition's code.
-
-    ``scores`` makes it a :class:`symfuse.ranking.similarity.Embedder`.
-    """
-
-    def __init__(self, found: Texts) -> None:
-        started = time.perf_counter()
-        self.ids: dict[str, int] = {NULL: 0}
-        for tokens in (*found.code, *found.doc):
-            for token in tokens:
-                self.ids.setdefault(token, len(self.ids))
-        width = len(self.ids)
-        rows = np.repeat(np.arange(len(found.code)), [len(c) for c in found.code])
-        cols = np.fromiter((self.ids[t] for c in found.code for t in c), np.int64, rows.shape[0])
-        counts = sparse.csr_matrix((np.ones(rows.shape[0]), (rows, cols)), (len(found.code), width))
-        counts.sum_duplicates()
-        lengths = np.asarray(counts.sum(axis=1)).ravel()
-        self.code = sparse.csr_matrix(sparse.diags(1.0 / np.maximum(lengths, 1)) @ counts)
-        doc_counts = np.bincount([self.ids[t] for d in found.doc for t in d], minlength=width)
-        total = np.asarray(counts.sum(axis=0)).ravel() + doc_counts
-        self.background = (total + 0.5) / (total.sum() + 0.5 * width)
-        self.trained = [i for i, d in enumerate(found.doc) if d and found.code[i]]
-        self.table = sparse.csc_matrix(self._train(found))  # [code token, doc word]
-        self.seconds = time.perf_counter() - started
-
-    def _train(self, found: Texts) -> sparse.csr_matrix:
-        """P(doc word | code token) after :data:`ITERATIONS` rounds of EM from uniform."""
-        word: list[int] = []  # one entry per (pair, doc word, code token) ...
-        token: list[int] = []
-        group: list[int] = []  # ... whose (pair, doc word) shares one normalization
-        word_count: list[int] = []
-        token_count: list[int] = []
-        for d in self.trained:
-            have = Counter(found.code[d])
-            kept = [NULL, *list(dict.fromkeys(found.code[d]))[:CODE_CAP]]
-            for w, n in Counter(found.doc[d]).items():
-                word += [self.ids[w]] * len(kept)
-                token += [self.ids[c] for c in kept]
-                group += [group[-1] + 1 if group else 0] * len(kept)
-                word_count += [n] * len(kept)
-                token_count += [have.get(c, 1) for c in kept]
-        width = len(self.ids)
-        if not word:  # no documented definition (every docstring stripped): nothing learned
-            return sparse.csr_matrix((width, width))
-        pairs, pair = np.unique(np.asarray(token) * width + np.asarray(word), return_inverse=True)
-        groups = np.asarray(group)
-        of_token = pairs // width
-        weight = np.asarray(token_count, dtype=np.float64)
-        table = np.ones(pairs.shape[0])
-        for _ in range(ITERATIONS):
-            share = table[pair] * weight
-            share = np.asarray(word_count) * share / np.bincount(groups, weights=share)[groups]
-            expected = np.bincount(pair, weights=share, minlength=pairs.shape[0])
-            table = expected / np.bincount(of_token, weights=expected, minlength=width)[of_token]
-        keep = table >= PRUNE
-        return sparse.csr_matrix(
-            (table[keep], (of_token[keep], pairs[keep] % width)), shape=(width, width)
-        )
+    def __init__(self, prepared: Prepared) -> None:
+        assert prepared.translation is not None
+        self.model = prepared.translation
+        self.term_ids = prepared.lexical.term_ids
+        self.every = np.arange(prepared.size, dtype=np.int64)
 
     @property
     def name(self) -> str:
         return "translation"
 
     def scores(self, query: str) -> npt.NDArray[np.float32]:
-        """The log-ratio translation LM score of every symbol for ``query`` (0: no evidence)."""
-        return self.scores_of(query, None)
-
-    def scores_of(
-        self, query: str, positions: npt.NDArray[np.int64] | None
-    ) -> npt.NDArray[np.float32]:
-        """:meth:`scores` of the symbols at ``positions`` only (None: all): a re-ranker reads
-        its candidates' rows, not the whole index (nl_combiner.py)."""
-        words = [t for t in text_tokens(query) if t not in STOPWORDS]
-        content = [t for t in words if t not in FILLER] or words
-        ids = [self.ids[t] for t in dict.fromkeys(content) if t in self.ids]
-        code = self.code if positions is None else self.code[positions]
-        if not ids:
-            return np.zeros(code.shape[0], dtype=np.float32)
-        translated = (code @ self.table[:, ids]).toarray()
-        p = BETA * translated + (1 - BETA) * code[:, ids].toarray()
-        ratio = (1 - LAMBDA) * p / (LAMBDA * self.background[ids])
-        return np.log1p(ratio).sum(axis=1).astype(np.float32)
+        """The translation score of every symbol for ``query`` (0: no evidence)."""
+        ids = query_ids(query, self.term_ids)
+        return self.model.scores(ids, self.every).astype(np.float32)
 
 
 # --- the channel in symfuse's fusion ------------------------------------------------------------
@@ -209,7 +94,7 @@ class Translation:
 class Setting:
     """What the patched search adds: the model of each prepared index, and how."""
 
-    models: dict[int, Translation]
+    models: dict[int, TranslationChannel]
     weight: float = 0.0
     restrict: int = 0  # > 0: only the lexical channel's first this many are ranked
     undocumented: dict[int, npt.NDArray[np.bool_]] | None = None  # per index: rank these only
@@ -280,23 +165,19 @@ class Measured:
 def measure(name: str, index: Index, root: Path, cases: list[nl_bench.Case],
             weights: Sequence[float]) -> Measured:  # fmt: skip
     """The channel alone and fused at each weight, over ``index`` (sources under ``root``)."""
-    found = texts(index, root)
-    model = Translation(found)
-    targets = {index.position[e] for c in cases for e in c.expected if e in index.position}
-    leaked = targets.intersection(model.trained) if name in ("django", "fixture") else set()
-    if leaked:
-        raise SystemExit(f"{name}: {len(leaked)} docstring targets among the training pairs")
     started = time.perf_counter()
     prepared = prepare(index)
     build = time.perf_counter() - started
+    model = TranslationChannel(prepared)
+    trained = prepared.translation.table.nnz if prepared.translation is not None else 0
     ids = [s.symbol_id for s in index.symbols]
     started = time.perf_counter()
     alone = [similarity.rank(model, c.query, _described(prepared, None), nl_bench.DEPTH)
              for c in cases]  # fmt: skip
     per_query = (time.perf_counter() - started) / max(len(cases), 1) * 1000
-    print(f"{name}: {len(ids)} symbols, {len(model.trained)} training pairs, {model.table.nnz} "
-          f"translations, trained in {model.seconds:.1f} s (symfuse's ranking structures: "
-          f"{build:.1f} s), {per_query:.1f} ms a query (indicative)", file=sys.stderr)  # fmt: skip
+    print(f"{name}: {len(ids)} symbols, {trained} translations, symfuse's ranking structures "
+          f"(the model's training included) {build:.1f} s, {per_query:.1f} ms a query "
+          f"(indicative)", file=sys.stderr)  # fmt: skip
     ranks = {"alone": [nl_bench.rank_of([ids[i] for i in r.positions], c.expected)
                        for r, c in zip(alone, cases, strict=True)]}  # fmt: skip
     SETTING.models[id(prepared)] = model
