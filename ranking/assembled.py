@@ -40,6 +40,7 @@ from symfuse.ranking.npz_arrays import (
     strings,
     unstrings,
 )
+from symfuse.ranking.quantized import Quantized
 from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import Vocabulary
 from symfuse.ranking.structures import Prepared
@@ -117,6 +118,14 @@ def restore_exact(
         return None, False
 
 
+def stored_vectors(arrays: Any) -> Quantized:
+    """The final vectors as the ranking file holds them (mapped, not copied)."""
+    return Quantized(
+        np.asarray(arrays["doc_vectors"], dtype=np.int8),
+        np.asarray(arrays["doc_scales"], dtype=np.float32),
+    )
+
+
 def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
     n = len(index.symbols)
     files, vocab, trigram_vocab, model_count, stamp_count, model_symbols = (
@@ -128,7 +137,7 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
     model = read_model(npz, model_count, stamp_count, model_symbols)
     # final vectors as stored (mapped, not copied); an exact load is never saved, so the
     # heirs' own vectors (kept for that) are not read
-    vectors = np.asarray(npz["doc_vectors"], dtype=np.float32)
+    vectors = stored_vectors(npz)
     lexical = LexicalIndex(
         head=read_csc(npz, "x_lexical_head"),
         body=read_csc(npz, "x_lexical_body"),

@@ -33,6 +33,7 @@ from symfuse.ranking.aside import aside
 from symfuse.ranking.columns import Coding, Columns
 from symfuse.ranking.documents import Documents
 from symfuse.ranking.lexical import QueryTerms
+from symfuse.ranking.quantized import Quantized
 from symfuse.ranking.sparse_rows import VALUES
 from symfuse.ranking.topk import Ranking, top_k_of
 
@@ -384,7 +385,7 @@ class RepositoryEmbedder:
     tfidf: Columns  # symbols x terms, rows L2-normalized
     idf: npt.NDArray[np.float64]
     model: WordModel
-    doc_vectors: npt.NDArray[np.float32]  # symbols x dims, rows L2-normalized
+    doc_vectors: Quantized  # symbols x dims, rows L2-normalized before their coding
     term_ids: Mapping[str, int]
     name: str = "tfidf+ppmi-svd"
 
@@ -405,7 +406,7 @@ class RepositoryEmbedder:
             tfidf=tfidf,
             idf=idf,
             model=model,
-            doc_vectors=doc_vectors,
+            doc_vectors=Quantized.of(doc_vectors),
             term_ids=documents.term_ids,
         )
 
@@ -432,8 +433,7 @@ class RepositoryEmbedder:
             vector = self.model.idf[rows].astype(np.float32) @ self.model.vectors[rows]
             norm = float(np.linalg.norm(vector))
             if norm > 0:
-                # einsum's own loop, not BLAS: a threaded BLAS matvec stalls on a busy machine.
-                dense = aside(np.einsum, "ij,j->i", self.doc_vectors, vector / norm)
+                dense = aside(self.doc_vectors.dot, vector / norm)
 
         def finish() -> npt.NDArray[np.float32]:
             lexical = self._tfidf_cosines(wanted)

@@ -18,6 +18,7 @@ from symfuse.ranking.corpus import Corpus
 from symfuse.ranking.npz_arrays import DEFLATED, FORMAT, opened, write_archive
 from symfuse.ranking.persist import restore
 from symfuse.ranking.prepare import prepare
+from symfuse.ranking.quantized import Quantized
 from tests.support.paths import FIXTURES
 
 
@@ -62,7 +63,8 @@ def test_restored_pieces_are_the_pieces_built(index: Index, tmp_path: Path) -> N
 
 def test_restored_vectors_are_the_own_vectors_built(index: Index, tmp_path: Path) -> None:
     """The heirs' vectors of their own text are not stored but embedded again on restore:
-    every file's cached vectors come back bit for bit, heirs included."""
+    every file's cached vectors come back as the codes the file holds give them, so a
+    build from the restored corpus codes them as the first build did, heirs included."""
     built = prepare(index, tmp_path)
     assert built.heirs.shape[0]  # the fixture has symbols that borrow docstring words
     corpus = Corpus()
@@ -73,8 +75,10 @@ def test_restored_vectors_are_the_own_vectors_built(index: Index, tmp_path: Path
     own = prepare_module.corpus_of(index).vectors
     assert set(corpus.vectors) == set(own)
     for stamp, (_, vectors) in own.items():
-        restored = corpus.vectors[stamp][1]
-        assert np.array_equal(restored.view(np.uint32), vectors.view(np.uint32)), stamp
+        restored = Quantized.of(corpus.vectors[stamp][1])
+        first = Quantized.of(vectors)
+        assert np.array_equal(restored.codes, first.codes), stamp
+        assert np.array_equal(restored.scales, first.scales), stamp
 
 
 def test_only_members_a_restore_reads_are_deflated(index: Index, tmp_path: Path) -> None:

@@ -81,8 +81,8 @@ def test_unknown_words_give_no_ranking(embedder: tuple[RepositoryEmbedder, list[
 
 def test_doc_vectors_are_unit_length(embedder: tuple[RepositoryEmbedder, list[str]]) -> None:
     model, _ = embedder
-    norms = np.linalg.norm(model.doc_vectors, axis=1)
-    assert np.all((np.abs(norms - 1) < 1e-5) | (norms == 0))
+    norms = np.linalg.norm(model.doc_vectors.rows(), axis=1)  # as their int8 codes give them
+    assert np.all((np.abs(norms - 1) < 0.02) | (norms == 0))
 
 
 def test_word_vectors_learn_from_every_kth_symbol_past_the_token_budget() -> None:
