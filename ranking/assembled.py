@@ -21,7 +21,6 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.columns import Columns
 from symfuse.ranking.filters import FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex
 from symfuse.ranking.identity import NameForms, NameTable
@@ -45,6 +44,7 @@ from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import Vocabulary
 from symfuse.ranking.structures import Prepared
 from symfuse.ranking.term_table import TermTable
+from symfuse.ranking.tfidf import Tfidf
 
 log = logging.getLogger(__name__)
 
@@ -76,10 +76,12 @@ def assembled_arrays(prepared: Prepared) -> Arrays:
         **sparse_arrays("x_lexical_body", prepared.lexical.body),
         "x_body_length": prepared.lexical.body_length,
         "x_lexical_idf": prepared.lexical.idf,
-        **sparse_arrays("x_tfidf", prepared.similarity.tfidf),
+        # the TF-IDF matrix is made from the BM25 head and body when read: its scales only
+        "x_tfidf_idf": prepared.similarity.tfidf.idf,
+        "x_tfidf_inverse": prepared.similarity.tfidf.inverse,
+        # the query's weights, when they are not the matrix's (a shard's global idf)
+        **_query_idf(prepared.similarity),
         **sparse_arrays("x_trigrams", prepared.trigrams.matrix),
-        # the idf is the TF-IDF matrix's column scale when it has one: not stored twice
-        **({} if _coded_idf(prepared.similarity.tfidf) else {"x_idf": prepared.similarity.idf}),
         "x_kind": filters.kind,
         "x_language": filters.language,
         "x_languages": strings(filters.languages),
@@ -145,8 +147,13 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
         idf=np.asarray(npz["x_lexical_idf"], dtype=np.float64),
         term_ids=term_ids,
     )
-    tfidf = read_csc(npz, "x_tfidf")
-    if not (vectors.shape[0] == lexical.size == tfidf.shape[0] == n):
+    tfidf = Tfidf(
+        lexical.head,
+        lexical.body,
+        np.asarray(npz["x_tfidf_idf"], dtype=np.float64),
+        np.asarray(npz["x_tfidf_inverse"], dtype=np.float64),
+    )
+    if not (vectors.shape[0] == lexical.size == tfidf.inverse.shape[0] == n):
         raise ValueError("row counts disagree")
     filters = _filters(npz)
     return Prepared(
@@ -183,14 +190,17 @@ class _Names:
     orders: list[npt.NDArray[np.int64]]  # of names, lower and wholes (_NAME_ORDERS)
 
 
-def _coded_idf(tfidf: Columns) -> bool:
-    return tfidf.coding.column is not None
-
-
-def _idf(npz: Any, tfidf: Columns) -> npt.NDArray[np.float64]:
-    column = tfidf.coding.column
-    found = npz["x_idf"] if column is None else column
+def _idf(npz: Any, tfidf: Tfidf) -> npt.NDArray[np.float64]:
+    """The query's term weights: the matrix's idf unless stored apart (a MappedArchive or
+    a dict of its members: no .get)."""
+    found = npz["x_idf"] if "x_idf" in npz else tfidf.idf  # noqa: SIM401
     return np.asarray(found, dtype=np.float64)
+
+
+def _query_idf(embedder: RepositoryEmbedder) -> Arrays:
+    if np.array_equal(embedder.idf, embedder.tfidf.idf):
+        return {}
+    return {"x_idf": embedder.idf}
 
 
 def _names(npz: Any, index: Index) -> _Names:

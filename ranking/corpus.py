@@ -178,12 +178,13 @@ class Corpus:
         forms = NameForms.join([p.names for p in ordered])
         trigram_rows_ = Rows.stack([p.trigrams for p in ordered])
         loaded, self.loaded = self.loaded, False
+        lexical = LexicalIndex.build(documents)
         return Prepared(
             generation=index.generation,
             fingerprint=fingerprint,
             names=NameTable.of(forms),
-            lexical=LexicalIndex.build(documents),
-            similarity=RepositoryEmbedder.assemble(documents, self.model, vectors),
+            lexical=lexical,
+            similarity=RepositoryEmbedder.assemble(documents, self.model, vectors, lexical),
             trigrams=TrigramIndex.of(
                 trigram_rows_, self.trigram_vocabulary, forms.lower, forms.wholes
             ),

@@ -38,7 +38,6 @@ from symfuse.indexer.errors import IndexCorrupt
 from symfuse.ranking.columns import Columns
 from symfuse.ranking.lexical import B, LexicalIndex, idf
 from symfuse.ranking.similarity import RepositoryEmbedder
-from symfuse.ranking.sparse_rows import VALUES
 from symfuse.ranking.structures import Prepared
 
 STATS_FORMAT = 1
@@ -185,22 +184,14 @@ def lexical_with(lexical: LexicalIndex, stats: CorpusStats) -> LexicalIndex:
 
 def _similarity(embedder: RepositoryEmbedder, stats: CorpusStats) -> RepositoryEmbedder:
     """The TF-IDF half weighted by the global idf: each row ``ln(1 + tf) * idf`` is
-    L2-normalized, so re-weighing its entries by ``global / own`` idf and normalizing
-    again gives the row the combined corpus has (entries whose own idf is 0, a word in
-    every symbol, stay 0). The word-vector half is left as learned (module docstring)."""
+    L2-normalized again with the global idf in place of its own, which gives the row the
+    combined corpus has (entries whose own idf is 0, a word in every symbol, stay 0). The
+    word-vector half is left as learned (module docstring)."""
     tfidf = embedder.tfidf
     width = tfidf.shape[1]
-    mine = embedder.idf
     wanted = np.zeros(width, dtype=np.float64)
     for term, col in _columns(embedder.term_ids, width).items():
         count = stats.similarity_df.get(term, 0)
         wanted[col] = np.log(max(stats.documents, 1) / max(count, 1))
-    ratio = np.divide(wanted, mine, out=np.zeros(width), where=mine > 0)
-    rows = sparse.csr_matrix(tfidf.scipy(), copy=True)
-    columns = rows.indices
-    rows.data = rows.data * ratio[columns]
-    owner = np.repeat(np.arange(rows.shape[0]), np.diff(rows.indptr))
-    norms = np.sqrt(np.bincount(owner, weights=rows.data * rows.data, minlength=rows.shape[0]))
-    inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    rows.data = (rows.data * inverse[owner]).astype(VALUES)
-    return dataclasses.replace(embedder, tfidf=Columns.of(rows), idf=wanted)
+    weighed = np.where(tfidf.idf > 0, wanted, 0.0)
+    return dataclasses.replace(embedder, tfidf=tfidf.reweighted(weighed), idf=wanted)

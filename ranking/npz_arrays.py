@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.translation import Translation
 
 
-FORMAT = 13  # bump with any change to what is stored
+FORMAT = 14  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 

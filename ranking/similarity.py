@@ -30,11 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking.aside import aside
-from symfuse.ranking.columns import Coding, Columns
 from symfuse.ranking.documents import Documents
-from symfuse.ranking.lexical import QueryTerms
+from symfuse.ranking.lexical import LexicalIndex, QueryTerms
 from symfuse.ranking.quantized import Quantized
-from symfuse.ranking.sparse_rows import VALUES
+from symfuse.ranking.tfidf import Tfidf
 from symfuse.ranking.topk import Ranking, top_k_of
 
 if TYPE_CHECKING:
@@ -88,63 +87,6 @@ class Embedder(Protocol):
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """Similarity of every symbol (aligned with ``Index.symbols``) to ``query``."""
         ...
-
-
-def tfidf_matrix(tf: sparse.csr_matrix) -> tuple[Columns, npt.NDArray[np.float64]]:
-    """Rows ``ln(1 + tf) * idf`` L2-normalized, and ``idf = ln(N / df)``.
-
-    Kept factored (:class:`~symfuse.ranking.columns.Coding`): the ``ln(1 + tf)`` of each
-    entry (a few thousand distinct values, coded in a table), times its column's idf and
-    its row's inverse norm when read, which gives the same float32 as multiplying them
-    here would, in a third of the bytes. :data:`BLOCK_ROWS` rows at a time (a row's
-    values depend on that row alone: the same floats), so the float64 temporaries stay
-    a few MB: whole, they were four arrays of the matrix's size, 100 MB at the top of a
-    cold build's memory on SQLAlchemy.
-    """
-    from scipy import sparse
-
-    tf = sparse.csr_matrix(tf)
-    tf.sum_duplicates()
-    n_docs = tf.shape[0]
-    df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
-    idf = np.log(max(n_docs, 1) / np.maximum(df, 1.0))
-    logs = np.empty(tf.nnz, dtype=VALUES)
-    inverse = np.zeros(n_docs, dtype=np.float64)
-    products = None if tf.dtype == VALUES else np.empty(tf.nnz, dtype=VALUES)
-    for start in range(0, n_docs, BLOCK_ROWS):
-        stop = min(start + BLOCK_ROWS, n_docs)
-        lo, hi = int(tf.indptr[start]), int(tf.indptr[stop])
-        block = np.log1p(tf.data[lo:hi])
-        weights = block * idf[tf.indices[lo:hi]]
-        sizes = np.diff(tf.indptr[start : stop + 1])
-        if products is None:
-            logs[lo:hi] = block
-            inverse[start:stop] = _inverse_norms(weights, sizes)[1]
-        else:  # counts of another dtype: the products, as they are
-            products[lo:hi] = _unit_rows(weights, sizes)
-    if products is not None:
-        return Columns.of(sparse.csr_matrix((products, tf.indices, tf.indptr), shape=tf.shape)), idf
-    factors = sparse.csr_matrix((logs, tf.indices, tf.indptr), shape=tf.shape)
-    return Columns.coded(factors, Coding(column=idf, row=inverse)), idf
-
-
-def _unit_rows(
-    weights: npt.NDArray[np.float64], sizes: npt.NDArray[np.int64]
-) -> npt.NDArray[np.float32]:
-    """Consecutive rows of ``sizes`` entries each, each divided by its L2 norm."""
-    rows, inverse = _inverse_norms(weights, sizes)
-    return (weights * inverse[rows]).astype(VALUES)
-
-
-def _inverse_norms(
-    weights: npt.NDArray[np.float64], sizes: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """Each entry's row (consecutive rows of ``sizes`` entries) and each row's 1 / L2 norm
-    (0 for an empty row)."""
-    rows = np.repeat(np.arange(sizes.shape[0]), sizes)
-    norms = np.sqrt(np.bincount(rows, weights=weights * weights, minlength=sizes.shape[0]))
-    inverse = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    return rows, inverse
 
 
 def cooccurrence(
@@ -382,8 +324,8 @@ class WordModel:
 class RepositoryEmbedder:
     """TF-IDF plus PPMI-SVD word vectors, trained on the index (the default model)."""
 
-    tfidf: Columns  # symbols x terms, rows L2-normalized
-    idf: npt.NDArray[np.float64]
+    tfidf: Tfidf  # symbols x terms, rows L2-normalized, made from the BM25 index's counts
+    idf: npt.NDArray[np.float64]  # what a query's terms weigh
     model: WordModel
     doc_vectors: Quantized  # symbols x dims, rows L2-normalized before their coding
     term_ids: Mapping[str, int]
@@ -393,18 +335,22 @@ class RepositoryEmbedder:
     def train(cls, documents: Documents, dimensions: int = DIMENSIONS) -> RepositoryEmbedder:
         model = WordModel.train(documents, dimensions)
         vectors = model.embed(documents.tf, model.rows_of(documents.vocabulary))
-        return cls.assemble(documents, model, vectors)
+        return cls.assemble(documents, model, vectors, LexicalIndex.build(documents))
 
     @classmethod
     def assemble(
-        cls, documents: Documents, model: WordModel, doc_vectors: npt.NDArray[np.float32]
+        cls,
+        documents: Documents,
+        model: WordModel,
+        doc_vectors: npt.NDArray[np.float32],
+        lexical: LexicalIndex,
     ) -> RepositoryEmbedder:
-        """The embedder of ``documents`` with a trained ``model`` and their vectors under it."""
-
-        tfidf, idf = tfidf_matrix(documents.tf)
+        """The embedder of ``documents`` with a trained ``model`` and their vectors under it;
+        its TF-IDF rows read the counts of ``lexical``, the BM25 index of ``documents``."""
+        tfidf = Tfidf.of(lexical.head, lexical.body, documents.tf)
         return cls(
             tfidf=tfidf,
-            idf=idf,
+            idf=tfidf.idf,
             model=model,
             doc_vectors=Quantized.of(doc_vectors),
             term_ids=documents.term_ids,
@@ -451,8 +397,7 @@ class RepositoryEmbedder:
             weights = self.idf[cols]
             weights = weights / (np.linalg.norm(weights) or 1.0)
             for col, w in zip(cols, weights, strict=True):
-                hits, values = self.tfidf.column(col)
-                lexical[hits] += w * values
+                self.tfidf.add_column(col, w, lexical)
         return lexical
 
 

@@ -9,7 +9,8 @@ from scipy import sparse
 
 from symfuse.ranking import columns as columns_module
 from symfuse.ranking.columns import Coding, Columns
-from symfuse.ranking.similarity import tfidf_matrix
+from symfuse.ranking.documents import similarity_tf
+from symfuse.ranking.tfidf import Tfidf
 
 
 def _random(rows: int, cols: int, values: npt.NDArray[np.float32]) -> sparse.csr_matrix:
@@ -54,16 +55,35 @@ def test_divided_values_equal_the_quotients_made_ahead() -> None:
     assert _same_bits(Columns.of(ahead).data, coded.data)
 
 
-def test_tfidf_factors_equal_the_products() -> None:
-    tf = _random(400, 60, np.random.default_rng(4).integers(1, 9, 5000).astype(np.float32) * 1.5)
-    coded, idf = tfidf_matrix(tf)
-    logs = np.log1p(tf.data) * idf[tf.indices]
+def test_tfidf_columns_made_from_the_bm25_counts_equal_the_products() -> None:
+    """The TF-IDF values a search reads, made from a head and a body coded as the BM25
+    index codes them, are the products ``ln(1 + tf) * idf / |row|`` bit for bit."""
+    rng = np.random.default_rng(4)
+    head = _random(400, 60, rng.integers(1, 9, 5000).astype(np.float32) * 1.5)
+    body = _random(400, 60, rng.integers(1, 30, 4000).astype(np.float32))
+    head_columns = Columns.coded(head, Coding(divisor=rng.uniform(0.5, 2.0, 400)))
+    body_columns = Columns.coded(body, Coding())
+    tf = similarity_tf(head, body)
+    made = Tfidf.of(head_columns, body_columns, tf)
+    tf = sparse.csr_matrix(tf)
+    logs = np.log1p(tf.data).astype(np.float64) * made.idf[tf.indices]
     rows = np.repeat(np.arange(400), np.diff(tf.indptr))
     norms = np.sqrt(np.bincount(rows, weights=logs * logs, minlength=400))
     products = (logs * (1.0 / norms)[rows]).astype(np.float32)
     plain = Columns.of(sparse.csr_matrix((products, tf.indices, tf.indptr), shape=tf.shape))
-    assert coded.coding.table is not None
-    assert _same_bits(plain.data, coded.data)
+    assert head_columns.coding.table is not None
+    ours = sparse.csc_matrix(made.scipy())
+    assert np.array_equal(ours.indptr, plain.indptr)
+    assert np.array_equal(ours.indices, plain.indices)
+    assert _same_bits(plain.data, ours.data)
+    assert made.tf().nnz == tf.nnz
+    for col in range(60):  # a query's sum reads the same values, found without sorting
+        rows, values = made.column(col)
+        expected = np.zeros(400)
+        expected[rows] += np.float64(0.7) * values
+        got = np.zeros(400)
+        made.add_column(col, np.float64(0.7), got)
+        assert np.array_equal(got, expected), col
 
 
 def test_many_distinct_values_stay_float32(monkeypatch: pytest.MonkeyPatch) -> None:

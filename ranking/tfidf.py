@@ -1,0 +1,170 @@
+"""The similarity channel's TF-IDF rows, read from the BM25 index's own counts (issue 16).
+
+A symbol's TF-IDF row weighs ``tf = head + SIMILARITY_BODY * body``, the same head and
+body counts the BM25 channel keeps by column (:class:`~symfuse.ranking.lexical.
+LexicalIndex`). Its values, ``ln(1 + tf) * idf[column] / |row|``, are made when a column
+is read from those two columns and two vectors (the columns' idf and the rows' inverse
+norms), in the arithmetic the stored matrix's coding used. Storing that matrix as well
+took 14 MB of SQLAlchemy's ranking file, a fifth of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.ranking.columns import Columns
+from symfuse.ranking.documents import SIMILARITY_BODY
+
+if TYPE_CHECKING:
+    from scipy import sparse
+
+Floats = npt.NDArray[np.float64]
+BLOCK_ROWS = 2048  # rows weighed at a time by :func:`weights` (its temporaries stay small)
+_BODY = np.float32(SIMILARITY_BODY)  # as scipy scales float32 counts by a Python float
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
+class Tfidf:
+    """A symbols x terms TF-IDF matrix, its values made from ``head`` and ``body`` counts
+    (the BM25 index's: their codings' tables hold the counts; the BM25 head's divisor is
+    not applied here) as ``float32(ln(1 + tf) * idf[c] * inverse[r])``."""
+
+    head: Columns
+    body: Columns
+    idf: Floats  # each column's weight: ln(N / df)
+    inverse: Floats  # each row's 1 / L2 norm of its weights (0 for an empty row)
+
+    @classmethod
+    def of(cls, head: Columns, body: Columns, tf: sparse.csr_matrix) -> Tfidf:
+        """The matrix of ``tf`` (:func:`~symfuse.ranking.documents.similarity_tf` of the
+        counts ``head`` and ``body`` hold)."""
+        idf, inverse = weights(tf)
+        return cls(head, body, idf, inverse)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.head.shape
+
+    def column(self, col: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+        """Column ``col``: its row ids (ascending) and values."""
+        rows, tf = self.counts(col)
+        return rows, self._values(col, rows, tf)
+
+    def add_column(self, col: int, weight: float, out: Floats) -> None:
+        """``out[r] += weight * value`` for each entry of column ``col`` (what a query's
+        term adds to the cosines): the same values as :meth:`column`, their rows in no
+        order, found without sorting (a dense scratch of the rows: a frequent term's
+        column has 16k entries on SQLAlchemy, and the union of its head and body rows by
+        sorting cost a search about 1 ms)."""
+        head_rows, head = _entries(self.head, col)
+        body_rows, body = _entries(self.body, col)
+        if not body_rows.shape[0]:
+            rows, tf = head_rows, head
+        elif not head_rows.shape[0]:
+            rows, tf = body_rows, body * _BODY
+        else:
+            dense = np.zeros(self.shape[0], dtype=np.float32)
+            dense[head_rows] = head
+            only_body = body_rows[dense[body_rows] == 0]  # counts are positive
+            dense[body_rows] += body * _BODY
+            rows = np.concatenate([head_rows, only_body])
+            tf = dense[rows]
+        out[rows] += np.float64(weight) * self._values(col, rows, tf)  # float64, as before
+
+    def _values(
+        self, col: int, rows: npt.NDArray[np.intp], tf: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        """``float32(ln(1 + tf) * idf[col] * inverse[rows])``, in the order a stored
+        matrix's coding multiplied them."""
+        logs = np.log1p(tf).astype(np.float64)
+        logs *= self.idf[col]
+        logs *= np.take(self.inverse, rows)
+        return logs.astype(np.float32)
+
+    def counts(self, col: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+        """Column ``col`` of ``tf``: row ids (ascending) and ``head + SIMILARITY_BODY *
+        body``, summed in float32 as scipy sums the two matrices."""
+        head_rows, head = _entries(self.head, col)
+        body_rows, body = _entries(self.body, col)
+        if not body_rows.shape[0]:
+            return head_rows, head
+        scaled = body * _BODY
+        if not head_rows.shape[0]:
+            return body_rows, scaled
+        rows = np.union1d(head_rows, body_rows)
+        tf = np.zeros(rows.shape[0], dtype=np.float32)
+        tf[np.searchsorted(rows, head_rows)] = head
+        tf[np.searchsorted(rows, body_rows)] += scaled
+        return rows, tf
+
+    def reweighted(self, idf: Floats) -> Tfidf:
+        """The matrix with each column weighed by ``idf`` instead and the rows normalized
+        again (a shard scoring as part of a larger corpus)."""
+        return Tfidf(self.head, self.body, idf, weights(self.tf(), idf)[1])
+
+    def tf(self) -> sparse.csr_matrix:
+        """The whole ``tf`` matrix, by row."""
+        from scipy import sparse
+
+        head, body = (_raw(part) for part in (self.head, self.body))
+        return sparse.csr_matrix(head + SIMILARITY_BODY * body)
+
+    def scipy(self) -> sparse.csc_matrix:
+        """The matrix for scipy's arithmetic (tests; every column made)."""
+        from scipy import sparse
+
+        parts = [self.column(c) for c in range(self.shape[1])]
+        indptr = np.concatenate([[0], np.cumsum([rows.shape[0] for rows, _ in parts])])
+        indices = np.concatenate([np.zeros(0, dtype=np.intp), *(rows for rows, _ in parts)])
+        data = np.concatenate([np.zeros(0, dtype=np.float32), *(v for _, v in parts)])
+        return sparse.csc_matrix((data, indices, indptr), shape=self.shape)
+
+
+def weights(tf: sparse.csr_matrix, idf: Floats | None = None) -> tuple[Floats, Floats]:
+    """``idf = ln(N / df)`` of ``tf``'s columns (unless given) and each row's inverse L2
+    norm of ``ln(1 + tf) * idf``, :data:`BLOCK_ROWS` rows at a time (whole, the float64
+    temporaries were 100 MB at the top of a cold build's memory on SQLAlchemy)."""
+    from scipy import sparse
+
+    tf = sparse.csr_matrix(tf)
+    tf.sum_duplicates()
+    n_docs = tf.shape[0]
+    if idf is None:
+        df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
+        idf = np.log(max(n_docs, 1) / np.maximum(df, 1.0))
+    inverse = np.zeros(n_docs, dtype=np.float64)
+    for start in range(0, n_docs, BLOCK_ROWS):
+        stop = min(start + BLOCK_ROWS, n_docs)
+        lo, hi = int(tf.indptr[start]), int(tf.indptr[stop])
+        logs = np.log1p(tf.data[lo:hi].astype(np.float32)).astype(np.float64)
+        logs *= idf[tf.indices[lo:hi]]
+        rows = np.repeat(np.arange(stop - start), np.diff(tf.indptr[start : stop + 1]))
+        norms = np.sqrt(np.bincount(rows, weights=logs * logs, minlength=stop - start))
+        np.divide(1.0, norms, out=inverse[start:stop], where=norms > 0)
+    return idf, inverse
+
+
+def _entries(matrix: Columns, col: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+    """Column ``col``'s row ids and stored values as its table decodes them, unscaled."""
+    start, end = int(matrix.indptr[col]), int(matrix.indptr[col + 1])
+    rows = matrix.indices[start:end].astype(np.intp)
+    stored = matrix.stored[start:end]
+    table = matrix.coding.table
+    values: npt.NDArray[Any] = stored if table is None else np.take(table, stored)
+    return rows, values.astype(np.float32, copy=False)
+
+
+def _raw(matrix: Columns) -> sparse.csc_matrix:
+    """``matrix`` with its stored values decoded by its table alone."""
+    from scipy import sparse
+
+    table = matrix.coding.table
+    data = matrix.stored if table is None else np.take(table, matrix.stored)
+    indices = np.asarray(matrix.indices, dtype=np.int32)
+    return sparse.csc_matrix(
+        (np.asarray(data, dtype=np.float32), indices, matrix.indptr), shape=matrix.shape
+    )
