@@ -51,29 +51,36 @@ class Tfidf:
 
     def column(self, col: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
         """Column ``col``: its row ids (ascending) and values."""
-        rows, tf = self.counts(col)
+        rows, tf = self._tf(col)
+        order = np.argsort(rows, kind="stable")
+        rows, tf = rows[order], tf[order]
         return rows, self._values(col, rows, tf)
 
     def add_column(self, col: int, weight: float, out: Floats) -> None:
         """``out[r] += weight * value`` for each entry of column ``col`` (what a query's
-        term adds to the cosines): the same values as :meth:`column`, their rows in no
-        order, found without sorting (a dense scratch of the rows: a frequent term's
-        column has 16k entries on SQLAlchemy, and the union of its head and body rows by
-        sorting cost a search about 1 ms)."""
+        term adds to the cosines): the values of :meth:`column`, their rows unsorted."""
+        rows, tf = self._tf(col)
+        out[rows] += np.float64(weight) * self._values(col, rows, tf)  # float64, as before
+
+    def _tf(self, col: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+        """Column ``col`` of ``tf``: its row ids, in no order, and ``head + SIMILARITY_BODY
+        * body`` summed in float32 as scipy sums the two matrices. The union of the head's
+        and the body's rows is found through a dense scratch of the rows, not by sorting:
+        a frequent term's column has 16k entries on SQLAlchemy, and sorting the union
+        cost a search about 1 ms."""
         head_rows, head = _entries(self.head, col)
         body_rows, body = _entries(self.body, col)
         if not body_rows.shape[0]:
-            rows, tf = head_rows, head
-        elif not head_rows.shape[0]:
-            rows, tf = body_rows, body * _BODY
-        else:
-            dense = np.zeros(self.shape[0], dtype=np.float32)
-            dense[head_rows] = head
-            only_body = body_rows[dense[body_rows] == 0]  # counts are positive
-            dense[body_rows] += body * _BODY
-            rows = np.concatenate([head_rows, only_body])
-            tf = dense[rows]
-        out[rows] += np.float64(weight) * self._values(col, rows, tf)  # float64, as before
+            return head_rows, head
+        scaled = body * _BODY
+        if not head_rows.shape[0]:
+            return body_rows, scaled
+        dense = np.zeros(self.shape[0], dtype=np.float32)
+        dense[head_rows] = head
+        only_body = body_rows[dense[body_rows] == 0]  # counts are positive
+        dense[body_rows] += scaled
+        rows = np.concatenate([head_rows, only_body])
+        return rows, dense[rows]
 
     def _values(
         self, col: int, rows: npt.NDArray[np.intp], tf: npt.NDArray[np.float32]
