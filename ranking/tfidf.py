@@ -92,22 +92,6 @@ class Tfidf:
         logs *= np.take(self.inverse, rows)
         return logs.astype(np.float32)
 
-    def counts(self, col: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
-        """Column ``col`` of ``tf``: row ids (ascending) and ``head + SIMILARITY_BODY *
-        body``, summed in float32 as scipy sums the two matrices."""
-        head_rows, head = _entries(self.head, col)
-        body_rows, body = _entries(self.body, col)
-        if not body_rows.shape[0]:
-            return head_rows, head
-        scaled = body * _BODY
-        if not head_rows.shape[0]:
-            return body_rows, scaled
-        rows = np.union1d(head_rows, body_rows)
-        tf = np.zeros(rows.shape[0], dtype=np.float32)
-        tf[np.searchsorted(rows, head_rows)] = head
-        tf[np.searchsorted(rows, body_rows)] += scaled
-        return rows, tf
-
     def reweighted(self, idf: Floats) -> Tfidf:
         """The matrix with each column weighed by ``idf`` instead and the rows normalized
         again (a shard scoring as part of a larger corpus)."""
