@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking import similarity
-from symfuse.ranking.columns import Coding, Columns
+from symfuse.ranking.columns import Coding, Columns, narrow_ids
 from symfuse.ranking.documents import (
     BODY_CHARS,
     CODE_WORDS,
@@ -345,9 +345,15 @@ def read_translation(npz: Any) -> Translation | None:
     """The stored translation model of an exact index (None without one)."""
     from symfuse.ranking.translation import CodeRows, Translation
 
-    table = read_table(npz)
-    if table is None or "x_code_shape" not in npz:
+    if "translation_shape" not in npz or "x_code_shape" not in npz:
         return None
+    rows, columns = (int(x) for x in npz["translation_shape"])
+    table = Columns(
+        np.asarray(npz["translation_indptr"]),
+        narrow_ids(np.asarray(npz["translation_indices"]), rows),
+        np.asarray(npz["translation_data"]),
+        (rows, columns),
+    ).with_sorted_rows()  # (scipy kept them sorted; a file is checked, not trusted)
     _, width = (int(x) for x in npz["x_code_shape"])
     # deflated members (:data:`DEFLATED`): read into memory, as a search wants them
     code = CodeRows(

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.columns import narrow_ids
+from symfuse.ranking.columns import Columns, narrow_ids
 from symfuse.ranking.lexical import FILLER
 from symfuse.ranking.tokens import STOPWORDS, text_tokens
 
@@ -87,31 +87,33 @@ class CodeRows:
     def nnz(self) -> int:
         return int(self.indices.shape[0])
 
-    def shares(self, positions: npt.NDArray[np.int64]) -> sparse.csr_matrix:
-        """``P_ml(c|d)`` of the symbols at ``positions`` (one row each), as a matrix."""
-        from scipy import sparse
-
+    def entries(
+        self, positions: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """The rows of the symbols at ``positions``, entry by entry in row order: whose
+        (an index into ``positions``), which code token, and its ``P_ml(c|d)``."""
         starts = self.indptr[positions]
         lengths = self.indptr[positions + 1] - starts
-        indptr = np.zeros(positions.shape[0] + 1, dtype=np.int64)
-        np.cumsum(lengths, out=indptr[1:])
-        at = np.repeat(starts - indptr[:-1], lengths) + np.arange(int(indptr[-1]))
+        ends = np.cumsum(lengths)
+        total = int(ends[-1]) if ends.shape[0] else 0
+        at = np.repeat(starts - (ends - lengths), lengths) + np.arange(total)
+        owners = np.repeat(np.arange(positions.shape[0]), lengths)
         divisor = np.repeat(np.maximum(self.lengths[positions], 1.0).astype(np.float64), lengths)
-        data = self.counts[at] / divisor
-        shape = (positions.shape[0], self.width)
-        return sparse.csr_matrix((data, self.indices[at].astype(np.int32), indptr), shape=shape)
+        return owners, self.indices[at].astype(np.intp), self.counts[at] / divisor
 
 
 @dataclass(frozen=True, slots=True)
 class Translation:
     """A trained table and one generation's code rows.
 
-    ``table``: code tokens x doc words, ``P(w|c)`` (CSC: a query reads its words' columns);
+    ``table``: code tokens x doc words, ``P(w|c)``, by column (a query reads its words'
+    columns; :class:`~symfuse.ranking.columns.Columns`, so a warm start reads and
+    scores it without scipy);
     ``code``: each symbol's code token counts (a query reads its candidates' rows);
     ``background``: ``P(w|C)`` per term.
     """
 
-    table: sparse.csc_matrix
+    table: Columns
     code: CodeRows
     background: npt.NDArray[np.float32]
 
@@ -125,21 +127,37 @@ class Translation:
         background = ((total + 0.5) / (total.sum() + 0.5 * seen)).astype(np.float32)
         if table.shape != (width, width):  # the vocabulary grew since training
             table = _resized(table, width)
-        return cls(table, CodeRows.of(code), background)
+        return cls(Columns.of(table.sorted_indices()), CodeRows.of(code), background)
 
     def scores(
         self, ids: Sequence[int], positions: npt.NDArray[np.int64]
     ) -> npt.NDArray[np.float64]:
         """The log-ratio translation score of the symbols at ``positions`` for the query
-        words with term ids ``ids`` (0: no evidence)."""
-        code = self.code.shares(positions)
+        words with term ids ``ids`` (0: no evidence).
+
+        Summed entry by entry in each row's order, as scipy's product of the rows and
+        the table's columns summed them: the same scores, bit for bit, without it.
+        """
+        n = positions.shape[0]
         if not ids:
-            return np.zeros(code.shape[0])
+            return np.zeros(n)
+        owners, tokens, shares = self.code.entries(positions)
+        p = np.empty((n, len(ids)))
+        for j, word in enumerate(ids):
+            translated = np.bincount(owners, shares * self._column_at(word, tokens), n)
+            own = np.bincount(owners, np.where(tokens == word, shares, 0.0), n)
+            p[:, j] = BETA * translated + (1 - BETA) * own
         columns = np.asarray(ids, dtype=np.int64)
-        translated = (code @ self.table[:, columns]).toarray()
-        p = BETA * translated + (1 - BETA) * code[:, columns].toarray()
         ratio = (1 - LAMBDA) * p / (LAMBDA * self.background[columns].astype(np.float64))
         return np.asarray(np.log1p(ratio).sum(axis=1), dtype=np.float64)
+
+    def _column_at(self, word: int, tokens: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+        """``P(word|c)`` of each code token in ``tokens`` (0 where the table has none)."""
+        rows, values = self.table.column(word)
+        if not rows.shape[0]:
+            return np.zeros(tokens.shape[0])
+        at = np.minimum(np.searchsorted(rows, tokens), rows.shape[0] - 1)
+        return np.where(rows[at] == tokens, values[at].astype(np.float64), 0.0)
 
 
 def query_ids(query: str, term_ids: Mapping[str, int]) -> list[int]:

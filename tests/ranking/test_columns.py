@@ -104,3 +104,24 @@ def test_row_ids_are_narrow_only_when_they_fit() -> None:
     short = sparse.csr_matrix(([1.0], ([65_535], [0])), shape=(65_536, 1))
     assert Columns.of(short).indices.dtype == np.uint16
     assert Columns.of(short).column(0)[0].tolist() == [65_535]
+
+
+def test_rows_come_sorted_within_each_column_values_with_them() -> None:
+    # column 0: rows 4, 1; column 1: empty; column 2: rows 3, 0, 2
+    shuffled = Columns(
+        np.asarray([0, 2, 2, 5]),
+        np.asarray([4, 1, 3, 0, 2], dtype=np.uint16),
+        np.asarray([0.4, 0.1, 0.3, 0.0, 0.2], dtype=np.float32),
+        (5, 3),
+    )
+    ordered = shuffled.with_sorted_rows()
+    assert ordered is not shuffled
+    rows, values = ordered.column(0)
+    assert rows.tolist() == [1, 4]
+    assert values.tolist() == pytest.approx([0.1, 0.4])
+    assert ordered.column(1)[0].tolist() == []
+    rows, values = ordered.column(2)
+    assert rows.tolist() == [0, 2, 3]
+    assert values.tolist() == pytest.approx([0.0, 0.2, 0.3])
+    assert ordered.with_sorted_rows() is ordered  # already sorted: itself
+    assert (ordered.scipy() != shuffled.scipy()).nnz == 0  # the same matrix

@@ -22,7 +22,7 @@ from symfuse.ranking.fusion import Fused
 from symfuse.ranking.prepare import prepare
 from symfuse.ranking.request import Channel
 from symfuse.ranking.structures import Prepared
-from symfuse.ranking.translation import query_ids
+from symfuse.ranking.translation import BETA, LAMBDA, query_ids
 
 AUTH = '''
 import getpass
@@ -102,8 +102,35 @@ def test_an_undocumented_function_is_scored_by_the_doc_it_lacks(
     assert scores[0] > scores[1]
     # its code holds no word of the query: only the learned getpass -> password counts
     terms = prepared.lexical.term_ids
-    table = translation.table
+    table = translation.table.scipy()
     assert table[terms["getpass"], terms["password"]] > table[terms["open"], terms["password"]]
+
+
+def test_scores_are_scipys_product_of_rows_and_columns_bit_for_bit(
+    built: tuple[Index, Prepared, Path],
+) -> None:
+    """The scores are summed without scipy; they are the ones its product gave."""
+    from scipy import sparse
+
+    index, prepared, _ = built
+    translation = prepared.translation
+    assert translation is not None
+    terms = prepared.lexical.term_ids
+    ids = [terms[w] for w in ("password", "file", "text", "open") if w in terms]
+    assert len(ids) >= 3
+    at = np.arange(len(index.symbols), dtype=np.int64)[::-1]  # any order of positions
+    owners, tokens, shares = translation.code.entries(at)
+    indptr = np.searchsorted(owners, np.arange(at.shape[0] + 1))  # the rows as they come
+    shape = (at.shape[0], translation.code.width)
+    code = sparse.csr_matrix((shares, tokens.astype(np.int32), indptr), shape=shape)
+    columns = np.asarray(ids, dtype=np.int64)
+    table = translation.table.scipy()
+    own = code[:, columns].toarray()
+    p = BETA * (code @ table[:, columns]).toarray() + (1 - BETA) * own
+    ratio = (1 - LAMBDA) * p / (LAMBDA * translation.background[columns].astype(np.float64))
+    expected = np.log1p(ratio).sum(axis=1)
+    assert np.count_nonzero(expected) > 2
+    assert np.array_equal(translation.scores(ids, at), expected)
 
 
 def test_no_known_word_and_no_documented_definition_give_no_evidence(tmp_path: Path) -> None:
@@ -111,7 +138,7 @@ def test_no_known_word_and_no_documented_definition_give_no_evidence(tmp_path: P
     index, config = _index(tmp_path / "src", tmp_path / "store", {"bare.py": bare})
     prepared = prepare(index, config.store.directory)
     assert prepared.translation is not None
-    assert prepared.translation.table.nnz == 0
+    assert prepared.translation.table.indices.shape[0] == 0
     at = np.arange(len(index.symbols), dtype=np.int64)
     assert not prepared.translation.scores([], at).any()
     ids = query_ids("open the path", prepared.lexical.term_ids)
@@ -135,9 +162,18 @@ def test_a_restarted_server_reads_the_model_and_answers_the_same(
     assert loaded.translation is not None
     built_model = prepared.translation
     assert built_model is not None
-    assert (loaded.translation.table != built_model.table).nnz == 0
+    for ours, theirs in (
+        (loaded.translation.table, built_model.table),
+        (loaded.translation.table.with_sorted_rows(), built_model.table),
+    ):
+        assert np.array_equal(ours.indptr, theirs.indptr)
+        assert np.array_equal(ours.indices, theirs.indices)
+        assert np.array_equal(ours.data, theirs.data)
     at = np.arange(len(index.symbols), dtype=np.int64)
-    assert (loaded.translation.code.shares(at) != built_model.code.shares(at)).nnz == 0
+    for ours_part, theirs_part in zip(
+        loaded.translation.code.entries(at), built_model.code.entries(at), strict=True
+    ):
+        assert np.array_equal(ours_part, theirs_part)
     after = [(i.symbol.symbol_id, i.score) for i in search(index, query, prepared=loaded).items]
     assert after == before
 
