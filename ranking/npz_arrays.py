@@ -38,8 +38,6 @@ from symfuse.ranking.term_table import TermTable
 from symfuse.ranking.tokens import STOPWORDS, stem
 
 if TYPE_CHECKING:
-    from scipy import sparse
-
     from symfuse.ranking.translation import Translation
 
 
@@ -330,30 +328,26 @@ def translation_arrays(translation: Translation | None) -> Arrays:
     }
 
 
-def read_table(npz: Any) -> sparse.csc_matrix | None:
-    """The stored translation table (None in a file written without one)."""
-    from scipy import sparse
-
+def read_table(npz: Any) -> Columns | None:
+    """The stored translation table, by column (None in a file written without one)."""
     if "translation_shape" not in npz:
         return None
-    shape = tuple(int(x) for x in npz["translation_shape"])
-    parts = (npz["translation_data"], npz["translation_indices"], npz["translation_indptr"])
-    return sparse.csc_matrix(parts, shape=shape)
+    rows, columns = (int(x) for x in npz["translation_shape"])
+    return Columns(
+        np.asarray(npz["translation_indptr"]),
+        narrow_ids(np.asarray(npz["translation_indices"]), rows),
+        np.asarray(npz["translation_data"]),
+        (rows, columns),
+    ).with_sorted_rows()  # (scipy kept them sorted; a file is checked, not trusted)
 
 
 def read_translation(npz: Any) -> Translation | None:
     """The stored translation model of an exact index (None without one)."""
     from symfuse.ranking.translation import CodeRows, Translation
 
-    if "translation_shape" not in npz or "x_code_shape" not in npz:
+    table = read_table(npz)
+    if table is None or "x_code_shape" not in npz:
         return None
-    rows, columns = (int(x) for x in npz["translation_shape"])
-    table = Columns(
-        np.asarray(npz["translation_indptr"]),
-        narrow_ids(np.asarray(npz["translation_indices"]), rows),
-        np.asarray(npz["translation_data"]),
-        (rows, columns),
-    ).with_sorted_rows()  # (scipy kept them sorted; a file is checked, not trusted)
     _, width = (int(x) for x in npz["x_code_shape"])
     # deflated members (:data:`DEFLATED`): read into memory, as a search wants them
     code = CodeRows(

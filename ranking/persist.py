@@ -13,14 +13,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.atomic import atomic_write
 from symfuse.ranking.assembled import SPLIT_MEMBERS, assembled_arrays, stored_vectors
-from symfuse.ranking.columns import narrow_ids
+from symfuse.ranking.columns import Columns, narrow_ids
 from symfuse.ranking.corpus import Corpus
 from symfuse.ranking.documents import Piece, similarity_tf
 from symfuse.ranking.npz_arrays import (
@@ -49,9 +49,6 @@ from symfuse.ranking.npz_arrays import (
 from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
 from symfuse.ranking.structures import FilePiece, Prepared
-
-if TYPE_CHECKING:
-    from scipy import sparse
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +156,7 @@ class _Stored:
     model: WordModel
     pieces: dict[str, FilePiece]  # file key -> its piece
     vectors: dict[str, npt.NDArray[np.float32]]  # stamp -> the piece's symbol vectors
-    table: sparse.csc_matrix | None  # the translation table
+    table: Columns | None  # the translation table
 
 
 def restore(corpus: Corpus, directory: Path) -> None:
@@ -182,7 +179,7 @@ def restore(corpus: Corpus, directory: Path) -> None:
     corpus.vocabulary = stored.vocabulary
     corpus.trigram_vocabulary = stored.trigram_vocabulary
     corpus.model = stored.model
-    corpus.table = stored.table
+    corpus.table = None if stored.table is None else stored.table.scipy()
     corpus.pieces = stored.pieces
     corpus.vectors = {s: (stored.model.version, v) for s, v in stored.vectors.items()}
     corpus.loaded = True
