@@ -49,6 +49,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import subprocess
 import sys
@@ -122,7 +123,9 @@ def _text(result: CallToolResult) -> str:
 
 async def answer_sizes(tree: Path, index_dir: Path, targets: list[str]) -> list[dict[str, Any]]:
     params = StdioServerParameters(
-        command=str(SYMFUSE), args=["mcp", str(tree), "--index-dir", str(index_dir)]
+        command=str(SYMFUSE),
+        args=["mcp", str(tree), "--index-dir", str(index_dir)],
+        env=dict(os.environ),  # (the SDK passes on only HOME, PATH and a few more)
     )
     calls = [("dead_code", {})] + [("impact", {"target": t}) for t in targets]
     rows: list[dict[str, Any]] = []

@@ -136,7 +136,11 @@ def parse_only(tree: Path, jobs: int) -> dict[str, float]:
 async def serving(tree: Path, index_dir: Path, queries: int) -> dict[str, float]:
     """Spawn ``symfuse mcp`` on a warm index: the first answer, search latency, RSS."""
     params = StdioServerParameters(
-        command=str(SYMFUSE), args=["mcp", str(tree), "--index-dir", str(index_dir)]
+        command=str(SYMFUSE),
+        args=["mcp", str(tree), "--index-dir", str(index_dir)],
+        # all of this process's environment: the SDK passes on only HOME, PATH and a few
+        # more, so a before/after run's PYTHONPATH (the code measured) was dropped
+        env=dict(os.environ),
     )
     started = time.perf_counter()
     async with (
@@ -186,7 +190,11 @@ def in_process(tree: Path, index_dir: Path, queries: int) -> dict[str, float]:
     config = IndexConfig(roots=(tree,), index_dir=index_dir, progress=False)
     index, _ = update_index(config)
     prepared = prepare(index, config.store.directory)
-    prepared.names.index_suffixes()  # as a server's warming thread does once they are built
+    # as a server's warming thread does once they are built (code older than the suffix
+    # arrays, measured for a before/after, has none)
+    suffixes = getattr(prepared.names, "index_suffixes", None)
+    if suffixes is not None:
+        suffixes()
     samples = []
     for i in range(queries):
         began = time.perf_counter()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -83,6 +84,7 @@ def params(root: Path, index_dir: Path) -> StdioServerParameters:
     return StdioServerParameters(
         command=str(SYMFUSE),
         args=["mcp", str(root), "--index-dir", str(index_dir), "--ready-timeout", "600"],
+        env=dict(os.environ),  # (the SDK passes on only HOME, PATH and a few more)
     )
 
 

@@ -171,7 +171,8 @@ def agreement(
 
 
 async def mcp_latency(args: list[str], queries: int) -> dict[str, float]:
-    params = StdioServerParameters(command=str(SYMFUSE), args=args)
+    # env: the SDK passes on only HOME, PATH and a few more (PYTHONPATH is dropped)
+    params = StdioServerParameters(command=str(SYMFUSE), args=args, env=dict(os.environ))
     async with (
         stdio_client(params) as (read, write),
         ClientSession(read, write, read_timeout_seconds=900) as session,
