@@ -200,17 +200,33 @@ def quick_search(
     An empty query lists the symbols the filters select, in index order (none
     when there are no filters).
     """
+    return quick_ranked(
+        index, query, limit=limit, kinds=kinds, languages=languages, file_pattern=file_pattern
+    )[0]
+
+
+def quick_ranked(
+    index: Index,
+    query: str,
+    *,
+    limit: int,
+    kinds: Sequence[Kind] = (),
+    languages: Sequence[str] = (),
+    file_pattern: Sequence[str] = (),
+) -> tuple[list[QuickHit], int]:
+    """:func:`quick_search`'s hits, and how many symbols matched in all (at least the hits)."""
     text = " ".join(query.split())
     symbols = index.symbols
     if limit <= 0 or not symbols:
-        return []
+        return [], 0
     table = quick_table(index)
     mask = _mask(index, kinds, languages, file_pattern)
     if not text:
         if mask is None:
-            return []
-        chosen = np.flatnonzero(mask)[:limit]
-        return [QuickHit(int(i), symbols[i], MatchTier.NONE, 0, 0.0) for i in chosen]
+            return [], 0
+        chosen = np.flatnonzero(mask)
+        hits = [QuickHit(int(i), symbols[i], MatchTier.NONE, 0, 0.0) for i in chosen[:limit]]
+        return hits, len(chosen)
     pagerank = np.asarray(index.pagerank, dtype=np.float64)
     return _rank(table, symbols, pagerank, mask, text, limit)
 
@@ -222,17 +238,21 @@ def _rank(
     mask: npt.NDArray[np.bool_] | None,
     text: str,
     limit: int,
-) -> list[QuickHit]:
-    """Name tiers, then names containing a short query or a few edits from a longer one."""
+) -> tuple[list[QuickHit], int]:
+    """Name tiers, then names containing a short query or a few edits from a longer one;
+    and how many matched in all (every name-tier match, plus the others found)."""
     ranking, tier = identity.rank(table.names, text, pagerank, mask, limit)
     hits = [
         QuickHit(int(i), symbols[i], MatchTier(int(tier[i])), 0, float(score))
         for i, score in zip(ranking.positions, ranking.scores, strict=True)
     ]
+    matched = len(ranking.matched)
     if len(hits) < limit:
         more = _short(table, text, pagerank, mask, tier, symbols, limit - len(hits))
-        hits.extend(more or _fuzzy(table, text, pagerank, mask, tier, symbols, limit - len(hits)))
-    return hits
+        more = more or _fuzzy(table, text, pagerank, mask, tier, symbols, limit - len(hits))
+        hits.extend(more)
+        matched += len(more)
+    return hits, matched
 
 
 def _short(
@@ -336,4 +356,4 @@ def quick_search_files(
         )
         mask = FilterTable.build(symbols).mask(request)
     pagerank = np.asarray(index.pagerank_of([s.symbol_id for s in symbols]), dtype=np.float64)
-    return _rank(table, symbols, pagerank, mask, " ".join(query.split()), limit)
+    return _rank(table, symbols, pagerank, mask, " ".join(query.split()), limit)[0]

@@ -135,6 +135,7 @@ class SearchResponse:
     response_format: ResponseFormat = ResponseFormat.FLAT
     errors: tuple[RepositoryError, ...] = ()  # roots that could not answer
     at_commit: str | None = None  # the commit the definitions were read as of
+    names_only: bool = False  # ranked by names alone: no ranking structures yet (names_first)
 
     def tiers(self) -> dict[Tier, list[SearchItem]]:
         buckets: dict[Tier, list[SearchItem]] = {t: [] for t in Tier}
@@ -172,6 +173,8 @@ class SearchResponse:
             out["errors"] = [e.to_dict() for e in self.errors]
         if self.at_commit is not None:
             out["at_commit"] = self.at_commit
+        if self.names_only:
+            out["names_only"] = True
         if self.fusion_debug and self.shape is not None:
             out["shape"] = self.shape
         if self.fusion_debug and self.weights is not None:

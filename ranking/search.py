@@ -410,7 +410,7 @@ def _items(
     for j, i in enumerate(page):
         tier = None
         if mode is SearchMode.TIERED:
-            tier = _tier(scores[j], top, exact[j])
+            tier = tier_of(scores[j], top, exact[j])
         hits = {}
         if request.fusion_debug:
             hits = {
@@ -489,7 +489,8 @@ def _merge(run: ChannelRun, request: SearchRequest) -> Fused:
     return cascade(run.rankings)
 
 
-def _tier(score: float, top: float, exact: bool) -> Tier:
+def tier_of(score: float, top: float, exact: bool) -> Tier:
+    """The tiered mode's bucket of an item scoring ``score`` where the best scores ``top``."""
     if exact or score >= HIGH_TIER * top:
         return Tier.HIGH
     return Tier.MEDIUM if score >= MEDIUM_TIER * top else Tier.LOW

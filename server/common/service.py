@@ -53,6 +53,10 @@ log = logging.getLogger(__name__)
 WARM_QUIET = 0.5  # seconds an index stays unchanged before its ranking structures are built
 RETRY_AFTER = 60.0  # seconds before a failed build of the ranking structures is tried again
 STOP_TIMEOUT = 5.0  # seconds stop() waits for the warming thread
+# Symbols from which a name query on a cold start is answered by names alone
+# (symfuse.ranking.names_first) rather than wait for the first ranking structures: a
+# smaller index has them in a second or so, and then every answer comes from one ranking.
+NAMES_FIRST = 10_000
 
 AfterPrepare = Callable[[Index, Callable[[], bool]], None]
 """Work for the warming thread once ``index`` has its structures (the LSP reads line
@@ -133,12 +137,14 @@ class IndexService:
         warm: bool = True,
         quiet: float = WARM_QUIET,
         after_prepare: AfterPrepare | None = None,
+        names_first: int = NAMES_FIRST,
     ) -> None:
         self.live = LiveIndex(config)
         self.config = self.live.config
         self.progress = Progress()
         self._warm_enabled = warm
         self.quiet = quiet  # seconds an index stays unchanged before its structures are built
+        self.names_first = names_first  # symbols from which a cold start answers names first
         self._after_prepare = after_prepare
         self._prepared: tuple[Index, Prepared] | None = None
         # Structures stored by an earlier run: they load in about a second, so no quick
@@ -255,10 +261,14 @@ class IndexService:
         last = self._prepared
         if last is None or last[0].roots != index.roots:
             return Ranking()  # cold start
+        self._want()
+        return Ranking(None, last)
+
+    def _want(self) -> None:
+        """Have the warming thread build the structures now, with no quiet period."""
         with self._changes:
             self._wanted = True
             self._changes.notify_all()
-        return Ranking(None, last)
 
     @contextmanager
     def ranked(self) -> Iterator[Ranked]:
@@ -277,10 +287,20 @@ class IndexService:
         self, request: SearchRequest, *, histories: Histories | None = None
     ) -> tuple[SearchResponse | CallGraphAnswer, bool]:
         """The one search both servers run (:func:`operations.search` over :meth:`ranked`),
-        and whether it answered from an earlier index (stale). A sharded service
-        answers the same call by fan-out (:mod:`symfuse.server.shards.service`)."""
+        and whether it answered from an earlier index (stale). Before the first
+        structures of a large index, a name query is answered by names alone
+        (:mod:`symfuse.ranking.names_first`) and their build starts at once. A sharded
+        service answers the same call by fan-out (:mod:`symfuse.server.shards.service`)."""
+        from symfuse.ranking.names_first import names_answer
         from symfuse.ranking.query import operations
 
+        if self._prepared is None and not self._stored:  # a cold start
+            with self.live.reading() as index:
+                large = len(index.symbols) >= self.names_first
+                early = names_answer(index, request) if large else None
+            if early is not None:
+                self._want()
+                return early, False
         with self.ranked() as ranked:
             answer = operations.search(
                 ranked.index,

@@ -101,6 +101,11 @@ class SearchResult(Answer):
         description="the mode that answered: single, tiered, drill, flat, get, or "
         "callers / callees when the query asked about the call graph"
     )
+    names_only: bool | None = Field(
+        default=None,
+        description="true on a cold start, while the ranking structures are first built: "
+        "a name query ranked by names alone (prose queries wait for the structures)",
+    )
 
 
 class TextRow(Row):

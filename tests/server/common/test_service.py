@@ -18,14 +18,16 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import OutsideWorkspace
 from symfuse.indexer.index import Index
 from symfuse.ranking.query.requests import ReindexRequest
-from symfuse.server.common.service import IndexService
+from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.response import SearchResponse
+from symfuse.server.common.service import NAMES_FIRST, IndexService
 from tests.support.cli import write_tree
 
 SAFETY = 30.0  # seconds: only turns a change that never comes into a failure
 
 
 @contextmanager
-def running(tmp_path: Path, quiet: float) -> Iterator[IndexService]:
+def running(tmp_path: Path, quiet: float, names_first: int = NAMES_FIRST) -> Iterator[IndexService]:
     root = write_tree(
         tmp_path / "ws",
         {
@@ -34,7 +36,8 @@ def running(tmp_path: Path, quiet: float) -> Iterator[IndexService]:
             "app/util.py": "def helper():\n    return 2\n",
         },
     )
-    service = IndexService(IndexConfig(roots=(root,), index_dir=tmp_path / "index"), quiet=quiet)
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
+    service = IndexService(config, quiet=quiet, names_first=names_first)
     service.start(watch=False)
     try:
         assert service.wait_ready(SAFETY)
@@ -106,6 +109,37 @@ def test_a_cold_start_has_no_structures_to_fall_back_on(tmp_path: Path) -> None:
             assert (ranked.index, ranked.stale) == (index, False)
             assert ranked.prepared is not None
         assert service.prepared_for(index) is ranked.prepared  # the warming thread's too
+
+
+def _searched(service: IndexService, query: str) -> SearchResponse:
+    answer, stale = service.search(SearchRequest.from_mapping({"query": query}))
+    assert isinstance(answer, SearchResponse)
+    assert stale is False
+    return answer
+
+
+def test_a_cold_start_answers_a_name_by_names_and_builds_the_structures_at_once(
+    tmp_path: Path,
+) -> None:
+    with running(tmp_path, quiet=3600.0, names_first=0) as service:
+        until(service, lambda: indexed(service))
+        early = _searched(service, "save")
+        assert early.names_only
+        assert early.items[0].symbol.name == "save"
+        until(service, prepared(service))  # the query's wish, not the quiet period, built them
+        fused = _searched(service, "save")
+        assert not fused.names_only
+        assert fused.items[0].symbol.symbol_id == early.items[0].symbol.symbol_id
+
+
+def test_prose_and_small_indexes_wait_for_the_structures(tmp_path: Path) -> None:
+    with running(tmp_path / "large", quiet=3600.0, names_first=0) as service:
+        until(service, lambda: indexed(service))
+        assert not _searched(service, "save the order").names_only
+        assert service.prepared_for(service.current()) is not None
+    with running(tmp_path / "small", quiet=3600.0) as service:  # 3 symbols < NAMES_FIRST
+        until(service, lambda: indexed(service))
+        assert not _searched(service, "save").names_only
 
 
 def test_reindex_is_one_path_for_files_and_everything(tmp_path: Path) -> None:

@@ -185,3 +185,21 @@ def test_a_stopped_server_leaves_no_process_behind(tmp_path: Path, how: str) -> 
     # does: wait for each to exit, however late.
     for pid in group_members(process.pid):
         assert ended(pid), f"process {pid} of the server's group outlived it"
+
+
+async def test_a_cold_start_answers_a_name_by_names_until_the_structures_are_built(
+    workspace: Workspace,
+) -> None:
+    # names_first=0: this small workspace is treated as a large one; quiet: only a query
+    # starts the build of the ranking structures
+    service = IndexService(workspace.config(), quiet=3600.0, names_first=0)
+    async with mcp_session(workspace, service=service) as session:
+        early = await call(session, "search", query="GiftOrder")
+        assert early["names_only"] is True
+        assert early["items"][0]["name"] == "GiftOrder"
+        prose = await call(session, "search", query="apply a discount to an amount")
+        assert "names_only" not in prose  # prose waits for the structures
+        assert prose["items"][0]["name"] == "apply_discount"
+        fused = await call(session, "search", query="GiftOrder")
+        assert "names_only" not in fused  # not the cached names-only answer
+        assert fused["items"][0]["symbol_id"] == early["items"][0]["symbol_id"]

@@ -1,0 +1,86 @@
+"""A name query's answer on a cold start, before the ranking structures exist.
+
+Building the ranking structures of a large workspace the first time is most of
+a cold start: on SQLAlchemy about 10 s on two cores, after a 6-9 s index
+(tests/bench/large_bench.py). A query shaped like an identifier needs none of
+them: the quick name ranking (:mod:`.quick`: the identity tiers, then names a few
+edits away, PageRank breaking ties) finds what the fused ranking finds. On the
+golden sets, quick against fused (hit@k, Django's 300 queries a category):
+exact 1.000 / 1.000, typo 0.993 / 1.000, abbreviation 0.883 / 0.887, partial
+0.950 / 0.950, kind 1.000 / 1.000; the fixture's 1.000 everywhere for both.
+
+So a server (MCP or LSP) that has no structures yet for a large index answers an
+identifier query with nothing but the filters the quick ranking has (kind,
+language, file globs) from names at once, marked ``names_only``, and builds the
+structures meanwhile (the index service both servers share).
+Anything else (prose, a dotted or path query, a call-graph question, the
+filters and options only the fused search has) waits for them, as before. The
+CLI always waits: one command, one ranking, whatever ran before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from symfuse.indexer.index import Index
+from symfuse.ranking.identity import MatchTier
+from symfuse.ranking.quick import quick_ranked
+from symfuse.ranking.request import Channel, SearchMode, SearchRequest, SemanticMode
+from symfuse.ranking.response import SearchItem, SearchResponse
+from symfuse.ranking.search import response_base, tier_of
+from symfuse.ranking.shape import Shape, classify
+from symfuse.ranking.snippets import with_code
+
+# The fields a names-only answer honours; every other field must keep its default.
+_HONOURED = {"query", "kind", "language", "file_pattern", "limit", "offset", "mode", "semantic"}
+_HONOURED |= {"detail_level", "snippet_lines"}
+_MODES = (SearchMode.AUTO, SearchMode.SINGLE, SearchMode.TIERED)
+_SEMANTIC = (SemanticMode.AUTO, SemanticMode.OFF)
+
+
+def _defaults() -> dict[str, Any]:
+    return SearchRequest.model_construct(query="").model_dump(exclude=_HONOURED)
+
+
+_DEFAULTS = _defaults()
+
+
+def answerable(request: SearchRequest) -> bool:
+    """Whether names alone answer ``request`` (see the module doc)."""
+    return (
+        request.mode in _MODES
+        and request.semantic in _SEMANTIC
+        and classify(request.query) is Shape.IDENTIFIER
+        and request.model_dump(exclude=_HONOURED) == _DEFAULTS
+    )
+
+
+def names_answer(index: Index, request: SearchRequest) -> SearchResponse | None:
+    """The quick ranking's answer to ``request``; None when it is not :func:`answerable`."""
+    if not answerable(request):
+        return None
+    mode = SearchMode.SINGLE if request.mode is SearchMode.AUTO else request.mode
+    hits, total = quick_ranked(
+        index,
+        request.query,
+        limit=request.offset + request.limit,
+        kinds=request.kind,
+        languages=request.language,
+        file_pattern=request.file_pattern,
+    )
+    top = hits[0].score if hits else 0.0
+    tiered = mode is SearchMode.TIERED
+    items = tuple(
+        SearchItem(
+            hit.symbol,
+            hit.score,
+            tier_of(hit.score, top, hit.tier is MatchTier.EXACT) if tiered else None,
+        )
+        for hit in hits[request.offset :]
+    )
+    fuzzy = any(hit.distance for hit in hits)
+    channels = (Channel.STRUCTURAL, Channel.IDENTITY, *((Channel.FUZZY,) if fuzzy else ()))
+    base = response_base(request, mode, None, Shape.IDENTIFIER)
+    answer = replace(base, items=items, total=total, channels=channels, names_only=True)
+    return with_code(index, answer, request)

@@ -1,0 +1,113 @@
+"""A name query's answer before the ranking structures exist (ranking.names_first)."""
+
+from __future__ import annotations
+
+import shutil
+from typing import Any
+
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.index import Index
+from symfuse.indexer.update import update_index
+from symfuse.ranking.api import Channel, SearchMode, SearchRequest, Tier, search
+from symfuse.ranking.names_first import answerable, names_answer
+from symfuse.ranking.quick import quick_search
+from tests.support.paths import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    root = tmp_path_factory.mktemp("names-first") / "ws"
+    shutil.copytree(FIXTURES / "workspace", root)
+    config = IndexConfig(roots=(root,), index_dir=root.parent / "idx", progress=False)
+    return update_index(config)[0]
+
+
+def request(**fields: Any) -> SearchRequest:
+    return SearchRequest.from_mapping({"query": "OrderRepository", **fields})
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},
+        {"query": "orderrepo"},
+        {"kind": "class", "language": "python", "file_pattern": "shop/*"},
+        {"limit": 3, "offset": 1, "mode": "tiered", "semantic": "off"},
+        {"detail_level": "minimal", "snippet_lines": 2},
+    ],
+)
+def test_an_identifier_with_the_quick_filters_is_answerable(fields: dict[str, Any]) -> None:
+    assert answerable(request(**fields))
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"query": "compute the order total"},  # prose
+        {"query": "repository.OrderRepository"},  # dotted: import paths
+        {"query": "shop/repository.py"},  # a path: get mode
+        {"query": "who calls OrderRepository"},  # the call graph
+        {"mode": "flat"},
+        {"mode": "drill", "drill_from": "shop/repository.py"},
+        {"semantic": "only"},
+        {"implements": "Repository"},
+        {"decorator": "dataclass"},
+        {"exclude_path": "tests/*"},
+        {"min_score": 0.5},
+        {"fuzzy": True},
+        {"fusion": False},
+        {"fusion_weights": {"identity": 1.0}},
+        {"fusion_debug": True},
+        {"include_tests": "false"},
+        {"repository": "ws"},
+        {"response_format": "grouped"},
+    ],
+)
+def test_anything_only_the_fused_search_has_is_not(fields: dict[str, Any]) -> None:
+    assert not answerable(request(**fields))
+
+
+def test_the_answer_is_the_quick_ranking_marked_names_only(index: Index) -> None:
+    answer = names_answer(index, request(query="OrdRep", limit=5))
+    assert answer is not None
+    quick = quick_search(index, "OrdRep", limit=5)
+    assert [i.symbol.symbol_id for i in answer.items] == [h.symbol.symbol_id for h in quick]
+    assert answer.items[0].symbol.name == "OrderRepository"
+    assert answer.names_only
+    assert answer.to_dict()["names_only"] is True
+    assert answer.search_mode is SearchMode.SINGLE
+    assert Channel.LEXICAL not in answer.channels
+    assert answer.total >= len(answer.items)
+    assert names_answer(index, request(query="order total")) is None
+
+
+def test_pages_filters_tiers_and_code_are_honoured(index: Index) -> None:
+    every = names_answer(index, request(query="order", limit=6))
+    page = names_answer(index, request(query="order", limit=3, offset=2))
+    assert every is not None
+    assert page is not None
+    assert [i.symbol.symbol_id for i in page.items] == [
+        i.symbol.symbol_id for i in every.items[2:5]
+    ]
+    assert page.total == every.total
+    methods = names_answer(index, request(query="get", kind="method"))
+    assert methods is not None
+    assert methods.items
+    assert {i.symbol.kind.value for i in methods.items} == {"method"}
+    tiered = names_answer(index, request(mode="tiered"))
+    assert tiered is not None
+    assert tiered.items[0].tier is Tier.HIGH
+    coded = names_answer(index, request(snippet_lines=2))
+    assert coded is not None
+    assert coded.items[0].snippet
+
+
+def test_the_fused_search_finds_the_same_first_name(index: Index) -> None:
+    for query in ("OrderRepository", "process_payment", "prcoess_payment", "OrdRep"):
+        early = names_answer(index, request(query=query, limit=3))
+        fused = search(index, request(query=query, limit=3))
+        assert early is not None
+        assert early.items[0].symbol.name == fused.items[0].symbol.name
+        assert not fused.names_only
