@@ -186,7 +186,7 @@ async def cold_serving(tree: Path, index_dir: Path) -> dict[str, float]:
         name_s = time.perf_counter() - started
         await session.call_tool("search", {"query": "create engine", "limit": 5})
         prose_s = time.perf_counter() - started
-    answer = named.structuredContent or {}
+    answer = named.structured_content or {}
     return {"name_s": name_s, "prose_s": prose_s, "names_only": bool(answer.get("names_only"))}
 
 
