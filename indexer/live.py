@@ -47,14 +47,14 @@ from symfuse.indexer.parsing import (
     ParseJob,
     entry_of,
     job_for,
-    parse_many,
+    parse_stream,
 )
 from symfuse.indexer.python_layout import PythonLayout, python_layouts
 from symfuse.indexer.update import load_index, update_index
 
 log = logging.getLogger(__name__)
 
-BATCH = 400  # files per published batch during a cold build
+BATCH = 400  # files parsed between published snapshots during a cold build
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,22 +239,25 @@ class LiveIndex:
             for c in found.candidates:
                 jobs.append(job_for(alias, c, self.aliases, layouts))
         total = len(jobs)
-        for start in range(0, total, BATCH):
+        done = 0
+        # One pool for the whole build (a pool a batch started its workers again, and
+        # waited for each batch's slowest file); a snapshot every BATCH files.
+        for result in parse_stream(jobs, self.config.jobs, show_progress=False):
             if self._stop.is_set():
-                break
-            batch = jobs[start : start + BATCH]
-            results = parse_many(batch, self.config.jobs, show_progress=False)
-            for result in results:
-                if isinstance(result, ParsedFile):
-                    entry = entry_of(result)
-                    partial.files[entry.path] = entry
+                break  # the stream's pool is shut down as it closes
+            done += 1
+            if isinstance(result, ParsedFile):
+                entry = entry_of(result)
+                partial.files[entry.path] = entry
+            if done % BATCH and done < total:
+                continue
             partial.changed()
             published = _snapshot(partial)  # readers get a copy nobody fills any more
             with self._lock:
                 self._index = published
             self._changed()
             if progress:
-                progress("indexing", min(start + BATCH, total), total)
+                progress("indexing", done, total)
         return partial
 
     # --- changes ----------------------------------------------------------------------
