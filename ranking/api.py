@@ -10,9 +10,10 @@ response.to_dict()  # {"items": [...], "total": ..., "search_mode": ..., ...}
 from __future__ import annotations
 
 from symfuse.ranking.fusion import K as FUSION_K
-from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.prepare import Prepared, has_stored, prepare
-from symfuse.ranking.request import (
+from symfuse.ranking.query.intent import call_query, is_path_shaped
+from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
+from symfuse.ranking.query.search_request import (
     Channel,
     DetailLevel,
     FusionWeights,
@@ -20,7 +21,6 @@ from symfuse.ranking.request import (
     SearchRequest,
     SemanticMode,
 )
-from symfuse.ranking.response import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.search import search
 from symfuse.ranking.similarity import Embedder, RepositoryEmbedder
 

@@ -25,7 +25,7 @@ from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.languages import family
 from symfuse.indexer.model import Kind, Reference, RefKind
 from symfuse.ranking.import_paths import ImportPaths
-from symfuse.ranking.records import Record
+from symfuse.ranking.query.records import Record
 from symfuse.ranking.targets import resolver_for
 
 

@@ -1,6 +1,6 @@
 """``get_symbol``: a symbol's source, context and neighbourhood, or a file's outline.
 
-Answered with :class:`~symfuse.ranking.records.Record` dataclasses (``to_dict()``).
+Answered with :class:`~symfuse.ranking.query.records.Record` dataclasses (``to_dict()``).
 Paths given by a caller are confined to the workspace by :mod:`symfuse.ranking.paths`.
 """
 
@@ -16,7 +16,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Symbol
 from symfuse.ranking import paths
 from symfuse.ranking.positions import symbol_at
-from symfuse.ranking.records import BRIEF, Record, shown, symbol_view
+from symfuse.ranking.query.records import BRIEF, Record, shown, symbol_view
 from symfuse.ranking.targets import require_symbol
 
 MAX_CONTEXT_LINES = 50

@@ -19,14 +19,14 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import identity
 from symfuse.ranking.identity import NameTable
 from symfuse.ranking.prepare import Prepared
-from symfuse.ranking.quick import QuickHit, quick_search, quick_search_files
-from symfuse.ranking.request import (
+from symfuse.ranking.query.search_request import (
     MAX_LIMIT,
     FusionWeights,
     SearchMode,
     SearchRequest,
     SemanticMode,
 )
+from symfuse.ranking.quick import QuickHit, quick_search, quick_search_files
 from symfuse.ranking.search import search
 
 # The editor profile: the user is typing a name, so the name channels lead; BM25 and

@@ -22,9 +22,9 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, Symbol
-from symfuse.ranking.request import IncludeTests, SearchRequest
+from symfuse.ranking.query.search_request import IncludeTests, SearchRequest
+from symfuse.ranking.query.vocabulary import matched_kinds
 from symfuse.ranking.roles import Role, role_of
-from symfuse.ranking.vocabulary import matched_kinds
 
 _KINDS = list(Kind)
 _KIND_CODE = {k: i for i, k in enumerate(_KINDS)}

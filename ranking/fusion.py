@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.request import Channel, FusionWeights
+from symfuse.ranking.query.search_request import Channel, FusionWeights
 from symfuse.ranking.topk import Ranking
 
 K = 60

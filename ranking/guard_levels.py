@@ -10,7 +10,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from symfuse.ranking.identity import MatchTier, NameTable, hump_count
-from symfuse.ranking.request import Channel
+from symfuse.ranking.query.search_request import Channel
 
 if TYPE_CHECKING:
     from symfuse.ranking.search import ChannelRun

@@ -13,8 +13,8 @@ from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.ranking import lexical, lookup
 from symfuse.ranking.prepare import Prepared
-from symfuse.ranking.request import Channel, SearchMode, SearchRequest
-from symfuse.ranking.response import ChannelHit, SearchItem, SearchResponse, Tier
+from symfuse.ranking.query.responses import ChannelHit, SearchItem, SearchResponse, Tier
+from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest
 from symfuse.ranking.topk import Ranking
 
 MIN_DEPTH = 100  # candidates each channel contributes, at least

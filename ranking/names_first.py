@@ -25,9 +25,9 @@ from typing import Any
 
 from symfuse.indexer.index import Index
 from symfuse.ranking.identity import MatchTier
+from symfuse.ranking.query.responses import SearchItem, SearchResponse
+from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest, SemanticMode
 from symfuse.ranking.quick import quick_ranked
-from symfuse.ranking.request import Channel, SearchMode, SearchRequest, SemanticMode
-from symfuse.ranking.response import SearchItem, SearchResponse
 from symfuse.ranking.search import response_base, tier_of
 from symfuse.ranking.shape import Shape, classify
 from symfuse.ranking.snippets import with_code

@@ -29,7 +29,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.filters import SymbolRoles
 from symfuse.ranking.fusion import Fused
 from symfuse.ranking.identity import MatchTier
-from symfuse.ranking.request import Channel, IncludeTests, SearchRequest
+from symfuse.ranking.query.search_request import Channel, IncludeTests, SearchRequest
 from symfuse.ranking.roles import asks_for_side_code
 
 # Steps of the key: the identity rank stays below ALIAS_STEP (ranks are int32).

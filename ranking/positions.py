@@ -2,7 +2,7 @@
 
 Lines are 1-based; columns are 1-based code points (as in
 :mod:`symfuse.indexer.model`). Answered with
-:class:`~symfuse.ranking.records.Record` dataclasses (``to_dict()``).
+:class:`~symfuse.ranking.query.records.Record` dataclasses (``to_dict()``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Reference, RefKind, Symbol
 from symfuse.ranking import paths
-from symfuse.ranking.records import Record, brief, round3, shown
+from symfuse.ranking.query.records import Record, brief, round3, shown
 from symfuse.ranking.targets import DECLARATION, resolver_for
 
 _WORD = re.compile(r"[^\W\d]\w*|\$\w*")

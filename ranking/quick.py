@@ -38,7 +38,7 @@ from symfuse.ranking import identity
 from symfuse.ranking.companion import companion, drop
 from symfuse.ranking.filters import FilterCodes, FilterTable
 from symfuse.ranking.identity import MatchTier, NameForms, NameTable
-from symfuse.ranking.request import (
+from symfuse.ranking.query.search_request import (
     SearchRequest,
 )
 from symfuse.ranking.tokens import whole

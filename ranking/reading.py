@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.ranking import paths
+from symfuse.ranking.query.records import Record
 from symfuse.ranking.query.requests import ReadRequest
-from symfuse.ranking.records import Record
 
 MAX_READ_BYTES = 20_000_000  # a larger file is refused rather than loaded
 BINARY_PROBE = 8192  # bytes looked at for a NUL, the mark of a binary file

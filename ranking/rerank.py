@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.fusion import Fused, K
-from symfuse.ranking.request import Channel
+from symfuse.ranking.query.search_request import Channel
 from symfuse.ranking.tokens import name_tokens, text_tokens
 from symfuse.ranking.translation import Translation, content_words
 

@@ -17,8 +17,8 @@ import numpy.typing as npt
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import hierarchy
-from symfuse.ranking.records import Record, shown, symbol_view
-from symfuse.ranking.response import CallQuery, SearchResponse
+from symfuse.ranking.query.records import Record, shown, symbol_view
+from symfuse.ranking.query.responses import CallQuery, SearchResponse
 
 _ROUTED = symbol_view("symbol_id", "name", "kind", "fqn", "signature", "file", "line")
 

@@ -26,14 +26,20 @@ from symfuse.ranking.filters import SymbolRoles, linked_implementers
 from symfuse.ranking.fusion import Fused, cascade, extended, fuse, guard_first
 from symfuse.ranking.guard_levels import BOOSTS, guard_levels
 from symfuse.ranking.identity import MatchTier
-from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.modes import MIN_DEPTH
 from symfuse.ranking.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.prepare import Prepared, prepare
+from symfuse.ranking.query.intent import call_query, is_path_shaped
+from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
+from symfuse.ranking.query.search_request import (
+    Channel,
+    FusionWeights,
+    SearchMode,
+    SearchRequest,
+    SemanticMode,
+)
 from symfuse.ranking.repositories import repository_mask
-from symfuse.ranking.request import Channel, FusionWeights, SearchMode, SearchRequest, SemanticMode
 from symfuse.ranking.rerank import CANDIDATES, RERANKED, reranked
-from symfuse.ranking.response import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.routing import named_targets
 from symfuse.ranking.shape import (
     DESCRIBED_KINDS,

@@ -30,9 +30,14 @@ import numpy.typing as npt
 from symfuse.indexer.model import Kind
 from symfuse.ranking.filters import SymbolRoles
 from symfuse.ranking.fusion import Fused
-from symfuse.ranking.intent import call_query, is_path_shaped
 from symfuse.ranking.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
-from symfuse.ranking.request import FusionWeights, IncludeTests, SearchRequest, SemanticMode
+from symfuse.ranking.query.intent import call_query, is_path_shaped
+from symfuse.ranking.query.search_request import (
+    FusionWeights,
+    IncludeTests,
+    SearchRequest,
+    SemanticMode,
+)
 from symfuse.ranking.roles import asks_for_documents, asks_for_side_code
 from symfuse.ranking.tokens import is_identifier_shaped, is_sentence
 

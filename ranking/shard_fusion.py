@@ -25,8 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking import structural
-from symfuse.ranking.request import Channel, SearchMode, SearchRequest
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest
 from symfuse.ranking.search import (
     NEAR_TYPO_LENGTH,
     ChannelRun,

@@ -24,7 +24,7 @@ from symfuse.ranking import fuzzy, neural
 from symfuse.ranking.guard_levels import guard_levels
 from symfuse.ranking.identity import MatchTier, name_distance
 from symfuse.ranking.prepare import Prepared
-from symfuse.ranking.request import Channel, FusionWeights, SearchRequest, SemanticMode
+from symfuse.ranking.query.search_request import Channel, FusionWeights, SearchRequest, SemanticMode
 from symfuse.ranking.search import ChannelRun, ranked_run, search_mask
 from symfuse.ranking.shape import PLANS, classify
 from symfuse.ranking.tokens import is_identifier_shaped

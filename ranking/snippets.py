@@ -19,8 +19,8 @@ from dataclasses import replace
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import paths
-from symfuse.ranking.request import DetailLevel, SearchRequest
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
 
 SOURCE_LINES = 120  # detail_level full: a definition's source up to this many lines
 

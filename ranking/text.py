@@ -27,7 +27,7 @@ from rapidfuzz.process import extract
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.ranking import paths, regex_scan
-from symfuse.ranking.records import Record
+from symfuse.ranking.query.records import Record
 from symfuse.ranking.repositories import repository_of
 from symfuse.ranking.text_files import searched_files
 

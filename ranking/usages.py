@@ -1,6 +1,6 @@
 """``find_usages``: the references that resolve to a symbol, or to the definitions of a name.
 
-Answered with :class:`~symfuse.ranking.records.Record` dataclasses (``to_dict()``).
+Answered with :class:`~symfuse.ranking.query.records.Record` dataclasses (``to_dict()``).
 Lines are 1-based; columns are 1-based code points (as in
 :mod:`symfuse.indexer.model`), ``end_column`` exclusive.
 """
@@ -17,8 +17,8 @@ from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.indexer.resolve import MAX_CANDIDATES, Resolver
 from symfuse.ranking import paths
 from symfuse.ranking.filters import glob_match
-from symfuse.ranking.records import Record, brief, round3, shown
-from symfuse.ranking.request import IncludeTests
+from symfuse.ranking.query.records import Record, brief, round3, shown
+from symfuse.ranking.query.search_request import IncludeTests
 from symfuse.ranking.roles import Role, role_of
 from symfuse.ranking.targets import DECLARATION, find_targets, require_symbol, resolver_for
 

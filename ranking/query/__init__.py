@@ -2,7 +2,7 @@
 
 Every operation (search, usages, text, get, callers, callees, hierarchy, status,
 reindex) has a request model (:mod:`.requests`; search's is
-:class:`symfuse.ranking.request.SearchRequest`) whose fields carry their
+:class:`symfuse.ranking.query.search_request.SearchRequest`) whose fields carry their
 defaults, bounds and a one-line description, and one function that answers it
 (:mod:`.operations`). The front ends generate their command-line options and
 MCP tool schemas from these models (:data:`.operations.OPERATIONS`) and only

@@ -21,7 +21,7 @@ from symfuse.ranking.query.requests import (
     FileHint,
     Offset,
 )
-from symfuse.ranking.request import (
+from symfuse.ranking.query.search_request import (
     IncludeTests,
     KindList,
     LanguageList,

@@ -23,7 +23,7 @@ from symfuse.ranking.query.requests import (
     _TOKENS,
     Offset,
 )
-from symfuse.ranking.request import (
+from symfuse.ranking.query.search_request import (
     ExcludedRepositories,
     Repositories,
 )

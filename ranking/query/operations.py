@@ -38,8 +38,8 @@ from symfuse.ranking.query.requests import (
     TextRequest,
     UsagesRequest,
 )
-from symfuse.ranking.request import MAX_LIMIT, Aggregation, SearchRequest
-from symfuse.ranking.response import SearchItem, SearchResponse
+from symfuse.ranking.query.responses import SearchItem, SearchResponse
+from symfuse.ranking.query.search_request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
 from symfuse.ranking.targets import find_targets, resolve_one
 

@@ -1,4 +1,4 @@
-"""The request of every operation but search (whose model is :mod:`symfuse.ranking.request`).
+"""The request of every operation but search (whose model is :mod:`.search_request`).
 
 Each field carries its default, bounds and a one-line description; the
 command-line options and the MCP tool schemas are generated from them. Where
@@ -31,7 +31,7 @@ from symfuse.ranking.query.fields import (
     optional_text,
     split_list,
 )
-from symfuse.ranking.request import (
+from symfuse.ranking.query.search_request import (
     IncludeTests,
     TestCode,
 )

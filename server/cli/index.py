@@ -228,7 +228,7 @@ def _reindex_paths(
 
 
 def run_symbols(args: argparse.Namespace) -> int:
-    from symfuse.ranking.vocabulary import kind_of, kind_words, matched_kinds
+    from symfuse.ranking.query.vocabulary import kind_of, kind_words, matched_kinds
 
     kinds: frozenset[Kind] | None = None
     if args.kind:

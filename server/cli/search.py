@@ -15,8 +15,8 @@ from typing import Any
 
 from symfuse.indexer.errors import SymfuseError
 from symfuse.ranking.query.operations import operation
-from symfuse.ranking.request import DetailLevel, SearchRequest
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
 from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.cli.common import format_option
 from symfuse.server.cli.options import add_request_options, request_of

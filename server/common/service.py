@@ -40,9 +40,9 @@ from symfuse.ranking.api import Prepared, has_stored, prepare
 from symfuse.ranking.history import Histories
 from symfuse.ranking.identity import NameTable
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.ranking.repositories import Repository
-from symfuse.ranking.request import SearchRequest
-from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.common.heap import give_back
 from symfuse.server.common.semantic import SemanticWorker

@@ -24,7 +24,7 @@ from symfuse.indexer.model import Symbol
 from symfuse.ranking import snippets
 from symfuse.ranking.api import call_query
 from symfuse.ranking.cancel import Stopped
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.query.responses import SearchResponse
 from symfuse.server.common.service import IndexService
 from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import nav as lsp_nav

@@ -19,7 +19,7 @@ from typing import Any
 
 from symfuse.indexer import languages as language_table
 from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
-from symfuse.ranking.request import MAX_SNIPPET_LINES
+from symfuse.ranking.query.search_request import MAX_SNIPPET_LINES
 
 DEFAULT_RESULT_LIMIT = 200
 MAX_RESULT_LIMIT = 10_000

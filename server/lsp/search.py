@@ -7,7 +7,7 @@ A query is a name to look for plus optional filters, in any order::
     file:shop/** total        only files matching the glob (f: or in: for short)
     #Order                    a leading # is ignored (VS Code's "go to symbol" prefix)
 
-Kind and language words are those of :mod:`symfuse.ranking.vocabulary`, as in the CLI
+Kind and language words are those of :mod:`symfuse.ranking.query.vocabulary`, as in the CLI
 and MCP (``kind:ctor``, ``kind:method`` with constructors, ``lang:ts``). Unknown ``word:``
 prefixes are searched as text. A question about the call graph
 ("who calls save", "callers of Order.save", "what does checkout call") is
@@ -32,9 +32,9 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.api import Prepared, call_query
 from symfuse.ranking.editor import editor_request, editor_search
 from symfuse.ranking.query import operations
-from symfuse.ranking.request import SearchRequest
+from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.ranking.query.vocabulary import kind_of, language_of
 from symfuse.ranking.routing import CallGraphAnswer
-from symfuse.ranking.vocabulary import kind_of, language_of
 
 log = logging.getLogger(__name__)
 

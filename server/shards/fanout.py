@@ -26,16 +26,16 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking import repositories
 from symfuse.ranking.identity import NameTable, tiers
-from symfuse.ranking.intent import call_query, is_path_shaped
-from symfuse.ranking.repositories import RepositoryError
-from symfuse.ranking.request import (
+from symfuse.ranking.query.intent import call_query, is_path_shaped
+from symfuse.ranking.query.responses import SearchItem, SearchResponse
+from symfuse.ranking.query.search_request import (
     MAX_LIMIT,
     Aggregation,
     ResponseFormat,
     SearchMode,
     SearchRequest,
 )
-from symfuse.ranking.response import SearchItem, SearchResponse
+from symfuse.ranking.repositories import RepositoryError
 from symfuse.ranking.tokens import is_identifier_shaped
 
 if TYPE_CHECKING:

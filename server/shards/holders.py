@@ -22,8 +22,8 @@ from symfuse.indexer.errors import IndexCorrupt, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.prepare import Prepared
-from symfuse.ranking.request import SearchRequest
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.shards.manifest import (
     GLOBAL_STATS,
     INDEX,

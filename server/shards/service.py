@@ -24,9 +24,9 @@ from symfuse.indexer.live import LiveIndex, ProgressCallback, Status
 from symfuse.ranking import repositories
 from symfuse.ranking.history import Histories
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.ranking.repositories import Repository
-from symfuse.ranking.request import SearchRequest
-from symfuse.ranking.response import SearchResponse
 from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.common.service import (
     IndexService,

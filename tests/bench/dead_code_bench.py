@@ -66,7 +66,7 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.model import EdgeKind
 from symfuse.indexer.update import update_index
 from symfuse.ranking.dead_code import DeadCodeScope, DeadSymbol, find_dead
-from symfuse.ranking.request import IncludeTests
+from symfuse.ranking.query.search_request import IncludeTests
 
 SYMFUSE = Path(sys.executable).with_name("symfuse")
 CHARS_PER_TOKEN = 4

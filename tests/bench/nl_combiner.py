@@ -53,7 +53,7 @@ from symfuse.indexer.index import Index
 from symfuse.ranking import rerank
 from symfuse.ranking.api import SearchRequest, prepare, search
 from symfuse.ranking.fusion import Fused
-from symfuse.ranking.request import Channel
+from symfuse.ranking.query.search_request import Channel
 from symfuse.ranking.translation import query_ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))

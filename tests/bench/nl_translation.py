@@ -46,7 +46,7 @@ from symfuse.indexer.index import Index
 from symfuse.ranking import search as search_module
 from symfuse.ranking import similarity
 from symfuse.ranking.api import SearchRequest, prepare, search
-from symfuse.ranking.request import Channel
+from symfuse.ranking.query.search_request import Channel
 from symfuse.ranking.search import ChannelRun
 from symfuse.ranking.shape import DESCRIBED_KINDS, PLANS
 from symfuse.ranking.structures import Prepared

@@ -53,8 +53,8 @@ from mcp.client.stdio import stdio_client
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import load_index
 from symfuse.ranking.query import operations
-from symfuse.ranking.request import SearchRequest
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.shards.cluster import ClusterOptions, connected
 from symfuse.server.shards.fleet import Fleet
 from symfuse.server.shards.manifest import read_manifest, shard_dirs, write_manifest

@@ -8,7 +8,7 @@ import pytest
 
 from symfuse.ranking import structural
 from symfuse.ranking.fusion import K, fuse, guard_first, normalized_weights
-from symfuse.ranking.request import Channel, FusionWeights
+from symfuse.ranking.query.search_request import Channel, FusionWeights
 from symfuse.ranking.topk import Ranking, top_k
 
 

@@ -28,7 +28,7 @@ from symfuse.ranking.neural.vectors import (
     VectorCache,
     file_key,
 )
-from symfuse.ranking.request import Channel, FusionWeights
+from symfuse.ranking.query.search_request import Channel, FusionWeights
 from symfuse.ranking.search import run_channels
 from symfuse.ranking.shape import Shape
 from tests.support.paths import FIXTURES

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.records import Record, brief, round3, shown, symbol_view
+from symfuse.ranking.query.records import Record, brief, round3, shown, symbol_view
 from tests.support.symbols import make_symbol
 
 SYMBOL = make_symbol("Order", kind=Kind.CLASS, signature="class Order")

@@ -20,7 +20,7 @@ from symfuse.ranking import rerank
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.fusion import Fused
 from symfuse.ranking.prepare import prepare
-from symfuse.ranking.request import Channel
+from symfuse.ranking.query.search_request import Channel
 from symfuse.ranking.structures import Prepared
 from symfuse.ranking.translation import BETA, LAMBDA, query_ids
 

@@ -1,12 +1,12 @@
-"""The one vocabulary of kind and language words (symfuse.ranking.vocabulary)."""
+"""The one vocabulary of kind and language words (symfuse.ranking.query.vocabulary)."""
 
 from __future__ import annotations
 
 import pytest
 
 from symfuse.indexer.model import Kind
-from symfuse.ranking.request import SearchRequest
-from symfuse.ranking.vocabulary import kind_of, language_of, matched_kinds
+from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.ranking.query.vocabulary import kind_of, language_of, matched_kinds
 
 
 @pytest.mark.parametrize(

@@ -18,8 +18,8 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import OutsideWorkspace
 from symfuse.indexer.index import Index
 from symfuse.ranking.query.requests import ReindexRequest
-from symfuse.ranking.request import SearchRequest
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.common.service import NAMES_FIRST, IndexService
 from tests.support.cli import write_tree
 

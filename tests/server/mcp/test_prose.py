@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from symfuse.ranking.request import AGENT_SNIPPET_LINES
+from symfuse.ranking.query.search_request import AGENT_SNIPPET_LINES
 from tests.support.mcp import Workspace, call, call_error, mcp_session
 from tests.support.paths import FIXTURES
 

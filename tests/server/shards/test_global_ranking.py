@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from symfuse.ranking.query import operations
-from symfuse.ranking.request import SearchRequest
-from symfuse.ranking.response import SearchResponse
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.shards.build import build_shards
 from symfuse.server.shards.fleet import Fleet
 from tests.server.shards.conftest import combined_index

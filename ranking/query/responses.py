@@ -25,8 +25,7 @@ from enum import StrEnum
 from typing import Any
 
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.repositories import RepositoryError, grouped
-from symfuse.ranking.request import (
+from symfuse.ranking.query.search_request import (
     Channel,
     DetailLevel,
     FusionWeights,
@@ -34,6 +33,7 @@ from symfuse.ranking.request import (
     SearchMode,
     SemanticMode,
 )
+from symfuse.ranking.repositories import RepositoryError, grouped
 
 
 class Tier(StrEnum):

@@ -1,6 +1,6 @@
 """The words every front end accepts for kinds and languages, and what a kind filter matches.
 
-One table, read by the request validators (:mod:`symfuse.ranking.request`), so the CLI,
+One table, read by the request validators (:mod:`symfuse.ranking.query.search_request`), so the CLI,
 MCP and the language server's ``kind:``/``lang:`` filters take the same words:
 
 - a kind is a :class:`~symfuse.indexer.model.Kind` value or an alias (``func``, ``cls``,

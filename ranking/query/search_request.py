@@ -31,7 +31,7 @@ from symfuse.ranking.query.fields import (
     optional_text,
     split_list,
 )
-from symfuse.ranking.vocabulary import kind_of, kind_words, language_of
+from symfuse.ranking.query.vocabulary import kind_of, kind_words, language_of
 
 MAX_QUERY_LENGTH = 1000
 MAX_LIMIT = 1000
@@ -226,7 +226,7 @@ class FusionWeights:
 
 
 def _kinds(value: Any) -> tuple[Kind, ...]:
-    """Kinds by value or alias (:mod:`symfuse.ranking.vocabulary`)."""
+    """Kinds by value or alias (:mod:`symfuse.ranking.query.vocabulary`)."""
     out: list[Kind] = []
     for name in split_list(value):
         kind = kind_of(name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from symfuse.indexer import languages
-from symfuse.ranking.response import CallQuery
+from symfuse.ranking.query.responses import CallQuery
 
 _TARGET = r"[`'\"]?(?P<target>[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?"
 _END = r"\s*\??\s*$"
