@@ -21,7 +21,7 @@ from symfuse.ranking.query.search_request import (
     SearchRequest,
     SemanticMode,
 )
-from symfuse.ranking.search import search
+from symfuse.ranking.search.pipeline import search
 from symfuse.ranking.similarity import Embedder, RepositoryEmbedder
 
 __all__ = [

@@ -21,7 +21,6 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.filters import FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex
 from symfuse.ranking.identity import NameForms, NameTable
 from symfuse.ranking.lexical import LexicalIndex
@@ -40,6 +39,7 @@ from symfuse.ranking.npz_arrays import (
     unstrings,
 )
 from symfuse.ranking.quantized import Quantized
+from symfuse.ranking.search.filters import FilterTable
 from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import Vocabulary
 from symfuse.ranking.structures import Prepared

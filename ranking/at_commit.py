@@ -22,8 +22,8 @@ from symfuse.indexer.history.records import Change
 from symfuse.indexer.history.touched import language_of, qualified_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.details import SourceWindow, SymbolDetail
 from symfuse.ranking.history import Histories, repository_name
+from symfuse.ranking.search.details import SourceWindow, SymbolDetail
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,10 +38,10 @@ from symfuse.ranking.documents import (
     definition_bodies,
     similarity_tf,
 )
-from symfuse.ranking.filters import FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex
 from symfuse.ranking.identity import NameForms, NameTable
 from symfuse.ranking.lexical import LexicalIndex
+from symfuse.ranking.search.filters import FilterTable
 from symfuse.ranking.similarity import RepositoryEmbedder, WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
 from symfuse.ranking.structures import FilePiece, Prepared

@@ -1,6 +1,6 @@
 """A file's lines read from disk when asked for: only their byte offsets are held.
 
-A search answer shows a few lines of each hit (:mod:`symfuse.ranking.snippets`). Read
+A search answer shows a few lines of each hit (:mod:`symfuse.ranking.search.snippets`). Read
 through the text cache (:class:`symfuse.ranking.paths.Source`), every file a hit sits in
 stayed in memory whole: after 100 searches on SQLAlchemy a ``symfuse mcp`` held 270 files,
 about 24 MB of text and line lists, and the cache grows to 48 million characters. Here a

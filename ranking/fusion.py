@@ -96,7 +96,7 @@ def fuse(rankings: dict[Channel, Ranking], weights: FusionWeights, k: int = K) -
 def extended(head: Fused, deep: Fused) -> Fused:
     """``head``, then the items of ``deep`` it lacks, in ``deep``'s order.
 
-    ``head`` fuses each channel's first :data:`~symfuse.ranking.search.MIN_DEPTH`
+    ``head`` fuses each channel's first :data:`~symfuse.ranking.search.pipeline.MIN_DEPTH`
     candidates, ``deep`` more of them: a longer page keeps the order a short one has
     (deeper channel lists would give the items in both extra shares and reorder the
     top), and the rest follows. Tail scores are scaled to stay at or below the head's.

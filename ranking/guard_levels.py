@@ -13,7 +13,7 @@ from symfuse.ranking.identity import MatchTier, NameTable, hump_count
 from symfuse.ranking.query.search_request import Channel
 
 if TYPE_CHECKING:
-    from symfuse.ranking.search import ChannelRun
+    from symfuse.ranking.search.pipeline import ChannelRun
 
 # What an item the guard lifted was lifted for, by its match tier.
 BOOSTS = {

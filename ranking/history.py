@@ -28,7 +28,7 @@ from symfuse.ranking import history_terms
 from symfuse.ranking.documents import Documents
 from symfuse.ranking.lexical import Bm25f, LexicalIndex, QueryTerms, rank
 from symfuse.ranking.query.history_requests import ChunkType, HistoryRequest
-from symfuse.ranking.repositories import selected
+from symfuse.ranking.search.repositories import selected
 
 if TYPE_CHECKING:
     from scipy import sparse

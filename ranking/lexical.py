@@ -117,7 +117,7 @@ FILLER = frozenset(stem(w) for w in _FILLER_TEXT.split())
 
 @dataclass(frozen=True, slots=True)
 class Bm25f:
-    """How BM25F weighs a body against a head, per query shape (:mod:`symfuse.ranking.shape`)."""
+    """BM25F's weight of a body against a head, per query shape (see search.plans)."""
 
     body: float  # field weight of the body (the head's fields carry their own)
     b_body: float  # length normalization of the body

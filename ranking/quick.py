@@ -16,7 +16,7 @@ generation (an edited buffer) rebuilds only the changed files' forms. Order:
    scan over all names joined).
 
 Filters (kinds, languages, file globs) are the masks of
-:class:`symfuse.ranking.filters.FilterTable`, as in the fused search.
+:class:`symfuse.ranking.search.filters.FilterTable`, as in the fused search.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import identity
 from symfuse.ranking.companion import companion, drop
-from symfuse.ranking.filters import FilterCodes, FilterTable
 from symfuse.ranking.identity import MatchTier, NameForms, NameTable
 from symfuse.ranking.query.search_request import (
     SearchRequest,
 )
+from symfuse.ranking.search.filters import FilterCodes, FilterTable
 from symfuse.ranking.tokens import whole
 
 T = TypeVar("T")

@@ -3,7 +3,7 @@
 A reader asking in plain words how something is done wants the code that does it,
 not the tests that call it: ``prompt the user for a password`` should find
 ``click.termui.prompt`` before five test functions named ``cli``. Search demotes
-such code for prose queries (:mod:`symfuse.ranking.shape`) unless the query asks
+such code for prose queries (:mod:`symfuse.ranking.search.plans`) unless the query asks
 for it ("test for", "example of", "how to use") and ``include_tests`` can keep it
 out or ask for it alone. Nothing is ever dropped from the index.
 

@@ -1,6 +1,6 @@
 """Answering "who calls X" / "what does X call" from the call graph.
 
-:func:`symfuse.ranking.search.search` recognises such a query (its response
+:func:`symfuse.ranking.search.pipeline.search` recognises such a query (its response
 carries an ``intent``) and searches for X; :func:`call_graph_answer` then
 turns the best matches for X into the callers or callees the question asks
 for, as a typed :class:`CallGraphAnswer`. The query layer's ``search`` does

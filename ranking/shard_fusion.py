@@ -4,7 +4,7 @@ Each shard sends its channels' first candidates with raw scores and order keys
 (:mod:`.shard_part`), computed with the global statistics. Here every channel's
 candidates of all shards are put in one order by those keys and cut to the depth
 one index ranks; the structural channel re-ranks their union by PageRank (scaled
-to the whole corpus); then :func:`symfuse.ranking.search.fused_answer`, the very
+to the whole corpus); then :func:`symfuse.ranking.search.pipeline.fused_answer`, the very
 code a single index runs, fuses them by weighted reciprocal rank, applies the
 demotions and the name-match guard, and cuts the page.
 
@@ -27,7 +27,7 @@ import numpy.typing as npt
 from symfuse.ranking import structural
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest
-from symfuse.ranking.search import (
+from symfuse.ranking.search.pipeline import (
     NEAR_TYPO_LENGTH,
     ChannelRun,
     Ranked,
@@ -35,7 +35,7 @@ from symfuse.ranking.search import (
     ranked_depth,
     response_base,
 )
-from symfuse.ranking.shape import classify
+from symfuse.ranking.search.plans import classify
 from symfuse.ranking.shard_part import ShardPart
 from symfuse.ranking.tokens import is_identifier_shaped
 from symfuse.ranking.topk import Ranking

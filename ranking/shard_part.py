@@ -1,6 +1,6 @@
 """One shard's part of a search fused across shards: its channels' raw rankings.
 
-A shard runs the ordinary channels (:func:`symfuse.ranking.search.ranked_run`) with
+A shard runs the ordinary channels (:func:`symfuse.ranking.search.pipeline.ranked_run`) with
 its structures re-weighed by the global statistics (:mod:`.global_stats`), and
 answers with each channel's first candidates, as deep as one index would rank them,
 with the channel's raw score and its order key, plus what fusion's later steps read
@@ -25,8 +25,8 @@ from symfuse.ranking.guard_levels import guard_levels
 from symfuse.ranking.identity import MatchTier, name_distance
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.query.search_request import Channel, FusionWeights, SearchRequest, SemanticMode
-from symfuse.ranking.search import ChannelRun, ranked_run, search_mask
-from symfuse.ranking.shape import PLANS, classify
+from symfuse.ranking.search.pipeline import ChannelRun, ranked_run, search_mask
+from symfuse.ranking.search.plans import PLANS, classify
 from symfuse.ranking.tokens import is_identifier_shaped
 from symfuse.ranking.topk import Ranking
 

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.aside import aside
 from symfuse.ranking.documents import Documents
 from symfuse.ranking.lexical import LexicalIndex, QueryTerms
 from symfuse.ranking.quantized import Quantized
+from symfuse.ranking.search.workers import aside
 from symfuse.ranking.tfidf import Tfidf
 from symfuse.ranking.topk import Ranking, top_k_of
 
@@ -368,7 +368,7 @@ class RepositoryEmbedder:
 
     def started(self, query: str) -> Callable[[], npt.NDArray[np.float32]]:
         """:meth:`scores` of ``query``, with the product over every symbol's vector
-        started on a side thread (:mod:`symfuse.ranking.aside`); calling the result
+        started on a side thread (:mod:`symfuse.ranking.search.workers`); calling the result
         finishes them. Only the product goes aside: it runs without the GIL, while the
         Python around it would contend with the caller's own work for it."""
         terms = QueryTerms.parse(query)

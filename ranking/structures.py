@@ -15,10 +15,10 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import FileEntry
 from symfuse.ranking.documents import Piece
-from symfuse.ranking.filters import FilterCodes, FilterTable
 from symfuse.ranking.fuzzy import TrigramIndex
 from symfuse.ranking.identity import NameForms, NameTable
 from symfuse.ranking.lexical import LexicalIndex
+from symfuse.ranking.search.filters import FilterCodes, FilterTable
 from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import Rows
 from symfuse.ranking.translation import Translation

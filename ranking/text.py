@@ -28,7 +28,7 @@ from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.ranking import paths, regex_scan
 from symfuse.ranking.query.records import Record
-from symfuse.ranking.repositories import repository_of
+from symfuse.ranking.search.repositories import repository_of
 from symfuse.ranking.text_files import searched_files
 
 MAX_PATTERN = 1000

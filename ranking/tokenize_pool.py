@@ -29,9 +29,9 @@ import numpy.typing as npt
 from symfuse.indexer.model import Symbol
 from symfuse.indexer.source_files import decode_source, read_source_bytes
 from symfuse.ranking.documents import Piece, definition_bodies, file_piece
-from symfuse.ranking.filters import FilterCodes
 from symfuse.ranking.fuzzy import trigram_rows
 from symfuse.ranking.identity import NameForms
+from symfuse.ranking.search.filters import FilterCodes
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
 from symfuse.ranking.structures import FilePiece
 

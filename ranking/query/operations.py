@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking import repositories
-from symfuse.ranking.details import FileOutline, SymbolDetail, get_symbol, is_file
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.ranking.query.fields import Request
@@ -41,6 +39,8 @@ from symfuse.ranking.query.requests import (
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
+from symfuse.ranking.search import repositories
+from symfuse.ranking.search.details import FileOutline, SymbolDetail, get_symbol, is_file
 from symfuse.ranking.targets import find_targets, resolve_one
 
 # What only some operations need is imported where it is used: every CLI command builds
@@ -102,9 +102,9 @@ def search(
     """Ranked symbols; a call-graph question ("who calls X") is answered from the graph.
 
     Roots that cannot be read are left out and named in ``errors``; ``per_repo``
-    asks each repository for its share of the limit (:mod:`symfuse.ranking.repositories`).
+    asks each repository for its share of the limit (:mod:`symfuse.ranking.search.repositories`).
     """
-    from symfuse.ranking.search import search as ranked
+    from symfuse.ranking.search.pipeline import search as ranked
 
     if request.at_commit is not None:
         return _search_at(index, request, directory)

@@ -7,7 +7,7 @@ encodes the list as one compact table. ``detail_level`` chooses the keys:
 - default: symbol_id, name, kind, fqn, signature, file, line, score
 - full: default plus language, end_line, parent, decorators, extends,
   implements (each joined with ", " so the table stays flat), doc and source
-  (the definition's lines, up to :data:`symfuse.ranking.snippets.SOURCE_LINES`)
+  (the definition's lines, up to :data:`symfuse.ranking.search.snippets.SOURCE_LINES`)
 
 With ``snippet_lines`` every item also gets ``end_line`` and ``snippet``, its
 first lines of code after the signature (``null`` when the file cannot be read).
@@ -33,7 +33,7 @@ from symfuse.ranking.query.search_request import (
     SearchMode,
     SemanticMode,
 )
-from symfuse.ranking.repositories import RepositoryError, grouped
+from symfuse.ranking.search.repositories import RepositoryError, grouped
 
 
 class Tier(StrEnum):
@@ -131,7 +131,9 @@ class SearchResponse:
     intent: CallQuery | None = None
     namesakes: tuple[Symbol, ...] = ()  # with an intent: every definition named its target
     snippet_lines: int = 0
-    shape: str | None = None  # the query shape (symfuse.ranking.shape), shown with fusion_debug
+    shape: str | None = (
+        None  # the query shape (symfuse.ranking.search.plans), shown with fusion_debug
+    )
     response_format: ResponseFormat = ResponseFormat.FLAT
     errors: tuple[RepositoryError, ...] = ()  # roots that could not answer
     at_commit: str | None = None  # the commit the definitions were read as of

@@ -144,7 +144,7 @@ class FusionWeights:
     - neural 0: sentence vectors of the ``symfuse[semantic]`` extra
       (:mod:`symfuse.ranking.neural`), for prose only; they lowered the mined NL set
       at every weight, so a search asks for them (``semantic: on``, see
-      :data:`symfuse.ranking.shape.NEURAL_ON`); without the extra they never run.
+      :data:`symfuse.ranking.search.plans.NEURAL_ON`); without the extra they never run.
     """
 
     lexical: float = 0.4
@@ -156,7 +156,7 @@ class FusionWeights:
 
     @classmethod
     def sentence(cls) -> FusionWeights:
-        """The defaults for prose (sentence and mixed shapes, :mod:`symfuse.ranking.shape`).
+        """The defaults for prose (sentence and mixed shapes, :mod:`symfuse.ranking.search.plans`).
 
         Names and centrality say little about a description of behaviour: BM25F
         over heads and bodies carries it, the similarity channel (TF-IDF + word

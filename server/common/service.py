@@ -42,8 +42,8 @@ from symfuse.ranking.identity import NameTable
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
-from symfuse.ranking.repositories import Repository
 from symfuse.ranking.routing import CallGraphAnswer
+from symfuse.ranking.search.repositories import Repository
 from symfuse.server.common.heap import give_back
 from symfuse.server.common.semantic import SemanticWorker
 from symfuse.server.common.targets import reindex_targets
@@ -54,7 +54,7 @@ WARM_QUIET = 0.5  # seconds an index stays unchanged before its ranking structur
 RETRY_AFTER = 60.0  # seconds before a failed build of the ranking structures is tried again
 STOP_TIMEOUT = 5.0  # seconds stop() waits for the warming thread
 # Symbols from which a name query on a cold start is answered by names alone
-# (symfuse.ranking.names_first) rather than wait for the first ranking structures: a
+# (symfuse.ranking.search.cold_start) rather than wait for the first ranking structures: a
 # smaller index has them in a second or so, and then every answer comes from one ranking.
 NAMES_FIRST = 10_000
 
@@ -289,10 +289,10 @@ class IndexService:
         """The one search both servers run (:func:`operations.search` over :meth:`ranked`),
         and whether it answered from an earlier index (stale). Before the first
         structures of a large index, a name query is answered by names alone
-        (:mod:`symfuse.ranking.names_first`) and their build starts at once. A sharded
+        (:mod:`symfuse.ranking.search.cold_start`) and their build starts at once. A sharded
         service answers the same call by fan-out (:mod:`symfuse.server.shards.service`)."""
-        from symfuse.ranking.names_first import names_answer
         from symfuse.ranking.query import operations
+        from symfuse.ranking.search.cold_start import names_answer
 
         if self._prepared is None and not self._stored:  # a cold start
             with self.live.reading() as index:

@@ -21,10 +21,10 @@ from pygls.uris import from_fs_path
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking import snippets
 from symfuse.ranking.api import call_query
-from symfuse.ranking.cancel import Stopped
 from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.search import snippets
+from symfuse.ranking.search.cancel import Stopped
 from symfuse.server.common.service import IndexService
 from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import nav as lsp_nav

@@ -14,7 +14,7 @@ prefixes are searched as text. A question about the call graph
 answered by :func:`call_graph`: the query layer's ``search`` routes it and the
 answer lists the calling (or called) definitions; the filters narrow which
 symbols the question names. Any other query is ranked by
-:func:`symfuse.ranking.editor.editor_search`: the fused search with the editor
+:func:`symfuse.ranking.search.picker.editor_search`: the fused search with the editor
 profile (exact names, prefixes, camel humps and fuzzy matches of the name
 first, because the user is typing a name), or the quick name ranking while the
 fused search's structures are not built yet.
@@ -30,11 +30,11 @@ from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.api import Prepared, call_query
-from symfuse.ranking.editor import editor_request, editor_search
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.ranking.query.vocabulary import kind_of, language_of
 from symfuse.ranking.routing import CallGraphAnswer
+from symfuse.ranking.search.picker import editor_request, editor_search
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ def search(
 
     ``prepared`` are the ranking structures of ``index``, or None while they are
     being built; ``previous`` an earlier index with its structures, when there is
-    one (see :func:`symfuse.ranking.editor.editor_search`).
+    one (see :func:`symfuse.ranking.search.picker.editor_search`).
     """
     try:
         return editor_search(

@@ -7,9 +7,9 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
-from symfuse.ranking.details import FileOutline
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import GetRequest, UsagesRequest
+from symfuse.ranking.search.details import FileOutline
 from symfuse.server.mcp.budget import (
     CHARS_PER_TOKEN,
     CLIP_MARK,

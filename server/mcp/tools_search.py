@@ -13,8 +13,8 @@ from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import ResponseFormat, SearchRequest, SemanticMode
-from symfuse.ranking.repositories import grouped
 from symfuse.ranking.routing import CallGraphAnswer
+from symfuse.ranking.search.repositories import grouped
 from symfuse.server.mcp.models import SearchResult
 from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors

@@ -10,7 +10,7 @@ shards and fuses them with the single index's own code
 merged by rank (:func:`merge`): exact-name level first (the tiers of
 :func:`symfuse.ranking.identity.tiers`, which depend on the name alone), then the
 shards' fused scores. ``aggregation_mode`` and ``response_format`` are then applied
-by :mod:`symfuse.ranking.repositories`, exactly as for a multi-root index. A shard
+by :mod:`symfuse.ranking.search.repositories`, exactly as for a multi-root index. A shard
 that fails, is gone or corrupt, or does not answer within the time limit goes into
 ``errors``; the others answer.
 """
@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from symfuse.indexer.errors import InvalidRequest
-from symfuse.ranking import repositories
 from symfuse.ranking.identity import NameTable, tiers
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
@@ -35,7 +34,8 @@ from symfuse.ranking.query.search_request import (
     SearchMode,
     SearchRequest,
 )
-from symfuse.ranking.repositories import RepositoryError
+from symfuse.ranking.search import repositories
+from symfuse.ranking.search.repositories import RepositoryError
 from symfuse.ranking.tokens import is_identifier_shaped
 
 if TYPE_CHECKING:

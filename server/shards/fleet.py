@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.ranking import repositories
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
-from symfuse.ranking.snippets import code_wanted
+from symfuse.ranking.search import repositories
+from symfuse.ranking.search.snippets import code_wanted
 from symfuse.server.shards.fanout import (
     SHARD_TIMEOUT,
     Pending,

@@ -61,7 +61,7 @@ class ShardHolder:
 
     def search(self, request: SearchRequest) -> SearchResponse:
         """``request`` over this shard; ShardUnavailable when the shard cannot answer."""
-        from symfuse.ranking.search import search
+        from symfuse.ranking.search.pipeline import search
 
         loaded = self._current()
         response = search(
@@ -84,7 +84,7 @@ class ShardHolder:
 
     def code(self, request: SearchRequest, ids: list[str]) -> list[tuple[str | None, str | None]]:
         """The snippet and source ``request`` asks for of each symbol id (``alias/`` ids)."""
-        from symfuse.ranking.snippets import code_of
+        from symfuse.ranking.search.snippets import code_of
 
         loaded = self._current()
         index, alias = loaded.index, loaded.manifest.alias

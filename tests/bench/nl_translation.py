@@ -43,12 +43,12 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.ranking import search as search_module
 from symfuse.ranking import similarity
 from symfuse.ranking.api import SearchRequest, prepare, search
 from symfuse.ranking.query.search_request import Channel
-from symfuse.ranking.search import ChannelRun
-from symfuse.ranking.shape import DESCRIBED_KINDS, PLANS
+from symfuse.ranking.search import pipeline as search_module
+from symfuse.ranking.search.pipeline import ChannelRun
+from symfuse.ranking.search.plans import DESCRIBED_KINDS, PLANS
 from symfuse.ranking.structures import Prepared
 from symfuse.ranking.translation import query_ids
 

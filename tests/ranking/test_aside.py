@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from symfuse.ranking.aside import aside
+from symfuse.ranking.search.workers import aside
 
 
 def _square_aside(value: int) -> int:

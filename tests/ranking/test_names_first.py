@@ -11,8 +11,8 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import Channel, SearchMode, SearchRequest, Tier, search
-from symfuse.ranking.names_first import answerable, names_answer
 from symfuse.ranking.quick import quick_search
+from symfuse.ranking.search.cold_start import answerable, names_answer
 from tests.support.paths import FIXTURES
 
 

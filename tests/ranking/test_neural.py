@@ -29,8 +29,8 @@ from symfuse.ranking.neural.vectors import (
     file_key,
 )
 from symfuse.ranking.query.search_request import Channel, FusionWeights
-from symfuse.ranking.search import run_channels
-from symfuse.ranking.shape import Shape
+from symfuse.ranking.search.pipeline import run_channels
+from symfuse.ranking.search.plans import Shape
 from tests.support.paths import FIXTURES
 from tests.support.tiny_bert import HEADS, write_tiny_model, zipped
 

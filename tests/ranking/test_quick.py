@@ -16,9 +16,9 @@ from symfuse.indexer.model import Kind
 from symfuse.indexer.update import update_index
 from symfuse.ranking import quick
 from symfuse.ranking.api import prepare
-from symfuse.ranking.editor import changed_files, editor_search
 from symfuse.ranking.identity import MatchTier
 from symfuse.ranking.quick import edit_bound, quick_search, quick_table
+from symfuse.ranking.search.picker import changed_files, editor_search
 from tests.support.paths import FIXTURES
 
 WORKSPACE = FIXTURES / "workspace"

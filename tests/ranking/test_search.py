@@ -15,7 +15,6 @@ from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
 from symfuse.ranking import prepare as prepare_module
-from symfuse.ranking import search as search_module
 from symfuse.ranking.api import (
     Channel,
     SearchMode,
@@ -26,8 +25,9 @@ from symfuse.ranking.api import (
     prepare,
     search,
 )
-from symfuse.ranking.cancel import Stopped, stoppable
-from symfuse.ranking.shape import DESCRIBED_KINDS
+from symfuse.ranking.search import pipeline as search_module
+from symfuse.ranking.search.cancel import Stopped, stoppable
+from symfuse.ranking.search.plans import DESCRIBED_KINDS
 from tests.support.paths import FIXTURES
 
 WORKSPACE = FIXTURES / "workspace"

@@ -13,8 +13,8 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.roles import Role, asks_for_side_code, role_of
-from symfuse.ranking.shape import Shape, classify, code_tokens, name_words
-from symfuse.ranking.snippets import SOURCE_LINES
+from symfuse.ranking.search.plans import Shape, classify, code_tokens, name_words
+from symfuse.ranking.search.snippets import SOURCE_LINES
 from tests.support.paths import FIXTURES
 
 PROSE = FIXTURES / "prose_workspace"

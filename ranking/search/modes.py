@@ -11,10 +11,11 @@ import numpy.typing as npt
 
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
-from symfuse.ranking import lexical, lookup
+from symfuse.ranking import lexical
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.query.responses import ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest
+from symfuse.ranking.search import lookup
 from symfuse.ranking.topk import Ranking
 
 MIN_DEPTH = 100  # candidates each channel contributes, at least

@@ -1,7 +1,7 @@
 """Name search for an editor's symbol picker: the fused editor profile and its fallbacks.
 
 An editor user is typing a name. :func:`editor_search` answers with the fused
-:func:`~symfuse.ranking.search.search` under :data:`EDITOR_WEIGHTS` when the
+:func:`~symfuse.ranking.search.pipeline.search` under :data:`EDITOR_WEIGHTS` when the
 prepared structures of the index are at hand; just after an edit, while they
 are rebuilt (a few hundred milliseconds), with :func:`stale_search`: the
 previous structures for the files that did not change, merged with the quick
@@ -27,7 +27,7 @@ from symfuse.ranking.query.search_request import (
     SemanticMode,
 )
 from symfuse.ranking.quick import QuickHit, quick_search, quick_search_files
-from symfuse.ranking.search import search
+from symfuse.ranking.search.pipeline import search
 
 # The editor profile: the user is typing a name, so the name channels lead; BM25 and
 # PageRank only order what they found; embeddings stay off (paraphrases are not names).

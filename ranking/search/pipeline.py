@@ -20,13 +20,10 @@ import numpy.typing as npt
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking import fuzzy, identity, lexical, lookup, modes, neural, similarity, structural
-from symfuse.ranking.cancel import checkpoint
-from symfuse.ranking.filters import SymbolRoles, linked_implementers
+from symfuse.ranking import fuzzy, identity, lexical, neural, similarity, structural
 from symfuse.ranking.fusion import Fused, cascade, extended, fuse, guard_first
 from symfuse.ranking.guard_levels import BOOSTS, guard_levels
 from symfuse.ranking.identity import MatchTier
-from symfuse.ranking.modes import MIN_DEPTH
 from symfuse.ranking.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.prepare import Prepared, prepare
 from symfuse.ranking.query.intent import call_query, is_path_shaped
@@ -38,10 +35,13 @@ from symfuse.ranking.query.search_request import (
     SearchRequest,
     SemanticMode,
 )
-from symfuse.ranking.repositories import repository_mask
 from symfuse.ranking.rerank import CANDIDATES, RERANKED, reranked
 from symfuse.ranking.routing import named_targets
-from symfuse.ranking.shape import (
+from symfuse.ranking.search import lookup, modes
+from symfuse.ranking.search.cancel import checkpoint
+from symfuse.ranking.search.filters import SymbolRoles, linked_implementers
+from symfuse.ranking.search.modes import MIN_DEPTH
+from symfuse.ranking.search.plans import (
     DESCRIBED_KINDS,
     PLANS,
     Plan,
@@ -53,7 +53,8 @@ from symfuse.ranking.shape import (
     name_words,
     plan_weights,
 )
-from symfuse.ranking.snippets import with_code
+from symfuse.ranking.search.repositories import repository_mask
+from symfuse.ranking.search.snippets import with_code
 from symfuse.ranking.tokens import is_identifier_shaped
 from symfuse.ranking.topk import Ranking
 from symfuse.ranking.translation import Translation, query_ids
@@ -188,7 +189,7 @@ def run_channels(
     vectors: similarity.Embedder | None = None,
 ) -> ChannelRun:
     """Every channel the request asks for, each ranking at most ``depth`` candidates,
-    as the plan of the query's ``shape`` says (:data:`symfuse.ranking.shape.PLANS`).
+    as the plan of the query's ``shape`` says (:data:`symfuse.ranking.search.plans.PLANS`).
     ``vectors`` (the semantic extra's, when ready) rank as the neural channel."""
     rankings: dict[Channel, Ranking] = {}
     shape = shape if shape is not None else classify(query)

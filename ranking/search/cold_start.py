@@ -28,9 +28,9 @@ from symfuse.ranking.identity import MatchTier
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest, SemanticMode
 from symfuse.ranking.quick import quick_ranked
-from symfuse.ranking.search import response_base, tier_of
-from symfuse.ranking.shape import Shape, classify
-from symfuse.ranking.snippets import with_code
+from symfuse.ranking.search.pipeline import response_base, tier_of
+from symfuse.ranking.search.plans import Shape, classify
+from symfuse.ranking.search.snippets import with_code
 
 # The fields a names-only answer honours; every other field must keep its default.
 _HONOURED = {"query", "kind", "language", "file_pattern", "limit", "offset", "mode", "semantic"}
