@@ -9,6 +9,7 @@ response.to_dict()  # {"items": [...], "total": ..., "search_mode": ..., ...}
 
 from __future__ import annotations
 
+from symfuse.ranking.channels.similarity import Embedder, RepositoryEmbedder
 from symfuse.ranking.fusion import K as FUSION_K
 from symfuse.ranking.prepare import Prepared, has_stored, prepare
 from symfuse.ranking.query.intent import call_query, is_path_shaped
@@ -22,7 +23,6 @@ from symfuse.ranking.query.search_request import (
     SemanticMode,
 )
 from symfuse.ranking.search.pipeline import search
-from symfuse.ranking.similarity import Embedder, RepositoryEmbedder
 
 __all__ = [
     "FUSION_K",

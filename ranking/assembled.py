@@ -21,9 +21,11 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.fuzzy import TrigramIndex
-from symfuse.ranking.identity import NameForms, NameTable
-from symfuse.ranking.lexical import LexicalIndex
+from symfuse.ranking.channels.fuzzy import TrigramIndex
+from symfuse.ranking.channels.identity import NameForms, NameTable
+from symfuse.ranking.channels.lexical import LexicalIndex
+from symfuse.ranking.channels.similarity import RepositoryEmbedder
+from symfuse.ranking.channels.tfidf import Tfidf
 from symfuse.ranking.npz_arrays import (
     UNUSABLE,
     Arrays,
@@ -40,11 +42,9 @@ from symfuse.ranking.npz_arrays import (
 )
 from symfuse.ranking.quantized import Quantized
 from symfuse.ranking.search.filters import FilterTable
-from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import Vocabulary
 from symfuse.ranking.structures import Prepared
 from symfuse.ranking.term_table import TermTable
-from symfuse.ranking.tfidf import Tfidf
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ too small to gain from a second thread, and on a machine whose cores are busy th
 spinning threads wait on each other: SQLAlchemy's SVD took 4-12 s with the default
 threads against 1.0-1.6 s with one, on this 2-core machine beside other work. A build
 runs under :func:`one_blas_thread`; searches use no BLAS (see
-:meth:`~symfuse.ranking.similarity.RepositoryEmbedder.scores`).
+:meth:`~symfuse.ranking.channels.similarity.RepositoryEmbedder.scores`).
 """
 
 from __future__ import annotations

@@ -31,18 +31,19 @@ import numpy.typing as npt
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind
 from symfuse.ranking.blas import one_blas_thread
-from symfuse.ranking.borrowed import call_docs, inherited, with_inherited
-from symfuse.ranking.documents import (
+from symfuse.ranking.channels.documents import (
     Documents,
     concatenate,
     definition_bodies,
     similarity_tf,
 )
-from symfuse.ranking.fuzzy import TrigramIndex
-from symfuse.ranking.identity import NameForms, NameTable
-from symfuse.ranking.lexical import LexicalIndex
+from symfuse.ranking.channels.fuzzy import TrigramIndex
+from symfuse.ranking.channels.identity import NameForms, NameTable
+from symfuse.ranking.channels.inherited_docs import call_docs, inherited, with_inherited
+from symfuse.ranking.channels.lexical import LexicalIndex
+from symfuse.ranking.channels.similarity import RepositoryEmbedder, WordModel
+from symfuse.ranking.channels.translation import Texts, Translation, stop_ids, train
 from symfuse.ranking.search.filters import FilterTable
-from symfuse.ranking.similarity import RepositoryEmbedder, WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
 from symfuse.ranking.structures import FilePiece, Prepared
 from symfuse.ranking.tokenize_pool import (
@@ -53,7 +54,6 @@ from symfuse.ranking.tokenize_pool import (
     tokenize_many,
     workers_for,
 )
-from symfuse.ranking.translation import Texts, Translation, stop_ids, train
 
 if TYPE_CHECKING:
     from scipy import sparse

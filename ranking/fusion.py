@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.ranking.channels.topk import Ranking
 from symfuse.ranking.query.search_request import Channel, FusionWeights
-from symfuse.ranking.topk import Ranking
 
 K = 60
 

@@ -35,9 +35,9 @@ import numpy.typing as npt
 from scipy import sparse
 
 from symfuse.indexer.errors import IndexCorrupt
+from symfuse.ranking.channels.lexical import B, LexicalIndex, idf
+from symfuse.ranking.channels.similarity import RepositoryEmbedder
 from symfuse.ranking.columns import Columns
-from symfuse.ranking.lexical import B, LexicalIndex, idf
-from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.structures import Prepared
 
 STATS_FORMAT = 1

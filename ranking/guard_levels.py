@@ -9,7 +9,7 @@ import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from symfuse.ranking.identity import MatchTier, NameTable, hump_count
+from symfuse.ranking.channels.identity import MatchTier, NameTable, hump_count
 from symfuse.ranking.query.search_request import Channel
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 Commits are documents with two fields: the message and the diff text (paths and
 changed lines). ``search_history`` ranks them with the lexical channel's BM25
-(:mod:`symfuse.ranking.lexical`): ``chunk_type`` commit_message or commit_diff
+(:mod:`symfuse.ranking.channels.lexical`): ``chunk_type`` commit_message or commit_diff
 scores that field alone, neither weighs both as BM25F with the diff as a body.
 The filters (time range, author, diff type, repository) are a mask over commits;
 with no query the newest matching commits come first. A hit carries the
@@ -25,8 +25,8 @@ from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.history.records import Commit, FileChange
 from symfuse.indexer.history.store import Head, HistoryOutdated, HistoryStore, history_dir
 from symfuse.ranking import history_terms
-from symfuse.ranking.documents import Documents
-from symfuse.ranking.lexical import Bm25f, LexicalIndex, QueryTerms, rank
+from symfuse.ranking.channels.documents import Documents
+from symfuse.ranking.channels.lexical import Bm25f, LexicalIndex, QueryTerms, rank
 from symfuse.ranking.query.history_requests import ChunkType, HistoryRequest
 from symfuse.ranking.search.repositories import selected
 

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.atomic import atomic_write
 from symfuse.indexer.history.records import Commit
-from symfuse.ranking.tokens import text_tokens
+from symfuse.ranking.channels.tokens import text_tokens
 
 if TYPE_CHECKING:
     from scipy import sparse

@@ -21,24 +21,24 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking import similarity
-from symfuse.ranking.columns import Coding, Columns, narrow_ids
-from symfuse.ranking.documents import (
+from symfuse.ranking.channels import similarity
+from symfuse.ranking.channels.documents import (
     BODY_CHARS,
     CODE_WORDS,
     DOC_CHARS,
     FIELD_WEIGHTS,
     TRAINING_BODY,
 )
-from symfuse.ranking.name_scans import Joined
-from symfuse.ranking.similarity import WordModel
+from symfuse.ranking.channels.names.scans import Joined
+from symfuse.ranking.channels.similarity import WordModel
+from symfuse.ranking.channels.tokens import STOPWORDS, stem
+from symfuse.ranking.columns import Coding, Columns, narrow_ids
 from symfuse.ranking.sparse_rows import VALUES, Rows
 from symfuse.ranking.structures import Prepared
 from symfuse.ranking.term_table import TermTable
-from symfuse.ranking.tokens import STOPWORDS, stem
 
 if TYPE_CHECKING:
-    from symfuse.ranking.translation import Translation
+    from symfuse.ranking.channels.translation import Translation
 
 
 FORMAT = 14  # bump with any change to what is stored
@@ -343,7 +343,7 @@ def read_table(npz: Any) -> Columns | None:
 
 def read_translation(npz: Any) -> Translation | None:
     """The stored translation model of an exact index (None without one)."""
-    from symfuse.ranking.translation import CodeRows, Translation
+    from symfuse.ranking.channels.translation import CodeRows, Translation
 
     table = read_table(npz)
     if table is None or "x_code_shape" not in npz:

@@ -20,9 +20,10 @@ import numpy.typing as npt
 
 from symfuse.indexer.atomic import atomic_write
 from symfuse.ranking.assembled import SPLIT_MEMBERS, assembled_arrays, stored_vectors
+from symfuse.ranking.channels.documents import Piece, similarity_tf
+from symfuse.ranking.channels.similarity import WordModel
 from symfuse.ranking.columns import Columns, narrow_ids
 from symfuse.ranking.corpus import Corpus
-from symfuse.ranking.documents import Piece, similarity_tf
 from symfuse.ranking.npz_arrays import (
     FORMAT,
     MATRIX_PARTS,
@@ -46,7 +47,6 @@ from symfuse.ranking.npz_arrays import (
     unstrings,
     write_archive,
 )
-from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
 from symfuse.ranking.structures import FilePiece, Prepared
 

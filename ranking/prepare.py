@@ -33,11 +33,11 @@ from pathlib import Path
 
 from symfuse.indexer.index import Index
 from symfuse.ranking.assembled import restore_exact
+from symfuse.ranking.channels.similarity import WordModel
 from symfuse.ranking.companion import companion, drop
 from symfuse.ranking.corpus import Corpus
 from symfuse.ranking.npz_arrays import SETTINGS, newest
 from symfuse.ranking.persist import restore, save
-from symfuse.ranking.similarity import WordModel
 from symfuse.ranking.structures import Prepared
 
 log = logging.getLogger(__name__)

@@ -29,10 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.channels.tokens import name_tokens, text_tokens
+from symfuse.ranking.channels.translation import Translation, content_words
 from symfuse.ranking.fusion import Fused, K
 from symfuse.ranking.query.search_request import Channel
-from symfuse.ranking.tokens import name_tokens, text_tokens
-from symfuse.ranking.translation import Translation, content_words
 
 CANDIDATES = 100  # fused answers the model re-orders
 RERANKED = "reranked"  # the boost an answer shows when its score is its new place's

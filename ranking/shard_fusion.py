@@ -24,7 +24,9 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking import structural
+from symfuse.ranking.channels import structural
+from symfuse.ranking.channels.tokens import is_identifier_shaped
+from symfuse.ranking.channels.topk import Ranking
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest
 from symfuse.ranking.search.pipeline import (
@@ -37,8 +39,6 @@ from symfuse.ranking.search.pipeline import (
 )
 from symfuse.ranking.search.plans import classify
 from symfuse.ranking.shard_part import ShardPart
-from symfuse.ranking.tokens import is_identifier_shaped
-from symfuse.ranking.topk import Ranking
 
 G = TypeVar("G", bound=np.generic)
 

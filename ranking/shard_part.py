@@ -20,15 +20,15 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking import fuzzy, neural
+from symfuse.ranking.channels import fuzzy, neural
+from symfuse.ranking.channels.identity import MatchTier, name_distance
+from symfuse.ranking.channels.tokens import is_identifier_shaped
+from symfuse.ranking.channels.topk import Ranking
 from symfuse.ranking.guard_levels import guard_levels
-from symfuse.ranking.identity import MatchTier, name_distance
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.query.search_request import Channel, FusionWeights, SearchRequest, SemanticMode
 from symfuse.ranking.search.pipeline import ChannelRun, ranked_run, search_mask
 from symfuse.ranking.search.plans import PLANS, classify
-from symfuse.ranking.tokens import is_identifier_shaped
-from symfuse.ranking.topk import Ranking
 
 
 @dataclass(frozen=True, slots=True)

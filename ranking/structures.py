@@ -14,14 +14,14 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import FileEntry
-from symfuse.ranking.documents import Piece
-from symfuse.ranking.fuzzy import TrigramIndex
-from symfuse.ranking.identity import NameForms, NameTable
-from symfuse.ranking.lexical import LexicalIndex
+from symfuse.ranking.channels.documents import Piece
+from symfuse.ranking.channels.fuzzy import TrigramIndex
+from symfuse.ranking.channels.identity import NameForms, NameTable
+from symfuse.ranking.channels.lexical import LexicalIndex
+from symfuse.ranking.channels.similarity import RepositoryEmbedder
+from symfuse.ranking.channels.translation import Translation
 from symfuse.ranking.search.filters import FilterCodes, FilterTable
-from symfuse.ranking.similarity import RepositoryEmbedder
 from symfuse.ranking.sparse_rows import Rows
-from symfuse.ranking.translation import Translation
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Tokenizing many files in worker processes: the cold build of the ranking structures.
 
-Tokenizing every file's definitions (:func:`~symfuse.ranking.documents.file_piece`, the
+Tokenizing every file's definitions (:func:`~symfuse.ranking.channels.documents.file_piece`, the
 trigrams, the name forms) was the larger half of building the structures of a large
 workspace from scratch (SQLAlchemy: about 5 of 11 s), all of it in one process on a
 machine with more cores. Past :data:`POOL_FILES` files to tokenize, the workers each
@@ -28,9 +28,9 @@ import numpy.typing as npt
 
 from symfuse.indexer.model import Symbol
 from symfuse.indexer.source_files import decode_source, read_source_bytes
-from symfuse.ranking.documents import Piece, definition_bodies, file_piece
-from symfuse.ranking.fuzzy import trigram_rows
-from symfuse.ranking.identity import NameForms
+from symfuse.ranking.channels.documents import Piece, definition_bodies, file_piece
+from symfuse.ranking.channels.fuzzy import trigram_rows
+from symfuse.ranking.channels.identity import NameForms
 from symfuse.ranking.search.filters import FilterCodes
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
 from symfuse.ranking.structures import FilePiece

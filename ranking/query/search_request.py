@@ -142,7 +142,7 @@ class FusionWeights:
     - fuzzy 0.4: runs only when asked or when nothing matched the name as typed;
       then it is the main evidence, as strong as lexical.
     - neural 0: sentence vectors of the ``symfuse[semantic]`` extra
-      (:mod:`symfuse.ranking.neural`), for prose only; they lowered the mined NL set
+      (:mod:`symfuse.ranking.channels.neural`), for prose only; they lowered the mined NL set
       at every weight, so a search asks for them (``semantic: on``, see
       :data:`symfuse.ranking.search.plans.NEURAL_ON`); without the extra they never run.
     """
@@ -162,7 +162,7 @@ class FusionWeights:
         over heads and bodies carries it, the similarity channel (TF-IDF + word
         vectors) adds paraphrases. Measured with tests/bench/nl_bench.py (hit@10 /
         MRR@10, whole index; lexical/similarity, with the BM25F body settings of
-        :mod:`symfuse.ranking.lexical`):
+        :mod:`symfuse.ranking.channels.lexical`):
 
         ======================  ===============  ===============  ===============
         lexical / similarity    mined (1015 q)   django docs      fixture docs

@@ -24,10 +24,10 @@ from dataclasses import replace
 from typing import Any
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.identity import MatchTier
+from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.channels.names.names_only import quick_ranked
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest, SemanticMode
-from symfuse.ranking.quick import quick_ranked
 from symfuse.ranking.search.pipeline import response_base, tier_of
 from symfuse.ranking.search.plans import Shape, classify
 from symfuse.ranking.search.snippets import with_code

@@ -6,7 +6,7 @@ prepared structures of the index are at hand; just after an edit, while they
 are rebuilt (a few hundred milliseconds), with :func:`stale_search`: the
 previous structures for the files that did not change, merged with the quick
 ranking of the changed files; on a cold start (preparing a large workspace
-takes seconds), with :func:`~symfuse.ranking.quick.quick_search`.
+takes seconds), with :func:`~symfuse.ranking.channels.names.names_only.quick_search`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from collections.abc import Sequence
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking import identity
-from symfuse.ranking.identity import NameTable
+from symfuse.ranking.channels import identity
+from symfuse.ranking.channels.identity import NameTable
+from symfuse.ranking.channels.names.names_only import QuickHit, quick_search, quick_search_files
 from symfuse.ranking.prepare import Prepared
 from symfuse.ranking.query.search_request import (
     MAX_LIMIT,
@@ -26,7 +27,6 @@ from symfuse.ranking.query.search_request import (
     SearchRequest,
     SemanticMode,
 )
-from symfuse.ranking.quick import QuickHit, quick_search, quick_search_files
 from symfuse.ranking.search.pipeline import search
 
 # The editor profile: the user is typing a name, so the name channels lead; BM25 and

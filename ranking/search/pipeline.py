@@ -20,11 +20,14 @@ import numpy.typing as npt
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking import fuzzy, identity, lexical, neural, similarity, structural
+from symfuse.ranking.channels import fuzzy, identity, lexical, neural, similarity, structural
+from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.channels.names.namesakes import namesake_keys, sides_lower
+from symfuse.ranking.channels.tokens import is_identifier_shaped
+from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.channels.translation import Translation, query_ids
 from symfuse.ranking.fusion import Fused, cascade, extended, fuse, guard_first
 from symfuse.ranking.guard_levels import BOOSTS, guard_levels
-from symfuse.ranking.identity import MatchTier
-from symfuse.ranking.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.prepare import Prepared, prepare
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
@@ -55,9 +58,6 @@ from symfuse.ranking.search.plans import (
 )
 from symfuse.ranking.search.repositories import repository_mask
 from symfuse.ranking.search.snippets import with_code
-from symfuse.ranking.tokens import is_identifier_shaped
-from symfuse.ranking.topk import Ranking
-from symfuse.ranking.translation import Translation, query_ids
 
 NEAR_TYPO_LENGTH = 6  # identifier queries this long also look one edit away
 NEAR_TYPO_TWO_EDITS = 8  # ... and this long two edits away ("update_idx" -> update_index)

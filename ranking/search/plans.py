@@ -28,8 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind
+from symfuse.ranking.channels.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
+from symfuse.ranking.channels.tokens import is_identifier_shaped, is_sentence
 from symfuse.ranking.fusion import Fused
-from symfuse.ranking.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.search_request import (
     FusionWeights,
@@ -39,7 +40,6 @@ from symfuse.ranking.query.search_request import (
 )
 from symfuse.ranking.roles import asks_for_documents, asks_for_side_code
 from symfuse.ranking.search.filters import SymbolRoles
-from symfuse.ranking.tokens import is_identifier_shaped, is_sentence
 
 # What a sentence describes: docstrings are written for callables and types, not for
 # variables, fields or constants. Sentence queries rank these in the lexical, similarity

@@ -287,7 +287,7 @@ def run_stats(args: argparse.Namespace) -> int:
     stats["problems"] = sum(1 for e in index.files.values() if e.problems)
     stats["updated_at"] = index.updated_at
     stats["index_dir"] = _index_dir(args)
-    from symfuse.ranking import neural  # here: `symfuse index` imports no ranking
+    from symfuse.ranking.channels import neural  # here: `symfuse index` imports no ranking
 
     stats["similarity_model"] = neural.describe(index, Path(stats["index_dir"]))
     if args.output_format is OutputFormat.TEXT:

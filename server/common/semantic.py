@@ -3,7 +3,7 @@
 After each index has its ranking structures, the thread embeds the files whose
 vectors the cache lacks (all of them the first time, then only edited ones) and
 saves the cache next to the index; searches use the vectors as soon as they cover
-the index (:func:`symfuse.ranking.neural.embedder_for`). It stops a pass as soon as
+the index (:func:`symfuse.ranking.channels.neural.embedder_for`). It stops a pass as soon as
 the index changes or the service stops, and starts only when the extra and its
 model are installed: without them nothing here runs.
 """
@@ -15,8 +15,8 @@ import threading
 from typing import TYPE_CHECKING
 
 from symfuse.indexer.index import Index
-from symfuse.ranking import neural
-from symfuse.ranking.neural.model import available, find_model
+from symfuse.ranking.channels import neural
+from symfuse.ranking.channels.neural.model import available, find_model
 
 if TYPE_CHECKING:
     from symfuse.server.common.service import IndexService

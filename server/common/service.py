@@ -35,10 +35,11 @@ from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, Status
-from symfuse.ranking import neural, quick
 from symfuse.ranking.api import Prepared, has_stored, prepare
+from symfuse.ranking.channels import neural
+from symfuse.ranking.channels.identity import NameTable
+from symfuse.ranking.channels.names import names_only as quick
 from symfuse.ranking.history import Histories
-from symfuse.ranking.identity import NameTable
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest

@@ -8,7 +8,7 @@ shards and fuses them with the single index's own code
 (:mod:`symfuse.ranking.shard_fusion`). The other searches (get, flat, drill,
 ``min_score``) are answered by each shard for its first ``offset + limit`` hits and
 merged by rank (:func:`merge`): exact-name level first (the tiers of
-:func:`symfuse.ranking.identity.tiers`, which depend on the name alone), then the
+:func:`symfuse.ranking.channels.identity.tiers`, which depend on the name alone), then the
 shards' fused scores. ``aggregation_mode`` and ``response_format`` are then applied
 by :mod:`symfuse.ranking.search.repositories`, exactly as for a multi-root index. A shard
 that fails, is gone or corrupt, or does not answer within the time limit goes into
@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from symfuse.indexer.errors import InvalidRequest
-from symfuse.ranking.identity import NameTable, tiers
+from symfuse.ranking.channels.identity import NameTable, tiers
+from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import (
@@ -36,7 +37,6 @@ from symfuse.ranking.query.search_request import (
 )
 from symfuse.ranking.search import repositories
 from symfuse.ranking.search.repositories import RepositoryError
-from symfuse.ranking.tokens import is_identifier_shaped
 
 if TYPE_CHECKING:
     from symfuse.ranking.shard_part import ShardPart
@@ -187,7 +187,7 @@ def _lifted(items: list[SearchItem]) -> list[SearchItem]:
 def _levels(items: list[SearchItem], query: str) -> list[int]:
     """Each hit's name-match tier for an identifier-shaped ``query`` (exact, then in
     another case, fqn suffix, prefix, segment, camel hump, substring, none: the tiers of
-    :func:`symfuse.ranking.identity.tiers`, which depend on the name alone and so
+    :func:`symfuse.ranking.channels.identity.tiers`, which depend on the name alone and so
     compare across shards); all equal for other queries."""
     text = query.strip()
     if not items or not is_identifier_shaped(text):

@@ -5,7 +5,7 @@ For each prose query, symfuse's own first :data:`CANDIDATES` answers with the re
 off (default search, ``fusion_debug``) are the candidates; each gets the :data:`FEATURES`
 as ``rerank.features`` computes them when serving (symfuse's fused score and rank, the
 lexical, similarity and identity channels' reciprocal ranks, the index's own translation
-model (``symfuse.ranking.translation``) scored on the candidates alone, whether the
+model (``symfuse.ranking.channels.translation``) scored on the candidates alone, whether the
 definition has a doc of its own, whether it is a type, its length in lines, and the share
 of the query's words in its name and in its file path). A linear model learns their
 weights pairwise (RankNet: the logistic loss of ``w . (x_target - x_other)``, Burges et
@@ -52,9 +52,9 @@ import numpy.typing as npt
 from symfuse.indexer.index import Index
 from symfuse.ranking import rerank
 from symfuse.ranking.api import SearchRequest, prepare, search
+from symfuse.ranking.channels.translation import query_ids
 from symfuse.ranking.fusion import Fused
 from symfuse.ranking.query.search_request import Channel
-from symfuse.ranking.translation import query_ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))

@@ -38,7 +38,7 @@ from pathlib import Path
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.api import SearchRequest, prepare, search
-from symfuse.ranking.tokens import stem
+from symfuse.ranking.channels.tokens import stem
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))

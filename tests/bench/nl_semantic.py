@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from symfuse.indexer.index import Index
-from symfuse.ranking import neural
-from symfuse.ranking.neural.vectors import EMBEDDED_KINDS, NeuralEmbedder, VectorCache
+from symfuse.ranking.channels import neural
+from symfuse.ranking.channels.neural.vectors import EMBEDDED_KINDS, NeuralEmbedder, VectorCache
 from symfuse.ranking.search import plans as shape
 
 CACHE = Path(__file__).parent / ".corpus" / "nl" / "semantic"

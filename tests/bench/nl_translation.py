@@ -1,6 +1,6 @@
 """symfuse's doc -> code translation model as a channel of its own, measured offline (issue 13).
 
-The model is ``symfuse.ranking.translation``'s (IBM model 1 over the index's documented
+The model is ``symfuse.ranking.channels.translation``'s (IBM model 1 over the index's documented
 definitions, scored by Berger and Lafferty's translation language model), trained with
 each index's ranking structures; ``symfuse.ranking.rerank`` reads it for the candidates
 of a prose query. This script measures it over the whole index, as a channel. Until
@@ -43,14 +43,14 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.ranking import similarity
 from symfuse.ranking.api import SearchRequest, prepare, search
+from symfuse.ranking.channels import similarity
+from symfuse.ranking.channels.translation import query_ids
 from symfuse.ranking.query.search_request import Channel
 from symfuse.ranking.search import pipeline as search_module
 from symfuse.ranking.search.pipeline import ChannelRun
 from symfuse.ranking.search.plans import DESCRIBED_KINDS, PLANS
 from symfuse.ranking.structures import Prepared
-from symfuse.ranking.translation import query_ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))
@@ -68,7 +68,7 @@ from tests.support.quality import (
 
 
 class TranslationChannel:
-    """symfuse's own translation model (``symfuse.ranking.translation``, trained with the
+    """symfuse's own translation model (``symfuse.ranking.channels.translation``, trained with the
     index's ranking structures) as a whole-index channel: an ``Embedder``."""
 
     def __init__(self, prepared: Prepared) -> None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from symfuse.ranking import structural
+from symfuse.ranking.channels import structural
+from symfuse.ranking.channels.topk import Ranking, top_k
 from symfuse.ranking.fusion import K, fuse, guard_first, normalized_weights
 from symfuse.ranking.query.search_request import Channel, FusionWeights
-from symfuse.ranking.topk import Ranking, top_k
 
 
 def ranking(*positions: int) -> Ranking:

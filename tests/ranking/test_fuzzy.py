@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from rapidfuzz.distance import OSA
 
-from symfuse.ranking import fuzzy
-from symfuse.ranking.fuzzy import TrigramIndex, trigrams
+from symfuse.ranking.channels import fuzzy
+from symfuse.ranking.channels.fuzzy import TrigramIndex, trigrams
 
 NAMES = ["get_cache_key", "get_cache", "set_cache_key", "CacheHandler", "parse_header", "Model"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from symfuse.ranking import lexical
-from symfuse.ranking.documents import build_documents
+from symfuse.ranking.channels import lexical
+from symfuse.ranking.channels.documents import build_documents
 from symfuse.ranking.global_stats import CorpusStats, head_lengths, lexical_stats, lexical_with
 from tests.support.symbols import make_symbol
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from symfuse.ranking import identity
-from symfuse.ranking.identity import MatchTier, NameTable
+from symfuse.ranking.channels import identity
+from symfuse.ranking.channels.identity import MatchTier, NameTable
 from tests.support.symbols import make_symbol
 
 NAMES = [

@@ -16,9 +16,9 @@ from symfuse.indexer.live import _snapshot
 from symfuse.indexer.update import load_index, update_index
 from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking.api import Prepared, SearchRequest, prepare, search
-from symfuse.ranking.lexical import QueryTerms
+from symfuse.ranking.channels.lexical import QueryTerms
+from symfuse.ranking.channels.names.names_only import quick_cache
 from symfuse.ranking.prepare import build, corpus_of
-from symfuse.ranking.quick import quick_cache
 from tests.support.paths import FIXTURES
 
 WORKSPACE = FIXTURES / "workspace"

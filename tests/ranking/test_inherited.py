@@ -4,14 +4,14 @@ rare documented namesake reads that one's; the borrowed words reach both text ch
 from __future__ import annotations
 
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.borrowed import (
+from symfuse.ranking.channels.documents import build_documents
+from symfuse.ranking.channels.inherited_docs import (
     INHERITED_DOC,
     SAME_NAME_DONORS,
     doc_donors,
     inherited,
     with_inherited,
 )
-from symfuse.ranking.documents import build_documents
 from tests.support.symbols import synthetic_symbol
 
 

@@ -7,8 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from symfuse.ranking import identity, letters
-from symfuse.ranking.identity import NameTable
+from symfuse.ranking.channels import identity
+from symfuse.ranking.channels.identity import NameTable
+from symfuse.ranking.channels.names import hump_filter as letters
 from tests.support.symbols import make_symbol
 
 NAMES = [

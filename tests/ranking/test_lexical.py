@@ -10,12 +10,17 @@ import pytest
 from scipy import sparse
 
 from symfuse.indexer.model import Kind
-from symfuse.ranking import lexical
-from symfuse.ranking.borrowed import CALLEE_DOC, CALLER_DOC, call_docs, with_inherited
+from symfuse.ranking.channels import lexical
+from symfuse.ranking.channels.documents import FIELD_WEIGHTS, Field, build_documents, symbol_fields
+from symfuse.ranking.channels.inherited_docs import (
+    CALLEE_DOC,
+    CALLER_DOC,
+    call_docs,
+    with_inherited,
+)
+from symfuse.ranking.channels.lexical import QueryTerms
+from symfuse.ranking.channels.tokens import identifier_tokens, split_identifier, stem, text_tokens
 from symfuse.ranking.columns import Columns
-from symfuse.ranking.documents import FIELD_WEIGHTS, Field, build_documents, symbol_fields
-from symfuse.ranking.lexical import QueryTerms
-from symfuse.ranking.tokens import identifier_tokens, split_identifier, stem, text_tokens
 from tests.support.symbols import make_symbol, synthetic_symbol
 
 
@@ -216,7 +221,7 @@ def test_mask_restricts_candidates() -> None:
 
 
 def test_prose_and_keyword_lists_are_told_apart() -> None:
-    from symfuse.ranking.tokens import is_sentence
+    from symfuse.ranking.channels.tokens import is_sentence
 
     assert is_sentence("merge rankings by weighted reciprocal rank")
     assert is_sentence("parse the query")

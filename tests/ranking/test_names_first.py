@@ -11,7 +11,7 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import Channel, SearchMode, SearchRequest, Tier, search
-from symfuse.ranking.quick import quick_search
+from symfuse.ranking.channels.names.names_only import quick_search
 from symfuse.ranking.search.cold_start import answerable, names_answer
 from tests.support.paths import FIXTURES
 

@@ -43,7 +43,7 @@ def test_a_query_for_tests_does_not_put_them_last(index: Index) -> None:
 
 def test_a_require_alias_is_named_by_its_value(tmp_path: Path) -> None:
     from symfuse.indexer.extract import extract
-    from symfuse.ranking.namesakes import binds_an_import
+    from symfuse.ranking.channels.names.namesakes import binds_an_import
 
     source = b"var a = require('./a');\nconst b = await import('./b');\nvar c = make();\n"
     symbols = extract("x.js", "r", "javascript", source).symbols

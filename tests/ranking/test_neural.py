@@ -1,4 +1,4 @@
-"""The semantic extra's model and vectors (symfuse.ranking.neural), on a tiny random BERT.
+"""The semantic extra's model and vectors (symfuse.ranking.channels.neural), on a tiny random BERT.
 
 The loading, tokenizing, forward pass, per-file cache and the neural channel all run
 for real; only the weights are random (tests/support/tiny_bert.py). Skipped when the
@@ -20,14 +20,14 @@ pytest.importorskip("safetensors")
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, prepare
-from symfuse.ranking.fusion import fuse
-from symfuse.ranking.neural.model import DISTRIBUTION, SentenceModel, bundled_model
-from symfuse.ranking.neural.vectors import (
+from symfuse.ranking.channels.neural.model import DISTRIBUTION, SentenceModel, bundled_model
+from symfuse.ranking.channels.neural.vectors import (
     EMBEDDED_KINDS,
     NeuralEmbedder,
     VectorCache,
     file_key,
 )
+from symfuse.ranking.fusion import fuse
 from symfuse.ranking.query.search_request import Channel, FusionWeights
 from symfuse.ranking.search.pipeline import run_channels
 from symfuse.ranking.search.plans import Shape

@@ -14,10 +14,10 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.live import _snapshot
 from symfuse.indexer.model import Kind
 from symfuse.indexer.update import update_index
-from symfuse.ranking import quick
 from symfuse.ranking.api import prepare
-from symfuse.ranking.identity import MatchTier
-from symfuse.ranking.quick import edit_bound, quick_search, quick_table
+from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.channels.names import names_only as quick
+from symfuse.ranking.channels.names.names_only import edit_bound, quick_search, quick_table
 from symfuse.ranking.search.picker import changed_files, editor_search
 from tests.support.paths import FIXTURES
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from symfuse.ranking import similarity
-from symfuse.ranking.documents import build_documents
-from symfuse.ranking.similarity import Embedder, RepositoryEmbedder, ppmi, randomized_svd
+from symfuse.ranking.channels import similarity
+from symfuse.ranking.channels.documents import build_documents
+from symfuse.ranking.channels.similarity import Embedder, RepositoryEmbedder, ppmi, randomized_svd
 from tests.support.symbols import make_symbol
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from symfuse.ranking.name_scans import Joined
+from symfuse.ranking.channels.names.scans import Joined
 
 ASCII = ["get_user_by_id", "table", "TableClause", "x", "table table", "tabletop", ""]
 MIXED = [*ASCII, "tablé", "éa", "naïve_table", "日本table"]

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from symfuse.ranking.topk import top_k
+from symfuse.ranking.channels.topk import top_k
 
 
 def by_sorting(scores: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int64]:

@@ -18,11 +18,11 @@ from symfuse.indexer.update import update_index
 from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking import rerank
 from symfuse.ranking.api import SearchRequest, search
+from symfuse.ranking.channels.translation import BETA, LAMBDA, query_ids
 from symfuse.ranking.fusion import Fused
 from symfuse.ranking.prepare import prepare
 from symfuse.ranking.query.search_request import Channel
 from symfuse.ranking.structures import Prepared
-from symfuse.ranking.translation import BETA, LAMBDA, query_ids
 
 AUTH = '''
 import getpass

@@ -36,9 +36,9 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, search
+from symfuse.ranking.channels.tokens import split_identifier, stem
 from symfuse.ranking.prepare import build
 from symfuse.ranking.query.search_request import MAX_LIMIT
-from symfuse.ranking.tokens import split_identifier, stem
 from tests.support.paths import FIXTURES, TESTS
 
 FIXTURE = FIXTURES / "workspace"

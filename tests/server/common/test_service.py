@@ -173,7 +173,7 @@ def test_files_seen_changing_are_stale_until_refreshed(tmp_path: Path) -> None:
 def test_the_quick_table_goes_once_structures_are_ready_and_a_warm_start_makes_none(
     tmp_path: Path,
 ) -> None:
-    from symfuse.ranking.quick import QuickCache
+    from symfuse.ranking.channels.names.names_only import QuickCache
 
     with running(tmp_path, quiet=0.0) as service:  # cold: the quick table answers meanwhile
         until(service, prepared(service))

@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.ranking.channels.lexical import FILLER
+from symfuse.ranking.channels.tokens import STOPWORDS, text_tokens
 from symfuse.ranking.columns import Columns, narrow_ids
-from symfuse.ranking.lexical import FILLER
-from symfuse.ranking.tokens import STOPWORDS, text_tokens
 
 if TYPE_CHECKING:
     from scipy import sparse

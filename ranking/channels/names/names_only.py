@@ -4,7 +4,7 @@
 one pass over the symbols per file, cached per file entry, so a new index
 generation (an edited buffer) rebuilds only the changed files' forms. Order:
 
-1. the name-match tiers of :func:`symfuse.ranking.identity.rank` (exact,
+1. the name-match tiers of :func:`symfuse.ranking.channels.identity.rank` (exact,
    case-insensitive, fqn suffix, prefix, sub-token segment, camel humps,
    substring), within a tier names closer in length first, then PageRank;
 2. when fewer than ``limit`` names matched and the query has three or more
@@ -34,14 +34,14 @@ from rapidfuzz.distance import OSA
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking import identity
+from symfuse.ranking.channels import identity
+from symfuse.ranking.channels.identity import MatchTier, NameForms, NameTable
+from symfuse.ranking.channels.tokens import whole
 from symfuse.ranking.companion import companion, drop
-from symfuse.ranking.identity import MatchTier, NameForms, NameTable
 from symfuse.ranking.query.search_request import (
     SearchRequest,
 )
 from symfuse.ranking.search.filters import FilterCodes, FilterTable
-from symfuse.ranking.tokens import whole
 
 T = TypeVar("T")
 

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.ranking.channels.documents import FIELD_WEIGHTS, Documents, Field
+from symfuse.ranking.channels.tokens import STOPWORDS, WORD, split_identifier, stem
+from symfuse.ranking.channels.topk import Ranking, top_k_of
 from symfuse.ranking.columns import Coding, Columns
-from symfuse.ranking.documents import FIELD_WEIGHTS, Documents, Field
 from symfuse.ranking.sparse_rows import VALUES
-from symfuse.ranking.tokens import STOPWORDS, WORD, split_identifier, stem
-from symfuse.ranking.topk import Ranking, top_k_of
 
 if TYPE_CHECKING:
     from scipy import sparse

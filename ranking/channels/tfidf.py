@@ -1,7 +1,7 @@
 """The similarity channel's TF-IDF rows, read from the BM25 index's own counts (issue 16).
 
 A symbol's TF-IDF row weighs ``tf = head + SIMILARITY_BODY * body``, the same head and
-body counts the BM25 channel keeps by column (:class:`~symfuse.ranking.lexical.
+body counts the BM25 channel keeps by column (:class:`~symfuse.ranking.channels.lexical.
 LexicalIndex`). Its values, ``ln(1 + tf) * idf[column] / |row|``, are made when a column
 is read from those two columns and two vectors (the columns' idf and the rows' inverse
 norms), in the arithmetic the stored matrix's coding used. Storing that matrix as well
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.ranking.channels.documents import SIMILARITY_BODY
 from symfuse.ranking.columns import Columns
-from symfuse.ranking.documents import SIMILARITY_BODY
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -40,7 +40,7 @@ class Tfidf:
 
     @classmethod
     def of(cls, head: Columns, body: Columns, tf: sparse.csr_matrix) -> Tfidf:
-        """The matrix of ``tf`` (:func:`~symfuse.ranking.documents.similarity_tf` of the
+        """The matrix of ``tf`` (:func:`~symfuse.ranking.channels.documents.similarity_tf` of the
         counts ``head`` and ``body`` hold)."""
         idf, inverse = weights(tf)
         return cls(head, body, idf, inverse)

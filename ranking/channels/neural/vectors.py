@@ -27,7 +27,7 @@ import numpy.typing as npt
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking import paths
-from symfuse.ranking.neural.model import SentenceModel
+from symfuse.ranking.channels.neural.model import SentenceModel
 from symfuse.ranking.search.plans import DESCRIBED_KINDS
 
 EMBEDDED_KINDS = frozenset(DESCRIBED_KINDS)  # the kinds prose queries rank

@@ -35,10 +35,10 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.letters import InitialPairs, LetterMasks
-from symfuse.ranking.name_scans import Joined, SortedNames
-from symfuse.ranking.tokens import WORD, split_identifier
-from symfuse.ranking.topk import Ranking
+from symfuse.ranking.channels.names.hump_filter import InitialPairs, LetterMasks
+from symfuse.ranking.channels.names.scans import Joined, SortedNames
+from symfuse.ranking.channels.tokens import WORD, split_identifier
+from symfuse.ranking.channels.topk import Ranking
 
 _T = TypeVar("_T", bound=np.generic)
 
@@ -166,7 +166,7 @@ class DistinctNames:
     def camel_humps(self, query: str) -> npt.NDArray[np.int64]:
         """The names matching the camel-hump reading of ``query`` (:func:`camel_hump_pattern`),
         scanning only the names that hold its letters and start sub-tokens with its
-        humps' first letters (:class:`~symfuse.ranking.letters.LetterMasks`)."""
+        humps' first letters (:class:`~symfuse.ranking.channels.names.hump_filter.LetterMasks`)."""
         pattern = camel_hump_pattern(query)
         if pattern is None:
             return np.zeros(0, dtype=np.int64)

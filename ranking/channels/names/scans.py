@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.suffixes import Suffixes
+from symfuse.ranking.channels.names.suffixes import Suffixes
 
 MAX_SCAN_HITS = 20_000  # matches read from one scan; more means a too-general query
 

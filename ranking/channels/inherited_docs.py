@@ -18,8 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.documents import DESCRIBABLE, DOC_CHARS, Documents
-from symfuse.ranking.tokens import text_tokens
+from symfuse.ranking.channels.documents import DESCRIBABLE, DOC_CHARS, Documents
+from symfuse.ranking.channels.tokens import text_tokens
 
 if TYPE_CHECKING:
     from scipy import sparse

@@ -24,10 +24,10 @@ import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from symfuse.ranking.channels.tokens import whole
+from symfuse.ranking.channels.topk import Ranking
 from symfuse.ranking.columns import Coding, Columns
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
-from symfuse.ranking.tokens import whole
-from symfuse.ranking.topk import Ranking
 
 if TYPE_CHECKING:
     pass

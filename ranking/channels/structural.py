@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.topk import Ranking
+from symfuse.ranking.channels.topk import Ranking
 
 
 def rank(pagerank: npt.NDArray[np.float64], candidates: npt.NDArray[np.int64]) -> Ranking:

@@ -26,8 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.fusion import Fused
-from symfuse.ranking.identity import MatchTier
 from symfuse.ranking.query.search_request import Channel, IncludeTests, SearchRequest
 from symfuse.ranking.roles import asks_for_side_code
 from symfuse.ranking.search.filters import SymbolRoles

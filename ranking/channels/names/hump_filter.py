@@ -1,7 +1,7 @@
 """Which names could match a camel-hump reading at all, from the letters they hold.
 
 An all-lower-case word (``sess``) is read letter by letter: each letter continues the
-current sub-token or starts the next one (:func:`symfuse.ranking.identity.camel_hump_pattern`).
+current sub-token or starts the next one (:func:`..identity.camel_hump_pattern`).
 That regex has no literal to skip ahead with: it tries every sub-token starting with
 the word's first letter, and was the largest part of the identity channel (about 1.8 of
 its 2.3 ms on SQLAlchemy's 25k names). A name can only match if it holds every letter
@@ -54,7 +54,7 @@ class LetterMasks:
     def of(cls, codes: npt.NDArray[np.uint32], starts: npt.NDArray[np.int64]) -> LetterMasks:
         """The masks of the spaced names whose code points ``codes`` holds (each ends with
         a newline, the i-th starting at ``starts[i]``: a
-        :class:`symfuse.ranking.name_scans.Joined` text)."""
+        :class:`symfuse.ranking.channels.names.scans.Joined` text)."""
         if not starts.shape[0]:
             empty = np.zeros(0, dtype=np.uint64)
             return cls(empty, empty)

@@ -31,7 +31,7 @@ Documents are built per file (:func:`file_piece`, cached by the file's content
 digest in :mod:`symfuse.ranking.corpus`) over a growing, shared vocabulary and
 concatenated (:func:`concatenate`) without a Python loop per symbol. Words an
 undocumented function borrows from others are added afterwards
-(:mod:`symfuse.ranking.borrowed`).
+(:mod:`symfuse.ranking.channels.inherited_docs`).
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.channels.tokens import WORD, name_tokens, text_tokens, word_tokens
 from symfuse.ranking.sparse_rows import Rows, Vocabulary
-from symfuse.ranking.tokens import WORD, name_tokens, text_tokens, word_tokens
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -163,7 +163,7 @@ def symbol_fields(symbol: Symbol, body: str = "", context: str = "") -> dict[Fie
 
 
 # Kinds whose document takes words from around it: its parent's docstring (:func:`contexts`)
-# and its call neighbours' (:func:`symfuse.ranking.borrowed.call_docs`).
+# and its call neighbours' (:func:`symfuse.ranking.channels.inherited_docs.call_docs`).
 DESCRIBABLE = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR})
 
 

@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.documents import Documents
-from symfuse.ranking.lexical import LexicalIndex, QueryTerms
+from symfuse.ranking.channels.documents import Documents
+from symfuse.ranking.channels.lexical import LexicalIndex, QueryTerms
+from symfuse.ranking.channels.tfidf import Tfidf
+from symfuse.ranking.channels.topk import Ranking, top_k_of
 from symfuse.ranking.quantized import Quantized
 from symfuse.ranking.search.workers import aside
-from symfuse.ranking.tfidf import Tfidf
-from symfuse.ranking.topk import Ranking, top_k_of
 
 if TYPE_CHECKING:
     from scipy import sparse

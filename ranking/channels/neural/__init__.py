@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.neural.model import SentenceModel, available, find_model
-from symfuse.ranking.neural.vectors import NeuralEmbedder, VectorCache
+from symfuse.ranking.channels.neural.model import SentenceModel, available, find_model
+from symfuse.ranking.channels.neural.vectors import NeuralEmbedder, VectorCache
 
 log = logging.getLogger(__name__)
 
