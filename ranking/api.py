@@ -10,7 +10,7 @@ response.to_dict()  # {"items": [...], "total": ..., "search_mode": ..., ...}
 from __future__ import annotations
 
 from symfuse.ranking.channels.similarity import Embedder, RepositoryEmbedder
-from symfuse.ranking.fusion import K as FUSION_K
+from symfuse.ranking.fusion.rrf import K as FUSION_K
 from symfuse.ranking.prepare import Prepared, has_stored, prepare
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier

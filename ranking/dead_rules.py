@@ -15,8 +15,8 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import dead_evidence as evidence
 from symfuse.ranking import paths
+from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.inheritance import inheritance
-from symfuse.ranking.roles import Role, role_of
 
 PRIVATE = 0.95  # a private name nothing refers to: only its own module could
 PUBLIC = 0.8  # a public one: someone outside the workspace may import it

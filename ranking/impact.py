@@ -9,7 +9,7 @@ them or whose module-level code uses them (no definition to walk on from). Each
 reached definition is walked from in turn; files stop the walk.
 
 The answer is grouped by file, product code first, and the test files among them
-(:func:`~symfuse.ranking.roles.role_of`) are listed again as ``tests``: the tests
+(:func:`~symfuse.ranking.fusion.roles.role_of`) are listed again as ``tests``: the tests
 that exercise the change.
 """
 
@@ -24,9 +24,9 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, Symbol
 from symfuse.ranking.dead_evidence import file_level_uses
 from symfuse.ranking.diffs import changed_lines, file_key
+from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.inheritance import inheritance
 from symfuse.ranking.query.records import Record, brief, shown
-from symfuse.ranking.roles import Role, role_of
 
 MAX_DEPTH = 10
 MAX_LIMIT = 10_000

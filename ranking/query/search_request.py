@@ -94,7 +94,7 @@ class DetailLevel(StrEnum):
 
 
 class IncludeTests(StrEnum):
-    """Test, example and benchmark code (:mod:`symfuse.ranking.roles`) in a search:
+    """Test, example and benchmark code (:mod:`symfuse.ranking.fusion.roles`) in a search:
     ``true`` ranks it (lower for prose queries), ``false`` leaves it out, ``only``
     searches it alone."""
 

@@ -22,9 +22,9 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, Symbol
+from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.query.search_request import IncludeTests, SearchRequest
 from symfuse.ranking.query.vocabulary import matched_kinds
-from symfuse.ranking.roles import Role, role_of
 
 _KINDS = list(Kind)
 _KIND_CODE = {k: i for i, k in enumerate(_KINDS)}
@@ -139,7 +139,7 @@ class FilterTable:
     extends: dict[str, npt.NDArray[np.int64]]
     implements: dict[str, npt.NDArray[np.int64]]
     decorators: dict[str, npt.NDArray[np.int64]]
-    # Per file: test, example or benchmark code (symfuse.ranking.roles), from its path.
+    # Per file: test, example or benchmark code (symfuse.ranking.fusion.roles), from its path.
     side_files: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -26,8 +26,9 @@ from symfuse.ranking.channels.names.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.topk import Ranking
 from symfuse.ranking.channels.translation import Translation, query_ids
-from symfuse.ranking.fusion import Fused, cascade, extended, fuse, guard_first
-from symfuse.ranking.guard_levels import BOOSTS, guard_levels
+from symfuse.ranking.fusion.guards import BOOSTS, guard_levels
+from symfuse.ranking.fusion.rerank import CANDIDATES, RERANKED, reranked
+from symfuse.ranking.fusion.rrf import Fused, cascade, extended, fuse, guard_first
 from symfuse.ranking.prepare import Prepared, prepare
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
@@ -38,7 +39,6 @@ from symfuse.ranking.query.search_request import (
     SearchRequest,
     SemanticMode,
 )
-from symfuse.ranking.rerank import CANDIDATES, RERANKED, reranked
 from symfuse.ranking.routing import named_targets
 from symfuse.ranking.search import lookup, modes
 from symfuse.ranking.search.cancel import checkpoint

@@ -30,7 +30,8 @@ import numpy.typing as npt
 from symfuse.indexer.model import Kind
 from symfuse.ranking.channels.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
 from symfuse.ranking.channels.tokens import is_identifier_shaped, is_sentence
-from symfuse.ranking.fusion import Fused
+from symfuse.ranking.fusion.roles import asks_for_documents, asks_for_side_code
+from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.search_request import (
     FusionWeights,
@@ -38,7 +39,6 @@ from symfuse.ranking.query.search_request import (
     SearchRequest,
     SemanticMode,
 )
-from symfuse.ranking.roles import asks_for_documents, asks_for_side_code
 from symfuse.ranking.search.filters import SymbolRoles
 
 # What a sentence describes: docstrings are written for callables and types, not for
@@ -258,5 +258,5 @@ def documents_last(
 
 def _documents_asked(request: SearchRequest, query: str) -> bool:
     """A kind filter on headings or keys, or a query asking for them
-    (:func:`~symfuse.ranking.roles.asks_for_documents`)."""
+    (:func:`~symfuse.ranking.fusion.roles.asks_for_documents`)."""
     return bool(Kind.DOCUMENTS.intersection(request.kind)) or asks_for_documents(query)

@@ -1,6 +1,6 @@
 """A learned re-ranker of symfuse's prose answers, trained on corpora no benchmark uses (issue 13).
 
-Trains the weights of ``symfuse.ranking.rerank`` (``WEIGHTS``) and reports what they do.
+Trains the weights of ``symfuse.ranking.fusion.rerank`` (``WEIGHTS``) and reports what they do.
 For each prose query, symfuse's own first :data:`CANDIDATES` answers with the re-ranking
 off (default search, ``fusion_debug``) are the candidates; each gets the :data:`FEATURES`
 as ``rerank.features`` computes them when serving (symfuse's fused score and rank, the
@@ -50,10 +50,10 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.ranking import rerank
 from symfuse.ranking.api import SearchRequest, prepare, search
 from symfuse.ranking.channels.translation import query_ids
-from symfuse.ranking.fusion import Fused
+from symfuse.ranking.fusion import rerank
+from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.search_request import Channel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -125,7 +125,7 @@ class Rows:
 
 def candidate_rows(index: Index, root: Path, cases: Sequence[nl_bench.Case]) -> Rows:
     """The features of symfuse's first :data:`CANDIDATES` answers to each case, as
-    ``symfuse.ranking.rerank.features`` computes them when serving (the re-ranking off)."""
+    ``symfuse.ranking.fusion.rerank.features`` computes them when serving (the re-ranking off)."""
     prepared = prepare(index)
     translation = prepared.translation
     assert translation is not None

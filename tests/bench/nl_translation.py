@@ -2,7 +2,7 @@
 
 The model is ``symfuse.ranking.channels.translation``'s (IBM model 1 over the index's documented
 definitions, scored by Berger and Lafferty's translation language model), trained with
-each index's ranking structures; ``symfuse.ranking.rerank`` reads it for the candidates
+each index's ranking structures; ``symfuse.ranking.fusion.rerank`` reads it for the candidates
 of a prose query. This script measures it over the whole index, as a channel. Until
 session 13 it carried its own copy of the model (the figures in tests/bench/README.md
 were taken with that copy: the same model, its code tokens read from the files rather

@@ -12,7 +12,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, search
-from symfuse.ranking.roles import asks_for_documents
+from symfuse.ranking.fusion.roles import asks_for_documents
 from tests.support.cli import write_tree
 
 FILES = {

@@ -8,7 +8,7 @@ import pytest
 
 from symfuse.ranking.channels import structural
 from symfuse.ranking.channels.topk import Ranking, top_k
-from symfuse.ranking.fusion import K, fuse, guard_first, normalized_weights
+from symfuse.ranking.fusion.rrf import K, fuse, guard_first, normalized_weights
 from symfuse.ranking.query.search_request import Channel, FusionWeights
 
 

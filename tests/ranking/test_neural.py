@@ -27,7 +27,7 @@ from symfuse.ranking.channels.neural.vectors import (
     VectorCache,
     file_key,
 )
-from symfuse.ranking.fusion import fuse
+from symfuse.ranking.fusion.rrf import fuse
 from symfuse.ranking.query.search_request import Channel, FusionWeights
 from symfuse.ranking.search.pipeline import run_channels
 from symfuse.ranking.search.plans import Shape

@@ -12,7 +12,7 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, search
-from symfuse.ranking.roles import Role, asks_for_side_code, role_of
+from symfuse.ranking.fusion.roles import Role, asks_for_side_code, role_of
 from symfuse.ranking.search.plans import Shape, classify, code_tokens, name_words
 from symfuse.ranking.search.snippets import SOURCE_LINES
 from tests.support.paths import FIXTURES

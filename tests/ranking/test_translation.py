@@ -16,10 +16,10 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
 from symfuse.ranking import prepare as prepare_module
-from symfuse.ranking import rerank
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.channels.translation import BETA, LAMBDA, query_ids
-from symfuse.ranking.fusion import Fused
+from symfuse.ranking.fusion import rerank
+from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.prepare import prepare
 from symfuse.ranking.query.search_request import Channel
 from symfuse.ranking.structures import Prepared

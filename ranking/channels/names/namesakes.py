@@ -4,7 +4,7 @@ Their lexical and similarity ranks say nothing about which namesake is meant (th
 match the name alike, and a long class body only lowers BM25), so among them the
 order is, most significant first:
 
-1. library code before test, example and benchmark code (:mod:`symfuse.ranking.roles`),
+1. library code before test, example and benchmark code (:mod:`symfuse.ranking.fusion.roles`),
    unless the request leaves such code out or the query asks for it: ``compile`` is
    the library's function, not a test's local ``var compile``;
 2. a definition before a variable that only binds an import
@@ -14,7 +14,7 @@ order is, most significant first:
    test-local ``class Model``).
 
 Only the namesakes are looked at (a handful per query), and the keys feed
-:func:`~symfuse.ranking.fusion.guard_first`.
+:func:`~symfuse.ranking.fusion.rrf.guard_first`.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.identity import MatchTier
-from symfuse.ranking.fusion import Fused
+from symfuse.ranking.fusion.roles import asks_for_side_code
+from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.search_request import Channel, IncludeTests, SearchRequest
-from symfuse.ranking.roles import asks_for_side_code
 from symfuse.ranking.search.filters import SymbolRoles
 
 # Steps of the key: the identity rank stays below ALIAS_STEP (ranks are int32).

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.tokens import name_tokens, text_tokens
 from symfuse.ranking.channels.translation import Translation, content_words
-from symfuse.ranking.fusion import Fused, K
+from symfuse.ranking.fusion.rrf import Fused, K
 from symfuse.ranking.query.search_request import Channel
 
 CANDIDATES = 100  # fused answers the model re-orders
