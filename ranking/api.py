@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from symfuse.ranking.channels.similarity import Embedder, RepositoryEmbedder
 from symfuse.ranking.fusion.rrf import K as FUSION_K
-from symfuse.ranking.prepare import Prepared, has_stored, prepare
+from symfuse.ranking.prepared.build import Prepared, has_stored, prepare
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.query.search_request import (

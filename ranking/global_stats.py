@@ -37,8 +37,8 @@ from scipy import sparse
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.ranking.channels.lexical import B, LexicalIndex, idf
 from symfuse.ranking.channels.similarity import RepositoryEmbedder
-from symfuse.ranking.columns import Columns
-from symfuse.ranking.structures import Prepared
+from symfuse.ranking.prepared.columns import Columns
+from symfuse.ranking.prepared.structures import Prepared
 
 STATS_FORMAT = 1
 

@@ -25,7 +25,7 @@ from symfuse.ranking.channels.identity import MatchTier, name_distance
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.topk import Ranking
 from symfuse.ranking.fusion.guards import guard_levels
-from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.search_request import Channel, FusionWeights, SearchRequest, SemanticMode
 from symfuse.ranking.search.pipeline import ChannelRun, ranked_run, search_mask
 from symfuse.ranking.search.plans import PLANS, classify

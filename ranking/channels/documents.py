@@ -28,7 +28,7 @@ fields", 2004) can normalize each field group by its own average length: a
 long function body does not bury a match in the name.
 
 Documents are built per file (:func:`file_piece`, cached by the file's content
-digest in :mod:`symfuse.ranking.corpus`) over a growing, shared vocabulary and
+digest in :mod:`symfuse.ranking.prepared.corpus`) over a growing, shared vocabulary and
 concatenated (:func:`concatenate`) without a Python loop per symbol. Words an
 undocumented function borrows from others are added afterwards
 (:mod:`symfuse.ranking.channels.inherited_docs`).
@@ -48,7 +48,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.tokens import WORD, name_tokens, text_tokens, word_tokens
-from symfuse.ranking.sparse_rows import Rows, Vocabulary
+from symfuse.ranking.prepared.sparse_rows import Rows, Vocabulary
 
 if TYPE_CHECKING:
     from scipy import sparse

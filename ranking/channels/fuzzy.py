@@ -26,8 +26,8 @@ from rapidfuzz.distance import OSA
 
 from symfuse.ranking.channels.tokens import whole
 from symfuse.ranking.channels.topk import Ranking
-from symfuse.ranking.columns import Coding, Columns
-from symfuse.ranking.sparse_rows import Rows, Vocabulary
+from symfuse.ranking.prepared.columns import Coding, Columns
+from symfuse.ranking.prepared.sparse_rows import Rows, Vocabulary
 
 if TYPE_CHECKING:
     pass

@@ -34,8 +34,8 @@ import numpy.typing as npt
 from symfuse.ranking.channels.documents import FIELD_WEIGHTS, Documents, Field
 from symfuse.ranking.channels.tokens import STOPWORDS, WORD, split_identifier, stem
 from symfuse.ranking.channels.topk import Ranking, top_k_of
-from symfuse.ranking.columns import Coding, Columns
-from symfuse.ranking.sparse_rows import VALUES
+from symfuse.ranking.prepared.columns import Coding, Columns
+from symfuse.ranking.prepared.sparse_rows import VALUES
 
 if TYPE_CHECKING:
     from scipy import sparse

@@ -12,7 +12,7 @@ The default model needs no download and is trained on the repository itself:
   with the eigenvalue weight ``p = 0`` (the paper's recommendation for SVD);
   a symbol's vector is its TF-IDF-weighted sum of word vectors, normalized
   (:class:`WordModel`; kept across index generations and retrained only when
-  the corpus moved a lot, see :mod:`symfuse.ranking.corpus`).
+  the corpus moved a lot, see :mod:`symfuse.ranking.prepared.corpus`).
 
 A query's score against a symbol is ``ALPHA * cos_tfidf + (1 - ALPHA) * cos_svd``.
 Other models plug in through :class:`Embedder`.
@@ -33,7 +33,7 @@ from symfuse.ranking.channels.documents import Documents
 from symfuse.ranking.channels.lexical import LexicalIndex, QueryTerms
 from symfuse.ranking.channels.tfidf import Tfidf
 from symfuse.ranking.channels.topk import Ranking, top_k_of
-from symfuse.ranking.quantized import Quantized
+from symfuse.ranking.prepared.quantized import Quantized
 from symfuse.ranking.search.workers import aside
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking.channels.documents import SIMILARITY_BODY
-from symfuse.ranking.columns import Columns
+from symfuse.ranking.prepared.columns import Columns
 
 if TYPE_CHECKING:
     from scipy import sparse

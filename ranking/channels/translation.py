@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from symfuse.ranking.channels.lexical import FILLER
 from symfuse.ranking.channels.tokens import STOPWORDS, text_tokens
-from symfuse.ranking.columns import Columns, narrow_ids
+from symfuse.ranking.prepared.columns import Columns, narrow_ids
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -107,7 +107,7 @@ class Translation:
     """A trained table and one generation's code rows.
 
     ``table``: code tokens x doc words, ``P(w|c)``, by column (a query reads its words'
-    columns; :class:`~symfuse.ranking.columns.Columns`, so a warm start reads and
+    columns; :class:`~symfuse.ranking.prepared.columns.Columns`, so a warm start reads and
     scores it without scipy);
     ``code``: each symbol's code token counts (a query reads its candidates' rows);
     ``background``: ``P(w|C)`` per term.

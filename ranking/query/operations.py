@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.ranking.query.fields import Request
 from symfuse.ranking.query.history_requests import HistoryRequest

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
-from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.prepared.build import Prepared
 
 _LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::\d+)?$")
 

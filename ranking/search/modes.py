@@ -13,7 +13,7 @@ from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.ranking.channels import lexical
 from symfuse.ranking.channels.topk import Ranking
-from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.responses import ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest
 from symfuse.ranking.search import lookup

@@ -19,7 +19,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels import identity
 from symfuse.ranking.channels.identity import NameTable
 from symfuse.ranking.channels.names.names_only import QuickHit, quick_search, quick_search_files
-from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.search_request import (
     MAX_LIMIT,
     FusionWeights,

@@ -29,7 +29,7 @@ from symfuse.ranking.channels.translation import Translation, query_ids
 from symfuse.ranking.fusion.guards import BOOSTS, guard_levels
 from symfuse.ranking.fusion.rerank import CANDIDATES, RERANKED, reranked
 from symfuse.ranking.fusion.rrf import Fused, cascade, extended, fuse, guard_first
-from symfuse.ranking.prepare import Prepared, prepare
+from symfuse.ranking.prepared.build import Prepared, prepare
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.query.search_request import (

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.errors import IndexCorrupt, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.prepare import Prepared
+from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.shards.manifest import (

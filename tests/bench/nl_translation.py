@@ -46,11 +46,11 @@ from symfuse.indexer.index import Index
 from symfuse.ranking.api import SearchRequest, prepare, search
 from symfuse.ranking.channels import similarity
 from symfuse.ranking.channels.translation import query_ids
+from symfuse.ranking.prepared.structures import Prepared
 from symfuse.ranking.query.search_request import Channel
 from symfuse.ranking.search import pipeline as search_module
 from symfuse.ranking.search.pipeline import ChannelRun
 from symfuse.ranking.search.plans import DESCRIBED_KINDS, PLANS
-from symfuse.ranking.structures import Prepared
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))

@@ -31,8 +31,8 @@ from typing import Any
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import load_index, update_index
-from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking.api import SearchRequest, prepare, search
+from symfuse.ranking.prepared import build as prepare_module
 
 sys.path.insert(0, str(Path(__file__).parent))
 from quality_bench import TESTS, django_root

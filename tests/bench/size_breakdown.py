@@ -32,7 +32,7 @@ import large_bench
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, prepare, search
-from symfuse.ranking.npz_arrays import DEFLATED, MAP_AT_LEAST, newest
+from symfuse.ranking.prepared.ranking_file import DEFLATED, MAP_AT_LEAST, newest
 
 SEARCHES = ("Session", "create engine", "connection pool", "compile select", "flush")
 

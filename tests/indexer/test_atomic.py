@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from symfuse.indexer.atomic import MAPPED_WRITE, atomic_write
-from symfuse.ranking.npz_arrays import MappedArchive, write_archive
+from symfuse.ranking.prepared.ranking_file import MappedArchive, write_archive
 
 
 @pytest.mark.parametrize("mapped", [False, True])

@@ -7,10 +7,10 @@ import numpy.typing as npt
 import pytest
 from scipy import sparse
 
-from symfuse.ranking import columns as columns_module
 from symfuse.ranking.channels.documents import similarity_tf
 from symfuse.ranking.channels.tfidf import Tfidf
-from symfuse.ranking.columns import Coding, Columns
+from symfuse.ranking.prepared import columns as columns_module
+from symfuse.ranking.prepared.columns import Coding, Columns
 
 
 def _random(rows: int, cols: int, values: npt.NDArray[np.float32]) -> sparse.csr_matrix:

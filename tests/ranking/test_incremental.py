@@ -14,11 +14,11 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import _snapshot
 from symfuse.indexer.update import load_index, update_index
-from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking.api import Prepared, SearchRequest, prepare, search
 from symfuse.ranking.channels.lexical import QueryTerms
 from symfuse.ranking.channels.names.names_only import quick_cache
-from symfuse.ranking.prepare import build, corpus_of
+from symfuse.ranking.prepared import build as prepare_module
+from symfuse.ranking.prepared.build import build, corpus_of
 from tests.support.paths import FIXTURES
 
 WORKSPACE = FIXTURES / "workspace"
@@ -137,13 +137,13 @@ def test_word_vectors_are_kept_until_the_corpus_moves(
     index, _ = update_index(config)
     first = prepare(index)
     assert first.retrained
-    monkeypatch.setattr("symfuse.ranking.corpus.RETRAIN_SHARE", 0.5)
+    monkeypatch.setattr("symfuse.ranking.prepared.corpus.RETRAIN_SHARE", 0.5)
     edit(root)
     updated, _ = update_index(config, index=index)
     second = prepare(updated)
     assert not second.retrained
     assert second.similarity.model is first.similarity.model
-    monkeypatch.setattr("symfuse.ranking.corpus.RETRAIN_SHARE", 0.0)
+    monkeypatch.setattr("symfuse.ranking.prepared.corpus.RETRAIN_SHARE", 0.0)
     (root / EDITED).write_text((root / EDITED).read_text() + "\n\ndef another():\n    pass\n")
     third_index, _ = update_index(config, index=updated)
     third = prepare(third_index)

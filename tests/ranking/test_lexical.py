@@ -20,7 +20,7 @@ from symfuse.ranking.channels.inherited_docs import (
 )
 from symfuse.ranking.channels.lexical import QueryTerms
 from symfuse.ranking.channels.tokens import identifier_tokens, split_identifier, stem, text_tokens
-from symfuse.ranking.columns import Columns
+from symfuse.ranking.prepared.columns import Columns
 from tests.support.symbols import make_symbol, synthetic_symbol
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from symfuse.ranking.quantized import BLOCK, LEVELS, Quantized
+from symfuse.ranking.prepared.quantized import BLOCK, LEVELS, Quantized
 
 
 def unit_rows(rows: int, dimensions: int = 96, seed: int = 0) -> np.ndarray:

@@ -13,12 +13,12 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
-from symfuse.ranking import prepare as prepare_module
-from symfuse.ranking.corpus import Corpus
-from symfuse.ranking.npz_arrays import DEFLATED, FORMAT, opened, write_archive
-from symfuse.ranking.persist import restore
-from symfuse.ranking.prepare import prepare
-from symfuse.ranking.quantized import Quantized
+from symfuse.ranking.prepared import build as prepare_module
+from symfuse.ranking.prepared.build import prepare
+from symfuse.ranking.prepared.corpus import Corpus
+from symfuse.ranking.prepared.persist import restore
+from symfuse.ranking.prepared.quantized import Quantized
+from symfuse.ranking.prepared.ranking_file import DEFLATED, FORMAT, opened, write_archive
 from tests.support.paths import FIXTURES
 
 

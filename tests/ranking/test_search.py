@@ -14,7 +14,6 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
-from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking.api import (
     Channel,
     SearchMode,
@@ -25,6 +24,7 @@ from symfuse.ranking.api import (
     prepare,
     search,
 )
+from symfuse.ranking.prepared import build as prepare_module
 from symfuse.ranking.search import pipeline as search_module
 from symfuse.ranking.search.cancel import Stopped, stoppable
 from symfuse.ranking.search.plans import DESCRIBED_KINDS

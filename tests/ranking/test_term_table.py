@@ -12,11 +12,11 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import update_index
-from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking.api import SearchRequest, search
-from symfuse.ranking.npz_arrays import strings
-from symfuse.ranking.prepare import prepare
-from symfuse.ranking.term_table import TermTable, term_hash
+from symfuse.ranking.prepared import build as prepare_module
+from symfuse.ranking.prepared.build import prepare
+from symfuse.ranking.prepared.ranking_file import strings
+from symfuse.ranking.prepared.term_table import TermTable, term_hash
 from tests.support.paths import FIXTURES
 
 

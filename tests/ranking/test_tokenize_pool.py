@@ -13,11 +13,11 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import update_index
-from symfuse.ranking import tokenize_pool
 from symfuse.ranking.api import Prepared
-from symfuse.ranking.prepare import build
-from symfuse.ranking.structures import FilePiece
-from symfuse.ranking.tokenize_pool import workers_for
+from symfuse.ranking.prepared import tokenize_pool
+from symfuse.ranking.prepared.build import build
+from symfuse.ranking.prepared.structures import FilePiece
+from symfuse.ranking.prepared.tokenize_pool import workers_for
 from tests.support.paths import FIXTURES
 
 

@@ -15,14 +15,14 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
-from symfuse.ranking import prepare as prepare_module
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.channels.translation import BETA, LAMBDA, query_ids
 from symfuse.ranking.fusion import rerank
 from symfuse.ranking.fusion.rrf import Fused
-from symfuse.ranking.prepare import prepare
+from symfuse.ranking.prepared import build as prepare_module
+from symfuse.ranking.prepared.build import prepare
+from symfuse.ranking.prepared.structures import Prepared
 from symfuse.ranking.query.search_request import Channel
-from symfuse.ranking.structures import Prepared
 
 AUTH = '''
 import getpass

@@ -37,7 +37,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.indexer.update import update_index
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.channels.tokens import split_identifier, stem
-from symfuse.ranking.prepare import build
+from symfuse.ranking.prepared.build import build
 from symfuse.ranking.query.search_request import MAX_LIMIT
 from tests.support.paths import FIXTURES, TESTS
 

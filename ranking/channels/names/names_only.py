@@ -37,7 +37,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels import identity
 from symfuse.ranking.channels.identity import MatchTier, NameForms, NameTable
 from symfuse.ranking.channels.tokens import whole
-from symfuse.ranking.companion import companion, drop
+from symfuse.ranking.prepared.per_index import companion, drop
 from symfuse.ranking.query.search_request import (
     SearchRequest,
 )

@@ -55,7 +55,7 @@ def _hashes(codes: npt.NDArray[np.uint8], lengths: npt.NDArray[np.int64]) -> npt
 
 class TermTable(Mapping[str, int]):
     """``{term: id}`` for ``count`` terms stored ``"\\n"``-joined in ``joined`` (UTF-8
-    bytes, as :func:`~symfuse.ranking.npz_arrays.strings` writes them), read-only.
+    bytes, as :func:`~symfuse.ranking.prepared.ranking_file.strings` writes them), read-only.
 
     ``ValueError`` when the bytes do not hold ``count`` non-empty terms.
     """

@@ -6,7 +6,7 @@ ranking file keeps what joining made (members ``x_*``, :func:`assembled_arrays`)
 so that a new process searching exactly that index (same fingerprint: a CLI
 search after ``symfuse index``) reads them (:func:`restore_exact`) and joins
 nothing. The per-file pieces stay on disk: a later generation restores them
-(:func:`symfuse.ranking.persist.restore`) and updates incrementally.
+(:func:`symfuse.ranking.prepared.persist.restore`) and updates incrementally.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from symfuse.ranking.channels.identity import NameForms, NameTable
 from symfuse.ranking.channels.lexical import LexicalIndex
 from symfuse.ranking.channels.similarity import RepositoryEmbedder
 from symfuse.ranking.channels.tfidf import Tfidf
-from symfuse.ranking.npz_arrays import (
+from symfuse.ranking.prepared.quantized import Quantized
+from symfuse.ranking.prepared.ranking_file import (
     UNUSABLE,
     Arrays,
     current,
@@ -40,11 +41,10 @@ from symfuse.ranking.npz_arrays import (
     strings,
     unstrings,
 )
-from symfuse.ranking.quantized import Quantized
+from symfuse.ranking.prepared.sparse_rows import Vocabulary
+from symfuse.ranking.prepared.structures import Prepared
+from symfuse.ranking.prepared.term_table import TermTable
 from symfuse.ranking.search.filters import FilterTable
-from symfuse.ranking.sparse_rows import Vocabulary
-from symfuse.ranking.structures import Prepared
-from symfuse.ranking.term_table import TermTable
 
 log = logging.getLogger(__name__)
 

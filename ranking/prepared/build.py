@@ -3,17 +3,17 @@
 :func:`prepare` returns the :class:`Prepared` structures of an index: the BM25
 weight matrix, the similarity model, name forms, trigram sets and filter
 codes. They are cached in memory per index object, in the :class:`PreparedCache`
-the index owns (:mod:`symfuse.ranking.companion`); building them for a new
+the index owns (:mod:`symfuse.ranking.prepared.per_index`); building them for a new
 generation reuses the per-file pieces of that cache's :class:`Corpus` (shared
 with the index's snapshots, so it survives a live server's copy-on-write
 snapshots), re-tokenizing only the files whose content or symbols changed.
 
 When a directory is given (the index directory), the corpus is persisted
 there as ``ranking-<generation>.npz`` with an atomic write
-(:mod:`symfuse.ranking.persist`): per-file pieces, vocabularies, the word model
+(:mod:`symfuse.ranking.prepared.persist`): per-file pieces, vocabularies, the word model
 and the symbol vectors. A new process (a CLI search after ``symfuse index``)
 reads the structures whole when the file was written for exactly its index
-(:mod:`symfuse.ranking.assembled`), else loads the pieces and only re-tokenizes
+(:mod:`symfuse.ranking.prepared.joined`), else loads the pieces and only re-tokenizes
 what changed since. A file whose format differs or that cannot be read is
 ignored and rebuilt.
 
@@ -32,13 +32,13 @@ import weakref
 from pathlib import Path
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.assembled import restore_exact
 from symfuse.ranking.channels.similarity import WordModel
-from symfuse.ranking.companion import companion, drop
-from symfuse.ranking.corpus import Corpus
-from symfuse.ranking.npz_arrays import SETTINGS, newest
-from symfuse.ranking.persist import restore, save
-from symfuse.ranking.structures import Prepared
+from symfuse.ranking.prepared.corpus import Corpus
+from symfuse.ranking.prepared.joined import restore_exact
+from symfuse.ranking.prepared.per_index import companion, drop
+from symfuse.ranking.prepared.persist import restore, save
+from symfuse.ranking.prepared.ranking_file import SETTINGS, newest
+from symfuse.ranking.prepared.structures import Prepared
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """What preparing hands out: the structures of a generation and the pieces of one file.
 
 A :class:`Prepared` is immutable: readers hold it without locks while the next
-generation is built (:mod:`symfuse.ranking.corpus`). A :class:`FilePiece` is
+generation is built (:mod:`symfuse.ranking.prepared.corpus`). A :class:`FilePiece` is
 what the channels precompute for one file, cached by the file's stamp.
 """
 
@@ -20,8 +20,8 @@ from symfuse.ranking.channels.identity import NameForms, NameTable
 from symfuse.ranking.channels.lexical import LexicalIndex
 from symfuse.ranking.channels.similarity import RepositoryEmbedder
 from symfuse.ranking.channels.translation import Translation
+from symfuse.ranking.prepared.sparse_rows import Rows
 from symfuse.ranking.search.filters import FilterCodes, FilterTable
-from symfuse.ranking.sparse_rows import Rows
 
 
 @dataclass(frozen=True, slots=True)

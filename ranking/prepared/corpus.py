@@ -30,7 +30,6 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import EdgeKind
-from symfuse.ranking.blas import one_blas_thread
 from symfuse.ranking.channels.documents import (
     Documents,
     concatenate,
@@ -43,10 +42,10 @@ from symfuse.ranking.channels.inherited_docs import call_docs, inherited, with_i
 from symfuse.ranking.channels.lexical import LexicalIndex
 from symfuse.ranking.channels.similarity import RepositoryEmbedder, WordModel
 from symfuse.ranking.channels.translation import Texts, Translation, stop_ids, train
-from symfuse.ranking.search.filters import FilterTable
-from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
-from symfuse.ranking.structures import FilePiece, Prepared
-from symfuse.ranking.tokenize_pool import (
+from symfuse.ranking.prepared.blas import one_blas_thread
+from symfuse.ranking.prepared.sparse_rows import VALUES, Rows, Vocabulary
+from symfuse.ranking.prepared.structures import FilePiece, Prepared
+from symfuse.ranking.prepared.tokenize_pool import (
     FileJob,
     make_piece,
     matching_source,
@@ -54,6 +53,7 @@ from symfuse.ranking.tokenize_pool import (
     tokenize_many,
     workers_for,
 )
+from symfuse.ranking.search.filters import FilterTable
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -253,7 +253,7 @@ class Corpus:
         """The borrowed doc words (head counts per symbol) and the heirs (symbols with some).
 
         Never read from the ranking file: a build of exactly the index it was written for
-        reads the joined structures instead (:func:`~symfuse.ranking.assembled.restore_exact`),
+        reads the joined structures instead (:func:`~.joined.restore_exact`),
         so any other build has its own borrowed words to make (17.8 MB not stored for
         SQLAlchemy)."""
         from scipy import sparse

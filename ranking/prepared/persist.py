@@ -2,7 +2,7 @@
 
 :func:`save` writes ``ranking-<generation>.npz`` atomically into the index
 directory: per-file pieces, vocabularies, the word model, the symbol vectors,
-the heirs and the joined structures (:mod:`symfuse.ranking.assembled`).
+the heirs and the joined structures (:mod:`symfuse.ranking.prepared.joined`).
 :func:`restore` fills an empty :class:`Corpus` from the newest such file, so a
 new process only re-tokenizes what changed since. A file whose format differs
 or that cannot be read is ignored (and rebuilt by the next save).
@@ -19,12 +19,12 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.atomic import atomic_write
-from symfuse.ranking.assembled import SPLIT_MEMBERS, assembled_arrays, stored_vectors
 from symfuse.ranking.channels.documents import Piece, similarity_tf
 from symfuse.ranking.channels.similarity import WordModel
-from symfuse.ranking.columns import Columns, narrow_ids
-from symfuse.ranking.corpus import Corpus
-from symfuse.ranking.npz_arrays import (
+from symfuse.ranking.prepared.columns import Columns, narrow_ids
+from symfuse.ranking.prepared.corpus import Corpus
+from symfuse.ranking.prepared.joined import SPLIT_MEMBERS, assembled_arrays, stored_vectors
+from symfuse.ranking.prepared.ranking_file import (
     FORMAT,
     MATRIX_PARTS,
     SETTINGS,
@@ -47,8 +47,8 @@ from symfuse.ranking.npz_arrays import (
     unstrings,
     write_archive,
 )
-from symfuse.ranking.sparse_rows import VALUES, Rows, Vocabulary
-from symfuse.ranking.structures import FilePiece, Prepared
+from symfuse.ranking.prepared.sparse_rows import VALUES, Rows, Vocabulary
+from symfuse.ranking.prepared.structures import FilePiece, Prepared
 
 log = logging.getLogger(__name__)
 

@@ -31,9 +31,9 @@ from symfuse.indexer.source_files import decode_source, read_source_bytes
 from symfuse.ranking.channels.documents import Piece, definition_bodies, file_piece
 from symfuse.ranking.channels.fuzzy import trigram_rows
 from symfuse.ranking.channels.identity import NameForms
+from symfuse.ranking.prepared.sparse_rows import Rows, Vocabulary
+from symfuse.ranking.prepared.structures import FilePiece
 from symfuse.ranking.search.filters import FilterCodes
-from symfuse.ranking.sparse_rows import Rows, Vocabulary
-from symfuse.ranking.structures import FilePiece
 
 log = logging.getLogger(__name__)
 

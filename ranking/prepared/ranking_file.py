@@ -2,8 +2,8 @@
 
 Its format stamp (:data:`FORMAT`, :data:`SETTINGS`), and each stored thing as
 plain arrays and back: string tables, CSR blocks and matrices, the word model
-and the heirs. :mod:`symfuse.ranking.persist` writes the
-file and restores per-file pieces from it; :mod:`symfuse.ranking.assembled`
+and the heirs. :mod:`symfuse.ranking.prepared.persist` writes the
+file and restores per-file pieces from it; :mod:`symfuse.ranking.prepared.joined`
 stores and reads the joined structures of one exact index.
 """
 
@@ -32,10 +32,10 @@ from symfuse.ranking.channels.documents import (
 from symfuse.ranking.channels.names.scans import Joined
 from symfuse.ranking.channels.similarity import WordModel
 from symfuse.ranking.channels.tokens import STOPWORDS, stem
-from symfuse.ranking.columns import Coding, Columns, narrow_ids
-from symfuse.ranking.sparse_rows import VALUES, Rows
-from symfuse.ranking.structures import Prepared
-from symfuse.ranking.term_table import TermTable
+from symfuse.ranking.prepared.columns import Coding, Columns, narrow_ids
+from symfuse.ranking.prepared.sparse_rows import VALUES, Rows
+from symfuse.ranking.prepared.structures import Prepared
+from symfuse.ranking.prepared.term_table import TermTable
 
 if TYPE_CHECKING:
     from symfuse.ranking.channels.translation import Translation
@@ -239,7 +239,7 @@ MATRIX_PARTS = ("shape", "indptr", "indices", "data", *_CODING)
 
 def sparse_arrays(prefix: str, matrix: Columns) -> Arrays:
     """A matrix's members: shape, column pointers, row ids, stored entries and the parts of
-    its :class:`~symfuse.ranking.columns.Coding` it has."""
+    its :class:`~symfuse.ranking.prepared.columns.Coding` it has."""
     arrays: Arrays = {
         f"{prefix}_shape": np.asarray(matrix.shape, dtype=np.int64),
         f"{prefix}_indptr": matrix.indptr,
@@ -296,9 +296,9 @@ def read_model(arrays: Any, model_count: int, stamp_count: int, model_symbols: i
 def heir_arrays(prepared: Prepared) -> Arrays:
     """The heirs (symbols whose document borrows docstring words): a restore re-embeds
     their own text to put every symbol's own vector back in the per-file cache
-    (:func:`symfuse.ranking.persist.own_vectors`). Neither the borrowed words nor the
+    (:func:`symfuse.ranking.prepared.persist.own_vectors`). Neither the borrowed words nor the
     heirs' own vectors are stored: any build but the exact one makes its own words
-    (:meth:`~symfuse.ranking.corpus.Corpus.update`), and the vectors come back bit for
+    (:meth:`~symfuse.ranking.prepared.corpus.Corpus.update`), and the vectors come back bit for
     bit from the stored pieces (10.7 MB not stored for SQLAlchemy)."""
     if not prepared.heirs.shape[0]:
         return {}
