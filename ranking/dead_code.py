@@ -31,10 +31,10 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.indexer.resolve import MAX_CANDIDATES
 from symfuse.ranking import dead_evidence as evidence
 from symfuse.ranking.dead_rules import Judge
+from symfuse.ranking.graph.usages import UsageScope
 from symfuse.ranking.query.records import Record, brief, round3, shown
 from symfuse.ranking.query.search_request import IncludeTests
 from symfuse.ranking.query.vocabulary import matched_kinds
-from symfuse.ranking.usages import UsageScope
 
 MAX_LIMIT = 10_000
 

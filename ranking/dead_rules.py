@@ -16,7 +16,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking import dead_evidence as evidence
 from symfuse.ranking import paths
 from symfuse.ranking.fusion.roles import Role, role_of
-from symfuse.ranking.inheritance import inheritance
+from symfuse.ranking.graph.inheritance import inheritance
 
 PRIVATE = 0.95  # a private name nothing refers to: only its own module could
 PUBLIC = 0.8  # a public one: someone outside the workspace may import it

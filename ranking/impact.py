@@ -25,7 +25,7 @@ from symfuse.indexer.model import EdgeKind, Kind, Symbol
 from symfuse.ranking.dead_evidence import file_level_uses
 from symfuse.ranking.diffs import changed_lines, file_key
 from symfuse.ranking.fusion.roles import Role, role_of
-from symfuse.ranking.inheritance import inheritance
+from symfuse.ranking.graph.inheritance import inheritance
 from symfuse.ranking.query.records import Record, brief, shown
 
 MAX_DEPTH = 10

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.graph.call_questions import CallGraphAnswer, call_graph_answer
+from symfuse.ranking.graph.targets import find_targets, resolve_one
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.ranking.query.fields import Request
@@ -38,10 +40,8 @@ from symfuse.ranking.query.requests import (
 )
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import MAX_LIMIT, Aggregation, SearchRequest
-from symfuse.ranking.routing import CallGraphAnswer, call_graph_answer
 from symfuse.ranking.search import repositories
 from symfuse.ranking.search.details import FileOutline, SymbolDetail, get_symbol, is_file
-from symfuse.ranking.targets import find_targets, resolve_one
 
 # What only some operations need is imported where it is used: every CLI command builds
 # its options from OPERATIONS, and a search has no use for the git history, the import
@@ -49,12 +49,12 @@ from symfuse.ranking.targets import find_targets, resolve_one
 if TYPE_CHECKING:
     from symfuse.ranking import text as text_search
     from symfuse.ranking.dead_code import DeadCodeResult
-    from symfuse.ranking.dependencies import Dependencies
-    from symfuse.ranking.hierarchy import CallGraphResult, TypeHierarchyResult
+    from symfuse.ranking.graph.dependencies import Dependencies
+    from symfuse.ranking.graph.hierarchy import CallGraphResult, TypeHierarchyResult
+    from symfuse.ranking.graph.usages import UsagesResult
     from symfuse.ranking.history import EvolutionEntry, Histories, HistoryResult
     from symfuse.ranking.impact import ImpactResult
     from symfuse.ranking.reading import FileText
-    from symfuse.ranking.usages import UsagesResult
 
 _ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
 
@@ -173,7 +173,7 @@ def _search_at(
 
 
 def usages(index: Index, request: UsagesRequest) -> UsagesResult:
-    from symfuse.ranking.usages import UsageScope, find_usages
+    from symfuse.ranking.graph.usages import UsageScope, find_usages
 
     symbol_id, name = _id_or_name(index, request)
     return find_usages(
@@ -340,28 +340,28 @@ def history(histories: Histories, request: HistoryRequest) -> HistoryResult:
 
 
 def callers(index: Index, request: CallsRequest) -> CallGraphResult:
-    from symfuse.ranking import hierarchy as graph
+    from symfuse.ranking.graph import hierarchy as graph
 
     root = resolve(index, request)
     return graph.callers(index, root.symbol_id, request.depth, request.offset + request.limit)
 
 
 def callees(index: Index, request: CallsRequest) -> CallGraphResult:
-    from symfuse.ranking import hierarchy as graph
+    from symfuse.ranking.graph import hierarchy as graph
 
     root = resolve(index, request)
     return graph.callees(index, root.symbol_id, request.depth, request.offset + request.limit)
 
 
 def hierarchy(index: Index, request: HierarchyRequest) -> TypeHierarchyResult:
-    from symfuse.ranking import hierarchy as graph
+    from symfuse.ranking.graph import hierarchy as graph
 
     root = resolve(index, request, prefer=Kind.TYPES)
     return graph.type_hierarchy(index, root.symbol_id, request.depth, request.direction.value)
 
 
 def deps(index: Index, request: DepsRequest) -> Dependencies:
-    from symfuse.ranking.dependencies import dependencies
+    from symfuse.ranking.graph.dependencies import dependencies
 
     return dependencies(index, request.target, request.depth)
 

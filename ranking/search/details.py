@@ -15,9 +15,9 @@ from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Symbol
 from symfuse.ranking import paths
-from symfuse.ranking.positions import symbol_at
+from symfuse.ranking.graph.positions import symbol_at
+from symfuse.ranking.graph.targets import require_symbol
 from symfuse.ranking.query.records import BRIEF, Record, shown, symbol_view
-from symfuse.ranking.targets import require_symbol
 
 MAX_CONTEXT_LINES = 50
 _PATH_LINE = re.compile(r"^(.*\S):(\d+)$")

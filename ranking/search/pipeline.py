@@ -29,6 +29,7 @@ from symfuse.ranking.channels.translation import Translation, query_ids
 from symfuse.ranking.fusion.guards import BOOSTS, guard_levels
 from symfuse.ranking.fusion.rerank import CANDIDATES, RERANKED, reranked
 from symfuse.ranking.fusion.rrf import Fused, cascade, extended, fuse, guard_first
+from symfuse.ranking.graph.call_questions import named_targets
 from symfuse.ranking.prepared.build import Prepared, prepare
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
@@ -39,7 +40,6 @@ from symfuse.ranking.query.search_request import (
     SearchRequest,
     SemanticMode,
 )
-from symfuse.ranking.routing import named_targets
 from symfuse.ranking.search import lookup, modes
 from symfuse.ranking.search.cancel import checkpoint
 from symfuse.ranking.search.filters import SymbolRoles, linked_implementers

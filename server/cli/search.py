@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from symfuse.indexer.errors import SymfuseError
+from symfuse.ranking.graph.call_questions import CallGraphAnswer
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
-from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.server.cli.common import format_option
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.cli.shards import add_serving_options

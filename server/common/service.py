@@ -39,11 +39,11 @@ from symfuse.ranking.api import Prepared, has_stored, prepare
 from symfuse.ranking.channels import neural
 from symfuse.ranking.channels.identity import NameTable
 from symfuse.ranking.channels.names import names_only as quick
+from symfuse.ranking.graph.call_questions import CallGraphAnswer
 from symfuse.ranking.history import Histories
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
-from symfuse.ranking.routing import CallGraphAnswer
 from symfuse.ranking.search.repositories import Repository
 from symfuse.server.common.heap import give_back
 from symfuse.server.common.semantic import SemanticWorker

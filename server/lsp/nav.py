@@ -1,7 +1,7 @@
 """The navigation questions the language server asks, answered by ``symfuse.ranking``.
 
-A thin layer over :mod:`symfuse.ranking.positions`, :mod:`symfuse.ranking.usages`
-and :mod:`symfuse.ranking.hierarchy` that keeps only what the LSP answers need.
+A thin layer over :mod:`symfuse.ranking.graph.positions`, :mod:`symfuse.ranking.graph.usages`
+and :mod:`symfuse.ranking.graph.hierarchy` that keeps only what the LSP answers need.
 Positions are the index's (1-based lines, 1-based code-point columns, ends
 exclusive); the LSP layer converts them.
 """
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking import hierarchy, positions
-from symfuse.ranking.usages import MAX_LIMIT, find_usages
+from symfuse.ranking.graph import hierarchy, positions
+from symfuse.ranking.graph.usages import MAX_LIMIT, find_usages
 
 MAX_USAGES = MAX_LIMIT
 MAX_CALLS = 1000

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.dependencies import dependencies
-from symfuse.ranking.usages import find_usages
+from symfuse.ranking.graph.dependencies import dependencies
+from symfuse.ranking.graph.usages import find_usages
 from tests.support.index import index_of_tree
 
 TREE = {

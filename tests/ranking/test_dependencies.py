@@ -7,7 +7,7 @@ import pytest
 
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
-from symfuse.ranking.dependencies import dependencies
+from symfuse.ranking.graph.dependencies import dependencies
 from tests.support.index import index_of_tree
 
 TREE = {

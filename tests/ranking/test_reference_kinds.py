@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.usages import find_usages
+from symfuse.ranking.graph.usages import find_usages
 from tests.support.index import index_of_tree
 
 PYTHON = {

@@ -1,5 +1,5 @@
 """The workspace files an import names by path or by package, per language, for
-:mod:`~symfuse.ranking.dependencies` (Python modules and re-exports are resolved there,
+:mod:`~symfuse.ranking.graph.dependencies` (Python modules and re-exports are resolved there,
 through the index's resolver).
 
 - JavaScript/TypeScript: a relative module as Node and TypeScript find it

@@ -6,7 +6,7 @@ of its language family (``from shop.models import Order``, ``import { Foo } from
 './mod'``, re-exports followed; a Python stub stands for the module beside it), when,
 in Python, the module it names is a file of the workspace (``import shop.models``,
 ``from shop import models``, ``from . import models``), or when it names files by path
-or package (:mod:`~symfuse.ranking.import_paths`: script paths, C includes, Go
+or package (:mod:`~symfuse.ranking.graph.import_paths`: script paths, C includes, Go
 packages, Rust ``mod``/``use``, Java and C# packages and namespaces). An import that
 resolves to nothing in the workspace is ``external``, by the module it names. ``depth``
 follows imports transitively; import cycles through the file are reported.
@@ -24,9 +24,9 @@ from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.languages import family
 from symfuse.indexer.model import Kind, Reference, RefKind
-from symfuse.ranking.import_paths import ImportPaths
+from symfuse.ranking.graph.import_paths import ImportPaths
+from symfuse.ranking.graph.targets import resolver_for
 from symfuse.ranking.query.records import Record
-from symfuse.ranking.targets import resolver_for
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,8 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.extract_text import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, RefKind, Symbol
+from symfuse.ranking.graph.targets import require_symbol, resolver_for
 from symfuse.ranking.query.records import BRIEF, Record, brief, round3, shown
-from symfuse.ranking.targets import require_symbol, resolver_for
 
 MAX_DEPTH = 10
 MAX_ITEMS = 1000

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking import hierarchy
+from symfuse.ranking.graph import hierarchy
 from symfuse.ranking.query.records import Record, shown, symbol_view
 from symfuse.ranking.query.responses import CallQuery, SearchResponse
 

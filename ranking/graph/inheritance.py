@@ -1,6 +1,6 @@
 """The whole workspace's inheritance at once: every type's bases and derived types.
 
-:mod:`symfuse.ranking.hierarchy` walks one type's hierarchy for a reader; the
+:mod:`symfuse.ranking.graph.hierarchy` walks one type's hierarchy for a reader; the
 dead-code report and the impact of a change ask it of thousands of types, so the
 relation is tabled once per index generation: the graph's INHERITS and IMPLEMENTS
 edges, plus bases written in a type's declaration that the resolver left unlinked,
