@@ -48,12 +48,12 @@ from symfuse.ranking.search.details import FileOutline, SymbolDetail, get_symbol
 # graph (networkx) or the dead-code rules (about 0.2 s of a warm `symfuse search`).
 if TYPE_CHECKING:
     from symfuse.ranking import text as text_search
-    from symfuse.ranking.dead_code import DeadCodeResult
+    from symfuse.ranking.analysis.dead_code import DeadCodeResult
+    from symfuse.ranking.analysis.impact import ImpactResult
     from symfuse.ranking.graph.dependencies import Dependencies
     from symfuse.ranking.graph.hierarchy import CallGraphResult, TypeHierarchyResult
     from symfuse.ranking.graph.usages import UsagesResult
     from symfuse.ranking.history import EvolutionEntry, Histories, HistoryResult
-    from symfuse.ranking.impact import ImpactResult
     from symfuse.ranking.reading import FileText
 
 _ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
@@ -387,7 +387,7 @@ def _has_history(directory: Path, alias: str) -> bool:
 
 
 def dead(index: Index, request: DeadCodeRequest) -> DeadCodeResult:
-    from symfuse.ranking.dead_code import DeadCodeScope, dead_code
+    from symfuse.ranking.analysis.dead_code import DeadCodeScope, dead_code
 
     scope = DeadCodeScope(
         file_pattern=request.file_pattern,
@@ -401,9 +401,9 @@ def dead(index: Index, request: DeadCodeRequest) -> DeadCodeResult:
 
 def impact(index: Index, request: ImpactRequest) -> ImpactResult:
     """The impact of a diff, of a file's definitions, or of one symbol (by id or name)."""
-    from symfuse.ranking.diffs import file_key
-    from symfuse.ranking.impact import changed_by_diff, changed_in_file
-    from symfuse.ranking.impact import impact as impact_of
+    from symfuse.ranking.analysis.diffs import file_key
+    from symfuse.ranking.analysis.impact import changed_by_diff, changed_in_file
+    from symfuse.ranking.analysis.impact import impact as impact_of
 
     if request.diff is not None:
         changed = changed_by_diff(index, request.diff)

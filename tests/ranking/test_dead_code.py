@@ -8,8 +8,8 @@ import pytest
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
-from symfuse.ranking.dead_code import DeadCodeScope, dead_code
-from symfuse.ranking.dead_rules import PRIVATE_REASON, PUBLIC_REASON
+from symfuse.ranking.analysis.dead_code import DeadCodeScope, dead_code
+from symfuse.ranking.analysis.dead_rules import PRIVATE_REASON, PUBLIC_REASON
 from symfuse.ranking.query.search_request import IncludeTests
 from tests.support.index import index_of_tree
 

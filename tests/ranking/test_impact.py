@@ -7,8 +7,8 @@ import pytest
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
-from symfuse.ranking.diffs import changed_lines
-from symfuse.ranking.impact import ImpactResult, changed_by_diff, changed_in_file, impact
+from symfuse.ranking.analysis.diffs import changed_lines
+from symfuse.ranking.analysis.impact import ImpactResult, changed_by_diff, changed_in_file, impact
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.analysis_requests import ImpactRequest
 from tests.support.index import index_of_tree

@@ -2,7 +2,7 @@
 and the reason.
 
 A definition is a candidate when no edge of the graph and no file-level reference
-reaches it (:func:`~symfuse.ranking.dead_evidence.used_ids`), no import names it,
+reaches it (:func:`~symfuse.ranking.analysis.dead_evidence.used_ids`), no import names it,
 no ``__all__`` lists it, and its name is not so common that the resolver left its
 references unlinked. Never reported: entry points (``main``), test functions and
 classes, dunder methods, stubs (``.pyi``, ``.d.ts``), abstract and overloaded
@@ -29,8 +29,8 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.indexer.resolve import MAX_CANDIDATES
-from symfuse.ranking import dead_evidence as evidence
-from symfuse.ranking.dead_rules import Judge
+from symfuse.ranking.analysis import dead_evidence as evidence
+from symfuse.ranking.analysis.dead_rules import Judge
 from symfuse.ranking.graph.usages import UsageScope
 from symfuse.ranking.query.records import Record, brief, round3, shown
 from symfuse.ranking.query.search_request import IncludeTests

@@ -2,7 +2,7 @@
 
 :meth:`Judge.reportable` leaves out what is used by convention rather than by
 reference; :meth:`Judge.verdict` gives the rest a confidence and a reason (see
-:mod:`symfuse.ranking.dead_code` for the reasoning behind the numbers).
+:mod:`symfuse.ranking.analysis.dead_code` for the reasoning behind the numbers).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from symfuse.indexer.extract_text import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking import dead_evidence as evidence
 from symfuse.ranking import paths
+from symfuse.ranking.analysis import dead_evidence as evidence
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.inheritance import inheritance
 

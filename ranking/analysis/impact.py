@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, Symbol
-from symfuse.ranking.dead_evidence import file_level_uses
-from symfuse.ranking.diffs import changed_lines, file_key
+from symfuse.ranking.analysis.dead_evidence import file_level_uses
+from symfuse.ranking.analysis.diffs import changed_lines, file_key
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.inheritance import inheritance
 from symfuse.ranking.query.records import Record, brief, shown
