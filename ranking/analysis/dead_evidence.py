@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import RefKind, Symbol
-from symfuse.ranking import paths
 from symfuse.ranking.graph.targets import resolver_for
+from symfuse.ranking.text import paths
 
 # Files that are not indexed but may name definitions: templates, documentation, settings.
 TEXT_SUFFIXES = frozenset(

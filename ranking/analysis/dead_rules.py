@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from symfuse.indexer.extract_text import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking import paths
 from symfuse.ranking.analysis import dead_evidence as evidence
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.inheritance import inheritance
+from symfuse.ranking.text import paths
 
 PRIVATE = 0.95  # a private name nothing refers to: only its own module could
 PUBLIC = 0.8  # a public one: someone outside the workspace may import it

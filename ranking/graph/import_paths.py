@@ -27,7 +27,7 @@ from pathlib import Path
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, Reference
-from symfuse.ranking.paths import real_path
+from symfuse.ranking.text.paths import real_path
 
 _SCRIPTS = frozenset({"javascript", "typescript", "tsx", "vue", "svelte"})
 _SCRIPT_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte")

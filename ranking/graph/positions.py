@@ -14,9 +14,9 @@ from typing import Any
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Reference, RefKind, Symbol
-from symfuse.ranking import paths
 from symfuse.ranking.graph.targets import DECLARATION, resolver_for
 from symfuse.ranking.query.records import Record, brief, round3, shown
+from symfuse.ranking.text import paths
 
 _WORD = re.compile(r"[^\W\d]\w*|\$\w*")
 

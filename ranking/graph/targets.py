@@ -15,7 +15,7 @@ from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.indexer.resolve import Resolver
-from symfuse.ranking import paths
+from symfuse.ranking.text import paths
 
 DECLARATION = "definition"  # the usage kind (and definition ``via``) of a target's own definition
 

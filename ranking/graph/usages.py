@@ -15,12 +15,12 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.indexer.resolve import MAX_CANDIDATES, Resolver
-from symfuse.ranking import paths
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.targets import DECLARATION, find_targets, require_symbol, resolver_for
 from symfuse.ranking.query.records import Record, brief, round3, shown
 from symfuse.ranking.query.search_request import IncludeTests
 from symfuse.ranking.search.filters import glob_match
+from symfuse.ranking.text import paths
 
 USAGE_KINDS = tuple(k.value for k in RefKind)
 MAX_LIMIT = 10_000

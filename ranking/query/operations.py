@@ -47,14 +47,14 @@ from symfuse.ranking.search.details import FileOutline, SymbolDetail, get_symbol
 # its options from OPERATIONS, and a search has no use for the git history, the import
 # graph (networkx) or the dead-code rules (about 0.2 s of a warm `symfuse search`).
 if TYPE_CHECKING:
-    from symfuse.ranking import text as text_search
     from symfuse.ranking.analysis.dead_code import DeadCodeResult
     from symfuse.ranking.analysis.impact import ImpactResult
     from symfuse.ranking.graph.dependencies import Dependencies
     from symfuse.ranking.graph.hierarchy import CallGraphResult, TypeHierarchyResult
     from symfuse.ranking.graph.usages import UsagesResult
     from symfuse.ranking.history import EvolutionEntry, Histories, HistoryResult
-    from symfuse.ranking.reading import FileText
+    from symfuse.ranking.text import search as text_search
+    from symfuse.ranking.text.reading import FileText
 
 _ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
 
@@ -192,7 +192,7 @@ def usages(index: Index, request: UsagesRequest) -> UsagesResult:
 
 
 def text(index: Index, request: TextRequest) -> text_search.TextSearchResult:
-    from symfuse.ranking import text as text_search
+    from symfuse.ranking.text import search as text_search
 
     return text_search.search_text(
         index,
@@ -420,7 +420,7 @@ def impact(index: Index, request: ImpactRequest) -> ImpactResult:
 
 
 def read(index: Index, request: ReadRequest) -> FileText:
-    from symfuse.ranking.reading import read_file
+    from symfuse.ranking.text.reading import read_file
 
     return read_file(index, request)
 

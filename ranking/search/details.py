@@ -1,7 +1,7 @@
 """``get_symbol``: a symbol's source, context and neighbourhood, or a file's outline.
 
 Answered with :class:`~symfuse.ranking.query.records.Record` dataclasses (``to_dict()``).
-Paths given by a caller are confined to the workspace by :mod:`symfuse.ranking.paths`.
+Paths given by a caller are confined to the workspace by :mod:`symfuse.ranking.text.paths`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any, Literal
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Symbol
-from symfuse.ranking import paths
 from symfuse.ranking.graph.positions import symbol_at
 from symfuse.ranking.graph.targets import require_symbol
 from symfuse.ranking.query.records import BRIEF, Record, shown, symbol_view
+from symfuse.ranking.text import paths
 
 MAX_CONTEXT_LINES = 50
 _PATH_LINE = re.compile(r"^(.*\S):(\d+)$")

@@ -5,7 +5,7 @@ the code every candidate costs one more call. ``snippet_lines`` gives the first
 lines after a definition's signature (blank lines skipped, the common indent
 removed); ``detail_level: full`` gives the definition's source up to
 :data:`SOURCE_LINES`. Lines are read as the file is now (through
-:func:`symfuse.ranking.paths.lines_on_demand`, confined to the workspace, which
+:func:`symfuse.ranking.text.paths.lines_on_demand`, confined to the workspace, which
 keeps only the files' line offsets between searches); a file that vanished gives
 no snippet rather than an error.
 """
@@ -18,9 +18,9 @@ from dataclasses import replace
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking import paths
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
+from symfuse.ranking.text import paths
 
 SOURCE_LINES = 120  # detail_level full: a definition's source up to this many lines
 

@@ -153,7 +153,7 @@ def test_a_byte_order_mark_does_not_shift_the_first_line(tmp_path: Path) -> None
     assert spans("marked.py") == spans("plain.py")
     assert spans("plain.py")[0] == ("first", 1, 1, 5, 10)
     # and text search reads the file as the index did
-    from symfuse.ranking.text import search_text
+    from symfuse.ranking.text.search import search_text
 
     hits = {(h.file, h.line, h.column, h.text) for h in search_text(index, "first").hits}
     assert hits == {(key, 1, 5, "def first():") for key in ("plain.py", "marked.py")}

@@ -13,12 +13,12 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
-from symfuse.ranking import text
 from symfuse.ranking.graph import hierarchy
 from symfuse.ranking.graph.positions import definition_at, symbol_at
 from symfuse.ranking.graph.usages import UsagesResult, find_usages
-from symfuse.ranking.paths import glob_match
 from symfuse.ranking.search.details import FileOutline, SymbolDetail, file_outline, get_symbol
+from symfuse.ranking.text import search as text
+from symfuse.ranking.text.paths import glob_match
 from tests.support.paths import FIXTURES
 
 FIXTURE = FIXTURES / "navigation"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from symfuse.indexer.source_files import BOM
-from symfuse.ranking.disk_lines import DiskLines, offsets_cache, offsets_of
-from symfuse.ranking.source_lines import Lines
+from symfuse.ranking.text.disk_lines import DiskLines, offsets_cache, offsets_of
+from symfuse.ranking.text.source_lines import Lines
 
 CASES = [
     "",

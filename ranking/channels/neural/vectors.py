@@ -26,9 +26,9 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking import paths
 from symfuse.ranking.channels.neural.model import SentenceModel
 from symfuse.ranking.search.plans import DESCRIBED_KINDS
+from symfuse.ranking.text import paths
 
 EMBEDDED_KINDS = frozenset(DESCRIBED_KINDS)  # the kinds prose queries rank
 BODY_LINES = 12  # lines after the signature that join the text (the model reads 128 pieces)

@@ -1,7 +1,7 @@
 """Values read from files, kept by real path while the file's size and mtime stay.
 
-The text cache (:mod:`symfuse.ranking.paths`) and the line offsets cache
-(:mod:`symfuse.ranking.disk_lines`) are this one structure with another value and
+The text cache (:mod:`symfuse.ranking.text.paths`) and the line offsets cache
+(:mod:`symfuse.ranking.text.disk_lines`) are this one structure with another value and
 bound: the least recently used values leave first once their weights (characters,
 lines) pass the bound, and a value read by a thread that lost a race replaces the
 other's.

@@ -22,7 +22,7 @@ from symfuse.indexer.discover import (
 )
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
-from symfuse.ranking import paths
+from symfuse.ranking.text import paths
 
 TEXT_KINDS = frozenset(TEXT_FILES.values())
 

@@ -22,9 +22,9 @@ from urllib.parse import unquote, urlparse
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
 from symfuse.indexer.source_files import read_source_text
-from symfuse.ranking.disk_lines import DiskLines, offsets_cache
-from symfuse.ranking.source_lines import Lines
-from symfuse.ranking.stamped import StampedCache
+from symfuse.ranking.text.disk_lines import DiskLines, offsets_cache
+from symfuse.ranking.text.file_cache import StampedCache
+from symfuse.ranking.text.source_lines import Lines
 
 MAX_PATH_CHARS = 4096
 
@@ -284,7 +284,7 @@ def read_lines(index: Index, key: str) -> Sequence[str]:
 def lines_on_demand(index: Index, key: str) -> Sequence[str]:
     """The current lines of an indexed file, for a few of them (a search hit's snippet):
     read from disk when asked for, so that only their offsets stay in memory
-    (:mod:`symfuse.ranking.disk_lines`); the cached text when it is already held."""
+    (:mod:`symfuse.ranking.text.disk_lines`); the cached text when it is already held."""
     real = real_path(index, key)
     if real is None:
         return ()

@@ -1,7 +1,7 @@
 """``read``: any text file under the workspace roots, or a range of its lines.
 
 Not only indexed code: a README, a config file, a changelog. The path is confined
-as every caller's path is (:func:`symfuse.ranking.paths.confine`: relative to a
+as every caller's path is (:func:`symfuse.ranking.text.paths.confine`: relative to a
 root or absolute inside one, symlinks followed, nothing that leads out), and the
 file must be UTF-8 text; a binary file or another encoding is one clear error.
 """
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
-from symfuse.ranking import paths
 from symfuse.ranking.query.records import Record
 from symfuse.ranking.query.requests import ReadRequest
+from symfuse.ranking.text import paths
 
 MAX_READ_BYTES = 20_000_000  # a larger file is refused rather than loaded
 BINARY_PROBE = 8192  # bytes looked at for a NUL, the mark of a binary file

@@ -1,7 +1,7 @@
 """A file's lines read from disk when asked for: only their byte offsets are held.
 
 A search answer shows a few lines of each hit (:mod:`symfuse.ranking.search.snippets`). Read
-through the text cache (:class:`symfuse.ranking.paths.Source`), every file a hit sits in
+through the text cache (:class:`symfuse.ranking.text.paths.Source`), every file a hit sits in
 stayed in memory whole: after 100 searches on SQLAlchemy a ``symfuse mcp`` held 270 files,
 about 24 MB of text and line lists, and the cache grows to 48 million characters. Here a
 file is read once to find its line offsets (two int32 a line), and a snippet's lines are
@@ -23,8 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.source_files import BOM, read_source_bytes
-from symfuse.ranking.source_lines import utf8_offsets
-from symfuse.ranking.stamped import StampedCache
+from symfuse.ranking.text.file_cache import StampedCache
+from symfuse.ranking.text.source_lines import utf8_offsets
 
 # Lines read at once: a snippet scans a few lines after a signature (a source, up to
 # 120 lines, is read as one slice).

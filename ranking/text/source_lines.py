@@ -1,7 +1,7 @@
 """A file's lines as offsets into its text: ``str.splitlines`` without a string per line.
 
 Servers keep recently read files for snippets and text search
-(:class:`symfuse.ranking.paths.Source`). Held as ``splitlines()`` lists, SQLAlchemy's
+(:class:`symfuse.ranking.text.paths.Source`). Held as ``splitlines()`` lists, SQLAlchemy's
 600k lines cost about 80 bytes each beside the text itself; :class:`Lines` keeps two
 int32 offsets per line and slices a line out when it is asked for. For ASCII text (most
 code) the offsets come from numpy over the bytes; other text keeps the list, since

@@ -1,8 +1,8 @@
 """``search_text``: literal, regex or fuzzy search over the files as they are on disk: the
-indexed code and the text files beside it (:mod:`symfuse.ranking.text_files`).
+indexed code and the text files beside it (:mod:`symfuse.ranking.text.files`).
 
 One hit per matching line (the first match on it), in file then line order.
-Regular expressions never hang: see :mod:`symfuse.ranking.regex_scan` for the
+Regular expressions never hang: see :mod:`symfuse.ranking.text.regex_scan` for the
 guard, the killable worker and the per-line cap. Fuzzy matching compares the
 words of a line (or windows of as many words as the pattern has) with the
 pattern by Levenshtein distance (rapidfuzz), within ``edit_distance``.
@@ -26,10 +26,10 @@ from rapidfuzz.process import extract
 
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
-from symfuse.ranking import paths, regex_scan
 from symfuse.ranking.query.records import Record
 from symfuse.ranking.search.repositories import repository_of
-from symfuse.ranking.text_files import searched_files
+from symfuse.ranking.text import paths, regex_scan
+from symfuse.ranking.text.files import searched_files
 
 MAX_PATTERN = 1000
 MAX_LIMIT = 1000
@@ -95,7 +95,7 @@ def search_text(
     code_only: bool = False,
 ) -> TextSearchResult:
     """Search the current contents of the indexed files and of the text files beside them
-    (documentation, configuration: :mod:`symfuse.ranking.text_files`; not with ``code_only``).
+    (documentation, configuration: :mod:`symfuse.ranking.text.files`; not with ``code_only``).
 
     ``file_pattern`` and ``exclude_path`` are globs (comma-separated or a list;
     ``*`` stays within a path segment, ``**`` spans them, a pattern without ``/``
