@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.graph.dependencies import Dependencies
     from symfuse.ranking.graph.hierarchy import CallGraphResult, TypeHierarchyResult
     from symfuse.ranking.graph.usages import UsagesResult
-    from symfuse.ranking.history import EvolutionEntry, Histories, HistoryResult
+    from symfuse.ranking.history.search import EvolutionEntry, Histories, HistoryResult
     from symfuse.ranking.text import search as text_search
     from symfuse.ranking.text.reading import FileText
 
@@ -140,7 +140,7 @@ def _with_removed(
     histories: Histories | None,
 ) -> SearchResponse:
     """``response`` with the deleted definitions named like the query after its items."""
-    from symfuse.ranking import at_commit
+    from symfuse.ranking.history import at_commit
 
     if histories is None:
         raise InvalidRequest("include_removed", "needs the history index: run with --history")
@@ -157,7 +157,7 @@ def _search_at(
     index: Index, request: SearchRequest, directory: Path | None
 ) -> SearchResponse | CallGraphAnswer:
     """``request`` over one repository's tree as of ``at_commit`` (:mod:`.tree_at`)."""
-    from symfuse.ranking import tree_at
+    from symfuse.ranking.history import tree_at
 
     assert request.at_commit is not None
     alias = tree_at.repository_for(index, request.repository, request.exclude_repository)
@@ -243,7 +243,7 @@ def get(
     if not request.show_evolution or not isinstance(found, SymbolDetail):
         return found
     if histories is None:
-        from symfuse.ranking.history import NO_HISTORY, HistoryNotIndexed
+        from symfuse.ranking.history.search import NO_HISTORY, HistoryNotIndexed
 
         raise HistoryNotIndexed(NO_HISTORY)
     return dataclasses.replace(
@@ -272,8 +272,8 @@ def _from_git(
 ) -> SymbolDetail:
     """The definition read from git: as of ``at_commit``, or (``include_removed``) from
     the commit before the one that deleted it."""
-    from symfuse.ranking import at_commit
-    from symfuse.ranking.history import NO_HISTORY, HistoryNotIndexed
+    from symfuse.ranking.history import at_commit
+    from symfuse.ranking.history.search import NO_HISTORY, HistoryNotIndexed
 
     wanted = at_commit.Wanted.of_id(index, symbol_id) if symbol_id else None
     if request.at_commit is None and histories is None:
@@ -317,7 +317,7 @@ def _evolution(
     index: Index, histories: Histories, symbol: Symbol, request: GetRequest
 ) -> list[EvolutionEntry]:
     from symfuse.indexer.history.touched import qualified_name
-    from symfuse.ranking.history import evolution, repository_name
+    from symfuse.ranking.history.search import evolution, repository_name
 
     root = symbol.root if symbol.root in index.roots else next(iter(index.roots))
     prefix = f"{root}/"
@@ -334,7 +334,7 @@ def _evolution(
 
 
 def history(histories: Histories, request: HistoryRequest) -> HistoryResult:
-    from symfuse.ranking.history import search_history
+    from symfuse.ranking.history.search import search_history
 
     return search_history(histories, request)
 

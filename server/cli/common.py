@@ -18,7 +18,7 @@ from symfuse.indexer.errors import SymfuseError
 from symfuse.server.common.output import OutputFormat
 
 if TYPE_CHECKING:
-    from symfuse.ranking.history import Histories
+    from symfuse.ranking.history.search import Histories
 
 AddOptions = Callable[[argparse.ArgumentParser], None]
 

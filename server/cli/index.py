@@ -238,7 +238,7 @@ def run_symbols(args: argparse.Namespace) -> int:
         kinds = matched_kinds((kind,))
     index, _ = fresh_index(args)
     if args.at_commit:
-        from symfuse.ranking import tree_at
+        from symfuse.ranking.history import tree_at
 
         alias = tree_at.repository_for(index, tuple(args.repository), ())
         directory = index_config(args).store.directory

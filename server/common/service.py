@@ -40,7 +40,7 @@ from symfuse.ranking.channels import neural
 from symfuse.ranking.channels.identity import NameTable
 from symfuse.ranking.channels.names import names_only as quick
 from symfuse.ranking.graph.call_questions import CallGraphAnswer
-from symfuse.ranking.history import Histories
+from symfuse.ranking.history.search import Histories
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest

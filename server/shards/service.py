@@ -22,7 +22,7 @@ from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.live import LiveIndex, ProgressCallback, Status
 from symfuse.ranking.graph.call_questions import CallGraphAnswer
-from symfuse.ranking.history import Histories
+from symfuse.ranking.history.search import Histories
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest

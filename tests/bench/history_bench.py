@@ -164,7 +164,7 @@ def query_of(subject: str) -> str:
 
 
 def quality(args: argparse.Namespace) -> None:
-    from symfuse.ranking.history import load_histories, search_history
+    from symfuse.ranking.history.search import load_histories, search_history
     from symfuse.ranking.query.history_requests import HistoryRequest
 
     directory = Path(args.index_dir) if args.index_dir else index(args)

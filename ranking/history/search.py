@@ -24,9 +24,9 @@ import numpy.typing as npt
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.history.records import Commit, FileChange
 from symfuse.indexer.history.store import Head, HistoryOutdated, HistoryStore, history_dir
-from symfuse.ranking import history_terms
 from symfuse.ranking.channels.documents import Documents
 from symfuse.ranking.channels.lexical import Bm25f, LexicalIndex, QueryTerms, rank
+from symfuse.ranking.history import terms as history_terms
 from symfuse.ranking.query.history_requests import ChunkType, HistoryRequest
 from symfuse.ranking.search.repositories import selected
 

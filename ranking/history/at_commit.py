@@ -22,7 +22,7 @@ from symfuse.indexer.history.records import Change
 from symfuse.indexer.history.touched import language_of, qualified_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.history import Histories, repository_name
+from symfuse.ranking.history.search import Histories, repository_name
 from symfuse.ranking.search.details import SourceWindow, SymbolDetail
 
 

@@ -24,7 +24,7 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.update import update_index
-from symfuse.ranking.at_commit import resolve_commit
+from symfuse.ranking.history.at_commit import resolve_commit
 from symfuse.ranking.search.repositories import selected
 
 KEEP = 8  # snapshots kept on disk per repository
