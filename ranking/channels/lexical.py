@@ -169,7 +169,7 @@ class LexicalIndex:
     idf: npt.NDArray[np.float64]
     term_ids: Mapping[str, int]
     # The body's mean length when this index scores as part of a larger corpus (a shard,
-    # :mod:`symfuse.ranking.global_stats`); None: this index's own mean.
+    # :mod:`symfuse.ranking.shards.global_stats`); None: this index's own mean.
     body_average: float | None = None
 
     @classmethod

@@ -120,7 +120,7 @@ def _table(pairs: Iterable[tuple[int, tuple[str, ...]]]) -> dict[str, list[int]]
 
 class SymbolRoles(Protocol):
     """What fusion's later steps ask of the ranked symbols: a :class:`FilterTable`, or
-    the flags a shard sent with its candidates (:mod:`symfuse.ranking.shard_fusion`)."""
+    the flags a shard sent with its candidates (:mod:`symfuse.ranking.shards.fusion`)."""
 
     def documents(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]: ...
 

@@ -3,9 +3,9 @@
 A ranked search (single or tiered, the default) is **fused once over every shard**
 (:func:`merge_parts`): each shard, scoring with the global statistics written at
 build time, sends each channel's first candidates with raw scores and order keys
-(:mod:`symfuse.ranking.shard_part`), and the coordinator orders each channel over all
+(:mod:`symfuse.ranking.shards.part`), and the coordinator orders each channel over all
 shards and fuses them with the single index's own code
-(:mod:`symfuse.ranking.shard_fusion`). The other searches (get, flat, drill,
+(:mod:`symfuse.ranking.shards.fusion`). The other searches (get, flat, drill,
 ``min_score``) are answered by each shard for its first ``offset + limit`` hits and
 merged by rank (:func:`merge`): exact-name level first (the tiers of
 :func:`symfuse.ranking.channels.identity.tiers`, which depend on the name alone), then the
@@ -39,7 +39,7 @@ from symfuse.ranking.search import repositories
 from symfuse.ranking.search.repositories import RepositoryError
 
 if TYPE_CHECKING:
-    from symfuse.ranking.shard_part import ShardPart
+    from symfuse.ranking.shards.part import ShardPart
 
 SHARD_TIMEOUT = 30.0  # seconds a search waits for the slowest shard
 
@@ -138,9 +138,9 @@ def merge_parts(
     request: SearchRequest, asked: Asked[ShardPart], order: Sequence[str]
 ) -> SearchResponse:
     """One answer from the shards' parts: every channel ordered over all shards and fused
-    once (:func:`symfuse.ranking.shard_fusion.fuse_shards`), ``order`` being the
+    once (:func:`symfuse.ranking.shards.fusion.fuse_shards`), ``order`` being the
     shards' order in a combined index."""
-    from symfuse.ranking.shard_fusion import fuse_shards
+    from symfuse.ranking.shards.fusion import fuse_shards
 
     parts = [asked.answers[alias] for alias in order if alias in asked.answers]
     fused = fuse_shards(shard_request(request), parts)

@@ -34,7 +34,7 @@ from symfuse.server.shards.routing import NameRoutes
 if TYPE_CHECKING:
     from distributed import Client
 
-    from symfuse.ranking.shard_part import ShardPart
+    from symfuse.ranking.shards.part import ShardPart
 
 log = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from symfuse.server.shards.manifest import (
 )
 
 if TYPE_CHECKING:
-    from symfuse.ranking.shard_part import ShardPart
+    from symfuse.ranking.shards.part import ShardPart
 
 
 class ShardUnavailable(SymfuseError):
@@ -75,7 +75,7 @@ class ShardHolder:
 
     def part(self, request: SearchRequest) -> ShardPart:
         """This shard's channels for ``request``, to be fused with the other shards'."""
-        from symfuse.ranking.shard_part import shard_part
+        from symfuse.ranking.shards.part import shard_part
 
         loaded = self._current()
         found = shard_part(loaded.index, loaded.prepared, request, self.directory / INDEX)
@@ -146,7 +146,7 @@ class ShardHolder:
     def _global(self, prepared: Prepared) -> Prepared:
         """``prepared`` scoring as part of every shard (the global statistics written at
         build time); as it is when there are none (shards of an older build)."""
-        from symfuse.ranking.global_stats import CorpusStats, with_stats
+        from symfuse.ranking.shards.global_stats import CorpusStats, with_stats
 
         try:
             raw = (self.directory.parent / GLOBAL_STATS).read_bytes()

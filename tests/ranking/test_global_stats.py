@@ -13,7 +13,12 @@ import pytest
 
 from symfuse.ranking.channels import lexical
 from symfuse.ranking.channels.documents import build_documents
-from symfuse.ranking.global_stats import CorpusStats, head_lengths, lexical_stats, lexical_with
+from symfuse.ranking.shards.global_stats import (
+    CorpusStats,
+    head_lengths,
+    lexical_stats,
+    lexical_with,
+)
 from tests.support.symbols import make_symbol
 
 SMALL = [

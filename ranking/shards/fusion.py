@@ -38,7 +38,7 @@ from symfuse.ranking.search.pipeline import (
     response_base,
 )
 from symfuse.ranking.search.plans import classify
-from symfuse.ranking.shard_part import ShardPart
+from symfuse.ranking.shards.part import ShardPart
 
 G = TypeVar("G", bound=np.generic)
 
