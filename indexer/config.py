@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from symfuse.indexer import languages, rows
-from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE, DiscoveryConfig
+from symfuse.indexer.files import languages
+from symfuse.indexer.files.discover import DEFAULT_MAX_FILE_SIZE, DiscoveryConfig
+from symfuse.indexer.files.layouts import python_layouts
 from symfuse.indexer.model import FileProblem, Skipped
-from symfuse.indexer.python_layout import python_layouts
-from symfuse.indexer.store import Store, default_index_dir
+from symfuse.indexer.store import rows
+from symfuse.indexer.store.objects import Store, default_index_dir
 from symfuse.indexer.versions import EXTRACTOR_VERSION, LINKER_VERSION
 
 

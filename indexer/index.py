@@ -18,9 +18,9 @@ if TYPE_CHECKING:  # numpy is imported where arrays are built: CLI start-up stay
     import numpy as np
     import numpy.typing as npt
 
-from symfuse.indexer import rows
-from symfuse.indexer.edges import EdgeArrays, EdgeNumbering, EdgeRow, StoredGraph
+from symfuse.indexer.link.edges import EdgeArrays, EdgeNumbering, EdgeRow, StoredGraph
 from symfuse.indexer.model import EdgeKind, FileStamp, Reference, Symbol
+from symfuse.indexer.store import rows
 
 
 @dataclass(slots=True)
@@ -122,7 +122,7 @@ class Index:
     @property
     def links_pending(self) -> bool:
         """Whether files changed since the last linking: their edges and the ranks are
-        older than their symbols (see :func:`symfuse.indexer.apply.link_pending`)."""
+        older than their symbols (see :func:`symfuse.indexer.update.apply.link_pending`)."""
         return bool(self.unlinked_files or self.shallow)
 
     def changed(self) -> None:

@@ -7,7 +7,7 @@ Layout, beside the index (``<index dir>/history/<alias>/``)::
     lock                  held by the one process that may write
 
 An update writes its new commits into one new segment, then the head, each
-atomically (:func:`~symfuse.indexer.atomic.atomic_write`): a reader sees the old
+atomically (:func:`~symfuse.indexer.store.atomic.atomic_write`): a reader sees the old
 history or the new one. When segments pile up they are merged into one. A head of
 another format (or unreadable) means the history is rebuilt, with the reason logged.
 """
@@ -22,9 +22,9 @@ from typing import Any
 import msgpack
 from filelock import FileLock
 
-from symfuse.indexer.atomic import atomic_write, fsync_dir
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.history.records import Commit
+from symfuse.indexer.store.atomic import atomic_write, fsync_dir
 from symfuse.indexer.versions import EXTRACTOR_VERSION
 
 # Bump with any change to records.py's rows or to what touched.py / build.py keep.

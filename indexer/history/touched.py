@@ -1,7 +1,7 @@
 """Which definitions a diff touched: the same tree-sitter extraction on both sides.
 
 The parent's and the child's blob of a file are extracted as the index extracts a
-file (:func:`symfuse.indexer.extract.extract`); definitions are paired by qualified
+file (:func:`symfuse.indexer.extract.tags.extract`); definitions are paired by qualified
 name and kind (and their order among namesakes). One only in the child was added,
 one only in the parent deleted; one on both sides was modified when a changed line
 of the hunks falls in its span on either side (a removed line in its old span, an
@@ -17,13 +17,14 @@ from dataclasses import dataclass
 
 from tree_sitter import Tree
 
-from symfuse.indexer import header_language, languages
-from symfuse.indexer.extract import extract_tree
+from symfuse.indexer.extract.prepass import PREPASS
+from symfuse.indexer.extract.tags import extract_tree
+from symfuse.indexer.files import headers as header_language
+from symfuse.indexer.files import languages
+from symfuse.indexer.files.source import BOM, strip_bom
 from symfuse.indexer.history.gitlog import Hunk
 from symfuse.indexer.history.records import Change, TouchedDef
 from symfuse.indexer.model import Kind
-from symfuse.indexer.prepass import PREPASS
-from symfuse.indexer.source_files import BOM, strip_bom
 
 MAX_DIFF_LINES = 200  # of one definition's diff; the rest is cut with a note
 

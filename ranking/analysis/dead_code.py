@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
+from symfuse.indexer.link.resolve import MAX_CANDIDATES
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.indexer.resolve import MAX_CANDIDATES
 from symfuse.ranking.analysis import dead_evidence as evidence
 from symfuse.ranking.analysis.dead_rules import Judge
 from symfuse.ranking.graph.usages import UsageScope

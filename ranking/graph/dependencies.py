@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from symfuse.indexer.bindings import import_fqn, python_module_of, python_modules
 from symfuse.indexer.errors import NotFound
+from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.languages import family
+from symfuse.indexer.link.bindings import import_fqn, python_module_of, python_modules
 from symfuse.indexer.model import Kind, Reference, RefKind
 from symfuse.ranking.graph.import_paths import ImportPaths
 from symfuse.ranking.graph.targets import resolver_for

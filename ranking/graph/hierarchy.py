@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest
-from symfuse.indexer.extract_text import short_name
+from symfuse.indexer.extract.texts import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, RefKind, Symbol
 from symfuse.ranking.graph.targets import require_symbol, resolver_for

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from symfuse.indexer.extract_text import short_name
+from symfuse.indexer.extract.texts import short_name
+from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import Index
-from symfuse.indexer.languages import family
 from symfuse.indexer.model import EdgeKind, Kind, Symbol
 
 

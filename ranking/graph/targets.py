@@ -13,8 +13,8 @@ import weakref
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
+from symfuse.indexer.link.resolve import Resolver
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.indexer.resolve import Resolver
 from symfuse.ranking.text import paths
 
 DECLARATION = "definition"  # the usage kind (and definition ``via``) of a target's own definition

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.link.resolve import MAX_CANDIDATES, Resolver
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
-from symfuse.indexer.resolve import MAX_CANDIDATES, Resolver
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.targets import DECLARATION, find_targets, require_symbol, resolver_for
 from symfuse.ranking.query.records import Record, brief, round3, shown

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from symfuse.indexer.errors import NotFound
-from symfuse.indexer.extract import extract
+from symfuse.indexer.extract.tags import extract
 from symfuse.indexer.history import gitlog
 from symfuse.indexer.history.records import Change
 from symfuse.indexer.history.touched import language_of, qualified_name

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.indexer.atomic import atomic_write
 from symfuse.indexer.history.records import Commit
+from symfuse.indexer.store.atomic import atomic_write
 from symfuse.ranking.channels.tokens import text_tokens
 
 if TYPE_CHECKING:

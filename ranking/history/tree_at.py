@@ -23,7 +23,7 @@ from pathlib import Path
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.history.at_commit import resolve_commit
 from symfuse.ranking.search.repositories import selected
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.indexer.atomic import atomic_write
+from symfuse.indexer.store.atomic import atomic_write
 from symfuse.ranking.channels.documents import Piece, similarity_tf
 from symfuse.ranking.channels.similarity import WordModel
 from symfuse.ranking.prepared.columns import Columns, narrow_ids

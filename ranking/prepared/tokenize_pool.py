@@ -26,8 +26,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.indexer.files.source import decode_source, read_source_bytes
 from symfuse.indexer.model import Symbol
-from symfuse.indexer.source_files import decode_source, read_source_bytes
 from symfuse.ranking.channels.documents import Piece, definition_bodies, file_piece
 from symfuse.ranking.channels.fuzzy import trigram_rows
 from symfuse.ranking.channels.identity import NameForms
@@ -148,7 +148,7 @@ def tokenize_many(jobs: Sequence[FileJob], workers: int) -> Iterator[LocalPiece 
     rest, when the pool breaks)."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from symfuse.indexer import procs
+    from symfuse.indexer.extract import procs
 
     done = 0
     pool = procs.pool(workers, procs.context())

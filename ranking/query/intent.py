@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from symfuse.indexer import languages
+from symfuse.indexer.files import languages
 from symfuse.ranking.query.responses import CallQuery
 
 _TARGET = r"[`'\"]?(?P<target>[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?"

@@ -239,7 +239,7 @@ def _kinds(value: Any) -> tuple[Kind, ...]:
 def _languages(value: Any) -> tuple[str, ...]:
     """Language names, aliases or file extensions, checked: a misspelt one would filter
     everything out in silence."""
-    from symfuse.indexer.languages import supported
+    from symfuse.indexer.files.languages import supported
 
     names: list[str] = []
     for word in split_list(value):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from symfuse.indexer import languages
+from symfuse.indexer.files import languages
 from symfuse.indexer.model import Kind
 
 KIND_ALIASES: dict[str, Kind] = {

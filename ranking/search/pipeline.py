@@ -440,7 +440,7 @@ def _with_import_paths(
     for django.db.models.fields.CharField, re-exported by django.db.models): those
     definitions join the identity channel first, at the fqn-suffix tier, which a
     dotted query raises to the exact-name guard."""
-    from symfuse.indexer.resolve import Resolver
+    from symfuse.indexer.link.resolve import Resolver
 
     found = [index.position[s.symbol_id] for s in Resolver(index).importable(query)]
     found = [at for at in found if mask is None or mask[at]]

@@ -11,7 +11,7 @@ differently from the same symbols inside a combined index. What each depends on:
   model *learned* on each corpus, which no statistic turns into the combined
   corpus's model: it stays the shard's own (its cosine is bounded in 0..1, so the
   scores are on one scale, but not equal to the combined index's);
-- structural and the identity channel's tie-break (PageRank, :mod:`symfuse.indexer.pagerank`):
+- structural and the identity channel's tie-break (PageRank, :mod:`symfuse.indexer.link.pagerank`):
   ranks sum to 1 over one graph, so a symbol of a shard of ``n`` out of ``N``
   symbols weighs ``n / N`` of its shard rank. That is exact for repositories that
   do not reference each other (PageRank of disconnected components with the

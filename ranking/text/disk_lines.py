@@ -22,7 +22,7 @@ from typing import NamedTuple, overload
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.indexer.source_files import BOM, read_source_bytes
+from symfuse.indexer.files.source import BOM, read_source_bytes
 from symfuse.ranking.text.file_cache import StampedCache
 from symfuse.ranking.text.source_lines import utf8_offsets
 

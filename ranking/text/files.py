@@ -1,9 +1,9 @@
 """Which files a text search reads: the indexed code, and the text files beside it.
 
-Documentation, configuration and plain text (:data:`~symfuse.indexer.discover.TEXT_FILES`:
+Documentation, configuration and plain text (:data:`~symfuse.indexer.files.discover.TEXT_FILES`:
 Markdown, reStructuredText, YAML, TOML, JSON, ``.txt``) hold the strings people grep
 for, whether or not a language indexes them. They are found as the indexer finds code
-(:func:`~symfuse.indexer.discover.discover_text`: the same ignore files, skipped folders,
+(:func:`~symfuse.indexer.files.discover.discover_text`: the same ignore files, skipped folders,
 include/exclude globs and size limit, from the options the index was built with), at
 each search, so a file written a moment ago is read. ``code_only`` leaves them all out,
 indexed ones (Markdown, YAML, TOML headings and keys) included.
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from symfuse.indexer import languages
-from symfuse.indexer.discover import (
+from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.files import languages
+from symfuse.indexer.files.discover import (
     DEFAULT_MAX_FILE_SIZE,
     TEXT_FILES,
     DiscoveryConfig,
     discover_text,
 )
-from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.ranking.text import paths
 

@@ -20,8 +20,8 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlparse
 
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
+from symfuse.indexer.files.source import read_source_text
 from symfuse.indexer.index import Index
-from symfuse.indexer.source_files import read_source_text
 from symfuse.ranking.text.disk_lines import DiskLines, offsets_cache
 from symfuse.ranking.text.file_cache import StampedCache
 from symfuse.ranking.text.source_lines import Lines

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.config import IndexConfig, split_alias
-from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
+from symfuse.indexer.files.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.server.common.output import OutputFormat
 
 if TYPE_CHECKING:

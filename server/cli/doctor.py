@@ -92,7 +92,7 @@ def _python() -> Check:
 
 def _grammars() -> Check:
     """Every language's grammar loads and its query compiles (all bundled: no download)."""
-    from symfuse.indexer import languages
+    from symfuse.indexer.files import languages
 
     failed: list[str] = []
     names = sorted(languages.supported())

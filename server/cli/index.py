@@ -13,7 +13,7 @@ from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
-from symfuse.indexer.update import load_index, refresh_index, update_index
+from symfuse.indexer.update.workspace import load_index, refresh_index, update_index
 from symfuse.server.cli.common import (
     add_history_flag,
     defer_options,
@@ -258,8 +258,8 @@ def run_symbols(args: argparse.Namespace) -> int:
 
 
 def run_languages(args: argparse.Namespace) -> int:
-    """``symfuse languages``: the language table, read from :mod:`symfuse.indexer.languages`."""
-    from symfuse.indexer import languages
+    """``symfuse languages``: the language table (:mod:`symfuse.indexer.files.languages`)."""
+    from symfuse.indexer.files import languages
 
     rows = [
         {

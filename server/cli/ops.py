@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from symfuse.indexer.store import Store
+from symfuse.indexer.store.objects import Store
 from symfuse.server.cli.common import format_option, index_config
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.metrics import MetricsStore

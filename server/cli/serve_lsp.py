@@ -12,8 +12,8 @@ import logging
 from pathlib import Path
 from typing import NoReturn
 
-from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
+from symfuse.indexer.files.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.server.cli.common import add_history_flag
 from symfuse.server.cli.shards import add_serving_options
 from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from symfuse.indexer import languages
 from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
+from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
-from symfuse.indexer.live import LiveIndex, Status
+from symfuse.indexer.update.live import LiveIndex, Status
 from symfuse.ranking.api import Prepared, has_stored, prepare
 from symfuse.ranking.channels import neural
 from symfuse.ranking.channels.identity import NameTable
@@ -459,7 +459,7 @@ def _compile_queries(index: Index, done: set[str]) -> None:
     once, before an edit needs them; add them to ``done``. Python's took about 150 ms to
     compile and the extractor's modules 35 ms to import, paid by the first edit of a
     session (SQLAlchemy's test_compiler.py through the LSP: 280-300 ms, later ones 85-100)."""
-    from symfuse.indexer.extract import extract
+    from symfuse.indexer.extract.tags import extract
 
     found = {entry.language for entry in index.files.values()} - done
     for language in sorted(found & languages.supported().keys()):

@@ -21,8 +21,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.indexer.errors import SymfuseError
+from symfuse.indexer.files.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.ranking.query.fields import split_list
 from symfuse.server.common.config_files import ENV_PREFIX, WORKSPACE_FILE, user_file
 

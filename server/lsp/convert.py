@@ -15,8 +15,8 @@ from pygls.uris import from_fs_path
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.server.lsp.nav import Span
 from symfuse.server.lsp.positions import FileMapper
+from symfuse.server.lsp.questions import Span
 
 MapperOf = Callable[[Index, str], FileMapper]
 

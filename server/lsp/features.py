@@ -27,7 +27,7 @@ from symfuse.ranking.search import snippets
 from symfuse.ranking.search.cancel import Stopped
 from symfuse.server.common.service import IndexService
 from symfuse.server.lsp import convert as lsp_convert
-from symfuse.server.lsp import nav as lsp_nav
+from symfuse.server.lsp import questions as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
 from symfuse.server.lsp.positions import Encoding, FileMapper
 from symfuse.server.lsp.protocol import ProtocolJson

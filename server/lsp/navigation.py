@@ -14,7 +14,7 @@ from lsprotocol import types as lsp
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.server.lsp import convert as lsp_convert
-from symfuse.server.lsp import nav as lsp_nav
+from symfuse.server.lsp import questions as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
 from symfuse.server.lsp.positions import FileMapper
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from symfuse.indexer import languages as language_table
-from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE
+from symfuse.indexer.files import languages as language_table
+from symfuse.indexer.files.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.ranking.query.search_request import MAX_SNIPPET_LINES
 
 DEFAULT_RESULT_LIMIT = 200

@@ -18,7 +18,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
-from symfuse.indexer import languages
+from symfuse.indexer.files import languages
 from symfuse.server.common.service import Progress
 from symfuse.server.lsp import features as lsp_features
 from symfuse.server.lsp import navigation as lsp_navigation

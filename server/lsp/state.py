@@ -21,9 +21,9 @@ from pathlib import Path
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
+from symfuse.indexer.files.source import read_source_text
 from symfuse.indexer.index import Index
-from symfuse.indexer.live import LiveIndex
-from symfuse.indexer.source_files import read_source_text
+from symfuse.indexer.update.live import LiveIndex
 from symfuse.ranking.api import Prepared
 from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from symfuse.indexer.atomic import atomic_write
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.discover import DiscoveryConfig
+from symfuse.indexer.files.discover import DiscoveryConfig
+from symfuse.indexer.store.atomic import atomic_write
 from symfuse.server.shards.manifest import (
     GLOBAL_STATS,
     INDEX,
@@ -34,7 +34,7 @@ from symfuse.server.shards.manifest import (
     source_of,
     write_manifest,
 )
-from symfuse.server.shards.routing import NAMES, names_bytes, write_name_table
+from symfuse.server.shards.name_table import NAMES, names_bytes, write_name_table
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -105,7 +105,7 @@ def shard_config(
 
 def build_one(job: BuildJob) -> ShardBuilt:
     """Index one repository into its shard (a Dask task); failures come back as values."""
-    from symfuse.indexer.update import update_index
+    from symfuse.indexer.update.workspace import update_index
     from symfuse.ranking.api import prepare
     from symfuse.ranking.shards.global_stats import stats_of
 

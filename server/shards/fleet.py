@@ -29,7 +29,7 @@ from symfuse.server.shards.fanout import (
 )
 from symfuse.server.shards.holders import ShardHolder
 from symfuse.server.shards.manifest import ShardManifest, read_manifest, shard_dirs
-from symfuse.server.shards.routing import NameRoutes
+from symfuse.server.shards.name_table import NameRoutes
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -126,7 +126,7 @@ class ShardHolder:
         return (st.st_ino, st.st_size, st.st_mtime_ns, stats)
 
     def _load(self, stamp: Stamp) -> Loaded:
-        from symfuse.indexer.update import load_index
+        from symfuse.indexer.update.workspace import load_index
         from symfuse.ranking.api import prepare
         from symfuse.server.shards.build import shard_config
 

@@ -17,10 +17,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from symfuse.indexer.atomic import atomic_write
-from symfuse.indexer.discover import DEFAULT_MAX_FILE_SIZE, DiscoveryConfig
 from symfuse.indexer.errors import IndexCorrupt
-from symfuse.indexer.store import FORMAT
+from symfuse.indexer.files.discover import DEFAULT_MAX_FILE_SIZE, DiscoveryConfig
+from symfuse.indexer.store.atomic import atomic_write
+from symfuse.indexer.store.objects import FORMAT
 from symfuse.indexer.versions import EXTRACTOR_VERSION, LINKER_VERSION
 
 MANIFEST = "shard.json"

@@ -20,7 +20,7 @@ from typing import Any
 from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
-from symfuse.indexer.live import LiveIndex, ProgressCallback, Status
+from symfuse.indexer.update.live import LiveIndex, ProgressCallback, Status
 from symfuse.ranking.graph.call_questions import CallGraphAnswer
 from symfuse.ranking.history.search import Histories
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest

@@ -282,7 +282,7 @@ def _finish(root: Path, recipe: str) -> None:
 
 
 def _extensions(language: str) -> tuple[str, ...]:
-    from symfuse.indexer.languages import LANGUAGES
+    from symfuse.indexer.files.languages import LANGUAGES
 
     for spec in LANGUAGES:
         if spec.name == language:

@@ -90,7 +90,7 @@ GIT_SOURCES: dict[str, tuple[GitSource, ...]] = {
 
 def _names(language: str) -> tuple[str, ...]:
     """Endings of the language's files: its extensions and its file names (Makefile)."""
-    from symfuse.indexer.languages import LANGUAGES
+    from symfuse.indexer.files.languages import LANGUAGES
 
     spec = next(s for s in LANGUAGES if s.name == language)
     return spec.extensions + spec.filenames

@@ -64,7 +64,7 @@ from mcp_types import CallToolResult, TextContent
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.model import EdgeKind
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.analysis.dead_code import DeadCodeScope, DeadSymbol, find_dead
 from symfuse.ranking.query.search_request import IncludeTests
 

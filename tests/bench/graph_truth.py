@@ -48,7 +48,7 @@ import truth_script
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import DepsRequest, UsagesRequest
 from symfuse.server.mcp.budget import Format, estimate_tokens, render

@@ -52,9 +52,9 @@ from ctags_functional import (
 )
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.discover import DiscoveryConfig, discover
-from symfuse.indexer.languages import LANGUAGES, supported
-from symfuse.indexer.update import update_index
+from symfuse.indexer.files.discover import DiscoveryConfig, discover
+from symfuse.indexer.files.languages import LANGUAGES, supported
+from symfuse.indexer.update.workspace import update_index
 
 LANGUAGE_ORDER = (
     "python",
@@ -710,7 +710,7 @@ def run_language(
     run = LanguageRun(slice_.language, slice_.root, slice_.provenance)
     language = HEADER_ROWS.get(slice_.language, slice_.language)
     if language not in supported():
-        raise RuntimeError(f"symfuse has no query for {language} (indexer/queries/)")
+        raise RuntimeError(f"symfuse has no query for {language} (indexer/extract/queries/)")
     files = indexed_files(slice_.root, language)
     run.files = len(files)
     run.megabytes = sum(files.values()) / 1e6
@@ -1374,7 +1374,7 @@ def profile_django(tree: Path, work: Path, top: int, ctags: str | None = None) -
     """Where a cold index of Django spends its time, in one process so all of it shows.
 
     First the per-file extraction split into tree-sitter parsing, running the query
-    and the Python that turns captures into records (symfuse.indexer.extract); with
+    and the Python that turns captures into records (symfuse.indexer.extract.tags); with
     ``ctags``, how many times ctags' CPU on the whole tree tree-sitter alone costs
     (ctags runs right after, so both see the machine at the same speed); then cProfile
     of a cold ``update_index`` with ``jobs=1`` (no pool: the workers' share is then
@@ -1386,8 +1386,8 @@ def profile_django(tree: Path, work: Path, top: int, ctags: str | None = None) -
 
     from tree_sitter import QueryCursor
 
-    from symfuse.indexer import languages
-    from symfuse.indexer.parsing import parse_file
+    from symfuse.indexer.extract.parsing import parse_file
+    from symfuse.indexer.files import languages
 
     files = indexed_files(tree, "python")
     print(f"\n## Profile: Django Python files ({len(files)} files, one process)\n")

@@ -59,7 +59,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.discover import discover
+from symfuse.indexer.files.discover import discover
 
 SYMFUSE = Path(sys.executable).with_name("symfuse")
 SQLALCHEMY = ("sqlalchemy==2.0.*",)
@@ -103,7 +103,7 @@ def timed(cmd: list[str]) -> dict[str, float]:
 
 
 def _parse_only(batch: list[tuple[str, str]]) -> int:
-    from symfuse.indexer import languages
+    from symfuse.indexer.files import languages
 
     parsers: dict[str, Any] = {}
     count = 0
@@ -207,7 +207,7 @@ def _server_rss() -> float:
 
 
 def in_process(tree: Path, index_dir: Path, queries: int) -> dict[str, float]:
-    from symfuse.indexer.update import update_index
+    from symfuse.indexer.update.workspace import update_index
     from symfuse.ranking.api import SearchRequest, prepare, search
 
     config = IndexConfig(roots=(tree,), index_dir=index_dir, progress=False)

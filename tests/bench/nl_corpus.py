@@ -19,7 +19,7 @@ from pathlib import Path
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "nl_mined.json"

@@ -21,7 +21,7 @@ For each repository of ``nl_corpus.REPOS`` (a local bare mirror, fetched with th
    and so is a query already mined from a newer commit of the same repository.
 4. The expected answers: every changed file of the commit is parsed at the commit
    (``git cat-file``, ``<commit>:<path>``) with symfuse's own extractor
-   (``symfuse.indexer.extract.extract``, what ``indexer.parsing.parse_file`` runs). Each
+   (``symfuse.indexer.extract.tags.extract``, what ``indexer.parsing.parse_file`` runs). Each
    spot the diff (``-U0``) changed goes to the innermost document that holds it: a spot
    is an added or modified line that is not blank, or for a hunk that only removed code,
    the gap between the lines around it; hunks of blank lines only are ignored; a
@@ -56,8 +56,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from symfuse.indexer import languages
-from symfuse.indexer.extract import extract
+from symfuse.indexer.extract.tags import extract
+from symfuse.indexer.files import languages
 from symfuse.indexer.model import Symbol
 
 sys.path.insert(0, str(Path(__file__).parent))

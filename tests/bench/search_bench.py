@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.update import load_index, update_index
+from symfuse.indexer.update.workspace import load_index, update_index
 from symfuse.ranking.api import SearchRequest, prepare, search
 from symfuse.ranking.prepared import build as prepare_module
 

@@ -51,7 +51,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.update import load_index
+from symfuse.indexer.update.workspace import load_index
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import large_bench
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, prepare, search
 from symfuse.ranking.prepared.ranking_file import DEFLATED, MAP_AT_LEAST, newest
 

@@ -10,7 +10,7 @@ from typing import BinaryIO
 import numpy as np
 import pytest
 
-from symfuse.indexer.atomic import MAPPED_WRITE, atomic_write
+from symfuse.indexer.store.atomic import MAPPED_WRITE, atomic_write
 from symfuse.ranking.prepared.ranking_file import MappedArchive, write_archive
 
 

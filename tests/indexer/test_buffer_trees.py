@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from symfuse.indexer import buffer_trees
-from symfuse.indexer.buffer_trees import BufferTrees
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.extract import Extraction, extract, extract_tree
-from symfuse.indexer.live import LiveIndex
-from symfuse.indexer.source_files import BOM
+from symfuse.indexer.extract.tags import Extraction, extract, extract_tree
+from symfuse.indexer.files.source import BOM
+from symfuse.indexer.update import buffer_trees
+from symfuse.indexer.update.buffer_trees import BufferTrees
+from symfuse.indexer.update.live import LiveIndex
 
 LANGUAGES = Path(__file__).parents[1] / "fixtures" / "languages"
 SAMPLES = {

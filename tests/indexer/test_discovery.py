@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.discover import DiscoveryConfig, discover
-from symfuse.indexer.parsing import parse_file
-from symfuse.indexer.update import update_index
+from symfuse.indexer.extract.parsing import parse_file
+from symfuse.indexer.files.discover import DiscoveryConfig, discover
+from symfuse.indexer.update.workspace import update_index
 
 PY = "def keep_me():\n    return 1\n"
 
@@ -50,7 +50,7 @@ def test_a_gitignore_line_that_is_no_pattern_is_skipped_as_git_does(
     _write(tmp_path, "main.py")
     _write(tmp_path, "debug.log.py")
     _write(tmp_path, "scratch/a.py")
-    with caplog.at_level(logging.WARNING, logger="symfuse.indexer.discover"):
+    with caplog.at_level(logging.WARNING, logger="symfuse.indexer.files.discover"):
         assert _paths(tmp_path) == {"main.py"}
     assert ".gitignore line 2 skipped" in caplog.text
 

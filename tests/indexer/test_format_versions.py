@@ -10,8 +10,8 @@ import pytest
 from symfuse.indexer import config as config_module
 from symfuse.indexer.config import IndexConfig, extractor_fingerprint, linker_fingerprint
 from symfuse.indexer.index import Index
-from symfuse.indexer.store import MANIFEST
-from symfuse.indexer.update import update_index
+from symfuse.indexer.store.objects import MANIFEST
+from symfuse.indexer.update.workspace import update_index
 
 
 def _config(root: Path, index_dir: Path) -> IndexConfig:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from symfuse.indexer.go_interfaces import parameter_count
+from symfuse.indexer.link.go_interfaces import parameter_count
 from tests.support.cli import run_symfuse
 from tests.support.paths import FIXTURES
 

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from symfuse.indexer.header_language import language_of_text
+from symfuse.indexer.files.headers import language_of_text
 from tests.support.cli import run_symfuse, write_tree
 from tests.support.paths import FIXTURES
 

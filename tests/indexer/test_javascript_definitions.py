@@ -5,7 +5,7 @@ parentheses) is a definition, while locals of ordinary functions are not."""
 
 from __future__ import annotations
 
-from symfuse.indexer.extract import extract
+from symfuse.indexer.extract.tags import extract
 from tests.support.paths import FIXTURES
 
 UTIL = FIXTURES / "js_namesakes" / "lib" / "util.js"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from symfuse.indexer import languages
-from symfuse.indexer.extract import extract
+from symfuse.indexer.extract.tags import extract
+from symfuse.indexer.files import languages
 from symfuse.indexer.model import Kind
 from tests.support.golden import dump
 from tests.support.paths import FIXTURES

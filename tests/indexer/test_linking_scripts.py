@@ -11,7 +11,7 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.graph.positions import definition_at
 from tests.support.cli import write_tree
 

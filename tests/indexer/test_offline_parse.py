@@ -15,7 +15,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from symfuse.indexer import languages
+from symfuse.indexer.files import languages
 from tests.support.paths import FIXTURES
 
 LANGUAGES = FIXTURES / "languages"
@@ -52,8 +52,8 @@ except OSError as exc:
 else:
     blocked = False
 
-from symfuse.indexer import languages
-from symfuse.indexer.extract import extract
+from symfuse.indexer.files import languages
+from symfuse.indexer.extract.tags import extract
 
 results = {}
 for name, sample in json.loads(sys.argv[1]).items():

@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.extract import extract
+from symfuse.indexer.extract.tags import extract
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, search
 from tests.support.cli import write_tree
 

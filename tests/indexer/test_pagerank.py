@@ -1,4 +1,4 @@
-"""``symfuse.indexer.pagerank.pagerank`` against ``networkx.pagerank`` (the reference).
+"""``symfuse.indexer.link.pagerank.pagerank`` against ``networkx.pagerank`` (the reference).
 
 Both run with a tight tolerance, so the vectors must agree to far better than
 the differences that matter for ranking. The graphs cover what the index
@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from symfuse.indexer.pagerank import pagerank
+from symfuse.indexer.link.pagerank import pagerank
 
 TIGHT = 1e-13
 ATOL = 1e-10

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.files.layouts import PythonLayout, python_layout
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind
-from symfuse.indexer.python_layout import PythonLayout, python_layout
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from tests.support.cli import write_tree
 
 CALLS = int(EdgeKind.CALLS)

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from symfuse.indexer import rows
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.store import MAX_PACKS
-from symfuse.indexer.update import load_index, refresh_index, update_index
+from symfuse.indexer.store import rows
+from symfuse.indexer.store.objects import MAX_PACKS
+from symfuse.indexer.update.workspace import load_index, refresh_index, update_index
 from tests.support.cli import run_symfuse
 from tests.support.paths import FIXTURES
 

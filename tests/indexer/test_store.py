@@ -13,8 +13,8 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.store import MANIFEST
-from symfuse.indexer.update import load_index, update_index
+from symfuse.indexer.store.objects import MANIFEST
+from symfuse.indexer.update.workspace import load_index, update_index
 from tests.support.paths import FIXTURES
 
 
@@ -247,7 +247,7 @@ def test_a_root_that_is_a_package_names_its_modules_in_full(shop: Path, index_di
 def test_a_record_sent_in_parts_is_the_stored_record(size: int) -> None:
     # The parser sends records in parts and the store writes them as they are: the
     # parts with msgpack's framing must be exactly what the loader decodes.
-    from symfuse.indexer import rows
+    from symfuse.indexer.store import rows
 
     symbol_rows = [["a.py::f#function", "f", 3, "a.f", "def f()", 1, 1, 2, 9, 1, 5, 1, 6]]
     refs, links = os.urandom(size), os.urandom(size // 3)
@@ -264,7 +264,7 @@ def test_graph_integers_are_stored_narrow_when_they_fit(top: int) -> None:
     the same."""
     import numpy as np
 
-    from symfuse.indexer.store import _ints, _small
+    from symfuse.indexer.store.objects import _ints, _small
 
     values = np.asarray([0, 1, top], dtype=np.int32)
     stored = _small(values)

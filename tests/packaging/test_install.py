@@ -27,10 +27,10 @@ def test_plain_install_has_no_top_level_server_indexer_or_ranking(tmp_path: Path
         "for top in ('server', 'indexer', 'ranking'):\n"
         "    assert u.find_spec(top) is None, top\n"
         "for sub in ('symfuse.server', 'symfuse.indexer', 'symfuse.ranking',"
-        " 'symfuse.indexer.queries'):\n"
+        " 'symfuse.indexer.extract.queries'):\n"
         "    assert u.find_spec(sub) is not None, sub\n"
         "import importlib.resources as r\n"
-        "assert r.files('symfuse.indexer.queries').joinpath('python.scm').is_file()\n"
+        "assert r.files('symfuse.indexer.extract.queries').joinpath('python.scm').is_file()\n"
     )
     checked = subprocess.run(
         [str(python), "-c", probe], capture_output=True, text=True, cwd=tmp_path, check=False

@@ -10,7 +10,7 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.fusion.roles import asks_for_documents
 from tests.support.cli import write_tree

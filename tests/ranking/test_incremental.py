@@ -12,8 +12,8 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.live import _snapshot
-from symfuse.indexer.update import load_index, update_index
+from symfuse.indexer.update.live import _snapshot
+from symfuse.indexer.update.workspace import load_index, update_index
 from symfuse.ranking.api import Prepared, SearchRequest, prepare, search
 from symfuse.ranking.channels.lexical import QueryTerms
 from symfuse.ranking.channels.names.names_only import quick_cache

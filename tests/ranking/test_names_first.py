@@ -9,7 +9,7 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import Channel, SearchMode, SearchRequest, Tier, search
 from symfuse.ranking.channels.names.names_only import quick_search
 from symfuse.ranking.search.cold_start import answerable, names_answer

@@ -9,7 +9,7 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, search
 from tests.support.paths import FIXTURES
 
@@ -42,7 +42,7 @@ def test_a_query_for_tests_does_not_put_them_last(index: Index) -> None:
 
 
 def test_a_require_alias_is_named_by_its_value(tmp_path: Path) -> None:
-    from symfuse.indexer.extract import extract
+    from symfuse.indexer.extract.tags import extract
     from symfuse.ranking.channels.names.namesakes import binds_an_import
 
     source = b"var a = require('./a');\nconst b = await import('./b');\nvar c = make();\n"

@@ -12,7 +12,7 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.graph import hierarchy
 from symfuse.ranking.graph.positions import definition_at, symbol_at
 from symfuse.ranking.graph.usages import UsagesResult, find_usages
@@ -149,7 +149,7 @@ def test_usages_errors_name_the_field(index: Index) -> None:
         find_usages(index, name="total", file="../../etc/passwd")
 
 
-# --- resolution fixes in indexer/graph.py, seen through usages -------------------------------
+# --- resolution fixes in indexer/link/graph.py, seen through usages -------------------------------
 
 
 def test_builtin_call_in_python_does_not_link_to_a_java_method(index: Index) -> None:

@@ -18,7 +18,7 @@ pytest.importorskip("tokenizers")
 pytest.importorskip("safetensors")
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, prepare
 from symfuse.ranking.channels.neural.model import DISTRIBUTION, SentenceModel, bundled_model
 from symfuse.ranking.channels.neural.vectors import (

@@ -11,9 +11,9 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
-from symfuse.indexer.live import _snapshot
 from symfuse.indexer.model import Kind
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.live import _snapshot
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import prepare
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.names import names_only as quick

@@ -12,7 +12,7 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.prepared import build as prepare_module
 from symfuse.ranking.prepared.build import prepare
 from symfuse.ranking.prepared.corpus import Corpus

@@ -13,7 +13,7 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import (
     Channel,
     SearchMode,

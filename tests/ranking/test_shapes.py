@@ -10,7 +10,7 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.fusion.roles import Role, asks_for_side_code, role_of
 from symfuse.ranking.search.plans import Shape, classify, code_tokens, name_words

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from symfuse.indexer.source_files import BOM
+from symfuse.indexer.files.source import BOM
 from symfuse.ranking.text.disk_lines import DiskLines, offsets_cache, offsets_of
 from symfuse.ranking.text.source_lines import Lines
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.prepared import build as prepare_module
 from symfuse.ranking.prepared.build import prepare

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import Prepared
 from symfuse.ranking.prepared import tokenize_pool
 from symfuse.ranking.prepared.build import build

@@ -14,7 +14,7 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.channels.translation import BETA, LAMBDA, query_ids
 from symfuse.ranking.fusion import rerank

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symfuse.indexer.extract import Extraction
+from symfuse.indexer.extract.tags import Extraction
 
 
 def dump(extraction: Extraction) -> str:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.store import Store
-from symfuse.indexer.update import update_index
+from symfuse.indexer.store.objects import Store
+from symfuse.indexer.update.workspace import update_index
 from tests.support.cli import write_tree
 
 SAFETY = 30.0  # seconds: only turns a lock that is never released into a failure

@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.channels.tokens import split_identifier, stem
 from symfuse.ranking.prepared.build import build

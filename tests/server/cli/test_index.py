@@ -15,7 +15,7 @@ from pathlib import Path
 import toon_format
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.update import load_index, update_index
+from symfuse.indexer.update.workspace import load_index, update_index
 from tests.support.cli import run_symfuse, symfuse_command
 from tests.support.paths import FIXTURES
 
@@ -265,7 +265,7 @@ def test_each_command_loads_only_its_own_modules() -> None:
 
     probe = (
         "import sys; from symfuse.server.cli import main as cli; cli.build_parser({command!r}); "
-        "import symfuse.indexer.update; "
+        "import symfuse.indexer.update.workspace; "
         "print(' '.join(sorted(m for m in sys.modules if m.startswith(('symfuse', "
         "'tree_sitter', 'toon_format', 'mcp', 'pygls', 'scipy', 'multiprocessing')))))"
     )
@@ -281,7 +281,7 @@ def test_each_command_loads_only_its_own_modules() -> None:
 
     for_index = loaded("index")
     assert not {m for m in for_index if m.startswith("symfuse.ranking")}
-    assert not for_index & {"tree_sitter", "symfuse.indexer.graph", "multiprocessing", "scipy"}
+    assert not for_index & {"tree_sitter", "symfuse.indexer.link.graph", "multiprocessing", "scipy"}
     for_search = loaded("search")
     assert "symfuse.server.cli.search" in for_search
     assert not {m for m in for_search if m.split(".")[0] in ("toon_format", "mcp", "pygls")}

@@ -7,7 +7,7 @@ import re
 
 import toon_format
 
-from symfuse.indexer import languages
+from symfuse.indexer.files import languages
 from tests.support.cli import run_symfuse
 from tests.support.paths import REPO
 

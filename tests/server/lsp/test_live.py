@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 
-from symfuse.indexer import buffers
+from symfuse.indexer.update import buffers
 from tests.support.lsp import capabilities, copy_fixture, lsp_session
 
 

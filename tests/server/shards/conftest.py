@@ -16,7 +16,7 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update import update_index
+from symfuse.indexer.update.workspace import update_index
 from symfuse.server.shards.build import build_shards
 from symfuse.server.shards.cluster import ClusterOptions, connected
 from tests.support.cli import write_tree

@@ -18,28 +18,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from symfuse.indexer.apply import patch
 from symfuse.indexer.config import (
     IndexConfig,
     UpdateReport,
     file_key,
     same_file_set,
 )
-from symfuse.indexer.discover import Candidate, Discovery, discover, discover_iter, discover_paths
 from symfuse.indexer.errors import IndexCorrupt, IndexUnavailable
-from symfuse.indexer.header_language import HeaderHints, decide, is_ambiguous, is_source
-from symfuse.indexer.index import Index
-from symfuse.indexer.manifest import Manifest
-from symfuse.indexer.model import FileStamp, Skipped
-from symfuse.indexer.parsing import (
+from symfuse.indexer.extract.parsing import (
     ParseJob,
     ParseResult,
     job_for,
     parse_stream,
 )
-from symfuse.indexer.python_layout import python_layouts
-from symfuse.indexer.records_only import update_records_only
-from symfuse.indexer.store import Store
+from symfuse.indexer.files.discover import (
+    Candidate,
+    Discovery,
+    discover,
+    discover_iter,
+    discover_paths,
+)
+from symfuse.indexer.files.headers import HeaderHints, decide, is_ambiguous, is_source
+from symfuse.indexer.files.layouts import python_layouts
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import FileStamp, Skipped
+from symfuse.indexer.store.manifest import Manifest
+from symfuse.indexer.store.objects import Store
+from symfuse.indexer.update.apply import patch
+from symfuse.indexer.update.records_only import update_records_only
 
 log = logging.getLogger(__name__)
 

@@ -15,16 +15,17 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from symfuse.indexer import header_language, rows
 from symfuse.indexer.config import file_key
-from symfuse.indexer.discover import Candidate
+from symfuse.indexer.extract.progress import Bar, progress_bar
+from symfuse.indexer.files import headers as header_language
+from symfuse.indexer.files.discover import Candidate
+from symfuse.indexer.files.layouts import NO_LAYOUT, PythonLayout, python_layout
 from symfuse.indexer.index import FileEntry
 from symfuse.indexer.model import FileStamp, Skipped
-from symfuse.indexer.progress import Bar, progress_bar
-from symfuse.indexer.python_layout import NO_LAYOUT, PythonLayout, python_layout
+from symfuse.indexer.store import rows
 
 if TYPE_CHECKING:
-    from symfuse.indexer.buffer_trees import BufferTrees
+    from symfuse.indexer.update.buffer_trees import BufferTrees
 
 # The parser and the process pool are imported where they are first used: `symfuse
 # index` with nothing new to parse needs neither (20 ms of its start-up).
@@ -38,7 +39,7 @@ POOL_THRESHOLD = 48  # fewer files than this are parsed in-process
 class ParseJob:
     """One file to parse. ``layout`` says where its root's Python modules start
     (``django/`` when the root is the ``django`` package, ``src/``: see
-    :mod:`~symfuse.indexer.python_layout`)."""
+    :mod:`~symfuse.indexer.files.layouts`)."""
 
     key: str
     root: str
@@ -75,7 +76,7 @@ def job_for(
     headers: header_language.HeaderHints | None = None,
 ) -> ParseJob:
     """The job that parses a file discovery found under root ``alias`` (``layouts``:
-    :func:`~symfuse.indexer.python_layout.python_layouts` of the roots; ``headers``: the
+    :func:`~symfuse.indexer.files.layouts.python_layouts` of the roots; ``headers``: the
     root's evidence for a .h)."""
     key = file_key(alias, found.path, aliases)
     hints = None
@@ -114,14 +115,14 @@ def parse_file(
     trees: BufferTrees | None = None,
 ) -> ParseResult:
     """Read, hash and extract one file; :class:`Skipped` when it cannot be indexed.
-    ``definitions_only``: no references (see :func:`~symfuse.indexer.apply.patch`'s
+    ``definitions_only``: no references (see :func:`~symfuse.indexer.update.apply.patch`'s
     ``shallow``).
 
-    ``layout``: the root's :func:`~symfuse.indexer.python_layout.python_layout`, looked
+    ``layout``: the root's :func:`~symfuse.indexer.files.layouts.python_layout`, looked
     up here when not given. A ``.h`` file is parsed as the language
     :func:`header_language.decide` picks from its text and ``hints``; the result
     carries that language. ``trees``: an editor's buffers' last trees, to parse this
-    version from (:mod:`~symfuse.indexer.buffer_trees`).
+    version from (:mod:`~symfuse.indexer.update.buffer_trees`).
     """
     read = _read(abs_path, source)
     if isinstance(read, str):
@@ -132,7 +133,7 @@ def parse_file(
         source.decode("utf-8")
     except UnicodeDecodeError as exc:
         problems.append(f"not valid UTF-8 at byte {exc.start}; undecodable bytes replaced")
-    from symfuse.indexer.extract import extract, extract_tree
+    from symfuse.indexer.extract.tags import extract, extract_tree
 
     if language == header_language.C and header_language.is_ambiguous(rel):
         language = header_language.decide(source, hints)
@@ -240,7 +241,7 @@ def _parse_in_pool(
     """``jobs`` parsed by ``count`` worker processes; in this one if the pool breaks."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from symfuse.indexer import procs
+    from symfuse.indexer.extract import procs
 
     chunk = 8 if total is None else max(1, min(32, total // (count * 8)))
     submitted: list[ParseJob] = []

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from symfuse.indexer import languages
-from symfuse.indexer.extract_text import SPACES, comment_doc, node_text, short_name, signature
+from symfuse.indexer.extract.texts import SPACES, comment_doc, node_text, short_name, signature
+from symfuse.indexer.files import languages
 from symfuse.indexer.model import Kind, Span, Symbol
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The manifest of a stored index: roots, per-file stamps and record places, counts.
 
 Stored as one msgpack map; each file is a fixed-order list (see :func:`encode`).
-Any change to these shapes needs a bump of :data:`symfuse.indexer.store.FORMAT`.
+Any change to these shapes needs a bump of :data:`symfuse.indexer.store.objects.FORMAT`.
 """
 
 from __future__ import annotations

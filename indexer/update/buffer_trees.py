@@ -7,7 +7,7 @@ changed, tree-sitter reuses the old tree and takes 3 ms. What changed is read of
 two texts: the bytes they share at the start and at the end bracket one edit, which
 covers any change an editor sends (a keystroke, a paste, a replaced range).
 
-The full parse that follows a buffer's quick one (:mod:`symfuse.indexer.buffers`:
+The full parse that follows a buffer's quick one (:mod:`symfuse.indexer.update.buffers`:
 its references once the edits pause) reads the same text, and takes the tree as it is.
 Only languages whose text tree-sitter reads as it is (no prepass) and texts without a
 byte-order mark keep a tree: others parse from scratch as before.
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 from tree_sitter import Tree
 
-from symfuse.indexer import languages
-from symfuse.indexer.prepass import PREPASS
-from symfuse.indexer.source_files import BOM
+from symfuse.indexer.extract.prepass import PREPASS
+from symfuse.indexer.files import languages
+from symfuse.indexer.files.source import BOM
 
 KEPT = 8  # buffers whose trees are kept, the most recently parsed ones
 

@@ -94,7 +94,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
 )
 
 
-# How a `.h` file's language is chosen (indexer/header_language.py decides), in one line
+# How a `.h` file's language is chosen (indexer/files/headers.py decides), in one line
 # for `symfuse languages` and the README.
 HEADER_RULE = (
     "compile_commands.json when it lists the header; else its text (namespace, template,"
@@ -131,7 +131,7 @@ def _query_text(name: str) -> str | None:
 
     (The convention of nvim-treesitter: TSX is TypeScript plus JSX patterns.)
     """
-    resource = resources.files("symfuse.indexer.queries").joinpath(f"{name}.scm")
+    resource = resources.files("symfuse.indexer.extract.queries").joinpath(f"{name}.scm")
     if not resource.is_file():
         return None
     text = resource.read_text(encoding="utf-8")

@@ -34,23 +34,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from symfuse.indexer import languages
-from symfuse.indexer.apply import link_pending, patch
-from symfuse.indexer.buffer_trees import BufferTrees
-from symfuse.indexer.buffers import Linker, parse_buffer
 from symfuse.indexer.config import IndexConfig, UpdateReport, file_key
-from symfuse.indexer.discover import discover
 from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
-from symfuse.indexer.index import Index
-from symfuse.indexer.parsing import (
+from symfuse.indexer.extract.parsing import (
     ParsedFile,
     ParseJob,
     entry_of,
     job_for,
     parse_stream,
 )
-from symfuse.indexer.python_layout import PythonLayout, python_layouts
-from symfuse.indexer.update import load_index, update_index
+from symfuse.indexer.files import languages
+from symfuse.indexer.files.discover import discover
+from symfuse.indexer.files.layouts import PythonLayout, python_layouts
+from symfuse.indexer.index import Index
+from symfuse.indexer.update.apply import link_pending, patch
+from symfuse.indexer.update.buffer_trees import BufferTrees
+from symfuse.indexer.update.buffers import Linker, parse_buffer
+from symfuse.indexer.update.workspace import load_index, update_index
 
 log = logging.getLogger(__name__)
 
@@ -299,7 +299,7 @@ class LiveIndex:
         ``link=False``: the buffer's definitions are in the published index at once, and
         its references, the edges they make and the ranks follow from a background
         thread once the edits pause, or from :meth:`link_overlays` for a reader that
-        needs them (see :mod:`symfuse.indexer.buffers`).
+        needs them (see :mod:`symfuse.indexer.update.buffers`).
         """
         key, alias, rel = self.key_of(path)
         if languages.detect(rel) is None:

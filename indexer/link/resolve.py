@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from symfuse.indexer.bindings import (
+from symfuse.indexer.files.languages import family
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.link.bindings import (
     RELATIVE,
     Bindings,
     import_bindings,
@@ -32,10 +34,8 @@ from symfuse.indexer.bindings import (
     python_modules,
     script_module,
 )
-from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.languages import family
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
-from symfuse.indexer.rows import LinkGroup
+from symfuse.indexer.store.rows import LinkGroup
 
 MAX_CANDIDATES = 8
 MAX_REEXPORT_HOPS = 4  # `pkg` re-exports from `pkg.sub`, which re-exports from ...

@@ -1,7 +1,7 @@
 """References -> definition-to-definition edges, file by file.
 
 Edges go from the reference's enclosing definition to the definition it resolves
-to (:mod:`symfuse.indexer.resolve`); references at file level have no source
+to (:mod:`symfuse.indexer.link.resolve`); references at file level have no source
 definition and make no edge. Linking is versioned by
 :data:`~symfuse.indexer.versions.LINKER_VERSION`: bump it when the edges change.
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from symfuse.indexer import go_interfaces
-from symfuse.indexer.edges import EdgeRow
 from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.link import go_interfaces
+from symfuse.indexer.link.edges import EdgeRow
+from symfuse.indexer.link.resolve import SELF_NAMES, Resolver
 from symfuse.indexer.model import EdgeKind, RefKind, Symbol
-from symfuse.indexer.resolve import SELF_NAMES, Resolver
 
 FEW_NAMES = 64  # changed names up to which affected_files scans the files
 

@@ -23,8 +23,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from symfuse.indexer.edges import EdgeRow
 from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.link.edges import EdgeRow
 from symfuse.indexer.model import EdgeKind, Kind, RefKind, Symbol
 
 GO = "go"

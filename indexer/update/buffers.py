@@ -7,7 +7,7 @@ few hundred for an ordinary one, nearly all of it linking and ranking. A name se
 needs none of that. So an edit is taken in two steps:
 
 1. **names** (:func:`parse_buffer` with ``shallow=True``): the buffer's definitions
-   alone, put in the index at once (:func:`~symfuse.indexer.apply.patch` with
+   alone, put in the index at once (:func:`~symfuse.indexer.update.apply.patch` with
    ``shallow=True, link=False``); the index says its links are pending;
 2. **links** (:class:`Linker`): once no edit came for :data:`LINK_QUIET` seconds, or
    at once for a reader that needs edges, the same text is parsed again with its
@@ -24,12 +24,12 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from symfuse.indexer import languages
-from symfuse.indexer.buffer_trees import BufferTrees
-from symfuse.indexer.header_language import FileHints
+from symfuse.indexer.extract.parsing import ParsedFile, ParseResult, parse_file
+from symfuse.indexer.files import languages
+from symfuse.indexer.files.headers import FileHints
+from symfuse.indexer.files.layouts import PythonLayout
 from symfuse.indexer.index import Index
-from symfuse.indexer.parsing import ParsedFile, ParseResult, parse_file
-from symfuse.indexer.python_layout import PythonLayout
+from symfuse.indexer.update.buffer_trees import BufferTrees
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def parse_buffer(
 ) -> ParseResult | None:
     """A buffer's text parsed for ``index``; None when the index has it already (a
     shallow entry of the same text still wants its full parse). ``layout``: its root's
-    (looked up by :func:`~symfuse.indexer.parsing.parse_file` when not given: it reads
+    (looked up by :func:`~symfuse.indexer.extract.parsing.parse_file` when not given: it reads
     the root's pyproject.toml and setup.cfg); ``trees``: the buffers' last trees, which
     this version is parsed from and joins."""
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()

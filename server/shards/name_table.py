@@ -22,8 +22,8 @@ from pathlib import Path
 
 import msgpack
 
-from symfuse.indexer.atomic import atomic_write
 from symfuse.indexer.errors import IndexCorrupt
+from symfuse.indexer.store.atomic import atomic_write
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 
 NAMES = "names.msgpack"  # one shard's names, beside its manifest

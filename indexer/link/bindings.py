@@ -10,19 +10,19 @@ from __future__ import annotations
 import posixpath
 from typing import NamedTuple
 
-from symfuse.indexer.extract_text import module_name
+from symfuse.indexer.extract.texts import module_name
+from symfuse.indexer.files.languages import family
+from symfuse.indexer.files.layouts import python_layouts
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.languages import family
 from symfuse.indexer.model import RefKind
-from symfuse.indexer.python_layout import python_layouts
-from symfuse.indexer.rows import REF_KIND_CODE, LinkGroup
+from symfuse.indexer.store.rows import REF_KIND_CODE, LinkGroup
 
 _IMPORT_CODE = REF_KIND_CODE[RefKind.IMPORT]
 
 
 def python_module_of(index: Index, entry: FileEntry) -> str:
     """The module a Python file names, from its root's layout (``src/`` folders,
-    a root that is a package: :mod:`~symfuse.indexer.python_layout`)."""
+    a root that is a package: :mod:`~symfuse.indexer.files.layouts`)."""
     layouts = index.derived("python layouts", lambda: python_layouts(index.roots))
     layout = layouts.get(entry.root)
     return layout.module(entry.rel) if layout is not None else module_name(entry.rel)

@@ -1,7 +1,7 @@
 """Packs: the files that hold stored file records back to back, named by their content.
 
 A pack is written once and never changed; a manifest places each file's record in
-one by offset and length (:class:`~symfuse.indexer.manifest.FileMeta`).
+one by offset and length (:class:`~symfuse.indexer.store.manifest.FileMeta`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import hashlib
 import threading
 from pathlib import Path
 
-from symfuse.indexer import rows
-from symfuse.indexer.atomic import atomic_write
-from symfuse.indexer.manifest import FileMeta
+from symfuse.indexer.store import rows
+from symfuse.indexer.store.atomic import atomic_write
+from symfuse.indexer.store.manifest import FileMeta
 
 
 def write_pack(objects: Path, chunks: list[bytes], digests: list[bytes]) -> str:

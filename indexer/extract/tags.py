@@ -31,18 +31,19 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, QueryCursor, Tree
 
-from symfuse.indexer import languages, rows
-from symfuse.indexer.definitions import Columns, Def, SymbolBuilder
-from symfuse.indexer.extract_text import (
+from symfuse.indexer.extract.definitions import Columns, Def, SymbolBuilder
+from symfuse.indexer.extract.prepass import PREPASS
+from symfuse.indexer.extract.texts import (
     SPACES,
     clean_doc_string,
     module_name,
     node_text,
     short_name,
 )
+from symfuse.indexer.files import languages
+from symfuse.indexer.files.source import strip_bom
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
-from symfuse.indexer.prepass import PREPASS
-from symfuse.indexer.source_files import strip_bom
+from symfuse.indexer.store import rows
 
 # When two patterns capture one name, a kind here replaces the kinds it refines.
 _REFINED_BY: dict[Kind, frozenset[Kind]] = {

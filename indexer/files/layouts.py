@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from symfuse.indexer.extract_text import module_name
+from symfuse.indexer.extract.texts import module_name
 
 _GUESSED = ("src", "lib")  # folders taken as source roots from the layout alone
 

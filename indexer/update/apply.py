@@ -8,9 +8,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from symfuse.indexer.config import UpdateReport
+from symfuse.indexer.extract.parsing import ParseResult, entry_of
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import FileProblem, Skipped, Symbol
-from symfuse.indexer.parsing import ParseResult, entry_of
 
 # The linker and numpy are imported where they are first used: `symfuse index` with
 # nothing new to parse needs neither.
@@ -92,7 +92,7 @@ def _link(index: Index, touched: _Touched) -> None:
 
 def _drop(index: Index, key: str, touched: _Touched) -> bool:
     """Remove a file's entry; whether it had one."""
-    from symfuse.indexer.bindings import changed_bindings
+    from symfuse.indexer.link.bindings import changed_bindings
 
     old = index.files.pop(key, None)
     if old is None:
@@ -112,8 +112,8 @@ def _put(
     shallow: bool = False,
 ) -> None:
     """Add or replace a file's entry (only its stamp, when its content is the same)."""
-    from symfuse.indexer.bindings import changed_bindings
-    from symfuse.indexer.graph import changed_names
+    from symfuse.indexer.link.bindings import changed_bindings
+    from symfuse.indexer.link.graph import changed_names
 
     key = entry.path
     old = index.files.get(key)
@@ -141,7 +141,7 @@ def _put(
 
 def _relink(index: Index, touched: _Touched) -> bool:
     """Recompute the edges the change may move; whether PageRank must be recomputed."""
-    from symfuse.indexer import graph
+    from symfuse.indexer.link import graph
 
     if not index.linked:
         graph.relink(index, list(index.files))
@@ -167,7 +167,7 @@ def _rebound(index: Index, names: set[str], rebound: set[str] | None) -> None:
 def _rank(index: Index) -> None:
     import numpy as np
 
-    from symfuse.indexer.pagerank import pagerank  # numpy only when ranking
+    from symfuse.indexer.link.pagerank import pagerank  # numpy only when ranking
 
     edges = index.edges
     n = len(index.symbols)

@@ -6,17 +6,17 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from symfuse.server.mcp import tools_analysis as mcp_tools_analysis
-from symfuse.server.mcp import tools_files as mcp_tools_files
-from symfuse.server.mcp import tools_graph as mcp_tools_graph
-from symfuse.server.mcp import tools_history as mcp_tools_history
-from symfuse.server.mcp import tools_index as mcp_tools_index
-from symfuse.server.mcp import tools_nav as mcp_tools_nav
-from symfuse.server.mcp import tools_ops as mcp_tools_ops
-from symfuse.server.mcp import tools_search as mcp_tools_search
-from symfuse.server.mcp import tools_text as mcp_tools_text
 from symfuse.server.mcp.schema import lean_schemas, refuse_unknown_arguments
 from symfuse.server.mcp.server import Backend
+from symfuse.server.mcp.tools import analysis as mcp_tools_analysis
+from symfuse.server.mcp.tools import files as mcp_tools_files
+from symfuse.server.mcp.tools import graph as mcp_tools_graph
+from symfuse.server.mcp.tools import history as mcp_tools_history
+from symfuse.server.mcp.tools import index as mcp_tools_index
+from symfuse.server.mcp.tools import nav as mcp_tools_nav
+from symfuse.server.mcp.tools import ops as mcp_tools_ops
+from symfuse.server.mcp.tools import search as mcp_tools_search
+from symfuse.server.mcp.tools import text as mcp_tools_text
 
 
 def register(server: MCPServer[Any], backend: Backend) -> None:

@@ -29,14 +29,14 @@ import msgpack
 import platformdirs
 from filelock import FileLock
 
-from symfuse.indexer import manifest as manifest_format
-from symfuse.indexer import rows
-from symfuse.indexer.atomic import atomic_write, fsync_dir
-from symfuse.indexer.edges import StoredGraph
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.manifest import FileMeta, Manifest
-from symfuse.indexer.packs import EarlyPack, NewPack
+from symfuse.indexer.link.edges import StoredGraph
+from symfuse.indexer.store import manifest as manifest_format
+from symfuse.indexer.store import rows
+from symfuse.indexer.store.atomic import atomic_write, fsync_dir
+from symfuse.indexer.store.manifest import FileMeta, Manifest
+from symfuse.indexer.store.packs import EarlyPack, NewPack
 
 if TYPE_CHECKING:
     import numpy as np

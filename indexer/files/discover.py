@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symfuse.indexer import header_language, languages
+from symfuse.indexer.files import headers as header_language
+from symfuse.indexer.files import languages
 from symfuse.indexer.model import Skipped
 
 if TYPE_CHECKING:  # imported once a tree has a .gitignore or globs are given (15 ms)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from symfuse.indexer import rows
 from symfuse.indexer.config import UpdateReport
-from symfuse.indexer.manifest import FileMeta, Manifest
+from symfuse.indexer.extract.parsing import ParsedFile, ParseJob, parse_job
 from symfuse.indexer.model import FileProblem
-from symfuse.indexer.parsing import ParsedFile, ParseJob, parse_job
-from symfuse.indexer.store import Store
+from symfuse.indexer.store import rows
+from symfuse.indexer.store.manifest import FileMeta, Manifest
+from symfuse.indexer.store.objects import Store
 
 LEAN_FILES = 8  # changed files up to which `symfuse index` tries a records-only update
 
