@@ -34,7 +34,7 @@ from symfuse.ranking.channels.lexical import LexicalIndex, QueryTerms
 from symfuse.ranking.channels.tfidf import Tfidf
 from symfuse.ranking.channels.topk import Ranking, top_k_of
 from symfuse.ranking.prepared.quantized import Quantized
-from symfuse.ranking.search.workers import aside
+from symfuse.ranking.search.workers import in_background
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -379,7 +379,7 @@ class RepositoryEmbedder:
             vector = self.model.idf[rows].astype(np.float32) @ self.model.vectors[rows]
             norm = float(np.linalg.norm(vector))
             if norm > 0:
-                dense = aside(self.doc_vectors.dot, vector / norm)
+                dense = in_background(self.doc_vectors.dot, vector / norm)
 
         def finish() -> npt.NDArray[np.float32]:
             lexical = self._tfidf_cosines(wanted)

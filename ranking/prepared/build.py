@@ -35,7 +35,7 @@ from symfuse.indexer.index import Index
 from symfuse.ranking.channels.similarity import WordModel
 from symfuse.ranking.prepared.corpus import Corpus
 from symfuse.ranking.prepared.joined import restore_exact
-from symfuse.ranking.prepared.per_index import companion, drop
+from symfuse.ranking.prepared.per_index import drop, per_index
 from symfuse.ranking.prepared.persist import restore, save
 from symfuse.ranking.prepared.ranking_file import SETTINGS, newest
 from symfuse.ranking.prepared.structures import Prepared
@@ -89,13 +89,13 @@ def forget(index: Index) -> None:
 
 def corpus_of(index: Index) -> Corpus:
     """The per-file cache of ``index`` and its snapshots (created empty when new)."""
-    return companion(index, PreparedCache).corpus
+    return per_index(index, PreparedCache).corpus
 
 
 def prepare(index: Index, directory: Path | None = None) -> Prepared:
     """The precomputed ranking structures of ``index`` (cached; persisted in ``directory``)."""
     path = None if directory is None else directory / f"ranking-{index.generation}.npz"
-    cache = companion(index, PreparedCache)
+    cache = per_index(index, PreparedCache)
     found = cache.cached(index)
     built = False
     if found is None:

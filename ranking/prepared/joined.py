@@ -2,7 +2,7 @@
 
 Joining the per-file pieces (name forms and their sort orders, the BM25 and
 TF-IDF matrices, the filter tables) takes 2 s on Django's 2869 files. The
-ranking file keeps what joining made (members ``x_*``, :func:`assembled_arrays`),
+ranking file keeps what joining made (members ``x_*``, :func:`joined_arrays`),
 so that a new process searching exactly that index (same fingerprint: a CLI
 search after ``symfuse index``) reads them (:func:`restore_exact`) and joins
 nothing. The per-file pieces stay on disk: a later generation restores them
@@ -62,7 +62,7 @@ def _name_tables(filters: FilterTable) -> tuple[dict[str, npt.NDArray[np.int64]]
     return filters.extends, filters.implements, filters.decorators
 
 
-def assembled_arrays(prepared: Prepared) -> Arrays:
+def joined_arrays(prepared: Prepared) -> Arrays:
     """The ``x_*`` members: what joining the pieces made for ``prepared``."""
     names, filters = prepared.names, prepared.filters
     arrays: Arrays = {

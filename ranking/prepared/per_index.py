@@ -15,7 +15,7 @@ from symfuse.indexer.index import Index
 T = TypeVar("T")
 
 
-def companion(index: Index, kind: type[T]) -> T:
+def per_index(index: Index, kind: type[T]) -> T:
     """The ``kind`` object ``index`` owns, made with ``kind()`` when it has none yet.
 
     Thread-safe: ``dict.setdefault`` is atomic, so racing callers get the same object.

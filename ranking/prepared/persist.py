@@ -23,7 +23,7 @@ from symfuse.ranking.channels.documents import Piece, similarity_tf
 from symfuse.ranking.channels.similarity import WordModel
 from symfuse.ranking.prepared.columns import Columns, narrow_ids
 from symfuse.ranking.prepared.corpus import Corpus
-from symfuse.ranking.prepared.joined import SPLIT_MEMBERS, assembled_arrays, stored_vectors
+from symfuse.ranking.prepared.joined import SPLIT_MEMBERS, joined_arrays, stored_vectors
 from symfuse.ranking.prepared.ranking_file import (
     FORMAT,
     MATRIX_PARTS,
@@ -64,7 +64,7 @@ def save(path: Path, prepared: Prepared) -> None:
         "doc_vectors": prepared.similarity.doc_vectors.codes,
         "doc_scales": prepared.similarity.doc_vectors.scales,
         **heir_arrays(prepared),
-        **assembled_arrays(prepared),
+        **joined_arrays(prepared),
         **translation_arrays(prepared.translation),
     }
     try:

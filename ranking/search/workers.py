@@ -42,7 +42,7 @@ if hasattr(os, "register_at_fork"):  # POSIX; elsewhere no process forks
     os.register_at_fork(after_in_child=_pools.clear)
 
 
-def aside(fn: Callable[_P, _R], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_R]:
+def in_background(fn: Callable[_P, _R], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_R]:
     """``fn(*args, **kwargs)`` started on the side; ``.result()`` waits for it (and
     raises what it raised)."""
     return _executor().submit(fn, *args, **kwargs)

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.files.source import BOM, read_source_bytes
-from symfuse.ranking.text.file_cache import StampedCache
+from symfuse.ranking.text.file_cache import FileCache
 from symfuse.ranking.text.source_lines import utf8_offsets
 
 # Lines read at once: a snippet scans a few lines after a signature (a source, up to
@@ -118,7 +118,7 @@ def offsets_of(real: str, st: os.stat_result) -> Offsets | None:
     return Offsets(st.st_size, st.st_mtime_ns, base, *found)
 
 
-def offsets_cache(max_lines: int = 4_000_000) -> StampedCache[Offsets]:
+def offsets_cache(max_lines: int = 4_000_000) -> FileCache[Offsets]:
     """Files' line offsets by real path, bounded by lines held (SQLAlchemy's 616k lines:
     about 5 MB)."""
-    return StampedCache(offsets_of, lambda offsets: len(offsets.starts), max_lines)
+    return FileCache(offsets_of, lambda offsets: len(offsets.starts), max_lines)

@@ -18,7 +18,7 @@ from typing import Generic, TypeVar
 _T = TypeVar("_T")
 
 
-class StampedCache(Generic[_T]):
+class FileCache(Generic[_T]):
     """``read(real, stat)`` per file, kept until the file changes or the bound drops it."""
 
     def __init__(

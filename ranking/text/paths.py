@@ -23,7 +23,7 @@ from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace
 from symfuse.indexer.files.source import read_source_text
 from symfuse.indexer.index import Index
 from symfuse.ranking.text.disk_lines import DiskLines, offsets_cache
-from symfuse.ranking.text.file_cache import StampedCache
+from symfuse.ranking.text.file_cache import FileCache
 from symfuse.ranking.text.source_lines import Lines
 
 MAX_PATH_CHARS = 4096
@@ -231,7 +231,7 @@ def _read_source(real: str, _st: os.stat_result) -> Source | None:
 # Recently read files, by real path, while their size and mtime stay; bounded by
 # characters held, so a text search over a mid-sized repository reads each file once and
 # later searches only stat them.
-_SOURCES: StampedCache[Source] = StampedCache(_read_source, lambda s: len(s.text), 48_000_000)
+_SOURCES: FileCache[Source] = FileCache(_read_source, lambda s: len(s.text), 48_000_000)
 _OFFSETS = offsets_cache()
 # Real paths of indexed files, per index generation (symlinks are re-checked after a change).
 _REAL: weakref.WeakKeyDictionary[Index, tuple[int, dict[str, str | None]]] = (

@@ -37,7 +37,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels import identity
 from symfuse.ranking.channels.identity import MatchTier, NameForms, NameTable
 from symfuse.ranking.channels.tokens import whole
-from symfuse.ranking.prepared.per_index import companion, drop
+from symfuse.ranking.prepared.per_index import drop, per_index
 from symfuse.ranking.query.search_request import (
     SearchRequest,
 )
@@ -131,7 +131,7 @@ def _per_file(
 
 def quick_cache(index: Index) -> QuickCache:
     """The quick-search cache ``index`` and its snapshots own."""
-    return companion(index, QuickCache)
+    return per_index(index, QuickCache)
 
 
 def quick_table(index: Index) -> QuickTable:
