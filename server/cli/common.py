@@ -18,7 +18,7 @@ from symfuse.indexer.files.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.server.common.output import OutputFormat
 
 if TYPE_CHECKING:
-    from symfuse.ranking.history.search import Histories
+    from symfuse.ranking.api import Histories
 
 AddOptions = Callable[[argparse.ArgumentParser], None]
 

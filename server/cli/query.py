@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from symfuse.ranking.graph.usages import MAX_SHOWN_TARGETS
+from symfuse.ranking.api import MAX_SHOWN_TARGETS, FileOutline, OutlineNode, SymbolDetail
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.ranking.query.history_requests import HistoryRequest
@@ -32,7 +32,6 @@ from symfuse.ranking.query.requests import (
     TextRequest,
     UsagesRequest,
 )
-from symfuse.ranking.search.details import FileOutline, OutlineNode, SymbolDetail
 from symfuse.server.cli.common import format_option, stored_histories
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.observe import note_results

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.ranking.graph.call_questions import CallGraphAnswer
+from symfuse.ranking.api import CallGraphAnswer
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.history.store import HEAD, history_dir
-from symfuse.ranking.history.search import NO_HISTORY, Histories, HistoryNotIndexed, load_histories
+from symfuse.ranking.api import NO_HISTORY, Histories, HistoryNotIndexed, load_histories
 
 if TYPE_CHECKING:  # the builder (git log, diffs, tree-sitter) is imported when a build runs:
     # every server keeps a keeper, few build (30 ms and 0.65 MB of a server's start)

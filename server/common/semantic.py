@@ -15,8 +15,9 @@ import threading
 from typing import TYPE_CHECKING
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.channels import neural
-from symfuse.ranking.channels.neural.model import available, find_model
+from symfuse.ranking.api import fill_semantic, semantic_engine
+from symfuse.ranking.api import semantic_installed as available
+from symfuse.ranking.api import semantic_model as find_model
 
 if TYPE_CHECKING:
     from symfuse.server.common.service import IndexService
@@ -52,7 +53,7 @@ class SemanticWorker:
 
     def _run(self) -> None:
         service = self.service
-        if neural.engine() is None:
+        if semantic_engine() is None:
             return  # the model failed to load: status says why
         seen = -1
         while service.running:
@@ -70,13 +71,13 @@ class SemanticWorker:
             return not service.running or service.current() is not index
 
         try:
-            if neural.fill(index, service.config.store.directory, stop):
+            if fill_semantic(index, service.config.store.directory, stop):
                 service.notify()
         except (OSError, ValueError) as exc:
             log.warning("semantic embedding failed: %s", exc)
 
     def embed_small(self, index: Index) -> None:
         """After a reindex: embed its files now when they are few (else the thread will)."""
-        found = neural.engine() if self._thread is not None else None
+        found = semantic_engine() if self._thread is not None else None
         if found is not None and len(found.cache.missing(index)) <= SYNC_FILES:
             self.embed(index)

@@ -35,16 +35,21 @@ from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
 from symfuse.indexer.update.live import LiveIndex, Status
-from symfuse.ranking.api import Prepared, has_stored, prepare
-from symfuse.ranking.channels import neural
-from symfuse.ranking.channels.identity import NameTable
-from symfuse.ranking.channels.names import names_only as quick
-from symfuse.ranking.graph.call_questions import CallGraphAnswer
-from symfuse.ranking.history.search import Histories
+from symfuse.ranking.api import (
+    CallGraphAnswer,
+    Histories,
+    NameTable,
+    Prepared,
+    Repository,
+    forget_names,
+    has_stored,
+    names_table,
+    prepare,
+    semantic_status,
+)
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
-from symfuse.ranking.search.repositories import Repository
 from symfuse.server.common.heap import give_back
 from symfuse.server.common.semantic import SemanticWorker
 from symfuse.server.common.targets import reindex_targets
@@ -292,8 +297,8 @@ class IndexService:
         structures of a large index, a name query is answered by names alone
         (:mod:`symfuse.ranking.search.cold_start`) and their build starts at once. A sharded
         service answers the same call by fan-out (:mod:`symfuse.server.shards.service`)."""
+        from symfuse.ranking.api import names_answer
         from symfuse.ranking.query import operations
-        from symfuse.ranking.search.cold_start import names_answer
 
         if self._prepared is None and not self._stored:  # a cold start
             with self.live.reading() as index:
@@ -334,7 +339,7 @@ class IndexService:
             index_dir=self.config.store.directory,
             stale_files=tuple(live.pending_paths()),
             languages=languages,
-            similarity_model=neural.status(),
+            similarity_model=semantic_status(),
         )
 
     # --- changes ----------------------------------------------------------------------
@@ -397,7 +402,7 @@ class IndexService:
         if key != self._seen:
             self._seen, self._since = key, now
             if self._prepared is None and live.ready and not self._stored:
-                quick.quick_table(current)  # the quick ranking answers until the first structures
+                names_table(current)  # the quick ranking answers until the first structures
         status = live.status()
         prepared = self.prepared_for(current)
         if prepared is not None:
@@ -440,7 +445,7 @@ class IndexService:
             if found is not None:
                 return found
             prepared = prepare(index, self.config.store.directory)
-            quick.forget(index)  # answers come from the structures now (an edit: see editor)
+            forget_names(index)  # answers come from the structures now (an edit: see editor)
             with self._changes:
                 self._prepared = (index, prepared)
                 self._version += 1

@@ -12,7 +12,7 @@ def reindex_targets(index: Index, paths: Sequence[str]) -> list[str] | None:
     """The real paths ``paths`` name inside the workspace of ``index`` (``paths[i]`` named
     in errors); None, meaning everything, when one is a directory (cheap: unchanged files
     are skipped by size, mtime and hash)."""
-    from symfuse.ranking.text.paths import confine
+    from symfuse.ranking.api import confine
 
     targets = [confine(index, path, argument=f"paths[{i}]").real for i, path in enumerate(paths)]
     return None if any(os.path.isdir(t) for t in targets) else targets

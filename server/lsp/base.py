@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.search.cancel import ShouldStop, Stopped, checkpoint, stoppable
+from symfuse.ranking.api import ShouldStop, Stopped, checkpoint, stoppable
 from symfuse.server.lsp.framing import GuardedReader
 from symfuse.server.lsp.protocol import ConformingProtocol
 from symfuse.server.lsp.state import LaunchConfig, ServerState

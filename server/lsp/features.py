@@ -21,10 +21,8 @@ from pygls.uris import from_fs_path
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.api import call_query
+from symfuse.ranking.api import Stopped, call_query, snippet
 from symfuse.ranking.query.responses import SearchResponse
-from symfuse.ranking.search import snippets
-from symfuse.ranking.search.cancel import Stopped
 from symfuse.server.common.service import IndexService
 from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import questions as lsp_nav
@@ -174,7 +172,7 @@ async def hover(ls: SymfuseLanguageServer, params: lsp.HoverParams) -> lsp.Hover
         if on_name:  # the definition itself: its code is on screen already
             return lsp_convert.hover(s, lsp_convert.name_range(mapper, s))
         lines = ls.state.options.search.hover_snippet_lines
-        return lsp_convert.hover(s, None, snippets.snippet(index, s, lines, skip_doc=True))
+        return lsp_convert.hover(s, None, snippet(index, s, lines, skip_doc=True))
 
     return await query(ls, answer)
 

@@ -13,8 +13,27 @@ from dataclasses import dataclass
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.graph import hierarchy, positions
-from symfuse.ranking.graph.usages import MAX_LIMIT, find_usages
+from symfuse.ranking.api import USAGES_MAX_LIMIT as MAX_LIMIT
+from symfuse.ranking.api import (
+    CallGraphResult,
+    definition_at,
+    find_usages,
+)
+from symfuse.ranking.api import (
+    callees as graph_callees,
+)
+from symfuse.ranking.api import (
+    callers as graph_callers,
+)
+from symfuse.ranking.api import (
+    subtypes as graph_subtypes,
+)
+from symfuse.ranking.api import (
+    supertypes as graph_supertypes,
+)
+from symfuse.ranking.api import (
+    symbol_at as graph_symbol_at,
+)
 
 MAX_USAGES = MAX_LIMIT
 MAX_CALLS = 1000
@@ -41,7 +60,7 @@ class Call:
 def definitions_at(index: Index, key: str, line: int, col: int) -> list[Symbol]:
     """The definitions the name at a position refers to (itself on a definition), best first."""
     try:
-        found = positions.definition_at(index, key, line, col)
+        found = definition_at(index, key, line, col)
     except SymfuseError:
         return []
     return [t.symbol for t in found.targets]
@@ -56,7 +75,7 @@ def symbol_at(index: Index, key: str, line: int, col: int) -> Symbol | None:
 def enclosing(index: Index, key: str, line: int, col: int) -> Symbol | None:
     """The innermost definition whose span contains the position."""
     try:
-        return positions.symbol_at(index, key, line, col)
+        return graph_symbol_at(index, key, line, col)
     except SymfuseError:
         return None
 
@@ -76,14 +95,14 @@ def usages(index: Index, target: Symbol, include_declaration: bool) -> list[Span
 
 
 def callers(index: Index, s: Symbol) -> list[Call]:
-    return _calls(hierarchy.callers(index, s.symbol_id, depth=1, limit=MAX_CALLS))
+    return _calls(graph_callers(index, s.symbol_id, depth=1, limit=MAX_CALLS))
 
 
 def callees(index: Index, s: Symbol) -> list[Call]:
-    return _calls(hierarchy.callees(index, s.symbol_id, depth=1, limit=MAX_CALLS))
+    return _calls(graph_callees(index, s.symbol_id, depth=1, limit=MAX_CALLS))
 
 
-def _calls(result: hierarchy.CallGraphResult) -> list[Call]:
+def _calls(result: CallGraphResult) -> list[Call]:
     return [
         Call(e.symbol, tuple(Span(c.file, c.line, c.column, c.end_column) for c in e.sites))
         for e in result.items
@@ -91,8 +110,8 @@ def _calls(result: hierarchy.CallGraphResult) -> list[Call]:
 
 
 def supertypes(index: Index, s: Symbol) -> list[Symbol]:
-    return [t.symbol for t in hierarchy.supertypes(index, s) if t.symbol is not None]
+    return [t.symbol for t in graph_supertypes(index, s) if t.symbol is not None]
 
 
 def subtypes(index: Index, s: Symbol) -> list[Symbol]:
-    return [t.symbol for t in hierarchy.subtypes(index, s) if t.symbol is not None]
+    return [t.symbol for t in graph_subtypes(index, s) if t.symbol is not None]

@@ -29,12 +29,10 @@ from pathlib import Path
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.api import Prepared, call_query
-from symfuse.ranking.graph.call_questions import CallGraphAnswer
+from symfuse.ranking.api import CallGraphAnswer, Prepared, call_query, editor_request, editor_search
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.ranking.query.vocabulary import kind_of, language_of
-from symfuse.ranking.search.picker import editor_request, editor_search
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,7 @@ from mcp_types import CallToolResult, TextContent
 from symfuse.indexer.config import IndexConfig, split_alias
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
 from symfuse.indexer.index import Index
-from symfuse.ranking.history.search import Histories
+from symfuse.ranking.api import Histories
 from symfuse.ranking.query.fields import Request
 from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query

@@ -106,8 +106,7 @@ def shard_config(
 def build_one(job: BuildJob) -> ShardBuilt:
     """Index one repository into its shard (a Dask task); failures come back as values."""
     from symfuse.indexer.update.workspace import update_index
-    from symfuse.ranking.api import prepare
-    from symfuse.ranking.shards.global_stats import stats_of
+    from symfuse.ranking.api import prepare, stats_of
 
     started = time.perf_counter()
     directory = shard_dir(Path(job.out), job.alias)
@@ -192,7 +191,7 @@ def build_shards(
 def write_global_stats(out: Path) -> None:
     """Every shard's corpus statistics summed into ``out``'s global statistics (atomically),
     so that each shard scores as part of the whole (:mod:`symfuse.ranking.shards.global_stats`)."""
-    from symfuse.ranking.shards.global_stats import CorpusStats
+    from symfuse.ranking.api import CorpusStats
 
     parts = [
         CorpusStats.from_bytes((d / STATS).read_bytes())

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from symfuse.indexer.errors import InvalidRequest
-from symfuse.ranking.channels.identity import NameTable, tiers
-from symfuse.ranking.channels.tokens import is_identifier_shaped
+from symfuse.ranking.api import NameTable, RepositoryError, is_identifier_shaped, spread
+from symfuse.ranking.api import name_tiers as tiers
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import (
@@ -35,11 +35,9 @@ from symfuse.ranking.query.search_request import (
     SearchMode,
     SearchRequest,
 )
-from symfuse.ranking.search import repositories
-from symfuse.ranking.search.repositories import RepositoryError
 
 if TYPE_CHECKING:
-    from symfuse.ranking.shards.part import ShardPart
+    from symfuse.ranking.api import ShardPart
 
 SHARD_TIMEOUT = 30.0  # seconds a search waits for the slowest shard
 
@@ -140,7 +138,7 @@ def merge_parts(
     """One answer from the shards' parts: every channel ordered over all shards and fused
     once (:func:`symfuse.ranking.shards.fusion.fuse_shards`), ``order`` being the
     shards' order in a combined index."""
-    from symfuse.ranking.shards.fusion import fuse_shards
+    from symfuse.ranking.api import fuse_shards
 
     parts = [asked.answers[alias] for alias in order if alias in asked.answers]
     fused = fuse_shards(shard_request(request), parts)
@@ -159,7 +157,7 @@ def paged(
     """The page ``request`` asks for of the merged ``items`` (spread over the repositories
     for ``per_repo``), with the shards' ``errors``."""
     if request.aggregation_mode is Aggregation.PER_REPO and shards > 1:
-        page = repositories.spread(items, request.limit, lambda i: i.symbol.root)
+        page = spread(items, request.limit, lambda i: i.symbol.root)
     else:
         page = items[request.offset : request.offset + request.limit]
     return dataclasses.replace(

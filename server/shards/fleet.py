@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.errors import SymfuseError
+from symfuse.ranking.api import RepositoryError, code_wanted, selected
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
-from symfuse.ranking.search import repositories
-from symfuse.ranking.search.snippets import code_wanted
 from symfuse.server.shards.fanout import (
     SHARD_TIMEOUT,
     Pending,
@@ -34,7 +33,7 @@ from symfuse.server.shards.name_table import NameRoutes
 if TYPE_CHECKING:
     from distributed import Client
 
-    from symfuse.ranking.shards.part import ShardPart
+    from symfuse.ranking.api import ShardPart
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +107,7 @@ class Fleet:
             return {a: getattr(self.holders[a], method)(*args) for a in aliases}
         return {a: self._pool.submit(getattr(self.holders[a], method), *args) for a in aliases}
 
-    def warm(self) -> list[repositories.RepositoryError]:
+    def warm(self) -> list[RepositoryError]:
         """Load every shard now; the shards that could not be loaded."""
         asked = gather(self._ask("warm", list(self.shards)), self.paths, self.timeout * 10)
         for error in asked.errors:
@@ -119,9 +118,7 @@ class Fleet:
         """``request`` fanned out to the selected shards and merged (:mod:`.fanout`)."""
         asked_for = shard_request(request)
         aliases = [
-            a
-            for a in self.shards
-            if repositories.selected(a, request.repository, request.exclude_repository)
+            a for a in self.shards if selected(a, request.repository, request.exclude_repository)
         ]
         routed = self.routes.shards_for(request.query) if self.routes is not None else None
         if routed is not None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.errors import IndexCorrupt, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.prepared.build import Prepared
+from symfuse.ranking.api import Prepared
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.shards.manifest import (
@@ -33,7 +33,7 @@ from symfuse.server.shards.manifest import (
 )
 
 if TYPE_CHECKING:
-    from symfuse.ranking.shards.part import ShardPart
+    from symfuse.ranking.api import ShardPart
 
 
 class ShardUnavailable(SymfuseError):
@@ -61,7 +61,7 @@ class ShardHolder:
 
     def search(self, request: SearchRequest) -> SearchResponse:
         """``request`` over this shard; ShardUnavailable when the shard cannot answer."""
-        from symfuse.ranking.search.pipeline import search
+        from symfuse.ranking.api import search
 
         loaded = self._current()
         response = search(
@@ -75,7 +75,7 @@ class ShardHolder:
 
     def part(self, request: SearchRequest) -> ShardPart:
         """This shard's channels for ``request``, to be fused with the other shards'."""
-        from symfuse.ranking.shards.part import shard_part
+        from symfuse.ranking.api import shard_part
 
         loaded = self._current()
         found = shard_part(loaded.index, loaded.prepared, request, self.directory / INDEX)
@@ -84,7 +84,7 @@ class ShardHolder:
 
     def code(self, request: SearchRequest, ids: list[str]) -> list[tuple[str | None, str | None]]:
         """The snippet and source ``request`` asks for of each symbol id (``alias/`` ids)."""
-        from symfuse.ranking.search.snippets import code_of
+        from symfuse.ranking.api import code_of
 
         loaded = self._current()
         index, alias = loaded.index, loaded.manifest.alias
@@ -146,7 +146,7 @@ class ShardHolder:
     def _global(self, prepared: Prepared) -> Prepared:
         """``prepared`` scoring as part of every shard (the global statistics written at
         build time); as it is when there are none (shards of an older build)."""
-        from symfuse.ranking.shards.global_stats import CorpusStats, with_stats
+        from symfuse.ranking.api import CorpusStats, with_stats
 
         try:
             raw = (self.directory.parent / GLOBAL_STATS).read_bytes()

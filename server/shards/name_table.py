@@ -24,7 +24,7 @@ import msgpack
 
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.store.atomic import atomic_write
-from symfuse.ranking.channels.tokens import is_identifier_shaped
+from symfuse.ranking.api import is_identifier_shaped
 
 NAMES = "names.msgpack"  # one shard's names, beside its manifest
 NAME_TABLE = "names-table.msgpack"  # every shard's, in the shard directory

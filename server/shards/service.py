@@ -21,13 +21,10 @@ from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.update.live import LiveIndex, ProgressCallback, Status
-from symfuse.ranking.graph.call_questions import CallGraphAnswer
-from symfuse.ranking.history.search import Histories
+from symfuse.ranking.api import CallGraphAnswer, Histories, Repository, selected
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
-from symfuse.ranking.search import repositories
-from symfuse.ranking.search.repositories import Repository
 from symfuse.server.common.service import (
     IndexService,
     Ranked,
@@ -169,7 +166,7 @@ class ShardService(IndexService):
         """Every shard's repository, as its manifest describes it (no shard is asked)."""
         found = []
         for m in self.manifests:
-            if not repositories.selected(m.alias, request.repository, ()):
+            if not selected(m.alias, request.repository, ()):
                 continue
             languages = m.counts.get("languages")
             found.append(

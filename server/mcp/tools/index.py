@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
-from symfuse.ranking import available_channels
+from symfuse.ranking.api import available_channels
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest, StatusRequest
 from symfuse.server.common.output import problem_rows, update_counts
 from symfuse.server.mcp.models import ReindexResult, ReposResult, StatusResult

@@ -11,10 +11,9 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
-from symfuse.ranking.graph.call_questions import CallGraphAnswer
+from symfuse.ranking.api import CallGraphAnswer, grouped
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import ResponseFormat, SearchRequest, SemanticMode
-from symfuse.ranking.search.repositories import grouped
 from symfuse.server.mcp.models import SearchResult
 from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
