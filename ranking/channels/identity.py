@@ -18,7 +18,7 @@ ones (PageRank). Exact and prefix tiers are binary searches in sorted name
 arrays; substring, segment, fqn-suffix and camel-hump tiers are one regex scan
 each over all names joined into one string, in C, with a Python loop only over
 the matches. The scans of name forms read each distinct name once
-(:class:`DistinctNames`): SQLAlchemy's 56k symbols have 25.6k names.
+(:class:`DistinctNames`): a workspace has far fewer distinct names than symbols.
 """
 
 from __future__ import annotations
@@ -121,7 +121,8 @@ class DistinctNames:
 
     A name's lower-case, separator-free and spaced forms depend on the name alone, so
     a scan over them needs each distinct name once; its hits are then widened to the
-    symbols (``__init__`` names 961 methods in SQLAlchemy, scanned once, not 961 times).
+    symbols (``__init__``, which names hundreds of methods in a large workspace, is
+    scanned once).
     """
 
     lower_text: Joined
@@ -260,8 +261,8 @@ class NameTable:
 
     def index_suffixes(self, previous: NameTable | None = None) -> bool:
         """Suffix arrays for the name texts every query looks substrings up in, and the
-        initial pairs (a server's warming thread: 80 ms on SQLAlchemy's 25.6k names,
-        4 MB; a one-shot search scans with ``str.find``). The fqn text is left: only
+        initial pairs (a server's warming thread, which can spare the time and memory; a
+        one-shot search scans with ``str.find``). The fqn text is left: only
         dotted queries read it. Whether anything was built (False: built before).
 
         ``previous``: the table indexed before (the last generation's): a text equal to

@@ -131,29 +131,15 @@ class Bm25f:
 HEAD_FIRST = Bm25f(body=FIELD_WEIGHTS[Field.BODY], b_body=0.75)
 # Prose: the body says what a definition does, and a long body is not a wordy one but a
 # big definition, which commits and questions are about as often: a heavy body, barely
-# length-normalized. Tuned on tests/bench/nl_bench.py, mined hit@10 / MRR@10 with the
-# lexical channel alone: HEAD_FIRST 0.412 / 0.247; body 2.0, b_body 0.3: 0.493 / 0.289;
-# body 3.0, b_body 0.2: 0.509 / 0.318 (chosen); body 2.0, b_body 0.0: 0.533 / 0.321, but
-# the docstring sets fall (Django hit@10 0.300 -> 0.283); k1 0.8..2.0 and b 0.5..0.9
-# moved the figures by less than 0.01.
+# length-normalized. Tuned with the lexical channel alone on the mined set of
+# tests/bench/nl_bench.py: no body normalization at all did better there but lowered the
+# docstring sets, and k1 and b hardly move the figures.
 #
-# Coordination, AND-first and filler words for prose, chosen on four of the mined
-# repositories (black, gin, jsoup, jq; "tune") and reported on the other four (click,
-# ripgrep, axios, redis; "held"), fused search hit@10 / MRR@10 (tests/bench/nl_bench.py):
-#
-#   prose lexical                      tune            held            all 8
-#   AND-first (before)                 0.567 / 0.355   0.465 / 0.277   0.525 / 0.323
-#   coordination 0.5, AND-first        0.563 / 0.359   0.487 / 0.288   0.532 / 0.330
-#   coordination 0.5, no AND-first     0.567 / 0.361   0.494 / 0.292   0.537 / 0.333
-#   coordination 1.0, no AND-first     0.568 / 0.360   0.480 / 0.287   0.532 / 0.330
-#   coordination 2.0, no AND-first     0.555 / 0.354   0.477 / 0.285   0.523 / 0.326
-#   FILLER, AND-first                  0.577 / 0.358   0.465 / 0.275   0.531 / 0.324
-#   FILLER, coordination 0.5 (chosen)  0.580 / 0.369   0.496 / 0.292   0.546 / 0.337
-#   ... FILLER of 10 words (fix..allow) 0.577 / 0.365   0.494 / 0.290   0.543 / 0.335
-#
-# Docstring sets (Django 300, fixture 37), before -> chosen: 0.343 / 0.145 -> 0.363 / 0.146,
-# 0.703 / 0.419 -> 0.703 / 0.433. Names are untouched: identifiers and keywords weigh
-# with HEAD_FIRST, which has none of the three.
+# Coordination (scores scaled by the share of required terms held) in place of AND-first,
+# and filler words left out of the required terms, chosen on four of the mined repositories
+# and checked on the other four (tests/bench/nl_bench.py): together they lift both halves,
+# and the docstring sets too. Names are untouched: identifiers and keywords weigh with
+# HEAD_FIRST, which has none of the three.
 BODY_AWARE = Bm25f(body=3.0, b_body=0.2, coordination=0.5, and_first=False, filler=FILLER)
 
 
@@ -247,7 +233,7 @@ class LexicalIndex:
         norm = 1.0 - b + b * self.body_length[b_rows] / average
         tf[b_rows] += weighting.body * b_values / norm
         # Every count is positive and ``tf`` was all zeros: its nonzero rows are the rows
-        # of either field, sorted (one pass over ``tf``; a union sorts both, 10x slower).
+        # of either field, sorted (one pass over ``tf``; a union sorts both, far slower).
         rows: npt.NDArray[np.int32] = np.flatnonzero(tf).astype(np.int32)
         return rows
 

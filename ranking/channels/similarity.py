@@ -40,22 +40,17 @@ if TYPE_CHECKING:
     from scipy import sparse
 
 ALPHA = 0.5
-# 96 dimensions answer as 128 did, at three quarters of the bytes every search reads (the
-# product over all symbols' vectors) and keeps mapped: SQLAlchemy's vectors 28.8 -> 21.6 MB.
-# tests/bench/nl_bench.py, hit@10 / MRR@10, whole index, dimensions 128 / 96 / 64:
-# mined (1015 q) 0.553 / 0.348, 0.559 / 0.346, 0.554 / 0.343; Django docstrings (300)
-# 0.347 / 0.144, 0.337 / 0.143, 0.340 / 0.145; fixture docstrings (37) 0.703 / 0.494,
-# 0.703 / 0.494, 0.730 / 0.496: within a few queries either way, and 96 best on the mined
-# set, the larger and the closer to what people type. 64 halves the bytes, but the README's
-# own example ("reciprocal rank fusion" over this repository) lost ``fuse`` from the top 5
-# (4th at 128 and 96, 7th at 64). The golden name sets are the same at 64 and 96.
+# 96 dimensions answer as 128 do, at three quarters of the bytes every search reads (the
+# product over all symbols' vectors) and keeps mapped: on the natural-language sets of
+# tests/bench/nl_bench.py they are within a few queries of each other, and 96 is best on the
+# mined set, the larger and the closer to what people type. 64 halves the bytes, but the
+# README's own example ("reciprocal rank fusion" over this repository) loses ``fuse`` from
+# the top 5. The golden name sets are the same at 64 and 96.
 DIMENSIONS = 96
 # A symbol's tokens (name, scopes, signature, doc, body) are short sentences of one topic:
 # a wide window lets doc words meet the identifiers they describe, and unweighted
-# singular vectors (p = 0) keep the dominant dimensions from drowning the rest. Measured
-# on held-out Django docstrings (quality_bench nl, similarity channel alone, CodeSearchNet
-# pool hit@10 / MRR@10): window 5, p = 0.5: 0.660 / 0.367; window 20, p = 0.5:
-# 0.683 / 0.383; window 5, p = 0: 0.677 / 0.373; window 20, p = 0: 0.707 / 0.390.
+# singular vectors (p = 0) keep the dominant dimensions from drowning the rest: each lifts
+# the similarity channel alone on docstring queries, and the two together most.
 WINDOW = 20
 EIGENVALUE_WEIGHT = 0.0  # vectors U * S^p (Levy et al. 2015: p = 0 or 0.5 beat p = 1)
 MIN_DF = 2
@@ -64,15 +59,15 @@ POWER_ITERATIONS = 1
 OVERSAMPLE = 10
 MAX_TERMS = 12_000  # the most frequent terms learn vectors; rarer ones rely on TF-IDF
 # Word vectors learn from at most this many tokens: every k-th symbol's beyond it. Counting
-# co-occurrences is linear in tokens and was the largest step of a cold build on a large
-# workspace (SQLAlchemy's 3.2M tokens: 4.6 of 11 s, and most of its peak memory). Every
-# benchmark corpus but SQLAlchemy and the 1M-line tree is under it (redis 1.24M, Django
-# 0.87M), so their vectors, and every quality figure, are unchanged.
+# co-occurrences is linear in tokens and is the largest step of a cold build on a large
+# workspace, and most of its peak memory. Every benchmark corpus but the large ones
+# (SQLAlchemy and the 1M-line tree) is under it, so their vectors, and every quality
+# figure, are not touched by the cap.
 TRAINING_TOKENS = 1_500_000
 SEED = 20240607
 BLOCK_ROWS = 2048  # documents weighed or embedded per block (see WordModel.embed)
 # Cosines below this are rounding noise between vectors with nothing in common (a symbol
-# sharing no word with the query scored 6e-9 in float32 and counted as a match).
+# sharing no word with the query scored a tiny float32 cosine and counted as a match).
 NOISE = 1e-6
 
 
@@ -99,12 +94,12 @@ def cooccurrence(
     """Symmetric counts of pairs of ``terms`` (sorted vocabulary ids; row and column ``i``
     is ``terms[i]``) at most ``window`` apart within one symbol's tokens.
 
-    Only the pairs of the terms that learn vectors are counted (the others' rows were
-    dropped after counting before; the same matrix, 200 MB less peak on SQLAlchemy).
+    Only the pairs of the terms that learn vectors are counted (counting every term's
+    pairs and dropping the others' rows gives the same matrix at a much higher peak).
     Each pair is one 32-bit key ``left * len(terms) + right``, counted one way for every
     offset and summed by sorting the keys once, then mirrored: scipy's sums of sparse
-    blocks sorted the same pairs again per block. Canonical CSR (sorted columns), as
-    before, so the sums over it run in the same order.
+    blocks sorted the same pairs again per block. Canonical CSR (sorted columns), so the
+    sums over it always run in the same order.
     """
     k = int(terms.shape[0])
     if k * k >= 2**31:  # a 32-bit key holds 46,340 terms (MAX_TERMS is 12,000)
@@ -284,7 +279,7 @@ class WordModel:
 
         :data:`BLOCK_ROWS` documents at a time: a row's vector depends on that row alone,
         so the blocks give the same floats as one product, and the temporaries (float64
-        weights and products) stay a few MB, where they took 150 MB for SQLAlchemy's heirs.
+        weights and products) stay a few MB, where one product's grow with every row.
         """
         n = tf.shape[0]
         out = np.zeros((n, self.dimensions), dtype=np.float32)

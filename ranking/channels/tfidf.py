@@ -1,11 +1,11 @@
-"""The similarity channel's TF-IDF rows, read from the BM25 index's own counts (issue 16).
+"""The similarity channel's TF-IDF rows, read from the BM25 index's own counts.
 
 A symbol's TF-IDF row weighs ``tf = head + SIMILARITY_BODY * body``, the same head and
 body counts the BM25 channel keeps by column (:class:`~symfuse.ranking.channels.lexical.
 LexicalIndex`). Its values, ``ln(1 + tf) * idf[column] / |row|``, are made when a column
 is read from those two columns and two vectors (the columns' idf and the rows' inverse
 norms), in the arithmetic the stored matrix's coding used. Storing that matrix as well
-took 14 MB of SQLAlchemy's ranking file, a fifth of it.
+would take a large share of the ranking file.
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ class Tfidf:
         """Column ``col`` of ``tf``: its row ids, in no order, and ``head + SIMILARITY_BODY
         * body`` summed in float32 as scipy sums the two matrices. The union of the head's
         and the body's rows is found through a dense scratch of the rows, not by sorting:
-        a frequent term's column has 16k entries on SQLAlchemy, and sorting the union
-        cost a search about 1 ms."""
+        a frequent term's column is long, and sorting the union would be a noticeable part
+        of a search."""
         head_rows, head = _entries(self.head, col)
         body_rows, body = _entries(self.body, col)
         if not body_rows.shape[0]:
@@ -118,7 +118,7 @@ class Tfidf:
 def weights(tf: sparse.csr_matrix, idf: Floats | None = None) -> tuple[Floats, Floats]:
     """``idf = ln(N / df)`` of ``tf``'s columns (unless given) and each row's inverse L2
     norm of ``ln(1 + tf) * idf``, :data:`BLOCK_ROWS` rows at a time (whole, the float64
-    temporaries were 100 MB at the top of a cold build's memory on SQLAlchemy)."""
+    temporaries would set the peak of a cold build's memory)."""
     from scipy import sparse
 
     tf = sparse.csr_matrix(tf)

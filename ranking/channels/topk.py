@@ -75,9 +75,9 @@ def _likely_top(values: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int6
     """Positions in ``values`` that hold its ``k`` highest, found from a sample: or
     ``None`` when the sample's guess holds fewer than ``k`` (then select among all).
 
-    A channel that scores nearly every symbol (similarity: 56k cosines on SQLAlchemy)
-    spent most of its selection partitioning them all: 0.78 ms for the top 100, against
-    0.13 ms this way. Every 16th value guesses a threshold about 2k values clear; when
+    A channel that scores nearly every symbol (similarity: a cosine per symbol) would
+    spend most of its selection partitioning them all; a sample is partitioned much
+    faster. Every 16th value guesses a threshold about 2k values clear; when
     at least ``k`` do, the ``k`` highest (and any tied with the k-th) are all among
     them, so the selection that follows is exact.
     """

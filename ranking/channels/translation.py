@@ -18,8 +18,7 @@ code and doc tokens, add-0.5). It estimates the doc an undocumented definition l
 the word vectors of :mod:`.similarity` learn which words occur together, this learns
 which code a word describes. :mod:`.rerank` reads it for the candidates of a prose
 query only. Measured in tests/bench/nl_translation.py (alone, the best single ranker
-on Django's docstring set: hit@10 0.440 against body-BM25's 0.233) and
-tests/bench/nl_combiner.py.
+on Django's docstring set) and tests/bench/nl_combiner.py.
 
 The table is trained once per word model (the same drift rule retrains both, see
 :mod:`.corpus`) and kept in the ranking file; each generation only re-normalizes its
@@ -45,7 +44,7 @@ if TYPE_CHECKING:
 
 LAMBDA = 0.2  # Jelinek-Mercer: the collection's share of a word's probability
 BETA = 0.8  # the translated share of P(w|d); the rest is the code's own tokens
-ITERATIONS = 5  # EM rounds from uniform (10 measured no better: Django alone 0.430 / 0.194)
+ITERATIONS = 5  # EM rounds from uniform (more did no better)
 CODE_CAP = 64  # code tokens a training pair offers: names first, then the most frequent
 PRUNE = 1e-3  # translation probabilities below this are dropped
 TRAINING_ENTRIES = 2_500_000  # (pair, doc word, code token) entries EM reads at most
@@ -61,9 +60,9 @@ def content_words(query: str) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class CodeRows:
     """Per symbol, the counts of its code tokens and their total: ``P_ml(c|d)`` is a count
-    over its row's length. Compact and in memory (SQLAlchemy's 1.5M entries take 4.5 MB):
-    a search reads 100 rows spread over the index, and mapped, each row's page brought in
-    its neighbours (10 MB resident more after a few searches)."""
+    over its row's length. Compact and in memory: a search reads 100 rows spread over the
+    index, and mapped, each row's page would bring its neighbours in, which would stay
+    resident."""
 
     indptr: npt.NDArray[np.int64]
     indices: npt.NDArray[np.generic]  # term ids, uint16 while the vocabulary allows

