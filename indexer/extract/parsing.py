@@ -25,6 +25,7 @@ from symfuse.indexer.model import FileStamp, Skipped
 from symfuse.indexer.store import rows
 
 if TYPE_CHECKING:
+    from symfuse.indexer.extract.tags import Extraction
     from symfuse.indexer.update.buffer_trees import BufferTrees
 
 # The parser and the process pool are imported where they are first used: `symfuse
@@ -128,47 +129,62 @@ def parse_file(
     if isinstance(read, str):
         return Skipped(key, read)
     mtime_ns, source = read
-    problems: list[str] = []
-    try:
-        source.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        problems.append(f"not valid UTF-8 at byte {exc.start}; undecodable bytes replaced")
-    from symfuse.indexer.extract.tags import extract, extract_tree
-
+    problems = _decoding_problems(source)
     if language == header_language.C and header_language.is_ambiguous(rel):
         language = header_language.decide(source, hints)
-    if layout is None:
-        root_dir = abs_path[: len(abs_path) - len(rel)] if abs_path.endswith(rel) else ""
-        layout = python_layout(root_dir.rstrip("/")) if root_dir else NO_LAYOUT
-    module_path = layout.module_path(rel)
+    module_path = _module_path(rel, abs_path, layout)
     try:
-        tree = None if trees is None else trees.parse(key, language, source)
-        if tree is not None:
-            result = extract_tree(key, root, language, source, tree, module_path, definitions_only)
-        else:
-            result = extract(
-                key,
-                root,
-                language,
-                source,
-                module_path=module_path,
-                definitions_only=definitions_only,
-            )
+        result = _extract(key, root, language, source, module_path, definitions_only, trees)
     except (RecursionError, MemoryError, ValueError) as exc:
         return Skipped(key, f"parser failed: {exc}")
     problems.extend(result.problems)
+    stamp = FileStamp(len(source), mtime_ns, hashlib.blake2b(source, digest_size=16).hexdigest())
+    return ParsedFile(key, root, rel, language, stamp, _record(result), tuple(problems))
+
+
+def _decoding_problems(source: bytes) -> list[str]:
+    """The file's problem when it is not UTF-8 (it is indexed all the same)."""
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return [f"not valid UTF-8 at byte {exc.start}; undecodable bytes replaced"]
+    return []
+
+
+def _module_path(rel: str, abs_path: str, layout: PythonLayout | None) -> str:
+    """The path module names are made from, with the root's layout looked up when not given."""
+    if layout is None:
+        root_dir = abs_path[: len(abs_path) - len(rel)] if abs_path.endswith(rel) else ""
+        layout = python_layout(root_dir.rstrip("/")) if root_dir else NO_LAYOUT
+    return layout.module_path(rel)
+
+
+def _extract(
+    key: str,
+    root: str,
+    language: str,
+    source: bytes,
+    module_path: str,
+    definitions_only: bool,
+    trees: BufferTrees | None,
+) -> Extraction:
+    """Definitions and references of ``source``, from an editor buffer's last tree when
+    ``trees`` has one for ``key``, else from a fresh parse."""
+    from symfuse.indexer.extract.tags import extract, extract_tree
+
+    tree = None if trees is None else trees.parse(key, language, source)
+    if tree is not None:
+        return extract_tree(key, root, language, source, tree, module_path, definitions_only)
+    return extract(
+        key, root, language, source, module_path=module_path, definitions_only=definitions_only
+    )
+
+
+def _record(result: Extraction) -> rows.RecordParts:
+    """An extraction in its stored form (symbol rows, packed references and links)."""
     refs_blob, links_blob, ref_names = rows.pack_references(result.reference_rows)
     symbol_rows = rows.symbol_rows(result.symbols)
-    digest = hashlib.blake2b(source, digest_size=16).hexdigest()
-    return ParsedFile(
-        key,
-        root,
-        rel,
-        language,
-        FileStamp(len(source), mtime_ns, digest),
-        rows.record_parts(symbol_rows, refs_blob, ref_names, links_blob),
-        tuple(problems),
-    )
+    return rows.record_parts(symbol_rows, refs_blob, ref_names, links_blob)
 
 
 def parse_job(job: ParseJob) -> ParseResult:

@@ -109,8 +109,6 @@ def search_text(
     deadline = started + timeout
     keep = offset + limit
     mode = "fuzzy" if edit_distance else "regex" if regex else "literal"
-    total = 0
-    page: list[tuple[str, int, int, int, int | None]] = []
     try:
         if risk is regex_scan.Risk.RISKY:
             found, total = _in_worker(index, files, compiled, keep, timeout)
@@ -121,10 +119,7 @@ def search_text(
                 if edit_distance
                 else _in_process(index, files, compiled, deadline, whole_file=not regex)
             )
-            for hit in scan:
-                if offset <= total < keep:
-                    page.append(hit)
-                total += 1
+            page, total = _paged(scan, offset, keep)
     except _Expired:
         raise _timeout(timeout, pattern) from None
     hits = tuple(_hit(index, *h, snippet_lines) for h in page)
@@ -139,6 +134,17 @@ def search_text(
         files_searched=len(files),
         elapsed_ms=round((time.perf_counter() - started) * 1000, 2),
     )
+
+
+def _paged(scan: Found, offset: int, keep: int) -> tuple[list[Matched], int]:
+    """The matches from the ``offset``-th up to the ``keep``-th, and how many there are."""
+    total = 0
+    page: list[Matched] = []
+    for hit in scan:
+        if offset <= total < keep:
+            page.append(hit)
+        total += 1
+    return page, total
 
 
 # --- validation and compilation -------------------------------------------------------
@@ -207,7 +213,8 @@ def _timeout(timeout: float, pattern: str) -> SearchTimeout:
 
 # --- scanners: each yields (file, line, start, end, distance) ------------------------
 
-Found = Iterator[tuple[str, int, int, int, int | None]]
+Matched = tuple[str, int, int, int, int | None]
+Found = Iterator[Matched]
 
 
 def _in_process(

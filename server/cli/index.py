@@ -37,6 +37,15 @@ COMMANDS = frozenset({"index", "symbols", "stats", "languages"})
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
+    _register_index(sub, common)
+    _register_symbols(sub, common)
+    _register_stats(sub, common)
+    _register_languages(sub)
+
+
+def _register_index(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "index",
         parents=[common],
@@ -49,6 +58,10 @@ def register(
     format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_index)
 
+
+def _register_symbols(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "symbols",
         parents=[common],
@@ -81,6 +94,10 @@ def register(
     )
     p.set_defaults(handler=run_symbols)
 
+
+def _register_stats(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "stats",
         parents=[common],
@@ -99,6 +116,8 @@ def register(
     format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
     p.set_defaults(handler=run_stats)
 
+
+def _register_languages(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "languages",
         help="list the languages symfuse indexes",
@@ -238,11 +257,11 @@ def run_symbols(args: argparse.Namespace) -> int:
         kinds = matched_kinds((kind,))
     index, _ = fresh_index(args)
     if args.at_commit:
-        from symfuse.ranking.history import tree_at
+        from symfuse.ranking.api import repository_for, snapshot
 
-        alias = tree_at.repository_for(index, tuple(args.repository), ())
+        alias = repository_for(index, tuple(args.repository), ())
         directory = index_config(args).store.directory
-        index = tree_at.snapshot(index, alias, args.at_commit, directory).index
+        index = snapshot(index, alias, args.at_commit, directory).index
     selected = [
         symbol_dict(s)
         for s in index.symbols
@@ -287,9 +306,9 @@ def run_stats(args: argparse.Namespace) -> int:
     stats["problems"] = sum(1 for e in index.files.values() if e.problems)
     stats["updated_at"] = index.updated_at
     stats["index_dir"] = _index_dir(args)
-    from symfuse.ranking.channels import neural  # here: `symfuse index` imports no ranking
+    from symfuse.ranking.api import describe_semantic  # here: `symfuse index` imports no ranking
 
-    stats["similarity_model"] = neural.describe(index, Path(stats["index_dir"]))
+    stats["similarity_model"] = describe_semantic(index, Path(stats["index_dir"]))
     if args.output_format is OutputFormat.TEXT:
         rows = [
             {

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
+from symfuse.ranking.api import FileOutline
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import GetRequest, UsagesRequest
-from symfuse.ranking.search.details import FileOutline
 from symfuse.server.mcp.budget import (
     CHARS_PER_TOKEN,
     CLIP_MARK,
@@ -186,11 +187,28 @@ def _fit_source(
     data: dict[str, Any] = {"symbol": detail, **fresh, "truncated": False}
     if "evolution" in detail:  # show_evolution: beside the symbol, as SymbolResult says
         data["evolution"] = detail.pop("evolution")
-    notes: list[str] = []
 
     def size() -> int:
         return estimate_tokens(render(data, fmt))
 
+    notes = _make_room(detail, budget, size)
+    shown, cut = _source_that_fits(detail, lines, budget, size, notes)
+    detail["source"] = "\n".join(shown)
+    if cut or more_in_file:
+        data["truncated"] = True
+        data["next_offset"] = offset + len(shown)
+        notes.insert(0, _cut_note(budget, start_line, offset, len(shown)))
+    if notes:
+        data["hint"] = "; ".join(notes)
+        data["truncated"] = True
+    text = render(data, fmt)
+    return Fitted(data, text, estimate_tokens(text), len(shown))
+
+
+def _make_room(detail: dict[str, Any], budget: int, size: Callable[[], int]) -> list[str]:
+    """While the fields around the source take more than half the budget, drop the context
+    lines, then halve the children down to one; a note for each cut."""
+    notes: list[str] = []
     if size() > budget // 2 and (detail.get("context_before") or detail.get("context_after")):
         detail["context_before"] = detail["context_after"] = ""
         notes.append("context lines dropped")
@@ -204,6 +222,17 @@ def _fit_source(
             f"{keep} of {len(children)} children shown (get_symbol with the file's path "
             "lists them all)"
         )
+    return notes
+
+
+def _source_that_fits(
+    detail: dict[str, Any],
+    lines: list[str],
+    budget: int,
+    size: Callable[[], int],
+    notes: list[str],
+) -> tuple[list[str], bool]:
+    """The source lines that fit the room left, and whether some were cut."""
     room = (budget - size() - 60) * CHARS_PER_TOKEN
     shown, cut = clip_lines(lines, max(0, room))
     if lines and not shown:
@@ -216,22 +245,17 @@ def _fit_source(
         shown, cut = clip_lines(lines, max(0, room))
         if not shown:
             shown, cut = [clip_strings(lines[0], max(MIN_LINE_CHARS, room))], len(lines) > 1
-    detail["source"] = "\n".join(shown)
-    if cut or more_in_file:
-        data["truncated"] = True
-        data["next_offset"] = offset + len(shown)
-        where = (
-            f"lines {start_line}-{start_line + len(shown) - 1} shown"
-            if shown
-            else "no room left for the source"
-        )
-        notes.insert(
-            0,
-            f"source cut to fit max_tokens={budget}: {where}; call again with "
-            f"offset={offset + len(shown)} to read on, or raise max_tokens",
-        )
-    if notes:
-        data["hint"] = "; ".join(notes)
-        data["truncated"] = True
-    text = render(data, fmt)
-    return Fitted(data, text, estimate_tokens(text), len(shown))
+    return shown, cut
+
+
+def _cut_note(budget: int, start_line: int, offset: int, shown: int) -> str:
+    """The hint when the source is cut: what is shown and how to read on."""
+    where = (
+        f"lines {start_line}-{start_line + shown - 1} shown"
+        if shown
+        else "no room left for the source"
+    )
+    return (
+        f"source cut to fit max_tokens={budget}: {where}; call again with "
+        f"offset={offset + shown} to read on, or raise max_tokens"
+    )
