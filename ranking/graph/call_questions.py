@@ -1,14 +1,14 @@
 """Answering "who calls X" / "what does X call" from the call graph.
 
-:func:`symfuse.ranking.search.pipeline.search` recognises such a query (its response
-carries an ``intent``) and searches for X; :func:`call_graph_answer` then
-turns the best matches for X into the callers or callees the question asks
-for, as a typed :class:`CallGraphAnswer`. The query layer's ``search`` does
-both steps, so every front end (CLI, MCP, LSP) gets the routed answer.
+The query door reads the question once (:func:`symfuse.ranking.query.parse.parse`);
+:func:`named_targets` finds every definition X names, and :func:`call_graph_answer`
+turns them into the callers or callees the question asks for, as a typed
+:class:`CallGraphAnswer`. No ranking runs for it: X is looked up by name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +18,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.graph import hierarchy
 from symfuse.ranking.query.records import Record, shown, symbol_view
-from symfuse.ranking.query.responses import CallQuery, SearchResponse
+from symfuse.ranking.query.responses import CallQuery
 
 _ROUTED = symbol_view("symbol_id", "name", "kind", "fqn", "signature", "file", "line")
 
@@ -65,22 +65,20 @@ def named_targets(
     return tuple(sorted(exact or named, key=lambda s: (s.file, s.line, s.symbol_id)))
 
 
-def routed_targets(response: SearchResponse) -> list[Symbol]:
-    """The symbols X names (:func:`named_targets`, which the search recorded)."""
-    return list(response.namesakes) if response.intent is not None else []
-
-
 def call_graph_answer(
-    index: Index, response: SearchResponse, limit: int, offset: int
+    index: Index,
+    query: str,
+    intent: CallQuery,
+    targets: Sequence[Symbol],
+    limit: int,
+    offset: int,
 ) -> CallGraphAnswer | None:
-    """Callers or callees of the symbols a call-graph question names (None: no such symbol).
+    """Callers or callees of ``targets``, the symbols ``intent`` names (None: there are none).
 
     Rows are merged per calling (or called) symbol, best edge confidence first,
     each with its call sites as ``file:line:col``.
     """
-    intent = response.intent
-    targets = routed_targets(response)
-    if intent is None or not targets:
+    if not targets:
         return None
     walk = hierarchy.callers if intent.direction == "callers" else hierarchy.callees
     rows: dict[str, RoutedCall] = {}
@@ -100,7 +98,7 @@ def call_graph_answer(
             rows[edge.symbol.symbol_id] = RoutedCall(edge.symbol, score, target.symbol_id, sites)
     ordered = sorted(rows.values(), key=lambda r: (-r.score, r.symbol.file, r.symbol.line))
     return CallGraphAnswer(
-        query=response.query,
+        query=query,
         intent=intent,
         targets=tuple(t.symbol_id for t in targets),
         items=tuple(ordered[offset : offset + limit]),

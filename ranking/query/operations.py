@@ -19,7 +19,11 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.graph.call_questions import CallGraphAnswer, call_graph_answer
+from symfuse.ranking.graph.call_questions import (
+    CallGraphAnswer,
+    call_graph_answer,
+    named_targets,
+)
 from symfuse.ranking.graph.targets import find_targets, resolve_one
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
@@ -38,14 +42,14 @@ from symfuse.ranking.query.requests import (
     TextRequest,
     UsagesRequest,
 )
-from symfuse.ranking.query.responses import SearchItem, SearchResponse
+from symfuse.ranking.query.responses import CallQuery, SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.search import repositories
 from symfuse.ranking.search.details import FileOutline, SymbolDetail, get_symbol, is_file
 
 # What only some operations need is imported where it is used: every CLI command builds
 # its options from OPERATIONS, and a search has no use for the git history, the import
-# graph (networkx) or the dead-code rules (about 0.2 s of a warm `symfuse search`).
+# graph (networkx) or the dead-code rules (a noticeable part of a warm `symfuse search`).
 if TYPE_CHECKING:
     from symfuse.ranking.analysis.dead_code import DeadCodeResult
     from symfuse.ranking.analysis.impact import ImpactResult
@@ -104,6 +108,7 @@ def search(
     Roots that cannot be read are left out and named in ``errors``; ``per_repo``
     asks each repository for its share of the limit (:mod:`symfuse.ranking.search.repositories`).
     """
+    from symfuse.ranking.query.parse import parse
     from symfuse.ranking.search.pipeline import search as ranked
 
     if request.at_commit is not None:
@@ -119,7 +124,12 @@ def search(
     if per_repo:
         wider = min(MAX_LIMIT, request.limit * len(index.roots))
         asked = asked.model_copy(update={"limit": wider})
-    response = ranked(index, asked, directory=directory, prepared=prepared)
+    parsed = parse(request)
+    if parsed.call is not None:
+        routed = call_answer(index, asked, parsed.call, directory=directory, prepared=prepared)
+        if routed is not None:
+            return routed
+    response = ranked(index, asked, directory=directory, prepared=prepared, parsed=parsed)
     if per_repo:
         items = repositories.spread(response.items, request.limit, lambda i: i.symbol.root)
         response = dataclasses.replace(response, items=tuple(items), limit=request.limit)
@@ -127,10 +137,25 @@ def search(
         response = dataclasses.replace(response, errors=tuple(errors))
     if request.include_removed:
         response = _with_removed(index, request, response, histories)
-    if response.intent is None:
-        return response
-    routed = call_graph_answer(index, response, request.limit, request.offset)
-    return response if routed is None else routed
+    return response
+
+
+def call_answer(
+    index: Index,
+    request: SearchRequest,
+    call: CallQuery,
+    *,
+    directory: Path | None = None,
+    prepared: Prepared | None = None,
+) -> CallGraphAnswer | None:
+    """The call graph's answer to the question ``call`` that ``request`` asks (None when
+    it names no symbol the request's filters leave in): read by name, nothing ranked."""
+    from symfuse.ranking.prepared.build import prepare
+    from symfuse.ranking.search.pipeline import search_mask
+
+    prepared = prepared if prepared is not None else prepare(index, directory)
+    targets = named_targets(index, call, search_mask(index, prepared, request))
+    return call_graph_answer(index, request.query, call, targets, request.limit, request.offset)
 
 
 def _with_removed(

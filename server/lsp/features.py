@@ -21,7 +21,8 @@ from pygls.uris import from_fs_path
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.api import Stopped, call_query, snippet
+from symfuse.ranking.api import Stopped, snippet
+from symfuse.ranking.query.parse import SymbolQuery, parse_symbol_query
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.server.common.service import IndexService
 from symfuse.server.lsp import convert as lsp_convert
@@ -29,7 +30,7 @@ from symfuse.server.lsp import questions as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
 from symfuse.server.lsp.positions import Encoding, FileMapper
 from symfuse.server.lsp.protocol import ProtocolJson
-from symfuse.server.lsp.search import SymbolQuery, call_graph, parse_query, search
+from symfuse.server.lsp.search import call_graph, search
 
 PARTIAL_BATCH = 50
 
@@ -45,7 +46,7 @@ def register(ls: SymfuseLanguageServer) -> None:
 async def workspace_symbol(
     ls: SymfuseLanguageServer, params: lsp.WorkspaceSymbolParams
 ) -> list[lsp.WorkspaceSymbol] | list[dict[str, Any]]:
-    wanted = parse_query(params.query)
+    wanted = parse_symbol_query(params.query)
     limit = ls.state.options.search.result_limit
     service = ls.state.service
     if service is not None and service.sharded:
@@ -66,7 +67,7 @@ async def workspace_symbol(
 
     try:
         # names only, unless a call-graph question needs the edges
-        linked = call_query(wanted.text) is not None
+        linked = wanted.call is not None
         found = await query(ls, answer, superseded, linked)
     except Stopped as exc:
         raise JsonRpcContentModified("superseded by a newer workspace/symbol request") from exc

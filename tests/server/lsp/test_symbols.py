@@ -7,8 +7,8 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from symfuse.indexer.model import Kind
+from symfuse.ranking.query.parse import parse_symbol_query as parse_query
 from symfuse.server.common.metrics import MetricsStore
-from symfuse.server.lsp.search import parse_query
 from tests.support.lsp import capabilities, lsp_session
 
 
