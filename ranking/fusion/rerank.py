@@ -1,4 +1,4 @@
-"""A learned re-ranking of a prose query's first answers (issue 13).
+"""A learned re-ranking of a prose query's first answers.
 
 Fusion ranks each channel by itself; what it cannot weigh is evidence about a
 candidate against the others: how well the translation model (:mod:`.translation`)
@@ -10,9 +10,9 @@ re-ordered by ``WEIGHTS . x``; the rest keep their order below them, and scores 
 their values in the new order (they never increase down the list).
 
 The weights are a linear model trained pairwise (RankNet's logistic loss, Burges et al.
-2005) by tests/bench/nl_combiner.py on corpora no benchmark uses: 900 docstring queries
-of six sdists (requests, flask, werkzeug, jinja2, httpx, rich) and 711 commit subjects
-of seven repositories in five languages; the docstring queries' share of the loss and
+2005) by tests/bench/nl_combiner.py on corpora no benchmark uses: docstring queries of
+six sdists (requests, flask, werkzeug, jinja2, httpx, rich) and commit subjects of
+seven repositories in five languages; the docstring queries' share of the loss and
 the L2 weight were chosen on the benchmarks' tuning halves. Its figures are in
 tests/bench/README.md (nl_combiner.py). The bench collects features with the
 re-ranking off (``WEIGHTS = None``) through this module's :func:`features`, so that

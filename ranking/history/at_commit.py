@@ -1,4 +1,4 @@
-"""A definition as of a commit, or one removed since, read from git objects (issue 18 item 7).
+"""A definition as of a commit, or one removed since, read from git objects.
 
 ``get`` with ``at_commit`` (a hash, a tag, ``HEAD~5``) reads the definition's file
 as it was in that commit (``git cat-file``, nothing checked out) and extracts it as

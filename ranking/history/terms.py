@@ -3,8 +3,8 @@
 Each segment of a repository's history (:mod:`symfuse.indexer.history.store`) gets a
 ``terms-<segment>.npz`` the first time it is searched: a segment-local vocabulary and
 two commits x terms count matrices (the message; the diff text). A segment never
-changes, so neither does its terms file; tokenizing redis's 12,000 commits once costs
-tens of seconds, reading the file back a fraction of one.
+changes, so neither does its terms file; tokenizing a long history is slow, reading
+the file back is quick.
 """
 
 from __future__ import annotations

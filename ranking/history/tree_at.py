@@ -1,5 +1,5 @@
 """A repository's whole tree as of a commit, indexed: what ``search`` and ``symbols`` read
-with ``at_commit`` (issue 18 item 7).
+with ``at_commit``.
 
 The commit's tree comes out of the git object store (``git archive``: nothing is
 checked out in the repository) into the index directory, under

@@ -3,24 +3,24 @@
 The channels read a term's postings as a slice of a column-compressed matrix
 (``indptr``, ``indices`` and the entries' values) and nothing else. Keeping the
 matrices a search holds in this plain form lets a warm start read them from the
-ranking file and answer without importing scipy: importing ``scipy.sparse`` took
-about a tenth of a warm ``symfuse search`` (its array-API layer imports numpy's
-every lazy submodule, ``numpy.f2py`` among them). Building and updating the
+ranking file and answer without importing scipy: importing ``scipy.sparse`` is a
+large part of a warm ``symfuse search`` (its array-API layer imports numpy's every
+lazy submodule, ``numpy.f2py`` among them). Building and updating the
 structures still use scipy (:meth:`Columns.of`, :meth:`Columns.scipy`).
 
 The ranking file maps these arrays, so their size is both the index's size on disk
-and the pages a server's searches touch. They are kept compact (issue 16) without
-changing a single value a search reads:
+and the pages a server's searches touch. They are kept compact without changing a
+single value a search reads:
 
-- row ids are ``uint16`` when the matrix has at most 65,536 rows (SQLAlchemy's 56k
-  symbols), else ``int32``;
+- row ids are ``uint16`` when the matrix has at most 65,536 rows (a large workspace's
+  symbols may fit), else ``int32``;
 - an entry's value may be stored factored (:class:`Coding`): a code into a table of
   the matrix's distinct values (a term's counts are a few hundred distinct numbers;
-  a BM25 head's field-weighted counts 11k on SQLAlchemy), times a per-column and a
-  per-row scale, divided by a per-row divisor, rounded to float32 last. That is the
-  arithmetic that made the values (TF-IDF's ``ln(1 + tf) * idf * 1 / |row|``, BM25's
-  ``tf / norm``), done in the same order, so each value is bit for bit the one it
-  replaces (:meth:`Columns.column`).
+  a BM25 head's field-weighted counts more, but far fewer than its entries), times a
+  per-column and a per-row scale, divided by a per-row divisor, rounded to float32
+  last. That is the arithmetic that made the values (TF-IDF's ``ln(1 + tf) * idf * 1 /
+  |row|``, BM25's ``tf / norm``), done in the same order, so each value is bit for bit
+  the one it replaces (:meth:`Columns.column`).
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ class Coding:
         self, stored: npt.NDArray[Any], rows: npt.NDArray[Any], columns: npt.NDArray[Any] | int
     ) -> npt.NDArray[np.float32]:
         """The values of entries ``stored`` at ``rows`` of ``columns`` (one, or one each)."""
-        # np.take and in-place products: as fast as slicing stored float32 values (a search
-        # reads SQLAlchemy's largest columns, 16k entries, in about 0.1 ms either way)
+        # np.take and in-place products: as fast as slicing stored float32 values, even for
+        # the longest columns
         base = stored if self.table is None else np.take(self.table, stored)
         if self.column is None and self.row is None and self.divisor is None:
             return base
@@ -101,8 +101,7 @@ class Columns:
     def coded(cls, matrix: sparse.spmatrix | sparse.sparray, scales: Coding) -> Columns:
         """``matrix`` by column, its float32 values coded in a table when they have few
         distinct values (others are kept as they are); ``scales`` (without a table) apply
-        when a value is read. The table costs a sort of the values (0.1-0.3 s for
-        SQLAlchemy's 3M), once per build."""
+        when a value is read. The table costs a sort of the values, once per build."""
         plain = cls.of(matrix)
         table, stored = None, plain.stored
         if plain.stored.dtype == np.float32:

@@ -254,8 +254,8 @@ class Corpus:
 
         Never read from the ranking file: a build of exactly the index it was written for
         reads the joined structures instead (:func:`~.joined.restore_exact`),
-        so any other build has its own borrowed words to make (17.8 MB not stored for
-        SQLAlchemy)."""
+        so any other build has its own borrowed words to make, and storing them would
+        only make the file larger."""
         from scipy import sparse
 
         width = len(documents.vocabulary)

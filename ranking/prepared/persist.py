@@ -68,7 +68,7 @@ def save(path: Path, prepared: Prepared) -> None:
         **translation_arrays(prepared.translation),
     }
     try:
-        # straight into the file: Django's 170 MB are not first assembled in memory
+        # straight into the file: a large workspace's arrays are not first assembled in memory
         atomic_write(path, lambda file: write_archive(file, arrays), mapped=True)
     except OSError as exc:
         log.warning("cannot save ranking data to %s: %s", path, exc)
@@ -102,7 +102,7 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
     Their body counts and name trigrams are not among them: the BM25 body matrix
     (``x_lexical_body``) and the trigram matrix (``x_trigrams``), mapped by a search,
     hold the same values by column, and :func:`restore` reads the rows back from them
-    (7 MB less on SQLAlchemy for the bodies)."""
+    (a smaller file)."""
     pieces = prepared.pieces
     terms = len(prepared.vocabulary)
     starts = [p.text.starts for p in pieces]
@@ -115,8 +115,8 @@ def _piece_arrays(prepared: Prepared) -> Arrays:
         "vocabulary": strings(list(prepared.vocabulary)),
         "trigram_vocabulary": strings(prepared.trigram_vocabulary),
         "head_length": np.concatenate([p.text.head_length for p in pieces] or [np.zeros(0)]),
-        # term ids as uint16 when the vocabulary allows (read back as int32): deflated,
-        # SQLAlchemy's sequence 2.54 -> 2.09 MB and head ids 0.98 -> 0.80 MB
+        # term ids as uint16 when the vocabulary allows (read back as int32): smaller even
+        # once deflated
         "sequence": narrow_ids(
             np.concatenate([p.text.sequence for p in pieces] or [np.zeros(0, dtype=np.int32)]),
             terms,
@@ -263,9 +263,8 @@ def own_vectors(
     """Every symbol's vector of its own text: the final vectors as their codes give them
     (coding them again gives the same codes), the heirs' rows embedded again from their
     stored head and body (without the borrowed words), as the build embedded them: bit
-    for bit (each row's product reads that row alone). For
-    SQLAlchemy's 20,907 heirs this takes about 0.2 s, on a restore only; storing them
-    took 10.7 MB."""
+    for bit (each row's product reads that row alone). This costs a restore, and only a
+    restore, a moment; storing them would make every ranking file larger."""
     own = stored_vectors(arrays).rows()  # a copy in float32
     if "heirs" not in arrays:
         return own

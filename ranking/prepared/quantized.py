@@ -1,11 +1,11 @@
-"""Unit vectors kept as int8 codes and a scale per row (issue 16: disk and serving memory).
+"""Unit vectors kept as int8 codes and a scale per row: less disk and serving memory.
 
-The similarity channel reads every symbol's vector on every query: 56k x 96 float32 on
-SQLAlchemy, 21.6 MB of the ranking file mapped and resident in a server. Stored as
+The similarity channel reads every symbol's vector on every query: as float32, a
+large part of the ranking file that a server maps and keeps resident. Stored as
 ``int8`` codes with one float32 scale per row (the row's largest magnitude over 127,
 so each row uses the codes' whole range) they take a quarter of that. A cosine read
-from the codes is within 0.003 of the float32 one (about 5e-4 on average) for unit
-rows of 96 dimensions; the golden sets' figures are in the commit that made them.
+from the codes stays close to the float32 one, and the golden sets' figures do not
+move (tests/bench/README.md).
 
 Searches and builds read the same codes: a structure built in this process scores
 exactly as the one a restart maps from the ranking file.
@@ -48,8 +48,8 @@ class Quantized:
 
     def dot(self, vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Every row's dot product with ``vector``, converted a block of rows at a time
-        (numpy has no int8 BLAS; converting the whole matrix would allocate 21 MB a
-        query on SQLAlchemy, and einsum straight over the codes is slower)."""
+        (numpy has no int8 BLAS; converting the whole matrix would allocate a float32 copy
+        of every vector a query, and einsum straight over the codes is slower)."""
         rows, dimensions = self.shape
         vector = np.asarray(vector, dtype=np.float32)
         out = np.empty(rows, dtype=np.float32)

@@ -76,8 +76,8 @@ def newest(directory: Path) -> Path | None:
 
 
 # bytes: members this large are mapped from the file, not read. 64 KB, not 1 MB: the
-# compact matrices' byte-wide values (0.8 MB each on SQLAlchemy) and the per-row scales
-# were read onto the heap below 1 MB (a server's 3 MB more); a mapping costs a page.
+# compact matrices' byte-wide values and the per-row scales are often below 1 MB, and
+# read onto the heap they would stay there for the server's life; a mapping costs a page.
 MAP_AT_LEAST = 1 << 16
 
 
@@ -160,7 +160,7 @@ def stale_reason(arrays: Any) -> str:
 
 # Members that only restoring the per-file pieces reads (a server whose index changed
 # since the file was written), never a search of the exact index: they are deflated
-# (integers, 4-5x smaller: SQLAlchemy's 24 MB take 5), the rest stored as they are so
+# (integers, which deflate to a fraction of their size), the rest stored as they are so
 # that a search maps them (:class:`MappedArchive`).
 DEFLATED = frozenset(
     {"head_length", "sequence", "starts", "sizes"}
@@ -172,7 +172,7 @@ DEFLATED = frozenset(
     # the translation model's code rows: an exact load reads them whole into memory too
     | {f"x_code_{part}" for part in ("indptr", "indices", "counts", "lengths")}
 )
-DEFLATE_LEVEL = 1  # level 6 saves 10% more at three times the time, on every save
+DEFLATE_LEVEL = 1  # higher levels save little more at several times the time, on every save
 
 
 def write_archive(file: BinaryIO, arrays: Arrays) -> None:
@@ -299,7 +299,7 @@ def heir_arrays(prepared: Prepared) -> Arrays:
     (:func:`symfuse.ranking.prepared.persist.own_vectors`). Neither the borrowed words nor the
     heirs' own vectors are stored: any build but the exact one makes its own words
     (:meth:`~symfuse.ranking.prepared.corpus.Corpus.update`), and the vectors come back bit for
-    bit from the stored pieces (10.7 MB not stored for SQLAlchemy)."""
+    bit from the stored pieces."""
     if not prepared.heirs.shape[0]:
         return {}
     return {"heirs": prepared.heirs}

@@ -45,7 +45,7 @@ class FilePiece:
     ) -> FilePiece:
         """A piece read from disk; :meth:`complete` adds what is cheap to recompute.
         ``split``: the names' separator-free and spaced forms as stored with it, when
-        the file had them (splitting 57k names is most of a completion)."""
+        the file had them (splitting every name is most of a completion)."""
         forms = (
             NameForms([], [], *split, []) if split is not None else NameForms([], [], [], [], [])
         )

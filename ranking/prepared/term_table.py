@@ -2,9 +2,8 @@
 string, int and dict entry per term.
 
 A ranking file keeps each vocabulary as its terms joined by ``"\\n"`` (UTF-8), a term's
-id being its position. Loading one used to decode every term and build ``{term: id}``:
-6.4 MB for SQLAlchemy's 44.8k corpus terms and 1.4 MB more for the word model's 11.7k,
-which a server kept for as long as it served, to look up a query's few words.
+id being its position. Decoding every term into a ``{term: id}`` dict would cost a
+server megabytes for as long as it serves, to look up a query's few words.
 :class:`TermTable` answers the same lookups from the stored bytes and three small arrays:
 a 64-bit hash of each term, sorted, with the term's id beside it; a lookup hashes the
 word, bisects, and compares the stored bytes, so the answer is exact (two terms of one

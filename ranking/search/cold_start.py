@@ -1,20 +1,17 @@
 """A name query's answer on a cold start, before the ranking structures exist.
 
 Building the ranking structures of a large workspace the first time is most of
-a cold start: on SQLAlchemy about 10 s on two cores, after a 6-9 s index
-(tests/bench/large_bench.py). A query shaped like an identifier needs none of
-them: the quick name ranking (:mod:`.quick`: the identity tiers, then names a few
-edits away, PageRank breaking ties) finds what the fused ranking finds. On the
-golden sets, quick against fused (hit@k, Django's 300 queries a category):
-exact 1.000 / 1.000, typo 0.993 / 1.000, abbreviation 0.883 / 0.887, partial
-0.950 / 0.950, kind 1.000 / 1.000; the fixture's 1.000 everywhere for both.
+a cold start, longer than the index itself (tests/bench/large_bench.py). A query
+shaped like an identifier needs none of them: the quick name ranking (:mod:`.quick`:
+the identity tiers, then names a few edits away, PageRank breaking ties) finds what
+the fused ranking finds: on the golden name sets their figures are nearly the same.
 
 So a server (MCP or LSP) that has no structures yet for a large index answers an
 identifier query with nothing but the filters the quick ranking has (kind,
 language, file globs) from names at once, marked ``names_only``, and builds the
 structures meanwhile (the index service both servers share).
 Anything else (prose, a dotted or path query, a call-graph question, the
-filters and options only the fused search has) waits for them, as before. The
+filters and options only the fused search has) waits for them. The
 CLI always waits: one command, one ranking, whatever ran before it.
 """
 

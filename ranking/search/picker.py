@@ -166,7 +166,7 @@ def stale_search(
     if not fresh:
         return fused
     # a symbol's tier is its own names' (a table of the page alone: the old index's
-    # position dict cost 30 ms to make on each edit's first answer)
+    # position dict would be made on each edit's first answer)
     fused_tier = identity.tiers(NameTable.build(fused), query).tolist()
     return _merged(fused, fused_tier, fresh)[:limit]
 

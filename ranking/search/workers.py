@@ -1,7 +1,7 @@
 """Work a search runs beside its other channels, on a thread of its own.
 
-The similarity channel's dense product reads every symbol's vector (56k x 96 float32
-on SQLAlchemy, 22 MB a query) and numpy lets go of the GIL while it runs; the names
+The similarity channel's dense product reads every symbol's vector (megabytes a query
+on a large workspace) and numpy lets go of the GIL while it runs; the names
 and BM25 channels meanwhile scan strings in C and Python under the GIL. Run side by
 side, a search waits for the longer of the two, not their sum, when a core is free.
 

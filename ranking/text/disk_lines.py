@@ -2,12 +2,10 @@
 
 A search answer shows a few lines of each hit (:mod:`symfuse.ranking.search.snippets`). Read
 through the text cache (:class:`symfuse.ranking.text.paths.Source`), every file a hit sits in
-stayed in memory whole: after 100 searches on SQLAlchemy a ``symfuse mcp`` held 270 files,
-about 24 MB of text and line lists, and the cache grows to 48 million characters. Here a
-file is read once to find its line offsets (two int32 a line), and a snippet's lines are
-read again from the file, a block at a time: a search holds nothing but the offsets.
-The price is an open and a read per hit, 5-15 us each from the page cache (about 0.4 ms
-more for a search's 20 snippets than from held text).
+would stay in memory whole, text and line lists, and a server's cache would grow with its
+searches. Here a file is read once to find its line offsets (two int32 a line), and a
+snippet's lines are read again from the file, a block at a time: a search holds nothing
+but the offsets. The price is an open and a read per hit, cheap from the page cache.
 
 Texts and offsets agree only where the file is valid UTF-8 (a replaced byte changes the
 text's length); other files, and files too large for int32 offsets, are read whole.
@@ -119,6 +117,5 @@ def offsets_of(real: str, st: os.stat_result) -> Offsets | None:
 
 
 def offsets_cache(max_lines: int = 4_000_000) -> FileCache[Offsets]:
-    """Files' line offsets by real path, bounded by lines held (SQLAlchemy's 616k lines:
-    about 5 MB)."""
+    """Files' line offsets by real path, bounded by lines held (eight bytes a line)."""
     return FileCache(offsets_of, lambda offsets: len(offsets.starts), max_lines)

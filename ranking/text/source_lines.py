@@ -1,8 +1,8 @@
 """A file's lines as offsets into its text: ``str.splitlines`` without a string per line.
 
 Servers keep recently read files for snippets and text search
-(:class:`symfuse.ranking.text.paths.Source`). Held as ``splitlines()`` lists, SQLAlchemy's
-600k lines cost about 80 bytes each beside the text itself; :class:`Lines` keeps two
+(:class:`symfuse.ranking.text.paths.Source`). Held as ``splitlines()`` lists, every line
+costs a string object beside the text itself; :class:`Lines` keeps two
 int32 offsets per line and slices a line out when it is asked for. For ASCII text (most
 code) the offsets come from numpy over the bytes; other text keeps the list, since
 ``splitlines`` also breaks at Unicode separators whose byte and character offsets differ.

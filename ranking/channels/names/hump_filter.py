@@ -3,11 +3,11 @@
 An all-lower-case word (``sess``) is read letter by letter: each letter continues the
 current sub-token or starts the next one (:func:`..identity.camel_hump_pattern`).
 That regex has no literal to skip ahead with: it tries every sub-token starting with
-the word's first letter, and is the costliest scan of the identity channel when it reads
-every name. A name can only match if it holds every letter
-of the word and has a sub-token starting with its first (with several humps, ``ColElem``,
-one starting with each hump's first letter): two bit masks per name say so, and the
-regex then reads only the names that pass.
+the word's first letter, and is the costliest scan of the identity channel when it
+reads every name. A name can only match if it holds every letter of the word and has a
+sub-token starting with its first (with several humps, ``ColElem``, one starting with
+each hump's first letter): two bit masks per name say so, and the regex then reads
+only the names that pass.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ all of them costs a Python loop over the hits, long for a common needle; two bin
 searches over the text's suffix array cost the same whatever the hit count.
 
 The array is built by libdivsufsort (``pydivsufsort``, quick even for a large
-workspace's names) on demand: a long-running server builds it in its warming thread once the ranking
-structures are ready (:meth:`Suffixes.build`), a one-shot search never does and scans
-with ``str.find``. Until it is built, :meth:`Suffixes.find` answers None.
+workspace's names) on demand: a long-running server builds it in its warming thread
+once the ranking structures are ready (:meth:`Suffixes.build`), a one-shot search
+never does and scans with ``str.find``. Until it is built, :meth:`Suffixes.find` answers None.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ BUNDLED = "all_minilm_l6_v2/model.zip"
 # model reads up to 256, but cost grows with length and embedding a workspace on a small
 # machine is slow already at 64 (tests/bench/nl_bench.py --semantic).
 MAX_TOKENS = 64
-BATCH_TOKENS = 4096  # word pieces per forward pass: bounds attention memory
+BATCH_TOKENS = 4096  # word pieces per forward pass: bounds attention memory (~25 MB at 128)
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
 
 
