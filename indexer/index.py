@@ -149,7 +149,7 @@ class Index:
     def pagerank_of(self, ids: Sequence[str]) -> list[float]:
         """The PageRank of each of ``ids`` as :attr:`pagerank_by_id` has it (0.0 for an id
         it lacks), without making that dict: an editor ranking a changed file's few
-        symbols paid 25 ms for SQLAlchemy's 56k on each edit."""
+        symbols would pay for a dict of every symbol on each edit."""
         known = self._rank_by_number
         if known is None:
             ranks = self.pagerank_by_id
@@ -347,9 +347,8 @@ class Index:
     def _ranks_by_number(self) -> npt.NDArray[np.float64]:
         """:attr:`pagerank` read through the symbols' numbers (a symbol without a rank, new
         since the ranks were computed, gets the uniform rank, as through
-        :attr:`pagerank_by_id`),
-        without the id -> rank dict: a server keeps neither it nor a float object per
-        symbol (3.3 MB on SQLAlchemy)."""
+        :attr:`pagerank_by_id`), without the id -> rank dict: a server keeps neither it
+        nor a float object per symbol."""
         import numpy as np
 
         known = self._rank_by_number

@@ -238,7 +238,7 @@ class Reference:
     name an import binds when it differs from ``name``.
 
     Not frozen, unlike the other records: hundreds of thousands are created per
-    index, and a frozen dataclass's ``__init__`` costs about five times as much.
+    index, and a frozen dataclass's ``__init__`` costs several times as much.
     Treat instances as read-only.
     """
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from symfuse.indexer.update.buffer_trees import BufferTrees
 
 # The parser and the process pool are imported where they are first used: `symfuse
-# index` with nothing new to parse needs neither (20 ms of its start-up).
+# index` with nothing new to parse needs neither (their import would slow its start-up).
 
 log = logging.getLogger(__name__)
 
@@ -282,6 +282,6 @@ def _parse_in_pool(
         log.warning("parser processes failed (%s); parsing the rest in this process", exc)
         yield from _parse_here(itertools.chain(submitted[done:], jobs), bar)
     finally:
-        # Not waiting for the workers to exit (0.2 s on Django): they wind down
+        # Not waiting for the workers to exit (a wait for nothing): they wind down
         # while the caller links; the interpreter joins them before it exits.
         pool.shutdown(wait=False, cancel_futures=True)

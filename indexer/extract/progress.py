@@ -34,8 +34,9 @@ class _SilentBar:
 
 
 def progress_bar(total: int | None, show: bool) -> Bar:
-    """tqdm on a terminal; otherwise nothing, and tqdm is not even imported (20 ms of
-    every command, most of them run by editors and scripts without a terminal)."""
+    """tqdm on a terminal; otherwise nothing, and tqdm is not even imported (its import
+    would slow every command, most of them run by editors and scripts without a
+    terminal)."""
     if not (show and sys.stderr.isatty()):
         return _SilentBar()
     from tqdm import tqdm

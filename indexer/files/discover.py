@@ -20,7 +20,7 @@ from symfuse.indexer.files import headers as header_language
 from symfuse.indexer.files import languages
 from symfuse.indexer.model import Skipped
 
-if TYPE_CHECKING:  # imported once a tree has a .gitignore or globs are given (15 ms)
+if TYPE_CHECKING:  # imported once a tree has a .gitignore or globs are given (slow)
     import pathspec
 
 log = logging.getLogger(__name__)
@@ -308,8 +308,8 @@ class _Walk:
     ``visited`` holds the resolved path of every folder walked, so a link back up (a
     loop) or to a folder walked already is skipped without a stat per folder (a folder
     reached without a link resolves to its parent's path plus its name). A
-    ``.gitignore`` is opened only where the listing has one: Django's sdist has 3240
-    folders and no ignore file.
+    ``.gitignore`` is opened only where the listing has one: most folders of a source
+    tree have none.
     """
 
     def __init__(

@@ -1,11 +1,11 @@
 """Commits and their diffs read from a repository's object store with the git command line.
 
-Why the command line and not a library: ``tests/bench/history_bench.py libraries`` read
-redis's 12,272 commits with their first-parent diffs (paths, status, renames, hunks) in
-17 s with ``git log -p``, 27 s with pygit2 1.21 (libgit2's diff is slower than git's,
-and it runs in our process, holding the interpreter) and about 6 minutes with dulwich
-1.2 (its diff is Python). ``git log`` also runs beside us, on another core, while we
-parse the previous commit's blobs, and it adds no dependency.
+Why the command line and not a library: ``tests/bench/history_bench.py libraries`` reads
+a repository's commits with their first-parent diffs (paths, status, renames, hunks)
+fastest with ``git log -p``; pygit2 is slower (libgit2's diff is slower than git's, and it
+runs in our process, holding the interpreter) and dulwich far slower (its diff is
+Python). ``git log`` also runs beside us, on another core, while we parse the previous
+commit's blobs, and it adds no dependency.
 
 One ``git log`` streams every new commit, oldest first, with its raw diff lines (status,
 blob ids, renames) and its patch (``-U0``: changed lines only); one ``git cat-file

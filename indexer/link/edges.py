@@ -22,7 +22,7 @@ EdgeRow = tuple[str, str, int, float]
 class StoredEdges(Sequence[EdgeRow]):
     """One file's edges as loaded from the store: rows made on first use.
 
-    Loading builds none of them (0.07 s of Django's load): ranking reads the arrays,
+    Loading builds none of them (that would cost every load): ranking reads the arrays,
     and a change re-reads only the rows of the files it relinks.
     """
 
@@ -149,7 +149,7 @@ class EdgeNumbering:
         ids, src, dst, kind = graph.ids, graph.src, graph.dst, graph.kind
         weights = graph.milli / 1000.0
         self.numbers = {sid: i for i, sid in enumerate(ids)}
-        # the parts are views of the stored int32 ends (int64 copies: 3.9 MB on SQLAlchemy)
+        # the parts are views of the stored int32 ends (int64 copies would double them)
         by_file: dict[str, Sequence[EdgeRow]] = {}
         start = 0
         for key, count in graph.files:
@@ -213,8 +213,7 @@ class EdgeNumbering:
         """Number the edges of the files among ``keys`` whose rows changed, in one pass.
 
         One list of all their rows, transposed once, then split per file (views): a
-        cold build has 2869 files to number on Django, and four small arrays per file
-        cost 0.1 s more than this.
+        cold build numbers every file, and four small arrays per file cost more.
         """
         import numpy as np
 

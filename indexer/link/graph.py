@@ -69,8 +69,8 @@ def relink(index: Index, files: Iterable[str]) -> set[str]:
     interface edges are recomputed for every file (:mod:`go_interfaces`). Returns the
     other files whose edges that changed.
 
-    (Linking in forked children was tried: on Django it cost 1-3 s more CPU in
-    copy-on-write faults and pickled edges than it saved in wall time on 2 cores.)
+    (Linking in forked children costs more CPU in copy-on-write faults and pickled edges
+    than it saves in wall time on a two-core machine.)
     """
     resolver = Resolver(index)
     keys = list(files)
@@ -89,9 +89,9 @@ def affected_files(index: Index, changed_names: set[str], changed_files: set[str
     """Files whose edges may change when definitions of ``changed_names`` appear or vanish."""
     files = {key for key in changed_files if key in index.files}
     if len(changed_names) <= FEW_NAMES:
-        # An edit touches a few names: checking each file's name set costs about 1 ms,
-        # building the name -> files table costs 70 ms on Django (a one-shot command
-        # builds it from scratch every time).
+        # An edit touches a few names: checking each file's name set is far cheaper than
+        # building the name -> files table (a one-shot command builds it from scratch
+        # every time).
         files.update(k for k, e in index.files.items() if not changed_names.isdisjoint(e.ref_names))
     else:
         for name in changed_names:

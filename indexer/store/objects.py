@@ -69,7 +69,7 @@ class Store:
 
     def write_records_early(self, index: Index) -> None:
         """Start writing the parsed records of ``index`` while the caller goes on
-        (a cold build links and ranks meanwhile, 0.1 s of Django's); :meth:`save`
+        (a cold build links and ranks meanwhile, off its serial tail); :meth:`save`
         takes the pack for every file whose record is still the one written."""
         self.objects.mkdir(parents=True, exist_ok=True)
         records = [
@@ -315,7 +315,7 @@ class Store:
     def _write_graph(self, index: Index) -> str:
         """Edges as arrays of positions in the index's symbol ids (bytes, not one msgpack
         item per number). The ids are the symbols' own, in order: only their digest is
-        stored (a second copy was 4.6 MB of SQLAlchemy's 8.2 MB graph)."""
+        stored (a second copy would be more than half of the graph)."""
         import numpy as np
 
         edges = index.edges
@@ -368,8 +368,8 @@ def _whole_record(entry: FileEntry) -> bytes:
 
 def _small(values: npt.NDArray[np.int32]) -> list[Any]:
     """Non-negative integers as ``[dtype, bytes]``: uint16 when they fit, else int32.
-    SQLAlchemy's edge ends (56k symbols) and weights (thousandths, at most 1000) fit:
-    0.97 -> 0.48 MB each."""
+    Edge ends fit while the index has fewer than 65,536 symbols, and weights (thousandths,
+    at most 1000) always do: half the bytes each."""
     fits = not values.shape[0] or (int(values.min()) >= 0 and int(values.max()) < 1 << 16)
     dtype = "<u2" if fits else "<i4"
     return [dtype, values.astype(dtype).tobytes()]

@@ -17,7 +17,7 @@ from symfuse.indexer.store.manifest import FileMeta
 
 def write_pack(objects: Path, chunks: list[bytes], digests: list[bytes]) -> str:
     """Write records (as chunks) to a pack named by their digests (rows.record_parts);
-    its name. Hashing the digests, not the 28 MB of Django's records, keeps a writer
+    its name. Hashing the digests, not the records' many megabytes, keeps a writer
     thread from taking the interpreter lock thousands of times."""
     pack = "pack-" + hashlib.blake2b(b"".join(digests), digest_size=16).hexdigest()
     path = objects / f"{pack}.msgpack"

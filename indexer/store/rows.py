@@ -57,8 +57,8 @@ def symbol_rows(symbols: list[Symbol]) -> list[list[Any]]:
 
     A parent that is an earlier symbol of the file is its position there; the id and the
     qualified name are None when they are the ones its file, parent, name and kind make
-    (``path::Parent.name#kind``, ``parent.fqn + "." + name``). SQLAlchemy's pack: ids
-    4.6 MB, parents 3.3 MB and qualified names 3.9 MB were repeats of the file's own.
+    (``path::Parent.name#kind``, ``parent.fqn + "." + name``): most ids, parents and
+    qualified names repeat what the file's own rows say.
     """
     at: dict[str, int] = {}
     out = []
@@ -92,18 +92,17 @@ def symbols_from_rows(
     """The symbols of one file, sharing equal values instead of one copy per symbol.
 
     msgpack decodes every string and every int above 256 as an object of its own, and a
-    server keeps them all (SQLAlchemy: 56k symbols). Names and signatures repeat
+    server keeps them all. Names and signatures repeat
     (``__init__``, ``def __init__(self):``: one object per distinct string in ``shared``,
     which a whole load passes to every file); a parent's id is its own object; a name's
     line is most often the definition's, and line numbers above 256 (each an object of
-    its own) repeat across files: ``shared`` holds them too (2.5 MB on SQLAlchemy), and
-    the decorators' and bases' names (1.1 MB).
-    ``shared`` None: nothing is shared across files (a
-    one-shot command, for which a copy each is the faster load).
+    its own) repeat across files: ``shared`` holds them too, and the decorators' and
+    bases' names. ``shared`` None: nothing is shared across files (a one-shot command,
+    for which a copy each is the faster load).
 
     One loop, rows unpacked at once and ids made in place (:func:`_made_id`'s form): it
-    runs for every symbol whenever an index loads (SQLAlchemy's 56k: 144 -> 96 ms CPU, best
-    of 15, against a call per row that sliced it into three lists).
+    runs for every symbol whenever an index loads, and is faster than a call per row that
+    sliced it into three lists.
     """
     symbols: list[Symbol] = []
     cut = len(file) + 2  # a parent's id less its "file::" head
@@ -113,7 +112,7 @@ def symbols_from_rows(
             row[4] = shared.setdefault(row[4], row[4])
             row[5] = shared.setdefault(row[5], row[5])  # lines: an int key is never
             row[7] = shared.setdefault(row[7], row[7])  # equal to a string key
-            for at in (14, 15):  # decorators and bases: 2.4k and 1.4k distinct of 9k each
+            for at in (14, 15):  # decorators and bases: few distinct names, much repeated
                 if row[at]:
                     row[at] = [shared.setdefault(x, x) for x in row[at]]
         (sid, name, code, fqn, signature, line, col, end_line, end_col) = _HEAD(row)
@@ -172,12 +171,11 @@ def pack_references(ref_rows: list[RefRow]) -> tuple[bytes, bytes, list[str]]:
 
 
 # The references blob is deflated (zlib level 1) behind its row count (4 bytes, little
-# endian): SQLAlchemy's 8.9 MB of references are 3.1 MB in the pack and in a server,
-# which keeps every file's blob. It is read only when someone asks for references
-# (0.1 s to inflate all of SQLAlchemy's against 1 s to decode them); the count is read
-# from the header alone. The links blob is deflated too (3.2 -> 1.2 MB): linking
-# inflates each file's once per pass, about 10 ms for all of SQLAlchemy's.
-_REFS_LEVEL = 1  # level 6: 8% smaller, three times the time, in every parse
+# endian): it shrinks to a fraction of its size in the pack and in a server, which keeps
+# every file's blob. It is read only when someone asks for references (inflating costs
+# little next to decoding them); the count is read from the header alone. The links blob
+# is deflated too: linking inflates each file's once per pass, a small cost.
+_REFS_LEVEL = 1  # higher levels: a little smaller, several times the time, in every parse
 
 
 def _squeezed(ref_rows: list[RefRow]) -> bytes:

@@ -1,16 +1,15 @@
 """The last syntax tree of each edited buffer, so that its next version parses incrementally.
 
-An editor sends a buffer's whole text on every change. Parsing SQLAlchemy's largest
-file (test/sql/test_compiler.py, 8.5k lines) from scratch takes tree-sitter 50 ms,
-most of the 85 ms that the buffer's names took to become searchable; told what
-changed, tree-sitter reuses the old tree and takes 3 ms. What changed is read off the
-two texts: the bytes they share at the start and at the end bracket one edit, which
-covers any change an editor sends (a keystroke, a paste, a replaced range).
+An editor sends a buffer's whole text on every change. Parsing a large file from
+scratch is most of the time the buffer's names take to become searchable; told what
+changed, tree-sitter reuses the old tree and takes a small part of it. What changed is
+read off the two texts: the bytes they share at the start and at the end bracket one
+edit, which covers any change an editor sends (a keystroke, a paste, a replaced range).
 
 The full parse that follows a buffer's quick one (:mod:`symfuse.indexer.update.buffers`:
 its references once the edits pause) reads the same text, and takes the tree as it is.
 Only languages whose text tree-sitter reads as it is (no prepass) and texts without a
-byte-order mark keep a tree: others parse from scratch as before.
+byte-order mark keep a tree: others parse from scratch every time.
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
 """Editor buffers in a live index: names at each keystroke, links once the edits pause.
 
-An edit typed into a large workspace used to cost a full parse of the buffer, then a
-relink of what the change reaches and a PageRank over the whole graph, before the
-next ``workspace/symbol`` could answer: 435 ms for SQLAlchemy's largest file and a
-few hundred for an ordinary one, nearly all of it linking and ranking. A name search
-needs none of that. So an edit is taken in two steps:
+Taken in one step, an edit typed into a large workspace costs a full parse of the
+buffer, then a relink of what the change reaches and a PageRank over the whole graph,
+before the next ``workspace/symbol`` could answer: hundreds of milliseconds, nearly all
+of it linking and ranking. A name search needs none of that. So an edit is taken in two steps:
 
 1. **names** (:func:`parse_buffer` with ``shallow=True``): the buffer's definitions
    alone, put in the index at once (:func:`~symfuse.indexer.update.apply.patch` with

@@ -4,7 +4,7 @@ When a change to a few files moves nothing the graph reads (the same definitions
 and the same link groups, file by file: an edit inside a body, the most common
 one), every edge and rank stands, and only these files' records and the manifest
 are new. ``symfuse index`` after such an edit then reads the changed files'
-records alone, not Django's 2869 and the graph.
+records alone, not every file's and the graph.
 """
 
 from __future__ import annotations

@@ -95,8 +95,8 @@ def _collector_paused() -> Iterator[None]:
 
     An update allocates millions of small acyclic objects (references, edges,
     rows), each allocation burst triggering full collections that find nothing:
-    pausing them cut a cold index of Django's sdist from 7.0 s to 5.0 s. Memory is
-    still freed by reference counting; cycles wait for the next collection.
+    pausing them takes a large share off a cold index. Memory is still freed by
+    reference counting; cycles wait for the next collection.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -207,8 +207,8 @@ def _build(run: _Update) -> Index:
     """A cold build: the files go to the parser pool as discovery finds them.
 
     Two jobs leave the serial tail (link, rank, save) for moments the parent would
-    wait anyway: numpy, which ranking needs, is imported once the pool runs (0.08 s),
-    and the records are written to their pack while the graph is linked (0.1 s).
+    wait anyway: numpy, which ranking needs, is imported once the pool runs, and the
+    records are written to their pack while the graph is linked.
     """
     index = Index(run.aliases)
     config = run.config
