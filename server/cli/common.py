@@ -27,7 +27,7 @@ class CommandParser(argparse.ArgumentParser):
     """The parser of one subcommand, whose request options may be added on first need.
 
     ``symfuse index`` runs after every save (editor hooks), so it starts without
-    importing the request models (pydantic: about 0.1 s). The options generated
+    importing the request models (pydantic, slow to import). The options generated
     from them are :meth:`defer`-red: added when the command line has an option
     the parser does not know yet, or when help is shown.
     """
@@ -196,8 +196,8 @@ def configure_logging(args: argparse.Namespace) -> None:
 
 
 # What a one-shot command loaded (its index, ranking data): such a process ends with
-# os._exit, never tearing down that heap of about a million objects one by one
-# (0.1-0.3 s on Django's sdist that nobody waits for).
+# os._exit, never tearing down that heap of up to millions of objects one by one (time
+# nobody waits for).
 _held: list[object] = []
 
 

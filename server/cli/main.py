@@ -48,7 +48,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of ``command`` alone (with the index commands).
 
     Each command module imports what its commands run on: ``symfuse index``, run after
-    every save by editor hooks and scripts, imports no ranking (40-60 ms), and
+    every save by editor hooks and scripts, imports no ranking (slow to import), and
     ``symfuse search`` no TOON or navigation modules.
     """
     import importlib
@@ -110,9 +110,10 @@ def _fixed_mmap_threshold() -> None:
 
     glibc raises its mmap threshold to the size of each mapped block freed, up to 32 MB,
     so after the first large numpy temporary every array below that size comes from the
-    heap, whose free middle is never given back. Building SQLAlchemy's ranking structures
-    left about 100 MB free there (``malloc_trim`` returned it) and raised the first
-    search's peak; a fixed threshold keeps the heap to small objects: peak 612 -> 573 MB.
+    heap, whose free middle is never given back. Building a large workspace's ranking
+    structures left much of the heap free (``malloc_trim`` returned it) and raised the
+    first search's peak; a fixed threshold keeps the heap to small objects and the peak
+    lower.
     One-shot commands only: a server answers many searches, each with arrays of a few
     hundred KB (a float per symbol), which would each be mapped, faulted in and unmapped.
     """
@@ -149,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     one_shot = args.command not in _SERVERS
     if one_shot:
         # A one-shot command builds or loads a large, acyclic heap and exits: the cyclic
-        # collector would only walk it (about 0.1 s per full pass on Django's index).
+        # collector would only walk it (a full pass over a large index takes a while).
         gc.disable()
         if argv is None:  # this process is the command's own (not a caller's, as a test's)
             _fixed_mmap_threshold()

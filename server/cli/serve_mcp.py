@@ -125,7 +125,7 @@ def _serve_http(server: MCPServer[Any], host: str, port: int, allowed: list[str]
 
         uvicorn replaces our SIGTERM handler with its graceful shutdown, which waits for
         every request in flight: a ``search_text`` regex held a stopped server for the rest
-        of its time budget (27 s of 30), its worker process with it. Nothing an MCP
+        of its time budget, its worker process with it. Nothing an MCP
         server does needs finishing (index writes are atomic): it leaves as ``leave`` does.
         """
 

@@ -4,10 +4,10 @@ Loading an index and building or reading its ranking structures allocates many
 temporaries (decoded records, row lists, numpy blocks) in background threads. glibc
 gives each thread that allocates at once an arena of its own (up to eight per core),
 and a page left free in one arena serves no other; free pages stay resident until a
-later allocation in the same arena reuses them. Measured on SQLAlchemy, a ``symfuse
-mcp`` after 100 searches: two arenas instead of the default 257.4 -> 248.1 MB RSS (one:
-246.2); ``malloc_trim`` once the ranking structures are built, 6 MB less. Python's GIL
-already serializes most allocations, so the threads hardly contend for two arenas.
+later allocation in the same arena reuses them. Two arenas instead of the default, and
+``malloc_trim`` once the ranking structures are built, each lower a serving process's
+RSS (one arena saves little more). Python's GIL already serializes most allocations, so
+the threads hardly contend for two arenas.
 One-shot commands exit instead (:func:`symfuse.server.cli.main._fixed_mmap_threshold`).
 """
 

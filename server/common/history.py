@@ -19,7 +19,7 @@ from symfuse.indexer.history.store import HEAD, history_dir
 from symfuse.ranking.api import NO_HISTORY, Histories, HistoryNotIndexed, load_histories
 
 if TYPE_CHECKING:  # the builder (git log, diffs, tree-sitter) is imported when a build runs:
-    # every server keeps a keeper, few build (30 ms and 0.65 MB of a server's start)
+    # every server keeps a keeper, few build (its import would slow every server's start)
     from symfuse.indexer.history.build import HistoryReport
 
 log = logging.getLogger(__name__)
@@ -96,7 +96,7 @@ class HistoryKeeper:
 
     def refresh(self) -> None:
         """Read the commits made since the last update (a server with ``--history`` does
-        this before each history query: about 10 ms when there are none)."""
+        this before each history query: cheap when there are none)."""
         if not self.build or not self._done.is_set():
             return
         with self._refreshing:

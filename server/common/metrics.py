@@ -10,8 +10,8 @@ since metrics must never fail a query.
 
 The MCP server records off the request's path (``background=True``): the row is queued
 and a writer thread inserts what has queued in one transaction. A commit is
-usually 20 us, but one in about a hundred carried SQLite's WAL checkpoint, 4 ms
-and up to 29 ms, into the answer's time. Reading the rows writes what is queued
+usually quick, but now and then one carries SQLite's WAL checkpoint, far slower,
+into the answer's time. Reading the rows writes what is queued
 first, so the server's own reader (its stats tool) sees every query recorded before
 it asked; another process may see the last rows a moment later.
 

@@ -79,7 +79,7 @@ def to_json(data: Any) -> str:
 
 
 def to_toon(data: Any) -> str:
-    import toon_format  # 20 ms to import: only commands that print TOON pay it
+    import toon_format  # slow to import: only commands that print TOON pay it
 
     return str(toon_format.encode(data))
 

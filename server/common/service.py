@@ -157,7 +157,7 @@ class IndexService:
         # table is made meanwhile (a query before then still gets one, built on demand).
         self._stored = has_stored(self.config.store.directory)
         # One build of the structures at a time: a query on a cold start and the warming
-        # thread would otherwise both build them, holding two copies (1.1 GB on SQLAlchemy).
+        # thread would otherwise both build them, holding two copies at once.
         self._building = threading.Lock()
         self._changes = threading.Condition()
         self._version = 0  # counts changes of the index, its readiness or its structures
@@ -407,7 +407,7 @@ class IndexService:
         prepared = self.prepared_for(current)
         if prepared is not None:
             # built (here or by a query): the name texts' suffix arrays, which a one-shot
-            # search does without (80 ms on SQLAlchemy; 3.7 -> 1.5 ms for "Table")
+            # search does without (it speeds up a common name's substring lookup)
             if prepared.names.index_suffixes(self._indexed):
                 self._indexed = prepared.names
                 give_back()  # the suffix sort's temporaries
@@ -461,9 +461,9 @@ class IndexService:
 
 def _compile_queries(index: Index, done: set[str]) -> None:
     """Compile the parse queries of the index's languages not in ``done`` and run them
-    once, before an edit needs them; add them to ``done``. Python's took about 150 ms to
-    compile and the extractor's modules 35 ms to import, paid by the first edit of a
-    session (SQLAlchemy's test_compiler.py through the LSP: 280-300 ms, later ones 85-100)."""
+    once, before an edit needs them; add them to ``done``. Compiling a query and importing
+    the extractor's modules would otherwise be paid by the first edit of a session, which
+    then takes several times as long as the later ones."""
     from symfuse.indexer.extract.tags import extract
 
     found = {entry.language for entry in index.files.values()} - done

@@ -37,7 +37,7 @@ class GuardedReader(StdinAsyncReader):
 
     pygls reads each header line and each body in a worker thread of its own: three
     thread hops per message, each waiting for the interpreter lock while searches
-    hold it. A burst of 1,000 requests then took 9 s to read, so its cancellations
+    hold it. A burst of requests was then read so slowly that its cancellations
     arrived after the requests they cancelled were answered and no request was ever
     overtaken. This reader takes whatever the client has sent so far in one hop
     (up to :data:`CHUNK` bytes) and parses the messages out of it.

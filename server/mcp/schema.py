@@ -141,9 +141,8 @@ def lean_schemas(server: MCPServer[Any]) -> None:
     A client checks each structured answer against the tool's output schema (the SDK's
     ``ClientSession`` does, with jsonschema, on every call). Pydantic's schemas spell a
     nullable field as ``anyOf`` of two schemas and a nested model as a ``$ref``: each
-    costs the validator a descent per row. On a 20-row SQLAlchemy search answer the
-    check took 1.69 ms against 1.10 ms for the lean schema (300 checks, indicative),
-    and ``tools/list``, which an agent reads into its context, shrinks as well.
+    costs the validator a descent per row, so the lean schema checks faster, and
+    ``tools/list``, which an agent reads into its context, shrinks as well.
     """
     for registered in server._tool_manager.list_tools():
         registered.parameters = lean_schema(registered.parameters)

@@ -382,8 +382,8 @@ def _sdk_logging_left_alone() -> Iterator[None]:
 
     The SDK's constructor imports rich and makes a ``RichHandler`` for
     ``logging.basicConfig``, which does nothing once the root logger has a handler, as
-    ours has (stderr or ``--log-file``, set by the CLI before any server): 44 ms and
-    1.4 MB of a server's start for nothing. An SDK without that function is left as it is.
+    ours has (stderr or ``--log-file``, set by the CLI before any server): time and
+    memory of a server's start for nothing. An SDK without that function is left as it is.
     """
     from mcp.server.mcpserver import server as sdk
 

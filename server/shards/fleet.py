@@ -57,8 +57,8 @@ def read_shards(out: Path) -> dict[str, tuple[Path, ShardManifest]]:
 
 def placement(shards: dict[str, tuple[Path, ShardManifest]], workers: list[str]) -> dict[str, str]:
     """alias -> worker: the largest shard first, each to the worker holding the fewest
-    definitions so far (a round robin put Django and SQLAlchemy on one worker: 761 MB
-    against 208 MB)."""
+    definitions so far (a round robin put Django and SQLAlchemy on one worker, whose
+    memory then dwarfed the other's)."""
     load = dict.fromkeys(workers, 0)
     placed: dict[str, str] = {}
     by_size = sorted(shards.items(), key=lambda kv: -int(kv[1][1].counts.get("definitions", 0)))
