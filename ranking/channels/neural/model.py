@@ -89,7 +89,7 @@ class SentenceModel:
     def load(cls, source: Path, max_tokens: int = MAX_TOKENS) -> SentenceModel:
         """Read a model (directory or zip); raises OSError or ValueError if it is not one."""
         # The indexer forks workers; a tokenizer that ran threads before a fork warns on
-        # stderr and turns them off. Tokenizing is <1% of embedding: no threads at all.
+        # stderr and turns them off. Tokenizing is a tiny part of embedding: no threads.
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         from safetensors.numpy import load as load_weights
         from tokenizers import Tokenizer
