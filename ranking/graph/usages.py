@@ -70,20 +70,13 @@ class UsageScope:
 
 
 @dataclass(frozen=True, slots=True)
-class FileUsages(Record):
-    file: str
-    count: int
-    usages: tuple[Usage, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class UsagesResult(Record):
     """A page of usages, the files that matter first (:func:`_relevance`), then line and
     column. ``by_kind`` counts before the kind filter; ``by_file`` counts, per file, the
     usages past the page (so a budget-cut answer still says where the rest are).
 
-    Shown with the first ``MAX_SHOWN_TARGETS`` targets, and either ``usages`` or,
-    when grouped, ``files``.
+    Shown with the first ``MAX_SHOWN_TARGETS`` targets. One flat page: the front ends
+    group it by file when asked (``symfuse.server.common.present``).
     """
 
     targets: tuple[Symbol, ...] = field(
@@ -95,10 +88,7 @@ class UsagesResult(Record):
     limit: int
     truncated: bool
     by_kind: dict[str, int]
-    usages: tuple[Usage, ...] = field(metadata=shown(omit=lambda r: r.groups is not None))
-    groups: tuple[FileUsages, ...] | None = field(
-        default=None, metadata=shown(key="files", omit=lambda r: r.groups is None)
-    )
+    usages: tuple[Usage, ...]
     by_file: dict[str, int] = field(
         default_factory=dict, metadata=shown(omit=lambda r: not r.truncated)
     )
@@ -129,7 +119,6 @@ def find_usages(
     name: str | None = None,
     file: str | None = None,
     kinds: Iterable[str | RefKind] | str | None = None,
-    group_by_file: bool = False,
     limit: int = 50,
     offset: int = 0,
     include_declaration: bool = False,
@@ -169,7 +158,6 @@ def find_usages(
         limit=limit,
         truncated=offset + len(page) < len(found),
         by_kind=by_kind,
-        groups=_by_file(page) if group_by_file else None,
         by_file=dict(Counter(u.file for u in found[offset + len(page) :])),
     )
 
@@ -186,14 +174,6 @@ def _relevance(found: list[Usage], homes: set[str]) -> list[Usage]:
         return (side, home, -per_file[u.file], u.file, u.line, u.column, u.kind != DECLARATION)
 
     return sorted(found, key=key)
-
-
-def _by_file(page: tuple[Usage, ...]) -> tuple[FileUsages, ...]:
-    """The page's usages grouped per file, files in order of first use."""
-    per_file: dict[str, list[Usage]] = {}
-    for u in page:
-        per_file.setdefault(u.file, []).append(u)
-    return tuple(FileUsages(f, len(us), tuple(us)) for f, us in per_file.items())
 
 
 def _usages(index: Index, targets: list[Symbol]) -> list[Usage]:

@@ -207,7 +207,6 @@ def usages(index: Index, request: UsagesRequest) -> UsagesResult:
         name=name,
         file=request.file,
         kinds=request.kinds or None,
-        group_by_file=request.group_by_file,
         limit=request.limit,
         offset=request.offset,
         include_declaration=request.include_declaration,

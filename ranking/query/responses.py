@@ -14,8 +14,11 @@ first lines of code after the signature (``null`` when the file cannot be read).
 
 With ``fusion_debug`` every item also gets ``<channel>_rank`` and
 ``<channel>_contribution`` for each channel (``null`` where the channel did not
-rank it), and ``boost`` naming a guard that lifted it (``exact_name``) or the learned
-re-ranking that placed it (``reranked``: its score is its new place's).
+rank it), ``boost`` naming a guard that lifted it (``exact_name``) or the learned
+re-ranking that placed it (``reranked``: its score is its new place's), and
+``adjustments``: every change made to its score or place after fusion, in order,
+joined with "; " (``null`` when none), each as ``<change> [x<factor>] [#<from>-><to>]:
+<reason>`` (:class:`Adjustment`).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from symfuse.ranking.query.search_request import (
     SearchMode,
     SemanticMode,
 )
-from symfuse.ranking.search.repositories import RepositoryError, grouped
+from symfuse.ranking.search.repositories import RepositoryError
 
 
 class Tier(StrEnum):
@@ -50,6 +53,39 @@ class ChannelHit:
     contribution: float
 
 
+class Change(StrEnum):
+    """What kind of step changed an item's score or place after fusion."""
+
+    DEMOTION = "demotion"  # tests, examples, benchmarks, documents: score times a share
+    RERANK = "rerank"  # the learned re-ranking of the first answers moved it
+    GUARD = "guard"  # the exact-name guard's order classes placed it
+    OTHER = "other"  # any other multiplier or reorder
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """One change to an item's fused score or place, with its reason (``fusion_debug``).
+
+    ``factor`` multiplied its score (``None``: not a multiple); ``moved`` is its 1-based
+    place in the list before and after the step (``None``: it kept its place).
+    """
+
+    change: Change
+    reason: str
+    factor: float | None = None
+    moved: tuple[int, int] | None = None
+
+    def text(self) -> str:
+        """``demotion x0.3 #2->#9: <reason>``, as ``to_dict`` shows it."""
+        parts = [self.change.value]
+        factor = None if self.factor is None else f"{self.factor:.4f}".rstrip("0").rstrip(".")
+        if factor is not None and factor != "1":  # to the 4 places scores show
+            parts.append(f"x{factor}")
+        if self.moved is not None:
+            parts.append(f"#{self.moved[0]}->#{self.moved[1]}")
+        return f"{' '.join(parts)}: {self.reason}"
+
+
 @dataclass(frozen=True, slots=True)
 class SearchItem:
     symbol: Symbol
@@ -60,6 +96,7 @@ class SearchItem:
     snippet: str | None = None
     source: str | None = None
     removed_in: str | None = None  # include_removed: the commit that deleted it
+    adjustments: tuple[Adjustment, ...] = ()  # with fusion_debug: changes after fusion
 
     def to_dict(
         self, detail: DetailLevel, debug: bool = False, snippets: bool = False
@@ -99,6 +136,7 @@ class SearchItem:
                     None if hit is None else round(hit.contribution, 6)
                 )
             out["boost"] = self.boost
+            out["adjustments"] = "; ".join(a.text() for a in self.adjustments) or None
         return out
 
 
@@ -146,23 +184,16 @@ class SearchResponse:
         return buckets
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape: ``{items, total, search_mode, ...}``; tiered answers have ``tiers``."""
+        """The JSON shape: ``{items, total, search_mode, ...}``, one flat page; in tiered
+        mode each item says its ``tier``. The front ends group it (by tier, by repository)
+        in one place, after trimming it to a budget (``symfuse.server.common.present``)."""
         out: dict[str, Any] = {"query": self.query}
-        if self.search_mode is SearchMode.TIERED:
-            out["tiers"] = {
-                tier.value: [
-                    i.to_dict(self.detail_level, self.fusion_debug, self.snippet_lines > 0)
-                    for i in items
-                ]
-                for tier, items in self.tiers().items()
-            }
-        else:
-            out["items"] = [
-                i.to_dict(self.detail_level, self.fusion_debug, self.snippet_lines > 0)
-                for i in self.items
-            ]
-            if self.response_format is ResponseFormat.GROUPED:
-                out["results_by_repo"] = grouped(out.pop("items"))
+        tiered = self.search_mode is SearchMode.TIERED
+        out["items"] = [
+            i.to_dict(self.detail_level, self.fusion_debug, self.snippet_lines > 0)
+            | ({"tier": (i.tier or Tier.LOW).value} if tiered else {})
+            for i in self.items
+        ]
         out["total"] = self.total
         out["offset"] = self.offset
         out["limit"] = self.limit

@@ -36,6 +36,7 @@ from symfuse.server.cli.common import format_option, stored_histories
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render, table
+from symfuse.server.common.present import Grouping, group
 
 _FORMATS = (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON)
 
@@ -116,6 +117,8 @@ def run_usages(args: argparse.Namespace) -> int:
     request = request_of(UsagesRequest, args)
     result = operations.usages(_index(args), request)
     data = result.to_dict()
+    if request.group_by_file:
+        data = group(data, "usages", Grouping.USAGES_BY_FILE)
     columns = ("file", "line", "column", "kind", "confidence", "enclosing", "text")
     rows = [u.to_dict() for u in result.usages]
     body = table(rows, columns)
@@ -272,10 +275,10 @@ def run_impact(args: argparse.Namespace) -> int:
     data = operations.impact(_index(args), request_of(ImpactRequest, args)).to_dict()
     columns = ("depth", "relation", "kind", "name", "line", "via")
     parts = ["changed: " + ", ".join(c["symbol_id"] for c in data["changed"][:20])]
-    for group in data["files"]:
+    for impacted in data["files"]:
         parts += [
-            f"{group['file']}{' (test)' if group['test'] else ''}",
-            table(group["items"], columns),
+            f"{impacted['file']}{' (test)' if impacted['test'] else ''}",
+            table(impacted["items"], columns),
         ]
     parts.append(f"tests that exercise it: {', '.join(data['tests']) or '(none found)'}")
     more = f"; more with --offset {data['offset'] + sum(len(g['items']) for g in data['files'])}"

@@ -23,6 +23,7 @@ from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.cli.shards import add_serving_options
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render
+from symfuse.server.common.present import group, search_grouping
 
 _FORMATS = (OutputFormat.JSON, OutputFormat.TOON, OutputFormat.TEXT)
 
@@ -57,7 +58,7 @@ _TEXT_COLUMNS = {
 
 def render_text(response: SearchResponse) -> str:
     """A terminal table (per tier in tiered mode) and a one-line summary."""
-    data = response.to_dict()
+    data = presented(response)
     columns = _TEXT_COLUMNS[response.detail_level]
     if response.fusion_debug:
         columns = (*columns, *(f"{c.value}_rank" for c in response.channels))
@@ -121,8 +122,15 @@ def run_search(args: argparse.Namespace) -> int:
     if args.output_format is OutputFormat.TEXT:
         print(render_text(answer))
     else:
-        print(render(answer.to_dict(), args.output_format))
+        print(render(presented(answer), args.output_format))
     return 0
+
+
+def presented(response: SearchResponse) -> dict[str, Any]:
+    """The answer as the CLI prints it: grouped as the request asked (present.group)."""
+    data = response.to_dict()
+    grouping = search_grouping(response)
+    return data if grouping is None else group(data, "items", grouping)
 
 
 def _sharded(args: argparse.Namespace, request: SearchRequest) -> SearchResponse:

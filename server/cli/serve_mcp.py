@@ -12,7 +12,7 @@ from symfuse.indexer.errors import SymfuseError
 from symfuse.server.cli.common import add_history_flag
 from symfuse.server.cli.shards import add_serving_options
 from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm
-from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
+from symfuse.server.common.present import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer

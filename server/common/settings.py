@@ -26,7 +26,7 @@ from symfuse.indexer.files.discover import DEFAULT_MAX_FILE_SIZE
 from symfuse.ranking.query.fields import split_list
 from symfuse.server.common.config_files import ENV_PREFIX, WORKSPACE_FILE, user_file
 
-DEFAULT_MAX_TOKENS = 2000  # the MCP answer budget (server/mcp/budget.py has the same default)
+DEFAULT_MAX_TOKENS = 2000  # the MCP answer budget (server/common/present.py has the same default)
 
 Globs = Annotated[tuple[str, ...], BeforeValidator(split_list)]
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from symfuse.server.mcp.budget import MAX_MAX_TOKENS, MIN_MAX_TOKENS
+from symfuse.server.common.present import MAX_MAX_TOKENS, MIN_MAX_TOKENS
 
 # --- parameters shared by the tools ------------------------------------------------------
 

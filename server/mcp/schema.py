@@ -22,7 +22,7 @@ from pydantic import ConfigDict, Field
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking.query.fields import Request, for_agents
-from symfuse.server.mcp.budget import Format
+from symfuse.server.common.present import Format
 from symfuse.server.mcp.models import MaxTokens, OutputFormat
 
 R = TypeVar("R", bound=Request)

@@ -35,8 +35,8 @@ from symfuse.ranking.api import Histories
 from symfuse.ranking.query.fields import Request
 from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
+from symfuse.server.common.present import DEFAULT_MAX_TOKENS, Fitted, Format, Grouping, fit
 from symfuse.server.common.service import IndexService, Ranked, is_stale
-from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS, Fitted, Format, fit
 from symfuse.server.mcp.schema import Rendering, tool_function
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,6 @@ class MCPOptions:
 TEXT_SCANS = 2  # text scans that run at once; the others wait, within their time limit
 
 R = TypeVar("R", bound=Request)
-Shape = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +85,7 @@ class Answered:
     max_tokens: int | None
     offset: int
     total: int | None
-    shape: Shape | None
+    grouping: Grouping | None
     stale: bool
 
     @property
@@ -278,12 +277,12 @@ class Backend:
         *,
         offset: int = 0,
         total: int | None = None,
-        shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        grouping: Grouping | None = None,
         stale: bool = False,
     ) -> CallToolResult:
         """``data`` plus freshness and timing, trimmed to the budget, as text and structured
         content."""
-        answered = Answered(data, rows_key, fmt, max_tokens, offset, total, shape, stale)
+        answered = Answered(data, rows_key, fmt, max_tokens, offset, total, grouping, stale)
         call = _CALL.get()
         if call is not None:
             call.answered = answered
@@ -301,7 +300,7 @@ class Backend:
             budget,
             offset=answered.offset,
             total=answered.total,
-            shape=answered.shape,
+            grouping=answered.grouping,
         )
         return as_result(fitted)
 

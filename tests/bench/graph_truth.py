@@ -51,7 +51,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import DepsRequest, UsagesRequest
-from symfuse.server.mcp.budget import Format, estimate_tokens, render
+from symfuse.server.common.present import Format, estimate_tokens, render
 
 SEED = 17
 PER_KIND = 10

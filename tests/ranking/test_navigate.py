@@ -104,19 +104,21 @@ def test_usages_by_name_disambiguated_by_file_or_qualified_name(index: Index) ->
         find_usages(index, name="total", file="shop/service.py")
 
 
-def test_usages_grouped_by_file_and_paged(index: Index) -> None:
-    result = find_usages(index, symbol_id=FORMAT_PRICE, group_by_file=True)
-    assert result.groups is not None
-    # Files that use it most come first (a page cut short keeps them), then by path.
-    assert [(g.file, g.count) for g in result.groups] == [
-        ("shop/models.py", 2),
-        ("shop/service.py", 2),
-        ("shop/report.py", 1),
+def test_usages_ordered_by_file_and_paged(index: Index) -> None:
+    result = find_usages(index, symbol_id=FORMAT_PRICE)
+    # Files that use it most come first (a page cut short keeps them), then by path; the
+    # page stays flat (the front ends group it by file when asked).
+    assert [u.file for u in result.usages] == [
+        "shop/models.py",
+        "shop/models.py",
+        "shop/service.py",
+        "shop/service.py",
+        "shop/report.py",
     ]
     data = result.to_dict()
-    assert "usages" not in data
+    assert "files" not in data
     assert "by_file" not in data  # nothing was cut
-    assert data["files"][2]["usages"][0]["text"] == "lines.append(shop.util.format_price(0))"
+    assert data["usages"][4]["text"] == "lines.append(shop.util.format_price(0))"
     page = find_usages(index, symbol_id=FORMAT_PRICE, limit=2, offset=2)
     assert page.total == 5
     assert page.truncated
@@ -421,7 +423,6 @@ def test_symbol_at_on_a_non_ascii_line(index: Index) -> None:
 def test_every_result_is_json_ready(index: Index) -> None:
     results = [
         find_usages(index, name="total"),
-        find_usages(index, name="total", group_by_file=True),
         get_symbol(index, symbol_id=ORDER),
         get_symbol(index, path="shop/models.py"),
         definition_at(index, "shop/service.py", 11, 13),

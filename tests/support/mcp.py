@@ -35,8 +35,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, TextContent
 
 from symfuse.indexer.config import IndexConfig
+from symfuse.server.common.present import DEFAULT_MAX_TOKENS
 from symfuse.server.common.service import IndexService
-from symfuse.server.mcp.budget import DEFAULT_MAX_TOKENS
 from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 from tests.support.paths import FIXTURES
 

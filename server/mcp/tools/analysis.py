@@ -9,6 +9,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
+from symfuse.server.common.present import Grouping
 from symfuse.server.mcp.models import DeadCodeResult, ImpactResult
 from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
@@ -84,7 +85,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
             rendering.max_tokens,
             offset=request.offset,
             total=result.total,
-            shape=_by_file,
+            grouping=Grouping.IMPACT_BY_FILE,
         )
 
     server.add_tool(
@@ -101,16 +102,3 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
         description=IMPACT_DESCRIPTION,
         annotations=ToolAnnotations(title="Impact of a change", **_READ_ONLY),
     )
-
-
-def _by_file(data: dict[str, Any]) -> dict[str, Any]:
-    """Rows (trimmed to the budget while flat) grouped under their file, as sent."""
-    groups: dict[str, dict[str, Any]] = {}
-    for row in data["rows"]:
-        group = groups.setdefault(
-            row["file"], {"file": row["file"], "test": row["test"], "items": []}
-        )
-        group["items"].append({k: row[k] for k in _IMPACT_COLUMNS})
-    shaped = {k: v for k, v in data.items() if k != "rows"}
-    shaped["files"] = list(groups.values())
-    return shaped

@@ -9,7 +9,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import ReadRequest
-from symfuse.server.mcp.budget import (
+from symfuse.server.common.present import (
     CHARS_PER_TOKEN,
     Fitted,
     Format,

@@ -11,6 +11,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import CallsRequest, DepsRequest, HierarchyRequest
+from symfuse.server.common.present import Grouping
 from symfuse.server.mcp.models import CallGraphResult, DependenciesResult, HierarchyResult
 from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
@@ -70,7 +71,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
             rendering.max_tokens,
             offset=request.offset,
             total=len(rows),
-            shape=_split_types,
+            grouping=Grouping.TYPES_BY_DIRECTION,
         )
 
     def file_dependencies(request: DepsRequest, rendering: Rendering) -> CallToolResult:
@@ -174,22 +175,6 @@ def _type_row(link: dict[str, Any]) -> dict[str, Any]:
     for key in ("relation", "depth", "via", "confidence", "resolved"):
         row[key] = link.get(key)
     return row
-
-
-def _split_types(data: dict[str, Any]) -> dict[str, Any]:
-    rows = data.get("types") or []
-    shaped = {k: v for k, v in data.items() if k != "types"}
-    shaped["supertypes"] = [
-        {k: v for k, v in r.items() if k != "direction"}
-        for r in rows
-        if r["direction"] == "supertype"
-    ]
-    shaped["subtypes"] = [
-        {k: v for k, v in r.items() if k != "direction"}
-        for r in rows
-        if r["direction"] == "subtype"
-    ]
-    return shaped
 
 
 def _dependency(link: dict[str, Any], relation: str) -> dict[str, Any]:

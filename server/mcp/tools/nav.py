@@ -11,11 +11,12 @@ from mcp_types import CallToolResult, ToolAnnotations
 from symfuse.ranking.api import FileOutline
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import GetRequest, UsagesRequest
-from symfuse.server.mcp.budget import (
+from symfuse.server.common.present import (
     CHARS_PER_TOKEN,
     CLIP_MARK,
     Fitted,
     Format,
+    Grouping,
     clip_lines,
     clip_strings,
     estimate_tokens,
@@ -69,9 +70,8 @@ _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
 
 def register(server: MCPServer[Any], backend: Backend) -> None:
     def find_usages(request: UsagesRequest, rendering: Rendering) -> CallToolResult:
-        ungrouped = request.model_copy(update={"group_by_file": False})
         with tool_errors(not_found="symbol_id"), backend.reading() as index:
-            result = operations.usages(index, ungrouped)
+            result = operations.usages(index, request)
         data = result.to_dict()
         for key in ("offset", "limit", "truncated"):
             data.pop(key, None)
@@ -82,7 +82,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
             rendering.max_tokens,
             offset=request.offset,
             total=result.total,
-            shape=_group_by_file if request.group_by_file else None,
+            grouping=Grouping.USAGES_BY_FILE if request.group_by_file else None,
         )
 
     def get_symbol(request: GetRequest, rendering: Rendering) -> CallToolResult:
@@ -147,17 +147,6 @@ def _slim(detail: dict[str, Any]) -> dict[str, Any]:
     detail["children"] = [{k: c.get(k) for k in _BRIEF} for c in detail.get("children") or []]
     detail.pop("type", None)
     return detail
-
-
-def _group_by_file(data: dict[str, Any]) -> dict[str, Any]:
-    usages = data.get("usages") or []
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for usage in usages:
-        row = {k: v for k, v in usage.items() if k != "file"}
-        groups.setdefault(usage["file"], []).append(row)
-    shaped = {k: v for k, v in data.items() if k != "usages"}
-    shaped["files"] = [{"file": f, "count": len(us), "usages": us} for f, us in groups.items()]
-    return shaped
 
 
 def _flatten(nodes: list[dict[str, Any]], depth: int) -> list[dict[str, Any]]:

@@ -5,15 +5,15 @@ Its parameters are :class:`SearchRequest`'s fields (:mod:`.schema`).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
-from symfuse.ranking.api import CallGraphAnswer, grouped
+from symfuse.ranking.api import CallGraphAnswer
 from symfuse.ranking.query.responses import SearchResponse
-from symfuse.ranking.query.search_request import ResponseFormat, SearchRequest, SemanticMode
+from symfuse.ranking.query.search_request import SearchRequest, SemanticMode
+from symfuse.server.common.present import search_grouping
 from symfuse.server.mcp.models import SearchResult
 from symfuse.server.mcp.schema import Rendering
 from symfuse.server.mcp.server import Backend, tool_errors
@@ -89,21 +89,11 @@ def _ranked(
     rendering: Rendering,
     stale: bool,
 ) -> CallToolResult:
-    # Rows are trimmed to the budget as one ranked list, then grouped by repository.
-    data = dataclasses.replace(response, response_format=ResponseFormat.FLAT).to_dict()
+    data = response.to_dict()
     for key in ("offset", "limit", "semantic"):
         data.pop(key, None)
     if not request.fusion_debug:
         data.pop("channels", None)
-    shape = None
-    if "tiers" in data:
-        tiers = data.pop("tiers")
-        data["items"] = [
-            {**row, "tier": tier} for tier in ("high", "medium", "low") for row in tiers[tier]
-        ]
-        shape = _tiers
-    elif request.response_format is ResponseFormat.GROUPED:
-        shape = _by_repository
     return backend.answer(
         data,
         "items",
@@ -111,22 +101,6 @@ def _ranked(
         rendering.max_tokens,
         offset=request.offset,
         total=response.total,
-        shape=shape,
+        grouping=search_grouping(response),
         stale=stale,
     )
-
-
-def _by_repository(data: dict[str, Any]) -> dict[str, Any]:
-    shaped = {k: v for k, v in data.items() if k != "items"}
-    shaped["results_by_repo"] = grouped(data.get("items") or [])
-    return shaped
-
-
-def _tiers(data: dict[str, Any]) -> dict[str, Any]:
-    rows = data.get("items") or []
-    shaped = {k: v for k, v in data.items() if k != "items"}
-    shaped["tiers"] = {
-        tier: [{k: v for k, v in r.items() if k != "tier"} for r in rows if r["tier"] == tier]
-        for tier in ("high", "medium", "low")
-    }
-    return shaped

@@ -11,6 +11,7 @@ import pytest
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.server.common.present import group, search_grouping
 from symfuse.server.shards.build import build_shards
 from symfuse.server.shards.cluster import ClusterOptions, check_bind
 from symfuse.server.shards.fleet import Fleet
@@ -93,8 +94,10 @@ def test_grouped_answers_group_by_repository(fleet: Fleet) -> None:
     request = SearchRequest.from_mapping(
         {"query": "Order", "response_format": "grouped", "semantic": "off"}
     )
-    data = fleet.search(request).to_dict()
-    groups = data["results_by_repo"]
+    response = fleet.search(request)
+    grouping = search_grouping(response)
+    assert grouping is not None
+    groups = group(response.to_dict(), "items", grouping)["results_by_repo"]
     assert set(groups) == {"shop", "billing", "search"}
     assert groups["shop"]["items"][0]["symbol_id"] == "shop/shop/orders.py::Order#class"
 
