@@ -23,6 +23,7 @@ from pydantic import ConfigDict, Field
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking.query.fields import Request, for_agents
 from symfuse.server.common.present import Format
+from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import MaxTokens, OutputFormat
 
 R = TypeVar("R", bound=Request)
@@ -69,8 +70,6 @@ def tool_function(
     fields = tuple(model.model_fields)
 
     def tool(**arguments: Any) -> Any:
-        from symfuse.server.mcp.server import tool_errors
-
         with tool_errors():
             unknown = sorted(set(arguments) - {*fields, *RENDERING})
             if unknown:

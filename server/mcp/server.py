@@ -29,7 +29,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
 from symfuse.indexer.config import IndexConfig, split_alias
-from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
+from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.ranking.api import Histories
 from symfuse.ranking.query.fields import Request
@@ -310,33 +310,6 @@ def as_result(fitted: Fitted) -> CallToolResult:
         content=[TextContent(type="text", text=fitted.text)],
         structured_content=fitted.data,
     )
-
-
-@contextmanager
-def tool_errors(*, not_found: str | None = None) -> Iterator[None]:
-    """Translate symfuse errors into tool errors the model can act on.
-
-    ``not_found`` names the argument a NotFound is about when the message does
-    not say it already (for example ``symbol_id``).
-    """
-    try:
-        yield
-    except InvalidRequest as exc:
-        raise ToolError(f"invalid argument {exc}") from exc
-    except OutsideWorkspace as exc:
-        text = str(exc)
-        if "relative" not in text:
-            text += "; give a path relative to a workspace root, as answers show them"
-        raise ToolError(text) from exc
-    except NotFound as exc:
-        text = str(exc)
-        if not_found and not text.startswith(not_found):
-            text = f"{not_found}: {text}"
-        raise ToolError(
-            f"{text}. Use `search` to find the right symbol_id or path, then call again"
-        ) from exc
-    except SymfuseError as exc:
-        raise ToolError(str(exc)) from exc
 
 
 def build_mcp_server(

@@ -10,9 +10,10 @@ from mcp_types import CallToolResult, ToolAnnotations
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.server.common.present import Grouping
+from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import DeadCodeResult, ImpactResult
 from symfuse.server.mcp.schema import Rendering
-from symfuse.server.mcp.server import Backend, tool_errors
+from symfuse.server.mcp.server import Backend
 
 DEAD_DESCRIPTION = """\
 List definitions nothing in the workspace refers to (no call, reference,

@@ -18,9 +18,10 @@ from symfuse.server.common.present import (
     estimate_tokens,
     render,
 )
+from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import FileTextResult
 from symfuse.server.mcp.schema import Rendering
-from symfuse.server.mcp.server import Backend, as_result, tool_errors
+from symfuse.server.mcp.server import Backend, as_result
 
 DESCRIPTION = """\
 Read a text file under the workspace roots: code, but also a README, a config

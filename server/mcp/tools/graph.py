@@ -12,9 +12,10 @@ from symfuse.indexer.model import Symbol
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import CallsRequest, DepsRequest, HierarchyRequest
 from symfuse.server.common.present import Grouping
+from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import CallGraphResult, DependenciesResult, HierarchyResult
 from symfuse.server.mcp.schema import Rendering
-from symfuse.server.mcp.server import Backend, tool_errors
+from symfuse.server.mcp.server import Backend
 
 CALLS_DESCRIPTION = """\
 {what}, read from the call graph of the index, breadth first up to `depth`

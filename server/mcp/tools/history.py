@@ -9,9 +9,10 @@ from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.history_requests import HistoryRequest
+from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import HistoryResult
 from symfuse.server.mcp.schema import Rendering
-from symfuse.server.mcp.server import Backend, tool_errors
+from symfuse.server.mcp.server import Backend
 
 HISTORY_DESCRIPTION = """\
 Search the git history of the workspace's repositories (needs the history

@@ -16,9 +16,10 @@ from mcp_types import CallToolResult, ToolAnnotations
 from symfuse.ranking.api import available_channels
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest, StatusRequest
 from symfuse.server.common.output import problem_rows, update_counts
+from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import ReindexResult, ReposResult, StatusResult
 from symfuse.server.mcp.schema import Rendering
-from symfuse.server.mcp.server import Backend, tool_errors
+from symfuse.server.mcp.server import Backend
 
 STATUS_DESCRIPTION = """\
 Report the state of the symbol index: workspace roots, files and symbols per

@@ -23,9 +23,10 @@ from symfuse.server.common.present import (
     fit,
     render,
 )
+from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import SymbolResult, UsagesResult
 from symfuse.server.mcp.schema import Rendering
-from symfuse.server.mcp.server import Backend, as_result, tool_errors
+from symfuse.server.mcp.server import Backend, as_result
 
 USAGES_DESCRIPTION = """\
 List the places that use a symbol: calls, plain references, imports,

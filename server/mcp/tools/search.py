@@ -14,9 +14,10 @@ from symfuse.ranking.api import CallGraphAnswer
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest, SemanticMode
 from symfuse.server.common.present import search_grouping
+from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import SearchResult
 from symfuse.server.mcp.schema import Rendering
-from symfuse.server.mcp.server import Backend, tool_errors
+from symfuse.server.mcp.server import Backend
 
 DESCRIPTION = """\
 Find definitions (classes, functions, methods, fields, ...) in the workspace by

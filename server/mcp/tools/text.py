@@ -10,9 +10,10 @@ from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import TextRequest
+from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import TextResult
 from symfuse.server.mcp.schema import Rendering
-from symfuse.server.mcp.server import Backend, tool_errors
+from symfuse.server.mcp.server import Backend
 
 DESCRIPTION = """\
 Search the text of the workspace's files, line by line, as they are on disk
