@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -10,10 +11,11 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from symfuse.ranking.channels.identity import MatchTier, NameTable, hump_count
+from symfuse.ranking.fusion.tuning import TUNING
 from symfuse.ranking.query.search_request import Channel
 
 if TYPE_CHECKING:
-    from symfuse.ranking.search.pipeline import ChannelRun
+    from symfuse.ranking.search.channel_run import ChannelRun
 
 # What an item the guard lifted was lifted for, by its match tier.
 BOOSTS = {
@@ -26,7 +28,28 @@ BOOSTS = {
     MatchTier.SUBSTRING: "name_match",
     MatchTier.NONE: "name_match",
 }
-TYPO_GUARD_DISTANCE = 2  # auto-fuzzy hits this close to the query lead the answer
+# What the guard ordered an item by, by its match tier (fusion_debug's adjustments).
+_CLASSES = {
+    MatchTier.EXACT: "exact name",
+    MatchTier.CASE_INSENSITIVE: "exact name but for case",
+    MatchTier.FQN_SUFFIX: "qualified-name suffix",
+    MatchTier.PREFIX: "name prefix",
+    MatchTier.SEGMENT: "name segment",
+    MatchTier.CAMEL_HUMP: "camel humps",
+    MatchTier.SUBSTRING: "part of the name or one edit away",
+    MatchTier.NONE: "no name match",
+}
+
+
+def level_reasons(levels: npt.NDArray[np.int8]) -> Callable[[int], str]:
+    """Why the guard placed each item, by its index in ``levels`` (see :func:`guard_levels`):
+    the ``why`` of :func:`~symfuse.ranking.fusion.rrf.guard_first`."""
+
+    def reason(i: int) -> str:
+        level = int(levels[i])
+        return f"exact-name guard, class {level}: {_CLASSES[MatchTier(min(level // 2, 7))]}"
+
+    return reason
 
 
 def guard_levels(
@@ -42,7 +65,7 @@ def guard_levels(
     A name match of a better tier always ranks above a worse one, so an exact
     name comes first; fusion orders the items within a class. When no name
     matched as typed and fuzzy ran on its own, names within
-    ``TYPO_GUARD_DISTANCE`` edits lead (levels 1..3, closest first).
+    :attr:`Tuning.typo_guard_distance` edits lead (levels 1..3, closest first).
     """
     level = run.tiers[positions].copy()
     farther_as_written = np.zeros(positions.shape[0], dtype=np.bool_)
@@ -55,7 +78,7 @@ def guard_levels(
             (1.0 - fuzzy_hits.scores) * (max_edit_distance + 1)
         ).astype(np.int64)
         near = distance[positions]
-        close = near <= TYPO_GUARD_DISTANCE
+        close = near <= TUNING.typo_guard_distance
         level[close] = (1 + near[close]).astype(np.int8)
         if lower is not None:
             # Equally close once separators are dropped, the name closer as written leads

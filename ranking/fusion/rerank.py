@@ -32,9 +32,11 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.tokens import name_tokens, text_tokens
 from symfuse.ranking.channels.translation import Translation, content_words
 from symfuse.ranking.fusion.rrf import Fused, K
+from symfuse.ranking.fusion.tuning import TUNING
+from symfuse.ranking.query.responses import Change
 from symfuse.ranking.query.search_request import Channel
 
-CANDIDATES = 100  # fused answers the model re-orders
+CANDIDATES = TUNING.rerank_candidates  # fused answers the model re-orders
 RERANKED = "reranked"  # the boost an answer shows when its score is its new place's
 FEATURES = (
     "fused_score",
@@ -78,7 +80,8 @@ def reranked(
     score = x @ np.asarray(WEIGHTS, dtype=np.float64)
     order = np.lexsort((np.arange(head), -score)).astype(np.int64)
     order = np.concatenate([order, np.arange(head, len(fused), dtype=np.int64)])
-    out = fused.reorder(order, fused.scores.copy())
+    why = f"the learned re-ranking of the first {head} answers"
+    out = fused.adjusted(order, fused.scores.copy(), Change.RERANK, why)
     return replace(out, rescored=out.scores != fused.scores[order])
 
 

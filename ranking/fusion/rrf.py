@@ -8,20 +8,29 @@ first by every one of them is ``1 / (K + 1)``; scores are multiplied by
 ``K + 1`` to lie in 0..1.
 
 Every contribution is recorded through :func:`fuse`'s one accumulation, so that
-``fusion_debug`` can show each channel's rank and share.
+``fusion_debug`` can show each channel's rank and share; every later change to a score
+or an order (demotions, the re-ranking, the exact-name guard, a deeper list's tail)
+goes through :meth:`Fused.adjusted`, which records it per item as an
+:class:`~symfuse.ranking.query.responses.Adjustment` when the search traces
+(:meth:`Fused.traced`, with ``fusion_debug``), as zoekt's ``addScore`` keeps each addend
+with its reason.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.fusion.tuning import TUNING
+from symfuse.ranking.query.responses import Adjustment, Change
 from symfuse.ranking.query.search_request import Channel, FusionWeights
 
-K = 60
+K = TUNING.rrf_k  # fusion's rank constant (ranking.api shows it)
+Notes = tuple[tuple[Adjustment, ...], ...]  # per item, the changes made after fusion
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +48,7 @@ class Fused:
     # items whose score is their place's after the learned re-ranking moved them
     # (ranking.rerank): their channels' contributions no longer sum to it
     rescored: npt.NDArray[np.bool_] | None = None
+    notes: Notes | None = None  # traced (fusion_debug): each item's adjustments so far
 
     def __len__(self) -> int:
         return int(self.positions.shape[0])
@@ -51,7 +61,48 @@ class Fused:
             {c: v[order] for c, v in self.contributions.items()},
             self.weights,
             None if self.rescored is None else self.rescored[order],
+            None if self.notes is None else tuple(self.notes[i] for i in order.tolist()),
         )
+
+    def traced(self) -> Fused:
+        """``self`` recording every later adjustment per item (see :meth:`adjusted`)."""
+        return replace(self, notes=((),) * len(self))
+
+    def adjusted(
+        self,
+        order: npt.NDArray[np.int64] | None,
+        scores: npt.NDArray[np.float64],
+        change: Change,
+        why: str | Callable[[int], str],
+        which: npt.NDArray[np.bool_] | None = None,
+        factor: float | None = None,
+    ) -> Fused:
+        """``self`` put in ``order`` (a permutation; ``None``: as it is) with ``scores`` (in
+        the new order): the one door of every score change after fusion.
+
+        Traced, each item it touched gets an :class:`Adjustment`: the items of ``which``
+        (aligned with ``self``), else those it moved or rescored; with ``factor`` (else
+        the item's new score over its old one), its move, and ``why`` (one reason, or
+        one per item by its index in ``self``). Untraced, nothing more than the reorder.
+        """
+        out = replace(self, scores=scores) if order is None else self.reorder(order, scores)
+        if self.notes is None:
+            return out
+        size = len(self)
+        place = np.arange(size)
+        if order is not None:
+            place[order] = np.arange(size)
+        new = out.scores[place]  # each item's new score, by its index in self
+        if which is None:
+            which = (place != np.arange(size)) | (np.abs(new - self.scores) > 1e-12)
+        notes = list(out.notes or ())
+        for i in np.flatnonzero(which).tolist():
+            at, old = int(place[i]), float(self.scores[i])
+            ratio = factor if factor is not None else (float(new[i]) / old if old > 0 else None)
+            moved = (i + 1, at + 1) if at != i else None
+            reason = why if isinstance(why, str) else why(i)
+            notes[at] = (*notes[at], Adjustment(change, reason, ratio, moved))
+        return replace(out, notes=tuple(notes))
 
 
 def normalized_weights(weights: FusionWeights, channels: list[Channel]) -> dict[Channel, float]:
@@ -107,9 +158,6 @@ def extended(head: Fused, deep: Fused) -> Fused:
     if not tail.shape[0]:
         return head
     scores = deep.scores[tail]
-    floor = float(head.scores[-1]) if len(head) else float(scores[0])
-    if scores[0] > floor > 0:
-        scores = scores * (floor / float(scores[0]))
     channels = list(dict.fromkeys([*head.ranks, *deep.ranks]))
     size = len(head)
     ranks: dict[Channel, npt.NDArray[np.int64]] = {}
@@ -127,17 +175,32 @@ def extended(head: Fused, deep: Fused) -> Fused:
                 deep.contributions[c][tail] if c in deep.contributions else np.zeros(tail.shape[0]),
             ]
         )
-    return Fused(
+    notes = None
+    if head.notes is not None and deep.notes is not None:
+        notes = head.notes + tuple(deep.notes[i] for i in tail.tolist())
+    joined = Fused(
         np.concatenate([head.positions, deep.positions[tail]]),
         np.concatenate([head.scores, scores]),
         ranks,
         contributions,
         {**deep.weights, **head.weights},
+        notes=notes,
     )
+    floor = float(head.scores[-1]) if len(head) else float(scores[0])
+    if not scores[0] > floor > 0:
+        return joined
+    share = floor / float(scores[0])
+    below = np.arange(len(joined)) >= size
+    scaled = np.concatenate([head.scores, scores * share])
+    why = "from the deeper lists, after the head every page shares: scaled below it"
+    return joined.adjusted(None, scaled, Change.OTHER, why, below, share)
 
 
 def guard_first(
-    fused: Fused, level: npt.NDArray[np.int8], within: npt.NDArray[np.int64] | None = None
+    fused: Fused,
+    level: npt.NDArray[np.int8],
+    within: npt.NDArray[np.int64] | None = None,
+    why: str | Callable[[int], str] = "the exact-name guard's order",
 ) -> tuple[Fused, npt.NDArray[np.bool_]]:
     """Put items with a lower guard ``level`` (aligned with ``fused``) before all others.
 
@@ -145,13 +208,14 @@ def guard_first(
     case-insensitive one, 2 for everything else. ``within`` orders the items of one
     level before their fused scores do (0 everywhere: fused order). Scores are then
     lifted so that they never increase down the list; returns which items were lifted.
+    ``why`` says why an item moved (see :meth:`Fused.adjusted`).
     """
     keys = np.zeros(len(fused), dtype=np.int64) if within is None else within
     order = np.lexsort((np.arange(len(fused)), -fused.scores, keys, level)).astype(np.int64)
     scores = fused.scores[order]
     lifted_scores = np.maximum.accumulate(scores[::-1])[::-1]
     lifted = lifted_scores > scores + 1e-12
-    return fused.reorder(order, lifted_scores), lifted
+    return fused.adjusted(order, lifted_scores, Change.GUARD, why), lifted
 
 
 def cascade(rankings: dict[Channel, Ranking]) -> Fused:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -20,18 +21,16 @@ import numpy.typing as npt
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.channels import fuzzy, identity, lexical, neural, similarity, structural
+from symfuse.ranking.channels import neural, similarity
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.names.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.channels.tokens import is_identifier_shaped
-from symfuse.ranking.channels.topk import Ranking
 from symfuse.ranking.channels.translation import Translation, query_ids
-from symfuse.ranking.fusion.guards import BOOSTS, guard_levels
+from symfuse.ranking.fusion.guards import BOOSTS, guard_levels, level_reasons
 from symfuse.ranking.fusion.rerank import CANDIDATES, RERANKED, reranked
 from symfuse.ranking.fusion.rrf import Fused, cascade, extended, fuse, guard_first
 from symfuse.ranking.graph.call_questions import named_targets
 from symfuse.ranking.prepared.build import Prepared, prepare
-from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.query.search_request import (
     Channel,
@@ -41,32 +40,28 @@ from symfuse.ranking.query.search_request import (
     SemanticMode,
 )
 from symfuse.ranking.search import lookup, modes
-from symfuse.ranking.search.cancel import checkpoint
+from symfuse.ranking.search.channel_run import (
+    NEAR_TYPO_LENGTH,
+    ChannelRun,
+    matched_count,
+    run_channels,
+    truncated,
+    with_import_paths,
+)
 from symfuse.ranking.search.filters import SymbolRoles, linked_implementers
 from symfuse.ranking.search.modes import MIN_DEPTH
 from symfuse.ranking.search.plans import (
-    DESCRIBED_KINDS,
     PLANS,
-    Plan,
     Shape,
-    classify,
     demoted,
     documents_demoted,
     documents_last,
-    name_words,
-    plan_weights,
 )
 from symfuse.ranking.search.repositories import repository_mask
 from symfuse.ranking.search.snippets import with_code
 
-NEAR_TYPO_LENGTH = 6  # identifier queries this long also look one edit away
-NEAR_TYPO_TWO_EDITS = 8  # ... and this long two edits away ("update_idx" -> update_index)
-
-
-def _near_typo_edits(query: str) -> int:
-    """How far a look for typos reaches when something already matched as typed."""
-    return 2 if len(query.strip()) >= NEAR_TYPO_TWO_EDITS else 1
-
+if TYPE_CHECKING:
+    from symfuse.ranking.query.parse import ParsedQuery
 
 HIGH_TIER = 0.85  # tiered mode: share of the best score an item needs to be "high"
 MEDIUM_TIER = 0.6  # ... and to be "medium"; below that, "low"
@@ -79,21 +74,21 @@ def search(
     *,
     directory: Path | None = None,
     prepared: Prepared | None = None,
+    parsed: ParsedQuery | None = None,
 ) -> SearchResponse:
     """Answer ``request`` over ``index``.
 
     ``directory`` is where precomputed ranking data is persisted (the index
-    directory); ``prepared`` skips the cache lookup. Raises ``NotFound`` when a
-    ``get`` target or a ``drill_from`` scope does not exist. Prose queries also rank
-    by the neural channel when the ``symfuse[semantic]`` vectors cover the index.
+    directory); ``prepared`` skips the cache lookup; ``parsed`` is the query door's
+    reading of ``request`` when it has one. Raises ``NotFound`` when a ``get`` target
+    or a ``drill_from`` scope does not exist. Prose queries also rank by the neural
+    channel when the ``symfuse[semantic]`` vectors cover the index.
     """
+    from symfuse.ranking.query.parse import parse
+
     prepared = prepared if prepared is not None else prepare(index, directory)
-    mode = request.mode
-    if mode is SearchMode.AUTO:
-        mode = SearchMode.GET if is_path_shaped(request.query) else SearchMode.SINGLE
-    intent = call_query(request.query) if mode is not SearchMode.GET else None
-    query = intent.target if intent is not None else request.query
-    shape = classify(query)
+    parsed = parsed if parsed is not None else parse(request)
+    mode, intent, query, shape = parsed.mode, parsed.call, parsed.subject, parsed.shape
     base = response_base(request, mode, intent, shape)
     vectors = None
     if PLANS[shape].described and request.semantic is not SemanticMode.OFF:
@@ -169,128 +164,6 @@ def search_mask(
     return mask
 
 
-@dataclass(frozen=True, slots=True)
-class ChannelRun:
-    rankings: dict[Channel, Ranking]
-    tiers: npt.NDArray[np.int8]
-    weights: FusionWeights
-    fuzzy_auto: bool = False  # fuzzy ran because nothing matched the name as typed
-    near_typo: bool = False  # fuzzy ran for names one edit away, though something matched
-    and_matches: int = 0  # the lexical ranking's first ones hold every required term
-
-
-def run_channels(
-    prepared: Prepared,
-    request: SearchRequest,
-    query: str,
-    mask: npt.NDArray[np.bool_] | None,
-    depth: int,
-    shape: Shape | None = None,
-    vectors: similarity.Embedder | None = None,
-) -> ChannelRun:
-    """Every channel the request asks for, each ranking at most ``depth`` candidates,
-    as the plan of the query's ``shape`` says (:data:`symfuse.ranking.search.plans.PLANS`).
-    ``vectors`` (the semantic extra's, when ready) rank as the neural channel."""
-    rankings: dict[Channel, Ranking] = {}
-    shape = shape if shape is not None else classify(query)
-    plan = PLANS[shape]
-    weights = _semantic_weights(request, plan)
-    # A described behaviour is looked for among callables and types (unless a kind is asked).
-    text_mask = mask
-    if plan.described and not request.kind:
-        described = SearchRequest.model_construct(query="", kind=DESCRIBED_KINDS)
-        kinds = prepared.filters.mask(described)
-        text_mask = kinds if mask is None or kinds is None else mask & kinds
-    checkpoint()  # here and between channels: a caller that lost interest stops the search
-    if request.semantic is SemanticMode.ONLY:
-        rankings[Channel.SIMILARITY] = similarity.rank(prepared.similarity, query, text_mask, depth)
-        if vectors is not None and plan.described:  # the extra's vectors, once they are ready
-            rankings[Channel.NEURAL] = similarity.rank(vectors, query, text_mask, depth)
-        return ChannelRun(rankings, np.full(prepared.size, MatchTier.NONE, np.int8), weights)
-    beside = None  # its product over the vectors runs while the names and BM25 channels scan
-    if request.semantic is not SemanticMode.OFF and weights.similarity > 0:
-        beside = similarity.started_rank(prepared.similarity, query, text_mask, depth)
-    lexical_result = lexical.rank(prepared.lexical, query, text_mask, depth, plan.bm25f)
-    rankings[Channel.LEXICAL] = lexical_result.ranking
-    checkpoint()
-    rankings[Channel.IDENTITY], tiers = _names(prepared, query, plan, mask, depth)
-    nothing_matched = not len(rankings[Channel.IDENTITY]) and not lexical_result.and_matches
-    identifier = is_identifier_shaped(query)
-    fuzzy_auto = request.fuzzy is None and nothing_matched and identifier
-    # A typo can still match something as typed ("or_equals" is a substring of names):
-    # then names one edit away join as a fuzzy ranking, unless the name exists as typed.
-    near_typo = (
-        request.fuzzy is None
-        and not fuzzy_auto
-        and identifier
-        and len(query.strip()) >= NEAR_TYPO_LENGTH
-        and not bool(np.any(tiers <= MatchTier.CASE_INSENSITIVE))
-    )
-    if request.fuzzy or fuzzy_auto or near_typo:
-        checkpoint()
-        typos = fuzzy.rank(
-            prepared.trigrams,
-            query,
-            mask,
-            depth,
-            threshold=request.fuzzy_threshold,
-            max_edit_distance=min(_near_typo_edits(query), request.max_edit_distance)
-            if near_typo
-            else request.max_edit_distance,
-        )
-        if len(typos) or not near_typo:  # a look one edit away that found nothing is no run
-            rankings[Channel.FUZZY] = typos
-    if beside is not None:
-        rankings[Channel.SIMILARITY] = beside()
-    if vectors is not None and plan.described and weights.neural > 0:  # None: semantic off
-        checkpoint()
-        rankings[Channel.NEURAL] = similarity.rank(vectors, query, text_mask, depth)
-    checkpoint()
-    if request.fusion and weights.structural > 0:
-        found = [r.positions for r in rankings.values() if len(r)]
-        if found:
-            rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
-    and_matches = lexical_result.and_matches
-    return ChannelRun(rankings, tiers, weights, fuzzy_auto, near_typo, and_matches)
-
-
-def _names(
-    prepared: Prepared,
-    query: str,
-    plan: Plan,
-    mask: npt.NDArray[np.bool_] | None,
-    depth: int,
-) -> tuple[Ranking, npt.NDArray[np.int8]]:
-    """The identity channel: the whole query as a name, or for prose its code tokens one
-    at a time (then no symbol has a match tier: prose never lifts a name)."""
-    if plan.word_names:
-        words = name_words(query)
-        ranking = identity.rank_words(prepared.names, words, prepared.pagerank, mask, depth)
-        return ranking, np.full(prepared.size, MatchTier.NONE, dtype=np.int8)
-    return identity.rank(prepared.names, query, prepared.pagerank, mask, depth)
-
-
-def _semantic_weights(request: SearchRequest, plan: Plan) -> FusionWeights:
-    """Apply ``semantic_weight`` s: similarity's weight times 2s, the others' times 2(1 - s).
-
-    A request with the default weights gets its shape's (:func:`plan_weights`).
-    """
-    s = request.semantic_weight
-    w = request.fusion_weights
-    if w == FusionWeights():
-        w = plan_weights(plan, request.semantic)
-    if s == 0.5:
-        return w
-    return FusionWeights(
-        lexical=w.lexical * 2 * (1 - s),
-        structural=w.structural * 2 * (1 - s),
-        similarity=w.similarity * 2 * s,
-        identity=w.identity * 2 * (1 - s),
-        fuzzy=w.fuzzy * 2 * (1 - s),
-        neural=w.neural * 2 * s,
-    )
-
-
 def ranked_depth(request: SearchRequest, size: int) -> int:
     """How many candidates each channel ranks for ``request``."""
     if request.min_score > 0:
@@ -311,8 +184,8 @@ def ranked_run(
     depth = ranked_depth(request, prepared.size)
     run = run_channels(prepared, request, query, mask, depth, shape, vectors)
     if "." in query and is_identifier_shaped(query):
-        run = _with_import_paths(index, prepared, run, query.strip(), mask)
-    return run, _matched(run, prepared.size)
+        run = with_import_paths(index, prepared, run, query.strip(), mask)
+    return run, matched_count(run, prepared.size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,7 +233,7 @@ def fused_answer(
     if ranked_depth(request, len(ranked.symbols)) > MIN_DEPTH:
         # The first MIN_DEPTH candidates of each channel order the head of every page,
         # whatever the limit; a longer answer continues with the deeper lists' order.
-        fused = extended(_merge(_truncated(run, ranked.pagerank, MIN_DEPTH), request), fused)
+        fused = extended(_merge(truncated(run, ranked.pagerank, MIN_DEPTH), request), fused)
     fused = demoted(fused, ranked.roles, request, query, shape)
     fused = documents_demoted(fused, ranked.roles, request, query)
     if PLANS[shape].reranked:
@@ -375,7 +248,7 @@ def fused_answer(
         sides = sides_lower(request, query)
         order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides)
         order += documents_last(fused, ranked.roles, request, query)
-        fused, lifted = guard_first(fused, levels, order)
+        fused, lifted = guard_first(fused, levels, order, level_reasons(levels))
         levels = np.sort(levels)
     if request.min_score > 0:
         keep = np.flatnonzero(np.round(fused.scores, SCORE_DIGITS) >= request.min_score)
@@ -400,13 +273,15 @@ def _items(
     lifted: npt.NDArray[np.bool_],
     mode: SearchMode,
 ) -> tuple[SearchItem, ...]:
-    """The requested page of ``fused`` as items (tiers, debug ranks and guard boosts)."""
+    """The requested page of ``fused`` as items (tiers, guard boosts; with ``fusion_debug``
+    each channel's rank and contribution, and the adjustments made after fusion)."""
     page = range(len(fused))[request.offset : request.offset + request.limit]
     top = float(fused.scores[0]) if len(fused) else 0.0
     # Python numbers for the page (a 200-item editor page read numpy scalars one by one)
     at = slice(page.start, page.stop)
     positions, scores = fused.positions[at].tolist(), fused.scores[at].tolist()
     exact = (run.tiers[fused.positions[at]] == MatchTier.EXACT).tolist()
+    notes = fused.notes[at] if fused.notes is not None else ((),) * len(page)
     boosts = [BOOSTS[MatchTier(int(v) // 2)] if up else None for v, up in zip(
         levels[at].tolist(), lifted[at].tolist(), strict=True
     )]  # fmt: skip
@@ -425,75 +300,19 @@ def _items(
                 for c in fused.ranks
                 if fused.ranks[c][i] > 0
             }
-        items.append(SearchItem(symbols[positions[j]], scores[j], tier, hits, boosts[j]))
+        symbol = symbols[positions[j]]
+        items.append(SearchItem(symbol, scores[j], tier, hits, boosts[j], adjustments=notes[j]))
     return tuple(items)
 
 
-def _with_import_paths(
-    index: Index,
-    prepared: Prepared,
-    run: ChannelRun,
-    query: str,
-    mask: npt.NDArray[np.bool_] | None,
-) -> ChannelRun:
-    """A dotted query that names a definition as an import would (``models.CharField``
-    for django.db.models.fields.CharField, re-exported by django.db.models): those
-    definitions join the identity channel first, at the fqn-suffix tier, which a
-    dotted query raises to the exact-name guard."""
-    from symfuse.indexer.link.resolve import Resolver
-
-    found = [index.position[s.symbol_id] for s in Resolver(index).importable(query)]
-    found = [at for at in found if mask is None or mask[at]]
-    if not found:
-        return run
-    known = np.asarray(found, dtype=np.int64)
-    known = known[np.argsort(-prepared.pagerank[known], kind="stable")]
-    tiers = run.tiers.copy()
-    tiers[known] = np.minimum(tiers[known], np.int8(MatchTier.FQN_SUFFIX))
-    identity = run.rankings.get(Channel.IDENTITY, Ranking.empty())
-    rest = ~np.isin(identity.positions, known)
-    top = float(identity.scores.max()) if len(identity) else 1.0
-    rankings = dict(run.rankings)
-    rankings[Channel.IDENTITY] = Ranking(
-        np.concatenate([known, identity.positions[rest]]),
-        np.concatenate([np.full(len(known), top), identity.scores[rest]]),
-        np.concatenate([known, identity.matched]),
-    )
-    if Channel.STRUCTURAL in rankings:  # it re-ranks the other channels' candidates
-        lists = [r.positions for c, r in rankings.items() if c is not Channel.STRUCTURAL]
-        rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(lists))
-    return replace(run, rankings=rankings, tiers=tiers)
-
-
-def _truncated(run: ChannelRun, pagerank: npt.NDArray[np.float64], depth: int) -> ChannelRun:
-    """``run`` as if each channel had ranked ``depth`` candidates (their lists' prefixes;
-    the structural channel re-ranks the shorter lists' candidates)."""
-    rankings: dict[Channel, Ranking] = {
-        c: Ranking(r.positions[:depth], r.scores[:depth])
-        for c, r in run.rankings.items()
-        if c is not Channel.STRUCTURAL
-    }
-    found = [r.positions for r in rankings.values() if len(r)]
-    if Channel.STRUCTURAL in run.rankings and found:
-        rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))
-    return replace(run, rankings=rankings)
-
-
-def _matched(run: ChannelRun, size: int) -> int:
-    """How many symbols any channel matched, ranked deep enough or not: the items the
-    pages of the answer are drawn from, whatever the page (the structural channel only
-    re-ranks the others' finds)."""
-    hit = np.zeros(size, dtype=np.bool_)
-    for channel, ranking in run.rankings.items():
-        if channel is not Channel.STRUCTURAL:
-            hit[ranking.matched] = True
-    return int(np.count_nonzero(hit))
-
-
 def _merge(run: ChannelRun, request: SearchRequest) -> Fused:
+    """The channels of ``run`` fused (or cascaded), traced with ``fusion_debug``: every
+    later change to a score or an order is then recorded per item (:meth:`Fused.adjusted`)."""
     if request.fusion or request.semantic is SemanticMode.ONLY:
-        return fuse(run.rankings, run.weights)
-    return cascade(run.rankings)
+        fused = fuse(run.rankings, run.weights)
+    else:
+        fused = cascade(run.rankings)
+    return fused.traced() if request.fusion_debug else fused
 
 
 def tier_of(score: float, top: float, exact: bool) -> Tier:
@@ -503,4 +322,5 @@ def tier_of(score: float, top: float, exact: bool) -> Tier:
     return Tier.MEDIUM if score >= MEDIUM_TIER * top else Tier.LOW
 
 
-__all__ = ["CallQuery", "search"]
+# ChannelRun, NEAR_TYPO_LENGTH and run_channels are read here by ranking.shards and the bench
+__all__ = ["NEAR_TYPO_LENGTH", "CallQuery", "ChannelRun", "run_channels", "search"]

@@ -32,7 +32,9 @@ from symfuse.ranking.channels.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
 from symfuse.ranking.channels.tokens import is_identifier_shaped, is_sentence
 from symfuse.ranking.fusion.roles import asks_for_documents, asks_for_side_code
 from symfuse.ranking.fusion.rrf import Fused
+from symfuse.ranking.fusion.tuning import TUNING
 from symfuse.ranking.query.intent import call_query, is_path_shaped
+from symfuse.ranking.query.responses import Change
 from symfuse.ranking.query.search_request import (
     FusionWeights,
     IncludeTests,
@@ -83,7 +85,7 @@ class Plan:
 
 # Prose: BM25F over bodies and similarity lead; names see code tokens only; tests lower.
 _PROSE = Plan(
-    FusionWeights.sentence(),
+    TUNING.prose,
     bm25f=BODY_AWARE,
     described=True,
     word_names=True,
@@ -92,12 +94,12 @@ _PROSE = Plan(
 )
 
 PLANS: dict[Shape, Plan] = {
-    Shape.IDENTIFIER: Plan(FusionWeights(), reason="names: identity tiers and the guard"),
-    Shape.DOTTED: Plan(FusionWeights(), reason="a qualified name: identity on the fqn suffix"),
-    Shape.PATH: Plan(FusionWeights(), reason="auto mode answers a path with get"),
-    Shape.CALL_GRAPH: Plan(FusionWeights(), reason="the call graph answers the target"),
+    Shape.IDENTIFIER: Plan(TUNING.names, reason="names: identity tiers and the guard"),
+    Shape.DOTTED: Plan(TUNING.names, reason="a qualified name: identity on the fqn suffix"),
+    Shape.PATH: Plan(TUNING.names, reason="auto mode answers a path with get"),
+    Shape.CALL_GRAPH: Plan(TUNING.names, reason="the call graph answers the target"),
     Shape.KEYWORDS: Plan(
-        FusionWeights(), reranked=True, reason="a few words: BM25 leads, names still count"
+        TUNING.names, reranked=True, reason="a few words: BM25 leads, names still count"
     ),
     Shape.SENTENCE: replace(_PROSE, reason="prose: BM25F over head and body, and similarity lead"),
     Shape.MIXED: replace(
@@ -105,35 +107,15 @@ PLANS: dict[Shape, Plan] = {
     ),
 }
 
-# The neural channel (the symfuse[semantic] extra) in prose plans: off unless a search
-# asks for it with ``semantic: on``. Measured with tests/bench/nl_bench.py --semantic
-# --sweep (hit@10 / MRR@10, whole index, all-MiniLM-L6-v2 over 64 word pieces per
-# definition; its weight beside the prose plan's lexical 0.8 and similarity 0.2, before
-# prose BM25F's coordination; not measured again since):
-#
-#   neural   mined (1015 q)   django docstrings (300)   fixture docstrings (37)
-#   0        0.518 / 0.317    0.343 / 0.145             0.703 / 0.419
-#   0.2      0.504 / 0.296    0.377 / 0.151             0.784 / 0.479
-#   0.4      0.498 / 0.284    0.370 / 0.143             0.811 / 0.532
-#   0.8      0.465 / 0.260    0.337 / 0.139             0.838 / 0.528
-#   1.6      0.401 / 0.233    0.300 / 0.125             0.865 / 0.582
-#
-# A docstring's first sentence is what the model was trained to match; a commit subject
-# ("avoid a copy when the buffer is full") names a change inside a body the model reads
-# only the start of, and the mined set, the larger and the closer to what people type,
-# loses at every weight (most on ripgrep, jq and axios). So ``auto`` leaves it out and
-# ``on`` gives it 0.2, the best weight on the docstring sets.
-NEURAL_ON = 0.2
-
 
 def plan_weights(plan: Plan, semantic: SemanticMode) -> FusionWeights:
     """The fusion weights of ``plan``; ``semantic: on`` adds the neural channel to prose at
-    :data:`NEURAL_ON`; ``only`` ranks prose by the similarity channel and the neural one
-    (when its vectors are ready) at the same weight."""
+    :attr:`Tuning.neural_on`; ``only`` ranks prose by the similarity channel and the neural
+    one (when its vectors are ready) at the same weight."""
     if not plan.described or plan.weights.neural != 0:
         return plan.weights
     if semantic is SemanticMode.ON:
-        return replace(plan.weights, neural=NEURAL_ON)
+        return replace(plan.weights, neural=TUNING.neural_on)
     if semantic is SemanticMode.ONLY:
         return replace(plan.weights, neural=plan.weights.similarity)
     return plan.weights
@@ -195,16 +177,11 @@ def name_words(query: str) -> list[str]:
     return [w for w in code_tokens(query) if len(w) > 1 and not w.isdigit()]
 
 
-# A demoted item keeps this share of its fused score. Mined hit@10 (tests/bench/nl_bench.py):
-# 1.0 (no demotion) 0.361, 0.7 0.410, 0.5 0.422, 0.3 0.425, 0.1 0.425.
-SIDE_CODE_SCORE = 0.3
-
-
 def demoted(
     fused: Fused, filters: SymbolRoles, request: SearchRequest, query: str, shape: Shape
 ) -> Fused:
     """``fused`` with test, example and benchmark code ranked lower (its score times
-    :data:`SIDE_CODE_SCORE`), when the shape's plan says so, ``include_tests`` is
+    :attr:`Tuning.side_code_share`), when the shape's plan says so, ``include_tests`` is
     ``true`` and the query does not ask for such code itself."""
     if (
         not PLANS[shape].demote_side_code
@@ -216,34 +193,30 @@ def demoted(
     side = filters.side_code(fused.positions)
     if not side.any():
         return fused
-    return _scaled(fused, side, SIDE_CODE_SCORE)
+    why = "test, example or benchmark code in a prose answer"
+    return _scaled(fused, side, TUNING.side_code_share, why)
 
 
-def _scaled(fused: Fused, which: npt.NDArray[np.bool_], share: float) -> Fused:
-    """``fused`` with the scores of ``which`` times ``share``, re-sorted (stable)."""
+def _scaled(fused: Fused, which: npt.NDArray[np.bool_], share: float, why: str) -> Fused:
+    """``fused`` with the scores of ``which`` times ``share``, re-sorted (stable): a
+    demotion for ``why``, shown with ``fusion_debug``."""
     scores = np.where(which, fused.scores * share, fused.scores)
     order = np.argsort(-scores, kind="stable").astype(np.int64)
-    return fused.reorder(order, scores[order])
-
-
-# A heading or a key keeps this share of its fused score, so that a README's "Install"
-# or a YAML file's `name:` comes after the code of that name. Chosen, not mined: at 0.3 a
-# document's symbol still outranks code that matched far worse; the quality gate's
-# fixture has none, so its figures do not move.
-DOCUMENT_SCORE = 0.3
+    return fused.adjusted(order, scores[order], Change.DEMOTION, why, which, share)
 
 
 def documents_demoted(
     fused: Fused, filters: SymbolRoles, request: SearchRequest, query: str
 ) -> Fused:
     """``fused`` with headings and keys (:attr:`Kind.DOCUMENTS`) ranked below code (their
-    score times :data:`DOCUMENT_SCORE`), unless :func:`_documents_asked`."""
+    score times :attr:`Tuning.document_share`), so that a README's "Install" or a YAML
+    file's ``name:`` comes after the code of that name, unless :func:`_documents_asked`."""
     if not len(fused) or _documents_asked(request, query):
         return fused
     documents = filters.documents(fused.positions)
     if not documents.any():
         return fused
-    return _scaled(fused, documents, DOCUMENT_SCORE)
+    return _scaled(fused, documents, TUNING.document_share, "a heading or a key, after code")
 
 
 def documents_last(

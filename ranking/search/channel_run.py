@@ -1,0 +1,272 @@
+"""Running the channels of a ranked search, as the plan of the query's shape says.
+
+:func:`run_channels` ranks the candidates of every channel the request asks for (lexical,
+identity, fuzzy when a name may be misspelt, similarity, neural, structural) into a
+:class:`ChannelRun`, the input of fusion (:func:`symfuse.ranking.search.pipeline.fused_answer`).
+A dotted query also finds what an import would name (:func:`with_import_paths`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.index import Index
+from symfuse.ranking.channels import fuzzy, identity, lexical, similarity, structural
+from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.channels.tokens import is_identifier_shaped
+from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.fusion.tuning import TUNING
+from symfuse.ranking.prepared.build import Prepared
+from symfuse.ranking.query.search_request import (
+    Channel,
+    FusionWeights,
+    SearchRequest,
+    SemanticMode,
+)
+from symfuse.ranking.search.cancel import checkpoint
+from symfuse.ranking.search.plans import (
+    DESCRIBED_KINDS,
+    PLANS,
+    Plan,
+    Shape,
+    classify,
+    name_words,
+    plan_weights,
+)
+
+NEAR_TYPO_LENGTH = TUNING.near_typo_length  # (ranking.shards.fusion decides as one index)
+
+
+def _near_typo_edits(query: str) -> int:
+    """How far a look for typos reaches when something already matched as typed."""
+    return 2 if len(query.strip()) >= TUNING.near_typo_two_edits else 1
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelRun:
+    rankings: dict[Channel, Ranking]
+    tiers: npt.NDArray[np.int8]
+    weights: FusionWeights
+    fuzzy_auto: bool = False  # fuzzy ran because nothing matched the name as typed
+    near_typo: bool = False  # fuzzy ran for names one edit away, though something matched
+    and_matches: int = 0  # the lexical ranking's first ones hold every required term
+
+
+def run_channels(
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    depth: int,
+    shape: Shape | None = None,
+    vectors: similarity.Embedder | None = None,
+) -> ChannelRun:
+    """Every channel the request asks for, each ranking at most ``depth`` candidates,
+    as the plan of the query's ``shape`` says (:data:`symfuse.ranking.search.plans.PLANS`).
+    ``vectors`` (the semantic extra's, when ready) rank as the neural channel."""
+    rankings: dict[Channel, Ranking] = {}
+    shape = shape if shape is not None else classify(query)
+    plan = PLANS[shape]
+    weights = _semantic_weights(request, plan)
+    text_mask = _text_mask(prepared, request, plan, mask)
+    checkpoint()  # here and between channels: a caller that lost interest stops the search
+    if request.semantic is SemanticMode.ONLY:
+        return _semantic_only(prepared, query, plan, text_mask, depth, weights, vectors)
+    beside = None  # its product over the vectors runs while the names and BM25 channels scan
+    if request.semantic is not SemanticMode.OFF and weights.similarity > 0:
+        beside = similarity.started_rank(prepared.similarity, query, text_mask, depth)
+    lexical_result = lexical.rank(prepared.lexical, query, text_mask, depth, plan.bm25f)
+    rankings[Channel.LEXICAL] = lexical_result.ranking
+    checkpoint()
+    rankings[Channel.IDENTITY], tiers = _names(prepared, query, plan, mask, depth)
+    nothing_matched = not len(rankings[Channel.IDENTITY]) and not lexical_result.and_matches
+    fuzzy_auto, near_typo = _typo_looks(request, query, tiers, nothing_matched)
+    if request.fuzzy or fuzzy_auto or near_typo:
+        typos = _typos(prepared, request, query, mask, depth, near_typo)
+        if len(typos) or not near_typo:  # a look one edit away that found nothing is no run
+            rankings[Channel.FUZZY] = typos
+    if beside is not None:
+        rankings[Channel.SIMILARITY] = beside()
+    if vectors is not None and plan.described and weights.neural > 0:  # None: semantic off
+        checkpoint()
+        rankings[Channel.NEURAL] = similarity.rank(vectors, query, text_mask, depth)
+    checkpoint()
+    if request.fusion and weights.structural > 0:
+        found = [r.positions for r in rankings.values() if len(r)]
+        if found:
+            rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(found))
+    and_matches = lexical_result.and_matches
+    return ChannelRun(rankings, tiers, weights, fuzzy_auto, near_typo, and_matches)
+
+
+def _text_mask(
+    prepared: Prepared,
+    request: SearchRequest,
+    plan: Plan,
+    mask: npt.NDArray[np.bool_] | None,
+) -> npt.NDArray[np.bool_] | None:
+    """What the text channels rank: a described behaviour is looked for among callables
+    and types (unless a kind is asked)."""
+    if not plan.described or request.kind:
+        return mask
+    described = SearchRequest.model_construct(query="", kind=DESCRIBED_KINDS)
+    kinds = prepared.filters.mask(described)
+    return kinds if mask is None or kinds is None else mask & kinds
+
+
+def _semantic_only(
+    prepared: Prepared,
+    query: str,
+    plan: Plan,
+    text_mask: npt.NDArray[np.bool_] | None,
+    depth: int,
+    weights: FusionWeights,
+    vectors: similarity.Embedder | None,
+) -> ChannelRun:
+    """``semantic: only``: the similarity channel, and the neural one for prose."""
+    rankings = {Channel.SIMILARITY: similarity.rank(prepared.similarity, query, text_mask, depth)}
+    if vectors is not None and plan.described:  # the extra's vectors, once they are ready
+        rankings[Channel.NEURAL] = similarity.rank(vectors, query, text_mask, depth)
+    return ChannelRun(rankings, np.full(prepared.size, MatchTier.NONE, np.int8), weights)
+
+
+def _typo_looks(
+    request: SearchRequest, query: str, tiers: npt.NDArray[np.int8], nothing_matched: bool
+) -> tuple[bool, bool]:
+    """Whether fuzzy runs on its own (nothing matched an identifier as typed), and whether
+    it looks for names one edit away though something matched."""
+    identifier = is_identifier_shaped(query)
+    fuzzy_auto = request.fuzzy is None and nothing_matched and identifier
+    # A typo can still match something as typed ("or_equals" is a substring of names):
+    # then names one edit away join as a fuzzy ranking, unless the name exists as typed.
+    near_typo = (
+        request.fuzzy is None
+        and not fuzzy_auto
+        and identifier
+        and len(query.strip()) >= NEAR_TYPO_LENGTH
+        and not bool(np.any(tiers <= MatchTier.CASE_INSENSITIVE))
+    )
+    return fuzzy_auto, near_typo
+
+
+def _typos(
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    depth: int,
+    near_typo: bool,
+) -> Ranking:
+    """The fuzzy channel: names a few edits from the query (fewer for a near-typo look)."""
+    checkpoint()
+    return fuzzy.rank(
+        prepared.trigrams,
+        query,
+        mask,
+        depth,
+        threshold=request.fuzzy_threshold,
+        max_edit_distance=min(_near_typo_edits(query), request.max_edit_distance)
+        if near_typo
+        else request.max_edit_distance,
+    )
+
+
+def _names(
+    prepared: Prepared,
+    query: str,
+    plan: Plan,
+    mask: npt.NDArray[np.bool_] | None,
+    depth: int,
+) -> tuple[Ranking, npt.NDArray[np.int8]]:
+    """The identity channel: the whole query as a name, or for prose its code tokens one
+    at a time (then no symbol has a match tier: prose never lifts a name)."""
+    if plan.word_names:
+        words = name_words(query)
+        ranking = identity.rank_words(prepared.names, words, prepared.pagerank, mask, depth)
+        return ranking, np.full(prepared.size, MatchTier.NONE, dtype=np.int8)
+    return identity.rank(prepared.names, query, prepared.pagerank, mask, depth)
+
+
+def _semantic_weights(request: SearchRequest, plan: Plan) -> FusionWeights:
+    """Apply ``semantic_weight`` s: similarity's weight times 2s, the others' times 2(1 - s).
+
+    A request with the default weights gets its shape's (:func:`plan_weights`).
+    """
+    s = request.semantic_weight
+    w = request.fusion_weights
+    if w == FusionWeights():
+        w = plan_weights(plan, request.semantic)
+    if s == 0.5:
+        return w
+    return FusionWeights(
+        lexical=w.lexical * 2 * (1 - s),
+        structural=w.structural * 2 * (1 - s),
+        similarity=w.similarity * 2 * s,
+        identity=w.identity * 2 * (1 - s),
+        fuzzy=w.fuzzy * 2 * (1 - s),
+        neural=w.neural * 2 * s,
+    )
+
+
+def with_import_paths(
+    index: Index,
+    prepared: Prepared,
+    run: ChannelRun,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+) -> ChannelRun:
+    """A dotted query that names a definition as an import would (``models.CharField``
+    for django.db.models.fields.CharField, re-exported by django.db.models): those
+    definitions join the identity channel first, at the fqn-suffix tier, which a
+    dotted query raises to the exact-name guard."""
+    from symfuse.indexer.link.resolve import Resolver
+
+    found = [index.position[s.symbol_id] for s in Resolver(index).importable(query)]
+    found = [at for at in found if mask is None or mask[at]]
+    if not found:
+        return run
+    known = np.asarray(found, dtype=np.int64)
+    known = known[np.argsort(-prepared.pagerank[known], kind="stable")]
+    tiers = run.tiers.copy()
+    tiers[known] = np.minimum(tiers[known], np.int8(MatchTier.FQN_SUFFIX))
+    identity = run.rankings.get(Channel.IDENTITY, Ranking.empty())
+    rest = ~np.isin(identity.positions, known)
+    top = float(identity.scores.max()) if len(identity) else 1.0
+    rankings = dict(run.rankings)
+    rankings[Channel.IDENTITY] = Ranking(
+        np.concatenate([known, identity.positions[rest]]),
+        np.concatenate([np.full(len(known), top), identity.scores[rest]]),
+        np.concatenate([known, identity.matched]),
+    )
+    if Channel.STRUCTURAL in rankings:  # it re-ranks the other channels' candidates
+        lists = [r.positions for c, r in rankings.items() if c is not Channel.STRUCTURAL]
+        rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(lists))
+    return replace(run, rankings=rankings, tiers=tiers)
+
+
+def truncated(run: ChannelRun, pagerank: npt.NDArray[np.float64], depth: int) -> ChannelRun:
+    """``run`` as if each channel had ranked ``depth`` candidates (their lists' prefixes;
+    the structural channel re-ranks the shorter lists' candidates)."""
+    rankings: dict[Channel, Ranking] = {
+        c: Ranking(r.positions[:depth], r.scores[:depth])
+        for c, r in run.rankings.items()
+        if c is not Channel.STRUCTURAL
+    }
+    found = [r.positions for r in rankings.values() if len(r)]
+    if Channel.STRUCTURAL in run.rankings and found:
+        rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))
+    return replace(run, rankings=rankings)
+
+
+def matched_count(run: ChannelRun, size: int) -> int:
+    """How many symbols any channel matched, ranked deep enough or not: the items the
+    pages of the answer are drawn from, whatever the page (the structural channel only
+    re-ranks the others' finds)."""
+    hit = np.zeros(size, dtype=np.bool_)
+    for channel, ranking in run.rankings.items():
+        if channel is not Channel.STRUCTURAL:
+            hit[ranking.matched] = True
+    return int(np.count_nonzero(hit))
