@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp_types import ToolAnnotations
 from pydantic import ConfigDict, Field
 
 from symfuse.indexer.errors import InvalidRequest
@@ -102,22 +103,48 @@ def tool_function(
     return tool
 
 
-def refuse_unknown_arguments(server: MCPServer[Any]) -> None:
-    """Make every tool of ``server`` refuse an argument it does not take, by name.
+class Toolbox:
+    """The tools of a server being built, each finished as :func:`finished` says; the
+    server is then made with them (``MCPServer(tools=...)``), through the SDK's public API.
+
+    ``add_tool`` takes what ``MCPServer.add_tool`` takes, so a tool module registers the
+    same way on either.
+    """
+
+    def __init__(self) -> None:
+        self.tools: list[Tool] = []
+
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str,
+        description: str,
+        annotations: ToolAnnotations | None = None,
+    ) -> None:
+        tool = Tool.from_function(fn, name=name, description=description, annotations=annotations)
+        self.tools.append(finished(tool))
+
+
+def finished(tool: Tool) -> Tool:
+    """``tool`` refusing an argument it does not take, by name, with lean schemas.
 
     The SDK validates arguments with a model that ignores unknown keys (pydantic's
-    default), so a misspelt argument would quietly take its default. Each tool's
-    argument model is swapped for one that keeps them (the tool function then names
-    the first and lists the accepted ones), and its schema says
-    ``additionalProperties: false``. The SDK has no public handle on a registered
-    tool, hence its tool manager.
+    default), so a misspelt argument would quietly take its default. The argument model
+    is swapped for one that keeps them (the tool function then names the first and lists
+    the accepted ones), and the schema says ``additionalProperties: false``. Both schemas
+    are then published in their lean form (:func:`lean_schema`): a client checks every
+    structured answer against the output schema, and an agent reads ``tools/list`` into
+    its context, so less to walk and to read costs less on every call and every session.
     """
-    for registered in server._tool_manager.list_tools():
-        metadata = registered.fn_metadata
-        code = getattr(registered.fn, "__code__", None)  # its published signature hides **
-        takes_any = code is not None and bool(code.co_flags & inspect.CO_VARKEYWORDS)
-        metadata.arg_model = _with_extras(metadata.arg_model, keep=takes_any)
-        registered.parameters["additionalProperties"] = False
+    metadata = tool.fn_metadata
+    code = getattr(tool.fn, "__code__", None)  # its published signature hides **
+    takes_any = code is not None and bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    metadata.arg_model = _with_extras(metadata.arg_model, keep=takes_any)
+    tool.parameters["additionalProperties"] = False
+    tool.parameters = lean_schema(tool.parameters)
+    if metadata.output_schema is not None:
+        metadata.output_schema = lean_schema(metadata.output_schema)
+    return tool
 
 
 def _with_extras(model: type[ArgModelBase], *, keep: bool) -> type[ArgModelBase]:
@@ -131,23 +158,6 @@ def _with_extras(model: type[ArgModelBase], *, keep: bool) -> type[ArgModelBase]
             return {**super().model_dump_one_level(), **(self.__pydantic_extra__ or {})}
 
     return Checked
-
-
-def lean_schemas(server: MCPServer[Any]) -> None:
-    """Publish every tool's input and output schema in a leaner, equivalent form
-    (:func:`lean_schema`).
-
-    A client checks each structured answer against the tool's output schema (the SDK's
-    ``ClientSession`` does, with jsonschema, on every call). Pydantic's schemas spell a
-    nullable field as ``anyOf`` of two schemas and a nested model as a ``$ref``: each
-    costs the validator a descent per row, so the lean schema checks faster, and
-    ``tools/list``, which an agent reads into its context, shrinks as well.
-    """
-    for registered in server._tool_manager.list_tools():
-        registered.parameters = lean_schema(registered.parameters)
-        metadata = registered.fn_metadata
-        if metadata.output_schema is not None:
-            metadata.output_schema = lean_schema(metadata.output_schema)
 
 
 def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:

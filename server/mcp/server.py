@@ -37,7 +37,7 @@ from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
 from symfuse.server.common.present import DEFAULT_MAX_TOKENS, Fitted, Format, Grouping, fit
 from symfuse.server.common.service import IndexService, Ranked, is_stale
-from symfuse.server.mcp.schema import Rendering, tool_function
+from symfuse.server.mcp.schema import Rendering, Toolbox, tool_function
 
 log = logging.getLogger(__name__)
 
@@ -336,6 +336,8 @@ def build_mcp_server(
         finally:
             backend.stop()
 
+    toolbox = Toolbox()
+    mcp_tools.register(toolbox, backend)
     with _sdk_logging_left_alone():
         server: MCPServer[Any] = MCPServer(
             SERVER_NAME,
@@ -343,8 +345,8 @@ def build_mcp_server(
             version=_version(),
             lifespan=lifespan,
             log_level="WARNING",
+            tools=toolbox.tools,
         )
-    mcp_tools.register(server, backend)
     return server
 
 

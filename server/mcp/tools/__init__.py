@@ -1,12 +1,8 @@
-"""Registers every MCP tool on a server; each group of tools lives in its own module."""
+"""Every MCP tool, put in a toolbox the server is made with; each group in its own module."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from mcp.server.mcpserver import MCPServer
-
-from symfuse.server.mcp.schema import lean_schemas, refuse_unknown_arguments
+from symfuse.server.mcp.schema import Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.tools import analysis as mcp_tools_analysis
 from symfuse.server.mcp.tools import files as mcp_tools_files
@@ -19,7 +15,7 @@ from symfuse.server.mcp.tools import search as mcp_tools_search
 from symfuse.server.mcp.tools import text as mcp_tools_text
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     mcp_tools_search.register(server, backend)
     mcp_tools_nav.register(server, backend)
     mcp_tools_text.register(server, backend)
@@ -29,5 +25,3 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     mcp_tools_history.register(server, backend)
     mcp_tools_index.register(server, backend)
     mcp_tools_ops.register(server, backend)
-    refuse_unknown_arguments(server)
-    lean_schemas(server)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
@@ -12,7 +11,7 @@ from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactReque
 from symfuse.server.common.present import Grouping
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import DeadCodeResult, ImpactResult
-from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 
 DEAD_DESCRIPTION = """\
@@ -46,7 +45,7 @@ _DEAD_COLUMNS = ("symbol_id", "line", "confidence", "reason")
 _IMPACT_COLUMNS = ("line", "name", "kind", "relation", "depth")
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     def dead_code(request: DeadCodeRequest, rendering: Rendering) -> CallToolResult:
         with tool_errors(), backend.reading() as index:
             result = operations.dead(index, request)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
@@ -20,7 +19,7 @@ from symfuse.server.common.present import (
 )
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import FileTextResult
-from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend, as_result
 
 DESCRIPTION = """\
@@ -38,7 +37,7 @@ Examples: {"path": "README.md"} ; {"path": "shop/models.py:10-40"} ;
 MIN_LINE_CHARS = 80  # a line shown when nothing else fits is cut to this at least
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     def read_file(request: ReadRequest, rendering: Rendering) -> CallToolResult:
         budget = rendering.max_tokens or backend.options.default_max_tokens
         # Only the roots are needed: no wait for the first index.

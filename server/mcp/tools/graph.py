@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.indexer.model import Symbol
@@ -14,7 +13,7 @@ from symfuse.ranking.query.requests import CallsRequest, DepsRequest, HierarchyR
 from symfuse.server.common.present import Grouping
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import CallGraphResult, DependenciesResult, HierarchyResult
-from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 
 CALLS_DESCRIPTION = """\
@@ -54,7 +53,7 @@ Examples: {"target": "shop/models.py"} ; {"target": "shop.service", "depth": 2}"
 _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     for direction in ("callers", "callees"):
         _register_calls(server, backend, direction)
 
@@ -112,7 +111,7 @@ def register(server: MCPServer[Any], backend: Backend) -> None:
     )
 
 
-def _register_calls(server: MCPServer[Any], backend: Backend, direction: str) -> None:
+def _register_calls(server: Toolbox, backend: Backend, direction: str) -> None:
     callers = direction == "callers"
     description = CALLS_DESCRIPTION.format(
         what="List the functions and methods that call a symbol"

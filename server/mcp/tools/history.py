@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.history_requests import HistoryRequest
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import HistoryResult
-from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 
 HISTORY_DESCRIPTION = """\
@@ -32,7 +31,7 @@ Examples: {"query": "fix race in expire"} ;
 {"query": "parser", "diff_type": "deleted", "chunk_type": "commit_diff"}"""
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     def search_history(request: HistoryRequest, rendering: Rendering) -> CallToolResult:
         with tool_errors():
             result = operations.history(backend.histories(), request)

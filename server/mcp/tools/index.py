@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.api import available_channels
@@ -18,7 +17,7 @@ from symfuse.ranking.query.requests import ReindexRequest, ReposRequest, StatusR
 from symfuse.server.common.output import problem_rows, update_counts
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import ReindexResult, ReposResult, StatusResult
-from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 
 STATUS_DESCRIPTION = """\
@@ -59,7 +58,7 @@ _REINDEX_HINTS = ToolAnnotations(
 )
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     def index_status(request: StatusRequest, rendering: Rendering) -> CallToolResult:
         return _status(backend, request, rendering)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.api import FileOutline
@@ -25,7 +24,7 @@ from symfuse.server.common.present import (
 )
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import SymbolResult, UsagesResult
-from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend, as_result
 
 USAGES_DESCRIPTION = """\
@@ -69,7 +68,7 @@ Examples: {"symbol_id": "shop/models.py::Order.total#method"} ;
 _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     def find_usages(request: UsagesRequest, rendering: Rendering) -> CallToolResult:
         with tool_errors(not_found="symbol_id"), backend.reading() as index:
             result = operations.usages(index, request)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.server.common.ops import (
@@ -16,7 +15,7 @@ from symfuse.server.common.ops import (
     latency_report,
 )
 from symfuse.server.mcp.models import CacheResult, StatsResult
-from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 
 STATS_DESCRIPTION = """\
@@ -41,7 +40,7 @@ needed for correctness: any change to the index already invalidates it.
 Example: {}"""
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     observer = backend.observer
     directory = backend.service.config.store.directory
 

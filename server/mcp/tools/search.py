@@ -5,9 +5,8 @@ Its parameters are :class:`SearchRequest`'s fields (:mod:`.schema`).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.api import CallGraphAnswer
@@ -16,7 +15,7 @@ from symfuse.ranking.query.search_request import SearchRequest, SemanticMode
 from symfuse.server.common.present import search_grouping
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import SearchResult
-from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 
 DESCRIPTION = """\
@@ -53,7 +52,7 @@ Examples: {"query": "compute total"} ; {"query": "Gateway", "kind": "class"} ;
 "toon"} ; {"query": "total", "drill_from": "shop/models.py", "mode": "drill"}"""
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     def search(request: SearchRequest, rendering: Rendering) -> CallToolResult:
         if not backend.options.similarity and request.semantic is SemanticMode.AUTO:
             request = request.model_copy(update={"semantic": SemanticMode.OFF})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ToolAnnotations
 
@@ -12,7 +11,7 @@ from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import TextRequest
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import TextResult
-from symfuse.server.mcp.schema import Rendering
+from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 
 DESCRIPTION = """\
@@ -37,7 +36,7 @@ Examples: {"pattern": "TODO"} ; {"pattern": "raise \\\\w+Error", "regex": true,
 "file_pattern": "shop/**"} ; {"pattern": "recieve", "fuzzy": true}"""
 
 
-def register(server: MCPServer[Any], backend: Backend) -> None:
+def register(server: Toolbox, backend: Backend) -> None:
     def search_text(request: TextRequest, rendering: Rendering) -> CallToolResult:
         if not backend.scans.acquire(timeout=request.timeout):
             raise ToolError(
