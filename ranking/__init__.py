@@ -1,4 +1,10 @@
-"""symfuse ranking: channels, fusion and modes; the search contract is in ``ranking.api``."""
+"""The ranking layer: every answer read from an index, behind one door.
+
+Front ends import only :mod:`.api` and :mod:`.query` (an import-linter contract). Behind
+them, by job: ``search/`` (the pipeline), ``channels/``, ``fusion/``, ``prepared/`` (the
+ranking structures), ``graph/``, ``analysis/``, ``text/``, ``history/`` and ``shards/``.
+May import the indexer; never a front end or a protocol library.
+"""
 
 from __future__ import annotations
 

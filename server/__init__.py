@@ -6,9 +6,10 @@
 - :mod:`.lsp`: the language server (``build_lsp_server``);
 - :mod:`.mcp`: the MCP server (``build_mcp_server``; tool schemas generated from
   the request models in :mod:`.mcp.schema`);
-- :mod:`.common`: what they share (the output formats and renderer, and the
+- :mod:`.common`: what they share (the presentation path, the output formats, and the
   live-index service of the two servers).
 
-Nothing here decides a query: requests are validated and answered by
-:mod:`symfuse.ranking.query`.
+Nothing here decides a query: requests are validated and answered behind ranking's door,
+:mod:`symfuse.ranking.api` and :mod:`symfuse.ranking.query`, the only ranking modules
+imported here.
 """
