@@ -79,7 +79,7 @@ class ResponseFormat(StrEnum):
 class SemanticMode(StrEnum):
     """Whether the similarity channel runs: ``only`` ranks by it alone (with the
     ``symfuse[semantic]`` extra's neural channel beside it for prose, once its vectors are
-    ready); ``on`` also runs the neural channel for prose (:data:`shape.NEURAL_ON`)."""
+    ready); ``on`` also runs the neural channel for prose (``fusion.tuning.Tuning.neural_on``)."""
 
     AUTO = "auto"
     ON = "on"
@@ -144,7 +144,7 @@ class FusionWeights:
     - neural 0: sentence vectors of the ``symfuse[semantic]`` extra
       (:mod:`symfuse.ranking.channels.neural`), for prose only; they lowered the mined NL set
       at every weight, so a search asks for them (``semantic: on``, see
-      :data:`symfuse.ranking.search.plans.NEURAL_ON`); without the extra they never run.
+      ``symfuse.ranking.fusion.tuning.Tuning.neural_on``); without the extra they never run.
     """
 
     lexical: float = 0.4
