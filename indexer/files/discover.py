@@ -2,8 +2,9 @@
 
 Walks a root honouring nested ``.gitignore`` files (pathspec's git semantics,
 negation included), skips VCS, vendored and build folders, files over the size
-limit and files we have no language for, follows symlinks only while they stay
-inside the root, and survives loops, permission errors and files that vanish.
+limit and files we have no language for, and survives loops, permission errors and
+files that vanish. A symlink is never followed: one leading outside the root is left
+out, and what one inside the root leads to is indexed once, under its real path.
 """
 
 from __future__ import annotations
@@ -204,8 +205,8 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
             entry_stat = os.stat(abs_path)
         except OSError:
             continue
-        if not target.startswith(real_root + os.sep) or not stat.S_ISREG(entry_stat.st_mode):
-            continue
+        if target != abs_path or not stat.S_ISREG(entry_stat.st_mode):
+            continue  # outside the root, or through a link: indexed under its real path
         found = admit(rel_path, abs_path, spec.name, entry_stat)
         if found is not None:
             result.candidates.append(found)
@@ -365,6 +366,9 @@ class _Walk:
                 if target != root and not target.startswith(root + os.sep):
                     self.skip(rel_path, "symlink leads outside the workspace")
                     return
+                # Inside the root: a file is indexed once, under its real path.
+                self.skip(rel_path, _linked(rel_dir, os.path.relpath(target, root)))
+                return
             is_dir = entry.is_dir()  # the directory entry's type: no stat for most entries
         except OSError:
             self.skip(rel_path, _VANISHED)
@@ -393,6 +397,15 @@ class _Walk:
         if not stat.S_ISREG(entry_stat.st_mode):
             return None
         return rel_path, kind, entry_stat, entry.path
+
+
+def _linked(rel_dir: str, real: str) -> str:
+    """Why a symlink inside the workspace is not followed: what it leads to is walked, or
+    being walked, under its real path (``real``, relative to the root)."""
+    real = "" if real == "." else real
+    if rel_dir == real or rel_dir.startswith(real + "/") or not real:
+        return "symlink loop or directory seen twice"
+    return f"symlink to {real}, indexed under that path"
 
 
 def _language(name: str, config: DiscoveryConfig) -> str | None:

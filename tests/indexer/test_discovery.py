@@ -10,7 +10,7 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.extract.parsing import parse_file
-from symfuse.indexer.files.discover import DiscoveryConfig, discover
+from symfuse.indexer.files.discover import DiscoveryConfig, discover, discover_paths
 from symfuse.indexer.update.workspace import update_index
 
 PY = "def keep_me():\n    return 1\n"
@@ -95,6 +95,24 @@ def test_symlink_loops_and_links_out_of_the_root(tmp_path: Path) -> None:
     assert "symlink loop" in reasons["pkg/loop"]
     assert "outside the workspace" in reasons["escape"]
     assert "outside the workspace" in reasons["escape.py"]
+
+
+def test_a_linked_folder_inside_the_root_is_indexed_once_under_its_real_path(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "ws"
+    _write(root, "core_impl/src/lib.py", "def core(): pass\n")
+    _write(root, "app/src/main.py")
+    os.symlink(root / "core_impl" / "src", root / "app" / "src" / "core")  # before it by name
+    os.symlink(root / "app" / "src" / "main.py", root / "main_link.py")
+    found = discover(root, DiscoveryConfig())
+    assert sorted(c.path for c in found.candidates) == ["app/src/main.py", "core_impl/src/lib.py"]
+    reasons = dict(found.skipped)
+    assert reasons["app/src/core"] == "symlink to core_impl/src, indexed under that path"
+    assert reasons["main_link.py"] == "symlink to app/src/main.py, indexed under that path"
+    # A changed path named through the link is the real file's business, not a second copy.
+    named = discover_paths(root, ["app/src/core/lib.py", "core_impl/src/lib.py"], DiscoveryConfig())
+    assert [c.path for c in named.candidates] == ["core_impl/src/lib.py"]
 
 
 def test_binary_vanished_non_utf8_and_broken_files(tmp_path: Path) -> None:
