@@ -1,6 +1,6 @@
 ; Elixir definitions and references (grammar bundled with tree-sitter-language-pack 0.13.0).
 ; Everything is a `call`; the macro name (def, defmodule, ...) says what it defines.
-; `@doc`/`@moduledoc` strings are docs; a multi-clause function gives one definition per clause.
+; `@doc`/`@moduledoc` strings and sigils (`~S"""`) are docs, wherever in the module; a multi-clause function gives one definition per clause.
 
 ; ---- definitions -------------------------------------------------------------
 
@@ -12,10 +12,10 @@
   target: (identifier) @_kw
   (arguments . (alias) @name)
   (do_block
-    . (unary_operator
+    (unary_operator
         operand: (call
           target: (identifier) @_md
-          (arguments (string (quoted_content) @doc)))))
+          (arguments [(string (quoted_content) @doc) (sigil (quoted_content) @doc)]))))
   (#eq? @_kw "defmodule")
   (#eq? @_md "moduledoc")) @definition.module
 (call
