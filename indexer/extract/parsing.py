@@ -20,6 +20,7 @@ from symfuse.indexer.extract.progress import Bar, progress_bar
 from symfuse.indexer.files import headers as header_language
 from symfuse.indexer.files.discover import Candidate
 from symfuse.indexer.files.layouts import NO_LAYOUT, PythonLayout, python_layout
+from symfuse.indexer.files.source import as_utf8
 from symfuse.indexer.index import FileEntry
 from symfuse.indexer.model import FileStamp, Skipped
 from symfuse.indexer.store import rows
@@ -92,7 +93,7 @@ def _read(abs_path: str, source: bytes | None) -> tuple[int, bytes] | str:
         st = os.stat(abs_path)
         if source is None:
             with open(abs_path, "rb") as f:
-                source = f.read()
+                source = as_utf8(f.read())  # a buffer's text is UTF-8 already
     except FileNotFoundError:
         return "vanished before it could be read"
     except OSError as exc:

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
+from symfuse.indexer.files.source import declared_encoding
 from symfuse.indexer.index import Index
 from symfuse.ranking.query.records import Record
 from symfuse.ranking.query.requests import ReadRequest
@@ -67,12 +68,16 @@ def _text_lines(real: str, given: str) -> list[str]:
         raise NotFound(f"path: no file {given!r} under the workspace roots") from None
     except OSError as exc:
         raise NotFound(f"path: {given!r} cannot be read ({exc.strerror})") from None
+    declared = declared_encoding(data)  # a wide BOM or a coding declaration
+    if declared is not None:
+        return data.decode(declared, errors="replace").splitlines()
     if b"\0" in data[:BINARY_PROBE]:
         raise InvalidRequest("path", f"{given!r} is a binary file; only text files are read")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InvalidRequest(
-            "path", f"{given!r} is not UTF-8 text (byte {exc.start} is not); only UTF-8 is read"
+            "path",
+            f"{given!r} is not UTF-8 text (byte {exc.start} is not) and declares no encoding",
         ) from None
     return text.splitlines()
