@@ -28,9 +28,12 @@ PLUGIN_DIR = REPO / "editors" / "nvim"
 FIXTURE = FIXTURES / "nvim_workspace"
 
 NVIM = shutil.which("nvim")
-pytestmark = pytest.mark.skipif(
-    NVIM is None, reason="nvim is not installed (apt-get install neovim runs these tests)"
-)
+pytestmark = [
+    pytest.mark.slow,  # Neovim and symfuse lsp
+    pytest.mark.skipif(
+        NVIM is None, reason="nvim is not installed (apt-get install neovim runs these tests)"
+    ),
+]
 
 # Lua that runs inside Neovim 0.7+: drive the plugin and report as JSON.
 E2E_DRIVER = r"""

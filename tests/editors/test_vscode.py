@@ -25,6 +25,7 @@ VSCODE_DIR = REPO / "editors" / "vscode"
 NPM = shutil.which("npm")
 NODE = shutil.which("node")
 pytestmark = [
+    pytest.mark.slow,  # npm and node
     pytest.mark.skipif(
         NPM is None or NODE is None,
         reason="npm/node are not installed (apt-get install nodejs npm)",

@@ -18,6 +18,8 @@ from symfuse.indexer.link.go_interfaces import parameter_count
 from tests.support.cli import run_symfuse
 from tests.support.paths import FIXTURES
 
+pytestmark = pytest.mark.slow  # most tests run the installed symfuse command
+
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:

@@ -12,9 +12,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from symfuse.indexer.files.headers import language_of_text
 from tests.support.cli import run_symfuse, write_tree
 from tests.support.paths import FIXTURES
+
+pytestmark = pytest.mark.slow  # most tests run the installed symfuse command
 
 HEADERS = FIXTURES / "headers"
 

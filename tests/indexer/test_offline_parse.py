@@ -15,8 +15,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from symfuse.indexer.files import languages
 from tests.support.paths import FIXTURES
+
+pytestmark = pytest.mark.slow  # a Python process with the network blocked
 
 LANGUAGES = FIXTURES / "languages"
 

@@ -128,6 +128,7 @@ def click_sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home / "click-8.5.1"
 
 
+@pytest.mark.slow  # pip download, and parser processes
 def test_click_tests_call_the_reexported_echo(click_sdist: Path, tmp_path: Path) -> None:
     index = cold(click_sdist, tmp_path)
     echo = index.by_fqn["click.utils.echo"]

@@ -114,6 +114,7 @@ def test_many_body_edits_in_a_row_stay_exact(
     same_as_cold(root, config, tmp_path, "cold-3")
 
 
+@pytest.mark.slow  # the installed symfuse command
 def test_through_the_command(workspace: tuple[Path, IndexConfig], tmp_path: Path) -> None:
     root, config = workspace
     base = ["index", str(root), "--index-dir", str(config.store.directory)]

@@ -7,7 +7,11 @@ import sys
 import venv
 from pathlib import Path
 
+import pytest
+
 from tests.support.paths import REPO
+
+pytestmark = pytest.mark.slow  # a new venv and a pip install
 
 
 def _packages() -> list[str]:

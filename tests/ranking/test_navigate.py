@@ -228,6 +228,7 @@ def test_bad_and_pathological_regexes_are_refused_at_once(index: Index) -> None:
             text.search_text(index, pattern, regex=True)
 
 
+@pytest.mark.slow  # the regex worker process
 def test_risky_regex_on_a_long_line_times_out_within_budget(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     root.mkdir()

@@ -41,6 +41,7 @@ def assert_same(pooled: Prepared, alone: Prepared) -> None:
     assert pooled.names.wholes_list == alone.names.wholes_list
 
 
+@pytest.mark.slow  # a pool of tokenizer processes
 @pytest.mark.parametrize("changed", [False, True], ids=["as-indexed", "file-changed-since"])
 def test_workers_build_what_one_process_builds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: bool
@@ -93,6 +94,7 @@ def _report_workers(queue: Any) -> None:
     queue.put(workers_for(100_000))
 
 
+@pytest.mark.slow  # a daemonic process
 def test_a_daemonic_process_tokenizes_in_itself() -> None:
     # A Dask worker is a daemonic process, which may not start a pool of its own.
     context = multiprocessing.get_context("spawn")

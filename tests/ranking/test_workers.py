@@ -20,6 +20,7 @@ def test_the_result_and_the_error_come_back_to_the_caller() -> None:
         in_background(divmod, 1, 0).result()
 
 
+@pytest.mark.slow  # a forked pool
 @pytest.mark.skipif(os.name != "posix", reason="fork is POSIX")
 @pytest.mark.timeout(60)
 def test_a_forked_child_gets_a_pool_of_its_own() -> None:

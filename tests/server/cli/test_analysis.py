@@ -11,6 +11,8 @@ import pytest
 
 from tests.support.cli import run_symfuse, symfuse_command, write_tree
 
+pytestmark = pytest.mark.slow  # each test runs the installed symfuse command
+
 TREE = {
     "app/__init__.py": "",
     "app/core.py": "def used():\n    return 1\n\n\ndef _forgotten():\n    return 2\n",

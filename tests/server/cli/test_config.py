@@ -6,7 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.support.cli import run_symfuse, write_tree
+
+pytestmark = pytest.mark.slow  # each test runs the installed symfuse command
 
 CODE = {
     "app/orders.py": "class Order:\n    def total(self):\n        return 1\n\n\n"

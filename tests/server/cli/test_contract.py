@@ -14,6 +14,8 @@ import pytest
 from tests.support.cli import run_symfuse
 from tests.support.paths import FIXTURES
 
+pytestmark = pytest.mark.slow  # each test runs the installed symfuse command
+
 
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:

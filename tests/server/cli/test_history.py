@@ -12,6 +12,8 @@ import pytest
 from tests.support.cli import run_symfuse
 from tests.support.history import BOB, HistoryRepo, commit, make_history_repo
 
+pytestmark = pytest.mark.slow  # each test runs the installed symfuse command
+
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> HistoryRepo:

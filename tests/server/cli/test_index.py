@@ -12,12 +12,15 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 import toon_format
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update.workspace import load_index, update_index
 from tests.support.cli import run_symfuse, symfuse_command
 from tests.support.paths import FIXTURES
+
+pytestmark = pytest.mark.slow  # each test runs the installed symfuse command
 
 
 def test_index_prints_a_summary_and_stdout_is_clean(shop: Path, index_dir: Path) -> None:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 import toon_format
 
 from symfuse.indexer.files import languages
 from tests.support.cli import run_symfuse
 from tests.support.paths import REPO
+
+pytestmark = pytest.mark.slow  # each test runs the installed symfuse command
 
 README = REPO / "README.md"
 _BLOCK = re.compile(

@@ -14,6 +14,8 @@ import toon_format
 
 from tests.support.paths import FIXTURES
 
+pytestmark = pytest.mark.slow  # each test runs the installed symfuse command
+
 FIXTURE = FIXTURES / "navigation"
 ORDER = "shop/models.py::Order#class"
 FORMAT_PRICE = "shop/util.py::format_price#function"

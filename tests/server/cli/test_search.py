@@ -13,6 +13,8 @@ import toon_format
 from tests.support.cli import run_symfuse
 from tests.support.paths import FIXTURES
 
+pytestmark = pytest.mark.slow  # each test runs the installed symfuse command
+
 WORKSPACE = FIXTURES / "workspace"
 
 

@@ -16,6 +16,7 @@ from tests.support.index import index_writer_busy
 from tests.support.lsp import capabilities, lsp_session
 
 
+@pytest.mark.slow  # symfuse lsp over stdio
 async def test_initialize_advertises_features_and_utf16_by_default(tmp_path: Path) -> None:
     async with lsp_session(tmp_path, stdio=True) as s:  # the installed command
         caps = s.result.capabilities
@@ -53,6 +54,7 @@ async def test_position_encoding_follows_the_client(
         assert s.result.capabilities.position_encoding == chosen
 
 
+@pytest.mark.slow  # symfuse lsp over stdio
 async def test_bad_initialization_options_are_shown_and_replaced_by_defaults(
     tmp_path: Path,
 ) -> None:
@@ -85,6 +87,7 @@ async def test_good_initialization_options_apply(tmp_path: Path) -> None:
         assert (await s.names("Shape"))[0] == "Shape"
 
 
+@pytest.mark.slow  # symfuse lsp over stdio
 async def test_work_done_progress_reports_the_first_index(tmp_path: Path) -> None:
     async with lsp_session(tmp_path, stdio=True) as s:  # the installed command
         await s.wait_ready()
@@ -94,6 +97,7 @@ async def test_work_done_progress_reports_the_first_index(tmp_path: Path) -> Non
         assert "symbols" in s.progress[-1].value["message"]
 
 
+@pytest.mark.slow  # parser processes for its 250 files
 async def test_requests_during_the_first_index_are_answered(tmp_path: Path) -> None:
     root = tmp_path / "big"
     for n in range(250):  # more classes than the default cap of 200

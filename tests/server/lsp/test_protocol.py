@@ -16,6 +16,8 @@ import pytest
 from tests.support.jsonrpc import RawClient
 from tests.support.lsp import READY_TIMEOUT, SYMFUSE, copy_fixture
 
+pytestmark = pytest.mark.slow  # each test starts symfuse lsp over stdio
+
 INVALID_PARAMS = -32602
 INVALID_REQUEST = -32600
 SERVER_NOT_INITIALIZED = -32002

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.support.mcp import (
     Workspace,
     call,
@@ -15,6 +17,7 @@ from tests.support.mcp import (
 )
 
 
+@pytest.mark.slow  # symfuse mcp over stdio
 async def test_invalid_arguments_name_the_field(workspace: Workspace) -> None:
     async with mcp_stdio_session(workspace) as session:  # the real command
         cases = [

@@ -175,6 +175,7 @@ async def test_get_symbol_shows_its_evolution_across_a_rename(
     assert "helper" not in str(deleted_is_gone["outline"])
 
 
+@pytest.mark.slow  # symfuse mcp over stdio
 async def test_symfuse_mcp_with_history_builds_it_in_the_background(
     ws: Workspace, repo: HistoryRepo
 ) -> None:

@@ -7,9 +7,12 @@ from __future__ import annotations
 import signal
 
 import anyio
+import pytest
 
 from tests.support.mcp import Workspace, call, mcp_http_server, mcp_http_session
 from tests.support.processes import children, command_line, ended
+
+pytestmark = pytest.mark.slow  # symfuse mcp over HTTP, in its own process
 
 SESSIONS = 10
 CALLS = 4

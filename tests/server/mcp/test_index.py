@@ -3,7 +3,11 @@ command line's root and --index-dir are what the status reports."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.mcp import Workspace, call, mcp_stdio_session
+
+pytestmark = pytest.mark.slow  # symfuse mcp over stdio
 
 
 async def test_index_status_reports_roots_languages_and_channels(workspace: Workspace) -> None:

@@ -153,12 +153,14 @@ async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Worksp
             release()  # the first index may finish before the server stops
 
 
+@pytest.mark.slow  # symfuse mcp over HTTP
 async def test_streamable_http_transport(workspace: Workspace) -> None:
     async with mcp_http_server(workspace) as server, mcp_http_session(server.url) as session:
         answer = await call(session, "search", query="checkout", limit=3)
         assert answer["items"][0]["symbol_id"] == "shop/service.py::checkout#function"
 
 
+@pytest.mark.slow  # symfuse mcp and its parser processes
 @pytest.mark.parametrize("how", ["stdin closed", "SIGTERM"])
 def test_a_stopped_server_leaves_no_process_behind(tmp_path: Path, how: str) -> None:
     """Stopped during its first index (parser processes at work), ``symfuse mcp`` exits

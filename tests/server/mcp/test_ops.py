@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.support.cli import run_symfuse
 from tests.support.mcp import Workspace, call, call_error, mcp_session, write
 
@@ -52,6 +54,7 @@ async def test_a_repeated_request_is_answered_from_the_cache_until_the_index_cha
         assert "cache_hit" not in await call(session, "find_usages", **USAGES)
 
 
+@pytest.mark.slow  # the installed symfuse command
 async def test_symfuse_cache_clear_empties_a_running_servers_cache(workspace: Workspace) -> None:
     async with mcp_session(workspace, watch=False, warm=False) as session:
         await call(session, "reindex")
@@ -90,6 +93,7 @@ async def test_stats_reports_every_tool_with_errors_and_percentiles(workspace: W
     assert "24h" in bad
 
 
+@pytest.mark.slow  # the installed symfuse command
 def test_cli_queries_are_recorded_and_stats_latency_prints_them(workspace: Workspace) -> None:
     where = [str(workspace.root), "--index-dir", str(workspace.index_dir)]
     run_symfuse(["search", "order", *where])

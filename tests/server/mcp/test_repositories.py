@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
 from mcp import Client, ClientSession
 
 from symfuse.indexer.config import IndexConfig
@@ -106,6 +107,7 @@ async def test_a_root_removed_while_serving_is_an_error_and_the_others_answer(
         assert readable == {"svc-orders": True, "svc-billing": True, "shared-lib": False}
 
 
+@pytest.mark.slow  # the installed symfuse command
 def test_the_cli_takes_aliases_and_answers_when_one_root_is_gone(tmp_path: Path) -> None:
     roots = _repositories(tmp_path)
     named = [f"{alias}={path}" for alias, path in roots.items()]

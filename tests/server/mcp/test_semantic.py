@@ -19,6 +19,8 @@ import pytest
 from tests.support.cli import run_symfuse
 from tests.support.mcp import Workspace, call, mcp_stdio_session
 
+pytestmark = pytest.mark.slow  # the symfuse command and symfuse mcp over stdio
+
 BUILT_IN = "tfidf+ppmi-svd"
 PROSE = "compute the total price of an order"
 # Weights given in full: whatever the prose plan's default, the neural channel has a share.

@@ -18,7 +18,10 @@ from tests.support.lsp import lsp_session
 
 # Seen only under heavy load: an unconnected socket (laddr 0.0.0.0:0) left to the collector,
 # by a Dask connection attempt as far as we can tell (we open no socket ourselves).
-pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+pytestmark = [
+    pytest.mark.slow,  # the symfuse command, its servers and a Dask cluster
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
 
 READ_TIMEOUT = 60  # seconds: only turns a hung server into a failure
 

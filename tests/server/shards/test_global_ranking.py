@@ -22,6 +22,8 @@ from symfuse.server.shards.fleet import Fleet
 from tests.server.shards.conftest import combined_index
 from tests.support.cli import write_tree
 
+pytestmark = pytest.mark.slow  # a Dask cluster of worker processes (conftest.py)
+
 WORDS = ("order", "total", "invoice", "render", "payment", "ledger", "report", "query")
 
 

@@ -20,7 +20,10 @@ from tests.server.shards.conftest import Sharded
 
 # Seen only under heavy load: an unconnected socket (laddr 0.0.0.0:0) left to the collector,
 # by a Dask connection attempt as far as we can tell (we open no socket ourselves).
-pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+pytestmark = [
+    pytest.mark.slow,  # a Dask cluster of worker processes (conftest.py)
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
 
 NAME_QUERIES = ("Order", "total", "compute_total", "Invoice", "SearchIndex", "order", "refund")
 
