@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.graph.hierarchy import CallGraphResult, TypeHierarchyResult
     from symfuse.ranking.graph.usages import UsagesResult
     from symfuse.ranking.history.search import EvolutionEntry, Histories, HistoryResult
+    from symfuse.ranking.query.parse import ParsedQuery
     from symfuse.ranking.text import search as text_search
     from symfuse.ranking.text.reading import FileText
 
@@ -102,8 +103,10 @@ def search(
     directory: Path | None = None,
     prepared: Prepared | None = None,
     histories: Histories | None = None,
+    parsed: ParsedQuery | None = None,
 ) -> SearchResponse | CallGraphAnswer:
     """Ranked symbols; a call-graph question ("who calls X") is answered from the graph.
+    ``parsed``: the query door's reading of ``request``, when the caller made it already.
 
     Roots that cannot be read are left out and named in ``errors``; ``per_repo``
     asks each repository for its share of the limit (:mod:`symfuse.ranking.search.repositories`).
@@ -124,7 +127,7 @@ def search(
     if per_repo:
         wider = min(MAX_LIMIT, request.limit * len(index.roots))
         asked = asked.model_copy(update={"limit": wider})
-    parsed = parse(request)
+    parsed = parsed if parsed is not None else parse(request)
     if parsed.call is not None:
         routed = call_answer(index, asked, parsed.call, directory=directory, prepared=prepared)
         if routed is not None:

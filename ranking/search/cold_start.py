@@ -2,9 +2,10 @@
 
 Building the ranking structures of a large workspace the first time is most of
 a cold start, longer than the index itself (tests/bench/large_bench.py). A query
-shaped like an identifier needs none of them: the quick name ranking (:mod:`.quick`:
-the identity tiers, then names a few edits away, PageRank breaking ties) finds what
-the fused ranking finds: on the golden name sets their figures are nearly the same.
+shaped like an identifier needs none of them: the names-only ranking
+(:mod:`symfuse.ranking.channels.names.names_only`: the identity tiers, then names a few
+edits away, PageRank breaking ties) finds what the fused ranking finds: on the golden
+name sets their figures are nearly the same.
 
 So a server (MCP or LSP) that has no structures yet for a large index answers an
 identifier query with nothing but the filters the quick ranking has (kind,
@@ -23,10 +24,11 @@ from typing import Any
 from symfuse.indexer.index import Index
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.names.names_only import quick_ranked
+from symfuse.ranking.query.parse import ParsedQuery, parse
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest, SemanticMode
 from symfuse.ranking.search.pipeline import response_base, tier_of
-from symfuse.ranking.search.plans import Shape, classify
+from symfuse.ranking.search.plans import Shape
 from symfuse.ranking.search.snippets import with_code
 
 # The fields a names-only answer honours; every other field must keep its default.
@@ -43,19 +45,24 @@ def _defaults() -> dict[str, Any]:
 _DEFAULTS = _defaults()
 
 
-def answerable(request: SearchRequest) -> bool:
-    """Whether names alone answer ``request`` (see the module doc)."""
+def answerable(request: SearchRequest, parsed: ParsedQuery | None = None) -> bool:
+    """Whether names alone answer ``request`` (see the module doc); ``parsed`` is the query
+    door's reading of it, when the caller has one."""
+    parsed = parsed if parsed is not None else parse(request)
     return (
         request.mode in _MODES
         and request.semantic in _SEMANTIC
-        and classify(request.query) is Shape.IDENTIFIER
+        and parsed.call is None
+        and parsed.shape is Shape.IDENTIFIER
         and request.model_dump(exclude=_HONOURED) == _DEFAULTS
     )
 
 
-def names_answer(index: Index, request: SearchRequest) -> SearchResponse | None:
+def names_answer(
+    index: Index, request: SearchRequest, parsed: ParsedQuery | None = None
+) -> SearchResponse | None:
     """The quick ranking's answer to ``request``; None when it is not :func:`answerable`."""
-    if not answerable(request):
+    if not answerable(request, parsed):
         return None
     mode = SearchMode.SINGLE if request.mode is SearchMode.AUTO else request.mode
     hits, total = quick_ranked(

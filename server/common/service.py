@@ -299,11 +299,13 @@ class IndexService:
         service answers the same call by fan-out (:mod:`symfuse.server.shards.service`)."""
         from symfuse.ranking.api import names_answer
         from symfuse.ranking.query import operations
+        from symfuse.ranking.query.parse import parse
 
+        parsed = parse(request)  # read once: for a cold start's names and for the search
         if self._prepared is None and not self._stored:  # a cold start
             with self.live.reading() as index:
                 large = len(index.symbols) >= self.names_first
-                early = names_answer(index, request) if large else None
+                early = names_answer(index, request, parsed) if large else None
             if early is not None:
                 self._want()
                 return early, False
@@ -314,6 +316,7 @@ class IndexService:
                 directory=self.config.store.directory,
                 prepared=ranked.prepared,
                 histories=histories,
+                parsed=parsed,
             )
         return answer, ranked.stale
 
