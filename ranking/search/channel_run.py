@@ -8,6 +8,7 @@ A dotted query also finds what an import would name (:func:`with_import_paths`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -53,6 +54,7 @@ class ChannelRun:
     fuzzy_auto: bool = False  # fuzzy ran because nothing matched the name as typed
     near_typo: bool = False  # fuzzy ran for names one edit away, though something matched
     and_matches: int = 0  # the lexical ranking's first ones hold every required term
+    spelled: bool = False  # the query's words spell names that exist: they lead (guard)
 
 
 def run_channels(
@@ -232,6 +234,61 @@ def with_import_paths(
     known = known[np.argsort(-prepared.pagerank[known], kind="stable")]
     tiers = run.tiers.copy()
     tiers[known] = np.minimum(tiers[known], np.int8(MatchTier.FQN_SUFFIX))
+    return replace(_identity_first(prepared, run, known), tiers=tiers)
+
+
+_WORDS = re.compile(r"[a-z][a-z0-9]*(?: [a-z][a-z0-9]*){1,4}")
+
+
+def spellings(query: str) -> tuple[str, ...]:
+    """The names 2 to 5 lower-case words spell as written: ``call on close`` ->
+    ``call_on_close``, ``callOnClose``, ``CallOnClose``, ``CALL_ON_CLOSE`` (nothing for
+    anything else)."""
+    text = " ".join(query.split())
+    if not _WORDS.fullmatch(text):
+        return ()
+    words = text.split(" ")
+    pascal = "".join(w[:1].upper() + w[1:] for w in words)
+    snake = "_".join(words)
+    return (snake, words[0] + pascal[len(words[0]) :], pascal, snake.upper())
+
+
+def with_spelled_names(
+    prepared: Prepared,
+    run: ChannelRun,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+) -> ChannelRun:
+    """Lower-case words whose join is an existing name (``remote protocol error`` for
+    RemoteProtocolError): those definitions join the identity channel first and the
+    exact-name guard puts them first (``spelled``): a spelling as written (snake, camel,
+    Pascal, upper snake) as an exact name, any other name that is the words joined once
+    case and separators are dropped (``IPAddressField``, ``_add_view``) just after."""
+    spelled = spellings(query)
+    if not spelled:
+        return run
+    names = prepared.names
+    exact = np.unique(np.concatenate([names.names.equal(s) for s in spelled]))
+    joined = np.setdiff1d(names.wholes.equal("".join(query.split())), exact)
+    if mask is not None:
+        exact, joined = exact[mask[exact]], joined[mask[joined]]
+    if not len(exact) and not len(joined):
+        return run
+    tiers = run.tiers.copy()
+    tiers[exact] = np.int8(MatchTier.EXACT)
+    tiers[joined] = np.minimum(tiers[joined], np.int8(MatchTier.CASE_INSENSITIVE))
+    ranks = [
+        found[np.argsort(-prepared.pagerank[found], kind="stable")] for found in (exact, joined)
+    ]
+    known = np.concatenate(ranks).astype(np.int64)
+    return replace(_identity_first(prepared, run, known), tiers=tiers, spelled=True)
+
+
+def _identity_first(
+    prepared: Prepared, run: ChannelRun, known: npt.NDArray[np.int64]
+) -> ChannelRun:
+    """``run`` whose identity ranking starts with ``known`` (the structural channel, which
+    re-ranks the others' candidates, made again over them)."""
     identity = run.rankings.get(Channel.IDENTITY, Ranking.empty())
     rest = ~np.isin(identity.positions, known)
     top = float(identity.scores.max()) if len(identity) else 1.0
@@ -244,7 +301,7 @@ def with_import_paths(
     if Channel.STRUCTURAL in rankings:  # it re-ranks the other channels' candidates
         lists = [r.positions for c, r in rankings.items() if c is not Channel.STRUCTURAL]
         rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(lists))
-    return replace(run, rankings=rankings, tiers=tiers)
+    return replace(run, rankings=rankings)
 
 
 def truncated(run: ChannelRun, pagerank: npt.NDArray[np.float64], depth: int) -> ChannelRun:

@@ -47,6 +47,7 @@ from symfuse.ranking.search.channel_run import (
     run_channels,
     truncated,
     with_import_paths,
+    with_spelled_names,
 )
 from symfuse.ranking.search.filters import SymbolRoles, linked_implementers
 from symfuse.ranking.search.modes import MIN_DEPTH
@@ -185,6 +186,8 @@ def ranked_run(
     run = run_channels(prepared, request, query, mask, depth, shape, vectors)
     if "." in query and is_identifier_shaped(query):
         run = with_import_paths(index, prepared, run, query.strip(), mask)
+    elif shape in (Shape.KEYWORDS, Shape.SENTENCE):
+        run = with_spelled_names(prepared, run, query, mask)
     return run, matched_count(run, prepared.size)
 
 
@@ -243,8 +246,12 @@ def fused_answer(
         fused = reranked(fused, ranked.symbols, query, ranked.translation, ids, head)
     lifted = np.zeros(len(fused), dtype=np.bool_)
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
-    if is_identifier_shaped(query) and len(fused) and request.semantic is not SemanticMode.ONLY:
+    named = is_identifier_shaped(query) or run.spelled
+    if named and len(fused) and request.semantic is not SemanticMode.ONLY:
         levels = ranked.levels(run, fused.positions)
+        if not is_identifier_shaped(query):  # words that spell a name: only it is lifted
+            spelled = levels <= 2 * MatchTier.CASE_INSENSITIVE
+            levels = np.where(spelled, levels, np.int8(2 * MatchTier.NONE))
         sides = sides_lower(request, query)
         order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides)
         order += documents_last(fused, ranked.roles, request, query)

@@ -25,6 +25,7 @@ from symfuse.ranking.api import (
     search,
 )
 from symfuse.ranking.prepared import build as prepare_module
+from symfuse.ranking.query.responses import Change
 from symfuse.ranking.search import pipeline as search_module
 from symfuse.ranking.search.cancel import Stopped, stoppable
 from symfuse.ranking.search.plans import DESCRIBED_KINDS
@@ -599,3 +600,32 @@ def test_a_search_stops_between_channels_once_its_caller_gives_up(index: Index) 
         with pytest.raises(Stopped), stoppable(at_check):
             search(index, request)
         assert asked == [False] * (stop_at - 1) + [True]  # stopped at the first "yes"
+
+
+# --- words that spell a name ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("send welcome email", "send_welcome_email"),
+        ("order item", "OrderItem"),  # MAX_ORDER_ITEMS and __init__ came first as words
+        ("get user by id", "get_user_by_id"),  # snake first; getUserById just after
+        ("mark   paid", "mark_paid"),
+    ],
+)
+def test_lower_case_words_that_spell_a_name_put_it_first(
+    index: Index, query: str, expected: str
+) -> None:
+    response = run(index, query=query, fusion_debug=True)
+    assert names(response)[0] == expected
+    assert response.items[0].symbol.name == expected
+
+
+def test_words_that_spell_no_name_lift_nothing(index: Index) -> None:
+    spelled = run(index, query="payment error", fusion_debug=True, limit=5)
+    assert names(spelled)[0] == "PaymentError"
+    assert any(a.change is Change.GUARD for i in spelled.items for a in i.adjustments)
+    plain = run(index, query="welcome email sender", fusion_debug=True, limit=5)
+    assert plain.items
+    assert not any(a.change is Change.GUARD for i in plain.items for a in i.adjustments)
