@@ -17,8 +17,10 @@ Unknown ``word:`` prefixes are searched as text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from symfuse.indexer.files import languages
 from symfuse.indexer.model import Kind
 from symfuse.ranking.query.intent import call_query, is_path_shaped
 from symfuse.ranking.query.responses import CallQuery
@@ -39,12 +41,33 @@ class ParsedQuery:
 
 def parse(request: SearchRequest) -> ParsedQuery:
     """``request``'s query read once (see the module doc)."""
-    mode = request.mode
+    mode, subject = request.mode, request.query
     if mode is SearchMode.AUTO:
-        mode = SearchMode.GET if is_path_shaped(request.query) else SearchMode.SINGLE
-    call = call_query(request.query) if mode is not SearchMode.GET else None
-    subject = call.target if call is not None else request.query
+        named = qualified(subject) if is_path_shaped(subject) else None
+        if named is not None:
+            mode, subject = SearchMode.SINGLE, named
+        else:
+            mode = SearchMode.GET if is_path_shaped(subject) else SearchMode.SINGLE
+    call = call_query(subject) if mode is not SearchMode.GET else None
+    subject = call.target if call is not None else subject
     return ParsedQuery(mode, call, subject, classify(subject))
+
+
+_QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\\|::|->|\.|#)[A-Za-z_$][\w$]*)+(?:/\d+)?")
+_SEPARATOR = re.compile(r"\\|::|->|#")
+
+
+def qualified(query: str) -> str | None:
+    """A qualified name written with its language's own separators that reads like a path
+    (PHP's ``GuzzleHttp\\Client::send``, Elixir's ``Repo.insert/2``), as a dotted name
+    (``GuzzleHttp.Client.send``, ``Repo.insert``); None for anything else, a file's path
+    included (``shop\\models.py``)."""
+    q = query.strip()
+    if not _QUALIFIED.fullmatch(q):
+        return None
+    if any(languages.detect(part) is not None for part in re.split(r"\\|::|#|/", q)):
+        return None  # a file's path, or a symbol id (path::Qualified.name#kind)
+    return _SEPARATOR.sub(".", re.sub(r"/\d+$", "", q))
 
 
 _KIND_KEYS = ("kind:", "k:")

@@ -84,3 +84,29 @@ def test_a_call_question_naming_nothing_is_ranked_instead(index: Index) -> None:
     answer = operations.search(index, request)
     assert not isinstance(answer, CallGraphAnswer)
     assert answer.intent == call
+
+
+@pytest.mark.parametrize(
+    ("query", "subject"),
+    [
+        ("GuzzleHttp\\Client::requestAsync", "GuzzleHttp.Client.requestAsync"),
+        ("Repo.insert/2", "Repo.insert"),
+        ("App\\json_decode", "App.json_decode"),
+    ],
+)
+def test_a_qualified_name_that_reads_like_a_path_is_ranked_as_a_name(
+    query: str, subject: str
+) -> None:
+    parsed = parse(SearchRequest.from_mapping({"query": query}))
+    assert (parsed.mode, parsed.subject, parsed.shape) == (SearchMode.SINGLE, subject, Shape.DOTTED)
+
+
+@pytest.mark.parametrize("query", ["shop\\models.py", "shop/models.py:12", "a.py::C.f#method"])
+def test_paths_and_symbol_ids_are_still_looked_up(query: str) -> None:
+    assert parse(SearchRequest.from_mapping({"query": query})).mode is SearchMode.GET
+
+
+def test_a_php_style_name_finds_its_definition(index: Index) -> None:
+    answer = operations.search(index, SearchRequest.from_mapping({"query": "shop\\Order"}))
+    assert not isinstance(answer, CallGraphAnswer)
+    assert answer.items[0].symbol.name == "Order"
