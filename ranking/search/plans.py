@@ -127,6 +127,7 @@ _CODE_TOKEN = re.compile(
         [\w$]*_[\w$]*                     # snake_case, _private, __dunder__
       | [a-z][a-z0-9]*[A-Z][\w$]*          # camelCase
       | [A-Z][a-z0-9]+[A-Z][\w$]*          # PascalCase with two humps
+      | [A-Z]{2,}[a-z][\w$]*              # an acronym's humps: IPipelineBehavior, HTTPServer
       | [\w$]+(\.|::)[\w$.:]+              # dotted or qualified
       | [\w$]+\(\)                         # call()
     )$""",
@@ -148,11 +149,22 @@ def classify(query: str) -> Shape:
     return Shape.SENTENCE if is_sentence(q) else Shape.KEYWORDS
 
 
+def _pieces(query: str) -> list[str]:
+    """The words of ``query``, a type's parameters and a call's arguments split off as
+    words of their own: ``IPipelineBehavior<TRequest, TResponse>`` is three names,
+    ``JsonWriter.value(double)`` a call of ``JsonWriter.value()`` and ``double``."""
+    return [w for w in _GENERIC.split(_CALL.sub(r"\1() ", query)) if w]
+
+
+_CALL = re.compile(r"(\w)\((?!\))")  # "value(double)": a call with arguments
+_GENERIC = re.compile(r"[\s<>,;]+")
+
+
 def code_tokens(query: str) -> list[str]:
     """The words of a multi-word ``query`` that are written as code: ``snake_case``,
     ``camelCase``, ``Pascal`` humps, ``dotted.names``, ``call()``, ```quoted```, or a
     capitalised word past the first (``parse header in Request``)."""
-    words = query.split()
+    words = _pieces(query)
     if len(words) < 2:
         return []
     found: list[str] = []
@@ -164,7 +176,13 @@ def code_tokens(query: str) -> list[str]:
         if not word or not _WORD.match(word.removesuffix("()")):
             continue
         capital = i > 0 and word[0].isupper() and not word.isupper()
-        if quoted or capital or _CODE_TOKEN.match(word):
+        bare = word.removesuffix("()")
+        if (
+            quoted
+            or capital
+            or _CODE_TOKEN.match(word)
+            or (bare != word and _CODE_TOKEN.match(bare))
+        ):
             found.append(word.removesuffix("()"))
     return list(dict.fromkeys(found))
 

@@ -54,6 +54,18 @@ def test_each_query_gets_its_shape(query: str, shape: Shape) -> None:
     assert classify(query) is shape
 
 
+def test_a_type_with_parameters_and_a_call_with_arguments_are_names() -> None:
+    assert code_tokens("IPipelineBehavior<TRequest, TResponse>") == [
+        "IPipelineBehavior",
+        "TRequest",
+        "TResponse",
+    ]
+    assert code_tokens("JsonWriter.value(double)") == ["JsonWriter.value"]
+    assert classify("JsonWriter.value(double)") is Shape.MIXED
+    assert code_tokens("the HTTPServer class") == ["HTTPServer"]
+    assert code_tokens("The HTTP server") == []  # a word in capitals is no name
+
+
 def test_names_see_only_the_code_tokens_of_prose() -> None:
     assert code_tokens("parse header in Request") == ["Request"]
     assert code_tokens("Parse the header") == []  # a capital first word is only a sentence
