@@ -39,6 +39,8 @@ _TEST_FILE = re.compile(
       | .*_(test|spec)\.rb$                                             # ruby
       | ^test_.*\.(c|cc|cpp|cxx)$ | .*_(test|unittest)\.(c|cc|cpp|cxx)$ # c, c++
       | .*Tests?\.cs$ | .*_test\.rs$ | .*Test\.php$                    # c#, rust, php
+      | .*Tests?\.swift$ | .*_test\.exs$ | .*Spec\.hs$ | .*_spec\.lua$  # swift, elixir, ...
+      | ^tests?\.\w+$                                                   # test.c, tests.rs
     )""",
     re.X,
 )
