@@ -76,7 +76,7 @@ class Plan:
     bm25f: Bm25f = HEAD_FIRST  # how BM25F weighs bodies against heads
     described: bool = False  # text channels look among callables and types only
     word_names: bool = False  # identity sees the identifier-like words, one at a time
-    demote_side_code: bool = False  # tests, examples, benchmarks rank lower
+    demote_side_code: bool = True  # tests, examples, benchmarks rank lower (exact names lead)
     # the learned re-ranking of the first answers (ranking.rerank): trained on prose and
     # keyword queries alike (commit subjects of a few words take the keywords plan)
     reranked: bool = False
@@ -211,7 +211,7 @@ def demoted(
     side = filters.side_code(fused.positions)
     if not side.any():
         return fused
-    why = "test, example or benchmark code in a prose answer"
+    why = "test, example or benchmark code, after the code it exercises"
     return _scaled(fused, side, TUNING.side_code_share, why)
 
 

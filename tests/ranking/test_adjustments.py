@@ -91,6 +91,18 @@ def test_every_score_is_its_contributions_times_its_adjustments(
         assert item.score == pytest.approx(score, rel=1e-9)
 
 
+@pytest.mark.parametrize("query", ["password prompt", "hidden input"])
+def test_keyword_queries_rank_side_code_after_the_code_it_exercises(
+    prose: Index, query: str
+) -> None:
+    response = run(prose, query=query, fusion_debug=True, limit=10)
+    side = [i for i in response.items if i.symbol.file.startswith(("tests/", "examples/"))]
+    assert side
+    assert all(of(i, Change.DEMOTION) for i in side)
+    files = [i.symbol.file for i in response.items]
+    assert not files[0].startswith(("tests/", "examples/"))
+
+
 def test_a_query_that_asks_for_tests_demotes_nothing(prose: Index) -> None:
     response = run(prose, query="test for a password prompt", fusion_debug=True)
     assert not any(of(i, Change.DEMOTION) for i in response.items)
