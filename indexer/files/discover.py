@@ -249,7 +249,8 @@ def _visible(
     for depth in range(len(parts)):
         rel_dir = "/".join(parts[:depth])
         if depth and (
-            parts[depth - 1] in config.skip_dirs or ignores.ignored(rel_dir, is_dir=True)
+            _skipped(parts[depth - 1], parts[: depth - 1], config.skip_dirs)
+            or ignores.ignored(rel_dir, is_dir=True)
         ):
             return False
         if rel_dir not in specs:
@@ -374,7 +375,8 @@ class _Walk:
             self.skip(rel_path, _VANISHED)
             return
         if is_dir:
-            if entry.name not in self.config.skip_dirs and not self.ignores.ignored(
+            skipped = _skipped(entry.name, rel_dir.split("/"), self.config.skip_dirs)
+            if not skipped and not self.ignores.ignored(
                 rel_path, is_dir=True
             ):
                 yield from self.folder(rel_path, target or f"{real_dir}/{entry.name}")
@@ -397,6 +399,18 @@ class _Walk:
         if not stat.S_ISREG(entry_stat.st_mode):
             return None
         return rel_path, kind, entry_stat, entry.path
+
+
+SOURCE_DIRS = frozenset({"src", "lib"})  # what is below them is source, whatever its name
+
+
+def _skipped(name: str, above: list[str], skip_dirs: frozenset[str]) -> bool:
+    """Whether a folder called ``name`` under the folders ``above`` is left out: a skipped
+    name, unless it is ``build`` inside a source folder (``src/luarocks/build/`` is code;
+    a project's or a module's own ``build/`` output is not)."""
+    if name not in skip_dirs:
+        return False
+    return not (name == "build" and any(folder in SOURCE_DIRS for folder in above))
 
 
 def _linked(rel_dir: str, real: str) -> str:

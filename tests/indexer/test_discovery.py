@@ -115,6 +115,21 @@ def test_a_linked_folder_inside_the_root_is_indexed_once_under_its_real_path(
     assert [c.path for c in named.candidates] == ["core_impl/src/lib.py"]
 
 
+def test_a_build_folder_is_output_unless_it_is_inside_a_source_folder(tmp_path: Path) -> None:
+    _write(tmp_path, "build/lib/pkg/copy.py")
+    _write(tmp_path, "module/build/generated.py")
+    _write(tmp_path, "src/tool/build/builtin.py")
+    _write(tmp_path, "lib/tool/build/make.py")
+    found = discover(tmp_path, DiscoveryConfig())
+    assert sorted(c.path for c in found.candidates) == [
+        "lib/tool/build/make.py",
+        "src/tool/build/builtin.py",
+    ]
+    paths = ["build/lib/pkg/copy.py", "src/tool/build/builtin.py"]
+    named = discover_paths(tmp_path, paths, DiscoveryConfig())
+    assert [c.path for c in named.candidates] == ["src/tool/build/builtin.py"]
+
+
 def test_binary_vanished_non_utf8_and_broken_files(tmp_path: Path) -> None:
     _write(tmp_path, "blob.py", b"\x00\x01\x02binary\x00")
     _write(tmp_path, "latin.py", "# caf\xe9\ndef latin_one():\n    return 1\n".encode("latin-1"))
