@@ -25,7 +25,7 @@ class Tuning:
     # prose: BM25F over heads and bodies leads, similarity adds paraphrases, names say little
     prose: FusionWeights = field(default_factory=FusionWeights.sentence)
     neural_on: float = 0.2  # neural's prose weight with semantic: on (commit-like queries lose)
-    side_code_share: float = 0.3  # prose: tests and examples after the code they call, still found
+    side_code_share: float = 0.3  # tests and examples after the code they call, still found
     document_share: float = 0.3  # headings and keys after code of their name (chosen, not mined)
     typo_guard_distance: int = 2  # nothing matched as typed: fuzzy hits this close lead
     near_typo_length: int = 6  # an identifier this long also looks one edit away: a typo may match
