@@ -376,9 +376,7 @@ class _Walk:
             return
         if is_dir:
             skipped = _skipped(entry.name, rel_dir.split("/"), self.config.skip_dirs)
-            if not skipped and not self.ignores.ignored(
-                rel_path, is_dir=True
-            ):
+            if not skipped and not self.ignores.ignored(rel_path, is_dir=True):
                 yield from self.folder(rel_path, target or f"{real_dir}/{entry.name}")
             return
         found = self._file(entry, rel_path)
