@@ -44,6 +44,9 @@ _TEST_FILE = re.compile(
     )""",
     re.X,
 )
+# A source set of tests, as Gradle and Kotlin Multiplatform name them: jvmTest, commonTest,
+# androidTest, integrationTest (camel case: "latest" is not one).
+_TEST_SOURCE_SET = re.compile(r"^[a-z][a-zA-Z]*Tests?$")
 _BENCH_FILE = re.compile(r"(^bench_.*|.*_bench(mark)?s?)\.\w+$")
 _PYTHON = re.compile(r"\.pyi?$")
 
@@ -62,6 +65,8 @@ def role_of(path: str) -> Role:
     parts = path.lower().split("/")
     folders, name = parts[:-1], path.rsplit("/", 1)[-1]
     if _TEST_FILE.match(name):
+        return Role.TEST
+    if any(_TEST_SOURCE_SET.match(folder) for folder in path.split("/")[:-1]):
         return Role.TEST
     for i, folder in enumerate(folders):
         if folder in _TEST_DIRS or folder in _FIXTURE_DIRS:
