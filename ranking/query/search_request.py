@@ -33,7 +33,7 @@ from symfuse.ranking.query.fields import (
 )
 from symfuse.ranking.query.vocabulary import kind_of, kind_words, language_of
 
-MAX_QUERY_LENGTH = 1000
+MAX_QUERY_LENGTH = 60_000  # a whole bug report, a stack trace or a log excerpt is a query
 MAX_LIMIT = 1000
 MAX_OFFSET = 100_000
 MAX_EDIT_DISTANCE = 10
@@ -277,7 +277,7 @@ class SearchRequest(Request):
         Field(
             max_length=MAX_QUERY_LENGTH,
             description='a name ("checkout"), part of one, a typo, a camel-hump ("gUBI"), '
-            'words ("compute order total"), a path, or "who calls X"',
+            'words ("compute order total"), a path, "who calls X", or a whole bug report',
         ),
     ]
     kind: KindList = ()

@@ -125,7 +125,7 @@ def test_editor_search_is_quick_without_prepared_and_fused_with_it(
     assert len(listed) == 5
     assert all(s.kind is Kind.CLASS for s in listed)
     with pytest.raises(InvalidRequest):
-        editor_search(index, "x" * 10_000, limit=5, prepared=prepared)
+        editor_search(index, "x" * 60_001, limit=5, prepared=prepared)
 
 
 def test_after_an_edit_the_previous_structures_answer_with_the_changed_file_fresh(

@@ -629,3 +629,11 @@ def test_words_that_spell_no_name_lift_nothing(index: Index) -> None:
     plain = run(index, query="welcome email sender", fusion_debug=True, limit=5)
     assert plain.items
     assert not any(a.change is Change.GUARD for i in plain.items for a in i.adjustments)
+
+
+def test_a_whole_bug_report_is_a_query(index: Index) -> None:
+    frame = '  File "shop/services/payment.py", line 60, in process_payment\n    gateway.charge()\n'
+    report = "Checkout fails when the card is declined. " * 40 + "Traceback:\n" + frame * 150
+    assert len(report) > 10_000
+    response = run(index, query=report)
+    assert "process_payment" in names(response)[:3]
