@@ -86,8 +86,11 @@ def _settings(error: str | None) -> Check:
 
 
 def _python() -> Check:
-    """Which interpreter (symfuse installs only on 3.11 and newer)."""
-    return Check("python", "ok", f"Python {'.'.join(map(str, sys.version_info[:3]))}")
+    """Which symfuse and which interpreter (symfuse installs only on 3.11 and newer)."""
+    from symfuse.server.common.about import version
+
+    python = ".".join(map(str, sys.version_info[:3]))
+    return Check("python", "ok", f"symfuse {version()} on Python {python}")
 
 
 def _grammars() -> Check:

@@ -21,6 +21,7 @@ from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.server.cli import index as cmd_index
 from symfuse.server.cli.common import CommandParser, common_parser, configure_logging
 from symfuse.server.cli.config import apply_settings
+from symfuse.server.common.about import version
 
 log = logging.getLogger("symfuse")
 
@@ -56,6 +57,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="symfuse",
         description="Ranked symbol index for source code: CLI, language server and MCP server.",
+    )
+    parser.add_argument(
+        "-V", "--version", action=_Version, nargs=0, help="print the version and exit"
     )
     # Each subcommand's parser is a CommandParser (request options added on first need).
     sub = cast(
@@ -127,8 +131,19 @@ def _fixed_mmap_threshold() -> None:
         return
 
 
+class _Version(argparse.Action):
+    """``--version``: the version, looked up only when asked (not at every command)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
+        print(f"symfuse {version()}")
+        parser.exit()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
+    if words == ["version"]:  # as `symfuse --version`, for those who type it as a command
+        print(f"symfuse {version()}")
+        return 0
     parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
     args, extras = parser.parse_known_args(argv)
     if extras:

@@ -66,7 +66,8 @@ def parse_options(raw: Any, defaults: LspOptions | None = None) -> ParsedOptions
     ``defaults`` are the command line's options (or the built-in defaults).
     """
     base = defaults if defaults is not None else LspOptions()
-    if raw is None:
+    if raw is None or (isinstance(raw, list | str) and not raw):
+        # Nothing given: Neovim 0.7 sends setup({})'s empty table as [], others send ""
         return ParsedOptions(base)
     if not isinstance(raw, Mapping):
         return ParsedOptions(base, (f"initializationOptions must be an object, not {_type(raw)}",))

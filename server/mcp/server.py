@@ -33,6 +33,7 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.ranking.api import Histories
 from symfuse.ranking.query.fields import Request
+from symfuse.server.common.about import version
 from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
 from symfuse.server.common.present import DEFAULT_MAX_TOKENS, Fitted, Format, Grouping, fit
@@ -342,7 +343,7 @@ def build_mcp_server(
         server: MCPServer[Any] = MCPServer(
             SERVER_NAME,
             instructions=INSTRUCTIONS,
-            version=_version(),
+            version=version(),
             lifespan=lifespan,
             log_level="WARNING",
             tools=toolbox.tools,
@@ -373,12 +374,3 @@ def _sdk_logging_left_alone() -> Iterator[None]:
 
 
 _SDK_CONFIGURE = "configure_logging"  # mcp.server.mcpserver.server's, called by MCPServer()
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("symfuse")
-    except PackageNotFoundError:
-        return "0"

@@ -76,6 +76,17 @@ async def test_bad_initialization_options_are_shown_and_replaced_by_defaults(
         assert {"Greeter", "Shape"} <= {x.name for x in await s.symbols("kind:class")}
 
 
+@pytest.mark.parametrize("options", [{}, [], ""])
+async def test_empty_initialization_options_are_the_defaults_without_a_warning(
+    tmp_path: Path, options: object
+) -> None:
+    # Neovim 0.7 sends setup({})'s empty table as a JSON array.
+    async with lsp_session(tmp_path, options=options) as s:
+        await s.wait_ready()
+        assert s.messages == []
+        assert (await s.names("Shape"))[0] == "Shape"
+
+
 async def test_good_initialization_options_apply(tmp_path: Path) -> None:
     options = {"resultLimit": 2, "languages": ["python"], "exclude": ["**/report.py"]}
     async with lsp_session(tmp_path, options=options) as s:
