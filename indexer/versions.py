@@ -16,7 +16,7 @@ from __future__ import annotations
 
 # Bump when the output of extraction changes: symbols, references or problems that
 # extract.py, definitions.py, extract_text.py or prepass.py yield for the same bytes.
-EXTRACTOR_VERSION = 6  # 6: sources decoded in their declared encoding (PEP 263, UTF-16/32 BOMs)
+EXTRACTOR_VERSION = 6  # 6: declared source encodings (PEP 263, UTF-16/32 BOMs); headings without markup
 
 # Bump when reference resolution changes: the edges that graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -207,6 +207,8 @@ class SymbolBuilder:
 
 def _name(entry: Def) -> str:
     name = node_text(entry.name_node).strip()
+    if entry.kind is Kind.HEADING:
+        return plain_heading(name)
     if _CONVERSION_OPERATOR.match(name):
         name = SPACES.sub(" ", name.split("(", 1)[0]).strip()  # not its parameters
     if name.startswith(":") and name[1:2].isidentifier():
@@ -214,6 +216,23 @@ def _name(entry: Def) -> str:
     elif name.startswith("`") and name[1:2].isidentifier():
         name = name[1:]  # an OCaml polymorphic variant tag (`` `Assoc ``) names its bare word
     return name
+
+
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](url), ![alt](src)
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+# Only asterisks: underscores are far more often a name's (my_var, __init__) than emphasis.
+_STRONG = re.compile(r"(\*\*)(?=\S)(.+?)(?<=\S)\1")
+_EMPHASIS = re.compile(r"(?<![\w*])(\*)(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+
+
+def plain_heading(text: str) -> str:
+    """A Markdown heading's words without their inline markup: code spans, links,
+    strong and emphasis (``## `AsyncClient` `` is ``AsyncClient``)."""
+    text = _LINK.sub(r"\1", text)
+    text = _CODE_SPAN.sub(lambda m: m.group(2).strip(), text)
+    text = _STRONG.sub(r"\2", text)
+    text = _EMPHASIS.sub(r"\2", text)
+    return SPACES.sub(" ", text).strip()
 
 
 def _is_parameter_property(entry: Def, function: Def) -> bool:
