@@ -15,9 +15,10 @@ here: :func:`symfuse.indexer.config.extractor_fingerprint` hashes each language'
 from __future__ import annotations
 
 # Bump when the output of extraction changes: symbols, references or problems that
-# extract.py, definitions.py, extract_text.py or prepass.py yield for the same bytes.
-EXTRACTOR_VERSION = 6  # 6: declared source encodings (PEP 263, UTF-16/32 BOMs); headings without markup
+# extract/tags.py, definitions.py, texts.py or prepass.py yield for the same bytes.
+# 6: declared source encodings (PEP 263, UTF-16/32 byte order marks); headings without markup.
+EXTRACTOR_VERSION = 6
 
-# Bump when reference resolution changes: the edges that graph.py, resolve.py or
+# Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
 LINKER_VERSION = 5
