@@ -72,7 +72,19 @@ local function run()
   end
   local symfuse = require("symfuse")
   report.api = symfuse.api()
-  symfuse.setup({ cmd = params.cmd, init_options = { resultLimit = 50 } })
+  report.messages = {}
+  local default_show = vim.lsp.handlers["window/showMessage"]
+  vim.lsp.handlers["window/showMessage"] = function(err, result, ctx, config)
+    report.messages[#report.messages + 1] = result and result.message or ""
+    if default_show then
+      return default_show(err, result, ctx, config)
+    end
+  end
+  if params.no_init_options then
+    symfuse.setup({ cmd = params.cmd }) -- as setup({}) does: the default init_options = {}
+  else
+    symfuse.setup({ cmd = params.cmd, init_options = { resultLimit = 50 } })
+  end
   vim.cmd("edit " .. vim.fn.fnameescape(params.file))
   report.filetype = vim.bo.filetype
 
@@ -425,3 +437,27 @@ def test_nvim_workspace_symbol_end_to_end(tmp_path: Path, workspace: Path) -> No
     line = tiling.read_text(encoding="utf-8").splitlines()[jump["lnum"] - 1]
     assert jump["lnum"] == 27
     assert line.encode("utf-8")[jump["col"] - 1 :].startswith(b"grenzwert_total"), (jump, line)
+
+
+def test_nvim_setup_without_init_options_shows_no_warning(tmp_path: Path, workspace: Path) -> None:
+    """``setup({})``'s empty init_options reach the server as ``[]`` from Neovim 0.7: read as
+    "nothing given", with no "bad initializationOptions" message on every start."""
+    exe = _symfuse_exe()
+    assert exe is not None, "the symfuse console script is not installed (pip install -e .)"
+    report = _run_nvim(
+        tmp_path,
+        E2E_DRIVER,
+        {
+            "cmd": [exe, "lsp"],
+            "no_init_options": True,
+            "file": str(workspace / "shapes" / "render.py"),
+            "queries": [{"query": "HexagonalTiling", "expect": "HexagonalTiling"}],
+            "timeout_ms": 60_000,
+            "cwd": str(workspace),
+        },
+        timeout=240,
+    )
+    context = json.dumps({k: v for k, v in report.items() if k != "_log"}, indent=1)[:4000]
+    assert "error" not in report, f"{report['error']}\n{context}"
+    assert report["messages"] == [], context
+    assert report["queries"][0].get("rank") == 1, context
