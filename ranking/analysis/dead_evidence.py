@@ -16,6 +16,8 @@ a deleted function that was needed, while a missed one costs nothing.
   (``getattr(obj, "name")``, a dotted path in a settings file, a template); names
   written as strings, and strings that build names (``"visit_" + kind``).
 - :func:`exported_names`: the names listed in any ``__all__``.
+- :func:`reexported_files`: the JavaScript/TypeScript modules a barrel file re-exports
+  whole (``export * from "./api"``): what they export is the package's public API.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import Index
+from symfuse.indexer.link.bindings import script_module
+from symfuse.indexer.link.resolve import SELF_NAMES
 from symfuse.indexer.model import RefKind, Symbol
 from symfuse.ranking.graph.targets import resolver_for
 from symfuse.ranking.text import paths
@@ -54,6 +59,7 @@ TEXT_SUFFIXES = frozenset(
         ".in",
         ".hbs",
         ".mustache",
+        ".mdx",
     }
 )
 MAX_TEXT_BYTES = 2_000_000
@@ -87,7 +93,7 @@ def _used(index: Index) -> frozenset[str]:
     edges = index.edges
     symbols = index.symbols
     uses = file_level_uses(index)
-    used: set[str] = set(uses.used) | set(uses.imported)
+    used: set[str] = set(uses.used) | set(uses.imported) | _member_values(index)
     if len(edges):
         pairs = np.unique(np.stack([edges.src, edges.dst]), axis=1)
         for src, dst in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
@@ -95,6 +101,27 @@ def _used(index: Index) -> frozenset[str]:
             if target not in used and not _inside(index, symbols[src], target):
                 used.add(target)
     return frozenset(used)
+
+
+def _member_values(index: Index) -> set[str]:
+    """Members read through ``self``/``this`` and not called (``callbacks.append(
+    self.on_close)``): a use the graph keeps no edge for (it would crowd PageRank),
+    unless from inside the member itself."""
+    resolver = resolver_for(index)
+    defined = index.by_name
+    used: set[str] = set()
+    for entry in index.files.values():
+        for ref in entry.references():
+            if ref.kind is not RefKind.REFERENCE or ref.qualifier not in SELF_NAMES:
+                continue
+            if ref.name not in defined or ref.enclosing is None:
+                continue
+            source = index.get(ref.enclosing)
+            for hit in resolver.resolve(ref, entry):
+                target = hit.target.symbol_id
+                if source is None or not _inside(index, source, target):
+                    used.add(target)
+    return used
 
 
 def _inside(index: Index, symbol: Symbol, ancestor: str) -> bool:
@@ -269,3 +296,34 @@ def _imported(index: Index) -> frozenset[str]:
         for ref in entry.references()
         if ref.kind is RefKind.IMPORT
     )
+
+
+def reexported_files(index: Index) -> dict[str, str]:
+    """JavaScript/TypeScript files re-exported whole by another (``export * from
+    "./api"``, ``export * as checks from "./checks"``) -> the first such barrel file."""
+    return index.derived("dead code: re-exported files", lambda: _reexported(index))
+
+
+def _reexported(index: Index) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for key, entry in index.files.items():
+        if family(entry.language) != "javascript":
+            continue
+        for ref in entry.references():
+            if ref.kind is not RefKind.IMPORT or ref.enclosing is not None:
+                continue
+            if ref.name == "*":
+                spec = ref.qualifier  # export * from "./api"
+            elif ref.alias and not ref.qualifier and _is_export(index, key, ref.line):
+                spec = ref.name  # export * as checks from "./checks"
+            else:
+                continue
+            module = script_module(index, entry, spec)
+            if module is not None and module.rel != entry.rel:
+                found.setdefault(index.key(module.root, module.rel), key)
+    return found
+
+
+def _is_export(index: Index, key: str, line: int) -> bool:
+    """Whether the statement on ``line`` is an ``export`` (not an ``import * as``)."""
+    return paths.line_text(paths.read_lines(index, key), line).lstrip().startswith("export")

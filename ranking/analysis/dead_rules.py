@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from symfuse.indexer.extract.texts import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.analysis import dead_conventions as conventions
 from symfuse.ranking.analysis import dead_evidence as evidence
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.inheritance import inheritance
@@ -23,6 +24,7 @@ PUBLIC = 0.8  # a public one: someone outside the workspace may import it
 PUBLIC_METHOD = 0.75  # a public method: callers may reach it through an untyped value
 
 PRIVATE_REASON = "private and unreferenced"
+MODULE_REASON = "not exported from its module, and unreferenced"
 PUBLIC_REASON = "public but not imported anywhere, not exported by the package, not an entry point"
 METHOD_REASON = "public method never called or referenced; no supertype or subtype defines it"
 
@@ -121,14 +123,22 @@ _STUBS = re.compile(r"\.(pyi|d\.ts|d\.mts|d\.cts)$")
 # Modules read by name by a tool or framework: Sphinx's conf.py, Django's settings.
 _CONFIG_FILE = re.compile(r"(^|/)(conf|config|\w*settings\w*|setup|noxfile|fabfile)\.py$")
 _PROTOCOLS = frozenset({"Protocol", "Interface", "ABC"})
+_SCRIPTS = frozenset({"javascript", "typescript", "tsx"})
+_EXPORT = re.compile(r"(^|[\s;])export\s")
+_MODULE_SYNTAX = re.compile(r"^\s*(import\s|import\{|export\s|export\{)", re.M)
+_FUNCTION_VALUE = re.compile(r"([=(:,?&|]|\breturn)\s*(async\s+)?function\s*\*?\s*$")
+BARREL = 0.3  # exported and re-exported by a package's barrel file: its public API
 
 
 @dataclass(frozen=True, slots=True)
 class Doubt:
-    """A sign of a use no reference records: the confidence is capped at ``cap``."""
+    """A sign of a use no reference records: the confidence is capped at ``cap``.
+    ``used_by_design``: the sign says who uses it (a framework, an interface, users of a
+    library), so the reason leads with it instead of "public but not imported"."""
 
     cap: float
     reason: str
+    used_by_design: bool = False
 
 
 class Judge:
@@ -138,6 +148,7 @@ class Judge:
         self.index = index
         self._classes: dict[str, tuple[set[str], list[str]]] = {}
         self._defined: dict[str, int] = {}
+        self._modules: dict[str, bool] = {}
 
     def reportable(self, symbol: Symbol) -> bool:
         """False for what is used by convention: entry points, tests, hooks, stubs."""
@@ -145,6 +156,10 @@ class Judge:
         if symbol.kind not in REPORTED or _STUBS.search(symbol.file):
             return False
         if name in ENTRY_POINTS or name.startswith("__") or symbol.language in ENTRY_LANGUAGES:
+            return False
+        if conventions.is_entry_point(symbol) or self._implements(symbol):
+            return False
+        if self._function_value(symbol) or self._augments(symbol):
             return False
         if symbol.kind in Kind.VALUES and symbol.parent is not None:
             return False  # a local or a member: read through values no reference names
@@ -160,6 +175,21 @@ class Judge:
             return not self._overrides(symbol, parent) and not self._calls_super(symbol)
         return True
 
+    def _implements(self, method: Symbol) -> bool:
+        """A Go method whose receiver type's supertypes (interfaces it satisfies) or
+        subtypes also define its name: called through the interface."""
+        receiver = conventions.go_receiver(method)
+        if receiver is None or method.parent is not None:
+            return False
+        folder = method.file.rpartition("/")[0]
+        owners = (self.index.symbols[i] for i in self.index.by_name.get(receiver, ()))
+        return any(
+            owner.kind.is_type
+            and owner.file.rpartition("/")[0] == folder
+            and self._overrides(method, owner)
+            for owner in owners
+        )
+
     def _calls_super(self, method: Symbol) -> bool:
         """``super().name(...)`` in its own body: it overrides a base's method."""
         lines = paths.read_lines(self.index, method.file)[method.line - 1 : method.end_line]
@@ -170,12 +200,20 @@ class Judge:
     def verdict(self, symbol: Symbol) -> tuple[float, str]:
         """The confidence that ``symbol`` is dead, and why."""
         confidence, reason = self._base(symbol)
-        for doubt in self._doubts(symbol):
+        doubts = self._doubts(symbol)
+        if any(d.used_by_design for d in doubts):
+            reason = "unreferenced, but " + "; ".join(d.reason for d in doubts if d.used_by_design)
+        for doubt in doubts:
             confidence = min(confidence, doubt.cap)
-            reason += "; " + doubt.reason
+            if not doubt.used_by_design:
+                reason += "; " + doubt.reason
         return confidence, reason
 
     def _base(self, symbol: Symbol) -> tuple[float, str]:
+        scripted = symbol.language in _SCRIPTS and self._module_level(symbol)
+        if scripted and self._is_module(symbol.file):
+            exported = self._exported(symbol)
+            return (PUBLIC, PUBLIC_REASON) if exported else (PRIVATE, MODULE_REASON)
         if is_private(symbol):
             return PRIVATE, PRIVATE_REASON
         if symbol.kind in Kind.CALLABLES and symbol.parent is not None:
@@ -188,7 +226,10 @@ class Judge:
         found: list[Doubt] = []
         names = {_decorator_name(d) for d in symbol.decorators}
         decorators = [d for d in symbol.decorators if _decorator_name(d) not in NEUTRAL_DECORATORS]
-        if names & PROPERTIES:
+        hook = conventions.framework_hook(symbol, self._exported(symbol))
+        if hook is not None:
+            found.append(Doubt(conventions.HOOK, hook, used_by_design=True))
+        elif names & PROPERTIES:
             found.append(Doubt(0.45, "a property: read as an attribute, which may go unrecorded"))
         elif decorators:
             found.append(Doubt(0.3, f"decorated with @{decorators[0]}: a framework may call it"))
@@ -197,7 +238,7 @@ class Judge:
             found.append(Doubt(0.3, "a member of an object built in a function: a callback"))
         if parent is not None and parent.kind.is_type:
             outside = self._related(parent)[1]
-            if outside:
+            if outside and not (is_private(symbol) and symbol.language != "python"):
                 found.append(Doubt(0.3, f"may override a method of {outside[0]} (outside)"))
             if symbol.kind.is_type:
                 found.append(Doubt(0.3, "a class inside a class: frameworks read those by name"))
@@ -207,13 +248,81 @@ class Judge:
                 found.append(Doubt(0.3, f"subclass of {bases[0]}: may be found by its base"))
         if ">>>" in symbol.doc and f"{symbol.name}(" in symbol.doc:
             found.append(Doubt(0.3, "its docstring runs it (a doctest)"))
-        if symbol.kind in Kind.VALUES and not is_private(symbol):
+        if symbol.kind in Kind.VALUES and self._base(symbol)[0] != PRIVATE:
             if _CONFIG_FILE.search(symbol.file):
                 found.append(Doubt(0.2, "a setting in a configuration module: read by name"))
             else:
                 found.append(Doubt(0.6, "a public module-level value: may be read by name"))
+        found.extend(self._public_doubts(symbol))
         found.extend(self._text_doubts(symbol))
         return found
+
+    def _public_doubts(self, symbol: Symbol) -> list[Doubt]:
+        """Signs of a library's public API: re-exported by a barrel, exported Go names,
+        Rust ``pub`` items."""
+        found: list[Doubt] = []
+        barrel = evidence.reexported_files(self.index).get(symbol.file)
+        hidden = barrel is None or self._base(symbol)[0] == PRIVATE
+        if symbol.language in _SCRIPTS and not hidden:
+            top = self._outermost(symbol)
+            exported = self._exported(symbol) or not self._module_level(symbol)
+            if exported and self._exported(top):
+                what = "exported" if top is symbol else f"part of the exported {top.name}"
+                reason = f"{what}, and re-exported by {barrel} (export *): public API"
+                found.append(Doubt(BARREL, reason, used_by_design=True))
+        lines = paths.read_lines(self.index, symbol.file)
+        public = conventions.public_api(symbol, lines[0] if lines else "")
+        if public is not None:
+            found.append(Doubt(conventions.PUBLIC_API, public, used_by_design=True))
+        return found
+
+    def _module_level(self, symbol: Symbol) -> bool:
+        """At a module's top level, or in a namespace there (``export namespace util``)."""
+        parent = self.index.get(symbol.parent) if symbol.parent is not None else None
+        return parent is None or parent.kind in (Kind.NAMESPACE, Kind.MODULE)
+
+    def _outermost(self, symbol: Symbol) -> Symbol:
+        """The top-level definition ``symbol`` is part of (itself when top-level)."""
+        while symbol.parent is not None:
+            parent = self.index.get(symbol.parent)
+            if parent is None:
+                break
+            symbol = parent
+        return symbol
+
+    def _augments(self, symbol: Symbol) -> bool:
+        """A TypeScript declaration inside ``declare module "react"`` or ``declare
+        global``: it merges with one outside the workspace."""
+        parent = self.index.get(symbol.parent) if symbol.parent is not None else None
+        if symbol.language not in _SCRIPTS or parent is None or parent.kind is not Kind.MODULE:
+            return False
+        line = paths.line_text(paths.read_lines(self.index, parent.file), parent.line)
+        return line.lstrip().startswith("declare")
+
+    def _function_value(self, symbol: Symbol) -> bool:
+        """A named JavaScript/TypeScript function expression (``x.run = function shim()
+        {}``, ``f(function done() {})``): used where it is written."""
+        if symbol.language not in _SCRIPTS or symbol.kind is not Kind.FUNCTION:
+            return False
+        line = paths.line_text(paths.read_lines(self.index, symbol.file), symbol.name_line)
+        head = line[: max(0, symbol.name_col - 1)]
+        return _FUNCTION_VALUE.search(head) is not None
+
+    def _exported(self, symbol: Symbol) -> bool:
+        """A JavaScript/TypeScript definition written with ``export``."""
+        if symbol.language not in _SCRIPTS:
+            return False
+        lines = paths.read_lines(self.index, symbol.file)[symbol.line - 1 : symbol.name_line]
+        return _EXPORT.search("\n".join(lines)) is not None
+
+    def _is_module(self, file: str) -> bool:
+        """A JavaScript/TypeScript file that imports or exports: its other top-level
+        names are its own (in a script they are global)."""
+        known = self._modules.get(file)
+        if known is None:
+            text = "\n".join(paths.read_lines(self.index, file))
+            known = self._modules[file] = _MODULE_SYNTAX.search(text) is not None
+        return known
 
     def _text_doubts(self, symbol: Symbol) -> list[Doubt]:
         name = symbol.name
@@ -266,15 +375,17 @@ class Judge:
 
 def is_private(symbol: Symbol) -> bool:
     """Private by its language's convention: ``_name`` (Python), a lower-case first letter
-    (Go), ``_name``, ``#name`` or ``private`` (JavaScript/TypeScript: a script's names are
-    global), ``static`` (C family), ``private`` (the others)."""
+    (Go), ``#name`` or ``private`` (JavaScript/TypeScript; ``_name`` too, in a script, whose
+    names are global: in a module the leading underscore hides nothing, ``export``
+    decides), ``static`` (C family), ``private`` (the others)."""
     name, language, signature = symbol.name, symbol.language, symbol.signature
     if language == "python":
         return name.startswith("_")
     if language == "go":
         return name[:1].islower()
-    if language in ("javascript", "typescript", "tsx"):
-        return name.startswith(("_", "#")) or re.search(r"\bprivate\b", signature) is not None
+    if language in _SCRIPTS:
+        hidden = name.startswith("#") or (name.startswith("_") and symbol.parent is None)
+        return hidden or re.search(r"\bprivate\b", signature) is not None
     if language in ("c", "cpp", "objc", "cuda"):
         return signature.lstrip().startswith("static")
     return re.search(r"\bprivate\b", signature) is not None

@@ -1,0 +1,260 @@
+"""Definitions a toolchain or a framework calls by name, language by language.
+
+No reference records these uses, so the dead-code report must know them:
+
+- entry points the toolchain runs (:func:`is_entry_point`): Go's ``init`` and ``main``,
+  and ``TestXxx``, ``BenchmarkXxx``, ``ExampleXxx``, ``FuzzXxx`` in ``_test.go`` files;
+  never reported;
+- hooks a framework calls (:func:`framework_hook`): a Go method whose name is a
+  well-known interface's method (``String`` for ``fmt.Stringer``, ``MarshalJSON`` for
+  ``json.Marshaler``: Go types satisfy interfaces without saying so); a decorator that
+  registers the function (pytest fixtures, click and typer commands, web routes); a
+  Java annotation or C# attribute that does (``@Test``, ``@Override``, ``[HttpGet]``,
+  ``[Fact]``) or C#'s ``override``; the exports of a Next.js route file
+  (``generateMetadata``, ``GET``, the default export);
+- public API (:func:`public_api`): what users outside the workspace may import, which
+  nothing inside needs to use: an exported Go name of an importable package (not
+  ``internal/``, not ``package main``), a Rust ``pub`` item of a library.
+
+Each comes with the reason the report shows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from symfuse.indexer.extract.texts import short_name
+from symfuse.indexer.model import Kind, Symbol
+
+HOOK = 0.1  # a framework or the language's interfaces call it by name
+PUBLIC_API = 0.45  # public API of a library: below the default threshold (0.5)
+
+_GO_TEST_ENTRY = re.compile(r"(Test|Benchmark|Example|Fuzz)([A-Z0-9_].*)?")
+
+# Methods of well-known Go interfaces, with the interface a caller reaches them through.
+GO_INTERFACE_METHODS: dict[str, str] = {
+    "String": "fmt.Stringer",
+    "GoString": "fmt.GoStringer",
+    "Format": "fmt.Formatter",
+    "Error": "error",
+    "Unwrap": "errors.Unwrap",
+    "Is": "errors.Is",
+    "As": "errors.As",
+    "MarshalJSON": "json.Marshaler",
+    "UnmarshalJSON": "json.Unmarshaler",
+    "MarshalText": "encoding.TextMarshaler",
+    "UnmarshalText": "encoding.TextUnmarshaler",
+    "MarshalBinary": "encoding.BinaryMarshaler",
+    "UnmarshalBinary": "encoding.BinaryUnmarshaler",
+    "MarshalXML": "xml.Marshaler",
+    "UnmarshalXML": "xml.Unmarshaler",
+    "MarshalYAML": "yaml.Marshaler",
+    "UnmarshalYAML": "yaml.Unmarshaler",
+    "MarshalTOML": "toml.Marshaler",
+    "UnmarshalTOML": "toml.Unmarshaler",
+    "ServeHTTP": "http.Handler",
+    "RoundTrip": "http.RoundTripper",
+    "Header": "http.ResponseWriter",
+    "WriteHeader": "http.ResponseWriter",
+    "Flush": "http.Flusher",
+    "Hijack": "http.Hijacker",
+    "CloseNotify": "http.CloseNotifier",
+    "Read": "io.Reader",
+    "Write": "io.Writer",
+    "Close": "io.Closer",
+    "Seek": "io.Seeker",
+    "ReadAt": "io.ReaderAt",
+    "WriteAt": "io.WriterAt",
+    "ReadFrom": "io.ReaderFrom",
+    "WriteTo": "io.WriterTo",
+    "WriteString": "io.StringWriter",
+    "ReadByte": "io.ByteReader",
+    "UnreadByte": "io.ByteScanner",
+    "WriteByte": "io.ByteWriter",
+    "ReadRune": "io.RuneReader",
+    "UnreadRune": "io.RuneScanner",
+    "Len": "sort.Interface",
+    "Less": "sort.Interface",
+    "Swap": "sort.Interface",
+    "Push": "heap.Interface",
+    "Pop": "heap.Interface",
+    "Scan": "sql.Scanner",
+    "Value": "driver.Valuer",
+    "Deadline": "context.Context",
+    "Done": "context.Context",
+    "Err": "context.Context",
+    "Timeout": "net.Error",
+    "Temporary": "net.Error",
+    "Network": "net.Addr",
+}
+
+# Decorators (last dotted part) by which a framework registers the function it decorates.
+REGISTERING_DECORATORS: dict[str, str] = {
+    "fixture": "a pytest fixture: pytest passes it by parameter name",
+    "hookimpl": "a pluggy hook implementation: the plugin manager calls it",
+    "command": "a command-line command (click, typer): run from the shell",
+    "group": "a command group (click, typer): run from the shell",
+    "callback": "a command callback (typer): run from the shell",
+    "result_callback": "a command callback (click): run from the shell",
+    "route": "a web route: the framework calls it per request",
+    "get": "a web route: the framework calls it per request",
+    "post": "a web route: the framework calls it per request",
+    "put": "a web route: the framework calls it per request",
+    "patch": "a web route: the framework calls it per request",
+    "delete": "a web route: the framework calls it per request",
+    "websocket": "a web route: the framework calls it per request",
+    "api_route": "a web route: the framework calls it per request",
+    "receiver": "a signal receiver: the framework calls it on the signal",
+    "task": "a task: a worker runs it by name",
+    "shared_task": "a task: a worker runs it by name",
+    "validator": "a validator: the model calls it",
+    "field_validator": "a validator: the model calls it",
+    "model_validator": "a validator: the model calls it",
+    "root_validator": "a validator: the model calls it",
+    "simple_tag": "a template tag: templates call it",
+    "inclusion_tag": "a template tag: templates call it",
+    "filter": "a template filter: templates call it",
+}
+
+# Java annotations and C# attributes that make the runtime or a framework call the member.
+ANNOTATIONS: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "Test",
+            "ParameterizedTest",
+            "RepeatedTest",
+            "TestFactory",
+            "TestTemplate",
+            "BeforeEach",
+            "AfterEach",
+            "BeforeAll",
+            "AfterAll",
+            "Before",
+            "After",
+            "BeforeClass",
+            "AfterClass",
+            "Fact",
+            "Theory",
+            "TestMethod",
+            "TestCase",
+            "TestCaseSource",
+            "SetUp",
+            "TearDown",
+            "OneTimeSetUp",
+            "OneTimeTearDown",
+            "TestInitialize",
+            "TestCleanup",
+            "ClassInitialize",
+        ),
+        "a test: the test runner calls it",
+    ),
+    "Override": "overrides a supertype's method: called through the supertype",
+    **dict.fromkeys(
+        (
+            "GetMapping",
+            "PostMapping",
+            "PutMapping",
+            "DeleteMapping",
+            "PatchMapping",
+            "RequestMapping",
+            "HttpGet",
+            "HttpPost",
+            "HttpPut",
+            "HttpDelete",
+            "HttpPatch",
+            "Route",
+        ),
+        "a web endpoint: the framework calls it per request",
+    ),
+    **dict.fromkeys(
+        (
+            "Bean",
+            "PostConstruct",
+            "PreDestroy",
+            "EventListener",
+            "Scheduled",
+            "Subscribe",
+            "JsonCreator",
+            "Benchmark",
+            "GlobalSetup",
+            "ModelInitializer",
+        ),
+        "the framework calls it by its annotation",
+    ),
+}
+_ANNOTATED_LANGUAGES = frozenset({"java", "kotlin", "csharp", "scala", "groovy"})
+
+_NEXT_ROUTE_FILE = re.compile(
+    r"(^|/)(app/(.+/)?(page|layout|template|loading|error|global-error|not-found|default|route"
+    r"|opengraph-image|twitter-image|icon|apple-icon|sitemap|robots|manifest)"
+    r"|pages/.+|middleware|instrumentation)\.(js|jsx|ts|tsx|mjs)$"
+)
+# Exports Next.js (and the pages router) reads by name, wherever they are written.
+NEXT_EXPORTS = frozenset(
+    {
+        "generateMetadata",
+        "generateStaticParams",
+        "generateViewport",
+        "generateImageMetadata",
+        "generateSitemaps",
+        "getServerSideProps",
+        "getStaticProps",
+        "getStaticPaths",
+    }
+)
+_SCRIPTS = frozenset({"javascript", "typescript", "tsx"})
+_GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*(\w+)")
+
+
+def is_entry_point(symbol: Symbol) -> bool:
+    """Whether the toolchain runs ``symbol`` by name (Go: ``init``, ``main``, tests)."""
+    if symbol.language != "go" or symbol.kind is not Kind.FUNCTION:
+        return False
+    if symbol.name in ("init", "main"):
+        return True
+    return symbol.file.endswith("_test.go") and _GO_TEST_ENTRY.fullmatch(symbol.name) is not None
+
+
+def framework_hook(symbol: Symbol, exported: bool) -> str | None:
+    """Why a framework or an interface calls ``symbol`` by name, or None.
+    ``exported``: a JavaScript/TypeScript definition written with ``export``."""
+    if symbol.language == "go" and symbol.kind is Kind.METHOD:
+        interface = GO_INTERFACE_METHODS.get(symbol.name)
+        if interface is not None:
+            return f"{symbol.name} is a method of {interface}: called through the interface"
+    for decorator in symbol.decorators:
+        name = short_name(decorator.lstrip("@[").split("(", 1)[0].rstrip("]"))
+        if symbol.language in _ANNOTATED_LANGUAGES and name in ANNOTATIONS:
+            return f"@{name}: {ANNOTATIONS[name]}"
+        if symbol.language == "python" and name in REGISTERING_DECORATORS:
+            return REGISTERING_DECORATORS[name]
+    if symbol.language == "csharp" and re.search(r"\boverride\b", symbol.signature):
+        return ANNOTATIONS["Override"]
+    if symbol.language in _SCRIPTS and exported and symbol.parent is None:
+        if _NEXT_ROUTE_FILE.search(symbol.file):
+            return "an export of a Next.js route file: the framework calls it"
+        if symbol.name in NEXT_EXPORTS:
+            return f"{symbol.name}: Next.js calls it by name"
+    return None
+
+
+def public_api(symbol: Symbol, first_line: str) -> str | None:
+    """Why users outside the workspace may use ``symbol`` (a library's public API), or
+    None. ``first_line``: the first line of its file (Go's ``package`` clause)."""
+    if symbol.language == "go" and symbol.name[:1].isupper():
+        internal = "internal/" in f"/{symbol.file}" or symbol.file.endswith("_test.go")
+        if not internal and first_line.split("//", 1)[0].split() != ["package", "main"]:
+            return "an exported Go name of an importable package: other modules may use it"
+    if symbol.language == "rust" and re.match(r"\s*pub\s", symbol.signature):
+        binary = symbol.file.endswith("/main.rs") or "/bin/" in f"/{symbol.file}"
+        if not binary:
+            return "pub in a library crate: other crates may use it"
+    return None
+
+
+def go_receiver(symbol: Symbol) -> str | None:
+    """The type a Go method is declared on (``func (s *Square) Area()`` -> ``Square``)."""
+    if symbol.language != "go" or symbol.kind is not Kind.METHOD:
+        return None
+    found = _GO_RECEIVER.match(symbol.signature)
+    return found.group(1) if found else None
