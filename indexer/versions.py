@@ -17,7 +17,8 @@ from __future__ import annotations
 # Bump when the output of extraction changes: symbols, references or problems that
 # extract/tags.py, definitions.py, texts.py or prepass.py yield for the same bytes.
 # 6: declared source encodings (PEP 263, UTF-16/32 byte order marks); headings without markup.
-EXTRACTOR_VERSION = 6
+# 8: names as values: dict and set members, defaults, comparisons, this.member, TS types.
+EXTRACTOR_VERSION = 8
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -69,6 +69,8 @@
 ; ---- references --------------------------------------------------------------
 
 (arguments (identifier) @name) @reference.reference
+; a default value: `function make(decoder = GZipDecoder)`
+(assignment_pattern right: (identifier) @name) @reference.reference
 (return_statement (identifier) @name) @reference.reference
 (assignment_expression right: (identifier) @name) @reference.reference
 (member_expression object: (identifier) @name) @reference.reference

@@ -71,6 +71,15 @@
 (arrow_function body: (identifier) @name) @reference.reference
 (template_substitution (identifier) @name) @reference.reference
 (export_statement value: (identifier) @name) @reference.reference
+(sequence_expression (identifier) @name) @reference.reference
+(switch_case value: (identifier) @name) @reference.reference
+(throw_statement (identifier) @name) @reference.reference
+(yield_expression (identifier) @name) @reference.reference
+(for_in_statement right: (identifier) @name) @reference.reference
+(computed_property_name (identifier) @name) @reference.reference
+; a member read through `this` and not called (`callbacks.push(this.handler)`,
+; `setTimeout(this.tick, 10)`): a use of the method; `this.handler()` stays a call
+(member_expression object: (this) @qualifier property: (property_identifier) @name) @reference.reference
 (export_statement (export_clause (export_specifier name: (identifier) @name)) !source) @reference.reference
 
 ; imports by call and for their side effects: `require('./mod')`, `import('./mod')`,

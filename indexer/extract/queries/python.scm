@@ -84,6 +84,26 @@
 (boolean_operator (identifier) @name) @reference.reference
 (not_operator argument: (identifier) @name) @reference.reference
 
+; dict and set literals (`{"gzip": GZipDecoder}`, `{Foo: 1}`, `{A, B}`), defaults
+; (`def f(decoder=GZipDecoder)`), comparisons (`x is MISSING`, `k in REGISTRY`),
+; subscripts (`REGISTRY[k]`), conditional values, lambdas, yields, asserts, splats, loops
+(pair value: (identifier) @name) @reference.reference
+(pair key: (identifier) @name) @reference.reference
+(set (identifier) @name) @reference.reference
+(default_parameter value: (identifier) @name) @reference.reference
+(typed_default_parameter value: (identifier) @name) @reference.reference
+(comparison_operator (identifier) @name) @reference.reference
+(subscript value: (identifier) @name) @reference.reference
+(conditional_expression (identifier) @name) @reference.reference
+(lambda body: (identifier) @name) @reference.reference
+(yield (identifier) @name) @reference.reference
+(assert_statement (identifier) @name) @reference.reference
+(list_splat (identifier) @name) @reference.reference
+(dictionary_splat (identifier) @name) @reference.reference
+(for_statement right: (identifier) @name) @reference.reference
+(for_in_clause right: (identifier) @name) @reference.reference
+(elif_clause condition: (identifier) @name) @reference.reference
+(parenthesized_expression (identifier) @name) @reference.reference
 (keyword_argument value: (identifier) @name) @reference.reference
 (call arguments: (argument_list (identifier) @name)) @reference.reference
 (return_statement (identifier) @name) @reference.reference
@@ -96,6 +116,9 @@
 (call arguments: (argument_list (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.reference
 (keyword_argument value: (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
 (pair (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(set (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(default_parameter value: (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(typed_default_parameter value: (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
 (except_clause (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.type
 (except_clause (as_pattern (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.type
 (except_clause (tuple (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.type

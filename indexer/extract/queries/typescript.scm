@@ -104,6 +104,19 @@
 (constraint (type_identifier) @name) @reference.type
 
 (arguments (identifier) @name) @reference.reference
+; default values (`pick(other = IdentityDecoder)`, also in destructuring)
+(required_parameter value: (identifier) @name) @reference.reference
+(optional_parameter value: (identifier) @name) @reference.reference
+(assignment_pattern right: (identifier) @name) @reference.reference
+; types wherever they are written: `typeof GZipDecoder`, `A & B`, `[A, B]`, `A[]`,
+; `Map<string, A>` inside another type, `type X = A`, `x satisfies A`
+(type_query (identifier) @name) @reference.type
+(intersection_type (type_identifier) @name) @reference.type
+(tuple_type (type_identifier) @name) @reference.type
+(array_type (type_identifier) @name) @reference.type
+(generic_type name: (type_identifier) @name) @reference.type
+(type_alias_declaration value: (type_identifier) @name) @reference.type
+(satisfies_expression (type_identifier) @name) @reference.type
 (return_statement (identifier) @name) @reference.reference
 (assignment_expression right: (identifier) @name) @reference.reference
 (member_expression object: (identifier) @name) @reference.reference
