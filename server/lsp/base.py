@@ -8,6 +8,7 @@ waiting handler at once (pygls answers it with RequestCancelled).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import threading
@@ -16,15 +17,16 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import BinaryIO, TypeVar
 
 from lsprotocol import types as lsp
-from pygls.io_ import StdoutWriter, run_async
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from symfuse.indexer.index import Index
 from symfuse.ranking.api import ShouldStop, Stopped, checkpoint, stoppable
-from symfuse.server.lsp.framing import GuardedReader
+from symfuse.server.lsp.framing import FrameReader
 from symfuse.server.lsp.protocol import ConformingProtocol
 from symfuse.server.lsp.state import LaunchConfig, ServerState
+from symfuse.server.lsp.stream import serve, stdin_reader
 
 log = logging.getLogger(__name__)
 
@@ -54,27 +56,37 @@ class SymfuseLanguageServer(LanguageServer):
         self.flush_timer: asyncio.TimerHandle | None = None
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-        """pygls' stdio loop, reading through :class:`GuardedReader`: a malformed stream
-        stops the server with one message (a :class:`FramingError`) instead of a hang."""
+        """Serve over stdio with symfuse's own message loop (:mod:`symfuse.server.lsp.stream`):
+        a malformed stream is answered with parse errors, never a hang or an exit."""
         self._stop_event = threading.Event()
-        reader = GuardedReader(stdin or sys.stdin.buffer, self.thread_pool)
+        read = stdin_reader(stdin or sys.stdin.buffer, self.thread_pool)
+        frames = FrameReader(read, self.state.launch.framing)
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
-            asyncio.run(
-                run_async(
-                    stop_event=self._stop_event,
-                    reader=reader,
-                    protocol=self.protocol,
-                    logger=log,
-                    error_handler=self.report_server_error,
-                )
-            )
+            asyncio.run(serve(frames, self.conforming, self._stop_event))
         except BrokenPipeError:
             log.error("the connection to the client is lost; stopping")
         except (KeyboardInterrupt, SystemExit):
             pass
         finally:
             self.shutdown()  # type: ignore[no-untyped-call]
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """pygls' TCP server, reading each connection with symfuse's message loop."""
+        self._stop_event = stop = threading.Event()
+
+        async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.protocol.set_writer(writer)
+            await serve(FrameReader(reader.read, self.state.launch.framing), self.conforming, stop)
+            self.shutdown()  # type: ignore[no-untyped-call]
+
+        async def listen() -> None:
+            self._server = server = await asyncio.start_server(connection, host, port)
+            async with server:  # closed by shutdown() once the client leaves
+                await server.serve_forever()
+
+        with contextlib.suppress(asyncio.CancelledError, KeyboardInterrupt):
+            asyncio.run(listen())
 
     @property
     def conforming(self) -> ConformingProtocol:

@@ -52,8 +52,8 @@ async def workspace_symbol(
     if service is not None and service.sharded:
         return await asyncio.to_thread(_sharded, service, wanted, limit, ls.state.encoding)
     lazy = _lazy_locations(ls)
-    protocol = ls.conforming
-    mine = protocol.symbol_number(params)
+    # the user typed on: a newer query extends or shortens this one
+    superseded = ls.conforming.symbol_queries.overtaken(ls.protocol.msg_id)
 
     def answer(index: Index) -> ProtocolJson:
         found = _found(ls, index, wanted, limit)
@@ -62,15 +62,13 @@ async def workspace_symbol(
         mappers = {key: ls.state.mapper(index, key) for key in {s.file for s in found}}
         return ProtocolJson(lsp_convert.workspace_symbol(index, s, mappers[s.file]) for s in found)
 
-    def superseded() -> bool:  # the user typed on: a newer query is waiting
-        return protocol.symbol_requests != mine
-
     try:
         # names only, unless a call-graph question needs the edges
         linked = wanted.call is not None
         found = await query(ls, answer, superseded, linked)
     except Stopped as exc:
-        raise JsonRpcContentModified("superseded by a newer workspace/symbol request") from exc
+        typed_on = "a newer workspace/symbol query extends or shortens this one"
+        raise JsonRpcContentModified(typed_on) from exc
     token = params.partial_result_token
     if token is None or len(found) <= PARTIAL_BATCH:
         return found

@@ -9,7 +9,14 @@ answers requests before ``initialize`` with an internal error, ignores them afte
   string, a URI that is not a string): ``-32602 InvalidParams``;
 - a request before ``initialize``: ``-32002 ServerNotInitialized``;
 - a request after ``shutdown``: ``-32600 InvalidRequest``;
-- a request with ``"id": null``: ``-32600 InvalidRequest`` (ids are integers or strings).
+- a request with ``"id": null``: ``-32600 InvalidRequest`` (ids are integers or strings);
+- a message that is not a JSON-RPC object: ``-32600 InvalidRequest``; a frame that
+  cannot be read at all (:mod:`symfuse.server.lsp.framing`): ``-32700 ParseError``,
+  with the request's id when its bytes name one.
+
+A ``workspace/symbol`` request the user has typed past (:mod:`symfuse.server.lsp.supersede`)
+is answered ContentModified, and a cancelled one RequestCancelled, each with a line in
+the debug log: neither is a failure worth a traceback.
 
 It also times every request from its arrival to its response, and records it
 in the query metrics of the server's index (:mod:`symfuse.server.common.observe`):
@@ -19,19 +26,25 @@ the one place every method passes, whatever its handler.
 from __future__ import annotations
 
 import logging
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.exceptions import (
+    JsonRpcContentModified,
     JsonRpcException,
     JsonRpcInvalidParams,
     JsonRpcInvalidRequest,
+    JsonRpcParseError,
+    JsonRpcRequestCancelled,
     JsonRpcServerNotInitialized,
 )
 from pygls.protocol import LanguageServerProtocol
 
 from symfuse.server.common.observe import Observer, Query, new_request_id
+from symfuse.server.lsp.framing import Unreadable
+from symfuse.server.lsp.supersede import SymbolQueries
 
 log = logging.getLogger(__name__)
 
@@ -84,9 +97,7 @@ class ConformingProtocol(LanguageServerProtocol):
         self._initialized = False
         self.exit_code = 0  # 1 once an exit arrives without a shutdown before it
         self._in_flight: dict[Any, tuple[Observer, Query]] = {}
-        self.symbol_requests = 0  # workspace/symbol requests read so far
-        self._symbol_numbers: dict[int, int] = {}  # id(params) of one pending -> its number
-        self._symbol_params: dict[Any, int] = {}  # its msg id -> id(params)
+        self.symbol_queries = SymbolQueries()  # pending workspace/symbol requests
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         if not isinstance(data, dict) or "jsonrpc" not in data or "method" not in data:
@@ -123,27 +134,35 @@ class ConformingProtocol(LanguageServerProtocol):
     def handle_message(self, message: Any) -> None:
         if isinstance(message, Refused):
             log.info("refused %s request %r: %s", message.method, message.msg_id, message.error)
-            error = self._converter.unstructure(message.error.to_response_error())
-            # A plain dict: pygls' response type cannot carry the null id of a bad request.
-            self._send_data({"jsonrpc": "2.0", "id": message.msg_id, "error": error})
+            self._answer_error(message.msg_id, message.error)
             return
         if getattr(message, "method", None) == lsp.EXIT and not self._shutdown:
             self.exit_code = 1
         super().handle_message(message)
 
-    def symbol_number(self, params: object) -> int:
-        """The arrival number of a pending workspace/symbol request, by its params.
+    def receive(self, value: Any) -> None:
+        """Handle one message's parsed JSON (what pygls' loop does with ``json.loads``)."""
+        if not isinstance(value, dict) or value.get("jsonrpc") != self.VERSION:
+            msg_id = value.get("id") if isinstance(value, dict) else None
+            if isinstance(msg_id, bool) or not isinstance(msg_id, int | str):
+                msg_id = None
+            error = JsonRpcInvalidRequest("a message is a JSON-RPC 2.0 object")
+            self._answer_error(msg_id, error)
+            return
+        self.handle_message(self.structure_message(value))
 
-        Numbered as it is read, not when its handler starts: a burst read at once has
-        every request but the newest overtaken before any handler runs.
-        """
-        return self._symbol_numbers.get(id(params), self.symbol_requests)
+    def answer_unreadable(self, frame: Unreadable) -> None:
+        """A parse error for a frame the reader could not read (id null when unknown)."""
+        self._answer_error(frame.msg_id, JsonRpcParseError(f"unreadable message: {frame.reason}"))
+
+    def _answer_error(self, msg_id: int | str | None, error: JsonRpcException) -> None:
+        body = self._converter.unstructure(error.to_response_error())
+        # A plain dict: pygls' response type cannot carry a null id.
+        self._send_data({"jsonrpc": self.VERSION, "id": msg_id, "error": body})
 
     def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
         if method_name == lsp.WORKSPACE_SYMBOL:
-            self.symbol_requests += 1
-            self._symbol_numbers[id(params)] = self.symbol_requests
-            self._symbol_params[msg_id] = id(params)
+            self.symbol_queries.arrived(msg_id, params.query)
         state = getattr(self._server, "state", None)
         observer = getattr(state, "observer", None)
         if isinstance(observer, Observer) and method_name not in _UNRECORDED:
@@ -156,14 +175,33 @@ class ConformingProtocol(LanguageServerProtocol):
             self._send_data({"jsonrpc": self.VERSION, "id": msg_id, "result": result})
         else:
             super()._send_response(msg_id, result, error)
-        key = self._symbol_params.pop(msg_id, None)
-        if key is not None:
-            self._symbol_numbers.pop(key, None)
+        self.symbol_queries.answered(msg_id)
         found = self._in_flight.pop(msg_id, None)
         if found is not None:  # recorded once the answer is on its way
             observer, query = found
             query.results = len(result) if isinstance(result, list) else int(result is not None)
             observer.finish(query, None if error is None else str(error.message))
+
+    def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
+        """pygls' answer to a finished handler, without its traceback for a request the
+        user typed past or cancelled (an expected end, not a failure)."""
+        if not future.cancelled():
+            exc = future.exception()
+            if isinstance(exc, JsonRpcContentModified | JsonRpcRequestCancelled):
+                self._request_futures.pop(msg_id, None)
+                log.debug("request %r: %s", msg_id, exc.message)
+                self._send_response(msg_id, error=exc.to_response_error())
+                return
+        super()._send_handler_result(future, msg_id=msg_id)
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        """Cancel a pending request: its handler ends at once and the request is answered
+        RequestCancelled. A cancel for a request already answered is ignored quietly."""
+        future = self._request_futures.pop(msg_id, None)
+        if future is None:
+            log.debug("cancel for request %r, already answered", msg_id)
+        elif future.cancel():
+            log.debug("request %r cancelled", msg_id)
 
 
 def _needs_params(method: str) -> bool:

@@ -28,6 +28,7 @@ from symfuse.ranking.api import Prepared
 from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer
 from symfuse.server.common.service import IndexService, Progress, Ranking
+from symfuse.server.lsp.framing import FrameLimits
 from symfuse.server.lsp.options import LspOptions
 from symfuse.server.lsp.positions import Encoding, FileMapper, LineTexts
 
@@ -48,6 +49,7 @@ class LaunchConfig:
     defaults: LspOptions = field(default_factory=LspOptions)
     # --shards: the sharded query service (not started) served instead of the roots' index
     shards: IndexService | None = None
+    framing: FrameLimits = field(default_factory=FrameLimits)  # the largest header line, body
 
 
 class ServerState:
