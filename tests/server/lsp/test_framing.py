@@ -1,5 +1,6 @@
 """The frame reader on byte streams (no server): every malformed frame is one
-``Unreadable`` with the id its bytes name, and the message after it is read whole."""
+``Unreadable`` with the id its bytes name, and the message after it is read whole.
+And which pending workspace/symbol queries a newer one overtakes: only those it types on."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from symfuse.server.lsp.framing import FrameLimits, FrameReader, Parsed, Unreadable, recover_id
+from symfuse.server.lsp.supersede import SymbolQueries
 
 
 def frame(msg_id: int, query: str = "Square") -> bytes:
@@ -129,3 +131,16 @@ def test_recover_id() -> None:
     assert recover_id(b'{"jsonrpc": "2.0", "id": 12, "method": "x", "params": {"qu') == 12
     assert recover_id(b'{"id": true}') is None
     assert recover_id(b"junk") is None
+
+
+def test_only_a_query_typed_on_overtakes_a_pending_one() -> None:
+    queries = SymbolQueries()
+    for msg_id, query in enumerate(["Square", "circle", "sq", "CIRC", "Circles", "shape"]):
+        queries.arrived(msg_id, query)
+    overtaken = {msg_id: queries.overtaken(msg_id)() for msg_id in range(6)}
+    # "sq" shortens "Square", "CIRC" shortens "circle", "Circles" extends "CIRC"
+    assert overtaken == {0: True, 1: True, 2: False, 3: True, 4: False, 5: False}
+    queries.answered(2)
+    queries.arrived(6, "sq")  # "sq" again, after the first was answered: nothing pending
+    assert not queries.overtaken(6)()
+    assert not queries.overtaken("unknown")()
