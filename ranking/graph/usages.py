@@ -71,9 +71,10 @@ class UsageScope:
 
 @dataclass(frozen=True, slots=True)
 class UsagesResult(Record):
-    """A page of usages, the files that matter first (:func:`_relevance`), then line and
-    column. ``by_kind`` counts before the kind filter; ``by_file`` counts, per file, the
-    usages past the page (so a budget-cut answer still says where the rest are).
+    """A page of usages, sure links and the files that matter first (:func:`_relevance`),
+    then line and column. ``by_kind`` counts before the kind filter; ``by_file`` counts,
+    per file, the usages past the page (so a budget-cut answer still says where the
+    rest are).
 
     Shown with the first ``MAX_SHOWN_TARGETS`` targets. One flat page: the front ends
     group it by file when asked (``symfuse.server.common.present``).
@@ -164,14 +165,25 @@ def find_usages(
 
 def _relevance(found: list[Usage], homes: set[str]) -> list[Usage]:
     """Usages ordered so that a page cut short keeps what matters: product code before
-    tests, examples and benchmarks; within each, the targets' own files first, then the
-    files that use them most, then by path; line and column order within a file."""
+    tests, examples and benchmarks; within each, sure links before guesses (by
+    confidence), then the targets' own files first, then the files that use them most,
+    then by path; line and column order within a file."""
     per_file = Counter(u.file for u in found)
 
-    def key(u: Usage) -> tuple[bool, bool, int, str, int, int, bool]:
+    def key(u: Usage) -> tuple[bool, float, bool, int, str, int, int, bool]:
         side = role_of(u.file) is not Role.PRODUCT
         home = u.file not in homes
-        return (side, home, -per_file[u.file], u.file, u.line, u.column, u.kind != DECLARATION)
+        sure = -round(u.confidence, 2)
+        return (
+            side,
+            sure,
+            home,
+            -per_file[u.file],
+            u.file,
+            u.line,
+            u.column,
+            u.kind != DECLARATION,
+        )
 
     return sorted(found, key=key)
 
