@@ -70,6 +70,12 @@ def register(
         metavar="N",
         help=f"default answer budget in tokens, chars/4 (default {DEFAULT_MAX_TOKENS})",
     )
+    p.add_argument(
+        "--tools",
+        metavar="SET",
+        help="the tools listed: default, all, or names, comma-separated "
+        "(default: $SYMFUSE_MCP_TOOLS, else default)",
+    )
     add_history_flag(p)
     add_serving_options(p, default_workers="one per shard, up to the CPUs")
     p.set_defaults(handler=run_mcp)
@@ -79,6 +85,7 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
     from symfuse.server.cli.common import index_config
     from symfuse.server.cli.shards import serving_shards
     from symfuse.server.mcp.server import MCPOptions, build_mcp_server
+    from symfuse.server.mcp.toolset import requested
 
     if args.max_tokens is None:
         args.max_tokens = DEFAULT_MAX_TOKENS
@@ -98,6 +105,7 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
         similarity=getattr(args, "similarity_model", "repository") != "off",
         stop_timeout=STOP_WAIT,
         history=args.history,
+        tools=requested(args.tools),
     )
     server = build_mcp_server(config, options, service=service)
     leave_on_sigterm()

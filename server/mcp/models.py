@@ -117,7 +117,7 @@ class TextRow(Row):
 
 
 class TextResult(Answer):
-    pattern: str
+    query: str = Field(description="what was searched for")
     mode: str = Field(description="literal, regex or fuzzy")
     hits: list[TextRow]
     total: int

@@ -1,20 +1,20 @@
-"""MCP tool functions generated from the query layer's request models.
+"""MCP tool functions made from the query layer's request models, and the toolbox.
 
-:func:`tool_function` turns a request model into a function whose signature
-has one parameter per request field (the field's type, bounds, description
-and default, with :class:`ForAgents` caps and defaults applied) plus the two
-rendering parameters every tool takes, ``output_format`` and ``max_tokens``.
-The MCP SDK builds the tool's input schema from that signature, so the schema
-is the model's. The function validates the arguments into the request with
-:meth:`Request.from_mapping` and hands it to the tool's body.
+:func:`tool_function` turns a request model and a :class:`~.surface.Surface` into a tool
+function that takes the call's arguments as they come. The SDK is told nothing of them
+(it would answer a bad one with pydantic's report); the function reads them through the
+surface, validates them into the request with :meth:`Request.from_mapping` and hands it
+to the tool's body, and a bad one is one line in the tool's own words (:func:`in_public_words`).
+The input schema published is the surface's: the arguments agents use most, and
+``options``.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
@@ -22,13 +22,13 @@ from mcp_types import ToolAnnotations
 from pydantic import ConfigDict, Field
 
 from symfuse.indexer.errors import InvalidRequest
-from symfuse.ranking.query.fields import Request, for_agents
-from symfuse.server.common.present import Format
+from symfuse.ranking.query.fields import Request, bounds, for_agents
+from symfuse.server.common.present import MAX_MAX_TOKENS, MIN_MAX_TOKENS, Format
 from symfuse.server.mcp.errors import tool_errors
-from symfuse.server.mcp.models import MaxTokens, OutputFormat
+from symfuse.server.mcp.surface import Surface
 
 R = TypeVar("R", bound=Request)
-RENDERING = ("output_format", "max_tokens")  # the parameters every tool adds to its request's
+INPUT_SCHEMA = "__symfuse_input_schema__"  # the attribute a tool function carries its schema in
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,26 +39,11 @@ class Rendering:
     max_tokens: int | None
 
 
-def parameters(model: type[Request]) -> list[inspect.Parameter]:
-    """One keyword parameter per field of ``model``, as an agent sees it."""
-    params: list[inspect.Parameter] = []
-    for name, info in model.model_fields.items():
-        agents = for_agents(model, name)
-        extra: dict[str, Any] = {"description": info.description}
-        if agents is not None and agents.cap is not None:
-            extra["le"] = agents.cap
-        default = info.default
-        if agents is not None and agents.default is not None:
-            default = agents.default
-        if info.is_required():
-            default = inspect.Parameter.empty
-        annotation: Any = Annotated[info.rebuild_annotation(), Field(**extra)]
-        params.append(
-            inspect.Parameter(
-                name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
-            )
-        )
-    return params
+class RenderingArguments(Request):
+    """The two arguments every tool takes besides its request's."""
+
+    output_format: Literal["json", "toon"] = "json"
+    max_tokens: Annotated[int | None, Field(ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)] = None
 
 
 def tool_function(
@@ -66,41 +51,85 @@ def tool_function(
     model: type[R],
     body: Callable[[R, Rendering], Any],
     returns: Any,
+    surface: Surface,
 ) -> Callable[..., Any]:
-    """A function named ``name`` taking ``model``'s fields plus the rendering parameters."""
-    fields = tuple(model.model_fields)
+    """A function named ``name`` taking ``surface``'s arguments for ``model``."""
+    properties = lean_schema(model.model_json_schema()).get("properties", {})
 
     def tool(**arguments: Any) -> Any:
         with tool_errors():
-            unknown = sorted(set(arguments) - {*fields, *RENDERING})
-            if unknown:
-                accepted = ", ".join([*fields, *RENDERING])
-                raise InvalidRequest(unknown[0], f"not an argument of {name}; it takes {accepted}")
-            request = model.from_mapping({k: arguments.get(k) for k in fields})
-        rendering = Rendering(
-            Format(arguments.get("output_format") or "json"), arguments.get("max_tokens")
-        )
+            request, rendering = validated(name, model, surface, arguments)
         return body(request, rendering)
 
-    rendering = [
-        inspect.Parameter(
-            "output_format",
-            inspect.Parameter.KEYWORD_ONLY,
-            default="json",
-            annotation=OutputFormat,
-        ),
-        inspect.Parameter(
-            "max_tokens", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=MaxTokens
-        ),
-    ]
-    # A model with its own max_tokens (search_history trims hunks to it) publishes that one.
-    rendering = [p for p in rendering if p.name not in fields]
-    signature = inspect.Signature([*parameters(model), *rendering], return_annotation=returns)
-    tool.__signature__ = signature  # type: ignore[attr-defined]
-    tool.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
-    tool.__annotations__["return"] = returns
+    tool.__signature__ = inspect.Signature([], return_annotation=returns)  # type: ignore[attr-defined]
+    tool.__annotations__ = {"return": returns}
     tool.__name__ = tool.__qualname__ = name
+    setattr(tool, INPUT_SCHEMA, surface.schema(model, properties))
     return tool
+
+
+def validated(
+    name: str, model: type[R], surface: Surface, arguments: Mapping[str, Any]
+) -> tuple[R, Rendering]:
+    """The request and the rendering of a call's ``arguments``; InvalidRequest in the
+    tool's own words when one is wrong."""
+    fields, rendering = surface.read(name, model, arguments)
+    try:
+        _check_caps(model, fields)
+        request = model.from_mapping(fields)
+        shape = RenderingArguments.from_mapping(rendering)
+    except InvalidRequest as exc:
+        raise in_public_words(exc, model, surface) from None
+    return request, Rendering(Format(shape.output_format), shape.max_tokens)
+
+
+def _check_caps(model: type[Request], fields: Mapping[str, Any]) -> None:
+    """The smaller upper bounds agents get (:class:`ForAgents`), which the model does not
+    know."""
+    for name, value in fields.items():
+        agents = for_agents(model, name)
+        cap = agents.cap if agents is not None else None
+        if cap is None or isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if value > cap:
+            raise InvalidRequest(name, f"must be {_range(model, name)}")
+
+
+def _range(model: type[Request], name: str) -> str | None:
+    """The numbers ``name`` accepts from an agent: "between 1 and 200", "0 or more"."""
+    low, high = bounds(model, name)
+    agents = for_agents(model, name)
+    if agents is not None and agents.cap is not None:
+        high = agents.cap
+    if low is not None and high is not None:
+        return f"between {_number(low)} and {_number(high)}"
+    if low is not None:
+        return f"{_number(low)} or more"
+    return f"{_number(high)} or less" if high is not None else None
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+_NUMBERS = ("must be an integer", "must be a number")
+
+
+def in_public_words(exc: InvalidRequest, model: type[Request], surface: Surface) -> InvalidRequest:
+    """``exc`` naming the argument as the tool publishes it (``query``, not the model's
+    ``pattern``), with what it accepts where the model's message does not say."""
+    head, dot, rest = exc.field.partition(".")
+    public = surface.public_of(head)
+    message = str(exc).removeprefix(f"{exc.field}: ")
+    if message in _NUMBERS and (accepted := _range(model, head)):
+        message = f"{message} {accepted}"
+    elif message.startswith("must be between") and (accepted := _range(model, head)):
+        message = f"must be {accepted}"
+    elif message.startswith("String should have at least 1 character"):
+        message = "must not be empty"
+    elif message == "is required":
+        message = f"is required: {surface.description(model, public)}"
+    return InvalidRequest(public + dot + rest, message)
 
 
 class Toolbox:
@@ -126,22 +155,25 @@ class Toolbox:
 
 
 def finished(tool: Tool) -> Tool:
-    """``tool`` refusing an argument it does not take, by name, with lean schemas.
+    """``tool`` with the input schema its function carries, and lean schemas.
 
-    The SDK validates arguments with a model that ignores unknown keys (pydantic's
-    default), so a misspelt argument would quietly take its default. The argument model
-    is swapped for one that keeps them (the tool function then names the first and lists
-    the accepted ones), and the schema says ``additionalProperties: false``. Both schemas
-    are then published in their lean form (:func:`lean_schema`): a client checks every
-    structured answer against the output schema, and an agent reads ``tools/list`` into
-    its context, so less to walk and to read costs less on every call and every session.
+    A tool function made by :func:`tool_function` reads its arguments itself: the SDK's
+    argument model is swapped for one that hands every argument on (the SDK would refuse
+    an unknown one, or a bad value, with pydantic's report before our code could name
+    it), and the published input schema is the function's own. A hand-written tool keeps
+    the SDK's model, refusing unknown arguments. Both schemas are published in their lean
+    form (:func:`lean_schema`): a client checks every structured answer against the
+    output schema, and an agent reads ``tools/list`` into its context, so less to walk
+    and to read costs less on every call and every session.
     """
     metadata = tool.fn_metadata
-    code = getattr(tool.fn, "__code__", None)  # its published signature hides **
-    takes_any = code is not None and bool(code.co_flags & inspect.CO_VARKEYWORDS)
-    metadata.arg_model = _with_extras(metadata.arg_model, keep=takes_any)
-    tool.parameters["additionalProperties"] = False
-    tool.parameters = lean_schema(tool.parameters)
+    schema = getattr(tool.fn, INPUT_SCHEMA, None)
+    metadata.arg_model = _with_extras(metadata.arg_model, keep=schema is not None)
+    if schema is not None:
+        tool.parameters = schema
+    else:
+        tool.parameters["additionalProperties"] = False
+        tool.parameters = lean_schema(tool.parameters)
     if metadata.output_schema is not None:
         metadata.output_schema = lean_schema(metadata.output_schema)
     return tool

@@ -38,23 +38,21 @@ from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
 from symfuse.server.common.present import DEFAULT_MAX_TOKENS, Fitted, Format, Grouping, fit
 from symfuse.server.common.service import IndexService, Ranked, is_stale
-from symfuse.server.mcp.schema import Rendering, Toolbox, tool_function
+from symfuse.server.mcp.schema import INPUT_SCHEMA, Rendering, Toolbox, tool_function
+from symfuse.server.mcp.surface import Surface
+from symfuse.server.mcp.toolset import DEFAULT, choose
 
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "symfuse"
 
 INSTRUCTIONS = """\
-symfuse indexes the symbols (definitions, references, calls, inheritance) of the
-workspace and answers from that index, so it finds code by name or meaning with
-few tokens. Start with `search` (names, words, or "who calls X"); take a
-symbol_id from its answer to `get_symbol` (source and context), `find_usages`,
-`callers`/`callees` or `type_hierarchy`. Use `search_text` for strings,
-comments and anything that is not a symbol, and `read_file` for any text file
-(READMEs, configuration) or a range of its lines. Every answer says how old the
-index is (`index_age_seconds`) and whether files changed since (`stale`);
-`output_format: "toon"` gives the same data in fewer tokens; `max_tokens`
-bounds an answer and `offset` pages on when it says `truncated: true`."""
+symfuse answers from an index of the workspace's definitions, references and
+imports: few tokens per answer. Start with `search` (a name, words, or "who calls
+X"), pass an item's symbol_id as `target` to `get_symbol` (its source) or
+`find_usages`; `search_text` for strings and comments, `read_file` for any file.
+Rarely needed arguments go in `options` (each tool lists their names). When an
+answer says truncated, call again with its next_offset as `offset`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +67,7 @@ class MCPOptions:
     stop_timeout: float = 5.0  # seconds stopping waits for each background thread
     similarity: bool = True  # False: a search with semantic "auto" leaves the channel out
     history: bool = False  # build or update the git history index in the background
+    tools: str = DEFAULT  # the tools listed: "default", "all" or names (:mod:`.toolset`)
 
 
 TEXT_SCANS = 2  # text scans that run at once; the others wait, within their time limit
@@ -165,14 +164,16 @@ class Backend:
         model: type[R],
         body: Callable[[R, Rendering], CallToolResult],
         returns: Any,
+        surface: Surface,
         *,
         cached: bool = True,
     ) -> Callable[..., Any]:
-        """The tool function of ``body`` (:func:`tool_function`), observed: each call is
-        timed, logged and recorded in the metrics, and with ``cached`` (a read-only
-        query) answered from the query cache when the same request met the same index."""
+        """The tool function of ``body`` (:func:`tool_function`, taking ``surface``'s
+        arguments), observed: each call is timed, logged and recorded in the metrics, and
+        with ``cached`` (a read-only query) answered from the query cache when the same
+        request met the same index."""
         run = self._cached(name, body) if cached else body
-        inner = tool_function(name, model, run, returns)
+        inner = tool_function(name, model, run, returns, surface)
 
         def observed(**arguments: Any) -> Any:
             with self.observer.query(name) as query:
@@ -185,7 +186,8 @@ class Backend:
                     if call.answered is not None:
                         query.results = call.answered.results
 
-        for attribute in ("__signature__", "__annotations__", "__name__", "__qualname__"):
+        copied = ("__signature__", "__annotations__", "__name__", "__qualname__", INPUT_SCHEMA)
+        for attribute in copied:
             setattr(observed, attribute, getattr(inner, attribute))
         return observed
 
@@ -323,6 +325,7 @@ def build_mcp_server(
 
     ``service``: the index service to run on (one not started yet; its own ``warm``
     setting applies), for a caller that waits on its changes; by default a new one.
+    ``options.tools`` chooses the tools listed; an unknown name is InvalidRequest.
     """
     from symfuse.server.mcp import tools as mcp_tools
 
@@ -339,6 +342,11 @@ def build_mcp_server(
 
     toolbox = Toolbox()
     mcp_tools.register(toolbox, backend)
+    try:
+        chosen = choose(options.tools, [tool.name for tool in toolbox.tools])
+    except InvalidRequest:
+        backend.observer.close()
+        raise
     with _sdk_logging_left_alone():
         server: MCPServer[Any] = MCPServer(
             SERVER_NAME,
@@ -346,7 +354,7 @@ def build_mcp_server(
             version=version(),
             lifespan=lifespan,
             log_level="WARNING",
-            tools=toolbox.tools,
+            tools=[tool for tool in toolbox.tools if tool.name in chosen],
         )
     return server
 

@@ -124,7 +124,7 @@ def _text(result: CallToolResult) -> str:
 async def answer_sizes(tree: Path, index_dir: Path, targets: list[str]) -> list[dict[str, Any]]:
     params = StdioServerParameters(
         command=str(SYMFUSE),
-        args=["mcp", str(tree), "--index-dir", str(index_dir)],
+        args=["mcp", str(tree), "--index-dir", str(index_dir), "--tools", "all"],
         env=dict(os.environ),  # (the SDK passes on only HOME, PATH and a few more)
     )
     calls = [("dead_code", {})] + [("impact", {"target": t}) for t in targets]

@@ -139,7 +139,7 @@ async def serving(tree: Path, index_dir: Path, queries: int) -> dict[str, float]
     """Spawn ``symfuse mcp`` on a warm index: the first answer, search latency, RSS."""
     params = StdioServerParameters(
         command=str(SYMFUSE),
-        args=["mcp", str(tree), "--index-dir", str(index_dir)],
+        args=["mcp", str(tree), "--index-dir", str(index_dir), "--tools", "all"],
         # all of this process's environment: the SDK passes on only HOME, PATH and a few
         # more, so a before/after run's PYTHONPATH (the code measured) was dropped
         env=dict(os.environ),

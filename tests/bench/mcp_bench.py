@@ -83,7 +83,10 @@ async def call(session: ClientSession, tool: str, **arguments: Any) -> CallToolR
 def params(root: Path, index_dir: Path) -> StdioServerParameters:
     return StdioServerParameters(
         command=str(SYMFUSE),
-        args=["mcp", str(root), "--index-dir", str(index_dir), "--ready-timeout", "600"],
+        args=[
+            *("mcp", str(root), "--index-dir", str(index_dir), "--ready-timeout", "600"),
+            *("--tools", "all"),  # index_status, cache_clear and (ops_bench) stats too
+        ],
         env=dict(os.environ),  # (the SDK passes on only HOME, PATH and a few more)
     )
 

@@ -83,17 +83,20 @@ async def mcp_session(
     service: IndexService | None = None,
     warm: bool = True,
     history: bool = False,
+    tools: str = "all",
 ) -> AsyncIterator[ClientSession]:
     """A ready client session against an in-process server for ``ws`` (the CLI's defaults);
     ``service``, one from :meth:`Workspace.service`, to wait on its changes; ``warm=False``
     builds ranking structures only when a search asks (the index changes only on edits);
-    ``history``: as ``--history`` (the history tools wait for its build)."""
+    ``history``: as ``--history`` (the history tools wait for its build); ``tools``: as
+    ``--tools`` (every tool unless a test asks for the default set)."""
     options = MCPOptions(
         ready_timeout=ready_timeout,
         watch=watch,
         default_max_tokens=max_tokens,
         warm=warm,
         history=history,
+        tools=tools,
     )
     server = build_mcp_server(ws.config(), options, service=service)
     with _server_log(ws.stderr):
@@ -103,10 +106,13 @@ async def mcp_session(
 
 @asynccontextmanager
 async def mcp_stdio_session(
-    ws: Workspace, *extra: str, env: dict[str, str] | None = None
+    ws: Workspace, *extra: str, env: dict[str, str] | None = None, tools: str | None = "all"
 ) -> AsyncIterator[ClientSession]:
     """A ready client session against ``symfuse mcp`` serving ``ws`` over stdio
-    (``env``: more environment variables for the server)."""
+    (``env``: more environment variables for the server; ``tools``: its ``--tools``,
+    every tool unless a test asks for another set, None for none given)."""
+    if tools is not None:
+        extra = ("--tools", tools, *extra)
     env = {
         "HOME": str(ws.home),
         "XDG_CACHE_HOME": str(ws.home / ".cache"),
@@ -138,10 +144,11 @@ def free_port() -> int:
 
 @asynccontextmanager
 async def mcp_http_server(ws: Workspace, *extra: str) -> AsyncIterator[HttpServer]:
-    """``symfuse mcp --transport http`` serving ``ws`` on a free port of 127.0.0.1, once it
-    accepts connections; terminated when the block ends."""
+    """``symfuse mcp --transport http --tools all`` serving ``ws`` on a free port of
+    127.0.0.1, once it accepts connections; terminated when the block ends."""
     port = free_port()
-    args = [str(SYMFUSE), *ws.args("--transport", "http", "--port", str(port), *extra)]
+    serve = ("--transport", "http", "--port", str(port), "--tools", "all", *extra)
+    args = [str(SYMFUSE), *ws.args(*serve)]
     with ws.stderr.open("a") as errlog:
         process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errlog)
     try:

@@ -13,30 +13,40 @@ from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import DeadCodeResult, ImpactResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
+from symfuse.server.mcp.surface import Surface
 
 DEAD_DESCRIPTION = """\
-List definitions nothing in the workspace refers to (no call, reference,
-import, inheritance or decorator reaches them), surest first, each with a
-`confidence` (0..1) and the `reason`. Never listed: entry points (`main`),
-test functions, dunder methods, names in `__all__` or imported anywhere,
-overrides of a supertype's method. Decorated functions, methods that may
-override a library base, and names mentioned elsewhere in the text (strings,
-templates, docs) get a low confidence: `min_confidence` (default 0.5) hides
-them. Test code is left out unless `include_tests`; its references count.
-
-Examples: {} ; {"file_pattern": "shop/**", "kind": "function"} ;
-{"min_confidence": 0.3, "language": "python"}"""
+List definitions nothing in the workspace refers to, surest first, each with a
+`confidence` (0..1) and the reason. Entry points, tests, dunder methods, exported
+and overriding names are never listed; decorated ones and names mentioned in text
+get a low confidence, which `min_confidence` (default 0.5) hides.
+Examples: {} ; {"file_pattern": "shop/**", "kind": "function"}"""
 
 IMPACT_DESCRIPTION = """\
-Show what a change may break: for a symbol (`target`: symbol_id or name), a
-file (`target`: a path, all its definitions) or a `diff` (unified `git diff`
-text: the definitions whose lines it changes), the definitions that call or
-reference them, subclasses, overriding methods and importing files,
-transitively up to `depth` hops, grouped by file with product code first.
-`tests` lists the test files that exercise the change.
-
+Show what a change may break: for a symbol, a file (all its definitions) or a
+unified `git diff` (the definitions whose lines it changes), the code that calls
+or references them, subclasses, overrides and importing files, up to `depth`
+hops, per file with product code first, and the test files that exercise it.
 Examples: {"target": "shop/models.py::Order.total#method"} ;
 {"target": "shop/service.py", "depth": 1} ; {"diff": "<git diff output>"}"""
+
+DEAD_SURFACE = Surface(
+    shown=("file_pattern", "kind", "language", "min_confidence"),
+    notes={
+        "file_pattern": 'only files matching these globs ("shop/**")',
+        "kind": '"function", "class", "method", ... (one or a list)',
+        "language": '"python", "go", ... (one or a list)',
+        "min_confidence": "hide reports less sure than this (0..1)",
+    },
+)
+IMPACT_SURFACE = Surface(
+    shown=("target", "diff", "depth"),
+    notes={
+        "target": "a symbol_id, a name, or a file path",
+        "diff": "instead of target: unified `git diff` text",
+        "depth": "hops to follow",
+    },
+)
 
 MAX_LISTED = 20  # changed symbols and test files named in full; the counts say the rest
 _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
@@ -90,14 +100,20 @@ def register(server: Toolbox, backend: Backend) -> None:
 
     server.add_tool(
         backend.tool(
-            "dead_code", DeadCodeRequest, dead_code, Annotated[CallToolResult, DeadCodeResult]
+            "dead_code",
+            DeadCodeRequest,
+            dead_code,
+            Annotated[CallToolResult, DeadCodeResult],
+            DEAD_SURFACE,
         ),
         name="dead_code",
         description=DEAD_DESCRIPTION,
         annotations=ToolAnnotations(title="Dead code", **_READ_ONLY),
     )
     server.add_tool(
-        backend.tool("impact", ImpactRequest, impact, Annotated[CallToolResult, ImpactResult]),
+        backend.tool(
+            "impact", ImpactRequest, impact, Annotated[CallToolResult, ImpactResult], IMPACT_SURFACE
+        ),
         name="impact",
         description=IMPACT_DESCRIPTION,
         annotations=ToolAnnotations(title="Impact of a change", **_READ_ONLY),

@@ -21,18 +21,25 @@ from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import FileTextResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend, as_result
+from symfuse.server.mcp.surface import Surface
 
 DESCRIPTION = """\
-Read a text file under the workspace roots: code, but also a README, a config
-file, a changelog, anything `search` and `search_text` point at. Give `path`
-relative to a root (as answers show it), with an optional line range
-"shop/models.py:10-40" (or `start_line` / `end_line`). Paths never lead out of
-the roots (no "..", no symlink escapes); binary and non-UTF-8 files are refused.
-The answer holds as many lines as `max_tokens` allows: when it says
-truncated: true, call again with its `next_offset` as `offset`.
+Read a text file under the workspace roots (code, README, config, changelog),
+whole or a range of lines; never outside the roots, never binary. A long file
+comes in pages: when the answer says truncated, call again with `offset` =
+next_offset.
+Examples: {"target": "README.md"} ; {"target": "shop/models.py:10-40"}"""
 
-Examples: {"path": "README.md"} ; {"path": "shop/models.py:10-40"} ;
-{"path": "pyproject.toml", "start_line": 1, "end_line": 30}"""
+SURFACE = Surface(
+    shown=("target", "start_line", "end_line", "offset"),
+    renamed={"target": "path"},
+    notes={
+        "target": 'a file relative to a root, optionally with lines: "shop/models.py:10-40"',
+        "start_line": "first line (default 1)",
+        "end_line": "last line, inclusive (default: the end)",
+        "offset": "skip this many lines of the range (paging: next_offset)",
+    },
+)
 
 MIN_LINE_CHARS = 80  # a line shown when nothing else fits is cut to this at least
 
@@ -41,7 +48,10 @@ def register(server: Toolbox, backend: Backend) -> None:
     def read_file(request: ReadRequest, rendering: Rendering) -> CallToolResult:
         budget = rendering.max_tokens or backend.options.default_max_tokens
         # Only the roots are needed: no wait for the first index.
-        with tool_errors(not_found="path"), backend.service.reading() as index:
+        with (
+            tool_errors(not_found="target", public=SURFACE.public_of),
+            backend.service.reading() as index,
+        ):
             found = operations.read(index, request)
         data: dict[str, Any] = {**found.to_dict(), **backend.freshness()}
         return as_result(_fit_lines(data, request.offset, rendering.format, budget))
@@ -53,6 +63,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             ReadRequest,
             read_file,
             Annotated[CallToolResult, FileTextResult],
+            SURFACE,
             cached=False,
         ),
         name="read_file",

@@ -11,44 +11,53 @@ from symfuse.indexer.model import Symbol
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import CallsRequest, DepsRequest, HierarchyRequest
 from symfuse.server.common.present import Grouping
-from symfuse.server.mcp.errors import tool_errors
+from symfuse.server.mcp.errors import given, tool_errors
 from symfuse.server.mcp.models import CallGraphResult, DependenciesResult, HierarchyResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
+from symfuse.server.mcp.surface import Surface
 
 CALLS_DESCRIPTION = """\
-{what}, read from the call graph of the index, breadth first up to `depth`
-hops (1 = direct {who} only). Each row is a function or method with its
-symbol_id, file, line, signature, its `depth`, `via` (the symbol one hop
-nearer the one asked about), `confidence` (1 when scope or imports decided the
-link, lower when only the name did) and `sites`, the call sites as
-"file:line:column". Identify the symbol by `symbol_id`, or by `name` (with
-`file` when several definitions share it).
-
-Examples: {{"symbol_id": "shop/service.py::checkout#function"}} ;
-{{"name": "{example}", "depth": 2}}"""
+{what}, from the call graph, breadth first up to `depth` hops (1: direct {who}).
+Rows: symbol_id, file, line, signature, depth, via (the symbol one hop nearer),
+confidence (below 1 where only the name decided) and the call sites.
+Examples: {{"target": "shop/service.py::checkout#function"}} ;
+{{"target": "{example}", "depth": 2}}"""
 
 HIERARCHY_DESCRIPTION = """\
-Show the type hierarchy of a class, interface or trait: its supertypes (what
-it extends or implements) and subtypes (what extends or implements it), up to
-`depth` levels each way, read from the inheritance graph. Bases defined
-outside the workspace (library classes) appear by name with a null
-symbol_id. Rows carry `relation` (extends / implements), `depth`, `via` and
-`resolved` (false when matched by name only).
-
-Examples: {"symbol_id": "shop/payments.py::PaymentGateway#class"} ;
-{"name": "Order", "direction": "supertypes", "depth": 3}"""
+Show a class's, interface's or trait's supertypes (what it extends or implements)
+and subtypes, up to `depth` levels each way. Bases outside the workspace appear by
+name with a null symbol_id.
+Examples: {"target": "shop/payments.py::PaymentGateway#class"} ;
+{"target": "Order", "direction": "supertypes", "depth": 3}"""
 
 DEPS_DESCRIPTION = """\
-List a file's dependencies, resolved through the index's imports: the
-workspace files it imports (`imports`), the files that import it
-(`imported_by`), and what it imports from outside the workspace (`external`,
-by module name), each with the import lines. `target` is a workspace path
-("shop/models.py") or a Python module ("shop.models"); `depth` follows imports
-transitively (rows carry their `depth`), and import cycles through the file
-are listed.
-
+List a file's imports resolved through the index: the workspace files it imports,
+the files that import it, and the modules from outside, each with the import
+lines; import cycles through the file are listed.
 Examples: {"target": "shop/models.py"} ; {"target": "shop.service", "depth": 2}"""
+
+TARGET = 'a symbol_id from search, or a name ("Order.total")'
+_OLD_TARGETS = ("symbol_id", "name")
+CALLS_SURFACE = Surface(
+    shown=("target", "depth", "limit"),
+    required={"target": _OLD_TARGETS},
+    unlisted=_OLD_TARGETS,
+    notes={"target": TARGET, "depth": "hops to follow", "limit": "most symbols"},
+)
+HIERARCHY_SURFACE = Surface(
+    shown=("target", "direction", "depth"),
+    required={"target": _OLD_TARGETS},
+    unlisted=_OLD_TARGETS,
+    notes={"target": TARGET, "direction": "both, supertypes or subtypes", "depth": "levels"},
+)
+DEPS_SURFACE = Surface(
+    shown=("target", "depth"),
+    notes={
+        "target": 'a workspace file ("shop/models.py") or Python module ("shop.models")',
+        "depth": "import hops to follow",
+    },
+)
 
 _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
 
@@ -58,7 +67,10 @@ def register(server: Toolbox, backend: Backend) -> None:
         _register_calls(server, backend, direction)
 
     def type_hierarchy(request: HierarchyRequest, rendering: Rendering) -> CallToolResult:
-        with tool_errors(not_found="symbol_id"), backend.reading() as index:
+        with (
+            tool_errors(not_found=given(request, "target", "symbol_id", "name")),
+            backend.reading() as index,
+        ):
             result = operations.hierarchy(index, request)
         rows = [
             {**_type_row(link.to_dict()), "direction": "supertype"} for link in result.supertypes
@@ -92,6 +104,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             DepsRequest,
             file_dependencies,
             Annotated[CallToolResult, DependenciesResult],
+            DEPS_SURFACE,
         ),
         name="file_dependencies",
         description=DEPS_DESCRIPTION,
@@ -104,6 +117,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             HierarchyRequest,
             type_hierarchy,
             Annotated[CallToolResult, HierarchyResult],
+            HIERARCHY_SURFACE,
         ),
         name="type_hierarchy",
         description=HIERARCHY_DESCRIPTION,
@@ -123,7 +137,10 @@ def _register_calls(server: Toolbox, backend: Backend, direction: str) -> None:
     walk = operations.callers if callers else operations.callees
 
     def calls(request: CallsRequest, rendering: Rendering) -> CallToolResult:
-        with tool_errors(not_found="symbol_id"), backend.reading() as index:
+        with (
+            tool_errors(not_found=given(request, "target", "symbol_id", "name")),
+            backend.reading() as index,
+        ):
             result = walk(index, request)
         rows = [_call_row(edge.to_dict()) for edge in result.items[request.offset :]]
         data = {
@@ -142,7 +159,13 @@ def _register_calls(server: Toolbox, backend: Backend, direction: str) -> None:
         )
 
     server.add_tool(
-        backend.tool(direction, CallsRequest, calls, Annotated[CallToolResult, CallGraphResult]),
+        backend.tool(
+            direction,
+            CallsRequest,
+            calls,
+            Annotated[CallToolResult, CallGraphResult],
+            CALLS_SURFACE,
+        ),
         name=direction,
         description=description,
         annotations=ToolAnnotations(title="Callers" if callers else "Callees", **_READ_ONLY),

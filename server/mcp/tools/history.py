@@ -12,23 +12,26 @@ from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import HistoryResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
+from symfuse.server.mcp.surface import Surface
 
 HISTORY_DESCRIPTION = """\
-Search the git history of the workspace's repositories (needs the history
-index: `symfuse index --history`, or the server started with --history).
-`query` is matched (BM25) against commit messages and diffs; `chunk_type`
-"commit_message" or "commit_diff" searches one of them. Filters:
-`time_range` "YYYY-MM-DD..YYYY-MM-DD" (either side may be open), `author`
-(name or email, any part), `diff_type` (added, modified, deleted, renamed,
-binary; comma-separated), `repository`. Without a query the newest matching
-commits come first. Each hit has `commit`, `date`, `author`, `subject`,
-`repository`, its changed `files`, and `symbols`: the definitions the diff
-touched (added, modified, deleted) with the diff of their own lines, cut to
-`max_tokens`.
-
+Search the git history (needs the history index: `symfuse index --history`, or
+the server started with --history): commit messages and diffs by `query`, by
+`author` and `time_range`, newest first without a query. Each hit: commit, date,
+author, subject, changed files, and the definitions the diff touched with the
+diff of their own lines.
 Examples: {"query": "fix race in expire"} ;
-{"author": "alice", "time_range": "2024-01-01..2024-06-30"} ;
-{"query": "parser", "diff_type": "deleted", "chunk_type": "commit_diff"}"""
+{"author": "alice", "time_range": "2024-01-01..2024-06-30"}"""
+
+SURFACE = Surface(
+    shown=("query", "author", "time_range", "limit"),
+    notes={
+        "query": "words matched against commit messages and diffs",
+        "author": "name or email, any part",
+        "time_range": '"YYYY-MM-DD..YYYY-MM-DD" (either side may be open)',
+        "limit": "most commits",
+    },
+)
 
 
 def register(server: Toolbox, backend: Backend) -> None:
@@ -52,6 +55,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             HistoryRequest,
             search_history,
             Annotated[CallToolResult, HistoryResult],
+            SURFACE,
             cached=False,
         ),
         name="search_history",

@@ -19,34 +19,35 @@ from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import ReindexResult, ReposResult, StatusResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
+from symfuse.server.mcp.surface import Surface
 
 STATUS_DESCRIPTION = """\
-Report the state of the symbol index: workspace roots, files and symbols per
-language, when it last changed, whether it is still being built, which files
-changed on disk and wait to be re-indexed (stale_files), and which ranking
-channels are available (lexical, structural, similarity, identity, fuzzy).
-Call it when answers look incomplete or `stale` is true. Never waits for the
-index. Example: {} or {"output_format": "toon"}."""
+Report the index: roots, files and symbols per language, when it last changed,
+whether it is still being built, files waiting to be re-indexed (stale_files)
+and the ranking channels available. Call it when `stale` is true or answers look
+incomplete; it never waits for the index. Example: {}"""
 
 REINDEX_DESCRIPTION = """\
-Re-index the workspace from disk: everything (no `paths`), or only the given
-files, relative to a workspace root. Changed files are normally picked up on
-their own within a second; use this after bulk changes (a branch switch) or if
-index_status lists stale files that stay stale. Unchanged files are skipped by
-size, mtime and hash, so a full reindex is cheap when little changed.
-`add_root` ("PATH" or "ALIAS=PATH") serves one more repository and
-`remove_root` (an alias) stops serving one; the index is rebuilt for the new
-set of roots. Examples: {} ; {"paths": ["shop/models.py", "shop/service.py"]} ;
-{"add_root": "billing=/src/billing"}."""
-
+Re-index from disk: everything, or only `paths`. Changes are picked up on their
+own within a second; use it after bulk changes (a branch switch) or when
+index_status shows files that stay stale. `add_root` / `remove_root` change the
+repositories served. Examples: {} ; {"paths": ["shop/models.py"]}"""
 
 REPOS_DESCRIPTION = """\
-List the repositories (workspace roots) the index serves: each one's alias
-(what `repository` filters and every hit's `repository` name), path, files per
-language, file and symbol counts, whether its directory can be read now, and
-whether its git history is indexed (`history`, for search_history).
-`repository` narrows the list (names or wildcards). Example: {} or
-{"repository": "svc-*"}."""
+List the repositories (workspace roots) served: alias, path, files per language,
+file and symbol counts, whether it can be read, whether its history is indexed.
+Example: {} or {"repository": "svc-*"}"""
+
+STATUS_SURFACE = Surface()
+REINDEX_SURFACE = Surface(
+    shown=("paths", "add_root", "remove_root"),
+    notes={
+        "paths": "only these files, relative to a root (default: everything)",
+        "add_root": 'serve one more repository: "PATH" or "ALIAS=PATH"',
+        "remove_root": "stop serving this repository (its alias)",
+    },
+)
+REPOS_SURFACE = Surface(shown=("repository",), notes={"repository": 'names or wildcards ("svc-*")'})
 
 _STATUS_HINTS = ToolAnnotations(title="Index status", read_only_hint=True, open_world_hint=False)
 _REINDEX_HINTS = ToolAnnotations(
@@ -77,6 +78,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             ReposRequest,
             list_repositories,
             Annotated[CallToolResult, ReposResult],
+            REPOS_SURFACE,
             cached=False,
         ),
         name="list_repositories",
@@ -90,6 +92,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             StatusRequest,
             index_status,
             Annotated[CallToolResult, StatusResult],
+            STATUS_SURFACE,
             cached=False,
         ),
         name="index_status",
@@ -102,6 +105,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             ReindexRequest,
             reindex,
             Annotated[CallToolResult, ReindexResult],
+            REINDEX_SURFACE,
             cached=False,
         ),
         name="reindex",

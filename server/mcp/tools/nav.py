@@ -22,47 +22,51 @@ from symfuse.server.common.present import (
     fit,
     render,
 )
-from symfuse.server.mcp.errors import tool_errors
+from symfuse.server.mcp.errors import given, tool_errors
 from symfuse.server.mcp.models import SymbolResult, UsagesResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend, as_result
+from symfuse.server.mcp.surface import Surface
 
 USAGES_DESCRIPTION = """\
-List the places that use a symbol: calls, plain references, imports,
-inheritance, decorators and type annotations, each with file, line, column, the
-kind of use, the enclosing definition (its symbol_id) and the source line.
-Identify the symbol by `symbol_id` (from `search` or `get_symbol`, exact), or
-by `name` ("checkout", "Order.total") with an optional `file` to pick one
-definition among several. Usages are resolved through scopes and imports;
-where only the name decides, `confidence` is below 1. Filter with `kinds`,
-group with `group_by_file`, page with `limit` / `offset`; `by_kind` counts
-every usage before the filter.
-
-Examples: {"symbol_id": "shop/service.py::checkout#function"} ;
-{"name": "Order", "kinds": ["inherit"]} ;
-{"name": "total", "file": "shop/models.py", "group_by_file": true}"""
+List the places that use a symbol: calls, references, imports, inheritance,
+decorators, type annotations; each with file, line, column, kind, the enclosing
+definition and the source line, code before tests. Resolved through scopes and
+imports; `confidence` is below 1 where only the name decided.
+Examples: {"target": "shop/service.py::checkout#function"} ;
+{"target": "Order", "kind": "inherit"}"""
 
 GET_DESCRIPTION = """\
-Read one symbol: its source (start and end lines), `context_lines` of code
-before and after, signature, doc, decorators, parent, children, and how many
-callers and callees it has. Three ways to ask:
-- `symbol_id` from another answer: "shop/models.py::Order.total#method";
-- `path` of a file: the file's outline (every definition, nested by depth,
-  with ids to ask for next), e.g. "shop/models.py";
-- `path` with a line, "shop/models.py:42" (or `line`): the innermost
-  definition containing that line.
-Long sources are cut to the token budget; the answer then says
-truncated: true and next_offset, the source line to continue from with
-`offset`.
+Read a symbol's source with its signature, doc, parent, children and call counts;
+or, for a file path, its outline (every definition with its symbol_id); or, for
+"path:line", the definition containing that line. A long source comes in pages:
+when the answer says truncated, call again with `offset` = next_offset.
+Examples: {"target": "shop/models.py::Order.total#method"} ;
+{"target": "shop/models.py"} ; {"target": "shop/models.py:42"}"""
 
-`show_evolution: true` adds `evolution`: the commits that changed the
-definition, newest first (date, author, subject, the diff of its own lines),
-at most `evolution_limit`; it needs the history index (--history); then a
-name ("Order.total") also works as `target`.
-
-Examples: {"symbol_id": "shop/models.py::Order.total#method"} ;
-{"path": "shop/models.py"} ; {"path": "shop/models.py:42", "context_lines": 0} ;
-{"target": "Order.total", "show_evolution": true, "evolution_limit": 5}"""
+TARGET = 'a symbol_id from search, or a name ("Order.total")'
+USAGES_SURFACE = Surface(
+    shown=("target", "kind", "limit", "offset"),
+    renamed={"kind": "kinds"},
+    required={"target": ("symbol_id", "name")},
+    unlisted=("symbol_id", "name"),
+    notes={
+        "target": TARGET,
+        "kind": "only these uses: call, reference, import, inherit, implement, decorate, "
+        "type (one or a list)",
+        "limit": "most usages",
+        "offset": "skip this many (paging: next_offset)",
+    },
+)
+GET_SURFACE = Surface(
+    shown=("target", "offset"),
+    required={"target": ("symbol_id", "path")},
+    unlisted=("symbol_id", "path"),
+    notes={
+        "target": 'a symbol_id, a file path (its outline), or "path:line"',
+        "offset": "the source line to continue from (next_offset)",
+    },
+)
 
 
 _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
@@ -70,7 +74,10 @@ _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
 
 def register(server: Toolbox, backend: Backend) -> None:
     def find_usages(request: UsagesRequest, rendering: Rendering) -> CallToolResult:
-        with tool_errors(not_found="symbol_id"), backend.reading() as index:
+        with (
+            tool_errors(not_found=given(request, "target", "symbol_id", "name")),
+            backend.reading() as index,
+        ):
             result = operations.usages(index, request)
         data = result.to_dict()
         for key in ("offset", "limit", "truncated"):
@@ -88,7 +95,7 @@ def register(server: Toolbox, backend: Backend) -> None:
     def get_symbol(request: GetRequest, rendering: Rendering) -> CallToolResult:
         budget = rendering.max_tokens or backend.options.default_max_tokens
         offset = request.offset
-        with tool_errors(not_found="path" if request.path else "symbol_id"):
+        with tool_errors(not_found=given(request, "target", "symbol_id", "path")):
             histories = backend.histories() if request.needs_history else None
             with backend.reading() as index:
                 found = operations.get(index, request, histories)
@@ -108,7 +115,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             detail = _slim(found.to_dict())
         return as_result(_fit_source(detail, fresh, offset, rendering.format, budget))
 
-    for name, model, body, result, title, description in (
+    for name, model, body, result, title, description, surface in (
         (
             "find_usages",
             UsagesRequest,
@@ -116,8 +123,17 @@ def register(server: Toolbox, backend: Backend) -> None:
             UsagesResult,
             "Find usages",
             USAGES_DESCRIPTION,
+            USAGES_SURFACE,
         ),
-        ("get_symbol", GetRequest, get_symbol, SymbolResult, "Get symbol", GET_DESCRIPTION),
+        (
+            "get_symbol",
+            GetRequest,
+            get_symbol,
+            SymbolResult,
+            "Get symbol",
+            GET_DESCRIPTION,
+            GET_SURFACE,
+        ),
     ):
         server.add_tool(
             # get_symbol pages source by its own budget rules and costs under a millisecond:
@@ -127,6 +143,7 @@ def register(server: Toolbox, backend: Backend) -> None:
                 model,
                 body,  # type: ignore[arg-type]
                 Annotated[CallToolResult, result],
+                surface,
                 cached=name != "get_symbol",
             ),
             name=name,

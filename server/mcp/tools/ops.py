@@ -17,27 +17,24 @@ from symfuse.server.common.ops import (
 from symfuse.server.mcp.models import CacheResult, StatsResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
+from symfuse.server.mcp.surface import Surface
 
 STATS_DESCRIPTION = """\
-Show how the queries went, per operation (tool): requests, errors, P50/P95/P99
-latency in ms, cache hit rate and the time the cache saved, over every front
-end (mcp, lsp, cli) or one (`front_end`), for all kept queries or those within
-`since` ("30m", "24h", "7d"); with the index's size on disk and age.
-
+Show how queries went, per tool: requests, errors, P50/P95/P99 latency in ms,
+cache hit rate and time saved, with the index's size and age.
 Examples: {} ; {"since": "1h", "front_end": "mcp"}"""
 
 CACHE_STATS_DESCRIPTION = """\
-Show the query cache: entries, hits, misses, hit rate and time saved in this
-server (a repeated identical request on an unchanged index is answered from
-it), and the cache hits the metrics recorded.
-
-Example: {}"""
+Show the query cache: entries, hits, misses, hit rate and time saved. Example: {}"""
 
 CACHE_CLEAR_DESCRIPTION = """\
-Empty the query cache (answers are recomputed on their next request). Never
-needed for correctness: any change to the index already invalidates it.
+Empty the query cache; never needed for correctness (an index change already
+invalidates it). Example: {}"""
 
-Example: {}"""
+STATS_SURFACE = Surface(
+    shown=("since", "front_end"),
+    notes={"since": '"30m", "24h", "7d" (default: all kept)', "front_end": "mcp, lsp or cli"},
+)
 
 
 def register(server: Toolbox, backend: Backend) -> None:
@@ -64,7 +61,14 @@ def register(server: Toolbox, backend: Backend) -> None:
     )
     for name, model, body, result, description, title in tools:
         server.add_tool(
-            backend.tool(name, model, body, Annotated[CallToolResult, result], cached=False),  # type: ignore[arg-type]
+            backend.tool(
+                name,
+                model,
+                body,  # type: ignore[arg-type]
+                Annotated[CallToolResult, result],
+                STATS_SURFACE if name == "stats" else Surface(),
+                cached=False,
+            ),
             name=name,
             description=description,
             annotations=ToolAnnotations(

@@ -17,39 +17,29 @@ from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import SearchResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
+from symfuse.server.mcp.surface import Surface
 
 DESCRIPTION = """\
-Find definitions (classes, functions, methods, fields, ...) in the workspace by
-name, part of a name, or words about what they do. Prefer it to grep for code:
-answers are ranked (exact names first, then BM25 over names, signatures and
-docs, PageRank centrality, name similarity and fuzzy matches, fused) and cost
-few tokens. Each item: symbol_id (pass it to get_symbol, find_usages, callers,
-callees, type_hierarchy), name, kind, fqn, signature, file, line, score.
-
-- Filters: `kind` ("class", "method", "function", ... or a list), `language` /
-  `exclude_language`, `file_pattern` / `exclude_path` (globs),
-  `file_extensions` (".py"), `extends`, `implements`, `decorator`
-  ("dataclass", "Route"), `min_score` (0..1, on the items' score).
-- `total` counts every match whatever `limit` and `offset`; paging reaches them.
-- Typos: matched automatically when nothing matches as typed; `fuzzy: true`
-  forces it (`fuzzy_threshold`, `max_edit_distance`).
-- Ranking: `semantic` (auto|on|off|only) and `semantic_weight` for the
-  similarity channel; `fusion: false` for one plain ranking;
-  `fusion_weights` per channel; `fusion_debug` shows each channel's rank.
-- Modes: single (top results), tiered (high/medium/low buckets), drill
-  (only inside `drill_from`, a file or symbol_id), flat (cheapest), get
-  (exact path or symbol_id lookup); auto picks get for a path-shaped query.
-- `detail_level`: minimal (id, name, kind, file, line: fewest tokens),
-  default, full (adds doc, decorators, bases...).
-- A question about the call graph, "who calls checkout", "callers of
-  Order.total", "what does checkout call", is answered from the call graph:
-  search_mode is then callers or callees, `targets` every definition so
-  named, and items the calling or called symbols, with `sites`
-  (file:line:column of each call, each once).
-
+Find definitions by name, part of a name, a typo, or words about what they do,
+ranked best first; prefer it to grep for code. Each item: symbol_id
+("path::Qualified.name#kind": pass it as `target` to get_symbol, find_usages,
+impact), line, signature, score and the first lines of its code. "who calls X"
+or "what does X call" is answered from the call graph.
 Examples: {"query": "compute total"} ; {"query": "Gateway", "kind": "class"} ;
-{"query": "who calls compute_total"} ; {"query": "chekout", "output_format":
-"toon"} ; {"query": "total", "drill_from": "shop/models.py", "mode": "drill"}"""
+{"query": "who calls checkout"}"""
+
+SURFACE = Surface(
+    shown=("query", "kind", "file_pattern", "limit", "offset"),
+    notes={
+        "query": 'a name ("checkout"), words ("compute order total"), a path, '
+        '"who calls X", or a bug report',
+        "kind": '"class", "function", "method", ... (one or a list)',
+        "file_pattern": 'only files matching these globs ("shop/**")',
+        "limit": "most items",
+        "offset": "skip this many (paging: next_offset)",
+    },
+    defaults={"limit": 10},
+)
 
 
 def register(server: Toolbox, backend: Backend) -> None:
@@ -73,7 +63,9 @@ def register(server: Toolbox, backend: Backend) -> None:
         return _ranked(backend, answer, request, rendering, stale)
 
     server.add_tool(
-        backend.tool("search", SearchRequest, search, Annotated[CallToolResult, SearchResult]),
+        backend.tool(
+            "search", SearchRequest, search, Annotated[CallToolResult, SearchResult], SURFACE
+        ),
         name="search",
         description=DESCRIPTION,
         annotations=ToolAnnotations(

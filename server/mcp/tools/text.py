@@ -13,27 +13,28 @@ from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import TextResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
+from symfuse.server.mcp.surface import Surface
 
 DESCRIPTION = """\
-Search the text of the workspace's files, line by line, as they are on disk
-now: the code, and the documentation, configuration and plain text beside it
-(Markdown, reStructuredText, YAML, TOML, JSON, .txt; `code_only: true` leaves
-them out). For string literals, comments, TODOs, config keys, error messages,
-anything that is not a symbol name (for definitions use `search`). One hit per
-matching line, in file and line order, with file, line, column, the line's
-text and optionally `snippet_lines` of context around it; `read_file` shows
-more of a file.
+Search the text of the workspace's files as they are on disk: code, docs and
+config. For strings, comments, TODOs, config keys, error messages: anything that
+is not a definition (for those use `search`). One hit per matching line: file,
+line, column, text. Literal and case-insensitive unless `regex` or the
+case_sensitive / fuzzy options say otherwise.
+Examples: {"query": "TODO"} ; {"query": "raise \\\\w+Error", "regex": true,
+"file_pattern": "shop/**"}"""
 
-- literal (default), or `regex: true` for a Python regular expression; patterns
-  that could backtrack for ever are refused or stopped after a time budget;
-- `case_sensitive` (default false);
-- `fuzzy: true` or `edit_distance` 1-3 matches words within that many edits
-  (typos, spelling variants);
-- `file_pattern` / `exclude_path`: globs, comma-separated ("shop/**/*.py",
-  "tests/"); `language`: "python", "java", ...
-
-Examples: {"pattern": "TODO"} ; {"pattern": "raise \\\\w+Error", "regex": true,
-"file_pattern": "shop/**"} ; {"pattern": "recieve", "fuzzy": true}"""
+SURFACE = Surface(
+    shown=("query", "regex", "file_pattern", "limit", "offset"),
+    renamed={"query": "pattern"},
+    notes={
+        "query": "the text to find (a Python regular expression with regex)",
+        "regex": "query is a regular expression",
+        "file_pattern": 'only paths matching these globs ("shop/**/*.py")',
+        "limit": "most hits",
+        "offset": "skip this many (paging: next_offset)",
+    },
+)
 
 
 def register(server: Toolbox, backend: Backend) -> None:
@@ -44,7 +45,7 @@ def register(server: Toolbox, backend: Backend) -> None:
                 "budget; retry, or narrow file_pattern"
             )
         try:
-            with tool_errors(), backend.reading() as index:
+            with tool_errors(public=SURFACE.public_of), backend.reading() as index:
                 result = operations.text(index, request)
         finally:
             backend.scans.release()
@@ -57,7 +58,7 @@ def register(server: Toolbox, backend: Backend) -> None:
                 del row["distance"]
             hits.append(row)
         data: dict[str, Any] = {
-            "pattern": result.pattern,
+            "query": result.pattern,
             "mode": result.mode,
             "hits": hits,
             "total": result.total,
@@ -80,6 +81,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             TextRequest,
             search_text,
             Annotated[CallToolResult, TextResult],
+            SURFACE,
             cached=False,
         ),
         name="search_text",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,8 @@ from tests.support.mcp import (
 async def test_invalid_arguments_name_the_field(workspace: Workspace) -> None:
     async with mcp_stdio_session(workspace) as session:  # the real command
         cases = [
-            ("search", {"query": "x", "limit": 0}, ["limit", "greater than or equal to 1"]),
+            ("search", {"query": "x", "limit": 0}, ["limit", "between 1 and 200"]),
+            ("search", {"query": "x", "limit": "ten"}, ["limit", "integer between 1 and 200"]),
             ("search", {"query": "x", "semantic": "maybe"}, ["semantic"]),
             ("search", {"query": "x", "kind": "klass"}, ["kind", "'klass'", "class"]),
             ("search", {"query": ""}, ["query", "empty"]),
@@ -29,25 +31,43 @@ async def test_invalid_arguments_name_the_field(workspace: Workspace) -> None:
             ("search", {"query": "x", "mode": "drill"}, ["drill_from", "required"]),
             ("search", {"query": "x", "max_tokens": 5}, ["max_tokens"]),
             ("search", {"query": "x", "output_format": "xml"}, ["output_format"]),
-            ("search", {"limit": 3}, ["query", "required"]),
-            ("search_text", {"pattern": "(a+)+$", "regex": True}, ["pattern", "nested"]),
-            ("search_text", {"pattern": "(", "regex": True}, ["pattern"]),
-            ("search_text", {"pattern": "x", "edit_distance": 4}, ["edit_distance"]),
-            ("search_text", {"pattern": "x", "regex": True, "fuzzy": True}, ["regex"]),
-            ("get_symbol", {}, ["symbol_id", "path"]),
+            ("search", {"limit": 3}, ["query", "is required", "a name"]),
+            ("search", {"query": "x", "options": {"fuzzy": "yes"}}, ["fuzzy", "true or false"]),
+            ("search", {"query": "x", "options": [1]}, ["options", "must be an object"]),
+            ("search_text", {"query": "(a+)+$", "regex": True}, ["query", "nested"]),
+            ("search_text", {"query": "x", "pattern": "y"}, ["query", "given twice", "pattern"]),
+            ("search_text", {"regex": True}, ["query", "is required"]),
+            ("search_text", {"pattern": "(", "regex": True}, ["query", "not a valid regular"]),
+            (
+                "search_text",
+                {"query": "x", "edit_distance": 4},
+                ["edit_distance", "between 0 and 3"],
+            ),
+            ("search_text", {"query": "x", "regex": True, "fuzzy": True}, ["regex"]),
+            ("get_symbol", {}, ["target", "is required", "symbol_id"]),
             ("get_symbol", {"symbol_id": "a", "path": "b"}, ["path", "not both"]),
             ("get_symbol", {"path": "shop/models.py", "context_lines": 99}, ["context_lines"]),
-            ("find_usages", {}, ["symbol_id", "name"]),
-            ("find_usages", {"name": "checkout", "kinds": ["calls"]}, ["kinds"]),
-            ("callers", {"name": "total"}, ["name", "2 definitions", "symbol_id"]),
+            ("find_usages", {}, ["target", "is required", "symbol_id"]),
+            ("find_usages", {"target": "checkout", "kind": ["calls"]}, ["kind", "call, reference"]),
+            ("callers", {"name": "total"}, ["name", "2 definitions", "as symbol_id"]),
+            ("callers", {"target": "total"}, ["target", "2 definitions", "as target"]),
             ("callers", {"name": "checkout", "depth": 11}, ["depth"]),
             ("type_hierarchy", {"name": "Order", "direction": "up"}, ["direction"]),
-            ("reindex", {"paths": [""]}, ["paths"]),
+            ("reindex", {"paths": [""]}, ["paths", "must not be empty"]),
+            (
+                "read_file",
+                {"target": "README.md", "start_line": 0},
+                ["start_line", "between 1 and 100000000"],
+            ),
         ]
         for tool, arguments, expected in cases:
             message = await call_error(session, tool, **arguments)
             for fragment in expected:
                 assert fragment in message, (tool, arguments, message)
+            # One line in our words: no pydantic report, no doubled field names.
+            assert "\n" not in message, message
+            assert "pydantic" not in message, message
+            assert not re.search(r": \w+: \w+: ", message), message
         # The server is still there and answers.
         status = await call(session, "index_status")
         assert status["files"] == 7  # six source files and README.md

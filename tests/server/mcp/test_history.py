@@ -225,7 +225,7 @@ async def test_two_repositories_answer_with_their_alias(tmp_path: Path, repo: Hi
     (other / "cli.py").write_text("def main():\n    return 0\n")
     tool_commit = commit(other, "Add the discount command line", CAROL, "2024-07-01T00:00:00Z")
     config = IndexConfig(roots=(repo.root, other), index_dir=tmp_path / "index2", progress=False)
-    server = build_mcp_server(config, MCPOptions(history=True))
+    server = build_mcp_server(config, MCPOptions(history=True, tools="all"))
     async with Client(server, mode="legacy", read_timeout_seconds=READ_TIMEOUT) as client:
         session = client.session
         both = await call(session, "search_history", query="discount")

@@ -39,7 +39,7 @@ async def _session(roots: dict[str, Path], index_dir: Path) -> AsyncIterator[Cli
     config = IndexConfig(
         roots=tuple(roots.values()), names=tuple(roots), index_dir=index_dir, progress=False
     )
-    server = build_mcp_server(config, MCPOptions(watch=False, warm=False))
+    server = build_mcp_server(config, MCPOptions(watch=False, warm=False, tools="all"))
     async with Client(server, mode="legacy", read_timeout_seconds=60) as client:
         await call(client.session, "reindex")
         yield client.session

@@ -69,7 +69,7 @@ def test_shards_build_selects_files_as_symfuse_index_does(tmp_path: Path) -> Non
 
 
 async def test_mcp_search_fans_out_over_the_shards(sharded: Sharded, tmp_path: Path) -> None:
-    args = ["mcp", "--shards", str(sharded.out), "--scheduler", sharded.address]
+    args = ["mcp", "--shards", str(sharded.out), "--scheduler", sharded.address, "--tools", "all"]
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     params = StdioServerParameters(command=symfuse_command()[0], args=args, env=env)
     with (tmp_path / "stderr.log").open("w") as errlog:
