@@ -66,11 +66,11 @@ class Row(BaseModel):
 
 
 class SymbolRow(Row):
-    symbol_id: str
-    name: str
-    kind: str
-    file: str
+    symbol_id: str = Field(description='"path::Qualified.name#kind": the file, name and kind')
     line: int
+    name: str | None = Field(default=None, description="with detail_level full")
+    kind: str | None = Field(default=None, description="with detail_level full")
+    file: str | None = Field(default=None, description="with detail_level full")
     fqn: str | None = None
     signature: str | None = None
     score: float | None = None
@@ -83,7 +83,7 @@ class SearchTiers(BaseModel):
 
 
 class SearchResult(Answer):
-    query: str
+    query: str | None = None
     items: list[SymbolRow] | None = Field(
         default=None, description="the matches, best first (absent in tiered mode)"
     )

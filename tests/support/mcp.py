@@ -220,6 +220,22 @@ async def call_error(session: ClientSession, tool: str, **arguments: Any) -> str
     return text_of(result)
 
 
+def hits(answer: dict[str, Any], key: str = "items") -> list[dict[str, Any]]:
+    """``answer``'s rows with the file, name and kind their symbol_id says
+    (``path::Qualified.name#kind``): a search row leaves them out unless detail_level is
+    full, and a test reads them by name."""
+    rows: list[dict[str, Any]] = []
+    for row in answer.get(key) or []:
+        if "symbol_id" in row:
+            path, _, rest = row["symbol_id"].partition("::")
+            qualified, _, kind = rest.rpartition("#")
+            said = {"file": path, "name": qualified.rsplit(".", 1)[-1], "kind": kind}
+            rows.append({**said, **row})
+        else:
+            rows.append(row)
+    return rows
+
+
 def server_log(ws: Workspace) -> str:
     return ws.stderr.read_text() if ws.stderr.exists() else ""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from mcp_types import CallToolResult, ToolAnnotations
@@ -16,7 +17,6 @@ from symfuse.server.common.present import (
     Fitted,
     Format,
     Grouping,
-    clip_lines,
     clip_strings,
     estimate_tokens,
     fit,
@@ -181,34 +181,67 @@ def _fit_source(
 ) -> Fitted:
     """The symbol with as many source lines (from ``offset``) as the budget allows.
 
-    When the fields around the source take more than half the budget, context
-    lines go first, then children beyond the first few; each cut is named in
-    ``hint``.
+    The first page carries the symbol's record: when the fields around the source take
+    more than half the budget, context lines go first, then children beyond the first
+    few; each cut is named in ``hint``. A next page (``offset`` > 0) carries the source
+    alone (the symbol_id, the first line's number and the lines): the record was on the
+    first page, and a small budget still reads on by many lines a page.
     """
     lines = str(detail.get("source", "")).split("\n")[offset:]
     start_line = int(detail.get("start_line", detail.get("line", 1))) + offset
     more_in_file = bool(detail.pop("source_truncated", False))
+    if offset:
+        detail = {"symbol_id": detail.get("symbol_id")}
     detail["source"] = ""
     detail["start_line"] = start_line
     data: dict[str, Any] = {"symbol": detail, **fresh, "truncated": False}
     if "evolution" in detail:  # show_evolution: beside the symbol, as SymbolResult says
         data["evolution"] = detail.pop("evolution")
-
-    def size() -> int:
-        return estimate_tokens(render(data, fmt))
-
-    notes = _make_room(detail, budget, size)
-    shown, cut = _source_that_fits(detail, lines, budget, size, notes)
-    detail["source"] = "\n".join(shown)
-    if cut or more_in_file:
-        data["truncated"] = True
-        data["next_offset"] = offset + len(shown)
-        notes.insert(0, _cut_note(budget, start_line, offset, len(shown)))
-    if notes:
-        data["hint"] = "; ".join(notes)
-        data["truncated"] = True
+    page = _Page(data, lines, fmt, budget, offset, more_in_file)
+    notes = [] if offset else _make_room(detail, budget, lambda: page.tokens(0, []))
+    shown = _source_that_fits(page, notes)
+    page.tokens(shown, notes)  # leaves data as shown
     text = render(data, fmt)
-    return Fitted(data, text, estimate_tokens(text), len(shown))
+    return Fitted(data, text, estimate_tokens(text), shown)
+
+
+@dataclass(slots=True)
+class _Page:
+    """One get_symbol answer being fitted: ``data`` shown with the first ``n`` of ``lines``."""
+
+    data: dict[str, Any]
+    lines: list[str]
+    fmt: Format
+    budget: int
+    offset: int
+    more_in_file: bool
+
+    def tokens(self, n: int, notes: list[str]) -> int:
+        """The answer's size with the first ``n`` lines (``data`` is left so)."""
+        symbol = self.data["symbol"]
+        symbol["source"] = "\n".join(self.lines[:n])
+        cut = n < len(self.lines) or self.more_in_file
+        note = _cut_note(self.budget, symbol["start_line"], self.offset, n)
+        hints = [note, *notes] if cut else list(notes)
+        self.data["truncated"] = bool(hints)
+        self.data.pop("next_offset", None)
+        self.data.pop("hint", None)
+        if cut:
+            self.data["next_offset"] = self.offset + n
+        if hints:
+            self.data["hint"] = "; ".join(hints)
+        return estimate_tokens(render(self.data, self.fmt))
+
+    def most_lines(self, notes: list[str]) -> int:
+        """The most lines whose answer fits the budget (0 if none does)."""
+        low, high = 0, len(self.lines)
+        while low < high:  # the answer grows with every line: binary search
+            middle = (low + high + 1) // 2
+            if self.tokens(middle, notes) <= self.budget:
+                low = middle
+            else:
+                high = middle - 1
+        return low
 
 
 def _make_room(detail: dict[str, Any], budget: int, size: Callable[[], int]) -> list[str]:
@@ -231,37 +264,27 @@ def _make_room(detail: dict[str, Any], budget: int, size: Callable[[], int]) -> 
     return notes
 
 
-def _source_that_fits(
-    detail: dict[str, Any],
-    lines: list[str],
-    budget: int,
-    size: Callable[[], int],
-    notes: list[str],
-) -> tuple[list[str], bool]:
-    """The source lines that fit the room left, and whether some were cut."""
-    room = (budget - size() - 60) * CHARS_PER_TOKEN
-    shown, cut = clip_lines(lines, max(0, room))
-    if lines and not shown:
-        # The fields around the source filled the budget (a long docstring, say): clip
-        # them, and show one line at least, so that next_offset always moves on.
+def _source_that_fits(page: _Page, notes: list[str]) -> int:
+    """How many source lines the page shows: as many as fit, and one at least, so that
+    ``next_offset`` always moves on (clipping the long fields around it, then the line)."""
+    shown = page.most_lines(notes)
+    if shown or not page.lines:
+        return shown
+    detail = page.data["symbol"]
+    if not page.offset:  # a long docstring, say, filled the budget: clip the fields
         for key in _LONG_FIELDS:
-            detail[key] = clip_strings(detail.get(key), budget * CHARS_PER_TOKEN // 8)
+            detail[key] = clip_strings(detail.get(key), page.budget * CHARS_PER_TOKEN // 8)
         notes.append(f"long fields clipped (marked {CLIP_MARK})")
-        room = (budget - size() - 60) * CHARS_PER_TOKEN
-        shown, cut = clip_lines(lines, max(0, room))
-        if not shown:
-            shown, cut = [clip_strings(lines[0], max(MIN_LINE_CHARS, room))], len(lines) > 1
-    return shown, cut
+        shown = page.most_lines(notes)
+        if shown:
+            return shown
+    room = (page.budget - page.tokens(0, notes)) * CHARS_PER_TOKEN
+    page.lines[0] = clip_strings(page.lines[0], max(MIN_LINE_CHARS, room))
+    return 1
 
 
 def _cut_note(budget: int, start_line: int, offset: int, shown: int) -> str:
-    """The hint when the source is cut: what is shown and how to read on."""
-    where = (
-        f"lines {start_line}-{start_line + shown - 1} shown"
-        if shown
-        else "no room left for the source"
-    )
-    return (
-        f"source cut to fit max_tokens={budget}: {where}; call again with "
-        f"offset={offset + shown} to read on, or raise max_tokens"
-    )
+    """The hint when the source is cut: what is shown and how to read on (short: every
+    page of a long source carries it)."""
+    where = f"lines {start_line}-{start_line + shown - 1}" if shown else "no source line"
+    return f"{where} shown (max_tokens={budget}); offset={offset + shown} reads on"

@@ -5,14 +5,14 @@ Its parameters are :class:`SearchRequest`'s fields (:mod:`.schema`).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.api import CallGraphAnswer
 from symfuse.ranking.query.responses import SearchResponse
-from symfuse.ranking.query.search_request import SearchRequest, SemanticMode
-from symfuse.server.common.present import search_grouping
+from symfuse.ranking.query.search_request import DetailLevel, SearchRequest, SemanticMode
+from symfuse.server.common.present import Grouping, search_grouping
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import SearchResult
 from symfuse.server.mcp.schema import Rendering, Toolbox
@@ -51,8 +51,10 @@ def register(server: Toolbox, backend: Backend) -> None:
             backend.wait_ready()
             answer, stale = backend.service.search(request, histories=histories)
         if isinstance(answer, CallGraphAnswer):
+            graph = answer.to_dict()
+            graph.pop("query", None)  # the agent has it; a long one would cost tokens again
             return backend.answer(
-                answer.to_dict(),
+                graph,
                 "items",
                 rendering.format,
                 rendering.max_tokens,
@@ -74,6 +76,11 @@ def register(server: Toolbox, backend: Backend) -> None:
     )
 
 
+# What a row's symbol_id ("path::Qualified.name#kind") says already, and the span an agent
+# reads with get_symbol: left out of a row unless detail_level is full.
+IN_THE_ID = ("name", "kind", "fqn", "file", "end_line")
+
+
 def _ranked(
     backend: Backend,
     response: SearchResponse,
@@ -82,10 +89,16 @@ def _ranked(
     stale: bool,
 ) -> CallToolResult:
     data = response.to_dict()
-    for key in ("offset", "limit", "semantic"):
+    for key in ("offset", "limit", "semantic", "query"):
         data.pop(key, None)
     if not request.fusion_debug:
         data.pop("channels", None)
+    grouping = search_grouping(response)
+    if request.detail_level is not DetailLevel.FULL:
+        dropped = set(IN_THE_ID)
+        if len(backend.service.config.roots) == 1 and grouping is not Grouping.REPOSITORIES:
+            dropped.add("repository")  # the one root every row is in
+        data["items"] = [_lean(item, dropped) for item in data.get("items") or []]
     return backend.answer(
         data,
         "items",
@@ -93,6 +106,12 @@ def _ranked(
         rendering.max_tokens,
         offset=request.offset,
         total=response.total,
-        grouping=search_grouping(response),
+        grouping=grouping,
         stale=stale,
     )
+
+
+def _lean(item: dict[str, Any], dropped: set[str]) -> dict[str, Any]:
+    """A row an agent reads: its id, line, signature, score and snippet, and whatever else
+    the request asked for (fusion_debug columns, removed_in)."""
+    return {key: value for key, value in item.items() if key not in dropped}

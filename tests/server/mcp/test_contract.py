@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 
 from tests.support.cli import write_tree
-from tests.support.mcp import Workspace, call, call_error, mcp_session
+from tests.support.mcp import Workspace, call, call_error, hits, mcp_session
 
 SAFETY = 30.0  # seconds: only turns a change that never happens into a failure
 
@@ -55,9 +55,9 @@ async def test_total_is_the_same_on_every_page_and_pages_reach_it(tmp_path: Path
                 session, "search", query="option", limit=200, offset=len(seen), max_tokens=50_000
             )
             assert page["total"] == total
-            if not page["items"]:
+            if not hits(page):
                 break
-            seen.extend(item["symbol_id"] for item in page["items"])
+            seen.extend(item["symbol_id"] for item in hits(page))
         assert len(seen) == len(set(seen)) == total
 
 
@@ -72,8 +72,8 @@ async def test_who_calls_lists_every_namesake_and_each_call_site_once(
         "shop/payments.py::InvoiceGateway.charge#method",
         "shop/payments.py::PaymentGateway.charge#method",
     ]
-    assert len(answer["items"]) == 1
-    sites = answer["items"][0]["sites"].split()
+    assert len(hits(answer)) == 1
+    sites = hits(answer)[0]["sites"].split()
     assert sites
     assert len(sites) == len(set(sites)), sites
 
@@ -123,7 +123,7 @@ async def test_unknown_arguments_are_named_with_the_accepted_ones(workspace: Wor
 async def test_search_filters_min_score_language_and_extensions(workspace: Workspace) -> None:
     async with mcp_session(workspace) as session:
         every = await call(session, "search", query="order", limit=100)
-        scores = sorted({item["score"] for item in every["items"]})
+        scores = sorted({item["score"] for item in hits(every)})
         threshold = scores[len(scores) // 2]  # a score some hits reach and some do not
         strong = await call(session, "search", query="order", min_score=threshold, limit=100)
         no_python = await call(
@@ -133,11 +133,11 @@ async def test_search_filters_min_score_language_and_extensions(workspace: Works
         bad = await call_error(session, "search", query="order", min_score=1.5)
         bad_language = await call_error(session, "search", query="x", exclude_language="klingon")
     assert 0 < strong["total"] < every["total"]
-    assert strong["total"] == len(strong["items"])
-    assert all(item["score"] >= threshold for item in strong["items"])
-    assert no_python["items"]
-    assert all(i["file"].endswith(".java") for i in no_python["items"])
-    assert java_files["items"] == no_python["items"]
+    assert strong["total"] == len(hits(strong))
+    assert all(item["score"] >= threshold for item in hits(strong))
+    assert hits(no_python)
+    assert all(i["file"].endswith(".java") for i in hits(no_python))
+    assert hits(java_files) == hits(no_python)
     assert "min_score" in bad
     assert "exclude_language" in bad_language
     assert "klingon" in bad_language
@@ -147,12 +147,12 @@ async def test_search_after_reindex_never_shows_deleted_symbols(workspace: Works
     service = workspace.service()
     async with mcp_session(workspace, service=service, watch=False) as session:
         before = await call(session, "search", query="CardGateway", detail_level="minimal")
-        assert before["items"][0]["name"] == "CardGateway"
+        assert hits(before)[0]["name"] == "CardGateway"
         with anyio.fail_after(SAFETY):  # the ranking structures are built (in the background)
             while not service.status().ranking:
                 await anyio.to_thread.run_sync(service.wait_change, service.version, SAFETY)
         (workspace.root / "shop" / "payments.py").unlink()
         await call(session, "reindex")
         after = await call(session, "search", query="CardGateway", detail_level="minimal")
-    assert all(item["file"] != "shop/payments.py" for item in after["items"]), after
+    assert all(item["file"] != "shop/payments.py" for item in hits(after)), after
     assert after["stale"] is False

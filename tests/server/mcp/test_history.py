@@ -17,6 +17,7 @@ from tests.support.mcp import (
     Workspace,
     call,
     call_error,
+    hits,
     mcp_session,
     mcp_stdio_session,
 )
@@ -36,7 +37,7 @@ def ws(tmp_path: Path, repo: HistoryRepo) -> Workspace:
 
 async def _hashes(session: ClientSession, **arguments: Any) -> list[str]:
     found = await call(session, "search_history", **arguments)
-    return [item["commit"] for item in found["items"]]
+    return [item["commit"] for item in hits(found)]
 
 
 async def test_without_a_history_index_the_error_says_how_to_build_it(ws: Workspace) -> None:
@@ -70,7 +71,7 @@ async def test_search_history_ranks_messages_and_diffs(ws: Workspace, repo: Hist
         toon = await session.call_tool(
             "search_history", {"query": "discount", "output_format": "toon"}
         )
-    top = found["items"][0]
+    top = hits(found)[0]
     assert top["commit"] == c[1]
     assert (top["author"], top["email"]) == ("Bob Builder", "bob@builders.test")
     assert top["date"] == "2024-02-15T12:00:00Z"
@@ -125,8 +126,8 @@ async def test_search_history_filters(ws: Workspace, repo: HistoryRepo) -> None:
     assert mine == pattern == newest_first
     assert other == excluded == []
     assert listed == newest_first
-    assert ([i["commit"] for i in first["items"]], first["total"]) == ([c[4]], 5)
-    assert [i["commit"] for i in second["items"]] == [c[3]]
+    assert ([i["commit"] for i in hits(first)], first["total"]) == ([c[4]], 5)
+    assert [i["commit"] for i in hits(second)] == [c[3]]
     assert "time_range" in bad_range
     assert "diff_type" in bad_type
     assert "chunk_type" in bad_chunk
@@ -136,10 +137,10 @@ async def test_search_history_cuts_hunks_to_max_tokens(ws: Workspace, repo: Hist
     async with mcp_session(ws, history=True) as session:
         small = await call(session, "search_history", query="order model", limit=1, max_tokens=270)
         large = await call(session, "search_history", query="order model", limit=1)
-    assert small["items"][0]["commit"] == large["items"][0]["commit"] == repo.commits[0]
+    assert hits(small)[0]["commit"] == hits(large)[0]["commit"] == repo.commits[0]
 
     def diffs(answer: dict[str, Any]) -> list[str]:
-        return [s["diff"] for s in answer["items"][0]["symbols"]]
+        return [s["diff"] for s in hits(answer)[0]["symbols"]]
 
     assert sum(map(len, diffs(small))) < sum(map(len, diffs(large)))
     assert any(d.endswith("... (cut to max_tokens)") for d in diffs(small)), diffs(small)
@@ -181,7 +182,7 @@ async def test_symfuse_mcp_with_history_builds_it_in_the_background(
 ) -> None:
     async with mcp_stdio_session(ws, "--history") as session:
         found = await call(session, "search_history", query="helper", diff_type="deleted")
-    assert [item["commit"] for item in found["items"]] == [repo.commits[2]]
+    assert [item["commit"] for item in hits(found)] == [repo.commits[2]]
     assert (ws.index_dir / "history" / "repo" / "head.msgpack").exists()
 
 
@@ -233,11 +234,11 @@ async def test_two_repositories_answer_with_their_alias(tmp_path: Path, repo: Hi
         evolution = await call(
             session, "get_symbol", target="Order.total", show_evolution=True, evolution_limit=1
         )
-    assert {(i["repository"], i["commit"]) for i in both["items"]} >= {
+    assert {(i["repository"], i["commit"]) for i in hits(both)} >= {
         ("repo", repo.commits[1]),
         ("tools", tool_commit),
     }
-    assert [(i["repository"], i["commit"]) for i in tools_only["items"]] == [("tools", tool_commit)]
+    assert [(i["repository"], i["commit"]) for i in hits(tools_only)] == [("tools", tool_commit)]
     assert [(e["repository"], e["commit"]) for e in evolution["evolution"]] == [
         ("repo", repo.commits[4])
     ]
@@ -253,11 +254,11 @@ async def test_search_at_a_commit_and_with_removed_definitions(
         before_rename = await call(session, "search", query="Order", at_commit="HEAD~2")
         removed = await call(session, "search", query="helper", include_removed=True)
         bad = await call_error(session, "search", query="helper", at_commit="no-such-tag")
-    assert all(item["name"] != "helper" for item in now["items"])
+    assert all(item["name"] != "helper" for item in hits(now))
     assert then["at_commit"] == c[0]
-    assert then["items"][0]["symbol_id"] == "shop/models.py::helper#function"
-    assert {i["file"] for i in before_rename["items"]} == {"shop/models.py"}
-    gone = [i for i in removed["items"] if i.get("is_removed")]
+    assert hits(then)[0]["symbol_id"] == "shop/models.py::helper#function"
+    assert {i["file"] for i in hits(before_rename)} == {"shop/models.py"}
+    gone = [i for i in hits(removed) if i.get("is_removed")]
     assert [(i["name"], i["file"], i["removed_in"]) for i in gone] == [
         ("helper", "shop/models.py", c[2])
     ]

@@ -21,6 +21,7 @@ from tests.support.mcp import (
     Workspace,
     call,
     call_error,
+    hits,
     mcp_http_server,
     mcp_http_session,
     mcp_session,
@@ -46,7 +47,7 @@ async def wait_for(
         while True:
             seen = service.version
             answer = await call(session, "search", query=query, detail_level="minimal")
-            if any(item["name"] == query for item in answer["items"]) == present:
+            if any(item["name"] == query for item in hits(answer)) == present:
                 return answer
             await anyio.to_thread.run_sync(service.wait_change, seen, SAFETY)
 
@@ -57,11 +58,11 @@ async def test_edits_on_disk_show_up_in_search_without_a_restart(workspace: Work
     async with mcp_session(workspace, service=service) as session:
         await call(session, "reindex")  # the first index is complete
         before = await call(session, "search", query="apply_coupon")
-        assert all(item["name"] != "apply_coupon" for item in before["items"])
+        assert all(item["name"] != "apply_coupon" for item in hits(before))
 
         write(pricing, pricing.read_text() + "\n\ndef apply_coupon(amount, code):\n    return 0\n")
         answer = await wait_for(session, service, "apply_coupon", present=True)
-        assert answer["items"][0]["file"] == "shop/pricing.py"
+        assert hits(answer)[0]["file"] == "shop/pricing.py"
 
         (workspace.root / "shop" / "refunds.py").write_text("def refund_order(order):\n    ...\n")
         await wait_for(session, service, "refund_order", present=True)
@@ -86,7 +87,7 @@ async def test_a_slow_reader_blocks_no_other_tool(workspace: Workspace) -> None:
         await call(session, "reindex")  # the first index is complete
         with service.live.reading():
             answer = await call(session, "search", query="checkout", limit=3)
-            assert answer["items"][0]["name"] == "checkout"
+            assert hits(answer)[0]["name"] == "checkout"
             usages = await call(session, "find_usages", name="compute_total")
             assert usages["total"] >= 1
             pricing = workspace.root / "shop" / "pricing.py"
@@ -135,7 +136,7 @@ async def test_tools_called_during_the_first_index_wait_then_answer(
                 assert answers == []
                 release()  # the first index completes and the waiting search answers
             [answer] = answers
-            assert answer["items"][0]["symbol_id"] == last
+            assert hits(answer)[0]["symbol_id"] == last
             assert answer["stale"] is False  # it did wait for the whole index
             status = await call(session, "index_status")
             assert status["ready"] is True
@@ -157,7 +158,7 @@ async def test_past_the_ready_timeout_the_answer_says_to_retry(workspace: Worksp
 async def test_streamable_http_transport(workspace: Workspace) -> None:
     async with mcp_http_server(workspace) as server, mcp_http_session(server.url) as session:
         answer = await call(session, "search", query="checkout", limit=3)
-        assert answer["items"][0]["symbol_id"] == "shop/service.py::checkout#function"
+        assert hits(answer)[0]["symbol_id"] == "shop/service.py::checkout#function"
 
 
 @pytest.mark.slow  # symfuse mcp and its parser processes
@@ -198,10 +199,10 @@ async def test_a_cold_start_answers_a_name_by_names_until_the_structures_are_bui
     async with mcp_session(workspace, service=service) as session:
         early = await call(session, "search", query="GiftOrder")
         assert early["names_only"] is True
-        assert early["items"][0]["name"] == "GiftOrder"
+        assert hits(early)[0]["name"] == "GiftOrder"
         prose = await call(session, "search", query="apply a discount to an amount")
         assert "names_only" not in prose  # prose waits for the structures
-        assert prose["items"][0]["name"] == "apply_discount"
+        assert hits(prose)[0]["name"] == "apply_discount"
         fused = await call(session, "search", query="GiftOrder")
         assert "names_only" not in fused  # not the cached names-only answer
-        assert fused["items"][0]["symbol_id"] == early["items"][0]["symbol_id"]
+        assert hits(fused)[0]["symbol_id"] == hits(early)[0]["symbol_id"]

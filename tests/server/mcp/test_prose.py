@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from symfuse.ranking.query.search_request import AGENT_SNIPPET_LINES
-from tests.support.mcp import Workspace, call, call_error, mcp_session
+from tests.support.mcp import Workspace, call, call_error, hits, mcp_session
 from tests.support.paths import FIXTURES
 
 PASSWORD = "prompt the user for a password and hide the input"
@@ -21,7 +21,7 @@ def prose_workspace(tmp_path: Path) -> Workspace:
 
 
 def _files(data: dict[str, object]) -> list[str]:
-    items = data["items"]
+    items = hits(data)
     assert isinstance(items, list)
     return [str(item["file"]) for item in items]
 
@@ -35,16 +35,16 @@ async def test_prose_search_demotes_tests_and_carries_snippets(tmp_path: Path) -
         bare = await call(session, "search", query=PASSWORD, snippet_lines=0, limit=3)
         bad = await call_error(session, "search", query=PASSWORD, include_tests="maybe")
     assert answer["shape"] == "sentence"
-    first = answer["items"][0]
+    first = hits(answer)[0]
     assert (first["name"], first["file"]) == ("prompt", "termkit/termui.py")
     # The agent default: a few lines of each hit, so it can choose without another call.
     assert first["snippet"].count("\n") == AGENT_SNIPPET_LINES - 1
-    assert "getpass" in answer["items"][0]["snippet"] or "Ask the user" in first["snippet"]
-    assert first["end_line"] > 7
+    assert "getpass" in hits(answer)[0]["snippet"] or "Ask the user" in first["snippet"]
+    assert set(answer["items"][0]) >= {"symbol_id", "line", "signature", "score", "snippet"}
     assert all(f.startswith(("tests/", "examples/")) for f in _files(only))
     assert not any(f.startswith(("tests/", "examples/")) for f in _files(left_out))
     assert _files(asked)[0] == "tests/test_termui.py"
-    assert "snippet" not in bare["items"][0]
+    assert "snippet" not in hits(bare)[0]
     assert "include_tests" in bad
 
 

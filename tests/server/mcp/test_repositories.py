@@ -17,7 +17,7 @@ from mcp import Client, ClientSession
 from symfuse.indexer.config import IndexConfig
 from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 from tests.support.cli import run_symfuse, write_tree
-from tests.support.mcp import call, call_error
+from tests.support.mcp import call, call_error, hits
 
 REPOS = {"svc-orders": "orders", "svc-billing": "billing", "shared-lib": "shared"}
 
@@ -51,32 +51,32 @@ async def test_hits_name_their_repository_and_filters_select_repositories(
     roots = _repositories(tmp_path)
     async with _session(roots, tmp_path / "index") as session:
         every = await call(session, "search", query="handle", limit=30)
-        assert {i["repository"] for i in every["items"]} == set(REPOS)
-        assert all(i["file"].startswith(i["repository"] + "/") for i in every["items"])
+        assert {i["repository"] for i in hits(every)} == set(REPOS)
+        assert all(i["file"].startswith(i["repository"] + "/") for i in hits(every))
 
         one = await call(session, "search", query="handle", repository="shared-lib", limit=30)
-        assert {i["repository"] for i in one["items"]} == {"shared-lib"}
+        assert {i["repository"] for i in hits(one)} == {"shared-lib"}
         assert one["total"] == 5
         services = await call(session, "search", query="handle", repository="svc-*", limit=30)
-        assert {i["repository"] for i in services["items"]} == {"svc-orders", "svc-billing"}
+        assert {i["repository"] for i in hits(services)} == {"svc-orders", "svc-billing"}
         listed = await call(
             session, "search", query="handle", repository=["shared-lib", "svc-billing"], limit=30
         )
-        assert {i["repository"] for i in listed["items"]} == {"shared-lib", "svc-billing"}
+        assert {i["repository"] for i in hits(listed)} == {"shared-lib", "svc-billing"}
         rest = await call(session, "search", query="handle", exclude_repository="svc-*", limit=30)
-        assert {i["repository"] for i in rest["items"]} == {"shared-lib"}
+        assert {i["repository"] for i in hits(rest)} == {"shared-lib"}
 
         spread = await call(
             session, "search", query="handle", limit=10, aggregation_mode="per_repo"
         )
-        counts = {a: sum(i["repository"] == a for i in spread["items"]) for a in REPOS}
+        counts = {a: sum(i["repository"] == a for i in hits(spread)) for a in REPOS}
         assert sorted(counts.values()) == [3, 3, 4]  # the limit is spread, not multiplied
 
         grouped = await call(session, "search", query="handle", limit=30, response_format="grouped")
         assert "items" not in grouped
         by_repo = grouped["results_by_repo"]
         assert set(by_repo) == set(REPOS)
-        assert all(group["count"] == len(group["items"]) == 5 for group in by_repo.values())
+        assert all(group["count"] == len(hits(group)) == 5 for group in by_repo.values())
 
         repos = await call(session, "list_repositories")
         rows = {r["repository"]: r for r in repos["repositories"]}
@@ -101,7 +101,7 @@ async def test_a_root_removed_while_serving_is_an_error_and_the_others_answer(
                 "reason": "the root directory is gone",
             }
         ]
-        assert {i["repository"] for i in answer["items"]} == {"svc-orders", "svc-billing"}
+        assert {i["repository"] for i in hits(answer)} == {"svc-orders", "svc-billing"}
         repos = await call(session, "list_repositories")
         readable = {r["repository"]: r["readable"] for r in repos["repositories"]}
         assert readable == {"svc-orders": True, "svc-billing": True, "shared-lib": False}
@@ -140,18 +140,18 @@ async def test_reindex_adds_and_removes_repositories_while_serving(tmp_path: Pat
     serving = {alias: roots[alias] for alias in ("svc-orders", "svc-billing")}
     async with _session(serving, tmp_path / "index") as session:
         before = await call(session, "search", query="handle", limit=30)
-        assert {i["repository"] for i in before["items"]} == {"svc-orders", "svc-billing"}
+        assert {i["repository"] for i in hits(before)} == {"svc-orders", "svc-billing"}
 
         added = await call(session, "reindex", add_root=f"lib={roots['shared-lib']}")
         assert set(added["roots"]) == {"svc-orders", "svc-billing", "lib"}
         after = await call(session, "search", query="SharedOnly")
-        assert after["items"][0]["repository"] == "lib"
-        assert after["items"][0]["file"] == "lib/shared/own.py"
+        assert hits(after)[0]["repository"] == "lib"
+        assert hits(after)[0]["file"] == "lib/shared/own.py"
 
         removed = await call(session, "reindex", remove_root="svc-billing")
         assert set(removed["roots"]) == {"svc-orders", "lib"}
         left = await call(session, "search", query="handle", limit=30)
-        assert {i["repository"] for i in left["items"]} == {"svc-orders", "lib"}
+        assert {i["repository"] for i in hits(left)} == {"svc-orders", "lib"}
         repos = await call(session, "list_repositories")
         assert [r["repository"] for r in repos["repositories"]] == ["svc-orders", "lib"]
 

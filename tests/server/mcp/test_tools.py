@@ -6,7 +6,7 @@ from __future__ import annotations
 import toon_format
 from mcp_types import CallToolResult
 
-from tests.support.mcp import Workspace, call, call_error, mcp_session, text_of
+from tests.support.mcp import Workspace, call, call_error, hits, mcp_session, text_of
 
 READ_ONLY = {
     "search",
@@ -70,39 +70,36 @@ async def test_search_filters_modes_and_call_graph_routing(workspace: Workspace)
         page2 = await call(session, "search", query="compute total", limit=3, offset=3)
     top = plain["items"][0]
     assert top["symbol_id"] == "shop/pricing.py::compute_total#function"
-    assert set(top) == {
-        *("symbol_id", "name", "kind", "fqn", "signature", "file", "line", "score"),
-        *("end_line", "snippet"),  # an agent's default: a few lines of code per hit
-        "repository",
-    }
+    # The id says the file, name and kind; an agent's default: a few lines of code per hit.
+    assert set(top) == {"symbol_id", "signature", "line", "score", "snippet"}
     assert plain["search_mode"] == "single"
-    assert plain["total"] >= len(plain["items"])
-    assert {i["name"] for i in classes["items"][:3]} == {
+    assert plain["total"] >= len(hits(plain))
+    assert {i["name"] for i in hits(classes)[:3]} == {
         "PaymentGateway",
         "CardGateway",
         "InvoiceGateway",
     }
-    assert all(i["kind"] == "class" for i in classes["items"])
-    assert typo["items"][0]["name"] == "checkout"
-    assert set(typo["items"][0]) == {"symbol_id", "name", "kind", "file", "line", "repository"}
-    assert [i["name"] for i in extends["items"]] == ["Order"]
-    assert [i["name"] for i in decorated["items"]] == ["Item"]
-    assert {i["file"] for i in java["items"]} == {"web/Router.java"}
+    assert all(i["kind"] == "class" for i in hits(classes))
+    assert hits(typo)[0]["name"] == "checkout"
+    assert set(typo["items"][0]) == {"symbol_id", "line"}  # minimal: the id says the rest
+    assert [i["name"] for i in hits(extends)] == ["Order"]
+    assert [i["name"] for i in hits(decorated)] == ["Item"]
+    assert {i["file"] for i in hits(java)} == {"web/Router.java"}
     assert tiered["search_mode"] == "tiered"
     assert "items" not in tiered
-    assert [i["name"] for i in tiered["tiers"]["high"]][:2] == ["total", "total"]
-    assert {i["file"] for i in drill["items"]} == {"shop/models.py"}
+    assert [i["name"] for i in hits(tiered["tiers"], "high")][:2] == ["total", "total"]
+    assert {i["file"] for i in hits(drill)} == {"shop/models.py"}
     assert by_path["search_mode"] == "get"
-    assert {i["file"] for i in by_path["items"]} == {"shop/service.py"}
-    assert "lexical_rank" in debug["items"][0]
+    assert {i["file"] for i in hits(by_path)} == {"shop/service.py"}
+    assert "lexical_rank" in hits(debug)[0]
     assert debug["channels"]
     assert who["search_mode"] == "callers"
     assert who["intent"] == {"direction": "callers", "target": "compute_total"}
-    assert [i["symbol_id"] for i in who["items"]] == ["shop/models.py::Order.total#method"]
-    assert who["items"][0]["sites"] == "shop/models.py:42:16"
+    assert [i["symbol_id"] for i in hits(who)] == ["shop/models.py::Order.total#method"]
+    assert hits(who)[0]["sites"] == "shop/models.py:42:16"
     assert callees["search_mode"] == "callees"
-    assert {"validate_order", "default_gateway"} <= {i["name"] for i in callees["items"]}
-    assert page2["items"] == plain["items"][3:6]
+    assert {"validate_order", "default_gateway"} <= {i["name"] for i in hits(callees)}
+    assert hits(page2) == hits(plain)[3:6]
     assert page2["next_offset"] == 6
 
 
@@ -230,12 +227,12 @@ async def test_callers_callees_and_type_hierarchy(workspace: Workspace) -> None:
         up = await call(
             session, "type_hierarchy", name="GiftOrder", direction="supertypes", depth=3
         )
-    assert [r["symbol_id"] for r in callers["items"]] == ["shop/models.py::Order.total#method"]
-    assert callers["items"][0]["sites"] == "shop/models.py:42:16"
+    assert [r["symbol_id"] for r in hits(callers)] == ["shop/models.py::Order.total#method"]
+    assert hits(callers)[0]["sites"] == "shop/models.py:42:16"
     assert callers["direction"] == "callers"
-    assert {r["name"] for r in deeper["items"]} >= {"total", "checkout"}
-    assert {r["depth"] for r in deeper["items"]} == {1, 2}
-    names = {r["name"] for r in callees["items"]}
+    assert {r["name"] for r in hits(deeper)} >= {"total", "checkout"}
+    assert {r["depth"] for r in hits(deeper)} == {1, 2}
+    names = {r["name"] for r in hits(callees)}
     assert {"validate_order", "default_gateway", "total", "charge"} <= names
     assert {r["name"] for r in down["subtypes"]} == {"CardGateway", "InvoiceGateway"}
     assert [(r["name"], r["symbol_id"]) for r in down["supertypes"]] == [("ABC", None)]
@@ -299,13 +296,13 @@ async def test_max_tokens_trims_rows_and_offset_fetches_the_rest(workspace: Work
                 ("callees", {"name": "checkout", "depth": 3}),
             )
         ]
-    kept = len(trimmed["items"])
+    kept = len(hits(trimmed))
     assert 0 < kept < 12
     assert trimmed["truncated"] is True
     assert trimmed["next_offset"] == kept
     assert f"offset={kept}" in trimmed["hint"]
-    assert trimmed["items"] == full["items"][:kept]
-    assert rest["items"] == full["items"][kept:12]
+    assert hits(trimmed) == hits(full)[:kept]
+    assert hits(rest) == hits(full)[kept:12]
     for answer in defaults:
         assert isinstance(answer, CallToolResult)
         assert not answer.is_error
@@ -321,13 +318,13 @@ async def test_search_takes_kind_and_language_aliases(workspace: Workspace) -> N
         methods = await call(session, "search", query="__init__", kind="method", limit=50)
         constructors = await call(session, "search", query="__init__", kind="ctor", limit=50)
         bad = await session.call_tool("search", {"query": "x", "kind": "klass"})
-    assert aliased["items"]
-    assert [i["symbol_id"] for i in aliased["items"]] == [i["symbol_id"] for i in spelled["items"]]
-    assert java["items"]
-    assert all(i["file"].endswith(".java") for i in java["items"])
-    assert {i["kind"] for i in constructors["items"]} == {"constructor"}
-    ids = {i["symbol_id"] for i in methods["items"]}
-    assert {i["symbol_id"] for i in constructors["items"]} <= ids
+    assert hits(aliased)
+    assert [i["symbol_id"] for i in hits(aliased)] == [i["symbol_id"] for i in hits(spelled)]
+    assert hits(java)
+    assert all(i["file"].endswith(".java") for i in hits(java))
+    assert {i["kind"] for i in hits(constructors)} == {"constructor"}
+    ids = {i["symbol_id"] for i in hits(methods)}
+    assert {i["symbol_id"] for i in hits(constructors)} <= ids
     assert bad.is_error
     assert "ctor (constructor)" in text_of(bad)
 
