@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # numpy is imported where arrays are built: CLI start-up stay
     import numpy.typing as npt
 
 from symfuse.indexer.link.edges import EdgeArrays, EdgeNumbering, EdgeRow, StoredGraph
-from symfuse.indexer.model import EdgeKind, FileStamp, Reference, Symbol
+from symfuse.indexer.model import EdgeKind, FileStamp, Kind, Reference, Symbol
 from symfuse.indexer.store import rows
 
 
@@ -45,6 +45,16 @@ class FileEntry:
         if self._references is None:
             self._references = rows.unpack_references(self.refs_blob, self.path, self.symbols)
         return self._references
+
+    def definitions(self) -> list[Symbol]:
+        """This file's definitions: its symbols without the file's own unit."""
+        return [s for s in self.symbols if s.kind not in Kind.UNITS]
+
+    @property
+    def definition_count(self) -> int:
+        """How many definitions the file has (its unit, when it has one, comes last)."""
+        last = self.symbols[-1:]
+        return len(self.symbols) - (1 if last and last[0].kind in Kind.UNITS else 0)
 
     def link_groups(self) -> list[rows.LinkGroup]:
         return rows.unpack_links(self.links_blob)
@@ -417,7 +427,7 @@ class Index:
         references = 0
         for entry in self.files.values():
             languages[entry.language] += 1
-            symbols_by_language[entry.language] += len(entry.symbols)
+            symbols_by_language[entry.language] += entry.definition_count
             references += _count_refs(entry)
         return {
             "files": len(self.files),

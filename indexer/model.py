@@ -67,6 +67,10 @@ class Kind(StrEnum):
     """Names bound to values: variables, constants, fields and properties."""
     DOCUMENTS: ClassVar[frozenset[Kind]]
     """What documents and data files define: headings and keys; ranked below code."""
+    UNITS: ClassVar[frozenset[Kind]]
+    """Searchable units that are not definitions (a code file's own unit, see
+    extract/units.py): searched like any kind, left out of outlines, positions and
+    the graph's targets."""
 
     @property
     def lsp_number(self) -> int:
@@ -99,6 +103,7 @@ Kind.CONTAINERS = frozenset(
 Kind.MEMBERS = frozenset({Kind.FIELD, Kind.PROPERTY, Kind.METHOD, Kind.CONSTRUCTOR})
 Kind.VALUES = frozenset({Kind.VARIABLE, Kind.CONSTANT, Kind.FIELD, Kind.PROPERTY})
 Kind.DOCUMENTS = frozenset({Kind.HEADING, Kind.KEY})
+Kind.UNITS = frozenset({Kind.FILE})
 
 
 _LSP_SYMBOL_KIND: dict[Kind, int] = {

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.config import file_key
 from symfuse.indexer.extract.progress import Bar, progress_bar
+from symfuse.indexer.extract.units import NO_FILE_UNIT, file_unit
 from symfuse.indexer.files import headers as header_language
 from symfuse.indexer.files.discover import Candidate
 from symfuse.indexer.files.layouts import NO_LAYOUT, PythonLayout, python_layout
-from symfuse.indexer.files.source import as_utf8
+from symfuse.indexer.files.source import as_utf8, strip_bom
 from symfuse.indexer.index import FileEntry
 from symfuse.indexer.model import FileStamp, Skipped
 from symfuse.indexer.store import rows
@@ -139,6 +140,9 @@ def parse_file(
     except (RecursionError, MemoryError, ValueError) as exc:
         return Skipped(key, f"parser failed: {exc}")
     problems.extend(result.problems)
+    if language not in NO_FILE_UNIT:
+        text = strip_bom(source).decode("utf-8", errors="replace")
+        result.symbols.append(file_unit(key, root, language, text, result.symbols))
     stamp = FileStamp(len(source), mtime_ns, hashlib.blake2b(source, digest_size=16).hexdigest())
     return ParsedFile(key, root, rel, language, stamp, _record(result), tuple(problems))
 

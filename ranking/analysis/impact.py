@@ -176,7 +176,7 @@ def changed_in_file(index: Index, path: str) -> list[Symbol]:
     key = file_key(index, path)
     if key is None:
         raise NotFound(f"target: no symbol, and no file {path!r} in the index")
-    return [s for s in index.files[key].symbols if s.kind not in Kind.DOCUMENTS]
+    return [s for s in index.files[key].definitions() if s.kind not in Kind.DOCUMENTS]
 
 
 def changed_by_diff(index: Index, diff: str) -> list[Symbol]:
@@ -187,7 +187,7 @@ def changed_by_diff(index: Index, diff: str) -> list[Symbol]:
         key = file_key(index, path)
         if key is None:
             continue
-        symbols = [s for s in index.files[key].symbols if s.kind not in Kind.DOCUMENTS]
+        symbols = [s for s in index.files[key].definitions() if s.kind not in Kind.DOCUMENTS]
         for line in sorted(lines):
             holders = [s for s in symbols if s.line <= line <= s.end_line]
             if holders:

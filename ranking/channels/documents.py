@@ -214,7 +214,7 @@ def definition_bodies(symbols: Sequence[Symbol], source: str) -> list[str]:
     ]
     for _, i in sorted(spans, key=lambda x: (-x[0], x[1])):
         s = symbols[i]
-        owner[s.name_line : s.end_line] = i
+        owner[0 if s.kind is Kind.FILE else s.name_line : s.end_line] = i  # a file: every line
     texts = [""] * len(symbols)
     if not spans:
         return texts
@@ -266,6 +266,9 @@ def file_piece(symbols: Sequence[Symbol], bodies: Sequence[str], vocabulary: Voc
     position = np.arange(field.shape[0]) - np.repeat(group_start, group_counts)
     in_sequence = (field != _PATH) & (field != _CONTEXT)
     in_sequence &= ~(is_body & (position >= TRAINING_BODY))
+    units = [i for i, s in enumerate(symbols) if s.kind in Kind.UNITS]
+    if units:  # a file unit repeats its definitions' words: the word vectors learn them once
+        in_sequence &= ~np.isin(owner, units)
     starts = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(owner[in_sequence], minlength=n), out=starts[1:])
     named = field <= _SIGNATURE

@@ -88,9 +88,12 @@ def idf(n_docs: int, df: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return np.log1p((n_docs - df + 0.5) / (df + 0.5))
 
 
-def _norm(length: npt.NDArray[np.float64], b: float) -> npt.NDArray[np.float64]:
-    """``1 - b + b * |d| / avgdl``, the length normalization of one field group."""
-    avg = float(length.mean()) if length.shape[0] else 1.0
+def _norm(
+    length: npt.NDArray[np.float64], b: float, average: float | None = None
+) -> npt.NDArray[np.float64]:
+    """``1 - b + b * |d| / avgdl``, the length normalization of one field group
+    (``avgdl``: ``average``, else the mean of ``length``)."""
+    avg = average if average is not None else float(length.mean()) if length.shape[0] else 1.0
     return 1.0 - b + b * length / (avg or 1.0)
 
 
@@ -159,22 +162,37 @@ class LexicalIndex:
     body_average: float | None = None
 
     @classmethod
-    def build(cls, documents: Documents) -> LexicalIndex:
+    def build(
+        cls, documents: Documents, counted: npt.NDArray[np.bool_] | None = None
+    ) -> LexicalIndex:
+        """The index of ``documents``; with ``counted``, the idf and the mean lengths are
+        those of the documents it marks alone (definitions: a file unit, which repeats
+        its definitions' words, changes no definition's score)."""
         from scipy import sparse
 
+        rows = None if counted is None or counted.all() else np.flatnonzero(counted)
+        head_length = np.asarray(documents.head_length, dtype=np.float64)
+        length = np.asarray(documents.body_length, dtype=np.float64)
+        head_average = body_average = None
+        if rows is not None:
+            head_average = float(head_length[rows].mean()) if rows.shape[0] else 1.0
+            body_average = float(length[rows].mean()) if rows.shape[0] else 1.0
         # the head's counts as they are, divided by its norm when read: a few thousand
         # distinct counts code in a table (:meth:`Columns.coded`), the quotients would not
-        norm = Coding(divisor=_norm(np.asarray(documents.head_length, dtype=np.float64), B))
+        norm = Coding(divisor=_norm(head_length, B, head_average))
         counts = sparse.csc_matrix(documents.head)
         body = sparse.csc_matrix(documents.body, shape=counts.shape)
-        df = _union_counts(counts, body)
-        length = np.asarray(documents.body_length, dtype=np.float64)
+        if rows is None:
+            df, n_docs = _union_counts(counts, body), counts.shape[0]
+        else:
+            df, n_docs = _union_counts(counts[rows], body[rows]), rows.shape[0]
         return cls(
             Columns.coded(counts, norm),
             Columns.coded(body, Coding()),
             length,
-            idf(counts.shape[0], df),
+            idf(n_docs, df),
             documents.term_ids,
+            body_average,
         )
 
     @property

@@ -235,9 +235,16 @@ class WordModel:
         documents: Documents,
         dimensions: int = DIMENSIONS,
         stamps: frozenset[str] = frozenset(),
+        counted: npt.NDArray[np.bool_] | None = None,
     ) -> WordModel:
+        """Word vectors of ``documents``' sequences; the document frequencies (which words
+        are learnt, what they weigh) over the documents ``counted`` marks (all: None)."""
         tf = documents.tf
         vocabulary_size = tf.shape[1]
+        n_docs = max(tf.shape[0], 1)
+        if counted is not None and not counted.all():
+            tf = tf[np.flatnonzero(counted)]
+            n_docs = max(tf.shape[0], 1)
         df = np.bincount(tf.indices, minlength=vocabulary_size)
         kept = np.flatnonzero(df >= MIN_DF)  # words seen once have no distribution to learn
         if kept.shape[0] > MAX_TERMS:
@@ -247,13 +254,12 @@ class WordModel:
         vectors = (u * s**EIGENVALUE_WEIGHT).astype(np.float32)
         used = np.flatnonzero(np.abs(vectors).sum(axis=1) > 0)  # words with a context
         terms = documents.vocabulary
-        n_docs = max(tf.shape[0], 1)
         idf = np.log(n_docs / np.maximum(df[kept[used]], 1.0))
         return cls(
             term_ids={terms[int(kept[r])]: i for i, r in enumerate(used)},
             vectors=np.ascontiguousarray(vectors[used]),
             idf=idf.astype(np.float64),
-            symbols=int(tf.shape[0]),
+            symbols=int(documents.head.shape[0]),
             stamps=stamps,
             version=next(_versions),
         )
@@ -339,10 +345,12 @@ class RepositoryEmbedder:
         model: WordModel,
         doc_vectors: npt.NDArray[np.float32],
         lexical: LexicalIndex,
+        counted: npt.NDArray[np.bool_] | None = None,
     ) -> RepositoryEmbedder:
         """The embedder of ``documents`` with a trained ``model`` and their vectors under it;
-        its TF-IDF rows read the counts of ``lexical``, the BM25 index of ``documents``."""
-        tfidf = Tfidf.of(lexical.head, lexical.body, documents.tf)
+        its TF-IDF rows read the counts of ``lexical``, the BM25 index of ``documents``, its
+        idf those of the documents ``counted`` marks (all: None)."""
+        tfidf = Tfidf.of(lexical.head, lexical.body, documents.tf, counted)
         return cls(
             tfidf=tfidf,
             idf=tfidf.idf,

@@ -39,10 +39,17 @@ class Tfidf:
     inverse: Floats  # each row's 1 / L2 norm of its weights (0 for an empty row)
 
     @classmethod
-    def of(cls, head: Columns, body: Columns, tf: sparse.csr_matrix) -> Tfidf:
+    def of(
+        cls,
+        head: Columns,
+        body: Columns,
+        tf: sparse.csr_matrix,
+        counted: npt.NDArray[np.bool_] | None = None,
+    ) -> Tfidf:
         """The matrix of ``tf`` (:func:`~symfuse.ranking.channels.documents.similarity_tf` of the
-        counts ``head`` and ``body`` hold)."""
-        idf, inverse = weights(tf)
+        counts ``head`` and ``body`` hold); the idf over the rows ``counted`` marks."""
+        idf = None if counted is None or counted.all() else counted_idf(tf, counted)
+        idf, inverse = weights(tf, idf)
         return cls(head, body, idf, inverse)
 
     @property
@@ -113,6 +120,17 @@ class Tfidf:
         indices = np.concatenate([np.zeros(0, dtype=np.intp), *(rows for rows, _ in parts)])
         data = np.concatenate([np.zeros(0, dtype=np.float32), *(v for _, v in parts)])
         return sparse.csc_matrix((data, indices, indptr), shape=self.shape)
+
+
+def counted_idf(tf: sparse.csr_matrix, counted: npt.NDArray[np.bool_]) -> Floats:
+    """``idf = ln(N / df)`` of ``tf``'s columns over the rows ``counted`` marks."""
+    from scipy import sparse
+
+    rows = sparse.csr_matrix(tf)[np.flatnonzero(counted)]
+    rows.sum_duplicates()
+    df = np.bincount(rows.indices, minlength=tf.shape[1]).astype(np.float64)
+    idf: Floats = np.log(max(rows.shape[0], 1) / np.maximum(df, 1.0))
+    return idf
 
 
 def weights(tf: sparse.csr_matrix, idf: Floats | None = None) -> tuple[Floats, Floats]:

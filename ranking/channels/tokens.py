@@ -16,7 +16,7 @@ import re
 
 WORD = re.compile(r"[\w$]+")
 _SUBTOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_IDENTIFIER = re.compile(r"^[^\W\d]?[\w$]+(?:(?:\.|::|#)[\w$]+)*$")
+_IDENTIFIER = re.compile(r"^\\?[^\W\d]?[\w$]+(?:(?:\.|::|#|\\|->)[\w$]+)*$")
 
 # Words that carry no meaning in a natural-language query about code.
 _STOPWORD_TEXT = """

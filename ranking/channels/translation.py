@@ -191,14 +191,15 @@ class Texts:
         return cls(names, _code_counts(names, body), _without(doc, stop))
 
 
-def train(texts: Texts) -> sparse.csc_matrix:
+def train(texts: Texts, counted: npt.NDArray[np.bool_] | None = None) -> sparse.csc_matrix:
     """``P(doc word | code token)`` (terms x terms, CSC) after :data:`ITERATIONS` EM rounds
-    over the definitions that have both doc words and code."""
+    over the definitions that have both doc words and code (of those ``counted`` marks)."""
     from scipy import sparse
 
     names, code, doc = texts.names, texts.code, texts.doc
     width = code.shape[1]
-    have = np.flatnonzero((np.diff(doc.indptr) > 0) & (np.diff(code.indptr) > 0))
+    both = (np.diff(doc.indptr) > 0) & (np.diff(code.indptr) > 0)
+    have = np.flatnonzero(both if counted is None else both & counted)
     kept = _kept_tokens(code[have], names[have], width)
     words = sparse.csr_matrix(doc[have])
     per_pair = np.diff(words.indptr) * np.diff(kept.indptr)

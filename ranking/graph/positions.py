@@ -25,7 +25,7 @@ def symbol_at(index: Index, file: str, line: int, col: int | None = None) -> Sym
     """The innermost definition whose span contains the position (``col`` None: the line)."""
     key = paths.resolve_file(index, file, argument="file")
     best: Symbol | None = None
-    for s in index.files[key].symbols:
+    for s in index.files[key].definitions():
         if not s.line <= line <= s.end_line:
             continue
         if col is not None and (
@@ -64,7 +64,7 @@ def definition_at(index: Index, file: str, line: int, col: int) -> DefinitionRes
     for ref, name in _refs_at(entry, text, line, col):
         hits = resolver.resolve(ref, entry)
         return _definition(key, line, col, name, ref.kind.value, hits)
-    for s in entry.symbols:
+    for s in entry.definitions():
         if s.name_line == line and s.name_col <= col < s.name_end_col:
             return DefinitionResult(key, line, col, s.name, DECLARATION, (Target(s, 1.0),))
     word, start = _word_at(text, col)

@@ -168,8 +168,10 @@ class Corpus:
         rebuilt = self._refresh(index)
         ordered = list(self.pieces.values())
         documents = concatenate([p.text for p in ordered], self.vocabulary)
-        retrained = self._train(ordered, documents, model)
-        translation = self._translation(documents, retrained)
+        filters = FilterTable.of([p.filters for p in ordered])
+        counted = ~filters.unit_rows  # statistics are the definitions' (see units.py)
+        retrained = self._train(ordered, documents, model, counted)
+        translation = self._translation(documents, retrained, counted)
         vectors = self._vectors(ordered, documents.tf)
         extra, heirs = self._borrowed_words(index, documents)
         documents = with_inherited(documents, extra)
@@ -178,17 +180,19 @@ class Corpus:
         forms = NameForms.join([p.names for p in ordered])
         trigram_rows_ = Rows.stack([p.trigrams for p in ordered])
         loaded, self.loaded = self.loaded, False
-        lexical = LexicalIndex.build(documents)
+        lexical = LexicalIndex.build(documents, counted)
         return Prepared(
             generation=index.generation,
             fingerprint=fingerprint,
             names=NameTable.of(forms),
             lexical=lexical,
-            similarity=RepositoryEmbedder.assemble(documents, self.model, vectors, lexical),
+            similarity=RepositoryEmbedder.assemble(
+                documents, self.model, vectors, lexical, counted
+            ),
             trigrams=TrigramIndex.of(
                 trigram_rows_, self.trigram_vocabulary, forms.lower, forms.wholes
             ),
-            filters=FilterTable.of([p.filters for p in ordered]),
+            filters=filters,
             pagerank=np.asarray(index.pagerank, dtype=np.float64),
             seconds=time.perf_counter() - started,
             loaded=loaded and rebuilt == 0,
@@ -223,7 +227,11 @@ class Corpus:
         return len(todo)
 
     def _train(
-        self, pieces: Sequence[FilePiece], documents: Documents, model: WordModel | None
+        self,
+        pieces: Sequence[FilePiece],
+        documents: Documents,
+        model: WordModel | None,
+        counted: npt.NDArray[np.bool_],
     ) -> bool:
         """Use ``model``; or, with none, train word vectors when the corpus has none yet or
         moved more than :data:`RETRAIN_SHARE` since. Whether it trained."""
@@ -232,11 +240,13 @@ class Corpus:
             return False
         if self.model is None or self._drift(pieces) > RETRAIN_SHARE:
             stamps = frozenset(p.stamp for p in pieces)
-            self._use(WordModel.train(documents, stamps=stamps))
+            self._use(WordModel.train(documents, stamps=stamps, counted=counted))
             return True
         return False
 
-    def _translation(self, documents: Documents, retrained: bool) -> Translation | None:
+    def _translation(
+        self, documents: Documents, retrained: bool, counted: npt.NDArray[np.bool_]
+    ) -> Translation | None:
         """This generation's translation model: the table trained again whenever the word
         vectors were (or when there is none yet), the code rows made anew."""
         names, doc = documents.names, documents.doc
@@ -244,7 +254,7 @@ class Corpus:
             return None
         texts = Texts.of(names, documents.body, doc, stop_ids(documents.term_ids))
         if self.table is None or retrained:
-            self.table = train(texts)
+            self.table = train(texts, counted)
         return Translation.of(self.table, texts)
 
     def _borrowed_words(

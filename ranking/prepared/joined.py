@@ -76,6 +76,10 @@ def joined_arrays(prepared: Prepared) -> Arrays:
         **sparse_arrays("x_lexical_body", prepared.lexical.body),
         "x_body_length": prepared.lexical.body_length,
         "x_lexical_idf": prepared.lexical.idf,
+        # the definitions' mean body length (file units count for none), when not all rows'
+        "x_body_average": np.asarray(
+            [] if prepared.lexical.body_average is None else [prepared.lexical.body_average]
+        ),
         # the TF-IDF matrix is made from the BM25 head and body when read: its scales only
         "x_tfidf_idf": prepared.similarity.tfidf.idf,
         "x_tfidf_inverse": prepared.similarity.tfidf.inverse,
@@ -128,6 +132,11 @@ def stored_vectors(arrays: Any) -> Quantized:
     )
 
 
+def _body_average(npz: Any) -> float | None:
+    stored = np.asarray(npz["x_body_average"]) if "x_body_average" in npz else np.zeros(0)
+    return float(stored[0]) if stored.shape[0] else None
+
+
 def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
     n = len(index.symbols)
     files, vocab, trigram_vocab, model_count, stamp_count, model_symbols = (
@@ -146,6 +155,7 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
         body_length=np.asarray(npz["x_body_length"], dtype=np.float64),
         idf=np.asarray(npz["x_lexical_idf"], dtype=np.float64),
         term_ids=term_ids,
+        body_average=_body_average(npz),
     )
     tfidf = Tfidf(
         lexical.head,

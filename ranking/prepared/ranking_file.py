@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.channels.translation import Translation
 
 
-FORMAT = 14  # bump with any change to what is stored
+FORMAT = 15  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 

@@ -397,7 +397,7 @@ def repos(
     index: Index, request: ReposRequest, directory: Path | None = None
 ) -> list[repositories.Repository]:
     """The repositories; with the index ``directory``, whether each has its history indexed."""
-    files = ((e.root, e.language, len(e.symbols)) for e in index.files.values())
+    files = ((e.root, e.language, e.definition_count) for e in index.files.values())
     found = repositories.listing(index.roots, files, request.repository)
     if directory is None:
         return found

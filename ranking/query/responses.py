@@ -59,6 +59,7 @@ class Change(StrEnum):
     DEMOTION = "demotion"  # tests, examples, benchmarks, documents: score times a share
     RERANK = "rerank"  # the learned re-ranking of the first answers moved it
     GUARD = "guard"  # the exact-name guard's order classes placed it
+    COHERENCE = "coherence"  # its file's unit, matching the query too, lifted it
     OTHER = "other"  # any other multiplier or reorder
 
 
@@ -176,6 +177,7 @@ class SearchResponse:
     errors: tuple[RepositoryError, ...] = ()  # roots that could not answer
     at_commit: str | None = None  # the commit the definitions were read as of
     names_only: bool = False  # ranked by names alone: no ranking structures yet (names_first)
+    by_file: bool = False  # group_by file: items come file by file, total counts files
 
     def tiers(self) -> dict[Tier, list[SearchItem]]:
         buckets: dict[Tier, list[SearchItem]] = {t: [] for t in Tier}
@@ -208,6 +210,8 @@ class SearchResponse:
             out["at_commit"] = self.at_commit
         if self.names_only:
             out["names_only"] = True
+        if self.by_file:
+            out["group_by"] = "file"
         if self.fusion_debug and self.shape is not None:
             out["shape"] = self.shape
         if self.fusion_debug and self.weights is not None:

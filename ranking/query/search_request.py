@@ -76,6 +76,13 @@ class ResponseFormat(StrEnum):
     GROUPED = "grouped"
 
 
+class GroupBy(StrEnum):
+    """Hits as they rank, or one entry per file with its best hits inside."""
+
+    NONE = "none"
+    FILE = "file"
+
+
 class SemanticMode(StrEnum):
     """Whether the similarity channel runs: ``only`` ranks by it alone (with the
     ``symfuse[semantic]`` extra's neural channel beside it for prose, once its vectors are
@@ -413,6 +420,10 @@ class SearchRequest(Request):
         ResponseFormat,
         Field(description="flat: one list; grouped: results_by_repo {alias: {count, items}}"),
     ] = ResponseFormat.FLAT
+    group_by: Annotated[
+        GroupBy,
+        Field(description="file: one entry per file, its best hits inside (limit counts files)"),
+    ] = GroupBy.NONE
 
     at_commit: Annotated[
         str | None,
@@ -439,7 +450,13 @@ class SearchRequest(Request):
         return value.strip() if isinstance(value, str) else value
 
     @field_validator(
-        "semantic", "mode", "detail_level", "aggregation_mode", "response_format", mode="before"
+        "semantic",
+        "mode",
+        "detail_level",
+        "aggregation_mode",
+        "response_format",
+        "group_by",
+        mode="before",
     )
     @classmethod
     def _lower(cls, value: Any) -> Any:

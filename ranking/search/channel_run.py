@@ -234,7 +234,7 @@ def with_import_paths(
     known = known[np.argsort(-prepared.pagerank[known], kind="stable")]
     tiers = run.tiers.copy()
     tiers[known] = np.minimum(tiers[known], np.int8(MatchTier.FQN_SUFFIX))
-    return replace(_identity_first(prepared, run, known), tiers=tiers)
+    return replace(identity_first(prepared, run, known), tiers=tiers)
 
 
 _WORDS = re.compile(r"[a-z][a-z0-9]*(?: [a-z][a-z0-9]*){1,4}")
@@ -281,12 +281,10 @@ def with_spelled_names(
         found[np.argsort(-prepared.pagerank[found], kind="stable")] for found in (exact, joined)
     ]
     known = np.concatenate(ranks).astype(np.int64)
-    return replace(_identity_first(prepared, run, known), tiers=tiers, spelled=True)
+    return replace(identity_first(prepared, run, known), tiers=tiers, spelled=True)
 
 
-def _identity_first(
-    prepared: Prepared, run: ChannelRun, known: npt.NDArray[np.int64]
-) -> ChannelRun:
+def identity_first(prepared: Prepared, run: ChannelRun, known: npt.NDArray[np.int64]) -> ChannelRun:
     """``run`` whose identity ranking starts with ``known`` (the structural channel, which
     re-ranks the others' candidates, made again over them)."""
     identity = run.rankings.get(Channel.IDENTITY, Ranking.empty())

@@ -182,13 +182,14 @@ def file_outline(index: Index, path: str) -> FileOutline:
     key = paths.resolve_file(index, path, argument="path")
     entry = index.files[key]
     kids: dict[str | None, list[Symbol]] = {}
-    ids = {s.symbol_id for s in entry.symbols}
-    for s in entry.symbols:
+    definitions = entry.definitions()
+    ids = {s.symbol_id for s in definitions}
+    for s in definitions:
         kids.setdefault(s.parent if s.parent in ids else None, []).append(s)
 
     def build(parent: str | None) -> tuple[OutlineNode, ...]:
         return tuple(OutlineNode(s, build(s.symbol_id)) for s in kids.get(parent, ()))
 
     return FileOutline(
-        file=key, language=entry.language, count=len(entry.symbols), symbols=build(None)
+        file=key, language=entry.language, count=len(definitions), symbols=build(None)
     )

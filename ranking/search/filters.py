@@ -29,6 +29,7 @@ from symfuse.ranking.query.vocabulary import matched_kinds
 _KINDS = list(Kind)
 _KIND_CODE = {k: i for i, k in enumerate(_KINDS)}
 _DOCUMENT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.DOCUMENTS), dtype=np.int8)
+UNIT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.UNITS), dtype=np.int8)
 _ARGUMENTS = re.compile(r"[(\[<].*$", re.S)
 
 
@@ -128,6 +129,8 @@ class SymbolRoles(Protocol):
         self, positions: npt.NDArray[np.int64] | None = None
     ) -> npt.NDArray[np.bool_]: ...
 
+    def units(self) -> npt.NDArray[np.bool_]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class FilterTable:
@@ -141,10 +144,16 @@ class FilterTable:
     decorators: dict[str, npt.NDArray[np.int64]]
     # Per file: test, example or benchmark code (symfuse.ranking.fusion.roles), from its path.
     side_files: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
+    unit_rows: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         side = [role_of(f) is not Role.PRODUCT for f in self.files]
         object.__setattr__(self, "side_files", np.asarray(side, dtype=np.bool_))
+        object.__setattr__(self, "unit_rows", np.isin(self.kind, UNIT_CODES))
+
+    def units(self) -> npt.NDArray[np.bool_]:
+        """Whether each symbol is a file unit (a file's own, not a definition)."""
+        return self.unit_rows
 
     def documents(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """Whether each symbol of ``positions`` is a document's: a heading or a key."""

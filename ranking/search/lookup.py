@@ -17,12 +17,20 @@ import numpy.typing as npt
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.ranking.prepared.build import Prepared
+from symfuse.ranking.search.filters import UNIT_CODES
 
 _LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::\d+)?$")
 
 
-def _file_positions(prepared: Prepared, files: list[int]) -> npt.NDArray[np.int64]:
-    return np.flatnonzero(np.isin(prepared.filters.file, np.asarray(files, dtype=np.int32)))
+def _file_positions(
+    prepared: Prepared, files: list[int], *, units: bool = False
+) -> npt.NDArray[np.int64]:
+    """The symbols of ``files``: their definitions, and with ``units`` the files' own units."""
+    filters = prepared.filters
+    chosen = np.isin(filters.file, np.asarray(files, dtype=np.int32))
+    if not units:
+        chosen &= ~np.isin(filters.kind, UNIT_CODES)
+    return np.flatnonzero(chosen)
 
 
 def _matching_files(prepared: Prepared, path: str) -> list[int]:
@@ -54,7 +62,8 @@ def lookup(index: Index, prepared: Prepared, target: str) -> npt.NDArray[np.int6
     if match is not None:
         files = _matching_files(prepared, match.group("path"))
         if files:
-            return _enclosing(index, _file_positions(prepared, files), int(match.group("line")))
+            held = _file_positions(prepared, files, units=True)  # a line outside definitions
+            return _enclosing(index, held, int(match.group("line")))
     files = _matching_files(prepared, target)
     if files:
         return _file_positions(prepared, files)
@@ -96,5 +105,5 @@ def scope(index: Index, prepared: Prepared, drill_from: str) -> npt.NDArray[np.b
     files = _matching_files(prepared, drill_from) or _under_directory(prepared, drill_from)
     if not files:
         return None
-    mask[_file_positions(prepared, files)] = True
+    mask[_file_positions(prepared, files, units=True)] = True
     return mask

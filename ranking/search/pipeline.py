@@ -35,6 +35,7 @@ from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, S
 from symfuse.ranking.query.search_request import (
     Channel,
     FusionWeights,
+    GroupBy,
     SearchMode,
     SearchRequest,
     SemanticMode,
@@ -58,8 +59,17 @@ from symfuse.ranking.search.plans import (
     documents_demoted,
     documents_last,
 )
+from symfuse.ranking.search.qualified import with_qualified_names
 from symfuse.ranking.search.repositories import repository_mask
 from symfuse.ranking.search.snippets import with_code
+from symfuse.ranking.search.units import (
+    LIFT,
+    STANDING,
+    asks_for_files,
+    file_page,
+    files_resolved,
+    split_units,
+)
 
 if TYPE_CHECKING:
     from symfuse.ranking.query.parse import ParsedQuery
@@ -183,11 +193,16 @@ def ranked_run(
 ) -> tuple[ChannelRun, int]:
     """The channels' rankings of a ranked search, and how many symbols they matched."""
     depth = ranked_depth(request, prepared.size)
+    if not asks_for_files(request):  # file units fill places: each list goes deeper for them
+        depth = min(2 * depth, prepared.size)
     run = run_channels(prepared, request, query, mask, depth, shape, vectors)
     if "." in query and is_identifier_shaped(query):
         run = with_import_paths(index, prepared, run, query.strip(), mask)
     elif shape in (Shape.KEYWORDS, Shape.SENTENCE):
         run = with_spelled_names(prepared, run, query, mask)
+    if shape in (Shape.DOTTED, Shape.MIXED, Shape.SENTENCE):
+        dotted = shape is Shape.DOTTED
+        run = with_qualified_names(index, prepared, run, query.strip(), mask, dotted=dotted)
     return run, matched_count(run, prepared.size)
 
 
@@ -232,6 +247,43 @@ def fused_answer(
     base: SearchResponse,
 ) -> SearchResponse:
     """The channels of ``run`` fused, ordered by name-match level, cut to the page."""
+    files = None
+    if not asks_for_files(request):  # file units rank apart and join afterwards
+        depth = ranked_depth(request, len(ranked.symbols))
+        run, files, units_matched = split_units(run, ranked.roles.units(), ranked.pagerank, depth)
+        matched -= units_matched
+    fused = _ordered(ranked, request, query, shape, run)
+    if files is not None:
+        words = shape in (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED)  # a file's words count
+        lift, standing = (LIFT, STANDING) if words else (0.0, 0.0)  # names find definitions
+        fused, joined = files_resolved(fused, files, ranked.symbols, MIN_DEPTH, lift, standing)
+        matched += joined
+    fused, levels, lifted = _guarded(ranked, request, query, run, fused)
+    if request.min_score > 0:
+        keep = np.flatnonzero(np.round(fused.scores, SCORE_DIGITS) >= request.min_score)
+        fused, levels, lifted = fused.reorder(keep, fused.scores[keep]), levels[keep], lifted[keep]
+        matched = len(fused)
+    page = range(len(fused))[request.offset : request.offset + request.limit]
+    by_file = request.group_by is GroupBy.FILE
+    if by_file:
+        keep, matched = file_page(fused, ranked.symbols, request.offset, request.limit)
+        fused, levels, lifted = fused.reorder(keep, fused.scores[keep]), levels[keep], lifted[keep]
+        page = range(len(fused))
+    ran = tuple(c for c in Channel if c in run.rankings)
+    return replace(
+        base,
+        items=_items(ranked.symbols, page, run, fused, levels, lifted, base.search_mode, request),
+        total=matched,
+        by_file=by_file,
+        channels=ran,
+        weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
+    )
+
+
+def _ordered(
+    ranked: Ranked, request: SearchRequest, query: str, shape: Shape, run: ChannelRun
+) -> Fused:
+    """The channels of ``run`` fused, side code and documents demoted, re-ranked."""
     fused = _merge(run, request)
     if ranked_depth(request, len(ranked.symbols)) > MIN_DEPTH:
         # The first MIN_DEPTH candidates of each channel order the head of every page,
@@ -244,6 +296,14 @@ def fused_answer(
         # within the head every page length shares (see extended)
         head = min(CANDIDATES, MIN_DEPTH)
         fused = reranked(fused, ranked.symbols, query, ranked.translation, ids, head)
+    return fused
+
+
+def _guarded(
+    ranked: Ranked, request: SearchRequest, query: str, run: ChannelRun, fused: Fused
+) -> tuple[Fused, npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """``fused`` with exact names first (the guard), each item's name-match level, and
+    whether the guard lifted it."""
     lifted = np.zeros(len(fused), dtype=np.bool_)
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     named = is_identifier_shaped(query) or run.spelled
@@ -257,32 +317,21 @@ def fused_answer(
         order += documents_last(fused, ranked.roles, request, query)
         fused, lifted = guard_first(fused, levels, order, level_reasons(levels))
         levels = np.sort(levels)
-    if request.min_score > 0:
-        keep = np.flatnonzero(np.round(fused.scores, SCORE_DIGITS) >= request.min_score)
-        fused, levels, lifted = fused.reorder(keep, fused.scores[keep]), levels[keep], lifted[keep]
-        matched = len(fused)
-    ran = tuple(c for c in Channel if c in run.rankings)
-    return replace(
-        base,
-        items=_items(ranked.symbols, request, run, fused, levels, lifted, base.search_mode),
-        total=matched,
-        channels=ran,
-        weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
-    )
+    return fused, levels, lifted
 
 
 def _items(
     symbols: Sequence[Symbol],
-    request: SearchRequest,
+    page: range,
     run: ChannelRun,
     fused: Fused,
     levels: npt.NDArray[np.int8],
     lifted: npt.NDArray[np.bool_],
     mode: SearchMode,
+    request: SearchRequest,
 ) -> tuple[SearchItem, ...]:
-    """The requested page of ``fused`` as items (tiers, guard boosts; with ``fusion_debug``
+    """The ``page`` of ``fused`` as items (tiers, guard boosts; with ``fusion_debug``
     each channel's rank and contribution, and the adjustments made after fusion)."""
-    page = range(len(fused))[request.offset : request.offset + request.limit]
     top = float(fused.scores[0]) if len(fused) else 0.0
     # Python numbers for the page (a 200-item editor page read numpy scalars one by one)
     at = slice(page.start, page.stop)

@@ -55,6 +55,7 @@ DESCRIBED_KINDS = (
     Kind.INTERFACE,
     Kind.STRUCT,
     Kind.ENUM,
+    Kind.FILE,
 )
 
 
@@ -143,7 +144,7 @@ def classify(query: str) -> Shape:
     if is_path_shaped(q):
         return Shape.PATH
     if is_identifier_shaped(q):
-        return Shape.DOTTED if re.search(r"\.|::|#", q) else Shape.IDENTIFIER
+        return Shape.DOTTED if re.search(r"\.|::|#|\\|->", q) else Shape.IDENTIFIER
     if code_tokens(q):
         return Shape.MIXED
     return Shape.SENTENCE if is_sentence(q) else Shape.KEYWORDS

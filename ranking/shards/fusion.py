@@ -24,6 +24,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.indexer.model import Kind
 from symfuse.ranking.channels import structural
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.topk import Ranking
@@ -46,15 +47,21 @@ G = TypeVar("G", bound=np.generic)
 class Flags:
     """The shards' test-code and document flags of every candidate (:class:`SymbolRoles`)."""
 
-    def __init__(self, side: npt.NDArray[np.bool_], docs: npt.NDArray[np.bool_]) -> None:
+    def __init__(
+        self, side: npt.NDArray[np.bool_], docs: npt.NDArray[np.bool_], units: npt.NDArray[np.bool_]
+    ) -> None:
         self.side = side
         self.docs = docs
+        self.unit_rows = units
 
     def documents(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         return self.docs[positions]
 
     def side_code(self, positions: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.bool_]:
         return self.side if positions is None else self.side[positions]
+
+    def units(self) -> npt.NDArray[np.bool_]:
+        return self.unit_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +106,8 @@ def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchRes
     own = [p.levels if ok else p.plain for p, ok in zip(parts, agree, strict=True)]
     levels = _joined(own, np.int8)
     side = _joined([p.side for p in parts], np.bool_)
-    flags = Flags(side, _joined([p.documents for p in parts], np.bool_))
+    units = np.fromiter((s.kind in Kind.UNITS for s in symbols), np.bool_, len(symbols))
+    flags = Flags(side, _joined([p.documents for p in parts], np.bool_), units)
     depth = ranked_depth(request, len(symbols))
     rankings = _rankings(parts, agree, starts, depth)
     weights = parts[0].weights if parts else request.fusion_weights

@@ -66,10 +66,16 @@ def render_text(response: SearchResponse) -> str:
     if "tiers" in data:
         for tier, items in data["tiers"].items():
             blocks.append(f"[{tier}]\n" + _with_snippets(items, columns))
+    elif "files" in data:  # group_by file: each file, then its hits
+        inner = tuple(c for c in columns if c != "file")
+        for entry in data["files"]:
+            blocks.append(f"{entry['file']}\n" + _with_snippets(entry["items"], inner))
     else:
         blocks.append(_with_snippets(data["items"], columns))
+    shown = len(data["files"]) if "files" in data else len(response.items)
     summary = (
-        f"{len(response.items)} of {response.total} (offset {response.offset}), "
+        f"{shown} of {response.total}{' files' if response.by_file else ''} "
+        f"(offset {response.offset}), "
         f"mode {response.search_mode.value}, channels: "
         f"{', '.join(c.value for c in response.channels) or 'none'}"
     )

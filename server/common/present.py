@@ -182,6 +182,7 @@ class Grouping(StrEnum):
     USAGES_BY_FILE = "usages_by_file"  # {"files": [{file, count, usages}]}, rows without file
     IMPACT_BY_FILE = "impact_by_file"  # {"files": [{file, test, items}]}
     TYPES_BY_DIRECTION = "types_by_direction"  # {"supertypes": [...], "subtypes": [...]}
+    HITS_BY_FILE = "hits_by_file"  # {"files": [{file, items}]}, group_by file
 
 
 TIERS = ("high", "medium", "low")
@@ -206,6 +207,13 @@ def group(data: dict[str, Any], rows_key: str, grouping: Grouping) -> dict[str, 
             "files": [
                 {"file": file, "count": len(found), "usages": _without(found, "file")}
                 for file, found in _by_field(rows, "file").items()
+            ]
+        }
+    elif grouping is Grouping.HITS_BY_FILE:
+        by_file = _by_field(({"file": _file_of(row), **row} for row in rows), "file")
+        groups = {
+            "files": [
+                {"file": file, "items": _without(found, "file")} for file, found in by_file.items()
             ]
         }
     elif grouping is Grouping.IMPACT_BY_FILE:
@@ -238,6 +246,11 @@ def _by_field(rows: Iterable[dict[str, Any]], key: str) -> dict[Any, list[dict[s
     return found
 
 
+def _file_of(row: dict[str, Any]) -> Any:
+    """A row's file, or the path its symbol id starts with (``path::Name#kind``)."""
+    return row.get("file") or str(row.get("symbol_id", "")).partition("::")[0]
+
+
 def _where(rows: Iterable[dict[str, Any]], key: str, value: Any) -> list[dict[str, Any]]:
     return [row for row in rows if row.get(key) == value]
 
@@ -247,11 +260,14 @@ def _without(rows: Iterable[dict[str, Any]], *keys: str) -> list[dict[str, Any]]
 
 
 def search_grouping(response: SearchResponse) -> Grouping | None:
-    """How a search answer is grouped: by tier in tiered mode, by repository when the
-    request asked ``response_format: grouped``, else not at all."""
+    """How a search answer is grouped: by file when the request asked ``group_by: file``,
+    by tier in tiered mode, by repository when it asked ``response_format: grouped``,
+    else not at all."""
     from symfuse.ranking.api import SearchMode
     from symfuse.ranking.query.search_request import ResponseFormat
 
+    if response.by_file:
+        return Grouping.HITS_BY_FILE
     if response.search_mode is SearchMode.TIERED:
         return Grouping.TIERS
     if response.response_format is ResponseFormat.GROUPED:

@@ -486,5 +486,5 @@ def _languages(index: Index) -> tuple[LanguageCount, ...]:
     symbols: dict[str, int] = {}
     for entry in index.files.values():
         files[entry.language] = files.get(entry.language, 0) + 1
-        symbols[entry.language] = symbols.get(entry.language, 0) + len(entry.symbols)
+        symbols[entry.language] = symbols.get(entry.language, 0) + entry.definition_count
     return tuple(LanguageCount(lang, files[lang], symbols[lang]) for lang in sorted(files))

@@ -149,7 +149,7 @@ async def document_symbol(
         entry = index.files.get(key)
         if entry is None:
             return None
-        return lsp_convert.document_symbols(ls.state.mapper(index, key), entry.symbols)
+        return lsp_convert.document_symbols(ls.state.mapper(index, key), entry.definitions())
 
     return await query(ls, answer)
 

@@ -110,7 +110,7 @@ def test_a_live_buffer_edited_twice_has_the_names_of_its_text(tmp_path: Path) ->
         live.set_overlay(root / "mod.py", text.replace("second", "third"), link=False)
         assert "mod.py" in live._trees
         with live.reading() as index:
-            names = {s.name for s in index.files["mod.py"].symbols}
+            names = {s.name for s in index.files["mod.py"].definitions()}
         assert names == {"first", "third"}
         live.clear_overlay(root / "mod.py")
         assert "mod.py" not in live._trees

@@ -180,7 +180,7 @@ def test_a_byte_order_mark_does_not_shift_the_first_line(tmp_path: Path) -> None
     index, _ = update_index(config)
 
     def spans(key: str) -> list[tuple[str, int, int, int, int]]:
-        found = index.files[key].symbols
+        found = index.files[key].definitions()
         return [(s.name, s.line, s.col, s.name_col, s.name_end_col) for s in found]
 
     assert spans("marked.py") == spans("plain.py")

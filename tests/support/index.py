@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,6 +13,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.store.objects import Store
 from symfuse.indexer.update.workspace import update_index
 from tests.support.cli import write_tree
+from tests.support.paths import FIXTURES
 
 SAFETY = 30.0  # seconds: only turns a lock that is never released into a failure
 
@@ -21,6 +23,13 @@ def index_of_tree(folder: Path, files: dict[str, str]) -> Index:
     root = write_tree(folder / "ws", files)
     config = IndexConfig(roots=(root,), index_dir=folder / "index", progress=False)
     built, _ = update_index(config)
+    return built
+
+
+def index_of_fixture(folder: Path, name: str) -> Index:
+    """The index of a copy of tests/fixtures/``name`` under ``folder``/ws."""
+    root = shutil.copytree(FIXTURES / name, folder / "ws")
+    built, _ = update_index(IndexConfig(roots=(root,), index_dir=folder / "index", progress=False))
     return built
 
 

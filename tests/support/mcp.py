@@ -64,6 +64,14 @@ class Workspace:
         return IndexService(self.config())
 
 
+def fixture_workspace(tmp_path: Path, name: str) -> Workspace:
+    """A copy of tests/fixtures/``name``, an empty home and an index dir under tmp_path."""
+    root = shutil.copytree(FIXTURES / name, tmp_path / "ws")
+    home = tmp_path / "home"
+    home.mkdir()
+    return Workspace(root, tmp_path / "index", home, tmp_path / "server-stderr.log")
+
+
 def copy_workspace(tmp_path: Path) -> Workspace:
     """A copy of tests/fixtures/mcp_workspace, an empty home and an index dir under tmp_path."""
     root = tmp_path / "ws"

@@ -25,12 +25,12 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Symbol
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.neural.model import SentenceModel
 from symfuse.ranking.search.plans import DESCRIBED_KINDS
 from symfuse.ranking.text import paths
 
-EMBEDDED_KINDS = frozenset(DESCRIBED_KINDS)  # the kinds prose queries rank
+EMBEDDED_KINDS = frozenset(DESCRIBED_KINDS) - Kind.UNITS  # definitions prose queries rank
 BODY_LINES = 12  # lines after the signature that join the text (the model reads 128 pieces)
 DOC_CHARS = 400
 RECIPE = 1  # version of symbol_text: part of the cache's name, with the model and its length

@@ -39,6 +39,19 @@ async def test_workspace_symbol_ranks_the_typed_name_first(tmp_path: Path) -> No
         assert await s.symbols("") == []
 
 
+async def test_workspace_symbol_lists_files_as_file_symbols(tmp_path: Path) -> None:
+    # every code file is a searchable unit (issue 35): kind File, its range the whole file
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        found = await s.symbols("kind:file shapes")
+        assert found[0].name == "shapes.py"
+        assert found[0].kind == lsp.SymbolKind.File
+        assert isinstance(found[0].location, lsp.Location)
+        assert found[0].location.uri == s.uri("geometry/shapes.py")
+        assert found[0].location.range.start == lsp.Position(0, 0)
+        assert (await s.names("Rectangle"))[0] == "Rectangle"  # a name still finds itself
+
+
 async def test_workspace_symbol_filters(tmp_path: Path) -> None:
     async with lsp_session(tmp_path) as s:
         await s.wait_ready()

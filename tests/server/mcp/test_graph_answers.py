@@ -4,18 +4,13 @@ Go's init, interface methods and re-exported TypeScript API are not dead code.""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from tests.support.mcp import Workspace, call, mcp_session
-from tests.support.paths import FIXTURES
+from tests.support.mcp import Workspace, call, fixture_workspace, mcp_session
 
 
 def graph_workspace(tmp_path: Path) -> Workspace:
-    root = shutil.copytree(FIXTURES / "graph_answers", tmp_path / "ws")
-    home = tmp_path / "home"
-    home.mkdir()
-    return Workspace(root, tmp_path / "index", home, tmp_path / "server-stderr.log")
+    return fixture_workspace(tmp_path, "graph_answers")
 
 
 async def test_usages_and_dead_code_an_agent_can_act_on(tmp_path: Path) -> None:

@@ -1,0 +1,127 @@
+"""Qualified names as each language writes them: ``A.B``, ``A::B``, ``A\\B``, ``a->b``.
+
+A qualified name's last part is a definition's name; the parts before it say where it
+lives, in whatever a language puts there: the enclosing class or namespace (its fqn), a
+package or module that is a folder or a file (``serde_json::ser::Formatter`` is the
+``Formatter`` of ``src/ser.rs``; ``Uri.resolveImport`` the ``resolveImport`` of
+``src/Uri.zig``; ``GuzzleHttp\\Client::requestAsync`` a method of ``Client`` in
+``src/Client.php``). Of the definitions so named, those whose fqn or path hold most of
+the qualifier's parts lead the identity channel (a dotted query: at the fqn-suffix tier,
+which the exact-name guard raises; a sentence naming one: as an exact name). A part that
+names nothing (a crate's or vendor's own name) counts for no candidate and changes no
+order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.prepared.build import Prepared
+from symfuse.ranking.search.channel_run import ChannelRun, identity_first
+
+_SEPARATOR = re.compile(r"::|->|\\|\.|#|/")
+_ARGUMENTS = re.compile(r"\(.*\)$")
+# a qualified name inside a sentence, with a call's arguments when written
+_IN_PROSE = re.compile(r"[\w$]+(?:(?:::|->|\\|\.|#)[\w$!?]+)+(?:\([^()]*\))?")
+
+
+def qualified_parts(token: str) -> tuple[list[str], str] | None:
+    """``A::B::c(x)`` -> (["a", "b"], "c"): the qualifier's parts, lower-cased, and the
+    name; None when ``token`` is not a qualified name."""
+    bare = _ARGUMENTS.sub("", token.strip().strip("`"))
+    parts = [p for p in _SEPARATOR.split(bare) if p]
+    if len(parts) < 2 or not all(re.fullmatch(r"[\w$!?]+", p) for p in parts):
+        return None
+    return [p.lower() for p in parts[:-1]], parts[-1]
+
+
+def _loose(word: str) -> str:
+    return word.replace("_", "").replace("-", "")
+
+
+def _fit(qualifier: list[str], name: str, symbol: Symbol, arguments: list[str]) -> tuple[int, ...]:
+    """How well ``symbol`` fits the qualified name (smaller is better): the fqn ending in
+    the qualifier, the qualifier's parts among its scopes (twice) and its path's folders
+    and stem, the call's argument words in its signature, the name as written, fewer
+    scopes, a type or module before a routine."""
+    scopes = [w for w in _SEPARATOR.split(symbol.container.lower()) if w]
+    folder, _, file = symbol.file.lower().rpartition("/")
+    path = {w for w in folder.split("/") if w} | {file.split(".", 1)[0]}
+    path |= {_loose(w) for w in path}
+    loose_scopes = set(scopes) | {_loose(w) for w in scopes}
+    suffix = scopes[-len(qualifier) :] == qualifier
+    in_scope = sum(q in loose_scopes or _loose(q) in loose_scopes for q in qualifier)
+    on_path = sum(q in path or _loose(q) in path for q in qualifier)
+    signature = symbol.signature.lower()
+    said = sum(a in signature for a in arguments)
+    routine = symbol.kind in Kind.CALLABLES
+    return (-suffix, -(2 * in_scope + on_path), -said, symbol.name != name, len(scopes), routine)
+
+
+def qualified_matches(
+    index: Index,
+    prepared: Prepared,
+    token: str,
+    mask: npt.NDArray[np.bool_] | None,
+) -> npt.NDArray[np.int64]:
+    """The definitions ``token`` (a qualified name) names that fit it best (:func:`_fit`),
+    by PageRank; none when no definition so named lives where it says and there are
+    several (a part naming nothing, such as a crate's own name, then decides nothing)."""
+    parsed = qualified_parts(token)
+    if parsed is None:
+        return np.zeros(0, dtype=np.int64)
+    qualifier, name = parsed
+    call = _ARGUMENTS.search(token.strip().strip("`"))
+    arguments = re.findall(r"\w+", call.group(0).lower()) if call else []
+    found = prepared.names.lower.equal(name.lower())
+    if mask is not None:
+        found = found[mask[found]]
+    symbols = index.symbols
+    fits = [
+        (_fit(qualifier, name, symbols[p], arguments), -prepared.pagerank[p], p)
+        for p in found.tolist()
+        if symbols[p].kind not in Kind.UNITS
+    ]
+    if not fits:
+        return np.zeros(0, dtype=np.int64)
+    fits.sort()
+    best = fits[0][0]
+    if best[0] == 0 and best[1] == 0 and len(fits) > 1:
+        # it lives nowhere the qualifier says: a package's or crate's own name, which
+        # names its top-level definitions (serde_json::from_str), if any
+        top = [p for fit, _, p in fits if fit[4] == 0]
+        return np.asarray(top if len(top) < len(fits) else [], dtype=np.int64)
+    return np.asarray([p for fit, _, p in fits if fit[:3] == best[:3]], dtype=np.int64)
+
+
+def with_qualified_names(
+    index: Index,
+    prepared: Prepared,
+    run: ChannelRun,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    *,
+    dotted: bool,
+) -> ChannelRun:
+    """``run`` with the definitions the query's qualified names name leading the identity
+    channel: the whole query when ``dotted``, else each qualified code token of a
+    sentence (then as exact names the guard puts first)."""
+    tokens = [query] if dotted else _IN_PROSE.findall(query)
+    found = [qualified_matches(index, prepared, t, mask) for t in tokens]
+    known = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+    if not known.shape[0]:
+        return run
+    known = known[np.sort(np.unique(known, return_index=True)[1])]
+    tiers = run.tiers.copy()
+    tier = MatchTier.FQN_SUFFIX if dotted else MatchTier.EXACT
+    tiers[known] = np.minimum(tiers[known], np.int8(tier))
+    return replace(
+        identity_first(prepared, run, known), tiers=tiers, spelled=run.spelled or not dotted
+    )

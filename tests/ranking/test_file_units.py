@@ -1,0 +1,123 @@
+"""File units (issue 35): every code file is a searchable unit of kind ``file``; a file
+that matches lifts its best definition and leaves the list, or stands when none of its
+definitions ranks (a file of top-level code); ``group_by: file`` answers file by file.
+On tests/fixtures/file_units (a JavaScript file with no definition, two Python modules,
+a Markdown page)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind
+from symfuse.indexer.update.workspace import update_index
+from symfuse.ranking.api import SearchRequest, search
+from symfuse.ranking.query.responses import SearchResponse
+from tests.support.index import index_of_fixture
+from tests.support.paths import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_fixture(tmp_path_factory.mktemp("file-units"), "file_units")
+
+
+def run(index: Index, **fields: Any) -> SearchResponse:
+    return search(index, SearchRequest.from_mapping(fields))
+
+
+def test_every_code_file_has_one_unit_spanning_it(index: Index) -> None:
+    units = {s.file: s for s in index.symbols if s.kind is Kind.FILE}
+    assert set(units) == {"server/middleware.js", "shop/payment.py", "shop/orders.py"}
+    orders = units["shop/orders.py"]
+    assert (orders.name, orders.fqn, orders.line, orders.col) == (
+        "orders.py",
+        "shop/orders.py",
+        1,
+        1,
+    )
+    lines = (FIXTURES / "file_units" / "shop" / "orders.py").read_text().splitlines()
+    assert orders.end_line == len(lines)  # to the file's last line
+    assert orders.signature == "Order, checkout, cancel, reopen, archive, MAX_ITEMS"
+    assert orders.doc == "Orders: what a customer bought, and checking them out."
+    assert units["server/middleware.js"].doc.startswith("Wires the request logging")
+    # the file's own unit is not one of its definitions
+    entry = index.files["shop/orders.py"]
+    assert all(s.kind is not Kind.FILE for s in entry.definitions())
+    assert entry.definition_count == len(entry.symbols) - 1
+    assert index.files["README.md"].definition_count == len(index.files["README.md"].symbols)
+
+
+def test_a_file_of_top_level_code_is_found_by_what_it_does(index: Index) -> None:
+    response = run(index, query="which middleware compresses responses and keeps the session")
+    (found,) = [i.symbol for i in response.items if i.symbol.file == "server/middleware.js"]
+    assert found.kind is Kind.FILE  # the file has no definition: the file is the answer
+
+
+def test_a_file_unit_lifts_its_best_definition_and_leaves_the_list(index: Index) -> None:
+    response = run(index, query="charge the card of the customer", fusion_debug=True)
+    assert response.items[0].symbol.kind is not Kind.FILE
+    files_with_definitions = {
+        i.symbol.file for i in response.items if i.symbol.kind is not Kind.FILE
+    }
+    units = [i.symbol for i in response.items if i.symbol.kind is Kind.FILE]
+    assert not any(u.file in files_with_definitions for u in units)
+    assert response.total == len(
+        run(index, query="charge the card of the customer", limit=200).items
+    )
+
+
+def test_names_still_find_their_definition_first(index: Index) -> None:
+    assert run(index, query="PaymentGateway").items[0].symbol.kind is Kind.CLASS
+    assert run(index, query="checkout").items[0].symbol.kind is Kind.FUNCTION
+
+
+def test_a_kind_filter_asks_for_files(index: Index) -> None:
+    found = run(index, query="payment", kind=["file"]).items
+    assert [i.symbol.file for i in found][:1] == ["shop/payment.py"]
+    assert {i.symbol.kind for i in found} == {Kind.FILE}
+
+
+def test_a_path_lists_definitions_and_a_top_level_line_names_its_file(index: Index) -> None:
+    listed = run(index, query="shop/payment.py").items
+    assert [i.symbol.name for i in listed] == [
+        "PaymentGateway", "charge", "refund", "format_amount",
+    ]  # fmt: skip
+    (line,) = run(index, query="shop/orders.py:31").items  # MAX_ITEMS = 50 is a definition
+    assert line.symbol.name == "MAX_ITEMS"
+    (blank,) = run(index, query="shop/orders.py:2").items  # a line outside every definition
+    assert blank.symbol.kind is Kind.FILE
+
+
+def test_group_by_file_answers_file_by_file(index: Index) -> None:
+    flat = run(index, query="order paid", limit=50)
+    grouped = run(index, query="order paid", group_by="file", limit=2)
+    assert grouped.by_file
+    files = list(dict.fromkeys(i.symbol.file for i in grouped.items))
+    assert files == list(dict.fromkeys(i.symbol.file for i in flat.items))[:2]
+    assert grouped.total == len({i.symbol.file for i in flat.items})
+    for file in files:  # a file's hits together, at most three, best first
+        inside = [i for i in grouped.items if i.symbol.file == file]
+        assert 1 <= len(inside) <= 3
+        assert inside == [i for i in flat.items if i.symbol.file == file][: len(inside)]
+    rest = run(index, query="order paid", group_by="file", limit=2, offset=2)
+    assert not set(files) & {i.symbol.file for i in rest.items}
+    assert rest.to_dict()["group_by"] == "file"
+
+
+def test_answers_keep_their_shape_on_a_repository_of_files(tmp_path: Path) -> None:
+    # Each of the five modules matches by its path and body; each keeps one place.
+    files = {f"pkg/mod{i}.py": f"def handle_{i}(event):\n    return {i}\n" for i in range(5)}
+    for rel, text in files.items():
+        (tmp_path / "ws" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "ws" / rel).write_text(text)
+    built, _ = update_index(
+        IndexConfig(roots=(tmp_path / "ws",), index_dir=tmp_path / "index", progress=False)
+    )
+    response = run(built, query="handle the event")
+    assert [i.symbol.kind for i in response.items] == [Kind.FUNCTION] * 5
+    assert response.total == 5

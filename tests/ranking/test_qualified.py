@@ -1,0 +1,65 @@
+"""Qualified names in each language's own separators (issue 35, items 3 and 4): the parts
+before the name say where it lives (a scope, a folder or file, a crate's own name), and
+a call's arguments pick an overload; a qualified name inside a sentence leads too. On
+tests/fixtures/qualified (Rust, PHP, Java, Zig)."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfuse.indexer.index import Index
+from symfuse.ranking.api import SearchRequest
+from symfuse.ranking.query import operations
+from symfuse.ranking.search.qualified import qualified_parts
+from tests.support.index import index_of_fixture
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_fixture(tmp_path_factory.mktemp("qualified"), "qualified")
+
+
+def first(index: Index, query: str) -> tuple[str, str, int]:
+    answer = operations.search(index, SearchRequest.from_mapping({"query": query, "limit": 5}))
+    symbol = answer.items[0].symbol  # type: ignore[union-attr]
+    return symbol.file, symbol.fqn, symbol.line
+
+
+def test_the_parts_of_a_qualified_name() -> None:
+    assert qualified_parts("serde_json::ser::Formatter") == (["serde_json", "ser"], "Formatter")
+    assert qualified_parts("GuzzleHttp\\Client::send") == (["guzzlehttp", "client"], "send")
+    assert qualified_parts("JsonWriter.value(double)") == (["jsonwriter"], "value")
+    assert qualified_parts("conn->close") == (["conn"], "close")
+    assert qualified_parts("Formatter") is None
+    assert qualified_parts("a sentence") is None
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # a module that is a file: src/ser.rs; the crate's own name names nothing
+        ("serde_json::ser::Formatter", ("src/ser.rs", "Formatter", 4)),
+        # a crate's name before a name defined at top level and as a method: the function
+        ("serde_json::from_str", ("src/de.rs", "from_str", 13)),
+        # a Zig file is a struct: Uri.zig's resolveImport, not analysis.zig's
+        ("Uri.resolveImport", ("zig/src/Uri.zig", "resolveImport", 3)),
+        # PHP: the namespace's function, not the class's method of the same name
+        ("GuzzleHttp\\json_decode", ("php/src/functions.php", "json_decode", 5)),
+        ("GuzzleHttp\\Utils::json_decode", ("php/src/Utils.php", "Utils.json_decode", 12)),
+        # a call's argument types pick the overload
+        ("JsonWriter.value(double)", ("java/com/example/JsonWriter.java", "JsonWriter.value", 12)),
+    ],
+)
+def test_a_qualified_name_finds_where_it_lives(
+    index: Index, query: str, expected: tuple[str, str, int]
+) -> None:
+    assert first(index, query) == expected
+
+
+def test_a_qualified_name_inside_a_sentence_leads(index: Index) -> None:
+    assert first(index, "the serde_json::ser::Formatter trait") == ("src/ser.rs", "Formatter", 4)
+    assert first(index, "how does JsonWriter.value(double) write a number") == (
+        "java/com/example/JsonWriter.java",
+        "JsonWriter.value",
+        12,
+    )
