@@ -114,7 +114,7 @@ def extract_tree(
     index parses a file's next version incrementally, from the previous one's tree."""
     spec = languages.supported()[language]
     problems: list[str] = []
-    if tree.root_node.has_error:
+    if tree.root_node.has_error and not spec.stand_in:
         problems.append("syntax errors; indexed what the parser recovered")
     columns = Columns(source)
     defs, raw_refs = _collect(language, tree, source, definitions_only)

@@ -26,7 +26,9 @@ class LanguageSpec:
 
     ``grammar`` is the tree-sitter-language-pack name; ``module_fqn`` says that a
     file's path is part of its symbols' qualified names (Python-style packages);
-    ``comment_docs`` says that comments right above a definition are its doc.
+    ``comment_docs`` says that comments right above a definition are its doc;
+    ``stand_in`` that the grammar is a close relative's (Teal read as Lua), whose syntax
+    errors are expected and not reported as the file's problems.
     """
 
     name: str
@@ -35,6 +37,7 @@ class LanguageSpec:
     filenames: tuple[str, ...] = ()
     module_fqn: bool = False
     comment_docs: bool = True
+    stand_in: bool = False
 
     @property
     def grammar_name(self) -> str:
@@ -58,6 +61,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("swift", (".swift",)),
     LanguageSpec("scala", (".scala", ".sc")),
     LanguageSpec("lua", (".lua",)),
+    # Teal (typed Lua): no grammar in the pack; Lua's recovers its functions and records
+    LanguageSpec("teal", (".tl",), grammar="lua", stand_in=True),
     LanguageSpec("bash", (".sh", ".bash")),
     LanguageSpec("dart", (".dart",)),
     LanguageSpec("elixir", (".ex", ".exs")),
@@ -115,6 +120,7 @@ _FAMILY = {
     "svelte": "javascript",
     "glsl": "c",
     "hlsl": "c",
+    "teal": "lua",
 }
 
 
