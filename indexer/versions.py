@@ -19,7 +19,8 @@ from __future__ import annotations
 # 6: declared source encodings (PEP 263, UTF-16/32 byte order marks); headings without markup.
 # 8: names as values: dict and set members, defaults, comparisons, this.member, TS types.
 # 9: a file unit per code file (extract/units.py).
-EXTRACTOR_VERSION = 9
+# 10: Haskell functions from signature to last equation, Haddock docs; Teal files.
+EXTRACTOR_VERSION = 10
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

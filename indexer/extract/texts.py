@@ -30,7 +30,7 @@ _WRAPPERS = frozenset(
 # siblings between a definition and its leading comment: TypeScript decorators, Rust attributes
 _DOC_TRANSPARENT = frozenset({"decorator", "attribute_item"})
 SPACES = re.compile(r"\s+")
-_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+|;+|%+|\(\*)\s?")
+_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+(?:\s?[|^])?|;+|%+|\(\*)\s?")
 _LAST_NAME = re.compile(r"([A-Za-z_$][\w$]*)[^\w$]*$")
 
 
@@ -75,7 +75,7 @@ def _trim_doc(text: str) -> str:
 
 
 def _is_comment(node: Node | None) -> bool:
-    return node is not None and "comment" in node.type
+    return node is not None and ("comment" in node.type or node.type == "haddock")
 
 
 def comment_doc(node: Node) -> str:
@@ -92,7 +92,7 @@ def comment_doc(node: Node) -> str:
     while sibling is not None and sibling.type in _DOC_TRANSPARENT:
         expected_row = sibling.start_point[0]  # doc comments go above decorators too
         sibling = sibling.prev_sibling
-    while sibling is not None and "comment" in sibling.type:
+    while sibling is not None and _is_comment(sibling):
         if sibling.end_point[0] < expected_row - 1:
             break
         comments.append(node_text(sibling))
