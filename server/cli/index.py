@@ -78,7 +78,8 @@ def _register_symbols(
         help=f"only this kind: {', '.join(k.value for k in Kind)}"
         ", or an alias (func, cls, ctor, ...)",
     )
-    format_option(p, tuple(OutputFormat), OutputFormat.JSONL)
+    shown = (OutputFormat.JSON, OutputFormat.JSONL, OutputFormat.TOON, OutputFormat.TEXT)
+    format_option(p, shown, OutputFormat.JSONL)
     p.add_argument(
         "--at-commit",
         default=None,

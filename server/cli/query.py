@@ -33,12 +33,16 @@ from symfuse.ranking.query.requests import (
     UsagesRequest,
 )
 from symfuse.server.cli.common import format_option, stored_histories
+from symfuse.server.cli.locations import inner_name, location, summary_on_stderr, symbol_line
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render, table
 from symfuse.server.common.present import Grouping, group
 
 _FORMATS = (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON)
+# Commands whose text form is location lines (:mod:`.locations`), the table kept as -f table.
+_LOCATED_COMMANDS = frozenset({"usages", "callers", "callees"})
+_LOCATED = (OutputFormat.TEXT, OutputFormat.TABLE, OutputFormat.JSON, OutputFormat.TOON)
 
 
 def register(
@@ -60,7 +64,8 @@ def register(
     }
     for name, handler in handlers.items():
         op = operation(name)
-        p = _parser(sub, common, name, op.summary)
+        formats = _LOCATED if name in _LOCATED_COMMANDS else _FORMATS
+        p = _parser(sub, common, name, op.summary, formats)
         add_request_options(p, op.request, primary_required=name in ("text", "deps", "read"))
         p.set_defaults(handler=handler, operation=name)
     # `get --show-evolution` under its own name, a symbol (id or name) as the argument
@@ -74,6 +79,7 @@ def _parser(
     common: argparse.ArgumentParser,
     name: str,
     helptext: str,
+    formats: tuple[OutputFormat, ...] = _FORMATS,
 ) -> argparse.ArgumentParser:
     p = sub.add_parser(
         name, parents=[common], help=helptext, description=helptext[0].upper() + helptext[1:] + "."
@@ -86,7 +92,7 @@ def _parser(
         metavar="ROOT",
         help="a workspace root (repeatable; default: .)",
     )
-    format_option(p, _FORMATS, OutputFormat.TEXT)
+    format_option(p, formats, OutputFormat.TEXT)
     return p
 
 
@@ -97,10 +103,13 @@ def _index(args: argparse.Namespace) -> Any:
     return index
 
 
-def _emit(data: dict[str, Any], fmt: OutputFormat, text_form: str) -> int:
+def _emit(data: dict[str, Any], fmt: OutputFormat, text_form: str, table_form: str = "") -> int:
     total = data.get("total")
     note_results(total if isinstance(total, int) else 1)
-    print(text_form if fmt is OutputFormat.TEXT else render(data, fmt))
+    if fmt is OutputFormat.TABLE:
+        print(table_form)
+    else:
+        print(text_form if fmt is OutputFormat.TEXT else render(data, fmt))
     return 0
 
 
@@ -124,7 +133,20 @@ def run_usages(args: argparse.Namespace) -> int:
     body = table(rows, columns)
     footer = _footer({**data, "usages": rows})
     targets = ", ".join(t.symbol_id for t in result.targets[:MAX_SHOWN_TARGETS])
-    return _emit(data, args.output_format, f"usages of {targets}\n{body}\n{footer}")
+    if args.output_format is OutputFormat.TEXT:
+        summary_on_stderr([f"usages of {targets}", footer])
+    lines = "\n".join(_usage_line(row) for row in rows)
+    table_form = f"usages of {targets}\n{body}\n{footer}"
+    return _emit(data, args.output_format, lines, table_form)
+
+
+def _usage_line(row: dict[str, Any]) -> str:
+    """``file:line:col: call in Order.label: return format_price(x)``."""
+    enclosing = row.get("enclosing")
+    where = f" in {inner_name(enclosing) or enclosing}" if enclosing else ""
+    sure = "" if row["confidence"] >= 1 else f" ({row['confidence']:.2f})"
+    message = f"{row['kind']}{where}{sure}: {str(row['text']).strip()}"
+    return location(row["file"], row["line"], row["column"], message)
 
 
 def run_text(args: argparse.Namespace) -> int:
@@ -211,7 +233,19 @@ def run_calls(args: argparse.Namespace) -> int:
     body = table(rows, ("depth", "kind", "name", "file", "line", "confidence", "sites"))
     head = f"{result.direction} of {result.root.symbol_id}"
     more = " (cut; raise --limit)" if result.truncated else ""
-    return _emit(data, args.output_format, f"{head}\n{body}\n{result.total} total{more}")
+    if args.output_format is OutputFormat.TEXT:
+        summary_on_stderr([head, f"{result.total} total{more}"])
+    verb = "calls at" if result.direction == "callers" else "called at"
+    lines = [
+        symbol_line(
+            edge.symbol,
+            f"{f'depth {edge.depth}, ' if edge.depth > 1 else ''}{verb} "
+            + ", ".join(f"{site.line}:{site.column}" for site in edge.sites),
+        )
+        for edge in result.items[request.offset :]
+    ]
+    table_form = f"{head}\n{body}\n{result.total} total{more}"
+    return _emit(data, args.output_format, "\n".join(lines), table_form)
 
 
 def run_hierarchy(args: argparse.Namespace) -> int:

@@ -14,18 +14,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.ranking.api import CallGraphAnswer
+from symfuse.ranking.api import CallGraphAnswer, SearchMode
 from symfuse.ranking.query.operations import operation
-from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
 from symfuse.server.cli.common import format_option
+from symfuse.server.cli.locations import summary_on_stderr, symbol_line, with_code
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.cli.shards import add_serving_options
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render
 from symfuse.server.common.present import group, search_grouping
 
-_FORMATS = (OutputFormat.JSON, OutputFormat.TOON, OutputFormat.TEXT)
+_FORMATS = (OutputFormat.TEXT, OutputFormat.TABLE, OutputFormat.JSON, OutputFormat.TOON)
 
 
 def register(
@@ -56,8 +57,50 @@ _TEXT_COLUMNS = {
 }
 
 
+def render_lines(response: SearchResponse) -> str:
+    """One ``file:line:col: Client.send method`` line per hit (:mod:`.locations`), its
+    snippet or source indented below it; with ``group_by`` file each file, then its hits'
+    ``line:col`` lines; in tiered mode a ``[tier]`` line before each tier's hits."""
+    out: list[str] = []
+    if response.by_file:
+        current = None
+        for item in response.items:
+            if item.symbol.file != current:
+                current = item.symbol.file
+                out.append(current)
+            out.extend(_hit_lines(item, file_shown=False))
+    elif response.search_mode is SearchMode.TIERED:
+        for tier, items in response.tiers().items():
+            if items:
+                out.append(f"[{tier.value}]")
+                for item in items:
+                    out.extend(_hit_lines(item))
+    else:
+        for item in response.items:
+            out.extend(_hit_lines(item))
+    files = {i.symbol.file for i in response.items}
+    shown = len(files) if response.by_file else len(response.items)
+    more = response.offset + shown < response.total
+    summary_on_stderr(
+        [
+            f"{shown} of {response.total}{' files' if response.by_file else ''}"
+            f"; more with --offset {response.offset + shown}"
+            if more
+            else "",
+            *(f"{e.repository}: {e.reason}" for e in response.errors),
+        ]
+    )
+    return "\n".join(out)
+
+
+def _hit_lines(item: SearchItem, *, file_shown: bool = True) -> list[str]:
+    note = f"removed in {item.removed_in[:12]}" if item.removed_in else ""
+    line = symbol_line(item.symbol, note, file_shown=file_shown)
+    return with_code(line if file_shown else f"  {line}", item.source or item.snippet)
+
+
 def render_text(response: SearchResponse) -> str:
-    """A terminal table (per tier in tiered mode) and a one-line summary."""
+    """A terminal table (per tier in tiered mode) and a one-line summary (``-f table``)."""
     data = presented(response)
     columns = _TEXT_COLUMNS[response.detail_level]
     if response.fusion_debug:
@@ -120,12 +163,18 @@ def run_search(args: argparse.Namespace) -> int:
     if isinstance(answer, CallGraphAnswer):  # "who calls X": answered from the call graph
         data = answer.to_dict()
         if args.output_format is OutputFormat.TEXT:
+            lines = [symbol_line(item.symbol, f"calls at {item.sites}") for item in answer.items]
+            print("\n".join(lines))
+            summary_on_stderr([f"{answer.intent.direction} of {', '.join(answer.targets)}"])
+        elif args.output_format is OutputFormat.TABLE:
             columns = ("score", "kind", "name", "file", "line", "sites")
             print(render(data, OutputFormat.TEXT, rows_key="items", columns=columns))
         else:
             print(render(data, args.output_format))
         return 0
     if args.output_format is OutputFormat.TEXT:
+        print(render_lines(answer))
+    elif args.output_format is OutputFormat.TABLE:
         print(render_text(answer))
     else:
         print(render(presented(answer), args.output_format))

@@ -22,6 +22,7 @@ class OutputFormat(StrEnum):
     JSONL = "jsonl"
     TOON = "toon"
     TEXT = "text"
+    TABLE = "table"  # the CLI's scored table where its text form is location lines
 
 
 SYMBOL_FIELDS = (

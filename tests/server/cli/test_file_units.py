@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -27,14 +28,18 @@ def search(ws: tuple[Path, Path], *args: str) -> str:
 
 def test_a_file_is_an_answer_and_a_kind(ws: tuple[Path, Path]) -> None:
     data = json.loads(search(ws, "which middleware compresses responses", "-f", "json"))
-    first = data["items"][0]
-    assert (first["kind"], first["file"], first["line"]) == ("file", "server/middleware.js", 1)
-    text = search(ws, "payment", "--kind", "file")
-    assert text.splitlines()[1].split()[1:4] == ["file", "payment.py", "shop/payment.py"]
+    (found,) = [i for i in data["items"] if i["file"] == "server/middleware.js"]
+    assert (found["kind"], found["line"]) == ("file", 1)  # it defines nothing: the file
+    table = search(ws, "payment", "--kind", "file", "-f", "table")
+    assert table.splitlines()[1].split()[1:4] == ["file", "payment.py", "shop/payment.py"]
+    assert search(ws, "payment", "--kind", "file").splitlines()[0] == (
+        "shop/payment.py:1:1: payment.py file"
+    )
 
 
 def test_group_by_file_prints_each_file_then_its_hits(ws: tuple[Path, Path]) -> None:
-    lines = search(ws, "order paid", "--group-by", "file", "--limit", "2").splitlines()
+    lines = search(ws, "order paid", "--group-by", "file", "--limit", "2", "-f", "table")
+    lines = lines.splitlines()
     headers = [line for line in lines if line.startswith("shop/") or line.startswith("server/")]
     assert len(headers) == 2
     assert lines[0] == headers[0]
@@ -42,5 +47,9 @@ def test_group_by_file_prints_each_file_then_its_hits(ws: tuple[Path, Path]) -> 
     assert "FILE" not in lines[1].split()
     assert lines[-1].startswith("2 of ")
     assert " files " in lines[-1]
+    # The text form: each file, then its hits as `line:col: name kind` (rg --heading).
+    text = search(ws, "order paid", "--group-by", "file", "--limit", "2").splitlines()
+    assert [line for line in text if not line.startswith("  ")] == headers
+    assert all(re.fullmatch(r"  \d+:\d+: \S+ \w+", line) for line in text if line.startswith("  "))
     data = json.loads(search(ws, "order paid", "--group-by", "file", "-f", "json"))
     assert [entry["file"] for entry in data["files"]][:2] == headers

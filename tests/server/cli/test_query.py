@@ -103,7 +103,13 @@ def test_usages(nav_ws: Path, nav_index: Path) -> None:
     assert [f["file"] for f in files] == ["shop/models.py", "shop/service.py", "shop/report.py"]
     text = symfuse(nav_ws, nav_index, "usages", "format_price", "--limit", "2", fmt="text")
     assert text.returncode == 0
-    assert "5 total; more with --offset 2" in text.stdout
+    assert "5 total; more with --offset 2" in text.stderr  # stdout: location lines alone
+    assert (
+        text.stdout.splitlines()[0]
+        == "shop/models.py:5:23: import: from shop.util import format_price"
+    )
+    table = symfuse(nav_ws, nav_index, "usages", "format_price", "--limit", "2", fmt="table")
+    assert "5 total; more with --offset 2" in table.stdout
 
 
 def test_usages_toon_decodes_to_the_json(nav_ws: Path, nav_index: Path) -> None:

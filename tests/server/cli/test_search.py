@@ -205,10 +205,10 @@ def test_detail_level(index_dir: Path) -> None:
     assert full["doc"].startswith("A staff member")
 
 
-def test_output_format_text(index_dir: Path) -> None:
-    result = run_symfuse(
-        ["search", "slugify", str(WORKSPACE), "--index-dir", str(index_dir), "--limit", "3"]
-    )
+def test_output_format_table(index_dir: Path) -> None:
+    """The scored table is ``-f table`` (the text form is location lines: test_locations)."""
+    where = [str(WORKSPACE), "--index-dir", str(index_dir)]
+    result = run_symfuse(["search", "slugify", *where, "--limit", "3", "-f", "table"])
     lines = result.stdout.splitlines()
     assert lines[0].split()[:3] == ["SCORE", "KIND", "NAME"]
     assert "slugify" in lines[1]
@@ -275,11 +275,16 @@ def test_prose_snippets_and_include_tests(tmp_path: Path) -> None:
     prose = FIXTURES / "prose_workspace"
     query = "prompt the user for a password and hide the input"
     base = ["search", query, str(prose), "--index-dir", str(tmp_path / "index")]
-    text = run_symfuse([*base, "--snippet-lines", "2", "--limit", "3"]).stdout
-    lines = text.splitlines()
+    table = run_symfuse([*base, "--snippet-lines", "2", "--limit", "3", "-f", "table"]).stdout
+    lines = table.splitlines()
     assert lines[1].split()[1:3] == ["function", "prompt"]
     assert lines[2].startswith("    │ ")
     assert lines[3].startswith("    │ ")
+    text = run_symfuse([*base, "--snippet-lines", "2", "--limit", "3"]).stdout
+    lines = text.splitlines()
+    assert lines[0].endswith(": prompt function")  # a location line, its snippet under it
+    assert lines[1].startswith("    │ ")
+    assert lines[2].startswith("    │ ")
     only = json.loads(run_symfuse([*base, "--include-tests", "only", "-f", "json"]).stdout)
     assert {item["file"] for item in only["items"]} <= {
         "tests/test_termui.py",
