@@ -1,4 +1,5 @@
-"""What part a file plays beside the product code: tests, examples, benchmarks, fixtures.
+"""What part a file plays beside the product code: tests, examples, benchmarks, fixtures,
+vendored copies of other projects.
 
 A reader asking in plain words how something is done wants the code that does it,
 not the tests that call it: ``prompt the user for a password`` should find
@@ -15,6 +16,9 @@ alone, so that a file's role never needs its text:
   ``src/test`` (Maven and Gradle), ``examples``, ``benchmarks`` and the like;
 - files: ``test_*.py``, ``*_test.py``, ``conftest.py``, ``*_test.go``,
   ``*.test.ts``, ``*.spec.js``, ``*Test.java``, ``*_spec.rb``, ``*_test.cc`` ...
+- vendored: ``vendor/``, ``third_party/``, ``deps/``, ``bower_components/``, minified or
+  bundled scripts (``*.min.js``), and the scripts a generated documentation site ships
+  (``docs/**/*.js``: a jQuery plugin in Alamofire's docs ranked among its answers).
 """
 
 from __future__ import annotations
@@ -29,6 +33,12 @@ _TEST_DIRS = frozenset(
 _FIXTURE_DIRS = frozenset({"fixtures", "__fixtures__", "__mocks__", "mocks", "testdata"})
 _EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "demo", "demos"})
 _BENCH_DIRS = frozenset({"benchmarks", "benchmark", "benches", "bench", "perf"})
+_VENDOR_DIRS = frozenset(
+    {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "third-party", "deps"}
+    | {"bower_components", "node_modules"}
+)
+_DOC_DIRS = frozenset({"docs", "doc", "_static", "site"})
+_BUNDLED = re.compile(r".*[.-](min|bundle)\.[cm]?js$")
 
 _TEST_FILE = re.compile(
     r"""(
@@ -58,12 +68,15 @@ class Role(StrEnum):
     TEST = "test"
     EXAMPLE = "example"
     BENCHMARK = "benchmark"
+    VENDORED = "vendored"
 
 
 def role_of(path: str) -> Role:
     """The role of the file at workspace-relative ``path`` (POSIX separators)."""
     parts = path.lower().split("/")
     folders, name = parts[:-1], path.rsplit("/", 1)[-1]
+    if _vendored(folders, name.lower()):
+        return Role.VENDORED
     if _TEST_FILE.match(name):
         return Role.TEST
     if any(_TEST_SOURCE_SET.match(folder) for folder in path.split("/")[:-1]):
@@ -84,10 +97,18 @@ def role_of(path: str) -> Role:
     return Role.PRODUCT
 
 
-# Phrases by which a query asks for tests, examples or benchmarks itself.
+def _vendored(folders: list[str], name: str) -> bool:
+    """Another project's code shipped in this one, or a generated site's scripts."""
+    if _BUNDLED.match(name) or any(folder in _VENDOR_DIRS for folder in folders):
+        return True
+    return name.endswith(".js") and any(folder in _DOC_DIRS for folder in folders)
+
+
+# Phrases by which a query asks for tests, examples, benchmarks or vendored code itself.
 _ASKS = re.compile(
     r"\b(tests?|testing|unit\s*tests?|spec|specs|fixtures?|mocks?|examples?|"
-    r"how\s+(to|do\s+i|can\s+i)\s+use|demo|benchmarks?|sample\s+code)\b",
+    r"how\s+(to|do\s+i|can\s+i)\s+use|demo|benchmarks?|sample\s+code|"
+    r"vendor(ed)?|third[- ]party|bundled)\b",
     re.I,
 )
 

@@ -100,6 +100,14 @@ def test_names_see_only_the_code_tokens_of_prose() -> None:
         ("django/test/client.py", Role.PRODUCT),  # Django's test package is product code
         ("termkit/termui.py", Role.PRODUCT),
         ("src/main/java/org/x/Parser.java", Role.PRODUCT),
+        # another project's code shipped in this one, and a documentation site's scripts
+        ("vendor/argparse.lua", Role.VENDORED),
+        ("deps/jemalloc/src/arena.c", Role.VENDORED),
+        ("src/third_party/zlib/inflate.c", Role.VENDORED),
+        ("static/app.min.js", Role.VENDORED),
+        ("docs/js/typeahead.jquery.js", Role.VENDORED),
+        ("docs/conf.py", Role.PRODUCT),
+        ("lib/deps.py", Role.PRODUCT),
     ],
 )
 def test_roles_follow_each_languages_conventions(path: str, role: Role) -> None:
@@ -121,6 +129,7 @@ def test_prose_ranks_product_code_above_its_tests(index: Index) -> None:
 def test_a_query_asking_for_tests_is_not_demoted(index: Index) -> None:
     assert asks_for_side_code("test for a password prompt that hides input")
     assert not asks_for_side_code(PASSWORD)
+    assert asks_for_side_code("the vendored argparse copy")
     found = ids(index, "test for a password prompt that hides input")
     assert found[0].startswith("tests/test_termui.py::test_password_prompt")
 
