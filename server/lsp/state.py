@@ -82,10 +82,13 @@ class ServerState:
 
     def config_for(self, roots: tuple[Path, ...]) -> IndexConfig:
         idx = self.options.index
+        # One folder: its alias is its directory's name, as the CLI's, so that the index
+        # `symfuse index` built for it is this one (a client's folder name would differ
+        # and rebuild it). Several: the client's names tell them apart.
         names = tuple(self.folder_names.get(root.resolve()) for root in roots)
         return IndexConfig(
             roots=roots,
-            names=names if any(names) else (),
+            names=names if any(names) and len(roots) > 1 else (),
             index_dir=self.launch.index_dir,
             include=idx.include,
             exclude=idx.exclude,

@@ -204,9 +204,11 @@ async def lsp_session(
     caps: lsp.ClientCapabilities | None = None,
     args: Sequence[str] = (),
     stdio: bool = False,
+    folder_name: str = "ws",
 ) -> AsyncIterator[Session]:
     """A fresh server on a copy of the fixture, initialized (``args``: ``symfuse lsp``'s,
-    with ``stdio=True`` only)."""
+    with ``stdio=True`` only; ``folder_name``: the workspace folder's name the client
+    gives)."""
     root = root or copy_fixture(tmp_path)
     client = LanguageClient("symfuse-tests", "1")
     holder: dict[str, Session] = {}
@@ -249,7 +251,7 @@ async def lsp_session(
                 process_id=os.getpid(),
                 root_uri=from_fs_path(str(root)),
                 workspace_folders=[
-                    lsp.WorkspaceFolder(uri=from_fs_path(str(root)) or "", name="ws")
+                    lsp.WorkspaceFolder(uri=from_fs_path(str(root)) or "", name=folder_name)
                 ],
                 initialization_options=options,
             )

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from lsprotocol import types as lsp
 
+from tests.support.cli import run_symfuse
 from tests.support.index import index_writer_busy
-from tests.support.lsp import capabilities, lsp_session
+from tests.support.lsp import capabilities, copy_fixture, lsp_session
 
 
 @pytest.mark.slow  # symfuse lsp over stdio
@@ -138,3 +139,18 @@ async def test_requests_during_the_first_index_are_answered(tmp_path: Path) -> N
             final = await s.symbols("Thing")
             assert len(final) == 200  # the default cap
             assert final[0].name.startswith("Thing")
+
+
+async def test_the_language_server_uses_the_index_the_cli_built(tmp_path: Path) -> None:
+    # An editor names its folder as it likes ("My Project"); the index `symfuse index`
+    # built for the same root is the server's, not rebuilt under another alias (issue 37,
+    # item 6): after the server ran, the CLI finds nothing to parse.
+    root = copy_fixture(tmp_path)
+    index = ["index", str(root), "--index-dir", str(tmp_path / "index")]
+    first = run_symfuse(index).stdout
+    assert "0 unchanged" in first
+    async with lsp_session(tmp_path, root=root, folder_name="My Project") as s:
+        await s.wait_ready()
+        assert (await s.names("Rectangle"))[0] == "Rectangle"
+    again = run_symfuse(index).stdout
+    assert " 0 parsed" in again.replace("(", " ")
