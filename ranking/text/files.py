@@ -35,8 +35,10 @@ def searched_files(
     *,
     code_only: bool = False,
 ) -> list[str]:
-    """The keys of the files to search, sorted: indexed files (not the text ones when
-    ``code_only``) and, unless ``code_only``, the text files the index does not hold."""
+    """The keys of the files to search: indexed files (not the text ones when
+    ``code_only``) and, unless ``code_only``, the text files the index does not hold; code
+    first, then documentation and configuration, each sorted by path (what a search for a
+    name is after is mostly its code; the prose that mentions it comes after)."""
     every = {*languages.supported(), *TEXT_KINDS}
     if language is not None and language not in every:
         known = ", ".join(sorted(every))
@@ -49,7 +51,7 @@ def searched_files(
     unwanted = paths.split_globs(exclude_path)
     return [
         key
-        for key in sorted(kinds)
+        for key in sorted(kinds, key=lambda k: (kinds[k] in TEXT_KINDS, k))
         if (language is None or kinds[key] == language)
         and not (code_only and kinds[key] in TEXT_KINDS)
         and (not wanted or paths.any_match(key, wanted))

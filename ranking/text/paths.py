@@ -199,13 +199,20 @@ _WORDS = re.compile(r"\w+")
 class Source:
     """A file's decoded text, its lines (``splitlines``) and, on demand, its words."""
 
-    __slots__ = ("_lower", "_words", "lines", "text")
+    __slots__ = ("_lines", "_lower", "_words", "text")
 
-    def __init__(self, text: str, lines: Sequence[str]) -> None:
+    def __init__(self, text: str, lines: Sequence[str] | None = None) -> None:
         self.text = text
-        self.lines = lines
+        self._lines = lines
         self._words: frozenset[str] | None = None
         self._lower: str | None = None
+
+    @property
+    def lines(self) -> Sequence[str]:
+        """The lines, split when first asked for (a search skips most files unsplit)."""
+        if self._lines is None:
+            self._lines = Lines(self.text)  # offsets, not a line each
+        return self._lines
 
     def ascii_lower(self) -> str | None:
         """The text lower-cased when it is ASCII (so offsets and case rules are plain)."""
@@ -225,7 +232,7 @@ _EMPTY = Source("", ())
 
 def _read_source(real: str, _st: os.stat_result) -> Source | None:
     text = read_source_text(real)
-    return None if text is None else Source(text, Lines(text))  # offsets, not a line each
+    return None if text is None else Source(text)
 
 
 # Recently read files, by real path, while their size and mtime stay; bounded by
@@ -249,13 +256,28 @@ def real_path(index: Index, key: str) -> str | None:
         table = cached[1]
         if key in table:
             return table[key]
-    try:
-        real: str | None = confine(index, key_path(index, key), argument="file").real
-    except OutsideWorkspace:
-        real = None
+    real = _real_inside(index, key_path(index, key), table)
     with _REAL_LOCK:
         table[key] = real
     return real
+
+
+def _real_inside(index: Index, path: str, table: dict[str, str | None]) -> str | None:
+    """``confine(path).real`` for an absolute path, or None outside the roots; a file that
+    is not a symlink takes its folder's real path, found once per folder (``table`` keeps
+    it under the folder's path and a NUL: no key has one)."""
+    folder, name = os.path.split(path)
+    if not name or os.path.islink(path):
+        try:
+            return confine(index, path, argument="file").real
+        except OutsideWorkspace:
+            return None
+    mark = folder + "\0"
+    real_folder = table.get(mark)
+    if real_folder is None:
+        real_folder = table[mark] = os.path.realpath(folder)
+    real = os.path.join(real_folder, name)
+    return real if any(_inside(real, root) for _, root in _real_roots(index)) else None
 
 
 def key_path(index: Index, key: str) -> str:

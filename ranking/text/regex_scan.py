@@ -107,6 +107,30 @@ def _walk(items: list[Any], *, inside: bool, state: _Counts) -> str:
     return ""
 
 
+def required_literal(parsed: Any) -> str:
+    """The longest run of literal characters every match contains ("" when there is none):
+    a file without it cannot match, so it is skipped before any line is tried."""
+    best = run = ""
+    for op, av in list(parsed):
+        if op == _sre.LITERAL:
+            run += chr(av)
+            continue
+        best = max(best, run, key=len)
+        run = ""
+    return max(best, run, key=len)
+
+
+def may_match(text: str, needle: str, ignore_case: bool) -> bool:
+    """Whether ``text`` holds ``needle`` (:func:`required_literal`); True when unsure."""
+    if not needle:
+        return True
+    if not ignore_case:
+        return needle in text
+    if not (needle.isascii() and text.isascii()):
+        return True  # Unicode case folding: leave it to the regex
+    return needle.lower() in text.lower()
+
+
 def _first_literal(items: list[Any]) -> int | None:
     while items:
         op, av = items[0]
@@ -147,6 +171,8 @@ def check_every() -> int:
 def _worker() -> int:
     request = json.load(sys.stdin)
     regex = re.compile(request["pattern"], request["flags"])
+    needle = required_literal(parse(request["pattern"], request["flags"]))
+    ignore_case = bool(request["flags"] & re.IGNORECASE)
     keep = int(request["keep"])
     total = 0
     hits: list[list[int]] = []
@@ -155,6 +181,8 @@ def _worker() -> int:
             with open(path, "rb") as f:
                 text = f.read().decode("utf-8", errors="replace")
         except OSError:
+            continue
+        if not may_match(text, needle, ignore_case):
             continue
         for line, start, end in scan_lines(regex, text.splitlines()):
             total += 1

@@ -1,34 +1,28 @@
 """``search_text``: literal, regex or fuzzy search over the files as they are on disk: the
 indexed code and the text files beside it (:mod:`symfuse.ranking.text.files`).
 
-One hit per matching line (the first match on it), in file then line order.
-Regular expressions never hang: see :mod:`symfuse.ranking.text.regex_scan` for the
-guard, the killable worker and the per-line cap. Fuzzy matching compares the
-words of a line (or windows of as many words as the pattern has) with the
-pattern by Levenshtein distance (rapidfuzz), within ``edit_distance``.
+One hit per matching line (the first match on it), in file then line order, code files
+before documentation and configuration (:func:`~symfuse.ranking.text.files.searched_files`).
+With ripgrep installed (:mod:`symfuse.ranking.text.ripgrep`) it counts the matching lines of
+every file, and only the files the page falls in are read here; without it, or for a
+pattern in a dialect it does not take, every file is scanned here
+(:mod:`symfuse.ranking.text.scanners`). Regular expressions never hang: see
+:mod:`symfuse.ranking.text.regex_scan` for the guard, the killable worker and the per-line
+cap.
 """
 
 from __future__ import annotations
 
-import bisect
-import json
-import os
 import re
-import subprocess
-import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from rapidfuzz.distance import Levenshtein
-from rapidfuzz.process import extract
 
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.ranking.query.records import Record
 from symfuse.ranking.search.repositories import repository_of
-from symfuse.ranking.text import paths, regex_scan
+from symfuse.ranking.text import paths, regex_scan, ripgrep, scanners
 from symfuse.ranking.text.files import searched_files
 
 MAX_PATTERN = 1000
@@ -38,15 +32,10 @@ MAX_EDIT_DISTANCE = 3
 DEFAULT_TIMEOUT = 2.0
 MAX_TIMEOUT = 30.0
 MAX_LINE_CHARS = 300  # a longer line is cut in `text` and snippets
-_WORD = re.compile(r"\w+")
 
 
 class SearchTimeout(SymfuseError):
     """A text search ran past its time budget."""
-
-
-class _Expired(Exception):
-    """Raised inside a scanner when the deadline passes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,24 +97,18 @@ def search_text(
     files = searched_files(index, file_pattern, language, exclude_path, code_only=code_only)
     deadline = started + timeout
     keep = offset + limit
-    mode = "fuzzy" if edit_distance else "regex" if regex else "literal"
     try:
-        if risk is regex_scan.Risk.RISKY:
-            found, total = _in_worker(index, files, compiled, keep, timeout)
-            page = found[offset:keep]
-        else:
-            scan = (
-                _fuzzy(index, files, pattern, case_sensitive, edit_distance, deadline)
-                if edit_distance
-                else _in_process(index, files, compiled, deadline, whole_file=not regex)
-            )
+        if edit_distance:
+            scan = scanners.fuzzy(index, files, pattern, case_sensitive, edit_distance, deadline)
             page, total = _paged(scan, offset, keep)
-    except _Expired:
+        else:
+            page, total = _matched(index, files, compiled, risk, regex, (offset, keep), deadline)
+    except scanners.Expired:
         raise _timeout(timeout, pattern) from None
     hits = tuple(_hit(index, *h, snippet_lines) for h in page)
     return TextSearchResult(
         pattern=pattern,
-        mode=mode,
+        mode="fuzzy" if edit_distance else "regex" if regex else "literal",
         hits=hits,
         total=total,
         offset=offset,
@@ -136,10 +119,105 @@ def search_text(
     )
 
 
-def _paged(scan: Found, offset: int, keep: int) -> tuple[list[Matched], int]:
+def _matched(
+    index: Index,
+    files: list[str],
+    compiled: re.Pattern[str],
+    risk: regex_scan.Risk,
+    regex: bool,
+    window: tuple[int, int],
+    deadline: float,
+) -> tuple[list[scanners.Matched], int]:
+    """The page ``window`` (offset, keep) of a literal or regex search, and the total:
+    ripgrep's counts and the files the page falls in, or every file read here."""
+    offset, keep = window
+    counted = _rg_counts(index, files, compiled, regex, deadline)
+    if counted is not None:
+        return _counted_page(index, counted, compiled, risk, window, deadline, literal=not regex)
+    if risk is regex_scan.Risk.RISKY:
+        left = max(deadline - time.perf_counter(), 0.001)
+        found, total = scanners.in_worker(index, files, compiled, keep, left)
+        return found[offset:keep], total
+    scan = scanners.in_process(index, files, compiled, deadline, whole_file=not regex)
+    return _paged(scan, offset, keep)
+
+
+def _rg_counts(
+    index: Index, files: list[str], compiled: re.Pattern[str], regex: bool, deadline: float
+) -> list[tuple[str, int]] | None:
+    """(key, matching lines) of the files that match, in search order, as ripgrep counts
+    them (:mod:`.ripgrep`); None without ripgrep or for a pattern it does not take."""
+    rg = ripgrep.binary()
+    # ripgrep reads UTF-8 (and UTF-16 with a BOM); a file that declares another encoding
+    # (latin-1, cp1252) is read here as declared. An ASCII pattern matches the same bytes
+    # either way; another is searched here.
+    if rg is None or not files or not compiled.pattern.isascii():
+        return None
+    where = [paths.key_path(index, key) for key in files]
+    pattern = scanners.unescape(compiled.pattern) if not regex else compiled.pattern
+    try:
+        counts = ripgrep.line_counts(
+            rg,
+            where,
+            pattern,
+            regex=regex,
+            case_sensitive=not compiled.flags & re.IGNORECASE,
+            timeout=max(deadline - time.perf_counter(), 0.001),
+        )
+    except ripgrep.Refused:
+        return None
+    except ripgrep.Expired:
+        raise scanners.Expired from None
+    # Only files that stay inside the workspace (a symlink may lead out) are counted.
+    return [
+        (files[at], count)
+        for at, count in sorted(counts.items())
+        if paths.real_path(index, files[at]) is not None
+    ]
+
+
+def _counted_page(
+    index: Index,
+    counted: list[tuple[str, int]],
+    compiled: re.Pattern[str],
+    risk: regex_scan.Risk,
+    window: tuple[int, int],
+    deadline: float,
+    *,
+    literal: bool,
+) -> tuple[list[scanners.Matched], int]:
+    """The page ``window`` (offset, keep) of hits, reading only the files it falls in:
+    the counts place every other file's hits without reading it."""
+    offset, keep = window
+    needed: list[tuple[str, int]] = []  # (key, hits before it)
+    before = 0
+    for key, count in counted:
+        if before + count > offset and before < keep:
+            needed.append((key, before))
+        before += count
+    keys = [key for key, _ in needed]
+    found: list[scanners.Matched] = []
+    if keys and risk is regex_scan.Risk.RISKY:
+        left = max(deadline - time.perf_counter(), 0.001)
+        found, _ = scanners.in_worker(index, keys, compiled, sum(c for _, c in counted), left)
+    elif keys:
+        found = list(scanners.in_process(index, keys, compiled, deadline, whole_file=literal))
+    by_file: dict[str, list[scanners.Matched]] = {}
+    for hit in found:
+        by_file.setdefault(hit[0], []).append(hit)
+    page = [
+        hit
+        for key, at in needed
+        for n, hit in enumerate(by_file.get(key, []), at)
+        if offset <= n < keep
+    ]
+    return page, before
+
+
+def _paged(scan: scanners.Found, offset: int, keep: int) -> tuple[list[scanners.Matched], int]:
     """The matches from the ``offset``-th up to the ``keep``-th, and how many there are."""
     total = 0
-    page: list[Matched] = []
+    page: list[scanners.Matched] = []
     for hit in scan:
         if offset <= total < keep:
             page.append(hit)
@@ -209,183 +287,6 @@ def _timeout(timeout: float, pattern: str) -> SearchTimeout:
         f"pattern: searching for {pattern!r} took longer than the {timeout:g} s budget; "
         "make the pattern more specific, narrow file_pattern, or raise timeout"
     )
-
-
-# --- scanners: each yields (file, line, start, end, distance) ------------------------
-
-Matched = tuple[str, int, int, int, int | None]
-Found = Iterator[Matched]
-
-
-def _in_process(
-    index: Index, files: list[str], regex: re.Pattern[str], deadline: float, *, whole_file: bool
-) -> Found:
-    every = regex_scan.check_every()
-    for key in files:
-        if time.perf_counter() > deadline:
-            raise _Expired
-        source = paths.read_source(index, key)
-        if whole_file:
-            yield from _literal_file(key, source, regex)
-            continue
-        for n, (line, start, end) in enumerate(regex_scan.scan_lines(regex, source.lines)):
-            if n % every == 0 and time.perf_counter() > deadline:
-                raise _Expired
-            yield key, line, start, end, None
-
-
-def _literal_file(key: str, source: paths.Source, regex: re.Pattern[str]) -> Found:
-    """A literal (escaped) pattern over the whole file at once: linear and fast."""
-    lowered = source.ascii_lower()
-    if lowered is not None and regex.flags & re.IGNORECASE and regex.pattern.isascii():
-        if _unescape(regex.pattern).lower() not in lowered:
-            return
-    elif regex.search(source.text) is None:
-        return
-    for number, base, matches in _matches_by_line(source, regex):
-        first = matches[0]
-        yield key, number, first.start() - base, first.end() - base, None
-
-
-def _unescape(escaped: str) -> str:
-    """The literal text of a ``re.escape``-d pattern."""
-    return re.sub(r"\\(.)", r"\1", escaped, flags=re.DOTALL)
-
-
-def _in_worker(
-    index: Index, files: list[str], regex: re.Pattern[str], keep: int, timeout: float
-) -> tuple[list[tuple[str, int, int, int, int | None]], int]:
-    """The first ``keep`` hits and the total, from a child killed when the budget ends."""
-    reals: list[str] = []
-    keys: list[str] = []
-    for key in files:
-        real = paths.real_path(index, key)
-        if real is not None:
-            reals.append(real)
-            keys.append(key)
-    request = {"pattern": regex.pattern, "flags": regex.flags, "paths": reals, "keep": keep}
-    script = regex_scan.__file__
-    try:
-        done = subprocess.run(
-            [sys.executable, "-I", "-S", script],
-            input=json.dumps(request),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-            env={"PATH": os.environ.get("PATH", "")},
-        )
-    except subprocess.TimeoutExpired:
-        raise _Expired from None
-    if done.returncode != 0:
-        raise SymfuseError(f"pattern: the regex worker failed: {done.stderr.strip()[-300:]}")
-    answer = json.loads(done.stdout)
-    hits: list[tuple[str, int, int, int, int | None]] = [
-        (keys[at], int(line), int(start), int(end), None) for at, line, start, end in answer["hits"]
-    ]
-    return hits, int(answer["total"])
-
-
-def _fuzzy(
-    index: Index,
-    files: list[str],
-    pattern: str,
-    case_sensitive: bool,
-    distance: int,
-    deadline: float,
-) -> Found:
-    """Fuzzy matching by words, within ``distance`` edits.
-
-    Every word of the pattern must have a close word on a matching line (edits
-    within one word stay within the budget), so the close words of each
-    pattern word, found once over the union of the files' vocabularies, pick
-    the files and lines to look at. A one-word pattern scores the word; a
-    longer one every window of as many words on the line.
-    """
-    fold: Any = None if case_sensitive else str.casefold
-    words = _WORD.findall(pattern)
-    if not words:
-        raise InvalidRequest("pattern", "fuzzy matching needs at least one word")
-    needles = sorted({w if case_sensitive else w.casefold() for w in words})
-    phrase = " ".join(w if case_sensitive else w.casefold() for w in words)
-    sources: list[tuple[str, paths.Source]] = []
-    vocabulary: set[str] = set()
-    for key in files:
-        if time.perf_counter() > deadline:
-            raise _Expired
-        source = paths.read_source(index, key)
-        sources.append((key, source))
-        vocabulary.update(source.words())
-    close = {n: _close_words(vocabulary, n, fold, distance) for n in needles}
-    for key, source in sources:
-        if time.perf_counter() > deadline:
-            raise _Expired
-        present = [{w: d for w, d in close[n].items() if w in source.words()} for n in needles]
-        if not all(present):
-            continue
-        rarest = min(present, key=len)
-        alternatives = "|".join(re.escape(w) for w in sorted(rarest, key=len, reverse=True))
-        finder = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
-        for number, base, matches in _matches_by_line(source, finder):
-            if len(words) == 1:
-                best = min(matches, key=lambda m: rarest[m.group()])
-                score = rarest[best.group()]
-                yield key, number, best.start() - base, best.end() - base, score
-                continue
-            window = _best_window(source.lines[number - 1], phrase, len(words), fold, distance)
-            if window is not None:
-                yield key, number, window[1], window[2], window[0]
-
-
-def _close_words(vocabulary: set[str], needle: str, fold: Any, distance: int) -> dict[str, int]:
-    """Words (as written) within ``distance`` edits of ``needle`` -> their distance."""
-    return {
-        word: int(score)
-        for word, score, _ in extract(
-            needle,
-            vocabulary,
-            scorer=Levenshtein.distance,
-            processor=fold,
-            score_cutoff=distance,
-            limit=None,
-        )
-    }
-
-
-def _matches_by_line(
-    source: paths.Source, regex: re.Pattern[str]
-) -> Iterator[tuple[int, int, list[re.Match[str]]]]:
-    """(1-based line, offset of the line, the matches on it) for lines that match."""
-    lines = source.lines
-    text = "\n".join(lines)  # one break per line, so offsets map back to `lines`
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
-    current: list[re.Match[str]] = []
-    number = 0
-    for match in regex.finditer(text):
-        at = bisect.bisect_right(starts, match.start())
-        if at != number and current:
-            yield number, starts[number - 1], current
-            current = []
-        number = at
-        current.append(match)
-    if current:
-        yield number, starts[number - 1], current
-
-
-def _best_window(
-    line: str, phrase: str, width: int, fold: Any, distance: int
-) -> tuple[int, int, int] | None:
-    found = list(_WORD.finditer(line))
-    best: tuple[int, int, int] | None = None
-    for i in range(len(found) - width + 1):
-        window = found[i : i + width]
-        text = " ".join(m.group() for m in window)
-        score = Levenshtein.distance(phrase, fold(text) if fold else text, score_cutoff=distance)
-        if score <= distance and (best is None or score < best[0]):
-            best = (score, window[0].start(), window[-1].end())
-    return best
 
 
 # --- hits ---------------------------------------------------------------------------------

@@ -9,8 +9,11 @@ scored table instead.
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import groupby
+from typing import Protocol
 
 from symfuse.indexer.model import Symbol
 
@@ -53,3 +56,46 @@ def summary_on_stderr(parts: Iterable[str]) -> None:
     text = "; ".join(p for p in parts if p)
     if text:
         print(f"symfuse: {text}", file=sys.stderr)
+
+
+class TextHitLike(Protocol):
+    """What :func:`grep_lines` reads of a text search hit."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def snippet(self) -> str: ...
+
+
+_CONTEXT = re.compile(r"(\d+)[:-] ?(.*)")  # a snippet line: "12: hit" or "11- context"
+
+
+def grep_lines(hits: Sequence[TextHitLike], context: bool) -> list[str]:
+    """Hits as ``rg --column -n -C`` prints them: ``file:12:5: line`` on a hit,
+    ``file-11- line`` on context, ``--`` between runs of lines that do not touch. Each
+    line is printed once: context that overlaps the next hit's, or is a hit itself, is
+    not repeated."""
+    out: list[str] = []
+    for file, group in groupby(hits, key=lambda h: h.file):
+        rows: dict[int, str] = {}
+        found = list(group)
+        for hit in found:
+            for raw in hit.snippet.splitlines() if context else ():
+                match = _CONTEXT.fullmatch(raw)
+                if match is not None:
+                    rows.setdefault(int(match[1]), f"{file}-{match[1]}- {match[2]}")
+        for hit in found:
+            rows[hit.line] = location(file, hit.line, hit.column, hit.text)
+        previous = None
+        for number in sorted(rows):
+            if context and out and (previous is None or number != previous + 1):
+                out.append("--")
+            out.append(rows[number])
+            previous = number
+    return out

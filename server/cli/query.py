@@ -12,6 +12,7 @@ exceeded) print one line on stderr and exit 1, through ``cli.main``.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,13 @@ from symfuse.ranking.query.requests import (
     UsagesRequest,
 )
 from symfuse.server.cli.common import format_option, stored_histories
-from symfuse.server.cli.locations import inner_name, location, summary_on_stderr, symbol_line
+from symfuse.server.cli.locations import (
+    grep_lines,
+    inner_name,
+    location,
+    summary_on_stderr,
+    symbol_line,
+)
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render, table
@@ -67,6 +74,8 @@ def register(
         formats = _LOCATED if name in _LOCATED_COMMANDS else _FORMATS
         p = _parser(sub, common, name, op.summary, formats)
         add_request_options(p, op.request, primary_required=name in ("text", "deps", "read"))
+        if name == "text":
+            _case_options(p)
         p.set_defaults(handler=handler, operation=name)
     # `get --show-evolution` under its own name, a symbol (id or name) as the argument
     p = _parser(sub, common, "evolution", "the commits that changed a definition, newest first")
@@ -108,8 +117,10 @@ def _emit(data: dict[str, Any], fmt: OutputFormat, text_form: str, table_form: s
     note_results(total if isinstance(total, int) else 1)
     if fmt is OutputFormat.TABLE:
         print(table_form)
-    else:
-        print(text_form if fmt is OutputFormat.TEXT else render(data, fmt))
+    elif fmt is not OutputFormat.TEXT:
+        print(render(data, fmt))
+    elif text_form:  # no line at all for no answer, as grep prints none
+        print(text_form)
     return 0
 
 
@@ -150,16 +161,39 @@ def _usage_line(row: dict[str, Any]) -> str:
 
 
 def run_text(args: argparse.Namespace) -> int:
+    """Smart case as rg's: a pattern without a capital letter ignores case, one with a
+    capital matches it exactly; ``-s``/``--case-sensitive`` and ``-i``/``--ignore-case``
+    force either."""
+    if args.case_exact or args.case_ignored:
+        args.case_sensitive = bool(args.case_exact)
+    elif args.case_sensitive is None:
+        args.case_sensitive = _has_capital(args.pattern or "", bool(args.regex))
     request = request_of(TextRequest, args)
     result = operations.text(_index(args), request)
     data = result.to_dict()
-    blocks = []
-    for hit in result.hits:
-        head = f"{hit.file}:{hit.line}:{hit.column}: {hit.text.strip()}"
-        blocks.append(f"{head}\n{hit.snippet}" if hit.snippet else head)
-    separator = "\n--\n" if request.snippet_lines else "\n"
-    body = separator.join(blocks) or "(no results)"
-    return _emit(data, args.output_format, f"{body}\n{_footer(data)}")
+    if args.output_format is OutputFormat.TEXT:
+        summary_on_stderr([_footer(data) if result.total else "no match"])
+    lines = grep_lines(result.hits, context=request.snippet_lines > 0)
+    return _emit(data, args.output_format, "\n".join(lines))
+
+
+def _has_capital(pattern: str, regex: bool) -> bool:
+    """Whether ``pattern`` has an upper-case letter of its own (in a regex, not the
+    letter of an escape such as ``\\S`` or ``\\W``)."""
+    if regex:
+        pattern = re.sub(r"\\.", "", pattern)
+    return any(c.isupper() for c in pattern)
+
+
+def _case_options(p: argparse.ArgumentParser) -> None:
+    """``-s`` and ``-i`` beside the generated ``--case-sensitive``/``--no-case-sensitive``
+    (rg's letters); with none of them, the case is smart (:func:`run_text`)."""
+    p.add_argument(
+        "-s", dest="case_exact", action="store_true", help="match case exactly (smart case off)"
+    )
+    p.add_argument(
+        "-i", "--ignore-case", dest="case_ignored", action="store_true", help="ignore case"
+    )
 
 
 def run_get(args: argparse.Namespace, request: GetRequest | None = None) -> int:
