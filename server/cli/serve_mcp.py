@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -42,17 +43,7 @@ def register(
         metavar="ROOT",
         help="a workspace root (repeatable; same as positional roots)",
     )
-    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
-    p.add_argument(
-        "--allowed-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="HTTP: a Host header to accept besides the loopback names and the bound address "
-        "(repeatable; DNS-rebinding protection refuses the rest)",
-    )
+    _add_http_options(p)
     p.add_argument(
         "--ready-timeout",
         type=float,
@@ -81,6 +72,28 @@ def register(
     p.set_defaults(handler=run_mcp)
 
 
+def _add_http_options(p: argparse.ArgumentParser) -> None:
+    """The transport, and what an HTTP bind listens on and lets in."""
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="HTTP: a Host header to accept besides the loopback names and the bound address "
+        "(repeatable; DNS-rebinding protection refuses the rest)",
+    )
+    p.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="PATH",
+        help="HTTP: require 'Authorization: Bearer <token>' with the token in this file "
+        "(default: $SYMFUSE_MCP_TOKEN; beyond loopback one is generated if neither is given)",
+    )
+
+
 def run_mcp(args: argparse.Namespace) -> NoReturn:
     from symfuse.server.cli.common import index_config
     from symfuse.server.cli.shards import serving_shards
@@ -93,6 +106,11 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
         raise SymfuseError(f"--max-tokens must be between {MIN_MAX_TOKENS} and {MAX_MAX_TOKENS}")
     if args.ready_timeout < 0:
         raise SymfuseError("--ready-timeout must not be negative")
+    token = None  # read before anything starts: a bad file stops the server at once
+    if args.token_file is not None and args.transport == "http":
+        from symfuse.server.mcp.http import read_token
+
+        token = read_token(args.token_file)
     roots = [*args.roots, *args.extra_roots] or None
     service = serving_shards(args, roots)
     config = service.config if service is not None else index_config(args, roots)
@@ -111,22 +129,23 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
     leave_on_sigterm()
     log.info("serving %s over %s", ", ".join(map(str, config.roots)), args.transport)
     if args.transport == "http":
-        _serve_http(server, args.host, args.port, args.allowed_host)
+        _serve_http(server, args, token)
     else:
         server.run("stdio")
     leave(0)  # now: a cold index's parser processes and threads are not waited for
 
 
-def _serve_http(server: MCPServer[Any], host: str, port: int, allowed: list[str]) -> None:
+def _serve_http(server: MCPServer[Any], args: argparse.Namespace, token: str | None) -> None:
     """Streamable HTTP behind DNS-rebinding protection and, beyond loopback, a token."""
     import uvicorn
 
-    from symfuse.server.mcp.http import announce, guard_for, guarded_app
+    from symfuse.server.mcp.http import announce, guard_for, http_app
 
-    guard = guard_for(host, port, allowed)
+    host, port = args.host, args.port
+    guard = guard_for(host, port, args.allowed_host, token)
     announce(guard, host, port)
-    app = server.streamable_http_app(transport_security=guard.security, host=host)
-    config = uvicorn.Config(guarded_app(app, guard), host=host, port=port, log_level="warning")
+    app = http_app(server, guard, host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
 
     class LeavingServer(uvicorn.Server):
         """uvicorn's server, leaving at once on SIGTERM or Ctrl-C as the stdio server does.

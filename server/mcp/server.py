@@ -15,6 +15,7 @@ token budget and the translation of symfuse errors into tool errors.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -38,6 +39,7 @@ from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
 from symfuse.server.common.present import DEFAULT_MAX_TOKENS, Fitted, Format, Grouping, fit
 from symfuse.server.common.service import IndexService, Ranked, is_stale
+from symfuse.server.mcp.pools import Lane, ToolPools
 from symfuse.server.mcp.schema import INPUT_SCHEMA, Rendering, Toolbox, tool_function
 from symfuse.server.mcp.surface import Surface
 from symfuse.server.mcp.toolset import DEFAULT, choose
@@ -113,6 +115,7 @@ class Backend:
         self.scans = threading.BoundedSemaphore(TEXT_SCANS)
         self.observer = Observer("mcp", service.config.store.directory, cache=True, background=True)
         self.history = HistoryKeeper(service.config, build=options.history)
+        self.pools = ToolPools()
 
     # --- lifecycle ------------------------------------------------------------------
 
@@ -124,6 +127,7 @@ class Backend:
         self.history.stop(self.options.stop_timeout)
         self.service.stop(self.options.stop_timeout)
         self.observer.close()
+        self.pools.close()
 
     def change_roots(self, add: str | None, remove: str | None) -> dict[str, str]:
         """Serve another repository (``add``: "PATH" or "ALIAS=PATH"), or stop serving one
@@ -167,11 +171,12 @@ class Backend:
         surface: Surface,
         *,
         cached: bool = True,
+        lane: Lane = Lane.QUERY,
     ) -> Callable[..., Any]:
         """The tool function of ``body`` (:func:`tool_function`, taking ``surface``'s
         arguments), observed: each call is timed, logged and recorded in the metrics, and
         with ``cached`` (a read-only query) answered from the query cache when the same
-        request met the same index."""
+        request met the same index. It runs in ``lane``'s thread pool (:mod:`.pools`)."""
         run = self._cached(name, body) if cached else body
         inner = tool_function(name, model, run, returns, surface)
 
@@ -186,10 +191,13 @@ class Backend:
                     if call.answered is not None:
                         query.results = call.answered.results
 
+        async def in_lane(**arguments: Any) -> Any:
+            return await self.pools.run(lane, functools.partial(observed, **arguments))
+
         copied = ("__signature__", "__annotations__", "__name__", "__qualname__", INPUT_SCHEMA)
         for attribute in copied:
-            setattr(observed, attribute, getattr(inner, attribute))
-        return observed
+            setattr(in_lane, attribute, getattr(inner, attribute))
+        return in_lane
 
     def _cached(
         self, name: str, body: Callable[[R, Rendering], CallToolResult]

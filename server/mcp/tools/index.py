@@ -17,6 +17,7 @@ from symfuse.ranking.query.requests import ReindexRequest, ReposRequest, StatusR
 from symfuse.server.common.output import problem_rows, update_counts
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import ReindexResult, ReposResult, StatusResult
+from symfuse.server.mcp.pools import Lane
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
@@ -107,6 +108,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             Annotated[CallToolResult, ReindexResult],
             REINDEX_SURFACE,
             cached=False,
+            lane=Lane.SCAN,
         ),
         name="reindex",
         description=REINDEX_DESCRIPTION,

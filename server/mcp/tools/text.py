@@ -11,6 +11,7 @@ from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import TextRequest
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import TextResult
+from symfuse.server.mcp.pools import Lane
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
@@ -83,6 +84,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             Annotated[CallToolResult, TextResult],
             SURFACE,
             cached=False,
+            lane=Lane.SCAN,
         ),
         name="search_text",
         description=DESCRIPTION,

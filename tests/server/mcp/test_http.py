@@ -1,5 +1,6 @@
-"""The HTTP transport's guard: DNS-rebinding protection on every bind, and a bearer token
-beyond loopback, on the ASGI app ``symfuse mcp --transport http`` serves (no socket)."""
+"""The HTTP transport's guard: DNS-rebinding protection on every bind, a bearer token
+beyond loopback, and a bound on open sessions, on the ASGI app ``symfuse mcp --transport
+http`` serves (no socket)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from symfuse.server.mcp.http import TOKEN_VARIABLE, guard_for, guarded_app, is_loopback
+from symfuse.server.mcp.http import (
+    TOKEN_VARIABLE,
+    SessionLimits,
+    guard_for,
+    guarded_app,
+    http_app,
+    is_loopback,
+)
 from symfuse.server.mcp.server import MCPOptions, build_mcp_server
 from tests.support.mcp import Workspace
 
@@ -84,3 +92,23 @@ def test_a_token_from_the_environment_is_required_on_loopback_too(
         assert token == "s3cret-token-from-the-environment"
         assert post(http, f"127.0.0.1:{PORT}").status_code == 401
         assert post(http, f"127.0.0.1:{PORT}", token).status_code == 200
+
+
+def test_open_sessions_are_bounded(workspace: Workspace, no_token: None) -> None:
+    """At the bound a new session is refused (503) until one ends; the open ones go on."""
+    guard = guard_for("127.0.0.1", PORT)
+    server = build_mcp_server(workspace.config(), MCPOptions(watch=False))
+    app = http_app(server, guard, "127.0.0.1", SessionLimits(most=3))
+    host = f"127.0.0.1:{PORT}"
+    with TestClient(app, base_url=f"http://{host}") as http:
+        opened = [post(http, host) for _ in range(3)]
+        assert [answer.status_code for answer in opened] == [200, 200, 200]
+        assert post(http, host).status_code == 503
+        ids = [answer.headers["mcp-session-id"] for answer in opened]
+        assert len(set(ids)) == 3
+        ended = http.delete("/mcp", headers={**HEADERS, "host": host, "mcp-session-id": ids[0]})
+        assert ended.status_code == 200
+        assert post(http, host).status_code == 200  # room again
+        still = {**HEADERS, "host": host, "mcp-session-id": ids[1]}
+        ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+        assert http.post("/mcp", json=ping, headers=still).status_code == 200

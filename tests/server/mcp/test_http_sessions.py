@@ -17,7 +17,11 @@ pytestmark = pytest.mark.slow  # symfuse mcp over HTTP, in its own process
 SESSIONS = 10
 CALLS = 4
 SAFETY = 30.0  # seconds: only turns a hang into a failure
-SLOW_PATTERN = r".*a.*a.*a.*z"  # risky: scanned in a worker; on long lines of "a", endless
+# Risky (a backreference: only a backtracking engine runs it), so scanned in a worker; on
+# SLOW_LINES, endless. Each line holds the pattern's literal "z" (a file without it is
+# skipped), before the a's: a match fails only after trying every split of the a's.
+SLOW_PATTERN = r"(a.*)\1z"
+SLOW_LINES = ("z" + "a" * 1998 + "\n") * 50
 
 
 async def test_concurrent_sessions_are_all_answered(workspace: Workspace) -> None:
@@ -40,7 +44,7 @@ async def test_a_slow_regex_in_one_session_does_not_hold_up_another(
     workspace: Workspace,
 ) -> None:
     """... and a server stopped during the scan leaves at once, its worker with it."""
-    (workspace.root / "slow.txt").write_text(("a" * 1999 + "\n") * 50, encoding="utf-8")
+    (workspace.root / "slow.txt").write_text(SLOW_LINES, encoding="utf-8")
     async with mcp_http_server(workspace) as server, mcp_http_session(server.url) as searcher:
         await call(searcher, "search", query="checkout", limit=3)  # the index is ready
         regex_done = anyio.Event()
