@@ -24,4 +24,5 @@ EXTRACTOR_VERSION = 10
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
-LINKER_VERSION = 5
+# 6: file units are not nodes of the PageRank graph (rank 0).
+LINKER_VERSION = 6

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from symfuse.indexer.config import UpdateReport
 from symfuse.indexer.extract.parsing import ParseResult, entry_of
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.model import FileProblem, Skipped, Symbol
+from symfuse.indexer.model import FileProblem, Kind, Skipped, Symbol
 
 # The linker and numpy are imported where they are first used: `symfuse index` with
 # nothing new to parse needs neither.
@@ -174,4 +174,19 @@ def _rank(index: Index) -> None:
     start = index.previous_ranks()  # a warm start from the ranks before this change
     if start is not None:
         start = np.where(start > 0, start, 1.0 / max(1, n))
-    index.set_ranks(pagerank(n, edges.src, edges.dst, edges.weight, start=start))
+    # File units are not in the graph (nothing refers to them): rank 0, and no share of
+    # the rank they would take as nodes without edges.
+    unit = np.fromiter((s.kind in Kind.UNITS for s in index.symbols), np.bool_, n)
+    if not unit.any():
+        index.set_ranks(pagerank(n, edges.src, edges.dst, edges.weight, start=start))
+        return
+    keep = np.flatnonzero(~unit)
+    number = np.full(n, -1, dtype=np.int64)
+    number[keep] = np.arange(keep.shape[0])
+    src, dst = number[edges.src], number[edges.dst]
+    inside = (src >= 0) & (dst >= 0)
+    weight = edges.weight[inside]
+    warm = None if start is None else start[keep]
+    ranks = np.zeros(n, dtype=np.float64)
+    ranks[keep] = pagerank(keep.shape[0], src[inside], dst[inside], weight, start=warm)
+    index.set_ranks(ranks)

@@ -128,7 +128,11 @@ class LiveIndex:
                 ready=self._ready.is_set(),
                 indexing=self._indexing,
                 files=len(index.files) if index is not None else 0,
-                symbols=len(index.symbols) if index is not None else 0,
+                symbols=(
+                    sum(e.definition_count for e in index.files.values())
+                    if index is not None
+                    else 0
+                ),
                 updated_at=updated,
                 age_seconds=max(0.0, time.time() - updated) if updated else 0.0,
                 stale=self._indexing or bool(self._pending),

@@ -182,6 +182,14 @@ def ranked_depth(request: SearchRequest, size: int) -> int:
     return max(MIN_DEPTH, 2 * (request.offset + request.limit))
 
 
+def channel_depth(request: SearchRequest, size: int) -> int:
+    """How many candidates each channel ranks: :func:`ranked_depth`, twice that unless the
+    request asks for file units (they take places in the lists that ``split_units`` takes
+    back, and the definitions must still reach the depth)."""
+    depth = ranked_depth(request, size)
+    return depth if asks_for_files(request) else min(2 * depth, size)
+
+
 def ranked_run(
     index: Index,
     prepared: Prepared,
@@ -192,9 +200,7 @@ def ranked_run(
     vectors: similarity.Embedder | None = None,
 ) -> tuple[ChannelRun, int]:
     """The channels' rankings of a ranked search, and how many symbols they matched."""
-    depth = ranked_depth(request, prepared.size)
-    if not asks_for_files(request):  # file units fill places: each list goes deeper for them
-        depth = min(2 * depth, prepared.size)
+    depth = channel_depth(request, prepared.size)
     run = run_channels(prepared, request, query, mask, depth, shape, vectors)
     if "." in query and is_identifier_shaped(query):
         run = with_import_paths(index, prepared, run, query.strip(), mask)

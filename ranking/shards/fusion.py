@@ -34,8 +34,8 @@ from symfuse.ranking.search.pipeline import (
     NEAR_TYPO_LENGTH,
     ChannelRun,
     Ranked,
+    channel_depth,
     fused_answer,
-    ranked_depth,
     response_base,
 )
 from symfuse.ranking.search.plans import classify
@@ -108,8 +108,7 @@ def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchRes
     side = _joined([p.side for p in parts], np.bool_)
     units = np.fromiter((s.kind in Kind.UNITS for s in symbols), np.bool_, len(symbols))
     flags = Flags(side, _joined([p.documents for p in parts], np.bool_), units)
-    depth = ranked_depth(request, len(symbols))
-    rankings = _rankings(parts, agree, starts, depth)
+    rankings = _rankings(parts, agree, starts, channel_depth(request, len(symbols)))
     weights = parts[0].weights if parts else request.fusion_weights
     if request.fusion and weights.structural > 0:
         found = [r.positions for r in rankings.values() if len(r)]

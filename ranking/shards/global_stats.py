@@ -40,7 +40,7 @@ from symfuse.ranking.channels.similarity import RepositoryEmbedder
 from symfuse.ranking.prepared.columns import Columns
 from symfuse.ranking.prepared.structures import Prepared
 
-STATS_FORMAT = 1
+STATS_FORMAT = 2  # 2: documents count definitions, not file units
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ class CorpusStats:
 
 def stats_of(prepared: Prepared) -> CorpusStats:
     """One index's statistics, read from its prepared structures."""
-    lexical = lexical_stats(prepared.lexical)
+    lexical = lexical_stats(prepared.lexical, ~prepared.filters.units())
     embedder = prepared.similarity
     terms = _columns(embedder.term_ids, embedder.tfidf.shape[1])
     counts = _df_of_idf(embedder.idf, lexical.documents)
@@ -95,16 +95,21 @@ def stats_of(prepared: Prepared) -> CorpusStats:
     return dataclasses.replace(lexical, similarity_df=similarity_df)
 
 
-def lexical_stats(lexical: LexicalIndex) -> CorpusStats:
-    """What BM25F reads from one index's corpus (no similarity figures)."""
-    either = sparse.csc_matrix(abs(lexical.head.scipy()) + abs(lexical.body.scipy()))
+def lexical_stats(
+    lexical: LexicalIndex, counted: npt.NDArray[np.bool_] | None = None
+) -> CorpusStats:
+    """What BM25F reads from one index's corpus (no similarity figures): of the documents
+    ``counted`` marks (definitions: file units count for none, as in one index)."""
+    rows = np.arange(lexical.size) if counted is None else np.flatnonzero(counted)
+    either = sparse.csr_matrix(abs(lexical.head.scipy()) + abs(lexical.body.scipy()))[rows]
+    either = sparse.csc_matrix(either)
     either.eliminate_zeros()
     counts = np.diff(either.indptr)
     terms = _columns(lexical.term_ids, lexical.head.shape[1])
     return CorpusStats(
-        documents=lexical.size,
-        head_total=float(head_lengths(lexical.head).sum()),
-        body_total=float(lexical.body_length.sum()),
+        documents=int(rows.shape[0]),
+        head_total=float(head_lengths(lexical.head, counted)[rows].sum()),
+        body_total=float(lexical.body_length[rows].sum()),
         df={t: int(counts[c]) for t, c in terms.items() if counts[c]},
         similarity_df={},
     )
@@ -119,18 +124,22 @@ def _df_of_idf(weights: npt.NDArray[np.float64], n_docs: int) -> npt.NDArray[np.
     return np.rint(max(n_docs, 1) / np.exp(weights)).astype(np.int64)
 
 
-def head_lengths(head: Columns) -> npt.NDArray[np.float64]:
+def head_lengths(
+    head: Columns, counted: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.float64]:
     """Each head's weighted length, recovered from its length-normalized counts.
 
     A row holds ``tf / (1 - b + b * L / A)``, so its sum is ``s = L / (1 - b + b * L / A)``
     (``L`` the row's length, the sum of its counts; ``A`` their mean), that is
     ``L = s (1 - b) / (1 - s b / A)``. ``A`` is the one root of
     ``mean(L(A)) = A`` above ``b * max(s)`` (the left side falls as ``A`` grows):
-    found by bisection.
+    found by bisection, over the rows ``counted`` marks when given (the mean the index
+    normalized by is theirs).
     """
-    s = np.asarray(head.scipy().sum(axis=1), dtype=np.float64).ravel()
+    every = np.asarray(head.scipy().sum(axis=1), dtype=np.float64).ravel()
+    s = every if counted is None else every[counted]
     if not s.shape[0] or not s.any():
-        return s
+        return every
     low = B * float(s.max()) * (1 + 1e-12)
     high = max(low * 2, float(s.mean()) * 4 + 1.0)
     while float(_lengths(s, high).mean()) > high:
@@ -141,7 +150,7 @@ def head_lengths(head: Columns) -> npt.NDArray[np.float64]:
             low = middle
         else:
             high = middle
-    return _lengths(s, high)
+    return _lengths(every, high)
 
 
 def _lengths(s: npt.NDArray[np.float64], average: float) -> npt.NDArray[np.float64]:
@@ -151,22 +160,25 @@ def _lengths(s: npt.NDArray[np.float64], average: float) -> npt.NDArray[np.float
 
 def with_stats(prepared: Prepared, stats: CorpusStats) -> Prepared:
     """``prepared`` (one shard's) scoring as part of the corpus ``stats`` describes."""
-    n = prepared.size
+    n = int((~prepared.filters.units()).sum())  # ranked definitions (units rank 0)
     share = n / stats.documents if stats.documents else 1.0
     return dataclasses.replace(
         prepared,
-        lexical=lexical_with(prepared.lexical, stats),
+        lexical=lexical_with(prepared.lexical, stats, ~prepared.filters.units()),
         similarity=_similarity(prepared.similarity, stats),
         pagerank=prepared.pagerank * share,
     )
 
 
-def lexical_with(lexical: LexicalIndex, stats: CorpusStats) -> LexicalIndex:
-    """BM25F's head re-normalized by the global average length, idf by the global df."""
+def lexical_with(
+    lexical: LexicalIndex, stats: CorpusStats, counted: npt.NDArray[np.bool_] | None = None
+) -> LexicalIndex:
+    """BM25F's head re-normalized by the global average length, idf by the global df
+    (``counted``: the rows whose mean length the index normalized by)."""
     head = lexical.head
-    length = head_lengths(head)
-    n = lexical.size
-    mine = float(length.mean()) if n else 1.0
+    length = head_lengths(head, counted)
+    mine_rows = length if counted is None else length[counted]
+    mine = float(mine_rows.mean()) if mine_rows.shape[0] else 1.0
     average = stats.head_total / stats.documents if stats.documents else mine
     scale = (1 - B + B * length / (mine or 1.0)) / (1 - B + B * length / (average or 1.0))
     values = head.data
