@@ -266,7 +266,7 @@ def run_symbols(args: argparse.Namespace) -> int:
     selected = [
         symbol_dict(s)
         for s in index.symbols
-        if (kinds is None or s.kind in kinds)
+        if (s.kind in kinds if kinds is not None else s.kind not in Kind.UNITS)
         and (args.file is None or s.file == args.file or fnmatch.fnmatch(s.file, args.file))
     ]
     columns = ("kind", "name", "fqn", "language", "file", "line", "signature")
