@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from symfuse.indexer.config import IndexConfig, split_alias
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.files.discover import DEFAULT_MAX_FILE_SIZE
+from symfuse.indexer.store.objects import default_index_dir
 from symfuse.server.common.output import OutputFormat
 
 if TYPE_CHECKING:
@@ -55,7 +57,10 @@ class CommandParser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def format_help(self) -> str:
+        from symfuse.server.cli.help import arrange
+
         self.complete()
+        arrange(self, self.prog.rsplit(" ", 1)[-1])
         return super().format_help()
 
     def _unknown_option(self, word: str) -> bool:
@@ -128,7 +133,8 @@ def format_option(
         choices=choices,
         default=default,
         metavar="|".join(c.value for c in choices),
-        help=f"output format (default {default.value})",
+        help=f"output format (default {default.value})"
+        + ("; text: file:line:col: lines, table: the scored table" if "table" in choices else ""),
     )
 
 
@@ -147,11 +153,14 @@ def index_config(
     """The IndexConfig the common options describe."""
     chosen = roots if roots is not None else getattr(args, "roots", None) or [Path.cwd()]
     named = [split_alias(str(r)) for r in chosen]
+    one_file = _file_root(named)
+    if one_file is not None:  # a single file: its folder, that file alone
+        named = [(named[0][0], str(one_file.parent))]
     present = [(alias, path) for alias, path in named if Path(path).resolve().is_dir()]
     if len(present) < len(named):
         gone = [Path(path).resolve() for alias, path in named if (alias, path) not in present]
         if not present:
-            raise SymfuseError(f"workspace root {gone[0]} is not a directory")
+            raise SymfuseError(f"no such directory: {gone[0]}")
         for path in set(gone) - _reported:  # the other roots answer: one line each, once
             _reported.add(path)
             print(f"symfuse: error: workspace root {path} is not a directory", file=sys.stderr)
@@ -160,10 +169,16 @@ def index_config(
     languages = None
     if args.languages:
         languages = frozenset(x.strip() for x in args.languages.split(",") if x.strip())
+    index_dir = args.index_dir
+    include = tuple(args.include)
+    if one_file is not None:
+        # Its own index (not its folder's, which holds every file and would be rebuilt).
+        index_dir = index_dir or default_index_dir([one_file])
+        include = (*include, "/" + re.sub(r"([\\*?\[\]!#])", r"\\\1", one_file.name))
     return IndexConfig(
         roots=paths,
-        index_dir=args.index_dir,
-        include=tuple(args.include),
+        index_dir=index_dir,
+        include=include,
         exclude=tuple(args.exclude),
         max_file_size=args.max_file_size or DEFAULT_MAX_FILE_SIZE,
         languages=languages,
@@ -174,6 +189,19 @@ def index_config(
 
 
 _reported: set[Path] = set()  # missing roots already named on stderr
+
+
+def _file_root(named: list[tuple[str | None, str]]) -> Path | None:
+    """The file given as the only root, if one is; a file among other roots is refused."""
+    files = [Path(path).resolve() for _alias, path in named if Path(path).resolve().is_file()]
+    if not files:
+        return None
+    if len(named) > 1:
+        raise SymfuseError(
+            f"{files[0]} is a file: give it as the only root to search that file alone, or "
+            f"give its folder with --include {files[0].name}"
+        )
+    return files[0]
 
 
 def configure_logging(args: argparse.Namespace) -> None:

@@ -188,6 +188,12 @@ def _has_capital(pattern: str, regex: bool) -> bool:
 def _case_options(p: argparse.ArgumentParser) -> None:
     """``-s`` and ``-i`` beside the generated ``--case-sensitive``/``--no-case-sensitive``
     (rg's letters); with none of them, the case is smart (:func:`run_text`)."""
+    for action in p._actions:
+        if action.dest == "case_sensitive":
+            action.help = (
+                "match case exactly, or not (--no-case-sensitive); with neither, nor -s or "
+                "-i, the case is smart: a pattern with a capital letter matches case"
+            )
     p.add_argument(
         "-s", dest="case_exact", action="store_true", help="match case exactly (smart case off)"
     )

@@ -44,7 +44,14 @@ def register(
     )
     add_request_options(p, SearchRequest, primary_required=True)
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
-    p.add_argument("--root", dest="extra_roots", action="append", default=[], metavar="ROOT")
+    p.add_argument(
+        "--root",
+        dest="extra_roots",
+        action="append",
+        default=[],
+        metavar="ROOT",
+        help="a workspace root (repeatable), as ROOT",
+    )
     format_option(p, _FORMATS, OutputFormat.TEXT)
     add_serving_options(p, default_workers="0")
     p.set_defaults(handler=run_search, operation="search")

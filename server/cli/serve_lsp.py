@@ -67,8 +67,10 @@ def run_lsp(args: argparse.Namespace) -> NoReturn:
     shards = serving_shards(args, args.roots)
     roots = tuple(Path(r).resolve() for r in args.roots)
     for root in roots:
+        if not root.exists():
+            raise SymfuseError(f"no such directory: {root}")
         if not root.is_dir():
-            raise SymfuseError(f"workspace root {root} is not a directory")
+            raise SymfuseError(f"workspace root {root} is a file; give its folder")
     languages = None
     if args.languages:
         languages = frozenset(x.strip() for x in args.languages.split(",") if x.strip())

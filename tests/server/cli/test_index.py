@@ -103,7 +103,7 @@ def test_fatal_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
     assert missing.returncode == 1
     assert missing.stdout == ""
     assert missing.stderr.strip().count("\n") == 0
-    assert "is not a directory" in missing.stderr
+    assert f"no such directory: {tmp_path / 'nope'}" in missing.stderr
     bad_kind = run_symfuse(
         ["symbols", str(tmp_path), "--index-dir", str(tmp_path / "i"), "--kind", "gizmo"],
         check=False,
