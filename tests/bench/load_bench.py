@@ -1,7 +1,7 @@
 """Load on both servers (issue 15's acceptance): an LSP burst with cancellations, and many
 MCP sessions over streamable HTTP, on the Django tree.
 
-    python tests/bench/load_bench.py [--part lsp|mcp|both] [--symfuse PATH ...]
+    python tests/bench/load_bench.py [--part lsp|mcp|both|soak] [--symfuse PATH ...]
 
 1. **LSP burst**: ``symfuse lsp`` over stdio, driven by a raw JSON-RPC client; once the
    index and its ranking data are ready, 1,000 ``workspace/symbol`` requests (names of
@@ -15,7 +15,18 @@ MCP sessions over streamable HTTP, on the Django tree.
    query cache answers none). Reported: p50/p95 per call, calls/s, RSS. Then the same
    with a slow ``search_text`` regex running in one more session the whole time
    (a pattern that backtracks on every line, stopped by its 10 s budget): the
-   other sessions' ``search`` p50/p95.
+   other sessions' ``search`` p50/p95. Then one session's 40 searches alone, beside one
+   slow regex, and beside ``SCAN_BURST`` slow regexes from other sessions.
+
+3. **LSP soak** (``--part soak``, not part of ``both``): ``symfuse lsp`` once ready,
+   ``workspace/symbol`` requests at a steady ``--rate`` (20/s) for ``--soak-seconds``
+   (180), distinct names, each answer read as it comes. Reported: the server's RSS every
+   ``SOAK_SAMPLE`` seconds, per minute, and its growth in MB/min after ``--warmup`` (60 s:
+   the ranking structures' first queries, the line texts read ahead; a server that built
+   its structures itself warms up for about two minutes). With
+   ``--tracemalloc DIR`` the server runs under tracemalloc, a snapshot is written at
+   each sample, and the allocations that grew most between the end of warm-up and the
+   last sample are printed (figures then include tracemalloc's own overhead).
 
 Each ``--symfuse`` (default: this environment's) is measured in turn, so a checkout of
 main and a branch run back to back on the same machine. Figures taken while other work
@@ -26,9 +37,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import re
+import signal
 import socket
 import sys
 import tempfile
@@ -58,6 +71,7 @@ SESSIONS = 50
 CALLS = 40
 SLOW_PATTERN = r".*.*.*.*.*.*Q$"  # risky: O(n^6) backtracking on a line without Q at its end
 SLOW_BUDGET = 10.0
+SCAN_BURST = 45  # slow regexes at once: more than the SDK's shared pool of 40 threads
 REQUEST_CANCELLED = -32800
 CONTENT_MODIFIED = -32801
 
@@ -80,13 +94,20 @@ def names(root: Path, count: int, seed: int = 15) -> list[str]:
 
 
 def rss_mb(pid: int) -> dict[str, float]:
-    """The process's resident memory now and at its peak (Linux /proc), in MB."""
+    """The process's resident memory now and at its peak (Linux /proc), in MB; and of it
+    now, the anonymous memory (the heap) and the pages of mapped files (the stored
+    ranking structures, shared with the page cache)."""
     fields = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
+        if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
             fields[key] = round(int(value.split()[0]) / 1024, 1)
-    return {"rss_mb": fields.get("VmRSS", 0.0), "peak_rss_mb": fields.get("VmHWM", 0.0)}
+    return {
+        "rss_mb": fields.get("VmRSS", 0.0),
+        "peak_rss_mb": fields.get("VmHWM", 0.0),
+        "anon_mb": fields.get("RssAnon", 0.0),
+        "file_mb": fields.get("RssFile", 0.0),
+    }
 
 
 @contextmanager
@@ -109,9 +130,13 @@ async def until(check: Callable[[], Awaitable[bool]], what: str, limit: float = 
 # --- LSP burst ---------------------------------------------------------------------------
 
 
-async def start_lsp(symfuse: Path, root: Path, index_dir: str) -> RawClient:
+async def start_lsp(
+    symfuse: Path, root: Path, index_dir: str, before: list[str] | None = None
+) -> RawClient:
+    """``symfuse lsp`` (``before``: arguments ahead of ``lsp``), once it answers searches."""
     process = await asyncio.create_subprocess_exec(
         str(symfuse),
+        *(before or []),
         "lsp",
         "--index-dir",
         index_dir,
@@ -298,10 +323,175 @@ async def mcp_load(
             figures["search_during_slow_regex"] = percentiles(took)
             figures["regex_still_running_after"] = not regex.done()
             figures["regex_s"] = round((await regex)[0], 2)
+            figures |= await one_session_beside_scans(url, queries, scan)
             return figures
         finally:
             process.terminate()
             await process.wait()
+
+
+async def one_session_beside_scans(
+    url: str, queries: list[str], scan: list[tuple[str, dict[str, Any]]]
+) -> dict[str, Any]:
+    """One session's searches beside one slow regex, then beside a burst of
+    ``SCAN_BURST`` of them from another session (more than a shared pool has threads):
+    each search's latency, against the same searches alone."""
+    ahead = queries[-CALLS:]
+    alone, _ = await sessions(url, ahead, 1, CALLS)
+    figures: dict[str, Any] = {"one_session_alone": percentiles(alone)}
+    for label, count in (("one_slow_regex", 1), ("burst_of_slow_regexes", SCAN_BURST)):
+        running = [asyncio.ensure_future(Session(url).run(scan)) for _ in range(count)]
+        await asyncio.sleep(1.0)  # the scans are under way
+        took, _ = await sessions(url, ahead, 1, CALLS)
+        figures[f"one_session_beside_{label}"] = percentiles(took)
+        figures[f"{label}_still_running_after"] = not any(r.done() for r in running)
+        await asyncio.gather(*running)
+    return figures
+
+
+# --- LSP soak ----------------------------------------------------------------------------
+
+SOAK_SAMPLE = 10.0  # seconds between RSS samples
+SOAK_WARMUP = 60.0  # seconds left out of the growth figure (--warmup)
+# Runs ``symfuse lsp`` with tracemalloc: the first SIGUSR1 starts tracing (loading the index
+# under it would take minutes), each later one writes a snapshot to a numbered file.
+TRACED = """
+import signal, sys, tracemalloc
+count = [0]
+folder = sys.argv[1]
+def dump(_sig, _frame):
+    if not tracemalloc.is_tracing():
+        tracemalloc.start(12)
+        return
+    count[0] += 1
+    tracemalloc.take_snapshot().dump(f"{folder}/snapshot-{count[0]:03d}.bin")
+signal.signal(signal.SIGUSR1, dump)
+from symfuse.server.cli.main import main
+sys.argv = ["symfuse", *sys.argv[2:]]
+sys.exit(main())
+"""
+
+
+async def lsp_soak(
+    symfuse: Path, root: Path, queries: list[str], args: argparse.Namespace
+) -> dict[str, Any]:
+    """Steady workspace/symbol load; RSS over time (see the module docstring)."""
+    with index_directory(args.index_dir) as index_dir:
+        traced = args.tracemalloc
+        if traced is not None:
+            traced.mkdir(parents=True, exist_ok=True)
+            python = symfuse.with_name("python")
+            client = await start_lsp(python, root, index_dir, ["-c", TRACED, str(traced)])
+        else:
+            client = await start_lsp(symfuse, root, index_dir)
+        pid = client.process.pid
+        answered: list[float] = []
+        errors = 0
+        sent: dict[int, float] = {}
+
+        async def read_answers() -> None:
+            nonlocal errors
+            while True:
+                message = await client.read()
+                msg_id = message.get("id")
+                if isinstance(msg_id, int) and "method" not in message and msg_id in sent:
+                    answered.append(time.perf_counter() - sent.pop(msg_id))
+                    errors += "error" in message
+
+        reading = asyncio.ensure_future(read_answers())
+        samples: list[tuple[float, float, float]] = [(0.0, *_rss_anon(pid))]
+        started = time.perf_counter()
+        gap = 1.0 / args.rate
+        n = 0
+        next_sample = SOAK_SAMPLE
+        while (now := time.perf_counter() - started) < args.soak_seconds:
+            if now >= next_sample:
+                samples.append((round(now, 1), *_rss_anon(pid)))
+                if traced is not None:
+                    client.process.send_signal(signal.SIGUSR1)
+                print(
+                    f"  {now:6.1f} s  rss {samples[-1][1]} MB, anon {samples[-1][2]}",
+                    file=sys.stderr,
+                )
+                next_sample += SOAK_SAMPLE
+            n += 1
+            sent[n] = time.perf_counter()
+            await client.send(
+                {
+                    "id": n,
+                    "method": "workspace/symbol",
+                    "params": {"query": queries[n % len(queries)]},
+                }
+            )
+            await asyncio.sleep(max(0.0, started + n * gap - time.perf_counter()))
+        await asyncio.sleep(2.0)  # the last answers
+        samples.append((round(time.perf_counter() - started, 1), *_rss_anon(pid)))
+        reading.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
+        await client.ask("bye", "shutdown")
+        await client.send({"method": "exit"})
+        await client.process.wait()
+    figures = soak_summary(samples, n, answered, errors, args.warmup)
+    if traced is not None:
+        figures["grew_most"] = grew_most(traced, samples, args.warmup)
+    return figures
+
+
+def _rss_anon(pid: int) -> tuple[float, float]:
+    memory = rss_mb(pid)
+    return memory["rss_mb"], memory["anon_mb"]
+
+
+def soak_summary(
+    samples: list[tuple[float, float, float]],
+    sent: int,
+    answered: list[float],
+    errors: int,
+    warmup: float = SOAK_WARMUP,
+) -> dict[str, Any]:
+    """RSS (and its anonymous part) per minute, and their growth in MB/min after warm-up."""
+    per_minute = {
+        f"{int(t // 60)} min": (mb, anon) for t, mb, anon in samples if t % 60 < SOAK_SAMPLE
+    }
+    warm = [sample for sample in samples if sample[0] >= warmup]
+    growth: dict[str, float] = {}
+    if len(warm) >= 2:
+        (t0, m0, a0), (t1, m1, a1) = warm[0], warm[-1]
+        minutes = (t1 - t0) / 60
+        growth = {"rss": round((m1 - m0) / minutes, 2), "anon": round((a1 - a0) / minutes, 2)}
+    return {
+        "sent": sent,
+        "answered": len(answered),
+        "errors": errors,
+        "latency": percentiles(answered) if answered else {},
+        "rss_mb_start": samples[0][1],
+        "rss_mb_end": samples[-1][1],
+        "rss_and_anon_mb_per_minute": per_minute,
+        "growth_mb_per_min_after_warmup": growth,
+        "samples": samples,
+    }
+
+
+def grew_most(
+    traced: Path, samples: list[tuple[float, float, float]], warmup: float, top: int = 15
+) -> list[str]:
+    """The allocation sites that grew most from the first snapshot after warm-up to the last."""
+    import tracemalloc
+
+    files = sorted(traced.glob("snapshot-*.bin"))
+    first = sum(1 for sample in samples[2:-1] if sample[0] < warmup)  # the first starts tracing
+    if len(files) < 2:
+        return []
+    before = tracemalloc.Snapshot.load(str(files[min(first, len(files) - 2)]))
+    after = tracemalloc.Snapshot.load(str(files[-1]))
+    stats = after.compare_to(before, "traceback")
+    lines = []
+    for stat in stats[:top]:
+        recent = reversed(stat.traceback[-6:])  # the allocating line first
+        frames = " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in recent)
+        lines.append(f"{stat.size_diff / 1e6:+.2f} MB {stat.count_diff:+d} blocks: {frames}")
+    return lines
 
 
 # --- main --------------------------------------------------------------------------------
@@ -316,6 +506,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         if args.part in ("lsp", "both"):
             print(f"{symfuse}: LSP burst", file=sys.stderr)
             figures["lsp_burst"] = await lsp_burst(symfuse, root, queries[:BURST], args.index_dir)
+        if args.part == "soak":
+            print(f"{symfuse}: LSP soak", file=sys.stderr)
+            figures["lsp_soak"] = await lsp_soak(symfuse, root, queries, args)
         if args.part in ("mcp", "both"):
             print(f"{symfuse}: MCP over HTTP", file=sys.stderr)
             figures["mcp_http"] = await mcp_load(symfuse, root, queries[BURST:], args.index_dir)
@@ -325,7 +518,13 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=("lsp", "mcp", "both"), default="both")
+    parser.add_argument("--part", choices=("lsp", "mcp", "both", "soak"), default="both")
+    parser.add_argument("--rate", type=float, default=20.0, help="soak: requests per second")
+    parser.add_argument("--soak-seconds", type=float, default=180.0, help="soak: how long")
+    parser.add_argument("--tracemalloc", type=Path, help="soak: snapshot directory")
+    parser.add_argument(
+        "--warmup", type=float, default=SOAK_WARMUP, help="soak: seconds before growth counts"
+    )
     parser.add_argument("--symfuse", type=Path, action="append", help="a symfuse to measure")
     parser.add_argument("--django", type=Path, help="the django package directory")
     parser.add_argument("--index-dir", type=Path, help="an index directory every run shares")
