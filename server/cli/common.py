@@ -122,6 +122,20 @@ def common_parser() -> argparse.ArgumentParser:
     return common
 
 
+def roots_options(p: argparse.ArgumentParser) -> None:
+    """A command's workspace roots: positional, and ``--root ROOT`` (repeatable) beside
+    them (``args.roots`` and ``args.extra_roots``)."""
+    p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
+    p.add_argument(
+        "--root",
+        dest="extra_roots",
+        action="append",
+        default=[],
+        metavar="ROOT",
+        help="a workspace root (repeatable; same as positional roots)",
+    )
+
+
 def format_option(
     p: argparse.ArgumentParser, choices: tuple[OutputFormat, ...], default: OutputFormat
 ) -> None:

@@ -18,7 +18,7 @@ from symfuse.ranking.api import CallGraphAnswer, SearchMode
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
-from symfuse.server.cli.common import format_option
+from symfuse.server.cli.common import format_option, roots_options
 from symfuse.server.cli.locations import summary_on_stderr, symbol_line, with_code
 from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.cli.shards import add_serving_options
@@ -43,15 +43,7 @@ def register(
         ),
     )
     add_request_options(p, SearchRequest, primary_required=True)
-    p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
-    p.add_argument(
-        "--root",
-        dest="extra_roots",
-        action="append",
-        default=[],
-        metavar="ROOT",
-        help="a workspace root (repeatable), as ROOT",
-    )
+    roots_options(p)
     format_option(p, _FORMATS, OutputFormat.TEXT)
     add_serving_options(p, default_workers="0")
     p.set_defaults(handler=run_search, operation="search")

@@ -10,7 +10,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.server.cli.common import add_history_flag
+from symfuse.server.cli.common import add_history_flag, roots_options
 from symfuse.server.cli.shards import add_serving_options
 from symfuse.server.common.leaving import STOP_WAIT, leave, leave_on_sigterm
 from symfuse.server.common.present import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS
@@ -34,15 +34,7 @@ def register(
             "background and follows file changes; stdout carries only the protocol."
         ),
     )
-    p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
-    p.add_argument(
-        "--root",
-        dest="extra_roots",
-        action="append",
-        default=[],
-        metavar="ROOT",
-        help="a workspace root (repeatable; same as positional roots)",
-    )
+    roots_options(p)
     _add_http_options(p)
     p.add_argument(
         "--ready-timeout",

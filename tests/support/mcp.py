@@ -43,6 +43,18 @@ from tests.support.paths import FIXTURES
 FIXTURE = FIXTURES / "mcp_workspace"
 SYMFUSE = Path(sys.executable).with_name("symfuse")
 READ_TIMEOUT = 60  # seconds: only turns a hung server into a failure
+# A raw MCP initialize request over HTTP, and the headers streamable HTTP asks for.
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
+HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
 
 @dataclass

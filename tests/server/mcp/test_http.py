@@ -20,20 +20,9 @@ from symfuse.server.mcp.http import (
     is_loopback,
 )
 from symfuse.server.mcp.server import MCPOptions, build_mcp_server
-from tests.support.mcp import Workspace
+from tests.support.mcp import HEADERS, INITIALIZE, Workspace
 
 PORT = 8765
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"},
-    },
-}
-HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
 
 @pytest.fixture

@@ -15,22 +15,19 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from symfuse.server.mcp.http import TOKEN_VARIABLE
-from tests.support.mcp import READ_TIMEOUT, SYMFUSE, Workspace, call, mcp_http_server
+from tests.support.mcp import (
+    HEADERS,
+    INITIALIZE,
+    READ_TIMEOUT,
+    SYMFUSE,
+    Workspace,
+    call,
+    mcp_http_server,
+)
 
 pytestmark = pytest.mark.slow  # symfuse mcp over HTTP, in its own process
 
 TOKEN = "a-token-chosen-by-the-user-0123456789"
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"},
-    },
-}
-HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
 
 @pytest.fixture
