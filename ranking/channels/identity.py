@@ -6,7 +6,8 @@ Tiers, best first (a symbol gets its best tier):
 1. case-insensitive exact, also ignoring separators (``get user by id`` ->
    ``get_user_by_id``, ``getUserById``);
 2. fqn suffix (``Model.save`` -> ``django.db.models.base.Model.save``);
-3. prefix of the name;
+3. prefix of the name (not for two or three letters typed as humps, ``AC``:
+   AsyncClient before aclose, see :func:`short_humps`);
 4. sub-token segment: the query's sub-tokens are a run of the name's
    (``user_by`` -> ``getUserById``);
 5. camel-hump / initials: each hump of the query starts one of consecutive
@@ -36,6 +37,13 @@ import numpy.typing as npt
 
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.channels.names.hump_filter import InitialPairs, LetterMasks
+from symfuse.ranking.channels.names.humps import (
+    camel_hump_pattern,
+    hump_count,
+    hump_letters,
+    hump_word,
+    short_humps,
+)
 from symfuse.ranking.channels.names.scans import Joined, SortedNames
 from symfuse.ranking.channels.tokens import WORD, split_identifier
 from symfuse.ranking.channels.topk import Ranking
@@ -52,9 +60,6 @@ class MatchTier(IntEnum):
     CAMEL_HUMP = 5
     SUBSTRING = 6
     NONE = 7
-
-
-MAX_HUMPS = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,71 +309,6 @@ def _dotted(text: str) -> str:
     return text.replace("::", ".").replace("#", ".").replace("/", ".")
 
 
-_HUMP = re.compile(r"[A-Z$]?[a-z$]*|[0-9]+|[A-Z]")
-
-
-def humps(query: str) -> list[str]:
-    """The humps a query is typed as: ``gUBI`` -> g U B I; ``get_user`` -> get user;
-    ``gOO404`` -> g O O 404 (digits are a sub-token of their own, as names are split).
-
-    One lower-case word stays whole: it is read letter by letter (``goo404``).
-    """
-    words = [w for word in WORD.findall(query) for w in word.replace("_", " ").split()]
-    if len(words) == 1 and not any(c.isupper() for c in words[0]):
-        return words
-    return [h for word in words for h in _HUMP.findall(word) if h]
-
-
-def hump_count(query: str) -> int:
-    """How many sub-tokens an abbreviation names: its humps, or its letters when it is
-    one lower-case word (initials)."""
-    parts = humps(query)
-    if len(parts) == 1 and parts[0].islower():
-        return len(parts[0])
-    return len(parts)
-
-
-def camel_hump_pattern(query: str) -> re.Pattern[str] | None:
-    """A regex over spaced names matching the camel-hump reading of ``query``.
-
-    An all-lower-case single word (``gubi``) may split anywhere: each letter
-    either continues the current sub-token or starts the next one.
-    """
-    parts = humps(query)
-    if not parts or len(parts) > MAX_HUMPS:
-        return None
-    if len(parts) == 1:
-        word = hump_word(query)
-        if word is None:
-            return None
-        body = "(?:[^ \\n]* )?".join(re.escape(c) for c in word)
-        return re.compile(" " + body)
-    body = "[^ \\n]* ".join(re.escape(h.lower()) for h in parts)
-    return re.compile(" " + body)
-
-
-def hump_letters(query: str) -> tuple[str, str] | None:
-    """What a name needs to match :func:`camel_hump_pattern`'s reading of ``query``: every
-    letter of it, and sub-tokens starting with the first letter of each hump (of the
-    word, when it is read letter by letter)."""
-    word = hump_word(query)
-    if word is not None:
-        return word, word[0]
-    parts = [h.lower() for h in humps(query)]
-    if len(parts) < 2 or len(parts) > MAX_HUMPS:
-        return None
-    return "".join(parts), "".join(h[0] for h in parts)
-
-
-def hump_word(query: str) -> str | None:
-    """The word :func:`camel_hump_pattern` reads letter by letter, when it does so."""
-    parts = humps(query)
-    if len(parts) != 1:
-        return None
-    word = parts[0].lower()
-    return word if 2 <= len(word) <= MAX_HUMPS else None
-
-
 def tiers(table: NameTable, query: str) -> npt.NDArray[np.int8]:
     """The best match tier of every symbol for ``query`` (``MatchTier.NONE`` if none)."""
     q = " ".join(query.split())
@@ -398,9 +338,13 @@ def tiers(table: NameTable, query: str) -> npt.NDArray[np.int8]:
         if positions.shape[0]:
             np.minimum.at(tier, positions, np.int8(level))
 
-    mark(table.lower.prefixed(ql), MatchTier.PREFIX)
-    if whole and len(sub) > 1:
-        mark(table.wholes.prefixed(whole), MatchTier.PREFIX)
+    if not short_humps(q):
+        # "AC" means AsyncClient: for two or three letters typed as humps, a name that
+        # merely starts with them (aclose, ACCEPT) stays in the substring tier, below
+        # the camel-hump matches (a whole sub-token, IOError for "IO", is a segment).
+        mark(table.lower.prefixed(ql), MatchTier.PREFIX)
+        if whole and len(sub) > 1:
+            mark(table.wholes.prefixed(whole), MatchTier.PREFIX)
     dotted = _dotted(ql).strip(".")
     if "." in dotted:
         mark(table.fqn_text.contains("." + dotted + "\n"), MatchTier.FQN_SUFFIX)
@@ -493,3 +437,7 @@ def rank_words(
         return Ranking.empty()
     every = np.concatenate(chosen)
     return Ranking(every[:limit], np.concatenate(scores)[:limit], every)
+
+
+# hump_count is read by ranking.fusion.guards from here
+__all__ = ["MatchTier", "NameForms", "NameTable", "hump_count", "name_distance", "rank", "tiers"]

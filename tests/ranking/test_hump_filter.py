@@ -10,6 +10,7 @@ import pytest
 from symfuse.ranking.channels import identity
 from symfuse.ranking.channels.identity import NameTable
 from symfuse.ranking.channels.names import hump_filter as letters
+from symfuse.ranking.channels.names import humps
 from tests.support.symbols import make_symbol
 
 NAMES = [
@@ -37,9 +38,9 @@ def test_the_names_passing_the_masks_match_as_the_full_scan_does(
 ) -> None:
     monkeypatch.setattr(letters, "WORTH_IT", 1.0)  # always read the passing names apart
     distinct = table.distinct
-    pattern = identity.camel_hump_pattern(word)
+    pattern = humps.camel_hump_pattern(word)
     assert pattern is not None
-    letters_of = identity.hump_letters(word)
+    letters_of = humps.hump_letters(word)
     assert letters_of is not None
     assert distinct.letters.candidates(*letters_of) is not None
     full = np.unique(distinct.spaced_text.search(pattern))
@@ -59,7 +60,7 @@ def test_every_two_letter_word_over_the_names_alphabet(
     distinct = table.distinct
     for pair in itertools.product("abcegilnstuy9$", repeat=2):
         word = "".join(pair)
-        pattern = identity.camel_hump_pattern(word)
+        pattern = humps.camel_hump_pattern(word)
         assert pattern is not None
         full = np.unique(distinct.spaced_text.search(pattern))
         assert np.array_equal(np.unique(distinct.camel_humps(word)), full), word
@@ -81,7 +82,7 @@ def test_with_suffix_arrays_and_pairs_the_humps_match_as_the_full_scan_does(
     distinct = indexed.distinct
     assert distinct.pairs.value is not None
     assert distinct.spaced_text.suffixes.ready
-    pattern = identity.camel_hump_pattern(word)
+    pattern = humps.camel_hump_pattern(word)
     assert pattern is not None
     full = np.unique(distinct.spaced_text.search(pattern))
     assert np.array_equal(np.unique(distinct.camel_humps(word)), full), word

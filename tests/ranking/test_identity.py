@@ -7,6 +7,7 @@ import pytest
 
 from symfuse.ranking.channels import identity
 from symfuse.ranking.channels.identity import MatchTier, NameTable
+from symfuse.ranking.channels.names import humps
 from tests.support.symbols import make_symbol
 
 NAMES = [
@@ -81,11 +82,11 @@ def test_camel_humps_must_start_consecutive_sub_tokens(table: NameTable) -> None
 
 
 def test_humps() -> None:
-    assert identity.humps("gUBI") == ["g", "U", "B", "I"]
-    assert identity.humps("getUsBI") == ["get", "Us", "B", "I"]
-    assert identity.humps("get_user by") == ["get", "user", "by"]
-    assert identity.humps("gOO404") == ["g", "O", "O", "404"]  # digits: a sub-token alone
-    assert identity.humps("goo404") == ["goo404"]  # one lower-case word: read letter by letter
+    assert humps.humps("gUBI") == ["g", "U", "B", "I"]
+    assert humps.humps("getUsBI") == ["get", "Us", "B", "I"]
+    assert humps.humps("get_user by") == ["get", "user", "by"]
+    assert humps.humps("gOO404") == ["g", "O", "O", "404"]  # digits: a sub-token alone
+    assert humps.humps("goo404") == ["goo404"]  # one lower-case word: read letter by letter
 
 
 @pytest.mark.parametrize("query", ["gOO404", "getObjOr404", "goo404", "gOOr4"])
@@ -153,3 +154,28 @@ def test_a_name_borne_by_many_symbols_is_scanned_once_and_marks_each_of_them() -
         MatchTier.NONE,
         MatchTier.CASE_INSENSITIVE,
     ]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        *[("AC", True), ("ACl", True), ("sP", True), ("ZO", True), ("gUB", True)],
+        *[("ac", False), ("Ab", False), ("A", False), ("ACli", False), ("A.C", False)],
+    ],
+)
+def test_short_humps(query: str, expected: bool) -> None:
+    assert humps.short_humps(query) is expected
+
+
+def test_short_humps_rank_above_names_that_merely_start_with_them() -> None:
+    names = ["AsyncClient", "aclose", "ACCEPT", "AC_MODE", "Ac"]
+    table = NameTable.build([make_symbol(n) for n in names])
+    found = dict(zip(names, (MatchTier(int(t)) for t in identity.tiers(table, "AC")), strict=True))
+    assert found["AsyncClient"] is MatchTier.CAMEL_HUMP
+    assert found["aclose"] is MatchTier.SUBSTRING
+    assert found["ACCEPT"] is MatchTier.SUBSTRING
+    assert found["AC_MODE"] is MatchTier.SEGMENT  # "AC" is a whole sub-token of it
+    assert found["Ac"] is MatchTier.CASE_INSENSITIVE
+    # typed in lower case, the letters are a prefix again
+    lower = dict(zip(names, (MatchTier(int(t)) for t in identity.tiers(table, "ac")), strict=True))
+    assert lower["aclose"] is MatchTier.PREFIX

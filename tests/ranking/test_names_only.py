@@ -48,7 +48,10 @@ def test_name_tiers_come_first_best_tier_first(index: Index) -> None:
     assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
     assert names(index, "orderrepo")[0] == "OrderRepository"  # prefix, any case
     assert names(index, "OrdRep")[0] == "OrderRepository"  # camel humps
-    assert names(index, "OR")[0] == "Order"  # a prefix beats camel humps
+    assert names(index, "Ord")[0] == "Order"  # a prefix beats camel humps
+    assert names(index, "or")[0] == "Order"
+    # but two or three letters typed as humps mean humps (issue 37: "AC" -> AsyncClient)
+    assert names(index, "OR")[0] == "OrderRepository"
     assert set(names(index, "get user by id")[:2]) == {"getUserById", "get_user_by_id"}
     assert "Repository" in names(index, "repository")[:1]  # case-insensitive exact first
 
