@@ -12,7 +12,6 @@ exceeded) print one line on stderr and exit 1, through ``cli.main``.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from symfuse.ranking.query.requests import (
     TextRequest,
     UsagesRequest,
 )
+from symfuse.ranking.query.smart_case import has_capital
 from symfuse.server.cli.common import format_option, stored_histories
 from symfuse.server.cli.locations import (
     grep_lines,
@@ -167,7 +167,7 @@ def run_text(args: argparse.Namespace) -> int:
     if args.case_exact or args.case_ignored:
         args.case_sensitive = bool(args.case_exact)
     elif args.case_sensitive is None:
-        args.case_sensitive = _has_capital(args.pattern or "", bool(args.regex))
+        args.case_sensitive = has_capital(args.pattern or "", bool(args.regex))
     request = request_of(TextRequest, args)
     result = operations.text(_index(args), request)
     data = result.to_dict()
@@ -175,14 +175,6 @@ def run_text(args: argparse.Namespace) -> int:
         summary_on_stderr([_footer(data) if result.total else "no match"])
     lines = grep_lines(result.hits, context=request.snippet_lines > 0)
     return _emit(data, args.output_format, "\n".join(lines))
-
-
-def _has_capital(pattern: str, regex: bool) -> bool:
-    """Whether ``pattern`` has an upper-case letter of its own (in a regex, not the
-    letter of an escape such as ``\\S`` or ``\\W``)."""
-    if regex:
-        pattern = re.sub(r"\\.", "", pattern)
-    return any(c.isupper() for c in pattern)
 
 
 def _case_options(p: argparse.ArgumentParser) -> None:

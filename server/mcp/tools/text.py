@@ -9,6 +9,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import TextRequest
+from symfuse.ranking.query.smart_case import has_capital
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import TextResult
 from symfuse.server.mcp.pools import Lane
@@ -20,8 +21,9 @@ DESCRIPTION = """\
 Search the text of the workspace's files as they are on disk: code, docs and
 config. For strings, comments, TODOs, config keys, error messages: anything that
 is not a definition (for those use `search`). One hit per matching line: file,
-line, column, text. Literal and case-insensitive unless `regex` or the
-case_sensitive / fuzzy options say otherwise.
+line, column, text. Literal unless `regex`; smart case: a query in lower case
+ignores case, one with a capital matches case (options.case_sensitive says
+otherwise).
 Examples: {"query": "TODO"} ; {"query": "raise \\\\w+Error", "regex": true,
 "file_pattern": "shop/**"}"""
 
@@ -40,6 +42,9 @@ SURFACE = Surface(
 
 def register(server: Toolbox, backend: Backend) -> None:
     def search_text(request: TextRequest, rendering: Rendering) -> CallToolResult:
+        if "case_sensitive" not in request.model_fields_set:  # smart case, as rg's
+            smart = has_capital(request.pattern, request.regex)
+            request = request.model_copy(update={"case_sensitive": smart})
         if not backend.scans.acquire(timeout=request.timeout):
             raise ToolError(
                 f"other text searches kept the scanners busy for the {request.timeout:g} s "
