@@ -20,7 +20,9 @@ from __future__ import annotations
 # 8: names as values: dict and set members, defaults, comparisons, this.member, TS types.
 # 9: a file unit per code file (extract/units.py).
 # 10: Haskell functions from signature to last equation, Haddock docs; Teal files.
-EXTRACTOR_VERSION = 10
+# 11: Haskell operators (`(.:?) = ...`, `a .:! b = ...`, class method operators); Swift
+#     conditional compilation inside type bodies read (directive lines blanked).
+EXTRACTOR_VERSION = 11
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

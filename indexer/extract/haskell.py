@@ -49,8 +49,15 @@ def _top_level(node: Node) -> bool:
 
 
 def _named(node: Node) -> bytes | None:
+    """The name a declaration defines: an operator's without its parentheses, ``(.:?)``
+    and an infix equation's ``a .:? b`` both define ``.:?``."""
     name = node.child_by_field_name("name")
-    return None if name is None else name.text
+    if name is None and node.type == "function":
+        infix = next((c for c in node.named_children if c.type == "infix"), None)
+        name = None if infix is None else infix.child_by_field_name("operator")
+    if name is None or name.text is None:
+        return None
+    return name.text.strip(b"()") if name.type == "prefix_id" else name.text
 
 
 def _next(node: Node) -> Node | None:

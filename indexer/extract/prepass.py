@@ -291,7 +291,21 @@ def _haskell_prepass(source: bytes) -> bytes:
     return _HASKELL_CPP_CONDITIONAL.sub(_blank, source)
 
 
+# Swift: the grammar takes a conditional compilation block (`#if canImport(Darwin)` ...
+# `#endif`) inside a type's body as the body's end, and the members after it as top-level
+# code (Alamofire's `Protected` ended at its first line). The directive lines, and the
+# `#error` / `#warning` diagnostics between them, are blanked: every branch is read.
+_SWIFT_DIRECTIVE = re.compile(rb"^[ \t]*#(?:if|elseif|else|endif|error|warning)\b.*$", re.M)
+
+
+def _swift_prepass(source: bytes) -> bytes:
+    if b"#" not in source:
+        return source
+    return _SWIFT_DIRECTIVE.sub(_blank, source)
+
+
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
+    "swift": _swift_prepass,
     "haskell": _haskell_prepass,
     "make": _make_prepass,
     "sql": _sql_prepass,

@@ -20,6 +20,11 @@
 
 (declarations (function name: (variable) @name) @definition.function)
 (declarations (bind name: (variable) @name) @definition.function)
+; operators, defined prefix (`(.:?) = ...`) or infix (`a .:! b = ...`)
+(declarations (function name: (prefix_id (operator) @name)) @definition.function)
+(declarations (bind name: (prefix_id (operator) @name)) @definition.function)
+(declarations (function (infix operator: (operator) @name)) @definition.function)
+(class_declarations (signature name: (prefix_id (operator) @name)) @definition.method)
 
 ; ---- references --------------------------------------------------------------
 
