@@ -187,7 +187,7 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     except SymfuseError as exc:
         print(f"symfuse: error: {exc}", file=sys.stderr)
-        return 1
+        return int(getattr(args, "error_exit", 1))  # text's is 2: its 1 means "no match"
     except KeyboardInterrupt:
         print("symfuse: interrupted", file=sys.stderr)
         return 130

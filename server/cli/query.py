@@ -74,9 +74,10 @@ def register(
         formats = _LOCATED if name in _LOCATED_COMMANDS else _FORMATS
         p = _parser(sub, common, name, op.summary, formats)
         add_request_options(p, op.request, primary_required=name in ("text", "deps", "read"))
+        p.set_defaults(handler=handler, operation=name)
         if name == "text":
             _case_options(p)
-        p.set_defaults(handler=handler, operation=name)
+            p.set_defaults(error_exit=TEXT_ERROR)
     # `get --show-evolution` under its own name, a symbol (id or name) as the argument
     p = _parser(sub, common, "evolution", "the commits that changed a definition, newest first")
     add_request_options(p, GetRequest, primary_required=True)
@@ -160,10 +161,17 @@ def _usage_line(row: dict[str, Any]) -> str:
     return location(row["file"], row["line"], row["column"], message)
 
 
+# symfuse text's exit codes, as grep's and rg's: 0 a match, 1 none, 2 an error (main
+# exits with the command's error_exit on an error)
+NO_MATCH = 1
+TEXT_ERROR = 2
+
+
 def run_text(args: argparse.Namespace) -> int:
     """Smart case as rg's: a pattern without a capital letter ignores case, one with a
     capital matches it exactly; ``-s``/``--case-sensitive`` and ``-i``/``--ignore-case``
-    force either."""
+    force either. Exits as grep and rg do: 0 on a match, 1 on none, 2 on an error (so a
+    script's ``if symfuse text ...`` reads as ``if rg ...``)."""
     if args.case_exact or args.case_ignored:
         args.case_sensitive = bool(args.case_exact)
     elif args.case_sensitive is None:
@@ -174,7 +182,8 @@ def run_text(args: argparse.Namespace) -> int:
     if args.output_format is OutputFormat.TEXT:
         summary_on_stderr([_footer(data) if result.total else "no match"])
     lines = grep_lines(result.hits, context=request.snippet_lines > 0)
-    return _emit(data, args.output_format, "\n".join(lines))
+    _emit(data, args.output_format, "\n".join(lines))
+    return 0 if result.total else NO_MATCH
 
 
 def _case_options(p: argparse.ArgumentParser) -> None:

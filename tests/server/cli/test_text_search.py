@@ -4,6 +4,7 @@ documentation, each line printed once, jumpable hit lines."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -33,7 +34,9 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 def hits(ws: list[str], *args: str) -> list[tuple[str, int]]:
     """(file, line) of each hit line (``file:line:col: text``) the command prints."""
-    out = run_symfuse(["text", *args, *ws, "--snippet-lines", "0"]).stdout
+    done = run_symfuse(["text", *args, *ws, "--snippet-lines", "0"], check=False)
+    assert done.returncode == (0 if done.stdout else 1), done.stderr  # 1: no match, as grep
+    out = done.stdout
     found = [re.fullmatch(r"([^:]+):(\d+):(\d+): .*", line) for line in out.splitlines()]
     assert all(found), out
     return [(m[1], int(m[2])) for m in found if m]
@@ -70,6 +73,28 @@ def test_context_lines_are_printed_once(ws: list[str]) -> None:
 
 
 def test_no_match_prints_nothing_on_stdout(ws: list[str]) -> None:
-    done = run_symfuse(["text", "no such text anywhere", *ws])
+    done = run_symfuse(["text", "no such text anywhere", *ws], check=False)
     assert done.stdout == ""
     assert "no match" in done.stderr
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_exit_codes_are_grep_s(ws: list[str], output_format: str) -> None:
+    """0 on a match, 1 on none, 2 on an error, as grep and rg: ``if symfuse text ...``."""
+    found = run_symfuse(["text", "foo", *ws, "-f", output_format], check=False)
+    assert found.returncode == 0, found.stderr
+    none = run_symfuse(["text", "no such text anywhere", *ws, "-f", output_format], check=False)
+    assert none.returncode == 1, none.stderr
+    bad_regex = run_symfuse(["text", "a(", "--regex", *ws, "-f", output_format], check=False)
+    assert bad_regex.returncode == 2
+    assert bad_regex.stderr.startswith("symfuse: error: pattern: not a valid regular expression")
+
+
+def test_a_missing_root_is_an_error_not_no_match(tmp_path: Path) -> None:
+    gone = tmp_path / "nope"
+    done = run_symfuse(["text", "foo", str(gone), "--index-dir", str(tmp_path / "i")], check=False)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"symfuse: error: no such directory: {gone}"
+    # other commands keep exit 1 for a fatal error
+    search = run_symfuse(["search", "foo", str(gone)], check=False)
+    assert search.returncode == 1
