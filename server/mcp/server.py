@@ -39,6 +39,7 @@ from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
 from symfuse.server.common.present import DEFAULT_MAX_TOKENS, Fitted, Format, Grouping, fit
 from symfuse.server.common.service import IndexService, Ranked, is_stale
+from symfuse.server.mcp.listed import ListedToolsServer
 from symfuse.server.mcp.pools import Lane, ToolPools
 from symfuse.server.mcp.schema import INPUT_SCHEMA, Rendering, Toolbox, tool_function
 from symfuse.server.mcp.surface import Surface
@@ -356,7 +357,7 @@ def build_mcp_server(
         backend.observer.close()
         raise
     with _sdk_logging_left_alone():
-        server: MCPServer[Any] = MCPServer(
+        server: MCPServer[Any] = ListedToolsServer(
             SERVER_NAME,
             instructions=INSTRUCTIONS,
             version=version(),

@@ -51,6 +51,15 @@ TOOL_NAMES = (
 )
 
 
+def not_listed(name: str) -> str:
+    """What a call to tool ``name``, which exists but the server does not list, answers:
+    how to list it."""
+    return (
+        f"{name} is not among this server's tools; start symfuse mcp with --tools all (or "
+        f"--tools default,{name}), or set {ENVIRONMENT}=all in its environment"
+    )
+
+
 def requested(option: str | None, environ: Mapping[str, str] = os.environ) -> str:
     """The tool set asked for: the ``--tools`` option, else the environment, else default;
     InvalidRequest naming the option or the variable when it names an unknown tool."""

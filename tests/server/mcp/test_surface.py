@@ -130,12 +130,33 @@ async def test_symfuse_mcp_tools_over_stdio(workspace: Workspace) -> None:
         named = [t.name for t in (await session.list_tools()).tools]
     async with mcp_stdio_session(workspace, tools=None) as session:
         default = [t.name for t in (await session.list_tools()).tools]
+        unlisted = await call_error(session, "callers", target="compute_total")
     async with mcp_stdio_session(workspace, tools=None, env={ENVIRONMENT: "all"}) as session:
         every = [t.name for t in (await session.list_tools()).tools]
         await call(session, "index_status")
     assert named == ["search", "get_symbol"]
     assert default == list(DEFAULT_TOOLS)
     assert every == list(TOOL_NAMES)
+    assert unlisted.startswith("callers is not among this server's tools; start symfuse mcp")
+
+
+async def test_a_tool_left_out_of_the_list_says_how_to_list_it(workspace: Workspace) -> None:
+    async with mcp_session(workspace, tools="default") as session:
+        listed = {t.name for t in (await session.list_tools()).tools}
+        unlisted = {
+            name: await call_error(session, name, target="compute_total")
+            for name in TOOL_NAMES
+            if name not in listed
+        }
+        unknown = await call_error(session, "callerz", target="compute_total")
+    assert set(unlisted) == set(TOOL_NAMES) - set(DEFAULT_TOOLS)
+    for name, text in unlisted.items():
+        assert "\n" not in text
+        assert text == (
+            f"{name} is not among this server's tools; start symfuse mcp with --tools all "
+            f"(or --tools default,{name}), or set {ENVIRONMENT}=all in its environment"
+        )
+    assert unknown == "Unknown tool: callerz"  # not one of ours: the SDK's answer
 
 
 @pytest.mark.slow  # symfuse mcp as a process
