@@ -27,4 +27,6 @@ EXTRACTOR_VERSION = 11
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
 # 6: file units are not nodes of the PageRank graph (rank 0).
-LINKER_VERSION = 6
+# 7: receivers by declared type, type and package qualifiers, imports by path (Go, Java,
+#    Rust, C#, C), `self.f()` inside `f`, Resolution.how.
+LINKER_VERSION = 7

@@ -54,7 +54,7 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             targets = shared
             if targets is None:
                 targets = resolver.resolve_name(name, qualifier, kind, source, entry)
-            for target, confidence in targets:
+            for target, confidence, _how in targets:
                 target_id = target.symbol_id
                 if target_id == source:
                     continue

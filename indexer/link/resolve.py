@@ -2,18 +2,16 @@
 
 A reference is resolved by trying, in order:
 
-1. the same scope: a definition with that name in the enclosing definition, its
-   parents, the enclosing class (for ``self.x``/``this.x``) and the file;
-2. imports: a name or module alias bound by an import of the same file, looked
-   up by qualified name; a Python module's imports are names of its own, so
-   ``models.Model`` follows ``django/db/models/__init__.py``'s
-   ``from django.db.models.base import Model`` (and ``from x import *``); a
-   JavaScript/TypeScript relative import (``import { Order } from "./models"``)
-   names the module file, and barrels (``export { x } from``, ``export * from``)
-   are followed to the defining one;
-3. the bare name anywhere in the workspace, each of ``n`` candidates with
-   confidence ``1/n`` (names with more than ``MAX_CANDIDATES`` definitions are
-   too ambiguous to link).
+1. the same scope: the enclosing definition, its parents, the enclosing class (for
+   ``self.x``/``this.x``) and the file;
+2. the declared type of its receiver (``c.Next()`` with ``c *Context``: :mod:`.typed`);
+3. imports: a name or module alias an import of the file binds, by qualified name
+   (a Python module's imports are names of its own, ``from x import *`` too; a
+   JavaScript/TypeScript relative import names a file, barrels are followed), by
+   path where names are not qualified by it (Java, Rust); a qualifier naming a type
+   or a Go package narrows to its members;
+4. the bare name anywhere in the workspace, ``n`` candidates at ``0.5/n`` (0.8 for
+   one; more than ``MAX_CANDIDATES`` are too ambiguous to link).
 
 Resolution is versioned by :data:`~symfuse.indexer.versions.LINKER_VERSION`: bump
 it when what this module resolves changes.
@@ -25,6 +23,7 @@ from typing import NamedTuple
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.link import receivers, typed
 from symfuse.indexer.link.bindings import (
     RELATIVE,
     Bindings,
@@ -42,13 +41,17 @@ MAX_REEXPORT_HOPS = 4  # `pkg` re-exports from `pkg.sub`, which re-exports from 
 SELF_NAMES = frozenset({"self", "this", "cls", "super()", "Self", "@"})
 SUPER_NAMES = frozenset({"super()", "super"})
 MAX_BASE_HOPS = 6  # base classes followed for an inherited member
+SCOPE, IMPORT, TYPE, NAME = "scope", "import", "type", "name"  # Resolution.how
 
 
 class Resolution(NamedTuple):
-    """A definition a reference resolves to (a named tuple: hundreds of thousands per index)."""
+    """A definition a reference resolves to (a named tuple: hundreds of thousands per index),
+    and how: through the reference's scopes, the file's imports, the declared type of
+    its receiver, or by its name alone (a guess among same-named definitions)."""
 
     target: Symbol
     confidence: float
+    how: str = NAME
 
 
 class Resolver:
@@ -65,6 +68,30 @@ class Resolver:
         self._outside_cache: dict[tuple[str, str, str, RefKind], list[Resolution]] = {}
         self._modules: dict[str, FileEntry] | None = None
         self._module_parts: set[str] | None = None
+        self._declared: dict[str, receivers.Declared] = {}
+
+    def declared(self, entry: FileEntry) -> receivers.Declared:
+        """The declared types of the file's variables, per scope (remembered)."""
+        if entry.path not in self._declared:
+            groups = self.link_groups(entry) if self._groups[0] == entry.path else None
+            self._declared[entry.path] = receivers.declared_types(entry, groups or [])
+        return self._declared[entry.path]
+
+    def member(self, owner: Symbol, name: str) -> Symbol | None:
+        """``owner``'s member ``name``, its own or the nearest base's."""
+        queue, seen = [owner], {owner.symbol_id}
+        for _ in range(MAX_BASE_HOPS):
+            if not queue:
+                break
+            current = queue.pop(0)
+            own = receivers.members_named(self.index, current, name)
+            if own:
+                return own[0]
+            for base in self._bases(current):
+                if base.symbol_id not in seen:
+                    seen.add(base.symbol_id)
+                    queue.append(base)
+        return None
 
     def _bindings(self, entry: FileEntry) -> Bindings:
         found = self._imports.get(entry.path)
@@ -76,7 +103,7 @@ class Resolver:
             found = self._imports[entry.path] = import_bindings(entry, groups, module)
         return found
 
-    def _file_imports(self, entry: FileEntry) -> dict[str, str]:
+    def file_imports(self, entry: FileEntry) -> dict[str, str]:
         """Local name -> qualified name it stands for, from the file's import references."""
         return self._bindings(entry).names
 
@@ -120,18 +147,24 @@ class Resolver:
             if target is None and qualifier.startswith(RELATIVE):
                 module = script_module(self.index, entry, qualifier)
                 target = self._script_export(module, name) if module is not None else None
-            return [Resolution(target, 1.0)] if target is not None else []
+            if target is None and family(entry.language) in receivers.TYPED_FAMILIES:
+                target = receivers.import_by_path(self.index, name, qualifier, entry)
+            return [Resolution(target, 1.0, IMPORT)] if target is not None else []
         if qualifier in SUPER_NAMES or (not qualifier or qualifier in SELF_NAMES):
             scoped = None
             if qualifier not in SUPER_NAMES:
-                scoped = self._in_scope(name, bool(qualifier), enclosing, entry)
+                scoped = self._in_scope(name, bool(qualifier), enclosing, entry, kind)
             if scoped is not None and not qualifier and self._is_import_alias(scoped, entry):
                 required = self._script_import(entry, name, "")
                 scoped = required if required is not None else scoped
             if scoped is None and qualifier:
                 scoped = self._inherited(name, qualifier in SUPER_NAMES, enclosing, entry)
             if scoped is not None:
-                return [Resolution(scoped, 1.0)]
+                return [Resolution(scoped, 1.0, SCOPE)]
+        elif kind in (RefKind.CALL, RefKind.REFERENCE):
+            by_type = typed.by_receiver(self, name, qualifier, enclosing, entry)
+            if by_type is not None:
+                return by_type
         if once:
             return self._outside_scopes(name, qualifier, kind, entry)
         return self._outside(name, qualifier, kind, entry)
@@ -213,7 +246,9 @@ class Resolver:
         for written in cls.extends:
             qualifier, _, base = written.split("[", 1)[0].split("(", 1)[0].strip().rpartition(".")
             hits = self.resolve_name(base, qualifier, RefKind.INHERIT, cls.parent, home)
-            found += [h.target for h in hits if h.confidence >= 1.0 and h.target.kind in Kind.TYPES]
+            # sure, or the one type of that name (Java's same-package base, unimported)
+            sure = [h for h in hits if h.confidence >= 0.8 and h.target.kind in Kind.TYPES]
+            found += [h.target for h in sure]
         return found
 
     def _member_of(self, owner: Symbol, member: str) -> Symbol | None:
@@ -255,30 +290,34 @@ class Resolver:
         if family(entry.language) == "javascript":
             found = self._script_import(entry, name, qualifier)
             if found is not None:
-                return [Resolution(found, 1.0)]
-        imports = self._file_imports(entry)
+                return [Resolution(found, 1.0, IMPORT)]
+        imports = self.file_imports(entry)
         if qualifier:
             head = qualifier.split(".", 1)[0]
             rest = qualifier[len(head) :]
             # The qualifier's head is an imported name, or a definition of this file
             # (``Order.total(self)`` next to ``class Order``).
             local = entry.lookups().top.get(head)
-            for base in (imports.get(head), local.fqn if local is not None else None):
+            for base, how in ((imports.get(head), IMPORT), (local and local.fqn, SCOPE)):
                 if base is None:
                     continue
                 target = self._fqn(f"{base}{rest}.{name}")
                 if target is not None:
-                    return [Resolution(target, 1.0)]
+                    return [Resolution(target, 1.0, how)]
+            if family(entry.language) in receivers.TYPED_FAMILIES:
+                narrowed = typed.by_qualifier(self, name, qualifier, entry)
+                if narrowed is not None:
+                    return narrowed
         elif name in imports:
             target = self._fqn(imports[name])
             if target is not None:
-                return [Resolution(target, 1.0)]
+                return [Resolution(target, 1.0, IMPORT)]
             if entry.language == "python" and self._not_a_definition(imports[name]):
                 return []
         else:
             target = self._from_stars(entry, name)
             if target is not None:
-                return [Resolution(target, 1.0)]
+                return [Resolution(target, 1.0, IMPORT)]
         return self._by_bare_name(name, bool(qualifier), kind, entry)
 
     def _fqn(self, dotted: str, hops: int = 0) -> Symbol | None:
@@ -324,7 +363,7 @@ class Resolver:
                 module = modules.get(".".join(parts[start:cut]))
                 if module is None:
                     continue
-                target = self._file_imports(module).get(parts[cut])
+                target = self.file_imports(module).get(parts[cut])
                 if target is None:  # perhaps from a module it imports `*` from
                     return self._from_stars(module, ".".join(parts[cut:]), hops)
                 return self._fqn(".".join([target, *parts[cut + 1 :]]), hops + 1)
@@ -365,11 +404,18 @@ class Resolver:
         return self._modules
 
     def _in_scope(
-        self, name: str, self_scope: bool, enclosing: str | None, entry: FileEntry
+        self,
+        name: str,
+        self_scope: bool,
+        enclosing: str | None,
+        entry: FileEntry,
+        kind: RefKind = RefKind.REFERENCE,
     ) -> Symbol | None:
         """A definition of the name in the reference's scopes (all in its own file);
-        ``self_scope``: written ``self.name`` (only class scopes count)."""
+        ``self_scope``: written ``self.name`` (only class scopes count). A type written
+        inside its class is the class, not its same-named constructor."""
         by_id, top, scoped, nested_names = entry.lookups()
+        typed = kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT)
         if name not in nested_names:  # no scope of this file defines it: skip the walk
             return None if self_scope else _top_level(top, name, entry)
         scope = enclosing
@@ -379,8 +425,10 @@ class Resolver:
                 break
             if not self_scope or owner.kind.is_container:
                 found = scoped.get((scope, name))
-                if found is not None and found.symbol_id != enclosing:
-                    return found
+                if found is not None and typed and found.kind is Kind.CONSTRUCTOR:
+                    found = None
+                if found is not None and (self_scope or found.symbol_id != enclosing):
+                    return found  # `self.run()` inside `run` is itself; a bare `run` is not
             scope = owner.parent
         if self_scope:
             return None
@@ -416,6 +464,11 @@ class Resolver:
             candidates = [c for c in candidates if c.parent is not None] or candidates
         if not candidates:
             return []
+        # `new ParseException(..)`: the class and its constructor are one candidate
+        classes = {c.symbol_id for c in candidates if c.kind in Kind.TYPES}
+        candidates = [
+            c for c in candidates if c.kind is not Kind.CONSTRUCTOR or c.parent not in classes
+        ]
         wanted = Kind.CALL_TARGETS if kind is RefKind.CALL else None
         if kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT):
             wanted = Kind.TYPE_TARGETS

@@ -3,6 +3,7 @@
 Run it from the repository root with the project's interpreter, on unpacked trees::
 
     python tests/bench/graph_truth.py --python DIR [--python DIR] [--script DIR] [--json OUT]
+    python tests/bench/graph_truth.py --marked [go java rust csharp c] [--min-confidence F]
 
 (for example ``pip download --no-deps --no-binary :all: django attrs`` and
 ``npm pack axios``, unpacked). For each tree it builds the index in-process (a fresh
@@ -42,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import truth_marked
 import truth_python
 import truth_python_refs
 import truth_script
@@ -321,6 +323,19 @@ def _some(lines: Iterable[str], n: int) -> list[str]:
     return sorted(rng.sample(lines, min(n, len(lines))))
 
 
+def run_marked(languages: list[str], floor: float | None) -> int:
+    """Usages recall and precision per language on the hand-marked fixtures."""
+    request = {} if floor is None else {"min_confidence": floor}
+    for language in languages:
+        root = truth_marked.FIXTURES / language
+        with tempfile.TemporaryDirectory(prefix="graph-truth-") as tmp:
+            tally = truth_marked.score(build(root, Path(tmp)), root, **request)
+        print(f"== {language:7} {tally.row()}")
+        for note in tally.notes:
+            print(f"    {note}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", type=Path, action="append", default=[], help="a Python tree")
@@ -328,7 +343,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=15, help="misses and extras to print")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--refs-only", action="store_true", help="skip imports/importers")
+    parser.add_argument(
+        "--marked",
+        nargs="*",
+        metavar="LANGUAGE",
+        help="the hand-marked fixtures (tests/fixtures/usages_truth; all when none named)",
+    )
+    parser.add_argument("--min-confidence", type=float, help="with --marked: the usages floor")
     args = parser.parse_args(argv)
+    if args.marked is not None:
+        return run_marked(args.marked or list(truth_marked.LANGUAGES), args.min_confidence)
     reports = [run_tree(p.resolve(), "python", args.examples, args.refs_only) for p in args.python]
     reports += [run_tree(p.resolve(), "script", args.examples, args.refs_only) for p in args.script]
     if args.json:

@@ -133,7 +133,9 @@ def test_usage_kinds_decorate_and_implement(index: Index) -> None:
         (16, 7, "decorate"),
     ]
     shape = find_usages(index, symbol_id="java/Shapes.java::Shape#interface")
-    assert sorted(u.kind for u in shape.usages) == ["implement", "implement", "type", "type"]
+    # List<Shape>, the loop variable `for (Shape s : shapes)`, `Shape c = ...`
+    kinds = ["implement", "implement", "type", "type", "type"]
+    assert sorted(u.kind for u in shape.usages) == kinds
 
 
 def test_usages_errors_name_the_field(index: Index) -> None:

@@ -51,3 +51,4 @@
 (union_specifier name: (type_identifier) @name !body) @reference.type
 (enum_specifier name: (type_identifier) @name !body) @reference.type
 
+(subscript_expression [argument: (identifier) @name index: (identifier) @name]) @reference.reference

@@ -65,3 +65,40 @@
 
 (argument_list (identifier) @name) @reference.reference
 (return_statement (identifier) @name) @reference.reference
+
+; names used as values: operands, assignments, initializers, conditions, indexes,
+; `sizeof(name)`, case labels
+(binary_expression [left: (identifier) @name right: (identifier) @name]) @reference.reference
+(unary_expression argument: (identifier) @name) @reference.reference
+(pointer_expression argument: (identifier) @name) @reference.reference
+(update_expression argument: (identifier) @name) @reference.reference
+(assignment_expression [left: (identifier) @name right: (identifier) @name]) @reference.reference
+(conditional_expression [condition: (identifier) @name consequence: (identifier) @name alternative: (identifier) @name]) @reference.reference
+(parenthesized_expression (identifier) @name) @reference.reference
+(init_declarator value: (identifier) @name) @reference.reference
+(initializer_list (identifier) @name) @reference.reference
+(initializer_pair value: (identifier) @name) @reference.reference
+(field_expression argument: (identifier) @name) @reference.reference
+(cast_expression value: (identifier) @name) @reference.reference
+(case_statement value: (identifier) @name) @reference.reference
+(comma_expression [left: (identifier) @name right: (identifier) @name]) @reference.reference
+(array_declarator size: (identifier) @name) @reference.reference
+
+; ---- names a function binds itself (`@local`): its bare uses there are not the
+; file's or the program's definitions of those names
+(parameter_declaration declarator: [
+  (identifier) @name @local
+  (pointer_declarator declarator: (identifier) @name @local)
+  (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @name @local))
+  (array_declarator declarator: (identifier) @name @local)
+])
+(declaration declarator: [
+  (identifier) @name @local
+  (init_declarator declarator: [
+    (identifier) @name @local
+    (pointer_declarator declarator: (identifier) @name @local)
+    (array_declarator declarator: (identifier) @name @local)
+  ])
+  (pointer_declarator declarator: (identifier) @name @local)
+  (array_declarator declarator: (identifier) @name @local)
+])

@@ -166,3 +166,4 @@
 (class_specifier name: (type_identifier) @name !body) @reference.type
 (enum_specifier name: (type_identifier) @name !body) @reference.type
 
+(subscript_expression argument: (identifier) @name) @reference.reference

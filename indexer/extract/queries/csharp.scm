@@ -101,3 +101,54 @@
 (member_access_expression expression: (identifier) @name) @reference.reference
 (argument (identifier) @name) @reference.reference
 (assignment_expression right: (identifier) @name) @reference.reference
+
+; names used as values: members read (`Mediator.MaxHandlers`), operands, conditions,
+; initializers, returns, elements, switch labels
+(member_access_expression expression: (_) @qualifier name: (identifier) @name) @reference.reference
+(binary_expression [left: (identifier) @name right: (identifier) @name]) @reference.reference
+(prefix_unary_expression (identifier) @name) @reference.reference
+(postfix_unary_expression (identifier) @name) @reference.reference
+(conditional_expression [condition: (identifier) @name consequence: (identifier) @name alternative: (identifier) @name]) @reference.reference
+(parenthesized_expression (identifier) @name) @reference.reference
+(return_statement (identifier) @name) @reference.reference
+(variable_declarator (identifier) (identifier) @name) @reference.reference
+(initializer_expression (identifier) @name) @reference.reference
+(element_access_expression expression: (identifier) @name) @reference.reference
+(constant_pattern (identifier) @name) @reference.reference
+(throw_statement (identifier) @name) @reference.reference
+(arrow_expression_clause (identifier) @name) @reference.reference
+(lambda_expression body: (identifier) @name) @reference.reference
+
+; types in the other places a type is written: constraints, nested generics, catch,
+; arrays, nullable, `is`/`as`, bases of records, attributes
+(type_parameter_constraint type: (generic_name (identifier) @name)) @reference.type
+(type_argument_list (generic_name (identifier) @name)) @reference.type
+(catch_declaration type: (identifier) @name) @reference.type
+(array_type type: (identifier) @name) @reference.type
+(nullable_type type: (identifier) @name) @reference.type
+(is_pattern_expression pattern: (type_pattern type: (identifier) @name)) @reference.type
+(declaration_pattern type: (identifier) @name) @reference.type
+(as_expression right: (identifier) @name) @reference.type
+(field_declaration (variable_declaration type: (identifier) @name)) @reference.type
+(base_list (generic_name (identifier) @name)) @reference.type
+(base_list (primary_constructor_base_type type: (generic_name (identifier) @name))) @reference.type
+(type_argument_list (qualified_name name: (identifier) @name)) @reference.type
+(foreach_statement type: (identifier) @name) @reference.type
+
+; the type a variable is declared with (`@alias` names the variable): what a method
+; called on it belongs to (`outbox.Send()` with `var outbox = new Outbox()`)
+(parameter type: [(identifier) @name (generic_name (identifier) @name)] name: (identifier) @alias) @reference.type
+(variable_declaration
+  type: [(identifier) @name (generic_name (identifier) @name)]
+  (variable_declarator name: (identifier) @alias)) @reference.type
+(variable_declaration
+  type: (implicit_type)
+  (variable_declarator
+    name: (identifier) @alias
+    (object_creation_expression type: [(identifier) @name (generic_name (identifier) @name)]))) @reference.call
+
+; ---- names a method binds itself (`@local`): its bare uses there are not members
+(parameter name: (identifier) @name @local)
+(variable_declarator name: (identifier) @name @local)
+(foreach_statement left: (identifier) @name @local)
+(catch_declaration name: (identifier) @name @local)

@@ -60,6 +60,66 @@
 (type_elem (type_identifier) @name) @reference.type
 (type_elem (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)) @reference.type
 
+; names used as values: arguments, results, composite literal elements, operands,
+; assignments, conditions, switch cases, indexes, ranges
 (argument_list (identifier) @name) @reference.reference
 (return_statement (expression_list (identifier) @name)) @reference.reference
 (keyed_element value: (literal_element (identifier) @name)) @reference.reference
+(literal_value (literal_element (identifier) @name)) @reference.reference
+(expression_list (identifier) @name) @reference.reference
+(binary_expression [left: (identifier) @name right: (identifier) @name]) @reference.reference
+(unary_expression operand: (identifier) @name) @reference.reference
+(parenthesized_expression (identifier) @name) @reference.reference
+(index_expression [operand: (identifier) @name index: (identifier) @name]) @reference.reference
+(range_clause right: (identifier) @name) @reference.reference
+(expression_switch_statement value: (identifier) @name) @reference.reference
+(inc_statement (identifier) @name) @reference.reference
+(dec_statement (identifier) @name) @reference.reference
+(send_statement value: (identifier) @name) @reference.reference
+(go_statement (identifier) @name) @reference.reference
+(defer_statement (identifier) @name) @reference.reference
+; `pkg.Name` and `value.field` read, not called
+(selector_expression operand: (identifier) @qualifier field: (field_identifier) @name) @reference.reference
+
+; types anywhere: a package-qualified type, array, channel and generic types
+(qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name) @reference.type
+(array_type element: (type_identifier) @name) @reference.type
+(channel_type value: (type_identifier) @name) @reference.type
+(parenthesized_type (type_identifier) @name) @reference.type
+
+; the type a variable is declared with (`@alias` names the variable): what a method
+; called on it belongs to (`c.Next()` with `c *Context`)
+(parameter_declaration
+  name: (identifier) @alias
+  type: [
+    (type_identifier) @name
+    (pointer_type (type_identifier) @name)
+    (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)
+    (pointer_type (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name))
+  ]) @reference.type
+(var_spec
+  name: (identifier) @alias
+  type: [
+    (type_identifier) @name
+    (pointer_type (type_identifier) @name)
+    (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)
+    (pointer_type (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name))
+  ]) @reference.type
+(short_var_declaration
+  left: (expression_list . (identifier) @alias .)
+  right: (expression_list . [
+    (composite_literal type: [
+      (type_identifier) @name
+      (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)])
+    (unary_expression operand: (composite_literal type: [
+      (type_identifier) @name
+      (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)]))
+  ] .)) @reference.type
+
+; ---- names a function binds itself (`@local`): its bare uses there are not the
+; package's definitions of those names
+(parameter_declaration name: (identifier) @name @local)
+(variadic_parameter_declaration name: (identifier) @name @local)
+(short_var_declaration left: (expression_list (identifier) @name @local))
+(range_clause left: (expression_list (identifier) @name @local))
+(var_declaration (var_spec name: (identifier) @name @local))

@@ -76,3 +76,62 @@
 (argument_list (identifier) @name) @reference.reference
 (return_statement (identifier) @name) @reference.reference
 (assignment_expression right: (identifier) @name) @reference.reference
+
+; names used as values: operands, conditions, initializers, array elements, indexes,
+; switch labels, loops, annotation arguments, lambda bodies
+(binary_expression [left: (identifier) @name right: (identifier) @name]) @reference.reference
+(unary_expression operand: (identifier) @name) @reference.reference
+(ternary_expression [condition: (identifier) @name consequence: (identifier) @name alternative: (identifier) @name]) @reference.reference
+(parenthesized_expression (identifier) @name) @reference.reference
+(variable_declarator value: (identifier) @name) @reference.reference
+(array_initializer (identifier) @name) @reference.reference
+(array_access [array: (identifier) @name index: (identifier) @name]) @reference.reference
+(switch_label (identifier) @name) @reference.reference
+(enhanced_for_statement value: (identifier) @name) @reference.reference
+(element_value_pair value: (identifier) @name) @reference.reference
+(lambda_expression body: (identifier) @name) @reference.reference
+(throw_statement (identifier) @name) @reference.reference
+(update_expression (identifier) @name) @reference.reference
+; a class named before a member (`Node.EMPTY`, `List.of(...)`, `Element::new`)
+(field_access object: (identifier) @name (#match? @name "^[A-Z]")) @reference.type
+(method_invocation object: (identifier) @name (#match? @name "^[A-Z]")) @reference.type
+(method_reference . (identifier) @name (#match? @name "^[A-Z]")) @reference.type
+(method_reference . (type_identifier) @name) @reference.type
+
+; types in the other places a type is written
+(class_literal (type_identifier) @name) @reference.type
+(array_type element: (type_identifier) @name) @reference.type
+(array_creation_expression type: (type_identifier) @name) @reference.type
+(type_bound (type_identifier) @name) @reference.type
+(wildcard (type_identifier) @name) @reference.type
+(enhanced_for_statement type: (type_identifier) @name) @reference.type
+(scoped_type_identifier (type_identifier) @name .) @reference.type
+
+; the type a variable is declared with (`@alias` names the variable): what a method
+; called on it belongs to
+(formal_parameter
+  type: [(type_identifier) @name (generic_type (type_identifier) @name)]
+  name: (identifier) @alias) @reference.type
+(local_variable_declaration
+  type: [(type_identifier) @name (generic_type (type_identifier) @name)]
+  declarator: (variable_declarator name: (identifier) @alias)) @reference.type
+(field_declaration
+  type: [(type_identifier) @name (generic_type (type_identifier) @name)]
+  declarator: (variable_declarator name: (identifier) @alias)) @reference.type
+(enhanced_for_statement
+  type: [(type_identifier) @name (generic_type (type_identifier) @name)]
+  name: (identifier) @alias) @reference.type
+(local_variable_declaration
+  type: (type_identifier) @_var (#eq? @_var "var")
+  declarator: (variable_declarator
+    name: (identifier) @alias
+    value: (object_creation_expression type: [(type_identifier) @name (generic_type (type_identifier) @name)]))) @reference.call
+
+; ---- names a method binds itself (`@local`): its bare uses there are not fields
+(formal_parameter name: (identifier) @name @local)
+(spread_parameter (variable_declarator name: (identifier) @name @local))
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @name @local))
+(enhanced_for_statement name: (identifier) @name @local)
+(catch_formal_parameter name: (identifier) @name @local)
+(lambda_expression parameters: (identifier) @name @local)
+(inferred_parameters (identifier) @name @local)

@@ -91,3 +91,73 @@
 
 (arguments (identifier) @name) @reference.reference
 (return_expression (identifier) @name) @reference.reference
+
+; names used as values: operands, initializers, fields, elements, conditions, macro
+; arguments (`vec![Value::Null]`, `write!(f, "{}", MAX_DEPTH)`)
+(binary_expression [left: (identifier) @name right: (identifier) @name]) @reference.reference
+(unary_expression (identifier) @name) @reference.reference
+(reference_expression value: (identifier) @name) @reference.reference
+(let_declaration value: (identifier) @name) @reference.reference
+(field_initializer value: (identifier) @name) @reference.reference
+(array_expression (identifier) @name) @reference.reference
+(tuple_expression (identifier) @name) @reference.reference
+(assignment_expression right: (identifier) @name) @reference.reference
+(compound_assignment_expr right: (identifier) @name) @reference.reference
+(index_expression (identifier) @name) @reference.reference
+(range_expression (identifier) @name) @reference.reference
+(match_expression value: (identifier) @name) @reference.reference
+(if_expression condition: (identifier) @name) @reference.reference
+(closure_expression body: (identifier) @name) @reference.reference
+(static_item value: (identifier) @name) @reference.reference
+(const_item value: (identifier) @name) @reference.reference
+(token_tree (identifier) @name) @reference.reference
+(field_expression value: (identifier) @qualifier field: (field_identifier) @name) @reference.reference
+(scoped_identifier path: (_) @qualifier name: (identifier) @name) @reference.reference
+
+; a type or module named before a member (`Error::Syntax(..)`, `Compact::new()`)
+(scoped_identifier path: (identifier) @name) @reference.type
+(scoped_type_identifier path: (identifier) @name) @reference.type
+(array_type element: (type_identifier) @name) @reference.type
+(tuple_type (type_identifier) @name) @reference.type
+(dynamic_type trait: (type_identifier) @name) @reference.type
+(abstract_type trait: (type_identifier) @name) @reference.type
+(bounded_type (type_identifier) @name) @reference.type
+(where_predicate left: (type_identifier) @name) @reference.type
+
+; the type a variable is declared with (`@alias` names the variable): what a method
+; called on it belongs to (`writer.write_value()` with `let writer = Compact::new()`)
+(parameter
+  pattern: (identifier) @alias
+  type: [
+    (type_identifier) @name
+    (reference_type type: (type_identifier) @name)
+    (generic_type type: (type_identifier) @name)
+    (reference_type type: (generic_type type: (type_identifier) @name))
+  ]) @reference.type
+(let_declaration
+  pattern: [(identifier) @alias (mut_pattern (identifier) @alias)]
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+  ]) @reference.type
+(let_declaration
+  pattern: [(identifier) @alias (mut_pattern (identifier) @alias)]
+  !type
+  value: (call_expression
+    function: (scoped_identifier path: (identifier) @name name: (identifier) @_new (#eq? @_new "new")))) @reference.type
+(let_declaration
+  pattern: [(identifier) @alias (mut_pattern (identifier) @alias)]
+  !type
+  value: (struct_expression name: (type_identifier) @name)) @reference.call
+
+; ---- names a function binds itself (`@local`): its bare uses there are not the
+; module's definitions of those names
+(parameter pattern: (identifier) @name @local)
+(parameter pattern: (mut_pattern (identifier) @name @local))
+(let_declaration pattern: (identifier) @name @local)
+(let_declaration pattern: (mut_pattern (identifier) @name @local))
+(let_declaration pattern: (tuple_pattern (identifier) @name @local))
+(for_expression pattern: (identifier) @name @local)
+(closure_parameters (identifier) @name @local)
+(tuple_struct_pattern (identifier) @name @local)
+(match_pattern (identifier) @name @local)

@@ -1,0 +1,165 @@
+"""What the code says about a reference's qualifier, for the resolver.
+
+- A variable's declared type (``c *Context``, ``Element copy = ...``, ``var outbox =
+  new Outbox()``, ``let writer = Compact::new()``), which the queries write as a type
+  reference (a call, for a constructor) whose ``alias`` is the variable: ``c.Next()``
+  is ``Context.Next``, and ``d.get()`` with ``d: dict`` is no workspace method at all.
+- A qualifier that names a type or a package (``Error::Syntax``, ``String::new()``,
+  ``errors.New()`` in Go): a member of that type, or of that package's files; none
+  when the type or package is not the workspace's.
+- An import the file names by path where definitions are not qualified by it (Java
+  ``import org.shop.nodes.Element``, Rust ``use crate::error::Error``): the definition
+  of that name whose file sits at that path.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from symfuse.indexer.files.languages import family
+from symfuse.indexer.index import FileEntry, Index
+from symfuse.indexer.model import Kind, RefKind, Symbol
+from symfuse.indexer.store.rows import REF_KIND_CODE, LinkGroup
+
+# a declared type (`c *Context`), or a constructor call (`var outbox = new Outbox()`)
+_DECLARING = frozenset({REF_KIND_CODE[RefKind.TYPE], REF_KIND_CODE[RefKind.CALL]})
+_IMPORT_CODE = REF_KIND_CODE[RefKind.IMPORT]
+# languages whose qualifiers follow the type-name convention (types capitalised,
+# values and packages not) and whose definitions are not named by import path
+TYPED_FAMILIES = frozenset({"go", "java", "csharp", "rust", "c", "kotlin", "scala", "swift"})
+_PATH_ROOTS = frozenset({"crate", "self", "super", "std", "core", "alloc"})
+_SPLIT = re.compile(r"::|\.|/")
+_FILE_STEMS = ("mod", "lib", "main", "index", "__init__")
+
+# (the enclosing symbol_id, or None at file level; the variable) -> (type name, qualifier)
+Declared = dict[tuple[str | None, str], tuple[str, str]]
+
+
+def declared_types(entry: FileEntry, groups: list[LinkGroup]) -> Declared:
+    """The types the file's variables are declared with, per scope (``groups``: the
+    file's link groups, when decoded already)."""
+    groups = groups or entry.link_groups()
+    if family(entry.language) not in TYPED_FAMILIES:
+        return {}  # JavaScript's `var m = require("./m")` names a module, not a type
+    symbols = entry.symbols
+    found: Declared = {}
+    for name, qualifier, code, alias, enclosing in groups:
+        if code not in _DECLARING or not alias:
+            continue
+        for at in enclosing:
+            owner = symbols[at] if at >= 0 else None
+            scope = owner.symbol_id if owner is not None else None
+            if owner is not None and owner.name == alias and owner.kind in Kind.VALUES:
+                scope = owner.parent  # a field or a package variable: its container's
+            found.setdefault((scope, alias), (name, qualifier))
+    return found
+
+
+def variable_of(qualifier: str) -> tuple[str, bool] | None:
+    """The variable a qualifier names (``c``; ``this.counter`` as ``counter``, a
+    member), or None for an expression (``a.b()``, ``x[0]``)."""
+    head, dot, rest = qualifier.partition(".")
+    if dot:
+        if head not in ("this", "self") or not rest.isidentifier():
+            return None
+        return rest, True
+    return (qualifier, False) if qualifier.isidentifier() else None
+
+
+def members_named(index: Index, owner: Symbol, name: str) -> list[Symbol]:
+    """``owner``'s own members called ``name``: children, or (Go, Rust, C++) methods
+    declared outside its body under its qualified name, in its folder."""
+    home = posixpath.dirname(owner.file)
+    wanted = f"{owner.fqn}.{name}"
+    found = []
+    for at in index.by_name.get(name, ()):
+        symbol = index.symbols[at]
+        if symbol.parent == owner.symbol_id or (
+            symbol.fqn == wanted
+            and posixpath.dirname(symbol.file) == home
+            and symbol.language == owner.language
+        ):
+            found.append(symbol)
+    return found
+
+
+def type_named(index: Index, name: str, language: str) -> list[Symbol]:
+    """The workspace's types (and modules) called ``name`` in the language's family."""
+    group = family(language)
+    return [
+        s
+        for s in (index.symbols[at] for at in index.by_name.get(name, ()))
+        if (s.kind in Kind.TYPES or s.kind is Kind.MODULE or s.kind is Kind.NAMESPACE)
+        and family(s.language) == group
+    ]
+
+
+_OUTSIDE_ROOTS = ("std", "core", "alloc")
+
+
+def outside_path(qualifier: str, imports: dict[str, str]) -> bool:
+    """A Rust path into the standard library (``std::result``), or through a name an
+    import binds there (``fmt`` after ``use std::fmt``)."""
+    head = _SPLIT.split(qualifier, 1)[0]
+    bound = imports.get(head, head)
+    return _SPLIT.split(bound, 1)[0] in _OUTSIDE_ROOTS
+
+
+def last_segment(qualifier: str) -> str:
+    return _SPLIT.split(qualifier)[-1].strip()
+
+
+def is_type_like(segment: str) -> bool:
+    """A capitalised name: a type by the convention of the typed families."""
+    return bool(segment) and segment[0].isupper() and segment.isidentifier()
+
+
+def go_package_files(index: Index, entry: FileEntry, head: str) -> list[str] | None:
+    """The folders of the workspace package a Go qualifier names through the file's
+    imports (``router`` from ``"example.com/shop/router"``); [] for an outside package
+    (``errors``, ``net/http``); None when no import binds ``head``."""
+    for name, _, code, alias, _ in entry.link_groups():
+        if code != _IMPORT_CODE or (alias or name.rsplit("/", 1)[-1]) != head:
+            continue
+        return [
+            folder
+            for folder in _folders(index, entry)
+            if folder and (name == folder or name.endswith("/" + folder))
+        ]
+    return None
+
+
+def _folders(index: Index, entry: FileEntry) -> set[str]:
+    return index.derived(
+        "go folders",
+        lambda: {
+            posixpath.dirname(e.rel) for e in index.files.values() if e.language == entry.language
+        },
+    )
+
+
+def import_by_path(index: Index, name: str, qualifier: str, entry: FileEntry) -> Symbol | None:
+    """The top-level definition an import names by its path (``org.shop.nodes`` +
+    ``Element``; ``crate::error`` + ``Error``): one of that name whose file's path ends
+    with the qualifier's segments (the folder, or the folder and the file's stem)."""
+    parts = [p for p in _SPLIT.split(qualifier) if p and p not in _PATH_ROOTS]
+    group = family(entry.language)
+    found = []
+    for at in index.by_name.get(name, ()):
+        symbol = index.symbols[at]
+        if symbol.parent is not None or family(symbol.language) != group:
+            continue
+        if symbol.kind is Kind.OBJECT:
+            continue  # a Rust `impl Error` block is not the type it implements
+        stem = posixpath.splitext(symbol.file)[0].split("/")
+        if stem[-1] in _FILE_STEMS or stem[-1] == name:
+            stem = stem[:-1]
+        folder = posixpath.dirname(symbol.file).split("/")
+        if _ends_with(stem, parts) or _ends_with(folder, parts):
+            found.append(symbol)
+    return found[0] if len(found) == 1 else None
+
+
+def _ends_with(path: list[str], parts: list[str]) -> bool:
+    return not parts or (len(path) >= len(parts) and path[-len(parts) :] == parts)
