@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.link.resolve import MAX_CANDIDATES, Resolver
+from symfuse.indexer.link.resolve import MAX_CANDIDATES, NAME, SCOPE, Resolver
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.targets import DECLARATION, find_targets, require_symbol, resolver_for
@@ -36,7 +36,9 @@ def _limits(limit: int, offset: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Usage(Record):
-    """One use of a target. ``kind`` is a RefKind value, or "definition" for a declaration."""
+    """One use of a target. ``kind`` is a RefKind value, or "definition" for a declaration;
+    ``resolution`` how the reference was linked to it: ``scope``, ``import``, ``type``
+    (its receiver's declared type) or ``name`` (by name alone, a guess)."""
 
     file: str
     line: int
@@ -46,6 +48,7 @@ class Usage(Record):
     enclosing: str | None
     target: str
     confidence: float = field(metadata=shown(view=round3))
+    resolution: str
     text: str
     repository: str  # the alias of the file's root
 
@@ -93,6 +96,8 @@ class UsagesResult(Record):
     by_file: dict[str, int] = field(
         default_factory=dict, metadata=shown(omit=lambda r: not r.truncated)
     )
+    # usages linked less surely than ``min_confidence``, left out of the page
+    unresolved: int = field(default=0, metadata=shown(omit=lambda r: not r.unresolved))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "target_count", len(self.targets))
@@ -145,7 +150,11 @@ def find_usages(
     if include_declaration:
         found.extend(_declaration(index, t) for t in targets)
     scope = scope or UsageScope()
-    found = [u for u in found if u.confidence >= min_confidence and scope.admits(u.file)]
+    found = [u for u in found if scope.admits(u.file)]
+    unresolved = sum(
+        1 for u in found if u.confidence < min_confidence and (wanted is None or u.kind in wanted)
+    )
+    found = [u for u in found if u.confidence >= min_confidence]
     by_kind = dict(sorted(Counter(u.kind for u in found).items()))
     if wanted is not None:
         found = [u for u in found if u.kind in wanted or u.kind == DECLARATION]
@@ -160,6 +169,7 @@ def find_usages(
         truncated=offset + len(page) < len(found),
         by_kind=by_kind,
         by_file=dict(Counter(u.file for u in found[offset + len(page) :])),
+        unresolved=unresolved,
     )
 
 
@@ -213,7 +223,7 @@ def _usages(index: Index, targets: list[Symbol]) -> list[Usage]:
             seen.add((ref.file, ref.line, ref.col))
             if lines is None:
                 lines = paths.read_lines(index, key)
-            usage = _usage(ref, lines, hit[0], hit[1], entry.root)
+            usage = _usage(ref, lines, hit, entry.root)
             if (usage.file, usage.line, usage.column) in shown:
                 continue  # `@attrs(...)`: the decorator and the call in it are one use
             shown.add((usage.file, usage.line, usage.column))
@@ -228,13 +238,13 @@ def _match(
     entry: FileEntry,
     target_ids: set[str],
     by_name: dict[str, list[Symbol]],
-) -> tuple[str, float] | None:
-    """(target id, confidence) when ``ref`` refers to one of the targets."""
+) -> tuple[str, float, str] | None:
+    """(target id, confidence, resolution) when ``ref`` refers to one of the targets."""
     hits = resolver.resolve(ref, entry)
-    best: tuple[str, float] | None = None
+    best: tuple[str, float, str] | None = None
     for h in hits:
         if h.target.symbol_id in target_ids and (best is None or h.confidence > best[1]):
-            best = (h.target.symbol_id, h.confidence)
+            best = (h.target.symbol_id, h.confidence, h.how)
     if best is not None or hits:
         return best
     # Unlinked because the name is too common: keep it as a weak by-name match.
@@ -254,11 +264,11 @@ def _match(
         ),
         None,
     )
-    return (fit.symbol_id, 0.5 / count) if fit is not None else None
+    return (fit.symbol_id, 0.5 / count, NAME) if fit is not None else None
 
 
 def _usage(
-    ref: Reference, lines: Sequence[str], target: str, confidence: float, repository: str
+    ref: Reference, lines: Sequence[str], hit: tuple[str, float, str], repository: str
 ) -> Usage:
     text = paths.line_text(lines, ref.line)
     column = ref.col
@@ -272,8 +282,9 @@ def _usage(
         end_column=column + len(ref.name),
         kind=ref.kind.value,
         enclosing=ref.enclosing,
-        target=target,
-        confidence=confidence,
+        target=hit[0],
+        confidence=hit[1],
+        resolution=hit[2],
         text=text.strip()[:300],
         repository=repository,
     )
@@ -290,6 +301,7 @@ def _declaration(index: Index, target: Symbol) -> Usage:
         enclosing=target.parent,
         target=target.symbol_id,
         confidence=1.0,
+        resolution=SCOPE,
         text=paths.line_text(lines, target.name_line).strip()[:300],
         repository=target.root,
     )

@@ -46,6 +46,11 @@ MAX_TIMEOUT = 30.0
 MAX_EVOLUTION = 1000
 DEFAULT_TEXT_TIMEOUT = 2.0
 USAGE_KINDS = tuple(k.value for k in RefKind)
+# Usages linked less surely than this are guesses by name among several same-named
+# definitions (0.5/n for n of them): counted as unresolved, listed when asked for with a
+# lower min_confidence. A name with one definition (0.8) and every link made through
+# scopes, imports or a declared type (1.0) stay listed.
+DEFAULT_MIN_CONFIDENCE = 0.5
 
 _TOKENS = "an agent reads every row in tokens; the answer budget trims the rest"
 
@@ -130,8 +135,14 @@ class UsagesRequest(TargetRequest):
         Flag, Field(description="also list the definition itself (kind 'definition')")
     ] = False
     min_confidence: Annotated[
-        float, Field(ge=0.0, le=1.0, description="drop usages linked with less confidence")
-    ] = 0.0
+        float,
+        Field(
+            ge=0.0,
+            le=1.0,
+            description="list usages linked at least this surely; the guesses below are "
+            "counted as unresolved (0 lists them too)",
+        ),
+    ] = DEFAULT_MIN_CONFIDENCE
     file_pattern: Annotated[TextList, Field(description="only usages in files matching these")] = ()
     exclude_path: Annotated[TextList, Field(description="skip usages in files matching these")] = ()
     include_tests: Annotated[

@@ -46,7 +46,7 @@ Examples: {"target": "shop/models.py::Order.total#method"} ;
 
 TARGET = 'a symbol_id from search, or a name ("Order.total")'
 USAGES_SURFACE = Surface(
-    shown=("target", "kind", "limit", "offset"),
+    shown=("target", "kind", "min_confidence", "limit", "offset"),
     renamed={"kind": "kinds"},
     required={"target": ("symbol_id", "name")},
     unlisted=("symbol_id", "name"),
@@ -54,6 +54,8 @@ USAGES_SURFACE = Surface(
         "target": TARGET,
         "kind": "only these uses: call, reference, import, inherit, implement, decorate, "
         "type (one or a list)",
+        "min_confidence": "list usages linked at least this surely (default 0.5); guesses "
+        "by name below it are counted as unresolved; 0 lists them",
         "limit": "most usages",
         "offset": "skip this many (paging: next_offset)",
     },

@@ -1,0 +1,20 @@
+"""find_usages through the MCP client (issue 36, item 2): how each usage was linked, a
+declared receiver type deciding the method, guesses counted and shown on request."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.mcp import call, fixture_workspace, mcp_session
+
+
+async def test_find_usages_says_how_sure_it_is(tmp_path: Path) -> None:
+    ws = fixture_workspace(tmp_path, "usages_truth")
+    async with mcp_session(ws) as session:
+        send = await call(session, "find_usages", target="Outbox.Send")
+        accept = await call(session, "find_usages", target="Visitable.accept")
+        every = await call(session, "find_usages", target="Visitable.accept", min_confidence=0)
+    assert [(u["line"], u["resolution"]) for u in send["usages"]] == [(44, "type")]
+    assert accept["usages"] == []
+    assert accept["unresolved"] == 1
+    assert [(u["line"], u["resolution"]) for u in every["usages"]] == [(23, "name")]
