@@ -9,12 +9,14 @@ A dotted query also finds what an import would name (:func:`with_import_paths`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels import fuzzy, identity, lexical, similarity, structural
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.tokens import is_identifier_shaped
@@ -325,3 +327,75 @@ def matched_count(run: ChannelRun, size: int) -> int:
         if channel is not Channel.STRUCTURAL:
             hit[ranking.matched] = True
     return int(np.count_nonzero(hit))
+
+
+# A capitalised word, humps allowed, that is not part of a hyphenated word (`Retry-After`),
+# a generic's parameter list or a dotted name, and the kind nouns that say a sentence
+# speaks of it as a type: "the Value data type", "the Parser type", "class Buffer".
+_CAPITALISED = re.compile(r"(?<![-\w<,.])[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*(?![-\w>])")
+_KIND_NOUNS = frozenset(
+    [
+        "type",
+        "types",
+        "class",
+        "classes",
+        "struct",
+        "structs",
+        "interface",
+        "interfaces",
+        "enum",
+        "enums",
+        "trait",
+        "traits",
+        "protocol",
+        "protocols",
+        "record",
+        "records",
+        "datatype",
+    ]
+)
+_TYPE_KINDS = frozenset(
+    {Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.ENUM, Kind.TRAIT, Kind.TYPE, Kind.UNION}
+)
+
+
+def named_types(query: str) -> list[str]:
+    """The capitalised words past the first of ``query`` that a kind noun follows within
+    two words or just precedes (``the Value data type``: ``Value``)."""
+    words = query.split()
+    out = []
+    for i, raw in enumerate(words):
+        if i == 0 or not _CAPITALISED.fullmatch(raw.strip(".,;:!?\"'`()")):
+            continue
+        near = [w.strip(".,;:!?").lower() for w in (words[i - 1 : i] + words[i + 1 : i + 3])]
+        if any(w in _KIND_NOUNS for w in near):
+            out.append(raw.strip(".,;:!?\"'`()"))
+    return out
+
+
+def with_named_types(
+    prepared: Prepared,
+    run: ChannelRun,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    symbols: Sequence[Symbol],
+) -> ChannelRun:
+    """A capitalised word past a prose query's first that is a type's exact name (``the
+    Value data type for JSON values``, ``how does the JSON Parser type carry ...``): those
+    types join the identity channel first and the exact-name guard puts them first
+    (``spelled``), as a name would be. Without it the learned re-ranking, trained on
+    questions about code that changed (mostly functions), sank the type the sentence names."""
+    words = named_types(query)
+    if not words:
+        return run
+    found = np.unique(np.concatenate([prepared.names.names.equal(w) for w in words]))
+    exact = np.asarray(
+        [p for p in found.tolist() if symbols[p].kind in _TYPE_KINDS and (mask is None or mask[p])],
+        dtype=np.int64,
+    )
+    if not len(exact):
+        return run
+    tiers = run.tiers.copy()
+    tiers[exact] = np.int8(MatchTier.EXACT)
+    known = exact[np.argsort(-prepared.pagerank[exact], kind="stable")]
+    return replace(identity_first(prepared, run, known), tiers=tiers, spelled=True)

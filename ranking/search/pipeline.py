@@ -48,10 +48,12 @@ from symfuse.ranking.search.channel_run import (
     run_channels,
     truncated,
     with_import_paths,
+    with_named_types,
     with_spelled_names,
 )
 from symfuse.ranking.search.filters import SymbolRoles, linked_implementers
 from symfuse.ranking.search.modes import MIN_DEPTH
+from symfuse.ranking.search.path_words import path_lifted
 from symfuse.ranking.search.plans import (
     PLANS,
     Shape,
@@ -206,6 +208,8 @@ def ranked_run(
         run = with_import_paths(index, prepared, run, query.strip(), mask)
     elif shape in (Shape.KEYWORDS, Shape.SENTENCE):
         run = with_spelled_names(prepared, run, query, mask)
+    elif shape is Shape.MIXED:
+        run = with_named_types(prepared, run, query, mask, index.symbols)
     if shape in (Shape.DOTTED, Shape.MIXED, Shape.SENTENCE):
         dotted = shape is Shape.DOTTED
         run = with_qualified_names(index, prepared, run, query.strip(), mask, dotted=dotted)
@@ -264,6 +268,8 @@ def fused_answer(
         lift, standing = (LIFT, STANDING) if words else (0.0, 0.0)  # names find definitions
         fused, joined = files_resolved(fused, files, ranked.symbols, MIN_DEPTH, lift, standing)
         matched += joined
+    if shape in (Shape.KEYWORDS, Shape.SENTENCE):
+        fused = path_lifted(fused, ranked.symbols, query, MIN_DEPTH)
     fused, levels, lifted = _guarded(ranked, request, query, run, fused)
     if request.min_score > 0:
         keep = np.flatnonzero(np.round(fused.scores, SCORE_DIGITS) >= request.min_score)

@@ -1,0 +1,55 @@
+"""What a sentence says beyond its words (issue 35, items 2 and 4): a capitalised word that
+is a type's exact name puts that type first, and a file whose name and folder hold the
+query's words lifts its definitions. On tests/fixtures/names_in_prose."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfuse.indexer.index import Index
+from symfuse.ranking.api import SearchRequest
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.responses import SearchResponse
+from tests.support.index import index_of_fixture
+
+PATH_REASON = "its file's name or folder holds the query's words"
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_fixture(tmp_path_factory.mktemp("prose"), "names_in_prose")
+
+
+def answer(index: Index, query: str) -> SearchResponse:
+    request = SearchRequest.from_mapping({"query": query, "limit": 5, "fusion_debug": True})
+    found = operations.search(index, request)
+    assert isinstance(found, SearchResponse)
+    return found
+
+
+def test_a_type_named_inside_a_sentence_comes_first(index: Index) -> None:
+    # Value's own words are few; value_from_tokens, json_values and data_type_of say
+    # "JSON", "value" and "data type" more often
+    first = answer(index, "the Value data type for JSON values").items[0]
+    assert (first.symbol.fqn, first.symbol.kind.value) == ("decoding.values.Value", "class")
+    assert first.boost is not None
+
+
+def test_a_hyphenated_capital_is_not_a_name(index: Index) -> None:
+    # Retry is a class, but Retry-After is a header: the function about it leads
+    first = answer(index, "wait for Retry-After before retrying").items[0]
+    assert first.symbol.fqn == "decoding.values.wait_retry_after"
+
+
+def test_the_first_word_of_a_sentence_is_not_a_name(index: Index) -> None:
+    items = answer(index, "Value nodes built from a token stream").items
+    assert items[0].symbol.fqn == "decoding.values.value_from_tokens"
+
+
+def test_a_file_whose_path_holds_the_words_rises(index: Index) -> None:
+    # merge() and Settings tie on their words; types/options.py holds "type" and "options"
+    items = answer(index, "type definitions of the client options").items
+    assert items[0].symbol.fqn == "types.options.Settings"
+    lifted = {i.symbol.file for i in items if any(a.reason == PATH_REASON for a in i.adjustments)}
+    assert "types/options.py" in lifted
+    assert "decoding/values.py" not in lifted
