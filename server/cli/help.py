@@ -17,6 +17,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "symbols": ("symfuse symbols --kind class", "symfuse symbols --file src/app.py -f text"),
     "stats": ("symfuse stats", "symfuse stats ~/src/app -f json"),
     "languages": ("symfuse languages", "symfuse languages -f json"),
+    "problems": ("symfuse problems", "symfuse problems ~/src/app -f json"),
     "search": (
         "symfuse search send                     # Client.send, send_all, ...",
         "symfuse search 'who calls send' --limit 5",
@@ -28,6 +29,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "symfuse text timeout                    # smart case: Timeout, TIMEOUT too",
         "symfuse text 'def \\w+_view\\(' --regex --snippet-lines 0",
         "symfuse text TODO --code-only --file-pattern 'src/**'",
+        "symfuse text FIXME >/dev/null && echo found  # exit 0: a match, 1: none, 2: an error",
     ),
     "get": ("symfuse get Client.send", "symfuse get src/client.py", "symfuse get src/client.py:42"),
     "callers": ("symfuse callers Client.send", "symfuse callers send --depth 2 -f table"),

@@ -21,9 +21,9 @@ from symfuse.server.cli.common import (
     hold,
     index_config,
 )
+from symfuse.server.cli.problems import Problems, register_problems
 from symfuse.server.common.output import (
     OutputFormat,
-    problem_rows,
     render,
     symbol_dict,
     update_counts,
@@ -31,7 +31,9 @@ from symfuse.server.common.output import (
 
 log = logging.getLogger(__name__)
 
-COMMANDS = frozenset({"index", "symbols", "stats", "languages"})
+_FORMATS = (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON)
+
+COMMANDS = frozenset({"index", "symbols", "stats", "languages", "problems"})
 
 
 def register(
@@ -41,6 +43,7 @@ def register(
     _register_symbols(sub, common)
     _register_stats(sub, common)
     _register_languages(sub)
+    register_problems(sub, common, _FORMATS)
 
 
 def _register_index(
@@ -55,7 +58,7 @@ def _register_index(
     p.add_argument("roots", nargs="*", metavar="ROOT", help="workspace roots (default: .)")
     defer_options(p, _reindex_options)
     add_history_flag(p)
-    format_option(p, (OutputFormat.TEXT, OutputFormat.JSON, OutputFormat.TOON), OutputFormat.TEXT)
+    format_option(p, _FORMATS, OutputFormat.TEXT)
     p.set_defaults(handler=run_index)
 
 
@@ -170,8 +173,7 @@ def run_index(args: argparse.Namespace) -> int:
     hold(index)
     if report.rebuilt_because:
         log.warning("index rebuilt: %s", report.rebuilt_because)
-    for path, reason in report.skipped:
-        log.info("skipped %s: %s", path, reason)
+    found = Problems.of(config, report)
     counts = report.counts
     summary: dict[str, Any] = {
         **update_counts(report),
@@ -180,7 +182,7 @@ def run_index(args: argparse.Namespace) -> int:
         "edges": counts.get("edges", 0),
         "languages": counts.get("languages", {}),
         "seconds": round(report.seconds, 3),
-        "problems": problem_rows(report),
+        **found.to_dict(),
     }
     if args.history:
         summary["history"] = _index_history(config)
@@ -193,13 +195,8 @@ def run_index(args: argparse.Namespace) -> int:
             f"{summary['definitions']} definitions, {summary['references']} references, "
             f"{summary['edges']} edges in {summary['seconds']:.2f} s\nlanguages: {langs}"
         )
-        if report.problems:
-            print(
-                f"{len(report.problems)} files with problems "
-                "(indexed what could be read); -v lists them"
-            )
-            for f, p in report.problems:
-                log.info("%s: %s", f, p)
+        for line in found.summary(verbose=args.verbose > 0):
+            print(line)
         for h in summary.get("history", ()):
             print(
                 f"history of {h['repository']}: {h['read']} new commits, {h['commits']} in all "
