@@ -22,11 +22,14 @@ from __future__ import annotations
 # 10: Haskell functions from signature to last equation, Haddock docs; Teal files.
 # 11: Haskell operators (`(.:?) = ...`, `a .:! b = ...`, class method operators); Swift
 #     conditional compilation inside type bodies read (directive lines blanked).
-EXTRACTOR_VERSION = 11
+# 12: a variable named `local` is no longer taken for the mark of a name a function binds.
+EXTRACTOR_VERSION = 12
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
 # 6: file units are not nodes of the PageRank graph (rank 0).
 # 7: receivers by declared type, type and package qualifiers, imports by path (Go, Java,
 #    Rust, C#, C), `self.f()` inside `f`, Resolution.how.
-LINKER_VERSION = 7
+# 8: receivers typed in Python, JavaScript and TypeScript: annotations, constructors,
+#    calls whose result a variable holds (by the callee's written return type), `self.x`.
+LINKER_VERSION = 8

@@ -172,7 +172,7 @@ def _collect(
         elif cap == LOCAL:
             start, end = names[0].start_byte, names[0].end_byte
             row, byte_col = names[0].start_point
-            raw_refs.append((start, end, row, byte_col, source[start:end], kind, "", LOCAL))
+            raw_refs.append((start, end, row, byte_col, source[start:end], kind, "", _LOCAL_MARK))
         else:
             raw_refs.append(_raw_ref(names[0], kind, caps, source))
     return defs, raw_refs
@@ -301,7 +301,7 @@ def _build_references(
             continue
         col = columns.col(row, byte_col, start) if row in wide_rows else byte_col + 1
         enclosing = stack[-1][2] if stack else -1
-        if alias == LOCAL:
+        if alias == _LOCAL_MARK:
             local_names.add((enclosing, name))
             continue
         references.append((name, row + 1, col, code_of[ref_kind], enclosing, qualifier, alias))
@@ -309,6 +309,7 @@ def _build_references(
 
 
 LOCAL = "local"  # a query's capture for a name a function binds (a parameter, an assignment)
+_LOCAL_MARK = "@local"  # its mark in the alias slot: no variable's name (`local = f()`)
 _LOCAL_KINDS = frozenset(rows.REF_KIND_CODE[k] for k in (RefKind.REFERENCE, RefKind.CALL))
 
 

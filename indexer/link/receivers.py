@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import NamedTuple
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
@@ -25,6 +26,7 @@ from symfuse.indexer.store.rows import REF_KIND_CODE, LinkGroup
 # a declared type (`c *Context`), or a constructor call (`var outbox = new Outbox()`)
 _DECLARING = frozenset({REF_KIND_CODE[RefKind.TYPE], REF_KIND_CODE[RefKind.CALL]})
 _IMPORT_CODE = REF_KIND_CODE[RefKind.IMPORT]
+_CALL_CODE = REF_KIND_CODE[RefKind.CALL]
 # languages whose qualifiers follow the type-name convention (types capitalised,
 # values and packages not) and whose definitions are not named by import path
 TYPED_FAMILIES = frozenset({"go", "java", "csharp", "rust", "c", "kotlin", "scala", "swift"})
@@ -32,27 +34,52 @@ _PATH_ROOTS = frozenset({"crate", "self", "super", "std", "core", "alloc"})
 _SPLIT = re.compile(r"::|\.|/")
 _FILE_STEMS = ("mod", "lib", "main", "index", "__init__")
 
-# (the enclosing symbol_id, or None at file level; the variable) -> (type name, qualifier)
-Declared = dict[tuple[str | None, str], tuple[str, str]]
+# languages whose variables hold the result of any call (`r = await c.send()`), typed
+# by what the callee returns; their annotations and constructors as in the typed ones
+RETURNING_FAMILIES = frozenset({"python", "javascript"})
+_MEMBER_OF_SELF = ("self.", "this.", "cls.")
+
+
+class Declaration(NamedTuple):
+    """What the code says a variable holds: a type (``name``, as written with its
+    ``qualifier``), or, ``returned``, what the call of ``name`` returns."""
+
+    name: str
+    qualifier: str
+    returned: bool
+
+
+# (the enclosing symbol_id, or None at file level; the variable) -> its declaration
+Declared = dict[tuple[str | None, str], Declaration]
 
 
 def declared_types(entry: FileEntry, groups: list[LinkGroup]) -> Declared:
     """The types the file's variables are declared with, per scope (``groups``: the
-    file's link groups, when decoded already)."""
+    file's link groups, when decoded already). ``self.x = ...`` declares the member
+    ``x`` in the enclosing class."""
     groups = groups or entry.link_groups()
-    if family(entry.language) not in TYPED_FAMILIES:
-        return {}  # JavaScript's `var m = require("./m")` names a module, not a type
+    group = family(entry.language)
+    if group not in TYPED_FAMILIES and group not in RETURNING_FAMILIES:
+        return {}
+    returning = group in RETURNING_FAMILIES
     symbols = entry.symbols
+    by_id = entry.lookups().by_id
     found: Declared = {}
     for name, qualifier, code, alias, enclosing in groups:
         if code not in _DECLARING or not alias:
             continue
+        member = alias.startswith(_MEMBER_OF_SELF)
+        variable = alias.split(".", 1)[1] if member else alias
+        declaration = Declaration(name, qualifier, returning and code == _CALL_CODE)
         for at in enclosing:
             owner = symbols[at] if at >= 0 else None
+            if owner is not None and member:
+                while owner is not None and not owner.kind.is_container:
+                    owner = by_id.get(owner.parent) if owner.parent else None
             scope = owner.symbol_id if owner is not None else None
-            if owner is not None and owner.name == alias and owner.kind in Kind.VALUES:
+            if owner is not None and owner.name == variable and owner.kind in Kind.VALUES:
                 scope = owner.parent  # a field or a package variable: its container's
-            found.setdefault((scope, alias), (name, qualifier))
+            found.setdefault((scope, variable), declaration)
     return found
 
 

@@ -69,6 +69,7 @@ class Resolver:
         self._modules: dict[str, FileEntry] | None = None
         self._module_parts: set[str] | None = None
         self._declared: dict[str, receivers.Declared] = {}
+        self.typing: set[tuple[str, str | None, str]] = set()  # receivers being typed
 
     def declared(self, entry: FileEntry) -> receivers.Declared:
         """The declared types of the file's variables, per scope (remembered)."""

@@ -11,8 +11,10 @@ when that type or package is not the workspace's.
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
+from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
 from symfuse.indexer.link import receivers
 from symfuse.indexer.model import Kind, RefKind, Symbol
@@ -31,26 +33,43 @@ def by_receiver(
     variable = receivers.variable_of(qualifier)
     if variable is None:
         return None
+    key = (entry.path, enclosing, variable[0])
     declared = _declared_type(resolver, entry, variable[0], enclosing, variable[1])
-    if declared is None:
+    if declared is None or key in resolver.typing:
+        return None  # not said, or `node = node.next()`: a type said by itself
+    resolver.typing.add(key)
+    try:
+        said = _types_of(resolver, declared, enclosing, entry)
+    finally:
+        resolver.typing.discard(key)
+    if said is None:
         return None
-    type_name, type_qualifier = declared
-    hits = resolver.resolve_name(type_name, type_qualifier, RefKind.TYPE, enclosing, entry)
-    types = [h for h in hits if h.target.kind in Kind.TYPE_TARGETS]
-    if not hits:
+    confidence, types = said
+    if not types:
         return []  # a type from outside the workspace: none of its members are ours
-    best = max((h.confidence for h in types), default=0.0)
-    for hit in types:
-        if hit.confidence == best:
-            member = resolver.member(hit.target, name)
-            if member is not None:
-                return [Resolution(member, best, TYPE)]
+    for owner in types:
+        member = resolver.member(owner, name)
+        if member is not None:
+            return [Resolution(member, confidence, TYPE)]
     return None
+
+
+# what an annotation says is no type at all
+_ANY = frozenset({"Any", "object", "any", "unknown"})
+# a wrapper whose first argument is the type: `Promise<Client>`, `Awaitable[Client]`
+_WRAPPERS = frozenset({"Promise", "PromiseLike", "Awaitable", "Coroutine", "Optional"})
+_RETURNS = {
+    "python": re.compile(r"\)\s*->\s*(.+?)\s*:\s*(?:#.*)?$"),  # `def f(x) -> Client:`
+    "javascript": re.compile(r"\)\s*:\s*(.+)$"),  # `function f(x): Client`
+}
+_HEAD = re.compile(r"[A-Za-z_][\w.]*")
+# the workspace types a declaration names (none: a type from outside), and how sure
+Said = tuple[float, list[Symbol]]
 
 
 def _declared_type(
     resolver: Resolver, entry: FileEntry, variable: str, enclosing: str | None, member: bool
-) -> tuple[str, str] | None:
+) -> receivers.Declaration | None:
     """The variable's declared type, from the innermost scope that declares it;
     ``member`` (``this.x``): only containers' declarations count."""
     declared = resolver.declared(entry)
@@ -68,6 +87,56 @@ def _declared_type(
                 return found
         scope = owner.parent
     return None if member else declared.get((None, variable))
+
+
+def _types_of(
+    resolver: Resolver, declared: receivers.Declaration, enclosing: str | None, entry: FileEntry
+) -> Said | None:
+    """The types a declaration names; None when it does not say (an outside function's
+    result, a function that does not write what it returns)."""
+    if declared.name in _ANY:
+        return None
+    kind = RefKind.CALL if declared.returned else RefKind.TYPE
+    hits = resolver.resolve_name(declared.name, declared.qualifier, kind, enclosing, entry)
+    if not hits:
+        # an outside type (`d: dict`, `new Map()`); an outside call's result is unknown
+        outside = not declared.returned or receivers.is_type_like(declared.name)
+        return (1.0, []) if outside else None
+    types = [h for h in hits if h.target.kind in Kind.TYPE_TARGETS]
+    if types:
+        best = max(h.confidence for h in types)
+        return best, [h.target for h in types if h.confidence == best]
+    if not declared.returned or len(hits) != 1 or hits[0].target.kind not in Kind.CALLABLES:
+        return None
+    callee = hits[0].target
+    home = resolver.index.files.get(callee.file)
+    if home is None:
+        return None
+    if callee.kind is Kind.CONSTRUCTOR:
+        owner = home.lookups().by_id.get(callee.parent or "")
+        return (hits[0].confidence, [owner]) if owner is not None else None
+    returned = returned_type(callee.signature, callee.language)
+    if returned is None:
+        return None
+    return _types_of(resolver, returned, callee.symbol_id, home)
+
+
+def returned_type(signature: str, language: str) -> receivers.Declaration | None:
+    """The type a function's signature says it returns (``-> Response``, ``):
+    Promise<Client>`` as ``Client``), as a declaration to resolve where it is written."""
+    pattern = _RETURNS.get(family(language))
+    written = pattern.search(signature.split("{", 1)[0].strip()) if pattern else None
+    if written is None:
+        return None
+    text = written.group(1).strip().strip("\"'")
+    head = _HEAD.match(text)
+    while head is not None and head.group(0).rsplit(".", 1)[-1] in _WRAPPERS:
+        text = text[head.end() :].lstrip("[< ")
+        head = _HEAD.match(text)
+    if head is None:
+        return None
+    qualifier, _, name = head.group(0).rpartition(".")
+    return receivers.Declaration(name, qualifier, False)
 
 
 def by_qualifier(

@@ -34,6 +34,7 @@ from symfuse.ranking.api import (
 from symfuse.ranking.api import (
     symbol_at as graph_symbol_at,
 )
+from symfuse.ranking.query.requests import DEFAULT_MIN_CONFIDENCE
 
 MAX_USAGES = MAX_LIMIT
 MAX_CALLS = 1000
@@ -81,13 +82,16 @@ def enclosing(index: Index, key: str, line: int, col: int) -> Symbol | None:
 
 
 def usages(index: Index, target: Symbol, include_declaration: bool) -> list[Span]:
-    """Every use of ``target`` (and its definition when asked), in file and line order."""
+    """The uses of ``target`` linked at least as surely as the usages default (guesses
+    among same-named definitions left out), and its definition when asked, in file and
+    line order."""
     try:
         found = find_usages(
             index,
             symbol_id=target.symbol_id,
             limit=MAX_USAGES,
             include_declaration=include_declaration,
+            min_confidence=DEFAULT_MIN_CONFIDENCE,  # an editor lists references, not guesses
         )
     except SymfuseError:
         return []

@@ -3,7 +3,7 @@
 Run it from the repository root with the project's interpreter, on unpacked trees::
 
     python tests/bench/graph_truth.py --python DIR [--python DIR] [--script DIR] [--json OUT]
-    python tests/bench/graph_truth.py --marked [go java rust csharp c] [--min-confidence F]
+    python tests/bench/graph_truth.py --marked [LANGUAGE ...] [--min-confidence F]
 
 (for example ``pip download --no-deps --no-binary :all: django attrs`` and
 ``npm pack axios``, unpacked). For each tree it builds the index in-process (a fresh

@@ -1,5 +1,5 @@
-"""References marked by hand in small fixtures: the usages truth for languages without a
-truth of their own (Go, Java, Rust, C#, C), read by graph_truth.py ``--marked`` and by
+"""References marked by hand in small fixtures: the usages truth of Python,
+JavaScript, TypeScript, Go, Java, Rust, C# and C, read by graph_truth.py ``--marked`` and by
 tests/ranking/test_usages_truth.py.
 
 A fixture line says what it defines and uses in a trailing comment::
@@ -26,9 +26,9 @@ from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import UsagesRequest
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "usages_truth"
-LANGUAGES = ("go", "java", "rust", "csharp", "c")
+LANGUAGES = ("python", "javascript", "typescript", "go", "java", "rust", "csharp", "c")
 _MARK = re.compile(r"(?://|/\*|#)\s*((?:def|ref):.*?)\s*(?:\*/)?\s*$")
-_SUFFIXES = (".go", ".java", ".rs", ".cs", ".c", ".h")
+_SUFFIXES = (".py", ".js", ".ts", ".go", ".java", ".rs", ".cs", ".c", ".h")
 
 Site = tuple[str, int]  # (workspace-relative file, line)
 

@@ -88,9 +88,9 @@ def test_usages_by_name_cover_every_definition_with_confidence(index: Index) -> 
     assert by_place[("shop/models.py", 31)] == (ORDER_TOTAL, 1.0)  # self.total()
     assert by_place[("shop/models.py", 38)] == (ORDER_TOTAL, 1.0)  # Order.total(self)
     assert by_place[("shop/report.py", 15)] == (UTIL_TOTAL, 1.0)  # shop.util.total(...)
-    target, confidence = by_place[("shop/service.py", 12)]  # order.total(): ambiguous
-    assert target in (ORDER_TOTAL, SPECIAL_TOTAL)
-    assert confidence == pytest.approx(0.25)
+    # order.total() after `order = O(items)`: the constructor says the receiver's type
+    assert by_place[("shop/service.py", 12)] == (ORDER_TOTAL, 1.0)
+    assert by_place[("shop/service.py", 19)] == (SPECIAL_TOTAL, 1.0)  # SpecialOrder(items)
     assert all(u.kind == "call" for u in result.usages)
 
 

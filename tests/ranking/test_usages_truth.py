@@ -34,3 +34,16 @@ def test_an_outside_qualifier_is_not_a_workspace_member(tmp_path: Path) -> None:
         tally = truth_marked.score(index, tmp_path / language / "ws")
         assert not [n for n in tally.notes if n.startswith("extra") and ".new" in n.lower()]
         assert not [n for n in tally.notes if "extra  New:" in n]
+
+
+@pytest.mark.parametrize("language", ["python", "javascript", "typescript"])
+def test_receiver_types_decide_even_among_guesses(tmp_path: Path, language: str) -> None:
+    """Python, JavaScript, TypeScript (issue 36, item 2): an annotated parameter, a
+    constructor's result, `self.x` / `this.x` and a call's written return type decide the
+    method, so every usage listed, guesses included (min_confidence 0), is a marked one:
+    `options.get` on a `dict`, `new Map().get`, a generator's `.send()` are no use of
+    the workspace's `get` or `send`."""
+    index = index_of_fixture(tmp_path, f"usages_truth/{language}")
+    tally = truth_marked.score(index, tmp_path / "ws", min_confidence=0.0)
+    assert [n for n in tally.notes if n.startswith("extra")] == []
+    assert tally.recall == 1.0, tally.notes

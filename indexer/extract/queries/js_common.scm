@@ -82,6 +82,24 @@
 (member_expression object: (this) @qualifier property: (property_identifier) @name) @reference.reference
 (export_statement (export_clause (export_specifier name: (identifier) @name)) !source) @reference.reference
 
+; the value a variable holds, from its constructor or the call it is the result of
+; (`const c = new Client()`, `this.h = h || new Headers()`, `const r = await c.send()`):
+; what a method called on it belongs to (`@alias` names the variable, `this.x` a member)
+(variable_declarator name: (identifier) @alias value: [
+    (new_expression constructor: [(identifier) @name (member_expression object: (_) @qualifier property: (property_identifier) @name)])
+    (call_expression function: [(identifier) @name (member_expression object: (_) @qualifier property: (property_identifier) @name)])
+    (await_expression (call_expression function: [(identifier) @name (member_expression object: (_) @qualifier property: (property_identifier) @name)]))
+    (binary_expression right: (new_expression constructor: [(identifier) @name (member_expression object: (_) @qualifier property: (property_identifier) @name)]))
+  ]) @reference.call
+(assignment_expression
+  left: [(identifier) (member_expression object: (this) property: (property_identifier))] @alias
+  right: [
+    (new_expression constructor: [(identifier) @name (member_expression object: (_) @qualifier property: (property_identifier) @name)])
+    (call_expression function: [(identifier) @name (member_expression object: (_) @qualifier property: (property_identifier) @name)])
+    (await_expression (call_expression function: [(identifier) @name (member_expression object: (_) @qualifier property: (property_identifier) @name)]))
+    (binary_expression right: (new_expression constructor: [(identifier) @name (member_expression object: (_) @qualifier property: (property_identifier) @name)]))
+  ]) @reference.call
+
 ; imports by call and for their side effects: `require('./mod')`, `import('./mod')`,
 ; `import './polyfill'` (the module is the name, as in `import * as m`)
 (import_statement . source: (string (string_fragment) @name)) @reference.import

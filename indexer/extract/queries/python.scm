@@ -125,6 +125,38 @@
 (return_statement (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
 (expression_list (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
 
+; the type a variable is declared with (`@alias` names the variable; `self.x` a member):
+; what a method called on it belongs to. An annotation (`client: Client`, `h: Headers |
+; None`, `d: dict[str, str]`), a constructor or a call whose result it holds (`c =
+; Client()`, `with AsyncClient() as c`, `r = await c.send()`, `self.h = h or Headers()`)
+(typed_parameter . (identifier) @alias type: (type [
+  (identifier) @name
+  (attribute object: (_) @qualifier attribute: (identifier) @name)
+  (generic_type . (identifier) @name (#not-match? @name "^(Optional|Union|Annotated|Final|ClassVar)$"))
+  (binary_operator left: (identifier) @name)])) @reference.type
+(typed_default_parameter name: (identifier) @alias type: (type [
+  (identifier) @name
+  (attribute object: (_) @qualifier attribute: (identifier) @name)
+  (generic_type . (identifier) @name (#not-match? @name "^(Optional|Union|Annotated|Final|ClassVar)$"))
+  (binary_operator left: (identifier) @name)])) @reference.type
+(assignment left: [(identifier) (attribute object: (identifier) @_self (#match? @_self "^(self|cls)$"))] @alias
+  type: (type [
+  (identifier) @name
+  (attribute object: (_) @qualifier attribute: (identifier) @name)
+  (generic_type . (identifier) @name (#not-match? @name "^(Optional|Union|Annotated|Final|ClassVar)$"))
+  (binary_operator left: (identifier) @name)])) @reference.type
+(assignment
+  left: [(identifier) (attribute object: (identifier) @_self (#match? @_self "^(self|cls)$"))] @alias
+  right: [
+    (call function: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])
+    (await (call function: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)]))
+    (boolean_operator right: (call function: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)]))
+  ]) @reference.call
+(with_item value: (as_pattern
+  . [(call function: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])
+     (await (call function: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)]))]
+  alias: (as_pattern_target (identifier) @alias))) @reference.call
+
 ; ---- names a function binds itself (`@local`): its bare uses there are not the
 ; module's definitions of the same name (the engine drops them inside functions)
 (parameters (identifier) @name @local)

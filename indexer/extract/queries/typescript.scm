@@ -103,6 +103,29 @@
 (as_expression (type_identifier) @name) @reference.type
 (constraint (type_identifier) @name) @reference.type
 
+; the type a variable, parameter or field is declared with (`@alias` names it): what a
+; method called on it belongs to (`client.get()` with `client: Client`)
+(required_parameter pattern: (identifier) @alias type: (type_annotation [
+    (type_identifier) @name
+    (generic_type name: (type_identifier) @name)
+    (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)
+    (union_type . (type_identifier) @name)])) @reference.type
+(optional_parameter pattern: (identifier) @alias type: (type_annotation [
+    (type_identifier) @name
+    (generic_type name: (type_identifier) @name)
+    (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)
+    (union_type . (type_identifier) @name)])) @reference.type
+(variable_declarator name: (identifier) @alias type: (type_annotation [
+    (type_identifier) @name
+    (generic_type name: (type_identifier) @name)
+    (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)
+    (union_type . (type_identifier) @name)])) @reference.type
+(public_field_definition name: (property_identifier) @alias type: (type_annotation [
+    (type_identifier) @name
+    (generic_type name: (type_identifier) @name)
+    (nested_type_identifier module: (_) @qualifier name: (type_identifier) @name)
+    (union_type . (type_identifier) @name)])) @reference.type
+
 (arguments (identifier) @name) @reference.reference
 ; default values (`pick(other = IdentityDecoder)`, also in destructuring)
 (required_parameter value: (identifier) @name) @reference.reference

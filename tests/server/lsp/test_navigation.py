@@ -7,6 +7,7 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
+from tests.support.cli import write_tree
 from tests.support.lsp import Session, lsp_session
 
 
@@ -174,3 +175,43 @@ async def test_hover_shows_signature_and_doc(tmp_path: Path) -> None:
         assert on_name.range == lsp.Range(at(5, 6), at(5, 11))
         assert isinstance(on_name.contents, lsp.MarkupContent)
         assert on_name.contents.value.count("```") == 2  # on the definition: no code again
+
+
+async def test_references_leave_out_guesses(tmp_path: Path) -> None:
+    """References of a method (issue 36): the call on a receiver annotated with its class,
+    not the call on an untyped parameter that may be either of two same-named methods
+    (a guess, below the usages' default min_confidence)."""
+    root = write_tree(
+        tmp_path / "tree",
+        {
+            "app.py": (
+                "class Client:\n"
+                "    def send(self, request):\n"
+                "        return request\n"
+                "\n"
+                "\n"
+                "class Flow:\n"
+                "    def send(self, value):\n"
+                "        return value\n"
+                "\n"
+                "\n"
+                "def run(client: Client, anything) -> None:\n"
+                "    client.send(1)\n"
+                "    anything.send(2)\n"
+            )
+        },
+    )
+    async with lsp_session(tmp_path, root=root) as s:
+        await s.wait_ready()
+        found = await s.client.text_document_references_async(
+            lsp.ReferenceParams(
+                text_document=doc(s, "app.py"),
+                position=at(1, 8),
+                context=lsp.ReferenceContext(include_declaration=True),
+            )
+        )
+    assert found is not None
+    assert sorted((x.range.start.line, x.range.start.character) for x in found) == [
+        (1, 8),  # the declaration, asked for
+        (11, 11),  # client.send(1)
+    ]
