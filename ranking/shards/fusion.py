@@ -1,7 +1,7 @@
 """A search fused once over the parts of many shards, as one combined index fuses it.
 
 Each shard sends its channels' first candidates with raw scores and order keys
-(:mod:`.shard_part`), computed with the global statistics. Here every channel's
+(:mod:`.part`), computed with the global statistics. Here every channel's
 candidates of all shards are put in one order by those keys and cut to the depth
 one index ranks; the structural channel re-ranks their union by PageRank (scaled
 to the whole corpus); then :func:`symfuse.ranking.search.pipeline.fused_answer`, the very
@@ -24,10 +24,12 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.indexer.errors import NotFound
 from symfuse.indexer.model import Kind
 from symfuse.ranking.channels import structural
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.query.parse import parse
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest
 from symfuse.ranking.search.pipeline import (
@@ -38,7 +40,7 @@ from symfuse.ranking.search.pipeline import (
     fused_answer,
     response_base,
 )
-from symfuse.ranking.search.plans import classify
+from symfuse.ranking.shards.listing import is_listed, merged_listing
 from symfuse.ranking.shards.part import ShardPart
 
 G = TypeVar("G", bound=np.generic)
@@ -91,12 +93,17 @@ class FuzzyDecision:
 
 
 def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchResponse:
-    """One answer to ``request`` (a ranked search) from every shard's part, in the order
-    the shards' symbols have in a combined index (``parts`` come in that order)."""
-    query = request.query
-    shape = classify(query)
-    mode = SearchMode.SINGLE if request.mode is SearchMode.AUTO else request.mode
-    base = response_base(request, mode, None, shape)
+    """One answer to ``request`` from every shard's part, in the order the shards'
+    symbols have in a combined index (``parts`` come in that order): fused once for a
+    ranked search, merged for a listed one (:mod:`.listing`)."""
+    parsed = parse(request)
+    query, shape = parsed.subject, parsed.shape
+    base = response_base(request, parsed.mode, None, shape)
+    if is_listed(parsed):
+        listed = [(p.symbols, p.listing) for p in parts if p.listing is not None]
+        return merged_listing(request, parsed, listed, base)
+    if parsed.mode is SearchMode.DRILL and not any(p.scoped for p in parts):
+        raise NotFound(f"drill_from: no symbol id or path {request.drill_from!r} in the index")
     decision = FuzzyDecision.of(request, parts)
     agree = [decision.agrees(request, p) for p in parts]
     sizes = [len(p.symbols) for p in parts]

@@ -26,9 +26,18 @@ from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.topk import Ranking
 from symfuse.ranking.fusion.guards import guard_levels
 from symfuse.ranking.prepared.build import Prepared
-from symfuse.ranking.query.search_request import Channel, FusionWeights, SearchRequest, SemanticMode
+from symfuse.ranking.query.parse import parse
+from symfuse.ranking.query.search_request import (
+    Channel,
+    FusionWeights,
+    SearchMode,
+    SearchRequest,
+    SemanticMode,
+)
+from symfuse.ranking.search import lookup
 from symfuse.ranking.search.pipeline import ChannelRun, ranked_run, search_mask
-from symfuse.ranking.search.plans import PLANS, classify
+from symfuse.ranking.search.plans import PLANS, Shape
+from symfuse.ranking.shards.listing import Listing, is_listed, shard_listing
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +69,13 @@ class ShardPart:
     near_typo: bool
     nothing_matched: bool  # no name and no all-terms match: fuzzy runs on its own
     exact: bool  # some name matches exactly or but for case
+    scoped: bool = True  # drill: the scope is in this shard
+    listing: Listing | None = None  # get, flat, an empty drill: hits listed (.listing)
+
+    @property
+    def found(self) -> bool:
+        """Whether a lookup's or a drill's target is in this shard (always, for others)."""
+        return self.scoped and (self.listing is None or self.listing.found)
 
     def keyed(self, symbols: tuple[Symbol, ...]) -> ShardPart:
         return dataclasses.replace(self, symbols=symbols)
@@ -68,14 +84,61 @@ class ShardPart:
 def shard_part(
     index: Index, prepared: Prepared, request: SearchRequest, directory: Path | None = None
 ) -> ShardPart:
-    """This shard's part of ``request`` (a ranked search: single or tiered)."""
-    query = request.query
-    shape = classify(query)
+    """This shard's part of ``request``: its channels for a ranked search, its hits for a
+    listed one (:mod:`.listing`)."""
+    parsed = parse(request)
+    if is_listed(parsed):
+        at, listing = shard_listing(index, prepared, request, parsed)
+        return _listed(index, prepared, at, listing)
+    query, shape = parsed.subject, parsed.shape
     mask = search_mask(index, prepared, request)
+    scoped = True
+    if parsed.mode is SearchMode.DRILL:
+        assert request.drill_from is not None  # validated by SearchRequest
+        scope = lookup.scope(index, prepared, request.drill_from)
+        scoped = scope is not None
+        scope = scope if scope is not None else np.zeros(prepared.size, np.bool_)
+        mask = scope if mask is None else mask & scope
     vectors = None
     if PLANS[shape].described and request.semantic is not SemanticMode.OFF:
         vectors = neural.embedder_for(index, directory)
     run, matched = ranked_run(index, prepared, request, query, shape, mask, vectors)
+    part = _ranked_part(index, prepared, request, query, shape, run, matched)
+    return part if scoped else dataclasses.replace(part, scoped=False)
+
+
+def _listed(
+    index: Index, prepared: Prepared, at: npt.NDArray[np.int64], listing: Listing
+) -> ShardPart:
+    none = np.zeros(0, np.int8)
+    return ShardPart(
+        symbols=tuple(index.symbols[int(p)] for p in at),
+        pagerank=prepared.pagerank[at],
+        tiers=none,
+        levels=none,
+        plain=none,
+        side=np.zeros(0, np.bool_),
+        documents=np.zeros(0, np.bool_),
+        channels={},
+        weights=FusionWeights(),
+        matched=listing.total,
+        fuzzy_auto=False,
+        near_typo=False,
+        nothing_matched=True,
+        exact=False,
+        listing=listing,
+    )
+
+
+def _ranked_part(
+    index: Index,
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    shape: Shape,
+    run: ChannelRun,
+    matched: int,
+) -> ShardPart:
     lists = {c: r for c, r in run.rankings.items() if c is not Channel.STRUCTURAL}
     found = [r.positions for r in lists.values()]
     candidates = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
@@ -89,7 +152,7 @@ def shard_part(
         c: ChannelPart(
             np.searchsorted(candidates, r.positions).astype(np.int64),
             r.scores,
-            _keys(c, r, run, prepared, request, PLANS[shape].word_names),
+            _keys(c, r, run, prepared, request, query, PLANS[shape].word_names),
         )
         for c, r in lists.items()
     }
@@ -118,6 +181,7 @@ def _keys(
     run: ChannelRun,
     prepared: Prepared,
     request: SearchRequest,
+    query: str,
     words: bool,
 ) -> npt.NDArray[np.float64]:
     """Order keys that sort a channel's candidates of every shard as that channel sorts
@@ -126,7 +190,6 @@ def _keys(
     then PageRank); fuzzy by distance, distance as written, trigram overlap; the others
     by score."""
     positions, scores = ranking.positions, ranking.scores
-    query = request.query
     if channel is Channel.LEXICAL:
         every_term = np.arange(len(ranking)) < run.and_matches
         return np.column_stack([-every_term.astype(np.float64), -scores])

@@ -1,17 +1,17 @@
 """Fan-out: a search asked of every selected shard where it is loaded, the answers merged.
 
-A ranked search (single or tiered, the default) is **fused once over every shard**
-(:func:`merge_parts`): each shard, scoring with the global statistics written at
-build time, sends each channel's first candidates with raw scores and order keys
-(:mod:`symfuse.ranking.shards.part`), and the coordinator orders each channel over all
-shards and fuses them with the single index's own code
-(:mod:`symfuse.ranking.shards.fusion`). The other searches (get, flat, drill,
-``min_score``) are answered by each shard for its first ``offset + limit`` hits and
-merged by rank (:func:`merge`): exact-name level first (the tiers of
-:func:`symfuse.ranking.channels.identity.tiers`, which depend on the name alone), then the
-shards' fused scores. ``aggregation_mode`` and ``response_format`` are then applied
-by :mod:`symfuse.ranking.search.repositories`, exactly as for a multi-root index. A shard
-that fails, is gone or corrupt, or does not answer within the time limit goes into
+Every search is **answered once over all the shards' parts** (:func:`merge_parts`), as
+one combined index of the same repositories answers it. Each shard, scoring with the
+global statistics written at build time, sends its part
+(:mod:`symfuse.ranking.shards.part`): for a ranked search (single, tiered, drill with a
+query, ``min_score``) each channel's first candidates with raw scores and order keys,
+which the coordinator orders over all shards and fuses once with the single index's
+own code (:mod:`symfuse.ranking.shards.fusion`); for ``get``, ``flat`` and an empty
+drill its hits in source order or by raw BM25F score, put in one order
+(:mod:`symfuse.ranking.shards.listing`). ``per_repo`` reads as deep as a combined index
+does (``limit`` times the repositories) and spreads the limit over the repositories
+that match; ``response_format`` is then applied as for a multi-root index. A shard
+that fails, is gone or corrupt, or does not answer within the deadline goes into
 ``errors``; the others answer.
 """
 
@@ -24,15 +24,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from symfuse.indexer.errors import InvalidRequest
-from symfuse.ranking.api import NameTable, RepositoryError, is_identifier_shaped, spread
-from symfuse.ranking.api import name_tiers as tiers
-from symfuse.ranking.query.intent import call_query, is_path_shaped
-from symfuse.ranking.query.responses import SearchItem, SearchResponse
+from symfuse.ranking.api import RepositoryError, spread
+from symfuse.ranking.query.intent import call_query
+from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import (
     MAX_LIMIT,
     Aggregation,
     ResponseFormat,
-    SearchMode,
     SearchRequest,
 )
 
@@ -60,8 +58,9 @@ class Asked(Generic[T]):
     errors: tuple[RepositoryError, ...]
 
 
-def shard_request(request: SearchRequest) -> SearchRequest:
-    """What each shard is asked: the first ``offset + limit`` hits, flat, unfiltered by
+def shard_request(request: SearchRequest, shards: int = 1) -> SearchRequest:
+    """What each shard is asked: the first hits down to the end of the page a combined
+    index of ``shards`` roots reads (:func:`coordinator_request`), flat, unfiltered by
     repository (a shard is one); questions one shard cannot answer alone are refused."""
     if call_query(request.query) is not None:
         raise InvalidRequest(
@@ -73,9 +72,10 @@ def shard_request(request: SearchRequest) -> SearchRequest:
         raise InvalidRequest("at_commit", "is not answered over shards (no git history there)")
     if request.include_removed:
         raise InvalidRequest("include_removed", "is not answered over shards (no git history)")
+    wider = coordinator_request(request, shards).limit
     return request.model_copy(
         update={
-            "limit": min(MAX_LIMIT, request.offset + request.limit),
+            "limit": min(MAX_LIMIT, request.offset + wider),
             "offset": 0,
             "repository": (),
             "exclude_repository": (),
@@ -108,100 +108,43 @@ def _reason(exc: BaseException) -> str:
     return text if "shard" in text else f"the shard failed: {text}"
 
 
-def merge(request: SearchRequest, asked: Asked[SearchResponse]) -> SearchResponse:
-    """One answer from the shards' own answers, merged by rank (the module docstring):
-    for the searches :func:`fused_globally` does not cover."""
-    items = [i for answer in asked.answers.values() for i in answer.items]
-    levels = _levels(items, request.query)
-    order = sorted(
-        range(len(items)), key=lambda at: (levels[at], -items[at].score, items[at].symbol.symbol_id)
+def coordinator_request(request: SearchRequest, shards: int) -> SearchRequest:
+    """What the parts are merged for: ``request`` over every repository, its page as deep
+    as a combined index of ``shards`` roots reads it (``per_repo`` reads ``limit`` times
+    the repositories, then spreads them: :func:`paged`)."""
+    wider = request.limit * shards if _per_repo(request, shards) else request.limit
+    return request.model_copy(
+        update={
+            "limit": min(MAX_LIMIT, wider),
+            "repository": (),
+            "exclude_repository": (),
+            "aggregation_mode": Aggregation.GLOBAL,
+            "response_format": ResponseFormat.FLAT,
+        }
     )
-    items = _lifted([items[at] for at in order])
-    first = next(iter(asked.answers.values()), None)
-    base = first if first is not None else _empty(request)
-    total = sum(a.total for a in asked.answers.values())
-    return paged(request, items, base, total, asked.errors, len(asked.answers))
 
 
-def fused_globally(request: SearchRequest) -> bool:
-    """Whether ``request`` is a ranked search (single or tiered, no ``min_score``), which
-    the shards answer by parts fused once here (:func:`merge_parts`)."""
-    mode = request.mode
-    if mode is SearchMode.AUTO:
-        mode = SearchMode.GET if is_path_shaped(request.query) else SearchMode.SINGLE
-    return mode in (SearchMode.SINGLE, SearchMode.TIERED) and request.min_score <= 0
+def _per_repo(request: SearchRequest, shards: int) -> bool:
+    return request.aggregation_mode is Aggregation.PER_REPO and shards > 1
 
 
 def merge_parts(
-    request: SearchRequest, asked: Asked[ShardPart], order: Sequence[str]
+    request: SearchRequest, asked: Asked[ShardPart], order: Sequence[str], shards: int
 ) -> SearchResponse:
-    """One answer from the shards' parts: every channel ordered over all shards and fused
-    once (:func:`symfuse.ranking.shards.fusion.fuse_shards`), ``order`` being the
-    shards' order in a combined index."""
+    """One answer from the shards' parts: fused once over all shards for a ranked search,
+    listed in one order for the others (:func:`symfuse.ranking.shards.fusion.fuse_shards`),
+    ``order`` being the shards' order in a combined index, ``shards`` their number."""
     from symfuse.ranking.api import fuse_shards
 
     parts = [asked.answers[alias] for alias in order if alias in asked.answers]
-    fused = fuse_shards(shard_request(request), parts)
-    count = len(parts)
-    return paged(request, list(fused.items), fused, fused.total, asked.errors, count)
-
-
-def paged(
-    request: SearchRequest,
-    items: list[SearchItem],
-    base: SearchResponse,
-    total: int,
-    errors: tuple[RepositoryError, ...],
-    shards: int,
-) -> SearchResponse:
-    """The page ``request`` asks for of the merged ``items`` (spread over the repositories
-    for ``per_repo``), with the shards' ``errors``."""
-    if request.aggregation_mode is Aggregation.PER_REPO and shards > 1:
-        page = spread(items, request.limit, lambda i: i.symbol.root)
-    else:
-        page = items[request.offset : request.offset + request.limit]
+    fused = fuse_shards(coordinator_request(request, shards), parts)
+    items = list(fused.items)
+    if _per_repo(request, shards):
+        items = spread(items, request.limit, lambda i: i.symbol.root)
     return dataclasses.replace(
-        base,
-        items=tuple(page),
-        total=total,
-        offset=request.offset,
+        fused,
+        items=tuple(items),
         limit=request.limit,
         response_format=request.response_format,
-        errors=errors,
-    )
-
-
-def _lifted(items: list[SearchItem]) -> list[SearchItem]:
-    """Scores lifted so that they never increase down the list (an exact name put first
-    gets the score of the best hit below it, as :func:`guard_first` lifts them)."""
-    best = 0.0
-    out: list[SearchItem] = []
-    for item in reversed(items):
-        best = max(best, item.score)
-        out.append(item if item.score >= best else dataclasses.replace(item, score=best))
-    return out[::-1]
-
-
-def _levels(items: list[SearchItem], query: str) -> list[int]:
-    """Each hit's name-match tier for an identifier-shaped ``query`` (exact, then in
-    another case, fqn suffix, prefix, segment, camel hump, substring, none: the tiers of
-    :func:`symfuse.ranking.channels.identity.tiers`, which depend on the name alone and so
-    compare across shards); all equal for other queries."""
-    text = query.strip()
-    if not items or not is_identifier_shaped(text):
-        return [0] * len(items)
-    table = NameTable.build([i.symbol for i in items])
-    return [int(t) for t in tiers(table, text)]
-
-
-def _empty(request: SearchRequest) -> SearchResponse:
-    return SearchResponse(
-        query=request.query,
-        items=(),
-        total=0,
-        search_mode=request.mode,
-        channels=(),
-        detail_level=request.detail_level,
-        fusion_debug=request.fusion_debug,
-        semantic=request.semantic,
+        errors=asked.errors,
     )

@@ -1,8 +1,8 @@
 """Every shard of a shard directory with its holder, asked in parallel.
 
-With a Dask client each shard's :class:`ShardHolder` is an actor, placed on the
-workers in turn so that each keeps its share loaded; without one the holders
-live in this process and a thread pool asks them.
+With a Dask client each shard's :class:`ShardHolder` is held by an actor
+(:class:`ShardActor`), placed on the workers so that each keeps its share loaded;
+without one the holders live in this process and a thread pool asks them.
 """
 
 from __future__ import annotations
@@ -20,13 +20,11 @@ from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
 from symfuse.server.shards.fanout import (
     SHARD_TIMEOUT,
     Pending,
-    fused_globally,
     gather,
-    merge,
     merge_parts,
     shard_request,
 )
-from symfuse.server.shards.holders import ShardHolder
+from symfuse.server.shards.holders import ShardActor, ShardHolder
 from symfuse.server.shards.manifest import ShardManifest, read_manifest, shard_dirs
 from symfuse.server.shards.name_table import NameRoutes
 
@@ -97,7 +95,7 @@ class Fleet:
             return {alias: ShardHolder(str(d)) for alias, (d, _m) in self.shards.items()}
         placed = placement(self.shards, sorted(self._client.nthreads()))
         futures = {
-            alias: self._client.submit(ShardHolder, str(d), actor=True, workers=[placed[alias]])
+            alias: self._client.submit(ShardActor, str(d), actor=True, workers=[placed[alias]])
             for alias, (d, _m) in self.shards.items()
         }
         return {alias: future.result() for alias, future in futures.items()}
@@ -116,7 +114,8 @@ class Fleet:
 
     def search(self, request: SearchRequest) -> SearchResponse:
         """``request`` fanned out to the selected shards and merged (:mod:`.fanout`)."""
-        asked_for = shard_request(request)
+        shards = len(self.shards)
+        asked_for = shard_request(request, shards)
         aliases = [
             a for a in self.shards if selected(a, request.repository, request.exclude_repository)
         ]
@@ -124,11 +123,8 @@ class Fleet:
         if routed is not None:
             aliases = [a for a in aliases if a in routed]
         self.asked += len(aliases)
-        if not fused_globally(request):
-            pending: dict[str, Pending[SearchResponse]] = self._ask("search", aliases, asked_for)
-            return merge(request, gather(pending, self.paths, self.timeout))
         parts: dict[str, Pending[ShardPart]] = self._ask("part", aliases, asked_for)
-        merged = merge_parts(request, gather(parts, self.paths, self.timeout), aliases)
+        merged = merge_parts(request, gather(parts, self.paths, self.timeout), aliases, shards)
         if request.detail_level is DetailLevel.MINIMAL:
             return dataclasses.replace(merged, snippet_lines=0)
         return self._with_code(request, merged) if code_wanted(request) else merged

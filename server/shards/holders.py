@@ -11,6 +11,7 @@ answer and from a combined index are the same.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 import threading
@@ -22,8 +23,9 @@ from symfuse.indexer.errors import IndexCorrupt, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.api import Prepared
+from symfuse.ranking.query.intent import is_path_shaped
 from symfuse.ranking.query.responses import SearchResponse
-from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.ranking.query.search_request import SearchMode, SearchRequest
 from symfuse.server.shards.manifest import (
     GLOBAL_STATS,
     INDEX,
@@ -78,8 +80,11 @@ class ShardHolder:
         from symfuse.ranking.api import shard_part
 
         loaded = self._current()
-        found = shard_part(loaded.index, loaded.prepared, request, self.directory / INDEX)
         alias = loaded.manifest.alias
+        found = shard_part(loaded.index, loaded.prepared, request, self.directory / INDEX)
+        local = _local(request, alias)
+        if local is not request and not found.found:
+            found = shard_part(loaded.index, loaded.prepared, local, self.directory / INDEX)
         return found.keyed(tuple(_keyed(s, alias) for s in found.symbols))
 
     def code(self, request: SearchRequest, ids: list[str]) -> list[tuple[str | None, str | None]]:
@@ -158,6 +163,48 @@ class ShardHolder:
             return with_stats(prepared, CorpusStats.from_bytes(raw))
         except IndexCorrupt as exc:
             raise ShardUnavailable(f"the shard directory's {exc}") from exc
+
+
+class ShardActor:
+    """A :class:`ShardHolder` as a Dask actor whose calls each run on a thread of their
+    own: Dask runs an actor's plain methods one at a time on one thread per worker, so a
+    shard that hangs (a hung mount) would hold up every other shard on its worker."""
+
+    def __init__(self, directory: str) -> None:
+        self.holder = ShardHolder(directory)
+
+    async def part(self, request: SearchRequest) -> ShardPart:
+        return await asyncio.to_thread(self.holder.part, request)
+
+    async def search(self, request: SearchRequest) -> SearchResponse:
+        return await asyncio.to_thread(self.holder.search, request)
+
+    async def code(
+        self, request: SearchRequest, ids: list[str]
+    ) -> list[tuple[str | None, str | None]]:
+        return await asyncio.to_thread(self.holder.code, request, ids)
+
+    async def warm(self) -> str:
+        return await asyncio.to_thread(self.holder.warm)
+
+    async def memory(self) -> int:
+        return self.holder.memory()
+
+
+def _local(request: SearchRequest, alias: str) -> SearchRequest:
+    """``request`` with a lookup's or a drill's target named as a multi-root index names
+    it (``alias/path``, ``alias/path::Name#kind``) named as this shard does, without its
+    alias: asked when the target as written is not in the shard."""
+    prefix = f"{alias}/"
+    update: dict[str, str] = {}
+    lookup = request.mode is SearchMode.GET or (
+        request.mode is SearchMode.AUTO and is_path_shaped(request.query)
+    )
+    if lookup and request.query.startswith(prefix):
+        update["query"] = request.query.removeprefix(prefix)
+    if request.drill_from is not None and request.drill_from.startswith(prefix):
+        update["drill_from"] = request.drill_from.removeprefix(prefix)
+    return request.model_copy(update=update) if update else request
 
 
 def _keyed(symbol: Symbol, alias: str) -> Symbol:

@@ -412,7 +412,10 @@ def report(m: dict[str, Any]) -> None:
 
 def agreement_only(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     """Only the agreement (item 3), over ``work``'s shards and combined index, built
-    there first when missing (``--work`` keeps them between runs)."""
+    there first when missing (``--work`` keeps them between runs): ``--cases`` queries of
+    every shape and mode (:mod:`shard_agreement`), asking every shard, then routed."""
+    import shard_agreement
+
     roots = repositories()
     out = work / "shards"
     if not (work / "combined").exists():
@@ -420,14 +423,23 @@ def agreement_only(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         timed([*combined, "--no-progress"])
     if not out.exists():
         timed([str(SYMFUSE), "shards", "build", *named(roots), "--out", str(out), "--workers", "2"])
-    queries = name_queries(work, roots, args.names)
-    m: dict[str, Any] = {}
-    for key, routed in (("agreement", False), ("agreement_routed", True)):
+    index = load_index(_combined_config(work, roots))
+    assert index is not None
+
+    def alone(request: SearchRequest) -> SearchResponse:
+        answer = operations.search(index, request, directory=work / "combined")
+        assert isinstance(answer, SearchResponse)
+        return answer
+
+    cases = shard_agreement.cases(index, args.cases)
+    m: dict[str, Any] = {"lines": lines_of(roots), "repositories": len(roots)}
+    rows = [("agreement", False)] + ([("agreement_routed", True)] if args.routed else [])
+    for key, routed in rows:
         # holders in this process: agreement does not depend on placement
         fleet = Fleet(out, route_names=routed)
         fleet.warm()
-        m[key] = agreement(fleet, work, roots, queries)
-        m[key]["shards_asked_per_query"] = fleet.asked / (2 * len(queries))
+        m[key] = shard_agreement.agreement(fleet.search, alone, cases, args.misses)
+        m[key]["shards_asked_per_query"] = fleet.asked / max(1, len(cases))
         _note(m, key)
         fleet.close()
     return m
@@ -442,6 +454,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--agreement", action="store_true", help="measure the agreement only")
     parser.add_argument("--work", type=Path, help="with --agreement: build (once) and reuse here")
+    parser.add_argument("--cases", type=int, default=1000, help="--agreement: queries")
+    parser.add_argument("--misses", type=int, default=0, help="--agreement: misses to show")
+    parser.add_argument("--routed", action="store_true", help="--agreement: also name-routed")
     args = parser.parse_args()
     if args.agreement:
         work = args.work or Path(tempfile.mkdtemp(prefix="shard-bench-"))

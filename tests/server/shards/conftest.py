@@ -72,6 +72,31 @@ REPOS: dict[str, dict[str, str]] = {
 }
 
 
+WORDS = ("order", "total", "invoice", "render", "payment", "ledger", "report", "query")
+
+
+def _module(repo: str, at: int, count: int) -> str:
+    """``count`` definitions whose names and docs mix the shared words (no imports, so
+    no repository references another: PageRank is then exact per shard)."""
+    lines = []
+    for i in range(count):
+        a, b = WORDS[(at + i) % len(WORDS)], WORDS[(at * 3 + i * 5) % len(WORDS)]
+        name = f"{a}_{b}" if i % 3 else f"{a.title()}{b.title()}"
+        if i % 3 == 0:
+            lines.append(f"class {name}:\n    '''The {a} of a {b} in {repo}.'''\n")
+            lines.append(f"    def {b}(self) -> int:\n        return {a}_{b}_{i}()\n")
+        else:
+            lines.append(f"def {name}() -> int:\n    '''{a} {b} {b}.'''\n    return {i}\n")
+        lines.append(f"def {a}_{b}_{i}() -> int:\n    return {name}() if False else 0\n")
+    return "\n".join(lines)
+
+
+def word_repository(base: Path, repo: str, modules: int, per_module: int) -> str:
+    """A repository of ``modules`` modules mixing the shared words (:func:`_module`)."""
+    files = {f"{repo}/m{at}.py": _module(repo, at, per_module) for at in range(modules)}
+    return str(write_tree(base / repo, files))
+
+
 @dataclass
 class Sharded:
     roots: dict[str, str]  # alias -> path

@@ -19,42 +19,18 @@ from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.shards.build import build_shards
 from symfuse.server.shards.fleet import Fleet
-from tests.server.shards.conftest import combined_index
-from tests.support.cli import write_tree
+from tests.server.shards.conftest import combined_index, word_repository
 
 pytestmark = pytest.mark.slow  # a Dask cluster of worker processes (conftest.py)
-
-WORDS = ("order", "total", "invoice", "render", "payment", "ledger", "report", "query")
-
-
-def _module(repo: str, at: int, count: int) -> str:
-    """``count`` definitions whose names and docs mix the shared words (no imports, so
-    no repository references another: PageRank is then exact per shard)."""
-    lines = []
-    for i in range(count):
-        a, b = WORDS[(at + i) % len(WORDS)], WORDS[(at * 3 + i * 5) % len(WORDS)]
-        name = f"{a}_{b}" if i % 3 else f"{a.title()}{b.title()}"
-        if i % 3 == 0:
-            lines.append(f"class {name}:\n    '''The {a} of a {b} in {repo}.'''\n")
-            lines.append(f"    def {b}(self) -> int:\n        return {a}_{b}_{i}()\n")
-        else:
-            lines.append(f"def {name}() -> int:\n    '''{a} {b} {b}.'''\n    return {i}\n")
-        lines.append(f"def {a}_{b}_{i}() -> int:\n    return {name}() if False else 0\n")
-    return "\n".join(lines)
-
-
-def _repository(base: Path, repo: str, modules: int, per_module: int) -> str:
-    files = {f"{repo}/m{at}.py": _module(repo, at, per_module) for at in range(modules)}
-    return str(write_tree(base / repo, files))
 
 
 @pytest.fixture(scope="module")
 def shards(tmp_path_factory: pytest.TempPathFactory) -> tuple[Fleet, dict[str, str], Path]:
     base = tmp_path_factory.mktemp("global")
     roots = {
-        "tiny": _repository(base / "repos", "tiny", 1, 2),
-        "middle": _repository(base / "repos", "middle", 4, 5),
-        "large": _repository(base / "repos", "large", 10, 8),
+        "tiny": word_repository(base / "repos", "tiny", 1, 2),
+        "middle": word_repository(base / "repos", "middle", 4, 5),
+        "large": word_repository(base / "repos", "large", 10, 8),
     }
     results = build_shards(roots, base / "out")
     assert sorted(r.outcome for r in results) == ["built"] * 3
