@@ -52,6 +52,7 @@ from symfuse.ranking.search.channel_run import (
     with_spelled_names,
 )
 from symfuse.ranking.search.filters import SymbolRoles, linked_implementers
+from symfuse.ranking.search.frames import with_frames
 from symfuse.ranking.search.modes import MIN_DEPTH
 from symfuse.ranking.search.path_words import path_lifted
 from symfuse.ranking.search.plans import (
@@ -210,6 +211,8 @@ def ranked_run(
         run = with_spelled_names(prepared, run, query, mask)
     elif shape is Shape.MIXED:
         run = with_named_types(prepared, run, query, mask, index.symbols)
+    if shape in (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED, Shape.TEXT):
+        run = with_frames(index, prepared, run, query, mask)
     if shape in (Shape.DOTTED, Shape.MIXED, Shape.SENTENCE):
         dotted = shape is Shape.DOTTED
         run = with_qualified_names(index, prepared, run, query.strip(), mask, dotted=dotted)

@@ -243,9 +243,13 @@ def measure(name: str, language: str, cases: list[Case], ours: Ranker, base: Ran
 
 
 def mined_rows(
-    names: Iterable[str], mirrors: Path, limit: int | None, semantic: bool = False
+    names: Iterable[str],
+    mirrors: Path,
+    limit: int | None,
+    semantic: bool = False,
+    data: Path = DATA,
 ) -> list[Row]:
-    payload = json.loads(DATA.read_text(encoding="utf-8"))
+    payload = json.loads(data.read_text(encoding="utf-8"))
     by_repo: dict[str, list[Case]] = {}
     for q in payload["queries"]:
         case = Case(q["query"], frozenset(q["expected"]), q["language"])
@@ -255,7 +259,7 @@ def mined_rows(
     for name in names:
         repo = BY_NAME[name]
         if name not in recorded:
-            print(f"NOT MEASURED {name}: not in {DATA.name}; mine it first", file=sys.stderr)
+            print(f"NOT MEASURED {name}: not in {data.name}; mine it first", file=sys.stderr)
             continue
         mined_at = recorded[name]["snapshot"]
         if mined_at != repo.snapshot:
@@ -439,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="docstring sets: delete the targets' docstrings (the default) "
                         "or every docstring and doc comment; both when given twice")  # fmt: skip
     parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
+    parser.add_argument("--data", type=Path, default=DATA,
+                        help="the mined set, e.g. data/nl_long.json")  # fmt: skip
     parser.add_argument("--examples", type=int, default=0, help="show N symfuse misses per repo")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     parser.add_argument("--semantic", action="store_true", help="with the semantic extra")
@@ -457,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown repositories {unknown}; known: {', '.join(BY_NAME)}")
     sets: dict[str, list[Row]] = {}
     if not args.no_mined:
-        sets[MINED] = mined_rows(names, args.mirrors, args.limit_queries, args.semantic)
+        sets[MINED] = mined_rows(names, args.mirrors, args.limit_queries, args.semantic, args.data)
     if args.docstrings:
         sets[DOCSTRINGS] = [
             docstring_row(c, args.limit_queries, args.semantic, strip)
