@@ -1,7 +1,7 @@
 """Which names could match a camel-hump reading at all, from the letters they hold.
 
 An all-lower-case word (``sess``) is read letter by letter: each letter continues the
-current sub-token or starts the next one (:func:`..identity.camel_hump_pattern`).
+current sub-token or starts the next one (:func:`.humps.camel_hump_pattern`).
 That regex has no literal to skip ahead with: it tries every sub-token starting with
 the word's first letter, and is the costliest scan of the identity channel when it
 reads every name. A name can only match if it holds every letter of the word and has a
