@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +29,7 @@ from symfuse.indexer.model import Kind
 from symfuse.ranking.channels import structural
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.channels.translation import Translation
 from symfuse.ranking.query.parse import parse
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest
@@ -123,9 +124,35 @@ def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchRes
             rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))
     tiers = _joined([p.tiers for p in parts], np.int8)
     run = ChannelRun(rankings, tiers, weights, decision.auto, decision.near)
-    ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at])
+    ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at], _translated(parts))
     matched = sum(p.matched for p in parts)
     return fused_answer(ranked, request, query, shape, run, matched, base)
+
+
+class Translated:
+    """The prose re-ranking's translation scores of every candidate, each computed by its
+    shard with the shard's own model (learned from its documented definitions, as the
+    word vectors are: close to, not equal to, the combined index's)."""
+
+    def __init__(self, scores: npt.NDArray[np.float64]) -> None:
+        self.values = scores
+
+    def scores(
+        self, ids: Sequence[int], positions: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float64]:
+        del ids  # the shards read the query's words with their own vocabularies
+        found: npt.NDArray[np.float64] = self.values[positions]
+        return found
+
+
+def _translated(parts: Sequence[ShardPart]) -> Translation | None:
+    """The candidates' translation scores as the re-ranking reads a model (None when no
+    shard re-ranks this query)."""
+    if not any(p.translated is not None for p in parts):
+        return None
+    each = [p.translated if p.translated is not None else np.zeros(len(p.symbols)) for p in parts]
+    # read through Translation.scores alone (ranking.fusion.rerank.features)
+    return cast(Translation, Translated(np.concatenate(each).astype(np.float64)))
 
 
 def _joined(arrays: Sequence[npt.NDArray[G]], dtype: type[G]) -> npt.NDArray[G]:

@@ -24,6 +24,7 @@ from symfuse.ranking.channels import fuzzy, neural
 from symfuse.ranking.channels.identity import MatchTier, name_distance
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.channels.translation import query_ids
 from symfuse.ranking.fusion.guards import guard_levels
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.parse import parse
@@ -69,6 +70,7 @@ class ShardPart:
     near_typo: bool
     nothing_matched: bool  # no name and no all-terms match: fuzzy runs on its own
     exact: bool  # some name matches exactly or but for case
+    translated: npt.NDArray[np.float64] | None = None  # prose: the re-ranking's evidence
     scoped: bool = True  # drill: the scope is in this shard
     listing: Listing | None = None  # get, flat, an empty drill: hits listed (.listing)
 
@@ -157,6 +159,10 @@ def _ranked_part(
         for c, r in lists.items()
     }
     symbols = tuple(index.symbols[int(p)] for p in candidates)
+    translated = None
+    if PLANS[shape].reranked and prepared.translation is not None:
+        ids = query_ids(query, prepared.lexical.term_ids)
+        translated = prepared.translation.scores(ids, candidates)
     return ShardPart(
         symbols=symbols,
         pagerank=prepared.pagerank[candidates],
@@ -172,6 +178,7 @@ def _ranked_part(
         near_typo=run.near_typo,
         nothing_matched=not len(run.rankings.get(Channel.IDENTITY, ())) and not run.and_matches,
         exact=bool(np.any(run.tiers <= MatchTier.CASE_INSENSITIVE)),
+        translated=translated,
     )
 
 

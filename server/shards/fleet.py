@@ -1,8 +1,9 @@
 """Every shard of a shard directory with its holder, asked in parallel.
 
-With a Dask client each shard's :class:`ShardHolder` is held by an actor
-(:class:`ShardActor`), placed on the workers so that each keeps its share loaded;
-without one the holders live in this process and a thread pool asks them.
+With a Dask client the shards are placed on the workers (:func:`placement`) and each
+worker's are held by one long-lived actor (:class:`.groups.ShardGroup`), asked once per
+search for all of them; without one the holders live in this process and a thread pool
+asks them.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from symfuse.server.shards.fanout import (
     merge_parts,
     shard_request,
 )
-from symfuse.server.shards.holders import ShardActor, ShardHolder
+from symfuse.server.shards.groups import GROUP_SHARE, Member, ShardGroup, Shared
+from symfuse.server.shards.holders import ShardHolder
 from symfuse.server.shards.manifest import ShardManifest, read_manifest, shard_dirs
 from symfuse.server.shards.name_table import NameRoutes
 
@@ -91,23 +93,40 @@ class Fleet:
         self.holders: dict[str, Any] = self._holders()
 
     def _holders(self) -> dict[str, Any]:
+        """alias -> its holder here, or the group actor holding it on its worker."""
         if self._client is None:
             return {alias: ShardHolder(str(d)) for alias, (d, _m) in self.shards.items()}
         placed = placement(self.shards, sorted(self._client.nthreads()))
+        folders: dict[str, dict[str, str]] = {}
+        for alias, (d, _m) in self.shards.items():
+            folders.setdefault(placed[alias], {})[alias] = str(d)
         futures = {
-            alias: self._client.submit(ShardActor, str(d), actor=True, workers=[placed[alias]])
-            for alias, (d, _m) in self.shards.items()
+            worker: self._client.submit(ShardGroup, held, actor=True, workers=[worker])
+            for worker, held in folders.items()
         }
-        return {alias: future.result() for alias, future in futures.items()}
+        actors = {worker: future.result() for worker, future in futures.items()}
+        return {alias: actors[placed[alias]] for alias in self.shards}
 
-    def _ask(self, method: str, aliases: list[str], *args: Any) -> dict[str, Pending[Any]]:
-        if self._client is not None:
-            return {a: getattr(self.holders[a], method)(*args) for a in aliases}
-        return {a: self._pool.submit(getattr(self.holders[a], method), *args) for a in aliases}
+    def _ask(
+        self, method: str, aliases: list[str], *args: Any, timeout: float | None = None
+    ) -> dict[str, Pending[Any]]:
+        if self._client is None:
+            return {a: self._pool.submit(getattr(self.holders[a], method), *args) for a in aliases}
+        by_group: dict[int, tuple[Any, list[str]]] = {}
+        for alias in aliases:
+            group = self.holders[alias]
+            by_group.setdefault(id(group), (group, []))[1].append(alias)
+        deadline = GROUP_SHARE * (self.timeout if timeout is None else timeout)
+        pending: dict[str, Pending[Any]] = {}
+        for group, members in by_group.values():
+            shared = Shared(group.ask(method, members, deadline, *args))
+            pending.update({alias: Member(shared, alias) for alias in members})
+        return {a: pending[a] for a in aliases}
 
     def warm(self) -> list[RepositoryError]:
         """Load every shard now; the shards that could not be loaded."""
-        asked = gather(self._ask("warm", list(self.shards)), self.paths, self.timeout * 10)
+        long = self.timeout * 10
+        asked = gather(self._ask("warm", list(self.shards), timeout=long), self.paths, long)
         for error in asked.errors:
             log.warning("shard %s: %s", error.repository, error.reason)
         return list(asked.errors)

@@ -11,7 +11,6 @@ answer and from a combined index are the same.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import os
 import threading
@@ -163,32 +162,6 @@ class ShardHolder:
             return with_stats(prepared, CorpusStats.from_bytes(raw))
         except IndexCorrupt as exc:
             raise ShardUnavailable(f"the shard directory's {exc}") from exc
-
-
-class ShardActor:
-    """A :class:`ShardHolder` as a Dask actor whose calls each run on a thread of their
-    own: Dask runs an actor's plain methods one at a time on one thread per worker, so a
-    shard that hangs (a hung mount) would hold up every other shard on its worker."""
-
-    def __init__(self, directory: str) -> None:
-        self.holder = ShardHolder(directory)
-
-    async def part(self, request: SearchRequest) -> ShardPart:
-        return await asyncio.to_thread(self.holder.part, request)
-
-    async def search(self, request: SearchRequest) -> SearchResponse:
-        return await asyncio.to_thread(self.holder.search, request)
-
-    async def code(
-        self, request: SearchRequest, ids: list[str]
-    ) -> list[tuple[str | None, str | None]]:
-        return await asyncio.to_thread(self.holder.code, request, ids)
-
-    async def warm(self) -> str:
-        return await asyncio.to_thread(self.holder.warm)
-
-    async def memory(self) -> int:
-        return self.holder.memory()
 
 
 def _local(request: SearchRequest, alias: str) -> SearchRequest:

@@ -108,8 +108,8 @@ def test_every_mode_over_shards_equals_the_combined_index(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="keywords and prose are re-ranked by the translation model, which a shard's "
-    "candidates lack (ranking.fusion.rerank): issue 40, what is left",
+    reason="keywords and prose are re-ranked with each shard's own translation model "
+    "(learned from its documented definitions), not the combined index's: issue 40, left",
 )
 def test_keywords_over_shards_equal_the_combined_index(corpus: Corpus, fleet: Fleet) -> None:
     request = SearchRequest.from_mapping({"query": "order total", "semantic": "off"})

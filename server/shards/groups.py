@@ -1,0 +1,103 @@
+"""Many shards held by one long-lived Dask actor per worker, asked in one call.
+
+An actor per shard costs the client one round trip per shard and query, so fan-out
+grew with the shard count. A :class:`ShardGroup` holds every shard placed on its worker
+(a :class:`.holders.ShardHolder` each) and answers for all of them in one call: each
+shard runs on a thread of its own (Dask runs an actor's plain methods one at a time, a
+hung shard would hold up the rest), within the deadline the call carries, so a slow
+shard comes back as timed out and the others answer. :class:`Member` is one shard's
+share of a group's answer, read as that shard's own pending answer
+(:class:`.fanout.Pending`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from symfuse.indexer.errors import SymfuseError
+from symfuse.server.shards.fanout import Pending
+from symfuse.server.shards.holders import ShardHolder
+
+GROUP_SHARE = 0.9  # of the caller's deadline a group waits for its shards
+
+
+class ShardFailed(SymfuseError):
+    """A shard's own failure, as its group reported it."""
+
+
+@dataclass(frozen=True, slots=True)
+class GroupAnswer:
+    """What each shard of a group answered, why the others did not, who ran out of time."""
+
+    answers: dict[str, Any] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    late: tuple[str, ...] = ()
+
+
+class ShardGroup:
+    """The shards of one worker (alias -> folder), loaded once, asked together."""
+
+    def __init__(self, directories: dict[str, str]) -> None:
+        self.holders = {alias: ShardHolder(d) for alias, d in directories.items()}
+        # a thread per shard and spares: a hung shard keeps its thread, the others run
+        self._pool = ThreadPoolExecutor(2 * len(directories) + 2, thread_name_prefix="shard")
+
+    async def ask(self, method: str, aliases: list[str], deadline: float, *args: Any) -> Any:
+        """``method`` of each of ``aliases``' holders with ``args``, all within ``deadline``
+        seconds (a :class:`GroupAnswer`)."""
+        loop = asyncio.get_running_loop()
+        running = {
+            a: loop.run_in_executor(self._pool, getattr(self.holders[a], method), *args)
+            for a in aliases
+        }
+        if running:
+            await asyncio.wait(running.values(), timeout=deadline)
+        answers: dict[str, Any] = {}
+        errors: dict[str, str] = {}
+        late: list[str] = []
+        for alias, future in running.items():
+            if not future.done():
+                late.append(alias)
+                future.add_done_callback(_retrieved)  # its thread finishes on its own
+            elif (exc := future.exception()) is not None:
+                errors[alias] = str(exc) or type(exc).__name__
+            else:
+                answers[alias] = future.result()
+        return GroupAnswer(answers, errors, tuple(late))
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()  # read, so that asyncio does not log it as never retrieved
+
+
+class Shared:
+    """A group's answer on its way, read once by each of its members."""
+
+    def __init__(self, pending: Pending[GroupAnswer]) -> None:
+        self.pending = pending
+        self.answer: GroupAnswer | None = None
+
+    def result(self, timeout: float | None) -> GroupAnswer:
+        if self.answer is None:
+            self.answer = self.pending.result(timeout=timeout)
+        return self.answer
+
+
+class Member:
+    """One shard's answer within its group's (a :class:`.fanout.Pending`)."""
+
+    def __init__(self, shared: Shared, alias: str) -> None:
+        self.shared = shared
+        self.alias = alias
+
+    def result(self, timeout: float | None = None) -> Any:
+        answer = self.shared.result(timeout)
+        if self.alias in answer.late:
+            raise TimeoutError(self.alias)
+        if self.alias in answer.errors:
+            raise ShardFailed(answer.errors[self.alias])
+        return answer.answers[self.alias]
