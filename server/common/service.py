@@ -4,9 +4,10 @@
 background, watch the roots) and owns the one staleness policy both servers
 follow:
 
-- the ranking structures (:func:`symfuse.ranking.api.prepare`) of each new index
-  are built in a background thread once the index has been still for
-  :data:`WARM_QUIET` seconds, or at once when a query asks for them;
+- the ranking structures (:func:`symfuse.ranking.api.prepare`) of the first index
+  are built in a background thread as soon as it is ready, those of each later
+  index once it has been still for :data:`WARM_QUIET` seconds, or at once when a
+  query asks for them;
 - meanwhile a query answers from the latest earlier structures of the same
   workspace, flagged stale (:meth:`IndexService.ranking`, :meth:`IndexService.ranked`);
 - before there are any (a cold start) the quick name ranking answers, and its
@@ -26,35 +27,48 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING
 
 from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
-from symfuse.indexer.update.live import LiveIndex, Status
-from symfuse.ranking.api import (
-    CallGraphAnswer,
-    Histories,
-    NameTable,
-    Prepared,
-    Repository,
-    forget_names,
-    has_stored,
-    names_table,
-    prepare,
-    semantic_status,
-)
-from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
-from symfuse.ranking.query.responses import SearchResponse
-from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.indexer.update.live import LiveIndex
 from symfuse.server.common.heap import give_back
-from symfuse.server.common.semantic import SemanticWorker
+from symfuse.server.common.service_records import (
+    LanguageCount,
+    Progress,
+    Ranked,
+    Ranking,
+    Reindexed,
+    ServiceStatus,
+    is_stale,
+    languages_of,
+)
 from symfuse.server.common.targets import reindex_targets
 
+if TYPE_CHECKING:
+    # The ranking layer loads on the warming thread once indexing has started (see
+    # :meth:`IndexService.start`), not before: a server's first index waits for none of it.
+    from symfuse.ranking.api import CallGraphAnswer, Histories, NameTable, Prepared, Repository
+    from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
+    from symfuse.ranking.query.responses import SearchResponse
+    from symfuse.ranking.query.search_request import SearchRequest
+    from symfuse.server.common.semantic import SemanticWorker
+
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "NAMES_FIRST",
+    "IndexService",
+    "LanguageCount",
+    "Progress",
+    "Ranked",
+    "Ranking",
+    "Reindexed",
+    "ServiceStatus",
+    "is_stale",
+]
 
 WARM_QUIET = 0.5  # seconds an index stays unchanged before its ranking structures are built
 RETRY_AFTER = 60.0  # seconds before a failed build of the ranking structures is tried again
@@ -69,68 +83,6 @@ AfterPrepare = Callable[[Index, Callable[[], bool]], None]
 texts ahead); it stops as soon as the second argument returns True."""
 
 
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """The latest progress of the first index."""
-
-    message: str = "starting"
-    done: int = 0
-    total: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Ranking:
-    """The ranking structures a query gets for an index.
-
-    ``prepared`` are exactly the index's, when built; else ``previous`` is an
-    earlier index of the same workspace with its structures (their rebuild has
-    been asked for); neither on a cold start.
-    """
-
-    prepared: Prepared | None = None
-    previous: tuple[Index, Prepared] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Ranked:
-    """What a full search runs on: an index and its structures (None: the search builds
-    them), ``stale`` when that index is an earlier one whose structures exist."""
-
-    index: Index
-    prepared: Prepared | None
-    stale: bool
-
-
-@dataclass(frozen=True, slots=True)
-class LanguageCount:
-    language: str
-    files: int
-    symbols: int
-
-
-@dataclass(frozen=True, slots=True)
-class ServiceStatus:
-    """The live index's status, with what a client needs around it."""
-
-    index: Status
-    ranking: bool  # the current index has its ranking structures
-    roots: dict[str, str]  # alias -> absolute root
-    index_dir: Path
-    stale_files: tuple[str, ...]  # changed on disk, not re-indexed yet
-    languages: tuple[LanguageCount, ...]
-    similarity_model: str = ""  # the built-in model, and the semantic extra's with its state
-
-    @property
-    def stale(self) -> bool:
-        return is_stale(self.index)
-
-
-@dataclass(frozen=True, slots=True)
-class Reindexed:
-    scope: Literal["full", "paths"]
-    report: UpdateReport | None  # None: nothing to do (not ready, or only open buffers)
-
-
 class IndexService:
     """A :class:`LiveIndex` plus its ranking structures, kept warm by one policy."""
 
@@ -142,6 +94,7 @@ class IndexService:
         *,
         warm: bool = True,
         quiet: float = WARM_QUIET,
+        first_quiet: float = 0.0,
         after_prepare: AfterPrepare | None = None,
         names_first: int = NAMES_FIRST,
     ) -> None:
@@ -150,12 +103,15 @@ class IndexService:
         self.progress = Progress()
         self._warm_enabled = warm
         self.quiet = quiet  # seconds an index stays unchanged before its structures are built
+        # the same for the first structures: by default none (that index just finished
+        # building; no edit is coming), so they are there before a first query is due
+        self.first_quiet = first_quiet
         self.names_first = names_first  # symbols from which a cold start answers names first
         self._after_prepare = after_prepare
         self._prepared: tuple[Index, Prepared] | None = None
         # Structures stored by an earlier run: they load in about a second, so no quick
         # table is made meanwhile (a query before then still gets one, built on demand).
-        self._stored = has_stored(self.config.store.directory)
+        self._stored: bool | None = None  # read on first need (:meth:`_has_stored`)
         # One build of the structures at a time: a query on a cold start and the warming
         # thread would otherwise both build them, holding two copies at once.
         self._building = threading.Lock()
@@ -163,6 +119,8 @@ class IndexService:
         self._version = 0  # counts changes of the index, its readiness or its structures
         self._wanted = False  # a query asked for structures: build them without a quiet period
         self._stopping = False
+        self._started = False
+        self._warmed = False  # the first queries were answered ahead (:meth:`_answer_ahead`)
         self._warmer: threading.Thread | None = None
         self._seen: tuple[int, int] | None = None  # the index the warming thread saw last
         self._since = 0.0  # when it first saw it
@@ -170,13 +128,19 @@ class IndexService:
         # the names last given suffix arrays: an edit's rebuild takes those of texts equal
         self._indexed: NameTable | None = None
         self._compiled: set[str] = set()  # languages whose parse queries were compiled
-        self.semantic = SemanticWorker(self)
+        self.semantic: SemanticWorker | None = None  # made by the warming thread
         self.live.on_change(self._notify)
 
     # --- lifecycle --------------------------------------------------------------------
 
     def start(self, *, watch: bool, debounce_ms: int = 50) -> None:
-        """Load or build the index in the background, then follow the roots if ``watch``."""
+        """Load or build the index in the background, then follow the roots if ``watch``.
+
+        Once only: a server may start its service before its protocol library has loaded
+        (the index builds meanwhile), and its start-up calls this again."""
+        if self._started:
+            return
+        self._started = True
         self.live.start(self._on_progress)
         if watch:
             self.live.watch(debounce_ms)
@@ -184,7 +148,6 @@ class IndexService:
             warmer = threading.Thread(target=self._warm, name="symfuse-warm", daemon=True)
             warmer.start()  # then kept: stop() never joins a thread that has not started
             self._warmer = warmer
-            self.semantic.start()
 
     def watch(self, debounce_ms: int = 50) -> None:
         """Follow the roots (when a client that was to report changes will not)."""
@@ -199,7 +162,16 @@ class IndexService:
         warmer = self._warmer
         if warmer is not None and warmer is not threading.current_thread():
             warmer.join(timeout=timeout)
-        self.semantic.join(timeout)
+        if self.semantic is not None:
+            self.semantic.join(timeout)
+
+    def _has_stored(self) -> bool:
+        """Whether an earlier run stored ranking structures (read once)."""
+        if self._stored is None:
+            from symfuse.ranking.api import has_stored
+
+            self._stored = has_stored(self.config.store.directory)
+        return self._stored
 
     @property
     def running(self) -> bool:
@@ -302,7 +274,7 @@ class IndexService:
         from symfuse.ranking.query.parse import parse
 
         parsed = parse(request)  # read once: for a cold start's names and for the search
-        if self._prepared is None and not self._stored:  # a cold start
+        if self._prepared is None and not self._has_stored():  # a cold start
             with self.live.reading() as index:
                 large = len(index.symbols) >= self.names_first
                 early = names_answer(index, request, parsed) if large else None
@@ -334,7 +306,7 @@ class IndexService:
         with live.reading() as index:
             ranking = self.prepared_for(index) is not None
             roots = dict(index.roots)
-            languages = _languages(index)
+            languages = languages_of(index)
         return ServiceStatus(
             index=index_status,
             ranking=ranking,
@@ -342,7 +314,8 @@ class IndexService:
             index_dir=self.config.store.directory,
             stale_files=tuple(live.pending_paths()),
             languages=languages,
-            similarity_model=semantic_status(),
+            similarity_model=_semantic_status(),
+            warmed=self._warmed,
         )
 
     # --- changes ----------------------------------------------------------------------
@@ -371,12 +344,20 @@ class IndexService:
         current = self.current()
         if self._prepared is not None and self.prepared_for(current) is None:
             self._prepare(current)
-        self.semantic.embed_small(current)
+        if self.semantic is not None:
+            self.semantic.embed_small(current)
 
     # --- warming ----------------------------------------------------------------------
 
     def _warm(self) -> None:
-        """Look at the index at each change, and when a deadline of :meth:`_step` passes."""
+        """Load the ranking layer while the first index builds, start the semantic thread,
+        then look at the index at each change, and when a deadline of :meth:`_step` passes."""
+        from symfuse.server.common.semantic import SemanticWorker
+
+        if not self._has_stored():
+            import scipy.sparse  # noqa: F401  (a first build needs it: loaded meanwhile)
+        self.semantic = SemanticWorker(self)
+        self.semantic.start()
         seen = -1
         wait: float | None = 0.0
         while (look := self._await(seen, wait)) is not None:
@@ -404,7 +385,9 @@ class IndexService:
         key = (id(current), current.generation)
         if key != self._seen:
             self._seen, self._since = key, now
-            if self._prepared is None and live.ready and not self._stored:
+            if self._prepared is None and live.ready and not self._has_stored():
+                from symfuse.ranking.api import names_table
+
                 names_table(current)  # the quick ranking answers until the first structures
         status = live.status()
         prepared = self.prepared_for(current)
@@ -418,15 +401,22 @@ class IndexService:
                     self._version += 1
                     self._changes.notify_all()
             _compile_queries(current, self._compiled)
+            if not self._warmed and not status.indexing:  # (a stored index: once checked)
+                self._answer_ahead(current)
             return None
-        if not status.ready or status.indexing:
-            return None  # nothing to build until the first index is done
+        # nothing to build until the first index is done; but a stored index's stored
+        # structures load while it is checked against the files (mostly unchanged: else
+        # they answer, stale, until the changed index has its own)
+        loading = self._prepared is None and self._has_stored()
+        if not status.ready or (status.indexing and not loading):
+            return None
         if current.links_pending:
             return None  # an edit's links come next, as a change: build for that index
         if now < self._retry_at:
             return self._retry_at - now
-        if not wanted and now - self._since < self.quiet:
-            return self._since + self.quiet - now
+        quiet = self.quiet if self._prepared is not None else self.first_quiet
+        if not wanted and now - self._since < quiet:
+            return self._since + quiet - now
         self._prepare(current)
         return 0.0  # the index may have changed meanwhile: look again at once
 
@@ -440,6 +430,17 @@ class IndexService:
         if self._after_prepare is not None:
             self._after_prepare(index, lambda: self._interrupted(index))
 
+    def _answer_ahead(self, index: Index) -> None:
+        """One query of each shape on the first index with structures (once per service:
+        later indexes rebuild what an edit changed, a smaller cost)."""
+        from symfuse.server.common.first_queries import answer_one_of_each
+
+        if answer_one_of_each(self, lambda: self._interrupted(index)):
+            with self._changes:
+                self._warmed = True
+                self._version += 1
+                self._changes.notify_all()
+
     def _build(self, index: Index) -> Prepared:
         """The structures of ``index``: built here unless another thread built them while
         this one waited; published for every later query."""
@@ -447,6 +448,8 @@ class IndexService:
             found = self.prepared_for(index)
             if found is not None:
                 return found
+            from symfuse.ranking.api import forget_names, prepare
+
             prepared = prepare(index, self.config.store.directory)
             forget_names(index)  # answers come from the structures now (an edit: see editor)
             with self._changes:
@@ -476,15 +479,7 @@ def _compile_queries(index: Index, done: set[str]) -> None:
     done.update(found)
 
 
-def is_stale(status: Status) -> bool:
-    """Answers may miss edits: files wait to be re-indexed, or the first index runs."""
-    return status.stale or not status.ready
+def _semantic_status() -> str:
+    from symfuse.ranking.api import semantic_status
 
-
-def _languages(index: Index) -> tuple[LanguageCount, ...]:
-    files: dict[str, int] = {}
-    symbols: dict[str, int] = {}
-    for entry in index.files.values():
-        files[entry.language] = files.get(entry.language, 0) + 1
-        symbols[entry.language] = symbols.get(entry.language, 0) + entry.definition_count
-    return tuple(LanguageCount(lang, files[lang], symbols[lang]) for lang in sorted(files))
+    return semantic_status()

@@ -22,12 +22,17 @@ from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.common.service import NAMES_FIRST, IndexService
 from tests.support.cli import write_tree
+from tests.support.lazy import lazy_tables
 
 SAFETY = 30.0  # seconds: only turns a change that never comes into a failure
 
 
 @contextmanager
-def running(tmp_path: Path, quiet: float, names_first: int = NAMES_FIRST) -> Iterator[IndexService]:
+def running(
+    tmp_path: Path, quiet: float, names_first: int = NAMES_FIRST, first_quiet: float | None = None
+) -> Iterator[IndexService]:
+    """A started service over a small workspace, ready; ``first_quiet`` (default: ``quiet``,
+    so that a large one holds every build back until a query asks)."""
     root = write_tree(
         tmp_path / "ws",
         {
@@ -37,7 +42,8 @@ def running(tmp_path: Path, quiet: float, names_first: int = NAMES_FIRST) -> Ite
         },
     )
     config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
-    service = IndexService(config, quiet=quiet, names_first=names_first)
+    first = quiet if first_quiet is None else first_quiet
+    service = IndexService(config, quiet=quiet, first_quiet=first, names_first=names_first)
     service.start(watch=False)
     try:
         assert service.wait_ready(SAFETY)
@@ -74,6 +80,17 @@ def test_structures_are_built_once_the_first_index_is_still(tmp_path: Path) -> N
         assert [(c.language, c.files) for c in status.languages] == [("python", 2)]
         index = service.current()
         assert service.ranking(index).prepared is service.prepared_for(index)
+
+
+def test_the_first_structures_wait_for_no_quiet_moment(tmp_path: Path) -> None:
+    """The first index just finished building: its structures are built at once, with no
+    query asking, while later indexes (edits) wait for a quiet moment."""
+    with running(tmp_path, quiet=3600.0, first_quiet=0.0) as service:
+        until(service, prepared(service))  # no query, an hour's quiet period: built anyway
+        first = service.current()
+        service.live.set_overlay("app/util.py", "def helper():\n    return 3\n")
+        assert service.current() is not first
+        assert service.status().ranking is False  # an edit's structures wait for quiet
 
 
 def test_a_query_on_a_changed_index_gets_the_previous_structures_then_fresh_ones(
@@ -294,3 +311,30 @@ def test_an_edit_that_changes_no_name_keeps_the_suffix_arrays(tmp_path: Path) ->
         assert second is not None
         assert second is not first
         assert second.names.distinct.spaced_text.suffixes._built is arrays
+
+
+def test_once_warmed_no_first_query_of_any_shape_builds_anything(tmp_path: Path) -> None:
+    """Issue 39, item 1: the first query of each shape (a name, an abbreviation, prose, a
+    commit subject, a call question, usages) finds what its shape needs already built:
+    answered ahead on the warming thread, about another name than these."""
+    from symfuse.ranking.query import operations
+    from symfuse.ranking.query.requests import UsagesRequest
+
+    with running(tmp_path, quiet=0.0) as service:
+        until(service, lambda: service.status().warmed)
+        index = service.current()
+        prepared = service.prepared_for(index)
+        assert prepared is not None
+        before = lazy_tables(index)
+        assert "resolver" in before  # the call question's, built ahead
+        queries = ("helper", "hp", "what helps", "Fix helper when it returns nothing")
+        for query in (*queries, "who calls helper"):
+            _answer, stale = service.search(SearchRequest.from_mapping({"query": query}))
+            assert stale is False
+        with service.reading() as reading:
+            assert operations.usages(reading, UsagesRequest(target="helper")).total >= 0
+        assert service.current() is index
+        assert service.prepared_for(index) is prepared
+        after = lazy_tables(index)
+        assert after.keys() == before.keys()
+        assert all(after[name] is table for name, table in before.items())

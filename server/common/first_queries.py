@@ -1,0 +1,83 @@
+"""One query of each shape, answered on the warming thread before any client asks.
+
+The ranking structures are not all a query reads: the first query of a shape also builds
+what only it needs, each once per index (the name table of the index, the linker's module
+maps and resolver for a call question, the reference views for usages, the code of the
+modules that answer that shape). A client's first such query would pay for them; after the
+first structures of a server's index, the warming thread asks one of each instead
+(:func:`answer_one_of_each`), so that every shape answers at its usual speed from the start.
+
+The questions are about the index's most central definition (the highest PageRank): a
+name, its camel humps (an abbreviation), a sentence as prose and as a commit subject, who
+calls it, and where it is used. Their answers are dropped; none reaches the query cache,
+the metrics or a client.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from symfuse.indexer.errors import SymfuseError
+from symfuse.indexer.index import Index
+
+if TYPE_CHECKING:
+    from symfuse.server.common.service import IndexService
+
+log = logging.getLogger(__name__)
+
+_HUMPS = re.compile(r"[A-Z]|(?<![A-Za-z])[a-z]")
+
+
+def questions(name: str) -> list[str]:
+    """The search queries of each shape about definition ``name``."""
+    humps = "".join(_HUMPS.findall(name))
+    asked = [
+        name,
+        f"how does {name} work",  # prose
+        f"Fix {name} when the value is missing",  # a commit subject
+        f"who calls {name}",  # a call question
+    ]
+    if 2 <= len(humps) < len(name):
+        asked.insert(1, humps)  # an abbreviation: QuerySet -> QS
+    return asked
+
+
+def central(index: Index) -> int | None:
+    """The position of the index's most central definition (None: no definitions)."""
+    ranks = index.pagerank
+    if not ranks.shape[0]:
+        return None
+    return int(ranks.argmax())
+
+
+def answer_one_of_each(service: IndexService, stop: Callable[[], bool]) -> bool:
+    """Ask one query of each shape about the current index's most central definition
+    (none when it has no definitions); return early, False, once ``stop()`` holds."""
+    from symfuse.ranking.query import operations
+    from symfuse.ranking.query.requests import UsagesRequest
+    from symfuse.ranking.query.search_request import SearchRequest
+
+    started = time.perf_counter()
+    index = service.current()
+    position = central(index)
+    if position is None:
+        return True
+    symbol = index.symbols[position]
+    try:
+        for query in questions(symbol.name):
+            if stop():
+                return False
+            service.search(SearchRequest(query=query, limit=5))
+        if stop():
+            return False
+        with service.reading() as current:
+            operations.usages(current, UsagesRequest(target=symbol.symbol_id, limit=5))
+    except (SymfuseError, OSError, ValueError) as exc:
+        log.warning("answering the first queries ahead failed: %s", exc)
+        return False
+    log.debug("first queries answered ahead in %.3f s", time.perf_counter() - started)
+    return True

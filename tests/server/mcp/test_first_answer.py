@@ -1,0 +1,41 @@
+"""The first answers of a server (issue 39, item 1): once the service has answered one
+query of each shape ahead, a client's first query of any shape builds nothing."""
+
+from __future__ import annotations
+
+import anyio
+
+from symfuse.server.common.service import IndexService
+from tests.support.lazy import lazy_tables
+from tests.support.mcp import Workspace, call, hits, mcp_session
+
+SAFETY = 30.0  # seconds: only turns a change that never comes into a failure
+
+
+async def warmed(service: IndexService) -> None:
+    """Wait on the service's changes until it reports its first queries answered ahead."""
+    with anyio.fail_after(SAFETY):
+        while not service.status().warmed:
+            await anyio.to_thread.run_sync(service.wait_change, service.version, SAFETY)
+
+
+async def test_no_first_query_of_any_shape_builds_anything_once_warmed(
+    workspace: Workspace,
+) -> None:
+    service = workspace.service()
+    async with mcp_session(workspace, service=service) as session:
+        await warmed(service)
+        index = service.current()
+        prepared = service.prepared_for(index)
+        assert prepared is not None
+        before = lazy_tables(index)
+        for query in ("checkout", "CG", "pay an order by card", "Fix rounding of prices"):
+            assert hits(await call(session, "search", query=query))
+        assert await call(session, "search", query="who calls compute_total")
+        usages = await call(session, "find_usages", target="shop/pricing.py::round_price#function")
+        assert usages
+        assert service.current() is index
+        assert service.prepared_for(index) is prepared
+        after = lazy_tables(index)
+        assert after.keys() == before.keys()
+        assert all(after[name] is table for name, table in before.items())
