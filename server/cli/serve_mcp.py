@@ -18,6 +18,10 @@ from symfuse.server.common.present import DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MI
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
+    from symfuse.indexer.config import IndexConfig
+    from symfuse.server.common.service import IndexService
+    from symfuse.server.mcp.options import MCPOptions
+
 log = logging.getLogger(__name__)
 
 
@@ -89,7 +93,7 @@ def _add_http_options(p: argparse.ArgumentParser) -> None:
 def run_mcp(args: argparse.Namespace) -> NoReturn:
     from symfuse.server.cli.common import index_config
     from symfuse.server.cli.shards import serving_shards
-    from symfuse.server.mcp.server import MCPOptions, build_mcp_server
+    from symfuse.server.mcp.options import MCPOptions
     from symfuse.server.mcp.toolset import requested
 
     if args.max_tokens is None:
@@ -104,20 +108,27 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
 
         token = read_token(args.token_file)
     roots = [*args.roots, *args.extra_roots] or None
-    service = serving_shards(args, roots)
-    config = service.config if service is not None else index_config(args, roots)
+    shards = serving_shards(args, roots)
+    config = shards.config if shards is not None else index_config(args, roots)
     # Progress bars would go to stderr, but a server has nobody watching them.
     config = dataclasses.replace(config, progress=False)
     options = MCPOptions(
         ready_timeout=args.ready_timeout,
-        watch=not args.no_watch and service is None,
+        watch=not args.no_watch and shards is None,
         default_max_tokens=args.max_tokens,
         similarity=getattr(args, "similarity_model", "repository") != "off",
         stop_timeout=STOP_WAIT,
         history=args.history,
         tools=requested(args.tools),
     )
-    server = build_mcp_server(config, options, service=service)
+    service = shards or _indexing(config, options)
+    try:
+        from symfuse.server.mcp.server import build_mcp_server  # the MCP SDK: about a second
+
+        server = build_mcp_server(config, options, service=service)
+    except BaseException:
+        service.stop(STOP_WAIT)
+        raise
     leave_on_sigterm()
     log.info("serving %s over %s", ", ".join(map(str, config.roots)), args.transport)
     if args.transport == "http":
@@ -125,6 +136,18 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
     else:
         server.run("stdio")
     leave(0)  # now: a cold index's parser processes and threads are not waited for
+
+
+def _indexing(config: IndexConfig, options: MCPOptions) -> IndexService:
+    """The index service over ``config``, started now: the index loads or builds (in worker
+    processes) and the ranking layer loads (on the warming thread) while this thread loads
+    the MCP SDK and makes the tools, rather than after (the server's start-up would start
+    it, and does nothing more once it runs)."""
+    from symfuse.server.common.service import IndexService
+
+    service = IndexService(config, warm=options.warm)
+    service.start(watch=options.watch, debounce_ms=options.debounce_ms)
+    return service
 
 
 def _serve_http(server: MCPServer[Any], args: argparse.Namespace, token: str | None) -> None:

@@ -37,15 +37,18 @@ from symfuse.ranking.query.fields import Request
 from symfuse.server.common.about import version
 from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
-from symfuse.server.common.present import DEFAULT_MAX_TOKENS, Fitted, Format, Grouping, fit
+from symfuse.server.common.present import Fitted, Format, Grouping, fit
 from symfuse.server.common.service import IndexService, Ranked, is_stale
 from symfuse.server.mcp.listed import ListedToolsServer
+from symfuse.server.mcp.options import MCPOptions
 from symfuse.server.mcp.pools import Lane, ToolPools
 from symfuse.server.mcp.schema import INPUT_SCHEMA, Rendering, Toolbox, tool_function
 from symfuse.server.mcp.surface import Surface
-from symfuse.server.mcp.toolset import DEFAULT, choose
+from symfuse.server.mcp.toolset import choose
 
 log = logging.getLogger(__name__)
+
+__all__ = ["Backend", "MCPOptions", "as_result", "build_mcp_server"]  # MCPOptions: .options
 
 SERVER_NAME = "symfuse"
 
@@ -56,21 +59,6 @@ X"), pass an item's symbol_id as `target` to `get_symbol` (its source) or
 `find_usages`; `search_text` for strings and comments, `read_file` for any file.
 Rarely needed arguments go in `options` (each tool lists their names). When an
 answer says truncated, call again with its next_offset as `offset`."""
-
-
-@dataclass(frozen=True, slots=True)
-class MCPOptions:
-    """How the server behaves; the CLI fills it from its options."""
-
-    ready_timeout: float = 20.0  # seconds a tool waits for the first index
-    watch: bool = True  # watch the roots and re-index changed files
-    debounce_ms: int = 50
-    default_max_tokens: int = DEFAULT_MAX_TOKENS
-    warm: bool = True  # build ranking structures in the background after each change
-    stop_timeout: float = 5.0  # seconds stopping waits for each background thread
-    similarity: bool = True  # False: a search with semantic "auto" leaves the channel out
-    history: bool = False  # build or update the git history index in the background
-    tools: str = DEFAULT  # the tools listed: "default", "all" or names (:mod:`.toolset`)
 
 
 TEXT_SCANS = 2  # text scans that run at once; the others wait, within their time limit

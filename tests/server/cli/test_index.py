@@ -260,7 +260,8 @@ def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
 def test_each_command_loads_only_its_own_modules() -> None:
     """`symfuse index` (run after every save by editor hooks) imports no parser, linker,
     process pool or ranking when nothing changed; `symfuse search` no TOON, MCP or LSP;
-    and the command table of the CLI names every command its modules add."""
+    `symfuse mcp` nothing of the MCP SDK or ranking before its index service starts; and
+    the command table of the CLI names every command its modules add."""
     import sys
 
     from symfuse.server.cli import index as cmd_index
@@ -289,6 +290,19 @@ def test_each_command_loads_only_its_own_modules() -> None:
     assert "symfuse.server.cli.search" in for_search
     assert not {m for m in for_search if m.split(".")[0] in ("toon_format", "mcp", "pygls")}
     assert "symfuse.server.cli.query" not in for_search
+    # `symfuse mcp` starts indexing before it loads the MCP SDK or the ranking layer
+    # (server/cli/serve_mcp.py): neither its parser nor the index service loads them
+    for_mcp = loaded("mcp")
+    assert "symfuse.server.cli.serve_mcp" in for_mcp
+    assert not {m for m in for_mcp if m.split(".")[0] in ("mcp", "pygls", "toon_format")}
+    assert not {m for m in for_mcp if m.startswith(("symfuse.ranking", "symfuse.server.mcp."))}
+    service = subprocess.run(
+        [sys.executable, "-c", "import sys, symfuse.server.common.service; "
+         "print(' '.join(m for m in sys.modules if m.startswith(('symfuse.ranking', 'mcp', "
+         "'pydantic', 'scipy'))))"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert service.stdout.split() == []
 
     everything = cli.build_parser()
     sub = next(a for a in everything._actions if a.dest == "command")
