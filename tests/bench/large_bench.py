@@ -3,6 +3,8 @@
     python tests/bench/large_bench.py                      # sqlalchemy, then the 1M-line tree
     python tests/bench/large_bench.py --trees sqlalchemy   # one tree
     python tests/bench/large_bench.py --queries 200 --repeat 5
+    python tests/bench/large_bench.py --tree tests/bench/.corpus/small/pallets+click-2c8cd3ac958a
+    python tests/bench/large_bench.py --source /tmp/before     # another checkout's code
 
 Trees (registry sdists, fetched once by ``corpus.py`` into ``tests/bench/.corpus``):
 
@@ -49,7 +51,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -58,6 +60,7 @@ from large_lsp import lsp_serving, raw_latency
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+import symfuse.server.cli.main as _cli
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.files.discover import discover
 
@@ -347,20 +350,59 @@ def report(m: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trees", default="sqlalchemy,large", help="sqlalchemy, large")
+    parser.add_argument(
+        "--tree",
+        type=Path,
+        action="append",
+        default=[],
+        help="a folder of Python to measure instead of --trees (repeatable)",
+    )
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=None,
+        help="measure this checkout's code (indexer/, ranking/, server/)",
+    )
     parser.add_argument("--queries", type=int, default=100, help="searches per latency run")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each cold and warm start")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
-    args = parser.parse_args()
+    args = parser.parse_args()  # fmt: skip
+    if args.source is not None:
+        _run_on(args.source)
+    print(f"code: {Path(_cli.__file__).resolve().parent.parent.parent}")
     if shutil.which("ctags") is None:
         corpus_mod.ensure_apt(["universal-ctags"])
     figures = []
-    for name in args.trees.split(","):
-        specs = SQLALCHEMY if name == "sqlalchemy" else LARGE
-        measured = measure(tree_of(specs, name), args.queries, args.repeat)
+    trees = [(tree, ()) for tree in args.tree] or [
+        (None, SQLALCHEMY if name == "sqlalchemy" else LARGE) for name in args.trees.split(",")
+    ]
+    for n, (given, specs) in enumerate(trees):
+        tree = given or tree_of(specs, args.trees.split(",")[n])
+        measured = measure(tree.resolve(), args.queries, args.repeat)
         report(measured)
         figures.append(measured)
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=1))
+
+
+def _run_on(source: Path) -> NoReturn:
+    """Run this script again with ``source``'s code first on ``PYTHONPATH`` (a ``symfuse/``
+    folder linking to its three folders: the editable install's finder comes after it), so
+    that this process, the ``symfuse`` command and the servers it spawns all run it."""
+    source = source.resolve()
+    overlay = Path(tempfile.mkdtemp(prefix="symfuse-code-"))
+    (overlay / "symfuse").mkdir()
+    for package in ("indexer", "ranking", "server"):
+        if not (source / package).is_dir():
+            raise SystemExit(f"--source {source}: no {package} folder")
+        (overlay / "symfuse" / package).symlink_to(source / package)
+    words = sys.argv[1:]
+    at = words.index("--source")
+    rest = words[:at] + words[at + 2 :]
+    paths = os.pathsep.join(p for p in (str(overlay), os.environ.get("PYTHONPATH", "")) if p)
+    os.execve(
+        sys.executable, [sys.executable, __file__, *rest], {**os.environ, "PYTHONPATH": paths}
+    )
 
 
 if __name__ == "__main__":
