@@ -23,7 +23,8 @@ from __future__ import annotations
 # 11: Haskell operators (`(.:?) = ...`, `a .:! b = ...`, class method operators); Swift
 #     conditional compilation inside type bodies read (directive lines blanked).
 # 12: a variable named `local` is no longer taken for the mark of a name a function binds.
-EXTRACTOR_VERSION = 12
+# 13: Rust items declared inside item-level macro invocations (`cfg_rt! { pub fn spawn }`).
+EXTRACTOR_VERSION = 13
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from symfuse.indexer.extract.rust_macros import open_item_macros
+
 # TypeScript: a call signature on its own line after a member ending in a type
 # (`(a: A): Option<B>\n  <C>(c: C): D`) reads as type arguments of that type; TypeScript
 # itself never takes type arguments across a line break. A `;` in the indentation ends
@@ -305,6 +307,7 @@ def _swift_prepass(source: bytes) -> bytes:
 
 
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
+    "rust": open_item_macros,
     "swift": _swift_prepass,
     "haskell": _haskell_prepass,
     "make": _make_prepass,
