@@ -1,4 +1,5 @@
-"""One query of each shape, answered on the warming thread before any client asks.
+"""One query of each shape, answered on the warming thread before any client asks; and the
+parse queries a first edit needs, compiled ahead (:func:`compile_queries`).
 
 The ranking structures are not all a query reads: the first query of a shape also builds
 what only it needs, each once per index (the name table of the index, the linker's module
@@ -10,7 +11,9 @@ first structures of a server's index, the warming thread asks one of each instea
 The questions are about the index's most central definition (the highest PageRank): a
 name, its camel humps (an abbreviation), a sentence as prose and as a commit subject, who
 calls it, and where it is used. Their answers are dropped; none reaches the query cache,
-the metrics or a client.
+the metrics or a client. Each waits while a client's query runs
+(:meth:`~symfuse.server.common.service.IndexService.give_way`): a first answer does not
+share the interpreter with work done for later ones.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from symfuse.indexer.errors import SymfuseError
+from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
 
 if TYPE_CHECKING:
@@ -69,9 +73,11 @@ def answer_one_of_each(service: IndexService, stop: Callable[[], bool]) -> bool:
     symbol = index.symbols[position]
     try:
         for query in questions(symbol.name):
+            service.give_way()
             if stop():
                 return False
             service.search(SearchRequest(query=query, limit=5))
+        service.give_way()
         if stop():
             return False
         with service.reading() as current:
@@ -81,3 +87,17 @@ def answer_one_of_each(service: IndexService, stop: Callable[[], bool]) -> bool:
         return False
     log.debug("first queries answered ahead in %.3f s", time.perf_counter() - started)
     return True
+
+
+def compile_queries(index: Index, done: set[str]) -> None:
+    """Compile the parse queries of the index's languages not in ``done`` and run them
+    once, before an edit needs them; add them to ``done``. Compiling a query and importing
+    the extractor's modules would otherwise be paid by the first edit of a session, which
+    then takes several times as long as the later ones."""
+    from symfuse.indexer.extract.tags import extract
+
+    found = {entry.language for entry in index.files.values()} - done
+    for language in sorted(found & languages.supported().keys()):
+        languages.query(language)
+        extract("", "", language, b"", definitions_only=True)  # compiles definitions_query
+    done.update(found)

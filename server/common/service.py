@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.config import IndexConfig, UpdateReport
 from symfuse.indexer.errors import SymfuseError
-from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
 from symfuse.indexer.update.live import LiveIndex
+from symfuse.server.common.first_queries import compile_queries
 from symfuse.server.common.heap import give_back
 from symfuse.server.common.service_records import (
     LanguageCount,
@@ -121,6 +121,8 @@ class IndexService:
         self._stopping = False
         self._started = False
         self._warmed = False  # the first queries were answered ahead (:meth:`_answer_ahead`)
+        self._asking = 0  # clients' queries running (:meth:`_asked`)
+        self._thread = threading.local()  # .warming: this is the warming thread
         self._warmer: threading.Thread | None = None
         self._seen: tuple[int, int] | None = None  # the index the warming thread saw last
         self._since = 0.0  # when it first saw it
@@ -208,8 +210,29 @@ class IndexService:
     @contextmanager
     def reading(self) -> Iterator[Index]:
         """The current index, locked against changes while the caller reads it."""
-        with self.live.reading() as index:
+        with self._asked(), self.live.reading() as index:
             yield index
+
+    @contextmanager
+    def _asked(self) -> Iterator[None]:
+        """A client's query (any thread but the warming one's) runs meanwhile."""
+        if getattr(self._thread, "warming", False):
+            yield
+            return
+        with self._changes:
+            self._asking += 1
+        try:
+            yield
+        finally:
+            with self._changes:
+                self._asking -= 1
+                self._changes.notify_all()
+
+    def give_way(self) -> None:
+        """Block while a client's query runs: the warming thread's work ahead waits, so
+        that a first answer shares the interpreter with nothing it does not need."""
+        with self._changes:
+            self._changes.wait_for(lambda: self._stopping or not self._asking)
 
     def current(self) -> Index:
         with self.live.reading() as index:
@@ -253,7 +276,7 @@ class IndexService:
         """The current index with its structures; while they are rebuilt, the earlier
         index with its own (stale) rather than a wait; on a cold start the current
         index with structures built now (or by the warming thread, if it is at it)."""
-        with self.live.reading() as index:
+        with self._asked(), self.live.reading() as index:
             ranking = self.ranking(index)
             if ranking.previous is None:
                 prepared = ranking.prepared or self._build(index)
@@ -354,6 +377,7 @@ class IndexService:
         then look at the index at each change, and when a deadline of :meth:`_step` passes."""
         from symfuse.server.common.semantic import SemanticWorker
 
+        self._thread.warming = True
         if not self._has_stored():
             import scipy.sparse  # noqa: F401  (a first build needs it: loaded meanwhile)
         self.semantic = SemanticWorker(self)
@@ -400,7 +424,7 @@ class IndexService:
                 with self._changes:
                     self._version += 1
                     self._changes.notify_all()
-            _compile_queries(current, self._compiled)
+            compile_queries(current, self._compiled)
             if not self._warmed and not status.indexing:  # (a stored index: once checked)
                 self._answer_ahead(current)
             return None
@@ -463,20 +487,6 @@ class IndexService:
         """Whether work after a build should stop: stopping, a query waits for new
         structures, or ``index`` is no longer the one with structures."""
         return self._stopping or self._wanted or self.prepared_for(index) is None
-
-
-def _compile_queries(index: Index, done: set[str]) -> None:
-    """Compile the parse queries of the index's languages not in ``done`` and run them
-    once, before an edit needs them; add them to ``done``. Compiling a query and importing
-    the extractor's modules would otherwise be paid by the first edit of a session, which
-    then takes several times as long as the later ones."""
-    from symfuse.indexer.extract.tags import extract
-
-    found = {entry.language for entry in index.files.values()} - done
-    for language in sorted(found & languages.supported().keys()):
-        languages.query(language)
-        extract("", "", language, b"", definitions_only=True)  # compiles definitions_query
-    done.update(found)
 
 
 def _semantic_status() -> str:

@@ -338,3 +338,12 @@ def test_once_warmed_no_first_query_of_any_shape_builds_anything(tmp_path: Path)
         after = lazy_tables(index)
         assert after.keys() == before.keys()
         assert all(after[name] is table for name, table in before.items())
+
+
+def test_the_first_queries_answered_ahead_give_way_to_a_client(tmp_path: Path) -> None:
+    """While a client's query runs, the warming thread's questions wait for it."""
+    with running(tmp_path, quiet=0.0) as service:
+        with service.reading():  # a client's query, running until the block ends
+            until(service, prepared(service))  # the structures do not wait for it
+            assert service.status().warmed is False  # the questions ahead do
+        until(service, lambda: service.status().warmed)
