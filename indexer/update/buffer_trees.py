@@ -45,8 +45,9 @@ class BufferTrees:
 
     def parse(self, key: str, language: str, source: bytes) -> Tree | None:
         """``source`` parsed, from the buffer's previous tree when there is one; None for a
-        text this does not parse (a prepass language, a byte-order mark)."""
-        if language in PREPASS or source.startswith(BOM):
+        text this does not parse (one a pre-pass rewrites, a byte-order mark)."""
+        prepass = PREPASS.get(language)
+        if source.startswith(BOM) or (prepass is not None and prepass(source) != source):
             return None
         with self._lock:
             before = self._trees.get(key)

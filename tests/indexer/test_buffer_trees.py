@@ -78,12 +78,17 @@ def test_the_edit_spans_what_changed_between_the_shared_start_and_end() -> None:
     assert buffer_trees._point(b"ab\ncd", 4) == (1, 1)
 
 
-def test_prepass_languages_and_a_byte_order_mark_are_left_to_a_fresh_parse() -> None:
+def test_texts_a_prepass_rewrites_and_a_byte_order_mark_are_left_to_a_fresh_parse() -> None:
     trees = BufferTrees()
-    assert trees.parse("f.ts", "typescript", b"let a = 1;\n") is None
+    assert trees.parse("f.ts", "typescript", b"interface Tag<in out Id> {}\n") is None
+    assert trees.parse("f.rs", "rust", b"cfg_rt! {\n    pub fn spawn() {}\n}\n") is None
     assert trees.parse("f.py", "python", BOM + b"a = 1\n") is None
     assert "f.ts" not in trees
+    assert "f.rs" not in trees
     assert "f.py" not in trees
+    # a text of a prepass language that the prepass leaves as it is keeps its tree
+    assert trees.parse("g.rs", "rust", b"pub fn spawn() {}\n") is not None
+    assert "g.rs" in trees
 
 
 def test_only_the_most_recent_buffers_keep_a_tree() -> None:
