@@ -156,13 +156,18 @@ def _ids(answer: Answer, request: SearchRequest) -> list[str] | None:
 
 
 def agreement(
-    sharded: Answer, combined: Answer, queries: Sequence[Case], misses: int = 0
+    sharded: Answer,
+    combined: Answer,
+    queries: Sequence[Case],
+    misses: int = 0,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The figures over all ``queries``, by mode and by shape (with up to ``misses``
-    disagreements of each mode, for reading)."""
+    disagreements of each mode, for reading); ``extra``: fields added to every request
+    (``{"semantic_weight": 0}`` leaves the similarity channel out of both sides)."""
     total, by_mode, by_shape = Tally(), {}, {}
     for case in queries:
-        request = SearchRequest.from_mapping({**case.fields, "limit": 10})
+        request = SearchRequest.from_mapping({**case.fields, "limit": 10, **(extra or {})})
         merged, alone = _ids(sharded, request), _ids(combined, request)
         for tally in (
             total,
