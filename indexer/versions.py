@@ -24,7 +24,8 @@ from __future__ import annotations
 #     conditional compilation inside type bodies read (directive lines blanked).
 # 12: a variable named `local` is no longer taken for the mark of a name a function binds.
 # 13: Rust items declared inside item-level macro invocations (`cfg_rt! { pub fn spawn }`).
-EXTRACTOR_VERSION = 13
+# 14: Teal files read as the Lua they compile to (types blanked, extract/teal.py).
+EXTRACTOR_VERSION = 14
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -33,4 +34,6 @@ EXTRACTOR_VERSION = 13
 #    Rust, C#, C), `self.f()` inside `f`, Resolution.how.
 # 8: receivers typed in Python, JavaScript and TypeScript: annotations, constructors,
 #    calls whose result a variable holds (by the callee's written return type), `self.x`.
-LINKER_VERSION = 8
+# 9: the graph's edges resolve members of declared receivers per enclosing definition,
+#    as usages do (callers and impact no longer list guesses that usages rule out).
+LINKER_VERSION = 9

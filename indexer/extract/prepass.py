@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from symfuse.indexer.extract.rust_macros import open_item_macros
+from symfuse.indexer.extract.teal import teal_to_lua
 
 # TypeScript: a call signature on its own line after a member ending in a type
 # (`(a: A): Option<B>\n  <C>(c: C): D`) reads as type arguments of that type; TypeScript
@@ -308,6 +309,7 @@ def _swift_prepass(source: bytes) -> bytes:
 
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "rust": open_item_macros,
+    "teal": teal_to_lua,
     "swift": _swift_prepass,
     "haskell": _haskell_prepass,
     "make": _make_prepass,
