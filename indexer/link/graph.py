@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.link import go_interfaces
 from symfuse.indexer.link.edges import EdgeRow
+from symfuse.indexer.link.receivers import variable_of
 from symfuse.indexer.link.resolve import SELF_NAMES, Resolver
 from symfuse.indexer.model import EdgeKind, RefKind, Symbol
 
@@ -33,6 +34,9 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
     merged: dict[tuple[str, str, int], float] = {}
     ids = [s.symbol_id for s in entry.symbols]
     nested_names = entry.lookups().nested_names
+    # receivers whose declared type some scope says (`c: Client`, `c = Client()`): their
+    # members are resolved per enclosing definition too, as usages resolve them
+    typed = {variable for _, variable in resolver.declared(entry)}
     for name, qualifier, code, _, enclosings in resolver.link_groups(entry):
         kind = _REF_KINDS[code]
         if kind is RefKind.REFERENCE and qualifier in SELF_NAMES:
@@ -41,7 +45,9 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             # edges drowned the ranks of what other code uses (quality gate, nl MRR@10)
             continue
         edge_kind = _EDGE_KIND_OF_CODE[code]
-        per_scope = name in nested_names and (not qualifier or qualifier in SELF_NAMES)
+        per_scope = (name in nested_names and (not qualifier or qualifier in SELF_NAMES)) or (
+            bool(typed) and _typed_receiver(qualifier, typed)
+        )
         shared = (
             None
             if per_scope
@@ -62,6 +68,11 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
                 if confidence > merged.get(key, -1.0):
                     merged[key] = confidence
     return [(s, d, k, w) for (s, d, k), w in merged.items()]
+
+
+def _typed_receiver(qualifier: str, typed: set[str]) -> bool:
+    variable = variable_of(qualifier) if qualifier else None
+    return variable is not None and variable[0] in typed
 
 
 def relink(index: Index, files: Iterable[str]) -> set[str]:

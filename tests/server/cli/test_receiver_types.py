@@ -51,3 +51,17 @@ def test_async_client_send_is_not_a_generators_send(ws: tuple[Path, Path]) -> No
         ("app/service.py", 23, "type"),  # async with AsyncClient() as client
         ("minihttp/_client.py", 29, "scope"),  # self.send(url)
     ]
+
+
+def test_callers_and_impact_follow_the_receivers_type(ws: tuple[Path, Path]) -> None:
+    """The graph links as usages do: `headers.get()` on a `Headers`, `options.get()` on a
+    dict are no callers of Client.get; a generator's `flow.send()` in `replay` is not in
+    the impact of Client.send."""
+    root, index = ws
+    where = ["--root", str(root), "--index-dir", str(index), "-f", "json"]
+    callers = json.loads(run_symfuse(["callers", "Client.get", *where]).stdout)
+    assert sorted(i["name"] for i in callers["items"]) == ["fetch", "main", "test_get"]
+    impact = json.loads(run_symfuse(["impact", "Client.send", *where]).stdout)
+    names = {i["name"] for f in impact["files"] for i in f["items"]}
+    assert "replay" not in names
+    assert {"get", "fetch", "main", "test_get"} <= names
