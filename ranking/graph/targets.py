@@ -8,8 +8,10 @@ generation and shared by usages, positions and the call graph.
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
+from dataclasses import dataclass
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
@@ -66,31 +68,155 @@ def resolve_one(
     *,
     prefer: frozenset[Kind] = frozenset(),
 ) -> Symbol:
-    """The one symbol a graph query is about, by id or by name (optionally in ``file``);
-    an error listing the candidates when a name is ambiguous. Of several namesakes, the
-    one of a ``prefer`` kind is taken when it is the only such (a type hierarchy asked
-    for ``Render``: the type, not the methods called so)."""
+    """The one symbol a graph query is about, by id or by target (:func:`resolve_target`)."""
     if symbol_id is not None and name is not None:
         raise InvalidRequest("name", "give either symbol_id or name, not both")
     if symbol_id is not None:
         return require_symbol(index, symbol_id)
     if name is None:
-        raise InvalidRequest(
-            "symbol_id", "give a symbol_id (from search), or a name (optionally with file)"
-        )
-    found = find_targets(index, name, file)
+        raise InvalidRequest("target", GIVE_A_TARGET)
+    found = resolve_target(index, name, file, prefer=prefer)
+    assert isinstance(found, Symbol)  # files=False: a symbol or an error
+    return found
+
+
+GIVE_A_TARGET = (
+    "give a symbol id (from search), a name, a qualified name (Client.send, pkg.mod.func) "
+    "or path:line"
+)
+_ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
+_PATH_LINE = re.compile(r"^(.+):(\d+)$")
+
+
+def resolve_target(
+    index: Index,
+    target: str,
+    file: str | None = None,
+    *,
+    prefer: frozenset[Kind] = frozenset(),
+    files: bool = False,
+) -> Symbol | str:
+    """What a target names, for every operation that takes one: a symbol id; ``path:line``
+    (the innermost definition containing the line); with ``files``, an indexed file (its
+    key); else a name or a qualified name (``Client.send``, ``pkg.mod.func``), narrowed
+    to ``file``. Of several namesakes, the one of a ``prefer`` kind is taken when it is
+    the only such (a type hierarchy asked for ``Render``: the type, not the methods). A
+    name several definitions answer to raises :class:`AmbiguousTarget`."""
+    text = target.strip() if isinstance(target, str) else ""
+    if not text:
+        raise InvalidRequest("target", GIVE_A_TARGET)
+    if index.get(text) is not None or _ID_SHAPE.match(text):
+        return require_symbol(index, text, argument="target")
+    place = _PATH_LINE.match(text)
+    if place is not None and _file_key(index, place.group(1)) is not None:
+        from symfuse.ranking.graph.positions import symbol_at
+
+        home = paths.resolve_file(index, place.group(1), argument="target")
+        found = symbol_at(index, home, int(place.group(2)))
+        if found is None:
+            raise NotFound(f"target: no definition contains line {place.group(2)} of {home}")
+        return found
+    key = _file_key(index, text)
+    if key is not None and files:
+        return key
+    try:
+        named = one_of(find_targets(index, text, file), prefer)
+    except NotFound:
+        if key is not None:
+            raise NotFound(f"target: {text!r} is a file; {GIVE_A_TARGET}") from None
+        if "/" in text or "\\" in text:  # a path, not a name: say so as for files
+            paths.resolve_file(index, text.rsplit(":", 1)[0], argument="target")
+        raise
+    if len(named) > 1:
+        raise AmbiguousTarget(text, tuple(candidate(index, s) for s in named))
+    return named[0]
+
+
+def _file_key(index: Index, path: str) -> str | None:
+    try:
+        return paths.resolve_file(index, path)
+    except (NotFound, InvalidRequest):
+        return None
+
+
+def one_of(found: list[Symbol], prefer: frozenset[Kind]) -> list[Symbol]:
+    """The definitions a name means: a class and its constructor are the class; of
+    several, those of a ``prefer`` kind when there are such."""
+    types = {s.symbol_id for s in found if s.kind in Kind.TYPES}
+    found = [s for s in found if s.kind is not Kind.CONSTRUCTOR or s.parent not in types]
     preferred = [s for s in found if s.kind in prefer]
-    if preferred and len(found) > 1:
-        found = preferred
-    if len(found) == 1:
-        return found[0]
-    shown = ", ".join(s.symbol_id for s in found[:8])
-    more = f" and {len(found) - 8} more" if len(found) > 8 else ""
-    raise InvalidRequest(
-        "name",
-        f"{name!r} names {len(found)} definitions ({shown}{more}); "
-        "pass one of them as symbol_id, or add file",
+    return preferred if preferred and len(found) > 1 else found
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One definition an ambiguous target may mean, and the target that names it alone."""
+
+    symbol_id: str
+    qualified_name: str
+    kind: str
+    file: str
+    line: int
+    target: str
+
+
+MAX_CANDIDATES_SHOWN = 8
+
+
+class AmbiguousTarget(InvalidRequest):
+    """A name several definitions answer to; each candidate says how to name it alone.
+    Front ends word the choice in their own arguments (:attr:`candidates`)."""
+
+    def __init__(self, name: str, candidates: tuple[Candidate, ...]) -> None:
+        self.name = name
+        self.candidates = candidates
+        shown = "; ".join(
+            f'"{c.target}" ({c.kind} {c.qualified_name} in {c.file}:{c.line}, id {c.symbol_id})'
+            for c in candidates[:MAX_CANDIDATES_SHOWN]
+        )
+        more = len(candidates) - MAX_CANDIDATES_SHOWN
+        tail = f"; and {more} more" if more > 0 else ""
+        super().__init__(
+            "target",
+            f"{name!r} names {len(candidates)} definitions; pass one of them as the target: "
+            f"{shown}{tail}",
+        )
+
+
+def candidate(index: Index, symbol: Symbol) -> Candidate:
+    """``symbol`` with the shortest target that names it alone: its qualified name's
+    last two or more parts (``Client.send``, ``service.main``), else ``path:line``,
+    else its id."""
+    parts = symbol.fqn.split(".") if symbol.fqn else [symbol.name]
+    target = symbol.symbol_id
+    for size in range(min(2, len(parts)), len(parts) + 1):
+        text = ".".join(parts[-size:])
+        if _names_alone(index, text, symbol):
+            target = text
+            break
+    else:
+        at_line = f"{symbol.file}:{symbol.name_line}"
+        if _line_names(index, at_line, symbol):
+            target = at_line
+    return Candidate(
+        symbol.symbol_id, symbol.fqn, symbol.kind.value, symbol.file, symbol.name_line, target
     )
+
+
+def _names_alone(index: Index, text: str, symbol: Symbol) -> bool:
+    try:
+        found = one_of(find_targets(index, text), frozenset())
+    except NotFound:
+        return False
+    return len(found) == 1 and found[0].symbol_id == symbol.symbol_id
+
+
+def _line_names(index: Index, at_line: str, symbol: Symbol) -> bool:
+    from symfuse.ranking.graph.positions import symbol_at
+
+    file, _, line = at_line.rpartition(":")
+    found = symbol_at(index, file, int(line))
+    return found is not None and found.symbol_id == symbol.symbol_id
 
 
 def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbol]:

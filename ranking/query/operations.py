@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.graph import targets as _targets
 from symfuse.ranking.graph.call_questions import (
     CallGraphAnswer,
     call_graph_answer,
     named_targets,
 )
-from symfuse.ranking.graph.targets import find_targets, resolve_one
+from symfuse.ranking.graph.targets import resolve_one, resolve_target
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.ranking.query.fields import Request
@@ -45,7 +46,7 @@ from symfuse.ranking.query.requests import (
 from symfuse.ranking.query.responses import CallQuery, SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.search import repositories
-from symfuse.ranking.search.details import FileOutline, SymbolDetail, get_symbol, is_file
+from symfuse.ranking.search.details import FileOutline, SymbolDetail, get_symbol
 
 # What only some operations need is imported where it is used: every CLI command builds
 # its options from OPERATIONS, and a search has no use for the git history, the import
@@ -61,6 +62,10 @@ if TYPE_CHECKING:
     from symfuse.ranking.text import search as text_search
     from symfuse.ranking.text.reading import FileText
 
+# a name several definitions answer to: the front ends word the choice in their own
+# arguments, from its candidates
+AmbiguousTarget = _targets.AmbiguousTarget
+Candidate = _targets.Candidate
 _ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
 
 
@@ -203,12 +208,9 @@ def _search_at(
 def usages(index: Index, request: UsagesRequest) -> UsagesResult:
     from symfuse.ranking.graph.usages import UsageScope, find_usages
 
-    symbol_id, name = _id_or_name(index, request)
     return find_usages(
         index,
-        symbol_id=symbol_id,
-        name=name,
-        file=request.file,
+        symbol_id=resolve(index, request).symbol_id,
         kinds=request.kinds or None,
         limit=request.limit,
         offset=request.offset,
@@ -247,14 +249,13 @@ def get(
     symbol_id, path = request.symbol_id, request.path
     if request.target is not None:
         target = request.target
-        if index.get(target) is not None or _ID_SHAPE.match(target):
-            symbol_id = target
-        elif _by_name(request) and not is_file(index, target.rsplit(":", 1)[0]):
-            if request.include_removed and not _named(index, target):
-                return _from_git(index, request, None, target, histories)
-            symbol_id = resolve_one(index, None, target).symbol_id
+        if index.get(target) is None and _ID_SHAPE.match(target) and _by_history(request):
+            symbol_id = target  # an id of a definition since removed: read from git
+        elif request.include_removed and not _named(index, target):
+            return _from_git(index, request, None, target, histories)
         else:
-            path = target
+            named = resolve_target(index, target, files=True)
+            symbol_id, path = (None, named) if isinstance(named, str) else (named.symbol_id, None)
     if symbol_id is not None and (
         request.at_commit or (request.include_removed and index.get(symbol_id) is None)
     ):
@@ -278,16 +279,19 @@ def get(
     )
 
 
-def _named(index: Index, name: str) -> bool:
+def _by_history(request: GetRequest) -> bool:
+    return request.include_removed or request.at_commit is not None
+
+
+def _named(index: Index, target: str) -> bool:
+    """Whether the target names something indexed now (not: a definition since removed)."""
     try:
-        return bool(find_targets(index, name))
+        resolve_target(index, target, files=True)
     except NotFound:
         return False
-
-
-def _by_name(request: GetRequest) -> bool:
-    """Whether a target that is neither an id nor a file is a definition's name."""
-    return request.show_evolution or request.at_commit is not None or request.include_removed
+    except InvalidRequest:
+        return True  # ambiguous: named more than once
+    return True
 
 
 def _from_git(
@@ -428,21 +432,14 @@ def dead(index: Index, request: DeadCodeRequest) -> DeadCodeResult:
 
 def impact(index: Index, request: ImpactRequest) -> ImpactResult:
     """The impact of a diff, of a file's definitions, or of one symbol (by id or name)."""
-    from symfuse.ranking.analysis.diffs import file_key
     from symfuse.ranking.analysis.impact import changed_by_diff, changed_in_file
     from symfuse.ranking.analysis.impact import impact as impact_of
 
     if request.diff is not None:
         changed = changed_by_diff(index, request.diff)
     else:
-        target = request.target or ""
-        if index.get(target) is None and file_key(index, target) is not None:
-            changed = changed_in_file(index, target)
-        else:
-            symbol_id, name = (target, None) if index.get(target) else (None, target)
-            if name is not None and _ID_SHAPE.match(name):
-                symbol_id, name = name, None
-            changed = [resolve_one(index, symbol_id, name, request.file)]
+        found = resolve_target(index, request.target or "", request.file, files=True)
+        changed = [found] if isinstance(found, Symbol) else changed_in_file(index, found)
     return impact_of(index, changed, request.depth, request.limit, request.offset)
 
 
@@ -457,14 +454,7 @@ def resolve(
 ) -> Symbol:
     """The one symbol a request is about; an error listing the candidates when ambiguous
     (a name naming one symbol of a ``prefer`` kind and others means that one)."""
-    symbol_id, name = _id_or_name(index, request)
-    return resolve_one(index, symbol_id, name, request.file, prefer=prefer)
-
-
-def _id_or_name(index: Index, request: TargetRequest) -> tuple[str | None, str | None]:
-    target = request.target
-    if target is None:
-        return request.symbol_id, request.name
-    if index.get(target) is not None or _ID_SHAPE.match(target):
-        return target, None  # an unknown id is reported as one, not searched as a name
-    return None, target
+    if request.symbol_id is not None:
+        return resolve_one(index, request.symbol_id, None)
+    target = request.target if request.target is not None else request.name
+    return resolve_one(index, None, target, request.file, prefer=prefer)

@@ -12,10 +12,14 @@ exceeded) print one line on stderr and exit 1, through ``cli.main``.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking.api import MAX_SHOWN_TARGETS, FileOutline, OutlineNode, SymbolDetail
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
@@ -131,12 +135,36 @@ def _footer(data: dict[str, Any]) -> str:
     return f"{data['total']} total{more}"
 
 
+@contextmanager
+def _one_target(args: argparse.Namespace) -> Iterator[None]:
+    """A name several definitions answer to, worded for this command line: the command
+    to run for each (its target as the positional TARGET), with its kind, qualified
+    name, file and id."""
+    try:
+        yield
+    except operations.AmbiguousTarget as exc:
+        runs = " | ".join(
+            f"symfuse {args.command} {shlex.quote(c.target)} "
+            f"({c.kind} {c.qualified_name}, {c.file}:{c.line}, id {c.symbol_id})"
+            for c in exc.candidates[:MAX_SHOWN_CANDIDATES]
+        )
+        more = len(exc.candidates) - MAX_SHOWN_CANDIDATES
+        runs += f" | and {more} more" if more > 0 else ""
+        raise InvalidRequest(
+            "TARGET", f"{exc.name!r} names {len(exc.candidates)} definitions; say which: {runs}"
+        ) from None
+
+
+MAX_SHOWN_CANDIDATES = 8
+
+
 # --- handlers -------------------------------------------------------------------------
 
 
 def run_usages(args: argparse.Namespace) -> int:
     request = request_of(UsagesRequest, args)
-    result = operations.usages(_index(args), request)
+    with _one_target(args):
+        result = operations.usages(_index(args), request)
     data = result.to_dict()
     if request.group_by_file:
         data = group(data, "usages", Grouping.USAGES_BY_FILE)
@@ -206,7 +234,8 @@ def _case_options(p: argparse.ArgumentParser) -> None:
 def run_get(args: argparse.Namespace, request: GetRequest | None = None) -> int:
     request = request or request_of(GetRequest, args)
     histories = stored_histories(args) if request.needs_history else None
-    result = operations.get(_index(args), request, histories)
+    with _one_target(args):
+        result = operations.get(_index(args), request, histories)
     data = result.to_dict()
     if isinstance(result, FileOutline):
         lines = [f"{result.file} ({result.language}, {result.count} symbols)"]
@@ -262,7 +291,8 @@ def _detail_text(d: SymbolDetail) -> str:
 def run_calls(args: argparse.Namespace) -> int:
     request = request_of(CallsRequest, args)
     walk = operations.callers if args.operation == "callers" else operations.callees
-    result = walk(_index(args), request)
+    with _one_target(args):
+        result = walk(_index(args), request)
     data = result.to_dict()
     rows = [
         {
@@ -291,7 +321,8 @@ def run_calls(args: argparse.Namespace) -> int:
 
 def run_hierarchy(args: argparse.Namespace) -> int:
     request = request_of(HierarchyRequest, args)
-    result = operations.hierarchy(_index(args), request)
+    with _one_target(args):
+        result = operations.hierarchy(_index(args), request)
     data = result.to_dict()
     columns = ("depth", "relation", "name", "kind", "file", "line", "resolved")
     parts = [f"type hierarchy of {result.root.symbol_id}"]
@@ -347,7 +378,8 @@ def run_impact(args: argparse.Namespace) -> int:
         args.diff = sys.stdin.read()
     elif args.diff is not None and "\n" not in args.diff and Path(args.diff).is_file():
         args.diff = Path(args.diff).read_text(encoding="utf-8", errors="replace")
-    data = operations.impact(_index(args), request_of(ImpactRequest, args)).to_dict()
+    with _one_target(args):
+        data = operations.impact(_index(args), request_of(ImpactRequest, args)).to_dict()
     columns = ("depth", "relation", "kind", "name", "line", "via")
     parts = ["changed: " + ", ".join(c["symbol_id"] for c in data["changed"][:20])]
     for impacted in data["files"]:

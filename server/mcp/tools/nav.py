@@ -37,14 +37,14 @@ Examples: {"target": "shop/service.py::checkout#function"} ;
 {"target": "Order", "kind": "inherit"}"""
 
 GET_DESCRIPTION = """\
-Read a symbol's source with its signature, doc, parent, children and call counts;
-or, for a file path, its outline (every definition with its symbol_id); or, for
+Read a symbol's source (by id or name) with its signature, doc, parent, children and
+call counts; or, for a file path, its outline (every definition with its symbol_id); or, for
 "path:line", the definition containing that line. A long source comes in pages:
 when the answer says truncated, call again with `offset` = next_offset.
 Examples: {"target": "shop/models.py::Order.total#method"} ;
 {"target": "shop/models.py"} ; {"target": "shop/models.py:42"}"""
 
-TARGET = 'a symbol_id from search, or a name ("Order.total")'
+TARGET = 'a symbol_id from search, a name or qualified name ("Order.total"), or "path:line"'
 USAGES_SURFACE = Surface(
     shown=("target", "kind", "min_confidence", "limit", "offset"),
     renamed={"kind": "kinds"},
@@ -65,7 +65,8 @@ GET_SURFACE = Surface(
     required={"target": ("symbol_id", "path")},
     unlisted=("symbol_id", "path"),
     notes={
-        "target": 'a symbol_id, a file path (its outline), or "path:line"',
+        "target": 'a symbol_id, a name or qualified name ("Order.total"), a file path (its '
+        'outline), or "path:line"',
         "offset": "the source line to continue from (next_offset)",
     },
 )

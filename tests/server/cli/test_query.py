@@ -95,13 +95,16 @@ def test_usages(nav_ws: Path, nav_index: Path) -> None:
         ("shop/service.py", 22, "type"),
     ]
     by_name = answer(
-        nav_ws, nav_index, "usages", "--name", "total", "--kinds", "call", "--group-by-file"
+        nav_ws, nav_index, "usages", "--name", "Order.total", "--kinds", "call", "--group-by-file"
     )
     files = by_name["files"]
     assert isinstance(files, list)
-    # The targets' own files first, then sure links before guesses (issue 36, item 2):
-    # report.py calls total() on an Order (1.0), service.py twice on a guess (0.25).
-    assert [f["file"] for f in files] == ["shop/models.py", "shop/report.py", "shop/service.py"]
+    # The target's own file first; service.py's order.total() after `order = O(items)`
+    # is Order's by the constructor, SpecialOrder's after `SpecialOrder(items)` is not
+    assert [(f["file"], [u["line"] for u in f["usages"]]) for f in files] == [
+        ("shop/models.py", [31, 38]),
+        ("shop/service.py", [12]),
+    ]
     text = symfuse(nav_ws, nav_index, "usages", "format_price", "--limit", "2", fmt="text")
     assert text.returncode == 0
     assert "5 total; more with --offset 2" in text.stderr  # stdout: location lines alone
@@ -190,16 +193,25 @@ def test_graph_commands_take_a_name(nav_ws: Path, nav_index: Path) -> None:
 
 
 def test_an_ambiguous_name_lists_the_candidates(nav_ws: Path, nav_index: Path) -> None:
-    line = fails(nav_ws, nav_index, "callees", "total", code=2)  # the usage must say which
-    assert line.startswith("symfuse: error: name: 'total' names ")
-    assert "shop/models.py::" in line
-    assert "pass one of them as symbol_id, or add file" in line
+    """One answer for an ambiguous name, in the CLI's words: the command to run for each
+    candidate, with its kind, qualified name, file and id (issue 36, item 5)."""
+    for command in ("callees", "usages", "get", "impact", "callers"):
+        line = fails(nav_ws, nav_index, command, "total", code=2)  # the usage must say which
+        assert line.startswith("symfuse: error: TARGET: 'total' names 3 definitions; say which: ")
+        assert (
+            f"symfuse {command} Order.total (method shop.models.Order.total, "
+            "shop/models.py:25, id shop/models.py::Order.total#method)"
+        ) in line
+        assert f"symfuse {command} SpecialOrder.total (" in line
+        assert f"symfuse {command} util.total (function shop.util.total, shop/util.py:17" in line
+        assert "symbol_id" not in line
+        assert "--name" not in line
 
 
 def test_unknown_symbol_id(nav_ws: Path, nav_index: Path) -> None:
     for command in ("usages", "get", "callers", "callees", "hierarchy"):
         line = fails(nav_ws, nav_index, command, "shop/nope.py::Nope#class")
-        assert line.startswith("symfuse: error: symbol_id: unknown symbol 'shop/nope.py::Nope")
+        assert line.startswith("symfuse: error: target: unknown symbol 'shop/nope.py::Nope")
 
 
 def test_path_outside_the_workspace(nav_ws: Path, nav_index: Path) -> None:

@@ -159,11 +159,11 @@ async def test_find_usages_by_name_id_kind_and_file_groups(workspace: Workspace)
         grouped = await call(  # order.total() on an untyped order: a guess, asked for
             session,
             "find_usages",
-            name="total",
-            file="shop/models.py",
+            name="Order.total",
             group_by_file=True,
             min_confidence=0,
         )
+        ambiguous = await call_error(session, "find_usages", name="total", file="shop/models.py")
         paged = await call(session, "find_usages", name="Order", limit=2)
     assert by_name["total"] == 2
     assert by_name["usages"] == by_id["usages"]
@@ -178,6 +178,10 @@ async def test_find_usages_by_name_id_kind_and_file_groups(workspace: Workspace)
     assert calls["by_kind"] == {"call": 1, "import": 1}
     assert {u["file"] for u in inherit["usages"]} == {"shop/payments.py"}
     assert len(inherit["usages"]) == 2
+    # two definitions in the file: both offered, each with the target that names it alone
+    assert "'total' names 2 definitions" in ambiguous
+    assert '"Order.total" (method shop.models.Order.total in shop/models.py:' in ambiguous
+    assert '"GiftOrder.total"' in ambiguous
     files = {g["file"]: g for g in grouped["files"]}
     assert set(files) == {"shop/models.py", "shop/service.py"}
     assert all(g["count"] == len(g["usages"]) for g in grouped["files"])
@@ -253,7 +257,7 @@ async def test_toon_answers_decode_to_the_json_answers(workspace: Workspace) -> 
         ("get_symbol", {"symbol_id": "shop/models.py::Order.total#method"}),
         ("get_symbol", {"path": "shop/models.py"}),
         ("find_usages", {"name": "Order"}),
-        ("find_usages", {"name": "total", "group_by_file": True}),
+        ("find_usages", {"name": "Order.total", "group_by_file": True}),
         ("search_text", {"pattern": "order", "snippet_lines": 1}),
         ("callers", {"name": "compute_total", "depth": 2}),
         ("type_hierarchy", {"name": "PaymentGateway"}),
