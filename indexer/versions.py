@@ -25,7 +25,8 @@ from __future__ import annotations
 # 12: a variable named `local` is no longer taken for the mark of a name a function binds.
 # 13: Rust items declared inside item-level macro invocations (`cfg_rt! { pub fn spawn }`).
 # 14: Teal files read as the Lua they compile to (types blanked, extract/teal.py).
-EXTRACTOR_VERSION = 14
+# 15: C/C++ macros alone on a line, as a template's last parameter, CONSTEXPR20-like ones.
+EXTRACTOR_VERSION = 15
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

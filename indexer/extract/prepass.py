@@ -73,7 +73,8 @@ def _ts_prepass(source: bytes) -> bytes:
 # before a declaration (an identifier follows) or after a parameter list (`)` or `const`
 # precedes), never on a preprocessor line. Found by their suffix, then widened to the word.
 _C_ATTRIBUTE_MACRO = re.compile(
-    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR|DECL|API|EXPORT|IMPORT"
+    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\d*|DECL|API|EXPORT|IMPORT"
+    rb"|NO_UNIQUE_ADDRESS|MAYBE_UNUSED|UNUSED|INLINE_VARIABLE"
     rb"|NORETURN|NODISCARD|DEPRECATED|MAY_ALIAS|SYMBOL_VISIBLE|VISIBLE|HIDDEN|OVERRIDE|FINAL"
     rb"|ATTRIBUTE_\w+)\b"
 )
@@ -85,7 +86,46 @@ _C_MACRO_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _BLANKS = frozenset(b" \t\r\n")
 
 
+# A macro alone on its line between declarations (`FMT_BEGIN_NAMESPACE`, `G_BEGIN_DECLS`):
+# the grammar reads it as the start of an expression and the declaration after it breaks.
+# Not when the next line continues it or closes a list (the last enumerator of an enum).
+_C_MACRO_LINE = re.compile(rb"^[ \t]*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[ \t]*(?://[^\n]*)?$", re.M)
+_C_CONTINUES = re.compile(rb"\s*[}),;=:.+\-|&?<>*/]")
+_C_ENDS_DECLARATION = re.compile(rb"(?:[;{}]|\*/|^[ \t]*#[^\n]*|^)[ \t]*(?://[^\n]*)?\s*\Z", re.M)
+# A macro as a template's last parameter (`template <typename T, FMT_ENABLE_IF(x)>`: an
+# enable_if in disguise): blanked with its comma, the template reads `<typename T>`.
+_C_TEMPLATE_MACRO = re.compile(
+    rb",\s*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*(?=>)"
+)
+
+
+def _c_macro_lines(source: bytes) -> bytes:
+    out: bytearray | None = None
+    for match in _C_MACRO_LINE.finditer(source):
+        if _C_CONTINUES.match(source, match.end()):
+            continue
+        if not _C_ENDS_DECLARATION.search(source, max(0, match.start() - 200), match.start()):
+            continue
+        if out is None:
+            out = bytearray(source)
+        out[match.start() : match.end()] = b" " * (match.end() - match.start())
+    return bytes(out) if out is not None else source
+
+
 def _c_prepass(source: bytes) -> bytes:
+    source = _c_attribute_macros(source)
+    if b"_" in source:
+        source = _c_macro_lines(source)
+    if b"template" in source:
+        source = _C_TEMPLATE_MACRO.sub(_blank_keep_lines, source)
+    return source
+
+
+def _blank_keep_lines(match: re.Match[bytes]) -> bytes:
+    return bytes(c if c == 0x0A else 0x20 for c in match.group(0))
+
+
+def _c_attribute_macros(source: bytes) -> bytes:
     out: bytearray | None = None
     previous_end = -1
     for match in _C_ATTRIBUTE_MACRO.finditer(source):
