@@ -4,14 +4,20 @@ through the index's resolver).
 
 - JavaScript/TypeScript: a relative module as Node and TypeScript find it
   (``./mod`` -> ``mod.ts``, ``./lib`` -> ``lib/index.js``);
-- C family: ``#include "x.h"`` beside the file, else the one workspace file so named;
+- C family: ``#include "x.h"`` beside the file, then in the include folders
+  (:mod:`~symfuse.ranking.graph.include_paths`: ``-I`` of a ``compile_commands.json``,
+  folders named ``include``), else the one workspace file so named; ``<x.h>`` in the
+  include folders only;
 - Go: an import path under a ``go.mod``'s module path names the package folder: its
   ``.go`` files (tests left out);
 - Rust: ``mod foo;`` names ``foo.rs`` or ``foo/mod.rs`` beside the module;
   ``use crate::a::b``, ``use super::x``, ``use self::x`` the deepest module file of the path;
 - Java: ``import a.b.C`` the file ``C.java`` in a folder ending ``a/b``; a package import
   (``a.b.*``) every ``.java`` file of that folder;
-- C#: ``using A.B;`` the files that declare namespace ``A.B``.
+- Kotlin: as Java, with ``.kt`` files (a class in a file of another name is found
+  through the resolver, by its definition);
+- C#: ``using A.B;`` the files that declare namespace ``A.B``;
+- Ruby: ``require_relative`` beside the file, ``require`` on a ``lib/`` load path.
 
 Each resolver is a few lines of path arithmetic on the index's file keys: layouts that
 stray from the conventions (Java sources outside their package folders, Rust
@@ -27,6 +33,7 @@ from pathlib import Path
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, Reference
+from symfuse.ranking.graph.include_paths import include_dirs
 from symfuse.ranking.text.paths import real_path
 
 _SCRIPTS = frozenset({"javascript", "typescript", "tsx", "vue", "svelte"})
@@ -52,6 +59,7 @@ class ImportPaths:
                     if s.kind is Kind.NAMESPACE:
                         self.namespaces[s.fqn].add(key)
         self._go_modules: dict[str, tuple[str, str] | None] = {}
+        self._include_dirs: list[str] | None = None
 
     def files(self, key: str, entry: FileEntry, ref: Reference) -> set[str]:
         """The files the import ``ref`` of file ``key`` names."""
@@ -60,13 +68,16 @@ class ImportPaths:
         if language in _SCRIPTS:
             return self._script(key, spec) if spec.startswith(".") else set()
         if language in _C_FAMILY:
-            return self._include(key, spec) if spec and not spec.startswith("<") else set()
+            return self._include(key, spec) if spec else set()
         if language == "go":
             return self._go(key, ref.name)
         if language == "rust":
             return self._rust_use(key, [*ref.qualifier.split("::"), ref.name])
-        if language == "java":
-            return self._java(f"{ref.qualifier}.{ref.name}" if ref.qualifier else ref.name)
+        if language in ("java", "kotlin"):
+            dotted = f"{ref.qualifier}.{ref.name}" if ref.qualifier else ref.name
+            return self._java(dotted, ".java" if language == "java" else ".kt")
+        if language == "ruby":
+            return self._ruby(key, ref.name)
         if language == "csharp":
             return set(self.namespaces.get(f"{ref.qualifier}.{ref.name}".strip("."), ()))
         return set()
@@ -82,9 +93,21 @@ class ImportPaths:
         return set()
 
     def _include(self, key: str, spec: str) -> set[str]:
+        """``"x.h"``: beside the file, then in the include folders, else the one
+        workspace file whose path ends so; ``<x.h>``: in the include folders only."""
+        system = spec.startswith("<")
+        spec = spec.strip("<>")
         beside = posixpath.normpath(posixpath.join(posixpath.dirname(key), spec))
-        if beside in self.index.files:
+        if not system and beside in self.index.files:
             return {beside}
+        if self._include_dirs is None:
+            self._include_dirs = include_dirs(self.index, set(self.by_folder))
+        for folder in self._include_dirs:
+            found = posixpath.join(folder, spec) if folder else spec
+            if found in self.index.files:
+                return {found}
+        if system:
+            return set()
         named = self.by_name.get(posixpath.basename(spec), [])
         ending = [f for f in named if f.endswith("/" + spec) or f == spec]
         return set(ending) if len(ending) == 1 else set()
@@ -181,9 +204,22 @@ class ImportPaths:
 
     # -- Java ----------------------------------------------------------------------------
 
-    def _java(self, dotted: str) -> set[str]:
+    def _ruby(self, key: str, spec: str) -> set[str]:
+        """``require_relative "x"`` beside the file; ``require "shop/x"`` on the load path
+        (a ``lib/`` folder), else the one file whose path ends so."""
+        spec = spec if spec.endswith(".rb") else spec + ".rb"
+        beside = posixpath.normpath(posixpath.join(posixpath.dirname(key), spec))
+        if beside in self.index.files:
+            return {beside}
+        ending = [f for f in self.by_name.get(posixpath.basename(spec), ()) if f.endswith(spec)]
+        on_path = [f for f in ending if f == "lib/" + spec or f.endswith("/lib/" + spec)]
+        found = on_path or ending
+        return set(found) if len(found) == 1 else set()
+
+    def _java(self, dotted: str, suffix: str = ".java") -> set[str]:
         """``a.b.C`` (the class's file), else ``a.b`` as a package (``a.b.*``), else
-        ``a.b.C.m`` (a static import: C's file)."""
+        ``a.b.C.m`` (a static import: C's file). Kotlin (``suffix`` ``.kt``) alike: a
+        file not named after its class is found through the definitions instead."""
         parts = [p for p in dotted.split(".") if p and p != "*"]
         for cut in (len(parts), len(parts) - 1):
             if cut < 1:
@@ -191,7 +227,7 @@ class ImportPaths:
             package, name = "/".join(parts[: cut - 1]), parts[cut - 1]
             classes = [
                 f
-                for f in self.by_name.get(f"{name}.java", ())
+                for f in self.by_name.get(f"{name}{suffix}", ())
                 if _in_folder(posixpath.dirname(f), package)
             ]
             if classes:
@@ -203,7 +239,7 @@ class ImportPaths:
                     for folder_key, files in self.by_folder.items()
                     if _in_folder(folder_key, folder)
                     for f in files
-                    if f.endswith(".java")
+                    if f.endswith(suffix)
                 }
                 if members:
                     return members

@@ -4,6 +4,7 @@ Run it from the repository root with the project's interpreter, on unpacked tree
 
     python tests/bench/graph_truth.py --python DIR [--python DIR] [--script DIR] [--json OUT]
     python tests/bench/graph_truth.py --marked [LANGUAGE ...] [--min-confidence F]
+    python tests/bench/graph_truth.py --deps [LANGUAGE ...]
 
 (for example ``pip download --no-deps --no-binary :all: django attrs`` and
 ``npm pack axios``, unpacked). For each tree it builds the index in-process (a fresh
@@ -43,6 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import truth_deps
 import truth_marked
 import truth_python
 import truth_python_refs
@@ -336,6 +338,18 @@ def run_marked(languages: list[str], floor: float | None) -> int:
     return 0
 
 
+def run_deps(languages: list[str]) -> int:
+    """File dependencies (imports and importers) per language on the marked fixtures."""
+    for language in languages:
+        root = truth_deps.TREES[language]
+        with tempfile.TemporaryDirectory(prefix="graph-truth-") as tmp:
+            tally = truth_deps.score(build(root, Path(tmp)), root)
+        print(f"== {language:9} {tally.row()}")
+        for note in tally.notes:
+            print(f"    {note}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", type=Path, action="append", default=[], help="a Python tree")
@@ -350,7 +364,15 @@ def main(argv: list[str] | None = None) -> int:
         help="the hand-marked fixtures (tests/fixtures/usages_truth; all when none named)",
     )
     parser.add_argument("--min-confidence", type=float, help="with --marked: the usages floor")
+    parser.add_argument(
+        "--deps",
+        nargs="*",
+        metavar="LANGUAGE",
+        help="file dependencies on the marked fixtures (truth_deps.TREES; all when none named)",
+    )
     args = parser.parse_args(argv)
+    if args.deps is not None:
+        return run_deps(args.deps or list(truth_deps.TREES))
     if args.marked is not None:
         return run_marked(args.marked or list(truth_marked.LANGUAGES), args.min_confidence)
     reports = [run_tree(p.resolve(), "python", args.examples, args.refs_only) for p in args.python]
