@@ -57,6 +57,7 @@ def run_lsp(args: argparse.Namespace) -> NoReturn:
     from lsprotocol import types as lsp_types
 
     from symfuse.server.cli.shards import serving_shards
+    from symfuse.server.common.forkserver import preload_parsers
     from symfuse.server.lsp.base import SymfuseLanguageServer
     from symfuse.server.lsp.options import IndexOptions, LspOptions, SearchOptions
     from symfuse.server.lsp.server import build_lsp_server
@@ -93,6 +94,7 @@ def run_lsp(args: argparse.Namespace) -> NoReturn:
         history=args.history,
         shards=shards,
     )
+    preload_parsers()  # the index starts after the client's initialize, from a fork server
     server = build_lsp_server(launch)
     leave_on_sigterm()
 

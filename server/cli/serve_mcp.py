@@ -143,8 +143,10 @@ def _indexing(config: IndexConfig, options: MCPOptions) -> IndexService:
     processes) and the ranking layer loads (on the warming thread) while this thread loads
     the MCP SDK and makes the tools, rather than after (the server's start-up would start
     it, and does nothing more once it runs)."""
+    from symfuse.server.common.forkserver import preload_parsers
     from symfuse.server.common.service import IndexService
 
+    preload_parsers()
     service = IndexService(config, warm=options.warm)
     service.start(watch=options.watch, debounce_ms=options.debounce_ms)
     return service
