@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import json
 import os
 import shutil
@@ -396,6 +397,9 @@ def _run_on(source: Path) -> NoReturn:
         if not (source / package).is_dir():
             raise SystemExit(f"--source {source}: no {package} folder")
         (overlay / "symfuse" / package).symlink_to(source / package)
+        # its bytecode: an unpacked tree has none, and with PYTHONDONTWRITEBYTECODE set
+        # every start would compile every module
+        compileall.compile_dir(str(source / package), quiet=1)
     words = sys.argv[1:]
     at = words.index("--source")
     rest = words[:at] + words[at + 2 :]

@@ -32,16 +32,21 @@ repositories of each figure. Goals (issue 39): MCP fresh p50 <= 1.0 s, max <= 3 
 
 **Codes** (``--source DIR``, repeatable; default: the code this environment runs): each DIR
 is a checkout holding ``indexer/``, ``ranking/`` and ``server/`` (a git worktree, or
-``git archive REV indexer ranking server`` unpacked). Its commands run as ``python -m
-symfuse.server.cli.main`` with this environment's interpreter and packages, and a
-``PYTHONPATH`` whose ``symfuse/`` links to DIR's three folders (the editable install's finder
-comes after ``PYTHONPATH``); the MCP client passes the whole environment on, so the server
-runs DIR's code too. Which files each code imports from is checked and printed first.
+``git archive REV indexer ranking server`` unpacked). Its commands run as this
+environment's ``symfuse`` console script (``symfuse.server.cli.main:main``, pyproject.toml;
+``python -m symfuse.server.cli.main`` where there is none), with this environment's
+interpreter and packages, and a ``PYTHONPATH`` whose ``symfuse/`` links to DIR's three
+folders (the editable install's finder comes after ``PYTHONPATH``); the MCP client passes
+the whole environment on, so the server runs DIR's code too. Which files each code imports
+from is checked and printed first.
 
 ``--importtime``: instead of timing, the import time of ``symfuse mcp`` (spawn on a built
 index, first answer, exit) and of ``symfuse search``, per code: ``-X importtime``'s
 cumulative microseconds summed over the top-level imports of the command's own process
-(its worker processes are not counted), the largest of them listed. Import time is
+(its worker processes are not counted), the largest of them listed. For the server, whose
+threads import at the same time, the modules it imported are imported again in the same
+order by one thread of a fresh process (``-X importtime`` counts wall time, so imports
+running beside other threads would count those threads' work too). Import time is
 steadier than wall time on a busy machine, but still moves with it: compare codes measured
 in the same run.
 
@@ -52,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import json
 import os
 import re
@@ -77,6 +83,7 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE / ".corpus" / "small"
 DEFAULT_MIRRORS = Path(os.environ.get("SYMFUSE_MIRRORS", "/work/.mirror"))
 CLI_MODULE = "symfuse.server.cli.main"  # pyproject.toml: symfuse = "symfuse.server.cli.main:main"
+SYMFUSE = Path(sys.executable).with_name("symfuse")  # this environment's console script
 READ_TIMEOUT = 600  # seconds: only turns a hung server into a failure
 
 
@@ -208,6 +215,10 @@ class Code:
         return env
 
     def command(self, *args: str) -> list[str]:
+        """The ``symfuse`` console script, as users run it (its module with ``-m`` where
+        there is none): with the code's ``PYTHONPATH`` it imports that code."""
+        if SYMFUSE.exists():
+            return [str(SYMFUSE), *args]
         return [sys.executable, "-m", CLI_MODULE, *args]
 
 
@@ -229,7 +240,16 @@ def make_code(source: Path | None, label: str, scratch: Path) -> Code:
     code.origin = str(Path(found.stdout.strip()).resolve().parent.parent.parent)
     if source is not None and Path(code.origin) != source:
         raise SystemExit(f"--source {source}: the code imported is {code.origin}'s")
+    compiled(Path(code.origin))
     return code
+
+
+def compiled(checkout: Path) -> None:
+    """Write the bytecode of a checkout's three folders: with PYTHONDONTWRITEBYTECODE set
+    (as on the benchmark machine) a tree unpacked by ``git archive`` has none and would
+    compile every module at every start, a cost the code itself does not have."""
+    for package in ("indexer", "ranking", "server"):
+        compileall.compile_dir(str(checkout / package), quiet=1)
 
 
 # --- one repository, one code -----------------------------------------------------------------
@@ -461,28 +481,66 @@ async def _mcp_importtime(code: Code, root: Path, index_dir: Path, name: str, lo
             await session.call_tool("search", {"query": name, "limit": 5})
 
 
+_REIMPORT = (
+    "import importlib, sys\n"
+    "for name in sys.argv[1:]:\n"
+    "    try:\n"
+    "        importlib.import_module(name)\n"
+    "    except Exception:\n"
+    "        pass\n"
+)
+
+
+def server_modules(code: Code, root: Path, index_dir: Path, name: str, log: Path) -> list[str]:
+    """The top-level imports of ``symfuse mcp`` spawned on a built index, until its first
+    answer and exit, in the order they completed."""
+    asyncio.run(_mcp_importtime(code, root, index_dir, name, log))
+    order = [m for line in log.read_text().splitlines() if (m := _top_module(line))]
+    return [m for m in dict.fromkeys(order) if not m.startswith("__")]
+
+
+def _top_module(line: str) -> str | None:
+    match = _IMPORT_LINE.match(line)
+    return match.group(3) if match and len(match.group(2)) == 1 else None
+
+
+def imported(code: Code, args: list[str]) -> list[tuple[int, str]]:
+    """``-X importtime`` of one process of this code, its top-level imports."""
+    done = subprocess.run(
+        [sys.executable, "-c", *args],
+        env=code.env(PYTHONPROFILEIMPORTTIME="1"),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return top_imports(done.stderr)
+
+
 def importtime(codes: list[Code], repo: Repo, root: Path, repeat: int) -> None:
-    """Import time of ``symfuse mcp`` (built index, one answer) and ``symfuse search``."""
+    """Import time of ``symfuse mcp`` (built index, one answer) and ``symfuse search``.
+
+    A server imports on several threads at once (its index service starts before the
+    MCP SDK loads), and ``-X importtime`` counts an import's wall time, waits for the
+    interpreter included: the modules the server imported are imported again, in the same
+    order, by one thread of a fresh process, and that is what is summed."""
     with tempfile.TemporaryDirectory(prefix="symfuse-imports-") as tmp:
         scratch = Path(tmp)
-        index_dir = scratch / "index"
-        asyncio.run(mcp_first(codes[-1], root, index_dir, [repo.name]))  # index + structures
+        modules: dict[str, list[str]] = {}
+        for code in codes:  # each its own index (another code's may be of another version)
+            index_dir = scratch / f"index-{code.label}"
+            asyncio.run(mcp_first(code, root, index_dir, [repo.name]))  # index + structures
+            log = scratch / "mcp.err"
+            modules[code.label] = server_modules(code, root, index_dir, repo.name, log)
         totals: dict[tuple[str, str], list[int]] = {}
         largest: dict[tuple[str, str], list[tuple[int, str]]] = {}
         for _ in range(repeat):
             for code in codes:
-                log = scratch / "mcp.err"
-                asyncio.run(_mcp_importtime(code, root, index_dir, repo.name, log))
-                measured = {"mcp": top_imports(log.read_text())}
+                index_dir = scratch / f"index-{code.label}"
                 search = ["search", repo.name, str(root), "--index-dir", str(index_dir)]
-                done = subprocess.run(
-                    [sys.executable, "-c", _LAUNCH, *search],
-                    env=code.env(PYTHONPROFILEIMPORTTIME="1"),
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                )
-                measured["search"] = top_imports(done.stderr)
+                measured = {
+                    "mcp": imported(code, [_REIMPORT, *modules[code.label]]),
+                    "search": imported(code, [_LAUNCH, *search]),
+                }
                 for command, tops in measured.items():
                     totals.setdefault((code.label, command), []).append(sum(t for t, _ in tops))
                     largest[(code.label, command)] = tops[:8]
