@@ -37,4 +37,6 @@ EXTRACTOR_VERSION = 15
 #    calls whose result a variable holds (by the callee's written return type), `self.x`.
 # 9: the graph's edges resolve members of declared receivers per enclosing definition,
 #    as usages do (callers and impact no longer list guesses that usages rule out).
-LINKER_VERSION = 9
+# 10: Python and JavaScript literals as receivers are builtin values; a return type written
+#     after a multi-line parameter list; Python annotations typing.Mapping[...], X | None.
+LINKER_VERSION = 10

@@ -32,7 +32,10 @@ def by_receiver(
 
     variable = receivers.variable_of(qualifier)
     if variable is None:
-        return None
+        # a literal (`{"http": 80}.get(scheme)`, `"a,b".split(",")`, `[x].map(f)`) is
+        # a builtin value: none of its members are ours
+        literal = family(entry.language) in receivers.RETURNING_FAMILIES
+        return [] if literal and qualifier[:1] in _LITERALS else None
     key = (entry.path, enclosing, variable[0])
     declared = _declared_type(resolver, entry, variable[0], enclosing, variable[1])
     if declared is None or key in resolver.typing:
@@ -54,12 +57,13 @@ def by_receiver(
     return None
 
 
+_LITERALS = frozenset("{[\"'`")
 # what an annotation says is no type at all
 _ANY = frozenset({"Any", "object", "any", "unknown"})
 # a wrapper whose first argument is the type: `Promise<Client>`, `Awaitable[Client]`
 _WRAPPERS = frozenset({"Promise", "PromiseLike", "Awaitable", "Coroutine", "Optional"})
 _RETURNS = {
-    "python": re.compile(r"\)\s*->\s*(.+?)\s*:\s*(?:#.*)?$"),  # `def f(x) -> Client:`
+    "python": re.compile(r"\)\s*->\s*(.+?)\s*:?\s*(?:#.*)?$"),  # `def f(x) -> Client:`
     "javascript": re.compile(r"\)\s*:\s*(.+)$"),  # `function f(x): Client`
 }
 _HEAD = re.compile(r"[A-Za-z_][\w.]*")

@@ -133,18 +133,46 @@
   (identifier) @name
   (attribute object: (_) @qualifier attribute: (identifier) @name)
   (generic_type . (identifier) @name (#not-match? @name "^(Optional|Union|Annotated|Final|ClassVar)$"))
-  (binary_operator left: (identifier) @name)])) @reference.type
+  (subscript value: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])
+  (binary_operator left: [
+    (identifier) @name
+    (attribute object: (_) @qualifier attribute: (identifier) @name)
+    (generic_type . (identifier) @name)
+    (subscript value: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])])])) @reference.type
+(typed_parameter . (identifier) @alias type: (type (generic_type . (identifier) @_optional (type_parameter . (type [
+    (identifier) @name
+    (attribute object: (_) @qualifier attribute: (identifier) @name)]))
+  (#eq? @_optional "Optional")))) @reference.type
 (typed_default_parameter name: (identifier) @alias type: (type [
   (identifier) @name
   (attribute object: (_) @qualifier attribute: (identifier) @name)
   (generic_type . (identifier) @name (#not-match? @name "^(Optional|Union|Annotated|Final|ClassVar)$"))
-  (binary_operator left: (identifier) @name)])) @reference.type
+  (subscript value: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])
+  (binary_operator left: [
+    (identifier) @name
+    (attribute object: (_) @qualifier attribute: (identifier) @name)
+    (generic_type . (identifier) @name)
+    (subscript value: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])])])) @reference.type
+(typed_default_parameter name: (identifier) @alias type: (type (generic_type . (identifier) @_optional (type_parameter . (type [
+    (identifier) @name
+    (attribute object: (_) @qualifier attribute: (identifier) @name)]))
+  (#eq? @_optional "Optional")))) @reference.type
 (assignment left: [(identifier) (attribute object: (identifier) @_self (#match? @_self "^(self|cls)$"))] @alias
   type: (type [
   (identifier) @name
   (attribute object: (_) @qualifier attribute: (identifier) @name)
   (generic_type . (identifier) @name (#not-match? @name "^(Optional|Union|Annotated|Final|ClassVar)$"))
-  (binary_operator left: (identifier) @name)])) @reference.type
+  (subscript value: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])
+  (binary_operator left: [
+    (identifier) @name
+    (attribute object: (_) @qualifier attribute: (identifier) @name)
+    (generic_type . (identifier) @name)
+    (subscript value: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])])])) @reference.type
+(assignment left: [(identifier) (attribute object: (identifier) @_self (#match? @_self "^(self|cls)$"))] @alias
+  type: (type (generic_type . (identifier) @_optional (type_parameter . (type [
+    (identifier) @name
+    (attribute object: (_) @qualifier attribute: (identifier) @name)]))
+  (#eq? @_optional "Optional")))) @reference.type
 (assignment
   left: [(identifier) (attribute object: (identifier) @_self (#match? @_self "^(self|cls)$"))] @alias
   right: [
