@@ -55,7 +55,7 @@ def require_symbol(index: Index, symbol_id: str, *, argument: str = "symbol_id")
     if symbol is None:
         raise NotFound(
             f"{argument}: unknown symbol {symbol_id!r}; ids come from search results, "
-            "or from get_symbol with a path (the file's outline)"
+            "or from a file's outline"
         )
     return symbol
 
@@ -126,7 +126,10 @@ def resolve_target(
             raise NotFound(f"target: {text!r} is a file; {GIVE_A_TARGET}") from None
         if "/" in text or "\\" in text:  # a path, not a name: say so as for files
             paths.resolve_file(index, text.rsplit(":", 1)[0], argument="target")
-        raise
+        where = f" in {file}" if file else ""
+        raise NotFound(
+            f"target: no definition named {text!r}{where}; find it by searching words or text"
+        ) from None
     if len(named) > 1:
         raise AmbiguousTarget(text, tuple(candidate(index, s) for s in named))
     return named[0]

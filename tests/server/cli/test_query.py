@@ -189,7 +189,7 @@ def test_graph_commands_take_a_name(nav_ws: Path, nav_index: Path) -> None:
     qualified = answer(nav_ws, nav_index, "hierarchy", "models.Order", "--file", "shop/models.py")
     assert qualified == answer(nav_ws, nav_index, "hierarchy", ORDER)
     line = fails(nav_ws, nav_index, "callers", "no_such_function")
-    assert line.startswith("symfuse: error: name: no definition named 'no_such_function'")
+    assert line.startswith("symfuse: error: target: no definition named 'no_such_function'")
 
 
 def test_an_ambiguous_name_lists_the_candidates(nav_ws: Path, nav_index: Path) -> None:

@@ -78,5 +78,11 @@ def test_an_ambiguous_name_gets_one_answer_from_every_command(ws: tuple[Path, Pa
 
 
 def test_a_name_that_is_nothing_says_so(ws: tuple[Path, Path]) -> None:
-    assert "no definition named 'no_such_thing'" in run(ws, "get", "no_such_thing", code=1)
+    nothing = run(ws, "get", "no_such_thing", code=1)
+    assert nothing.startswith("symfuse: error: target: no definition named 'no_such_thing'")
+    unknown = run(ws, "callers", "minihttp/_client.py::Nope#class", code=1)
+    assert unknown.startswith("symfuse: error: target: unknown symbol")
+    for line in (nothing, unknown):  # the CLI's words, not the MCP tools'
+        assert "search_text" not in line
+        assert "get_symbol" not in line
     assert "is not an indexed file" in run(ws, "get", "minihttp/nothing.py", code=1)
