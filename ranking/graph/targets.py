@@ -143,10 +143,16 @@ def _file_key(index: Index, path: str) -> str | None:
 
 
 def one_of(found: list[Symbol], prefer: frozenset[Kind]) -> list[Symbol]:
-    """The definitions a name means: a class and its constructor are the class; of
-    several, those of a ``prefer`` kind when there are such."""
-    types = {s.symbol_id for s in found if s.kind in Kind.TYPES}
-    found = [s for s in found if s.kind is not Kind.CONSTRUCTOR or s.parent not in types]
+    """The definitions a name means: a class and its constructor are the class, a type
+    and its Rust ``impl`` blocks the type; of several, those of a ``prefer`` kind when
+    there are such."""
+    types = {s.symbol_id for s in found if s.kind in Kind.TYPES and s.kind is not Kind.OBJECT}
+    found = [
+        s
+        for s in found
+        if not (s.kind is Kind.CONSTRUCTOR and s.parent in types)
+        and not (s.kind is Kind.OBJECT and types and s.language == "rust")
+    ]
     preferred = [s for s in found if s.kind in prefer]
     return preferred if preferred and len(found) > 1 else found
 

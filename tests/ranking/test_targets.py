@@ -1,0 +1,40 @@
+"""One resolution of a target for every operation (issue 36, item 5): what a name means
+when one definition goes by several symbols."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from symfuse.indexer.model import Kind
+from symfuse.ranking.graph.targets import AmbiguousTarget, resolve_target
+from tests.support.index import index_of_fixture
+
+
+def test_a_rust_type_and_its_impl_blocks_are_the_type(tmp_path: Path) -> None:
+    index = index_of_fixture(tmp_path, "usages_truth/rust")
+    found = resolve_target(index, "Error")
+    assert not isinstance(found, str)
+    assert (found.symbol_id, found.kind) == ("src/error.rs::Error#enum", Kind.ENUM)
+
+
+def test_a_java_class_and_its_constructor_are_the_class(tmp_path: Path) -> None:
+    index = index_of_fixture(tmp_path, "usages_truth/java")
+    found = resolve_target(index, "ParseException")
+    assert not isinstance(found, str)
+    assert found.kind is Kind.CLASS
+
+
+def test_candidates_name_themselves_alone(tmp_path: Path) -> None:
+    """Each candidate's target resolves to that candidate: a qualified name where one
+    is unique, else path:line."""
+    index = index_of_fixture(tmp_path, "usages_truth/python")
+    with pytest.raises(AmbiguousTarget) as raised:
+        resolve_target(index, "get")
+    candidates = raised.value.candidates
+    assert [c.target for c in candidates] == ["Client.get", "AsyncClient.get", "Headers.get"]
+    for c in candidates:
+        again = resolve_target(index, c.target)
+        assert not isinstance(again, str)
+        assert again.symbol_id == c.symbol_id
