@@ -8,10 +8,10 @@ modules that answer that shape). A client's first such query would pay for them;
 first structures of a server's index, the warming thread asks one of each instead
 (:func:`answer_one_of_each`), so that every shape answers at its usual speed from the start.
 
-The questions are about the index's most central definition (the highest PageRank): a
-name, its camel humps (an abbreviation), a sentence as prose and as a commit subject, who
-calls it, and where it is used. Their answers are dropped; none reaches the query cache,
-the metrics or a client. Each waits while a client's query runs
+The questions are about the index's most central definition (:func:`central`): a name, its
+camel humps (an abbreviation), a sentence as prose and as a commit subject, who calls it,
+where it is used, and its source. Their answers are dropped; none reaches the query
+cache, the metrics or a client. Each waits while a client's query runs
 (:meth:`~symfuse.server.common.service.IndexService.give_way`): a first answer does not
 share the interpreter with work done for later ones.
 """
@@ -51,7 +51,10 @@ def questions(name: str) -> list[str]:
 
 
 def central(index: Index) -> int | None:
-    """The position of the index's most central definition (None: no definitions)."""
+    """The position of the index's most central definition, the highest PageRank (None: no
+    definitions). A typical definition would be cheaper to ask about, but its questions
+    need less (a definition nothing uses or calls reads no other file, resolves no import):
+    the most central one's answers go through every table its shapes build."""
     ranks = index.pagerank
     if not ranks.shape[0]:
         return None
@@ -59,10 +62,10 @@ def central(index: Index) -> int | None:
 
 
 def answer_one_of_each(service: IndexService, stop: Callable[[], bool]) -> bool:
-    """Ask one query of each shape about the current index's most central definition
-    (none when it has no definitions); return early, False, once ``stop()`` holds."""
+    """Ask one query of each shape about the current index's most central definition (none
+    when it has no definitions); return early, False, once ``stop()`` holds."""
     from symfuse.ranking.query import operations
-    from symfuse.ranking.query.requests import UsagesRequest
+    from symfuse.ranking.query.requests import GetRequest, UsagesRequest
     from symfuse.ranking.query.search_request import SearchRequest
 
     started = time.perf_counter()
@@ -82,6 +85,9 @@ def answer_one_of_each(service: IndexService, stop: Callable[[], bool]) -> bool:
             return False
         with service.reading() as current:
             operations.usages(current, UsagesRequest(target=symbol.symbol_id, limit=5))
+        service.give_way()
+        with service.reading() as current:  # its source: the files' real paths, their lines
+            operations.get(current, GetRequest(target=symbol.symbol_id))
     except (SymfuseError, OSError, ValueError) as exc:
         log.warning("answering the first queries ahead failed: %s", exc)
         return False
