@@ -2,9 +2,11 @@
 
 :class:`ShardHolder` loads the shard's index and ranking structures once and
 answers searches from memory. Before each answer it looks at the shard's
-manifest (one ``stat``): a shard deleted since is an error, a shard rebuilt
-since is loaded again (a corrupt one is an error), so a shard changed under a
-running server never answers from what is no longer there. Hits come back keyed
+manifest and the global statistics (two ``stat``): a shard deleted since is an
+error, a shard rebuilt since is loaded again (a corrupt one is an error), so a
+shard changed under a running server never answers from what is no longer there;
+when only the global statistics changed (another shard was rebuilt), its index is
+kept and its ranking structures re-weighed. Hits come back keyed
 as a multi-root index keys them (``alias/path``), so that ids from a sharded
 answer and from a combined index are the same.
 """
@@ -58,6 +60,7 @@ class ShardHolder:
     def __init__(self, directory: str) -> None:
         self.directory = Path(directory)
         self._loaded: Loaded | None = None
+        self.loads = 0  # times the shard's index was read (a rebuild elsewhere reads none)
         self._lock = threading.Lock()
 
     def search(self, request: SearchRequest) -> SearchResponse:
@@ -111,10 +114,15 @@ class ShardHolder:
     def _current(self) -> Loaded:
         stamp = self._stamp()
         with self._lock:
-            if self._loaded is None or self._loaded.stamp != stamp:
-                self._loaded = None  # the old copy is dropped before the new one is read
-                self._loaded = self._load(stamp)
-            return self._loaded
+            current = self._loaded
+            if current is None or current.stamp[:3] != stamp[:3]:
+                current = self._loaded = None  # the old copy goes before the new one is read
+                current = self._load(stamp)
+                self.loads += 1
+            elif current.stamp != stamp:  # another shard was rebuilt: new global statistics
+                current = self._reweighed(current, stamp)
+            self._loaded = current
+            return current
 
     def _stamp(self) -> Stamp:
         try:
@@ -146,6 +154,19 @@ class ShardHolder:
             raise ShardUnavailable(f"the index of shard {manifest.alias} is missing or corrupt")
         prepared = prepare(index, config.store.directory)
         return Loaded(stamp, manifest, index, self._global(prepared))
+
+    def _reweighed(self, loaded: Loaded, stamp: Stamp) -> Loaded:
+        """``loaded`` scoring by the global statistics now in place: its ranking structures
+        read again from its ranking file (they were re-weighed in memory), its index kept."""
+        from symfuse.ranking.api import prepare
+        from symfuse.server.shards.build import shard_config
+
+        manifest = loaded.manifest
+        config = shard_config(
+            self.directory, manifest.alias, manifest.root, chosen=manifest.discovery
+        )
+        prepared = prepare(loaded.index, config.store.directory)
+        return Loaded(stamp, manifest, loaded.index, self._global(prepared))
 
     def _global(self, prepared: Prepared) -> Prepared:
         """``prepared`` scoring as part of every shard (the global statistics written at

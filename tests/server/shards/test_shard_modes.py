@@ -188,3 +188,31 @@ def _release(fifo: Path, text: bytes) -> None:
     threading.Thread(target=write, daemon=True).start()
     assert done.wait(30), "the shard's reader never opened its manifest"
     fifo.unlink()
+
+
+def test_a_rebuilt_shard_reweighs_the_others_without_reading_their_index(
+    tmp_path: Path,
+) -> None:
+    """One repository changes: only its shard is built and read again; the others keep
+    their index and score by the new global statistics, exactly as if loaded afresh."""
+    roots = {
+        "tiny": word_repository(tmp_path / "repos", "tiny", 1, 2),
+        "middle": word_repository(tmp_path / "repos", "middle", 4, 5),
+        "large": word_repository(tmp_path / "repos", "large", 10, 8),
+    }
+    out = tmp_path / "out"
+    build_shards(roots, out)
+    fleet = Fleet(out)  # holders here: their loads are counted in this process
+    request = SearchRequest.from_mapping({"query": "ledger", "semantic": "off"})
+    before = dict(_hits(fleet.search(request)))
+    (Path(roots["middle"]) / "middle" / "extra.py").write_text(
+        "class LedgerNote:\n    '''A ledger's note on the ledger.'''\n"
+    )
+    outcomes = {r.alias: r.outcome for r in build_shards(roots, out)}
+    assert outcomes == {"tiny": "unchanged", "middle": "built", "large": "unchanged"}
+    after = fleet.search(request)
+    assert {a: h.loads for a, h in fleet.holders.items()} == {"tiny": 1, "middle": 2, "large": 1}
+    assert _hits(after) == _hits(Fleet(out).search(request))  # as loaded afresh
+    moved = [k for k, v in _hits(after) if k.startswith("large/") and before.get(k, v) != v]
+    assert moved, "the unchanged shard's scores follow the new global statistics"
+    fleet.close()
