@@ -9,7 +9,12 @@ order is, most significant first:
    the library's function, not a test's local ``var compile``;
 2. a definition before a variable that only binds an import
    (``var compile = require('./compile')``, ``const x = await import("./x")``);
-3. the identity channel's order: name length, then PageRank (``Model`` is
+3. the newest copy before older ones: a namesake under ``v3/`` after one under ``v4/``,
+   one under ``legacy/``, ``deprecated/`` or ``compat/`` after the others;
+4. a definition with a body before a declaration of it: an interface's or a trait's
+   method (Go's ``Handler.ServeHTTP`` after ``Engine.ServeHTTP``), a C prototype;
+5. a definition in a file named after it (``client.py``, ``Router.swift``) first;
+6. the identity channel's order: name length, then PageRank (``Model`` is
    django.db.models.Model, the most linked definition, not one of Django's many
    test-local ``class Model``).
 
@@ -32,9 +37,16 @@ from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.search_request import Channel, IncludeTests, SearchRequest
 from symfuse.ranking.search.filters import SymbolRoles
 
-# Steps of the key: the identity rank stays below ALIAS_STEP (ranks are int32).
-ALIAS_STEP = 1 << 32
-SIDE_STEP = 1 << 33
+# Steps of the key, most significant last: the identity rank stays below STEM_STEP (ranks
+# are int32).
+STEM_STEP = 1 << 31
+DECLARED_STEP = 1 << 32
+OLDER_STEP = 1 << 33
+ALIAS_STEP = 1 << 34
+SIDE_STEP = 1 << 35
+_DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
+_VERSION = re.compile(r"^v(\d+)$")
+_STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
 _BINDS_AN_IMPORT = re.compile(r"=\s*(?:await\s+)?(?:require|import)\s*\(")
 _VALUE_KINDS = frozenset({Kind.VARIABLE, Kind.CONSTANT})
 
@@ -73,7 +85,49 @@ def namesake_keys(
         (binds_an_import(symbols[int(p)]) for p in positions), dtype=np.bool_, count=len(at)
     )
     ranked += aliases.astype(np.int64) * ALIAS_STEP
+    ranked += _places(symbols, positions)
     if sides_last:
         ranked += filters.side_code(positions).astype(np.int64) * SIDE_STEP
     keys[at] = ranked
     return keys
+
+
+def declares_only(symbol: Symbol) -> bool:
+    """An interface's or trait's method, or a one-line prototype ending in ``;``."""
+    parent = symbol.parent or ""
+    if parent.endswith(_DECLARING):
+        return True
+    return symbol.line == symbol.end_line and symbol.signature.rstrip().endswith(";")
+
+
+def _places(symbols: Sequence[Symbol], positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Steps 3 to 5 of the order for the namesakes at ``positions``."""
+    chosen = [symbols[int(p)] for p in positions.tolist()]
+    versions = [_version(s.file) for s in chosen]
+    newest = max(versions)
+    keys = np.zeros(len(chosen), dtype=np.int64)
+    for i, symbol in enumerate(chosen):
+        folders = symbol.file.lower().split("/")[:-1]
+        if 0 <= versions[i] < newest or any(f in _STALE for f in folders):
+            keys[i] += OLDER_STEP
+        if declares_only(symbol):
+            keys[i] += DECLARED_STEP
+        if not _named_after(symbol):
+            keys[i] += STEM_STEP
+    return keys
+
+
+def _version(path: str) -> int:
+    """The highest version folder (``v4``) on ``path``; -1 for none."""
+    found = [int(m[1]) for f in path.split("/")[:-1] if (m := _VERSION.match(f.lower()))]
+    return max(found, default=-1)
+
+
+def _named_after(symbol: Symbol) -> bool:
+    """Whether the file's stem is the definition's name (case and ``_``/``-`` aside)."""
+    stem = symbol.file.rsplit("/", 1)[-1].split(".", 1)[0]
+    return _plain(stem) == _plain(symbol.name)
+
+
+def _plain(text: str) -> str:
+    return text.replace("_", "").replace("-", "").lower()

@@ -1,0 +1,49 @@
+"""Which of several definitions of one name comes first (issue 35, item 4): the newest
+copy (v4 over v3, not legacy), a definition with a body over an interface's declaration
+of it, the file named after it. On tests/fixtures/namesakes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from symfuse.indexer.index import Index
+from symfuse.ranking.api import SearchRequest
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.responses import SearchResponse
+from tests.support.index import index_of_fixture
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_fixture(tmp_path_factory.mktemp("namesakes"), "namesakes")
+
+
+def first_files(index: Index, query: str, count: int, **fields: Any) -> list[str]:
+    request = SearchRequest.from_mapping({"query": query, "limit": 5, **fields})
+    answer = operations.search(index, request)
+    assert isinstance(answer, SearchResponse)
+    return [item.symbol.file for item in answer.items[:count]]
+
+
+def test_the_newest_copy_comes_first(index: Index) -> None:
+    assert first_files(index, "ZodObject", 2) == ["src/v4/schemas.ts", "src/v3/types.ts"]
+
+
+@pytest.mark.parametrize("fields", [{}, {"kind": "method"}])
+def test_a_method_with_a_body_comes_before_the_interface_declaring_it(
+    index: Index, fields: dict[str, Any]
+) -> None:
+    assert first_files(index, "ServeHTTP", 2, **fields) == [
+        "server/engine.go",
+        "server/handler.go",
+    ]
+
+
+def test_the_file_named_after_it_then_the_others_then_legacy(index: Index) -> None:
+    assert first_files(index, "router", 3) == [
+        "server/router.py",
+        "server/helpers.py",
+        "legacy/router.py",
+    ]
