@@ -14,15 +14,16 @@ over 1M lines in all. Measured in this run:
    index and its ranking structures in one process).
 3. Agreement: for name queries (names of definitions sampled from the combined index),
    the merged top 10 of the shards against the combined index's top 10: same set,
-   same order, same first hit, overlap@10; ``--agreement`` measures only this, also
-   with name routing (``--route-names``: the shards asked per query), over shards and
-   a combined index built once in ``--work DIR`` and reused by later runs.
+   same order, same first hit, overlap@10; ``--agreement`` measures only the
+   agreement, over ``--cases`` queries of every shape and mode (:mod:`shard_agreement`),
+   also name-routed with ``--routed``, over shards and a combined index built once in
+   ``--work DIR`` and reused by later runs.
 4. Fan-out latency through MCP: ``symfuse mcp --shards --scheduler`` (the bench's own
    2-worker cluster) answering ``--queries`` searches through the SDK client (p50/p95),
    and ``symfuse mcp`` on the combined index for reference.
 5. The paper model: each shard's RSS in a process of its own (bytes per definition),
    fan-out latency against shard count (1 to 40 shards, the small ones repeated), and
-   what 10,000 repositories would need.
+   what 100, 1,000 and 10,000 repositories would need.
 
 Timing figures taken while other work runs on the machine are indicative.
 """
