@@ -42,25 +42,31 @@ class ShardGroup:
 
     def __init__(self, directories: dict[str, str]) -> None:
         self.holders = {alias: ShardHolder(d) for alias, d in directories.items()}
-        # a thread per shard and spares: a hung shard keeps its thread, the others run
+        # a thread per shard and spares: a hung shard keeps its thread (and is not asked
+        # again until it lets go of it), the others run
         self._pool = ThreadPoolExecutor(2 * len(directories) + 2, thread_name_prefix="shard")
+        self._stuck: dict[str, asyncio.Future[Any]] = {}
 
     async def ask(self, method: str, aliases: list[str], deadline: float, *args: Any) -> Any:
         """``method`` of each of ``aliases``' holders with ``args``, all within ``deadline``
         seconds (a :class:`GroupAnswer`)."""
         loop = asyncio.get_running_loop()
-        running = {
-            a: loop.run_in_executor(self._pool, getattr(self.holders[a], method), *args)
-            for a in aliases
-        }
+        errors: dict[str, str] = {}
+        running: dict[str, asyncio.Future[Any]] = {}
+        for alias in aliases:
+            if alias in self._stuck and not self._stuck[alias].done():
+                errors[alias] = f"the shard {alias} has not finished an earlier call yet"
+                continue  # one thread per shard at most, however long it hangs
+            call = getattr(self.holders[alias], method)
+            running[alias] = loop.run_in_executor(self._pool, call, *args)
         if running:
             await asyncio.wait(running.values(), timeout=deadline)
         answers: dict[str, Any] = {}
-        errors: dict[str, str] = {}
         late: list[str] = []
         for alias, future in running.items():
             if not future.done():
                 late.append(alias)
+                self._stuck[alias] = future
                 future.add_done_callback(_retrieved)  # its thread finishes on its own
             elif (exc := future.exception()) is not None:
                 errors[alias] = str(exc) or type(exc).__name__

@@ -171,6 +171,10 @@ def test_a_slow_shard_is_reported_when_the_deadline_passes(
         assert [e.repository for e in answer.errors] == ["tiny"]
         assert "timed out" in answer.errors[0].reason
         assert {i.symbol.root for i in answer.items} == {"middle", "large"}
+        again = fleet.search(request)  # still hung: named at once, not waited for again
+        assert [e.repository for e in again.errors] == ["tiny"]
+        assert "not finished an earlier call" in again.errors[0].reason
+        assert {i.symbol.root for i in again.items} == {"middle", "large"}
     finally:
         _release(manifest, text)
     fleet.close()
