@@ -65,3 +65,13 @@ def test_callers_and_impact_follow_the_receivers_type(ws: tuple[Path, Path]) -> 
     names = {i["name"] for f in impact["files"] for i in f["items"]}
     assert "replay" not in names
     assert {"get", "fetch", "main", "test_get"} <= names
+
+
+def test_callees_of_a_method_follow_the_receivers_type(ws: tuple[Path, Path]) -> None:
+    """Client.send's `response.read()` on a `Response(...)` is Response.read, not a test
+    class's read (issue 36: 'the callees of a method include a test's read')."""
+    root, index = ws
+    where = ["--root", str(root), "--index-dir", str(index), "-f", "json"]
+    callees = json.loads(run_symfuse(["callees", "Client.send", *where]).stdout)
+    reads = [i["symbol_id"] for i in callees["items"] if i["name"] == "read"]
+    assert reads == ["minihttp/_models.py::Response.read#method"]
