@@ -39,4 +39,5 @@ EXTRACTOR_VERSION = 15
 #    as usages do (callers and impact no longer list guesses that usages rule out).
 # 10: Python and JavaScript literals as receivers are builtin values; a return type written
 #     after a multi-line parameter list; Python annotations typing.Mapping[...], X | None.
-LINKER_VERSION = 10
+# 11: a method returning Self (Python) or this (TypeScript) returns its own class.
+LINKER_VERSION = 11

@@ -57,6 +57,7 @@ def by_receiver(
     return None
 
 
+_OWN = frozenset({"Self", "this"})  # a method's return type that is its own class
 _LITERALS = frozenset("{[\"'`")
 # what an annotation says is no type at all
 _ANY = frozenset({"Any", "object", "any", "unknown"})
@@ -116,10 +117,11 @@ def _types_of(
     home = resolver.index.files.get(callee.file)
     if home is None:
         return None
-    if callee.kind is Kind.CONSTRUCTOR:
+    returned = returned_type(callee.signature, callee.language)
+    if callee.kind is Kind.CONSTRUCTOR or (returned is not None and returned.name in _OWN):
+        # `Client()` through its constructor; `-> Self`, `): this`: the method's class
         owner = home.lookups().by_id.get(callee.parent or "")
         return (hits[0].confidence, [owner]) if owner is not None else None
-    returned = returned_type(callee.signature, callee.language)
     if returned is None:
         return None
     return _types_of(resolver, returned, callee.symbol_id, home)

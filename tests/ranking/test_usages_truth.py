@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.requests import UsagesRequest
 from tests.bench import truth_marked
-from tests.support.index import index_of_fixture
+from tests.support.index import index_of_fixture, index_of_tree
 
 
 @pytest.mark.parametrize("language", truth_marked.LANGUAGES)
@@ -47,3 +49,39 @@ def test_receiver_types_decide_even_among_guesses(tmp_path: Path, language: str)
     tally = truth_marked.score(index, tmp_path / "ws", min_confidence=0.0)
     assert [n for n in tally.notes if n.startswith("extra")] == []
     assert tally.recall == 1.0, tally.notes
+
+
+def test_a_method_returning_its_own_class_types_the_result(tmp_path: Path) -> None:
+    """`-> Self` (Python) and `): this` (TypeScript): a builder's result is the builder,
+    so `b.build()` is Builder.build, not Other.build, and not 'no workspace member'."""
+    python = (
+        "from typing import Self\n\n\n"
+        "class Builder:\n"
+        "    def named(self, name: str) -> Self:\n        return self\n\n"
+        "    def build(self) -> int:\n        return 1\n\n\n"
+        "class Other:\n    def build(self) -> int:\n        return 2\n\n\n"
+        "def make(builder: Builder) -> int:\n"
+        "    b = builder.named('x')\n"
+        "    return b.build()\n"
+    )
+    script = (
+        "export class Query {\n"
+        "  where(x: string): this { return this; }\n"
+        "  run(): number { return 1; }\n"
+        "}\n"
+        "export class Job { run(): number { return 2; } }\n"
+        "export function go(query: Query): number {\n"
+        "  const q = query.where('a');\n"
+        "  return q.run();\n"
+        "}\n"
+    )
+    index = index_of_tree(tmp_path, {"m.py": python, "q.ts": script})
+    for symbol_id, site in (
+        ("m.py::Builder.build#method", ("m.py", 19)),
+        ("q.ts::Query.run#method", ("q.ts", 8)),
+    ):
+        answer = operations.usages(index, UsagesRequest(symbol_id=symbol_id, min_confidence=0))
+        assert [(u.file, u.line, u.resolution) for u in answer.usages] == [(*site, "type")]
+    for other in ("m.py::Other.build#method", "q.ts::Job.run#method"):
+        answer = operations.usages(index, UsagesRequest(symbol_id=other, min_confidence=0))
+        assert not answer.usages
