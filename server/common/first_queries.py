@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.errors import SymfuseError
 from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind
 
 if TYPE_CHECKING:
     from symfuse.server.common.service import IndexService
@@ -34,6 +35,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _HUMPS = re.compile(r"[A-Z]|(?<![A-Za-z])[a-z]")
+_CODE_KINDS = frozenset(
+    {
+        Kind.CLASS,
+        Kind.FUNCTION,
+        Kind.METHOD,
+        Kind.CONSTRUCTOR,
+        Kind.INTERFACE,
+        Kind.STRUCT,
+        Kind.TRAIT,
+    }
+)
+_LOOKED_AT = 1000  # central definitions looked at for one of code
 
 
 def questions(name: str) -> list[str]:
@@ -51,19 +64,24 @@ def questions(name: str) -> list[str]:
 
 
 def central(index: Index) -> int | None:
-    """The position of the index's most central definition, the highest PageRank (None: no
-    definitions). A typical definition would be cheaper to ask about, but its questions
+    """The position of the index's most central definition of code, the highest PageRank
+    (None: no definitions). A typical definition would be cheaper to ask about, but its questions
     need less (a definition nothing uses or calls reads no other file, resolves no import):
     the most central one's answers go through every table its shapes build."""
     ranks = index.pagerank
     if not ranks.shape[0]:
         return None
+    symbols = index.symbols
+    for position in ranks.argsort()[::-1][:_LOOKED_AT].tolist():
+        if symbols[position].kind in _CODE_KINDS:  # not a heading or a configuration key
+            return int(position)
     return int(ranks.argmax())
 
 
 def answer_one_of_each(service: IndexService, stop: Callable[[], bool]) -> bool:
     """Ask one query of each shape about the current index's most central definition (none
-    when it has no definitions); return early, False, once ``stop()`` holds."""
+    when it has no definitions); return early, False, once ``stop()`` holds (True when
+    done, or when a question failed: it would fail again, and the failure is logged)."""
     from symfuse.ranking.query import operations
     from symfuse.ranking.query.requests import GetRequest, UsagesRequest
     from symfuse.ranking.query.search_request import SearchRequest
@@ -88,9 +106,9 @@ def answer_one_of_each(service: IndexService, stop: Callable[[], bool]) -> bool:
         service.give_way()
         with service.reading() as current:  # its source: the files' real paths, their lines
             operations.get(current, GetRequest(target=symbol.symbol_id))
-    except (SymfuseError, OSError, ValueError) as exc:
+    except (SymfuseError, OSError, ValueError) as exc:  # it would fail again: done
         log.warning("answering the first queries ahead failed: %s", exc)
-        return False
+        return True
     log.debug("first queries answered ahead in %.3f s", time.perf_counter() - started)
     return True
 
