@@ -26,7 +26,8 @@ from __future__ import annotations
 # 13: Rust items declared inside item-level macro invocations (`cfg_rt! { pub fn spawn }`).
 # 14: Teal files read as the Lua they compile to (types blanked, extract/teal.py).
 # 15: C/C++ macros alone on a line, as a template's last parameter, CONSTEXPR20-like ones.
-EXTRACTOR_VERSION = 15
+# 16: Elixir `@doc ~S"""..."""` sigils and docs of guarded clauses (`def f(x) when ...`).
+EXTRACTOR_VERSION = 16
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -40,4 +41,5 @@ EXTRACTOR_VERSION = 15
 # 10: Python and JavaScript literals as receivers are builtin values; a return type written
 #     after a multi-line parameter list; Python annotations typing.Mapping[...], X | None.
 # 11: a method returning Self (Python) or this (TypeScript) returns its own class.
-LINKER_VERSION = 11
+# 12: a script's receiver typed by a name imported from a package is unknown, not outside.
+LINKER_VERSION = 12

@@ -104,8 +104,13 @@ def _types_of(
     kind = RefKind.CALL if declared.returned else RefKind.TYPE
     hits = resolver.resolve_name(declared.name, declared.qualifier, kind, enclosing, entry)
     if not hits:
-        # an outside type (`d: dict`, `new Map()`); an outside call's result is unknown
+        # an outside type (`d: dict`, `new Map()`); an outside call's result is unknown,
+        # and so is a script's name from a package (`@/lib/client` may be a path alias
+        # into the workspace, which the resolver does not follow)
         outside = not declared.returned or receivers.is_type_like(declared.name)
+        if outside and family(entry.language) == "javascript":
+            head = (declared.qualifier or declared.name).split(".", 1)[0]
+            outside = head not in resolver.file_imports(entry)
         return (1.0, []) if outside else None
     types = [h for h in hits if h.target.kind in Kind.TYPE_TARGETS]
     if types:

@@ -85,3 +85,30 @@ def test_a_method_returning_its_own_class_types_the_result(tmp_path: Path) -> No
     for other in ("m.py::Other.build#method", "q.ts::Job.run#method"):
         answer = operations.usages(index, UsagesRequest(symbol_id=other, min_confidence=0))
         assert not answer.usages
+
+
+def test_a_scripts_type_from_a_package_is_unknown_not_outside(tmp_path: Path) -> None:
+    """`import { Client as Http } from "@/lib/client"` (a path alias into the workspace,
+    which the resolver does not follow): `client.get()` on `new Http()` stays a guess that lists
+    Client.get, where `new Map().get()` (a global) is no use of it."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "src/lib/client.ts": (
+                "export class Client { get(u: string): number { return 1; } }\n"
+                "export class Cache { get(k: string): number { return 2; } }\n"
+            ),
+            "src/app.ts": (
+                'import { Client as Http } from "@/lib/client";\n'
+                "export function main(): number {\n"
+                "  const seen = new Map<string, number>();\n"
+                "  seen.get('x');\n"
+                "  const client = new Http();\n"
+                "  return client.get('/');\n"
+                "}\n"
+            ),
+        },
+    )
+    request = UsagesRequest(symbol_id="src/lib/client.ts::Client.get#method", min_confidence=0)
+    lines = [u.line for u in operations.usages(index, request).usages if u.file == "src/app.ts"]
+    assert lines == [6]
