@@ -38,24 +38,28 @@
     (binary_operator left: (call target: (identifier) @name))])
   (#any-of? @_kw "defmacro" "defmacrop")) @definition.macro
 
-; `@doc "..."` (and an optional `@spec` after it) right before a def
+; `@doc "..."` or `@doc ~S"""..."""` (and an optional `@spec` after it) right before a def
 ((unary_operator
-   operand: (call target: (identifier) @_d (arguments (string (quoted_content) @doc))))
+   operand: (call target: (identifier) @_d
+     (arguments [(string (quoted_content) @doc) (sigil (quoted_content) @doc)])))
  .
  (call
    target: (identifier) @_kw
-   (arguments . [(identifier) @name (call target: (identifier) @name)]))
+   (arguments . [(identifier) @name (call target: (identifier) @name)
+                 (binary_operator left: (call target: (identifier) @name))]))
  @definition.function
  (#eq? @_d "doc")
  (#any-of? @_kw "def" "defp"))
 ((unary_operator
-   operand: (call target: (identifier) @_d (arguments (string (quoted_content) @doc))))
+   operand: (call target: (identifier) @_d
+     (arguments [(string (quoted_content) @doc) (sigil (quoted_content) @doc)])))
  .
  (unary_operator operand: (call target: (identifier) @_s))
  .
  (call
    target: (identifier) @_kw
-   (arguments . [(identifier) @name (call target: (identifier) @name)]))
+   (arguments . [(identifier) @name (call target: (identifier) @name)
+                 (binary_operator left: (call target: (identifier) @name))]))
  @definition.function
  (#eq? @_d "doc")
  (#eq? @_s "spec")
