@@ -114,7 +114,10 @@ def resolve_target(
         home = paths.resolve_file(index, place.group(1), argument="target")
         found = symbol_at(index, home, int(place.group(2)))
         if found is None:
-            raise NotFound(f"target: no definition contains line {place.group(2)} of {home}")
+            raise NotFound(
+                f"target: no definition contains line {place.group(2)} of {home}; "
+                "its outline (the path alone) lists its definitions"
+            )
         return found
     key = _file_key(index, text)
     if key is not None and files:

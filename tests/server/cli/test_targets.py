@@ -86,3 +86,11 @@ def test_a_name_that_is_nothing_says_so(ws: tuple[Path, Path]) -> None:
         assert "search_text" not in line
         assert "get_symbol" not in line
     assert "is not an indexed file" in run(ws, "get", "minihttp/nothing.py", code=1)
+
+
+def test_a_line_with_no_definition_says_so(ws: tuple[Path, Path]) -> None:
+    line = run(ws, "callers", "minihttp/_client.py:2", code=1)
+    assert line == (
+        "symfuse: error: target: no definition contains line 2 of minihttp/_client.py; "
+        "its outline (the path alone) lists its definitions"
+    )
