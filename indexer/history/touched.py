@@ -21,7 +21,7 @@ from symfuse.indexer.extract.prepass import PREPASS
 from symfuse.indexer.extract.tags import extract_tree
 from symfuse.indexer.files import headers as header_language
 from symfuse.indexer.files import languages
-from symfuse.indexer.files.source import BOM, strip_bom
+from symfuse.indexer.files.source import as_utf8, declared_encoding, strip_bom
 from symfuse.indexer.history.gitlog import Hunk
 from symfuse.indexer.history.records import Change, TouchedDef
 from symfuse.indexer.model import Kind
@@ -76,15 +76,19 @@ def parse(
     if language is None:
         return None
     parser = languages.parser(language)
-    if PREPASS.get(language) is None and not source.startswith(BOM):
+    prepass = PREPASS.get(language)
+    if declared_encoding(source) is not None:  # a PEP 263 cookie, a wide BOM: as indexed
+        text = strip_bom(as_utf8(source))
+        return Parsed(language, text, parser.parse(prepass(text) if prepass else text))
+    text = strip_bom(source)
+    rewritten = prepass(text) if prepass else text
+    if text is source and rewritten == text:  # what is parsed is the blob itself
         if base is not None and base.language == language and hunks:
             tree = base.tree.copy()
             if _edit(tree, base.source, source, hunks):
                 return Parsed(language, source, parser.parse(source, tree))
         return Parsed(language, source, parser.parse(source))
-    prepass = PREPASS.get(language)
-    text = strip_bom(source)
-    return Parsed(language, text, parser.parse(prepass(text) if prepass else text))
+    return Parsed(language, text, parser.parse(rewritten))
 
 
 def _line_starts(source: bytes) -> list[int]:

@@ -59,6 +59,18 @@ def test_without_hunks_definitions_are_compared_by_their_text() -> None:
     assert [(d.qualified, d.change) for d in changed] == [("a", Change.MODIFIED)]
 
 
+def test_a_declared_encoding_is_read_as_the_index_reads_it() -> None:
+    # PEP 263: a Latin-1 file's non-ASCII names are whole (read as UTF-8 they were cut)
+    latin = "# -*- coding: latin-1 -*-\ndef café_name():\n    return 'é'\n".encode("latin-1")
+    parsed = parse("m.py", latin)
+    assert parsed is not None
+    assert [d.qualified for d in definitions("m.py", parsed)] == ["café_name"]
+    wide = "\ufeffdef naïve():\n    return 1\n".encode("utf-16")
+    parsed = parse("w.py", wide)
+    assert parsed is not None
+    assert [d.qualified for d in definitions("w.py", parsed)] == ["naïve"]
+
+
 def test_an_incremental_parse_finds_what_a_fresh_parse_finds() -> None:
     base = parse("m.py", MODELS_1.encode())
     hunks = [
