@@ -347,3 +347,21 @@ def test_the_first_queries_answered_ahead_give_way_to_a_client(tmp_path: Path) -
             until(service, prepared(service))  # the structures do not wait for it
             assert service.status().warmed is False  # the questions ahead do
         until(service, lambda: service.status().warmed)
+
+
+def test_stored_structures_load_while_the_stored_index_is_checked(tmp_path: Path) -> None:
+    """A warm start: the stored structures are in place before the stored index has been
+    checked against the files (the check is held here by the index's write lock)."""
+    from tests.support.index import index_writer_busy
+
+    with running(tmp_path, quiet=0.0) as service:  # the first run stores both
+        until(service, prepared(service))
+    with (
+        index_writer_busy(tmp_path / "index") as release,
+        running(tmp_path, quiet=0.0) as service,  # ready: the stored index is loaded
+    ):
+        until(service, prepared(service))
+        assert service.status().index.indexing is True  # still checking
+        release()
+        until(service, lambda: not service.status().index.indexing)
+        until(service, prepared(service))
