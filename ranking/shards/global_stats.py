@@ -12,10 +12,11 @@ differently from the same symbols inside a combined index. What each depends on:
   corpus's model: it stays the shard's own (its cosine is bounded in 0..1, so the
   scores are on one scale, but not equal to the combined index's);
 - structural and the identity channel's tie-break (PageRank, :mod:`symfuse.indexer.link.pagerank`):
-  ranks sum to 1 over one graph, so a symbol of a shard of ``n`` out of ``N``
-  symbols weighs ``n / N`` of its shard rank. That is exact for repositories that
-  do not reference each other (PageRank of disconnected components with the
-  dangling mass spread over every node) and close when they do.
+  for repositories that do not reference each other a shard's ranks are the combined
+  ranks times one factor (:func:`pagerank_scale`), which depends on every shard's
+  dangling mass (ranks of nodes without out-edges, spread over all nodes), so each
+  shard's is summed into the statistics (:func:`pagerank_weight`); where repositories
+  reference each other it is close, not equal.
 
 :class:`CorpusStats` holds one index's figures (:func:`stats_of`) and their sum
 (:meth:`CorpusStats.merged`); :func:`with_stats` re-weighs a shard's prepared
@@ -35,12 +36,13 @@ import numpy.typing as npt
 from scipy import sparse
 
 from symfuse.indexer.errors import IndexCorrupt
+from symfuse.indexer.link.pagerank import DAMPING
 from symfuse.ranking.channels.lexical import B, LexicalIndex, idf
 from symfuse.ranking.channels.similarity import RepositoryEmbedder
 from symfuse.ranking.prepared.columns import Columns
 from symfuse.ranking.prepared.structures import Prepared
 
-STATS_FORMAT = 2  # 2: documents count definitions, not file units
+STATS_FORMAT = 3  # 2: documents count definitions, not file units; 3: pagerank_weight
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,22 +54,24 @@ class CorpusStats:
     body_total: float  # sum of the bodies' lengths
     df: dict[str, int]  # lexical document frequency (head or body)
     similarity_df: dict[str, int]  # document frequency in the similarity counts
+    pagerank_weight: float = 0.0  # the graph's dangling mass over its teleport level
 
     @classmethod
     def merged(cls, parts: Iterable[CorpusStats]) -> CorpusStats:
         """The statistics of the union of disjoint corpora."""
-        documents, head, body = 0, 0.0, 0.0
+        documents, head, body, weight = 0, 0.0, 0.0, 0.0
         df: dict[str, int] = {}
         similarity_df: dict[str, int] = {}
         for part in parts:
             documents += part.documents
             head += part.head_total
             body += part.body_total
+            weight += part.pagerank_weight
             for term, count in part.df.items():
                 df[term] = df.get(term, 0) + count
             for term, count in part.similarity_df.items():
                 similarity_df[term] = similarity_df.get(term, 0) + count
-        return cls(documents, head, body, df, similarity_df)
+        return cls(documents, head, body, df, similarity_df, weight)
 
     def to_bytes(self) -> bytes:
         data = {"format": STATS_FORMAT, **dataclasses.asdict(self)}
@@ -85,14 +89,65 @@ class CorpusStats:
             raise IndexCorrupt(f"global statistics are unreadable: {exc}") from exc
 
 
-def stats_of(prepared: Prepared) -> CorpusStats:
-    """One index's statistics, read from its prepared structures."""
-    lexical = lexical_stats(prepared.lexical, ~prepared.filters.units())
+def stats_of(prepared: Prepared, edges: Edges | None = None) -> CorpusStats:
+    """One index's statistics, read from its prepared structures (and its graph's
+    ``edges``, source and target positions, for the PageRank figure)."""
+    units = prepared.filters.units()
+    lexical = lexical_stats(prepared.lexical, ~units)
     embedder = prepared.similarity
     terms = _columns(embedder.term_ids, embedder.tfidf.shape[1])
     counts = _df_of_idf(embedder.idf, lexical.documents)
     similarity_df = {t: int(counts[c]) for t, c in terms.items() if counts[c]}
-    return dataclasses.replace(lexical, similarity_df=similarity_df)
+    weight = 0.0 if edges is None else pagerank_weight(prepared.pagerank, units, edges)
+    return dataclasses.replace(lexical, similarity_df=similarity_df, pagerank_weight=weight)
+
+
+Edges = tuple[npt.NDArray[np.integer], npt.NDArray[np.integer]]  # (sources, targets)
+
+
+def pagerank_weight(
+    ranks: npt.NDArray[np.float64], units: npt.NDArray[np.bool_], edges: Edges
+) -> float:
+    """``a = D / k``: the dangling mass ``D`` of one graph's ranks (nodes, file units
+    left out, with no edge to another node) over its teleport level
+    ``k = (d D + 1 - d) / n``; the figure :func:`pagerank_scale` sums over shards."""
+    nodes = ~units
+    n = int(nodes.sum())
+    if not n:
+        return 0.0
+    src, dst = (np.asarray(e, dtype=np.int64) for e in edges)
+    known = (src >= 0) & (dst >= 0) & (src < units.shape[0]) & (dst < units.shape[0])
+    src, dst = src[known], dst[known]
+    inside = nodes[src] & nodes[dst]
+    leaving = np.zeros(units.shape[0], dtype=np.bool_)
+    leaving[src[inside]] = True
+    dangling = float(ranks[nodes & ~leaving].sum() / max(float(ranks[nodes].sum()), 1e-300))
+    return dangling / _level(dangling, n)
+
+
+def _level(dangling: float, n: int) -> float:
+    return (DAMPING * dangling + 1 - DAMPING) / n
+
+
+def pagerank_scale(own: CorpusStats, stats: CorpusStats) -> float:
+    """The factor that turns a shard's PageRank (its own graph, summing to 1) into the
+    combined graph's, for graphs that do not link each other.
+
+    In the combined graph, ranks within one component solve ``r = d M^T r + k 1`` with
+    the level ``k = (d D + 1 - d) / N`` (``D`` the dangling mass of all components),
+    alone they solve it with the shard's own level; the equation is linear in ``k``, so
+    ``r_combined = r_shard * k / k_shard``. Each component's dangling mass is then
+    ``k * a`` (:func:`pagerank_weight`), so ``D = k A`` with ``A`` the sum of every
+    shard's ``a``, which gives ``D = (1 - d) A / (N - d A)``."""
+    n, a = own.documents, own.pagerank_weight
+    if not n or not stats.documents:
+        return 1.0
+    if not stats.pagerank_weight:  # no graph figures: the share of the nodes
+        return n / stats.documents
+    big_a, big_n = stats.pagerank_weight, stats.documents
+    dangling = (1 - DAMPING) * big_a / (big_n - DAMPING * big_a)
+    mine = a * (1 - DAMPING) / (n - a * DAMPING)  # this shard's D, from a = D / k(D)
+    return _level(dangling, big_n) / _level(mine, n)
 
 
 def lexical_stats(
@@ -158,16 +213,28 @@ def _lengths(s: npt.NDArray[np.float64], average: float) -> npt.NDArray[np.float
     return out
 
 
-def with_stats(prepared: Prepared, stats: CorpusStats) -> Prepared:
-    """``prepared`` (one shard's) scoring as part of the corpus ``stats`` describes."""
+def with_stats(prepared: Prepared, stats: CorpusStats, own: CorpusStats | None = None) -> Prepared:
+    """``prepared`` (one shard's, whose own statistics are ``own``) scoring as part of the
+    corpus ``stats`` describes."""
     n = int((~prepared.filters.units()).sum())  # ranked definitions (units rank 0)
-    share = n / stats.documents if stats.documents else 1.0
+    if own is None:
+        own = CorpusStats(n, 0.0, 0.0, {}, {})
     return dataclasses.replace(
         prepared,
         lexical=lexical_with(prepared.lexical, stats, ~prepared.filters.units()),
         similarity=_similarity(prepared.similarity, stats),
-        pagerank=prepared.pagerank * share,
+        pagerank=_rounded(prepared.pagerank * pagerank_scale(own, stats)),
     )
+
+
+def _rounded(ranks: npt.NDArray[np.float64], bits: int = 24) -> npt.NDArray[np.float64]:
+    """``ranks`` to ``bits`` bits of mantissa: the nodes a combined graph ranks equal (every
+    node nothing refers to gets the teleport level alone) stay equal across shards, each
+    computed to its own convergence (about 1e-9 apart), so that ties are broken by position
+    as one index breaks them, not by the last bits of each shard's iteration."""
+    mantissa, exponent = np.frexp(ranks)
+    out: npt.NDArray[np.float64] = np.ldexp(np.round(mantissa * 2.0**bits) / 2.0**bits, exponent)
+    return out
 
 
 def lexical_with(

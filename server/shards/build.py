@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.files.discover import DiscoveryConfig
 from symfuse.indexer.store.atomic import atomic_write
 from symfuse.server.shards.manifest import (
@@ -116,7 +117,8 @@ def build_one(job: BuildJob) -> ShardBuilt:
         config = shard_config(directory, job.alias, job.root, job.jobs, job.chosen)
         index, report = update_index(config)
         prepared = prepare(index, config.store.directory)  # ranking structures, in the shard
-        atomic_write(directory / STATS, stats_of(prepared).to_bytes())
+        edges = (index.edges.src, index.edges.dst)  # the graph's, for PageRank's figure
+        atomic_write(directory / STATS, stats_of(prepared, edges).to_bytes())
         atomic_write(directory / NAMES, names_bytes(s.name for s in index.symbols))
         seconds = time.perf_counter() - started
         counts = {k: v for k, v in report.counts.items() if isinstance(v, int | dict)}
@@ -148,13 +150,24 @@ def plan(
         except (OSError, ValueError):
             existing = None
         folder = shard_dir(out, alias)
-        has_stats = (folder / STATS).is_file() and (folder / NAMES).is_file()
+        has_stats = _readable_stats(folder) and (folder / NAMES).is_file()
         if existing is not None and existing.up_to_date(root, source, chosen) and has_stats:
             current.append(alias)
         else:
             todo.append(BuildJob(alias, root, str(out), source, jobs, chosen))
     todo.sort(key=lambda j: -j.source.size)
     return todo, current
+
+
+def _readable_stats(folder: Path) -> bool:
+    """Whether the shard's statistics are there in today's format (else it is rebuilt)."""
+    from symfuse.ranking.api import CorpusStats
+
+    try:
+        CorpusStats.from_bytes((folder / STATS).read_bytes())
+    except (OSError, IndexCorrupt):
+        return False
+    return True
 
 
 def build_shards(

@@ -31,6 +31,7 @@ from symfuse.server.shards.manifest import (
     GLOBAL_STATS,
     INDEX,
     MANIFEST,
+    STATS,
     ShardManifest,
     read_manifest,
 )
@@ -180,7 +181,10 @@ class ShardHolder:
         except OSError as exc:
             raise ShardUnavailable(f"the global statistics cannot be read: {exc}") from exc
         try:
-            return with_stats(prepared, CorpusStats.from_bytes(raw))
+            own = CorpusStats.from_bytes((self.directory / STATS).read_bytes())
+            return with_stats(prepared, CorpusStats.from_bytes(raw), own)
+        except OSError as exc:
+            raise ShardUnavailable(f"the shard's statistics cannot be read: {exc}") from exc
         except IndexCorrupt as exc:
             raise ShardUnavailable(f"the shard directory's {exc}") from exc
 

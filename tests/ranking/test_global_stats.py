@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from symfuse.indexer.link.pagerank import pagerank
 from symfuse.ranking.channels import lexical
 from symfuse.ranking.channels.documents import build_documents
 from symfuse.ranking.shards.global_stats import (
@@ -18,6 +19,8 @@ from symfuse.ranking.shards.global_stats import (
     head_lengths,
     lexical_stats,
     lexical_with,
+    pagerank_scale,
+    pagerank_weight,
 )
 from tests.support.symbols import make_symbol
 
@@ -54,3 +57,33 @@ def test_a_part_with_the_summed_statistics_scores_as_the_whole() -> None:
         assert got == pytest.approx(expected, rel=1e-5)
         differs += alone != pytest.approx(expected, rel=1e-5)
     assert differs == 4  # each part's own statistics score otherwise
+
+
+def test_shard_pagerank_scaled_is_the_pagerank_of_the_union_of_disjoint_graphs() -> None:
+    """Three graphs of different sizes and dangling shares: each one's ranks alone, times
+    :func:`pagerank_scale`, are the ranks of their union (computed directly); the share
+    of the nodes (``n / N``) is not."""
+    rng = np.random.default_rng(40)
+    graphs = []
+    for n, edges, sinks in ((5, 6, 3), (40, 120, 5), (200, 300, 150)):
+        src = rng.integers(0, n - sinks, edges)  # the last ``sinks`` nodes have no out-edge
+        graphs.append((n, src, rng.integers(0, n, edges)))
+    parts, own = [], []
+    for n, src, dst in graphs:
+        ranks = pagerank(n, src, dst)
+        weight = pagerank_weight(ranks, np.zeros(n, dtype=np.bool_), (src, dst))
+        parts.append(ranks)
+        own.append(CorpusStats(n, 0.0, 0.0, {}, {}, weight))
+    offsets = np.cumsum([0] + [n for n, _s, _d in graphs])
+    union = pagerank(
+        int(offsets[-1]),
+        np.concatenate([s + o for (_n, s, _d), o in zip(graphs, offsets, strict=False)]),
+        np.concatenate([d + o for (_n, _s, d), o in zip(graphs, offsets, strict=False)]),
+    )
+    total = CorpusStats.merged(own)
+    scaled = np.concatenate([r * pagerank_scale(o, total) for r, o in zip(parts, own, strict=True)])
+    assert scaled == pytest.approx(union, rel=1e-6)
+    shares = np.concatenate(
+        [r * o.documents / total.documents for r, o in zip(parts, own, strict=True)]
+    )
+    assert shares != pytest.approx(union, rel=1e-3)
