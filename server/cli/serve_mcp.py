@@ -148,6 +148,7 @@ def _indexing(config: IndexConfig, options: MCPOptions) -> IndexService:
 
     preload_parsers()
     service = IndexService(config, warm=options.warm)
+    service.hold_work_ahead()  # until the server is up (Backend.start)
     service.start(watch=options.watch, debounce_ms=options.debounce_ms)
     return service
 

@@ -123,6 +123,8 @@ class IndexService:
         self._warmed = False  # the first queries were answered ahead (:meth:`_answer_ahead`)
         self._asking = 0  # clients' queries running (:meth:`_asked`)
         self._thread = threading.local()  # .warming: this is the warming thread
+        self._serving = threading.Event()  # cleared: hold the work ahead (hold_work_ahead)
+        self._serving.set()
         self._warmer: threading.Thread | None = None
         self._seen: tuple[int, int] | None = None  # the index the warming thread saw last
         self._since = 0.0  # when it first saw it
@@ -150,6 +152,16 @@ class IndexService:
             warmer = threading.Thread(target=self._warm, name="symfuse-warm", daemon=True)
             warmer.start()  # then kept: stop() never joins a thread that has not started
             self._warmer = warmer
+
+    def hold_work_ahead(self) -> None:
+        """Until :meth:`serving`, build only what a first answer needs (a server starting
+        this before its protocol library loads: the rest would compete with that load)."""
+        self._serving.clear()
+
+    def serving(self) -> None:
+        """The front end is up: the work ahead of later queries may start."""
+        self._serving.set()
+        self._notify()
 
     def watch(self, debounce_ms: int = 50) -> None:
         """Follow the roots (when a client that was to report changes will not)."""
@@ -324,6 +336,8 @@ class IndexService:
 
     def status(self) -> ServiceStatus:
         """The one status both servers report (never waits for the first index)."""
+        from symfuse.ranking.api import semantic_status
+
         live = self.live
         index_status = live.status()
         with live.reading() as index:
@@ -337,7 +351,7 @@ class IndexService:
             index_dir=self.config.store.directory,
             stale_files=tuple(live.pending_paths()),
             languages=languages,
-            similarity_model=_semantic_status(),
+            similarity_model=semantic_status(),
             warmed=self._warmed,
         )
 
@@ -418,19 +432,18 @@ class IndexService:
         if prepared is not None:
             # built (here or by a query): the name texts' suffix arrays, which a one-shot
             # search does without (it speeds up a common name's substring lookup)
+            if not self._serving.is_set():
+                return None  # the rest is for later queries: once the front end is up
             if prepared.names.index_suffixes(self._indexed):
                 self._indexed = prepared.names
                 give_back()  # the suffix sort's temporaries
-                with self._changes:
-                    self._version += 1
-                    self._changes.notify_all()
+                self._notify()
             compile_queries(current, self._compiled)
             if not self._warmed and not status.indexing:  # (a stored index: once checked)
                 self._answer_ahead(current)
             return None
-        # nothing to build until the first index is done; but a stored index's stored
-        # structures load while it is checked against the files (mostly unchanged: else
-        # they answer, stale, until the changed index has its own)
+        # nothing to build until the first index is done; but a stored index's structures
+        # load while it is checked (if it changed, they answer, stale, until its own are)
         loading = self._prepared is None and self._has_stored()
         if not status.ready or (status.indexing and not loading):
             return None
@@ -455,15 +468,12 @@ class IndexService:
             self._after_prepare(index, lambda: self._interrupted(index))
 
     def _answer_ahead(self, index: Index) -> None:
-        """One query of each shape on the first index with structures (once per service:
-        later indexes rebuild what an edit changed, a smaller cost)."""
+        """One query of each shape, once per service (later indexes change by an edit)."""
         from symfuse.server.common.first_queries import answer_one_of_each
 
         if answer_one_of_each(self, lambda: self._interrupted(index)):
-            with self._changes:
-                self._warmed = True
-                self._version += 1
-                self._changes.notify_all()
+            self._warmed = True
+            self._notify()
 
     def _build(self, index: Index) -> Prepared:
         """The structures of ``index``: built here unless another thread built them while
@@ -487,9 +497,3 @@ class IndexService:
         """Whether work after a build should stop: stopping, a query waits for new
         structures, or ``index`` is no longer the one with structures."""
         return self._stopping or self._wanted or self.prepared_for(index) is None
-
-
-def _semantic_status() -> str:
-    from symfuse.ranking.api import semantic_status
-
-    return semantic_status()

@@ -110,6 +110,7 @@ class Backend:
 
     def start(self) -> None:
         self.service.start(watch=self.options.watch, debounce_ms=self.options.debounce_ms)
+        self.service.serving()  # the SDK is loaded: the work ahead may compete with nothing
         self.history.start()
 
     def stop(self) -> None:
