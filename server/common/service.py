@@ -121,10 +121,9 @@ class IndexService:
         self._stopping = False
         self._started = False
         self._warmed = False  # the first queries were answered ahead (:meth:`_answer_ahead`)
-        self._asking = 0  # clients' queries running (:meth:`_asked`)
+        self._asking = 0  # clients' queries running (:meth:`asking`)
         self._thread = threading.local()  # .warming: this is the warming thread
-        self._serving = threading.Event()  # cleared: hold the work ahead (hold_work_ahead)
-        self._serving.set()
+        self._held = False  # the work ahead waits for serving() (hold_work_ahead)
         self._warmer: threading.Thread | None = None
         self._seen: tuple[int, int] | None = None  # the index the warming thread saw last
         self._since = 0.0  # when it first saw it
@@ -156,11 +155,11 @@ class IndexService:
     def hold_work_ahead(self) -> None:
         """Until :meth:`serving`, build only what a first answer needs (a server starting
         this before its protocol library loads: the rest would compete with that load)."""
-        self._serving.clear()
+        self._held = True
 
     def serving(self) -> None:
         """The front end is up: the work ahead of later queries may start."""
-        self._serving.set()
+        self._held = False
         self._notify()
 
     def watch(self, debounce_ms: int = 50) -> None:
@@ -222,11 +221,11 @@ class IndexService:
     @contextmanager
     def reading(self) -> Iterator[Index]:
         """The current index, locked against changes while the caller reads it."""
-        with self._asked(), self.live.reading() as index:
+        with self.asking(), self.live.reading() as index:
             yield index
 
     @contextmanager
-    def _asked(self) -> Iterator[None]:
+    def asking(self) -> Iterator[None]:
         """A client's query (any thread but the warming one's) runs meanwhile."""
         if getattr(self._thread, "warming", False):
             yield
@@ -241,10 +240,9 @@ class IndexService:
                 self._changes.notify_all()
 
     def give_way(self) -> None:
-        """Block while a client's query runs: the warming thread's work ahead waits, so
-        that a first answer shares the interpreter with nothing it does not need."""
+        """Block while a client's query runs (:meth:`asking`): work ahead waits for it."""
         with self._changes:
-            self._changes.wait_for(lambda: self._stopping or not self._asking)
+            self._changes.wait_for(lambda: self._stopping or self._wanted or not self._asking)
 
     def current(self) -> Index:
         with self.live.reading() as index:
@@ -288,7 +286,7 @@ class IndexService:
         """The current index with its structures; while they are rebuilt, the earlier
         index with its own (stale) rather than a wait; on a cold start the current
         index with structures built now (or by the warming thread, if it is at it)."""
-        with self._asked(), self.live.reading() as index:
+        with self.asking(), self.live.reading() as index:
             ranking = self.ranking(index)
             if ranking.previous is None:
                 prepared = ranking.prepared or self._build(index)
@@ -432,8 +430,11 @@ class IndexService:
         if prepared is not None:
             # built (here or by a query): the name texts' suffix arrays, which a one-shot
             # search does without (it speeds up a common name's substring lookup)
-            if not self._serving.is_set():
+            if self._held:
                 return None  # the rest is for later queries: once the front end is up
+            if self._asking:  # ... and once a client's query is answered
+                self.give_way()
+                return 0.0
             if prepared.names.index_suffixes(self._indexed):
                 self._indexed = prepared.names
                 give_back()  # the suffix sort's temporaries

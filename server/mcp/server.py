@@ -171,7 +171,7 @@ class Backend:
         inner = tool_function(name, model, run, returns, surface)
 
         def observed(**arguments: Any) -> Any:
-            with self.observer.query(name) as query:
+            with self.service.asking(), self.observer.query(name) as query:
                 call = _Call(query)
                 token = _CALL.set(call)
                 try:
