@@ -359,9 +359,18 @@ _TYPE_KINDS = frozenset(
 )
 
 
+# A generic type written with its arguments, and nothing else: `IPipelineBehavior<TRequest,
+# TResponse>` asks for the type (a member after it, `Impl<T>.Handle`, asks for the member).
+_GENERIC_TYPE = re.compile(r"\s*([A-Z][\w$]*)<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>\s*")
+
+
 def named_types(query: str) -> list[str]:
     """The capitalised words past the first of ``query`` that a kind noun follows within
-    two words or just precedes (``the Value data type``: ``Value``)."""
+    two words or just precedes (``the Value data type``: ``Value``), or the generic type
+    the whole query writes (``IPipelineBehavior<TRequest, TResponse>``)."""
+    generic = _GENERIC_TYPE.fullmatch(query)
+    if generic is not None:
+        return [generic.group(1)]
     words = query.split()
     out = []
     for i, raw in enumerate(words):

@@ -53,3 +53,8 @@ def test_a_file_whose_path_holds_the_words_rises(index: Index) -> None:
     lifted = {i.symbol.file for i in items if any(a.reason == PATH_REASON for a in i.adjustments)}
     assert "types/options.py" in lifted
     assert "decoding/values.py" not in lifted
+
+
+def test_a_generic_type_written_with_its_arguments_is_that_type(index: Index) -> None:
+    first = answer(index, "IPipelineBehavior<TRequest, TResponse>").items[0]
+    assert (first.symbol.fqn, first.symbol.kind.value) == ("IPipelineBehavior", "interface")
