@@ -42,4 +42,5 @@ EXTRACTOR_VERSION = 16
 #     after a multi-line parameter list; Python annotations typing.Mapping[...], X | None.
 # 11: a method returning Self (Python) or this (TypeScript) returns its own class.
 # 12: a script's receiver typed by a name imported from a package is unknown, not outside.
-LINKER_VERSION = 12
+# 13: a bare name links inside its own repository (workspace root) only.
+LINKER_VERSION = 13

@@ -62,7 +62,7 @@ class Resolver:
         self.symbols = index.symbols
         self.by_name = index.by_name
         self._by_fqn = index.by_fqn
-        self._bare: dict[tuple[str, RefKind, bool, str], list[Resolution]] = {}
+        self._bare: dict[tuple[str, bool, RefKind, str, str], list[Resolution]] = {}
         self._imports: dict[str, Bindings] = {}
         self._groups: tuple[str | None, list[LinkGroup]] = (None, [])
         self._outside_cache: dict[tuple[str, str, str, RefKind], list[Resolution]] = {}
@@ -438,21 +438,21 @@ class Resolver:
     def _by_bare_name(
         self, name: str, qualified: bool, kind: RefKind, entry: FileEntry
     ) -> list[Resolution]:
-        """Candidates by name alone; they depend on nothing else, so they are cached."""
-        group = family(entry.language)
-        key = (name, kind, qualified, group)
+        """Candidates by name alone in the reference's own root (across repositories only
+        an import links, resolved before this); cached, they depend on nothing else."""
+        key = (name, qualified, kind, family(entry.language), entry.root)
         found = self._bare.get(key)
         if found is None:
-            found = self._bare[key] = self._bare_candidates(name, qualified, kind, group)
+            found = self._bare[key] = self._bare_candidates(*key)
         return found
 
     def _bare_candidates(
-        self, name: str, qualified: bool, kind: RefKind, group: str
+        self, name: str, qualified: bool, kind: RefKind, group: str, root: str
     ) -> list[Resolution]:
         positions = self.by_name.get(name)
         if not positions:
             return []
-        candidates = [self.symbols[i] for i in positions]
+        candidates = [self.symbols[i] for i in positions if self.symbols[i].root == root]
         # A bare name never links across languages (Python's builtin ``sum`` is not a
         # Java method ``sum``), except within a family that shares its definitions.
         candidates = [c for c in candidates if family(c.language) == group]

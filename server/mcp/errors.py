@@ -41,8 +41,6 @@ def tool_errors(
             text = public(exc.field) + text.removeprefix(exc.field)
         if not_found and _TARGETS.match(text):  # "name: 'total' names 2 definitions"
             text = _TARGETS.sub(f"{not_found}: ", text, count=1)
-            if not_found == "target":
-                text = text.replace("as symbol_id", "as target")
         raise ToolError(f"invalid argument {text}") from exc
     except OutsideWorkspace as exc:
         text = str(exc)
