@@ -369,7 +369,8 @@ def test_stored_structures_load_while_the_stored_index_is_checked(tmp_path: Path
 
 def test_the_work_ahead_waits_for_the_front_end_when_held(tmp_path: Path) -> None:
     """`symfuse mcp` starts its service before the MCP SDK loads and holds what only later
-    queries need until the server is up: the structures come, the questions ahead wait."""
+    queries need until the server is up and has answered its first query: the structures
+    come, the questions ahead wait."""
     root = write_tree(tmp_path / "ws", {"app/orders.py": "def save(order):\n    return order\n"})
     service = IndexService(IndexConfig(roots=(root,), index_dir=tmp_path / "index"))
     service.hold_work_ahead()
@@ -378,6 +379,10 @@ def test_the_work_ahead_waits_for_the_front_end_when_held(tmp_path: Path) -> Non
         until(service, prepared(service))
         assert service.status().warmed is False
         service.serving()
+        assert service.status().warmed is False  # held until a client's query is answered
+        answer, _ = service.search(SearchRequest(query="save", limit=1))
+        assert isinstance(answer, SearchResponse)
+        assert answer.items[0].symbol.name == "save"
         until(service, lambda: service.status().warmed)
     finally:
         service.stop()
