@@ -156,19 +156,24 @@ async def serving(tree: Path, index_dir: Path, queries: int) -> dict[str, float]
         await session.initialize()
         await session.call_tool("search", {"query": "Session"})
         first = time.perf_counter() - started
-        await session.call_tool("cache_clear", {})
-        samples: list[float] = []
-        for i in range(queries):
-            query = f"{QUERIES[i % len(QUERIES)]} {i // len(QUERIES) or ''}".strip()
-            began = time.perf_counter()
-            await session.call_tool("search", {"query": query})
-            samples.append(time.perf_counter() - began)
+        passes: list[list[float]] = []
+        for _ in range(2):  # right after the first answer (the work ahead runs), then again
+            await session.call_tool("cache_clear", {})
+            samples: list[float] = []
+            for i in range(queries):
+                query = f"{QUERIES[i % len(QUERIES)]} {i // len(QUERIES) or ''}".strip()
+                began = time.perf_counter()
+                await session.call_tool("search", {"query": query})
+                samples.append(time.perf_counter() - began)
+            passes.append(sorted(samples))
         rss = _server_rss()
-    ordered = sorted(samples)
+    ordered, steady = passes
     return {
         "first_answer_s": first,
         "p50_ms": statistics.median(ordered) * 1000,
         "p95_ms": ordered[int(0.95 * (len(ordered) - 1))] * 1000,
+        "steady_p50_ms": statistics.median(steady) * 1000,
+        "steady_p95_ms": steady[int(0.95 * (len(steady) - 1))] * 1000,
         "rss_mb": rss,
     }
 
@@ -330,6 +335,9 @@ def report(m: dict[str, Any]) -> None:
         ("warm start s (CLI search)", f"{m['warm_search']['wall_s']:.2f}", "target <= 0.8"),
         ("MCP spawn to first answer s", f"{m['serving']['first_answer_s']:.2f}", "warm index"),
         ("MCP serving RSS MB", f"{m['serving']['rss_mb']:.0f}", "target <= 250 / 600"),
+        ("MCP search p50/p95 ms, second pass",
+         f"{mcp.get('steady_p50_ms', 0):.1f} / {mcp.get('steady_p95_ms', 0):.1f}",
+         "target p95 <= 10"),
         ("MCP search p50/p95 ms", f"{mcp['p50_ms']:.1f} / {mcp['p95_ms']:.1f}",
          "target p95 <= 10"),
         ("in-process p50/p95 ms", f"{local['p50_ms']:.1f} / {local['p95_ms']:.1f}",
