@@ -310,6 +310,9 @@ class StatusResult(Answer):
     )
     index_dir: str
     error: str | None = None
+    warmed: bool = Field(
+        False, description="one query of each ranked shape was answered ahead: none builds more"
+    )
 
 
 class ReindexResult(Answer):

@@ -141,6 +141,7 @@ def _status(backend: Backend, request: StatusRequest, rendering: Rendering) -> C
         "similarity_model": status.similarity_model,
         "index_dir": str(status.index_dir),
         "error": st.error,
+        "warmed": status.warmed,
         "stale_files": [_display(p, status.roots) for p in pending][request.offset :],
     }
     return backend.answer(

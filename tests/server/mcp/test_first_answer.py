@@ -25,7 +25,9 @@ async def test_no_first_query_of_any_shape_builds_anything_once_warmed(
 ) -> None:
     service = workspace.service()
     async with mcp_session(workspace, service=service) as session:
-        await warmed(service)
+        assert await call(session, "search", query="checkout")  # the first answer lets
+        await warmed(service)  # the work ahead start (a server holds it until then)
+        assert (await call(session, "index_status"))["warmed"] is True
         index = service.current()
         prepared = service.prepared_for(index)
         assert prepared is not None
