@@ -33,6 +33,7 @@ from symfuse.indexer.link.bindings import (
     python_modules,
     script_module,
 )
+from symfuse.indexer.link.typed import scopes_outward
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.indexer.store.rows import LinkGroup
 
@@ -419,18 +420,12 @@ class Resolver:
         typed = kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT)
         if name not in nested_names:  # no scope of this file defines it: skip the walk
             return None if self_scope else _top_level(top, name, entry)
-        scope = enclosing
-        while scope is not None:
-            owner = by_id.get(scope)
-            if owner is None:
-                break
-            if not self_scope or owner.kind.is_container:
-                found = scoped.get((scope, name))
-                if found is not None and typed and found.kind is Kind.CONSTRUCTOR:
-                    found = None
-                if found is not None and (self_scope or found.symbol_id != enclosing):
-                    return found  # `self.run()` inside `run` is itself; a bare `run` is not
-            scope = owner.parent
+        for scope in scopes_outward(by_id, enclosing, containers_only=self_scope):
+            found = scoped.get((scope, name))
+            if found is not None and typed and found.kind is Kind.CONSTRUCTOR:
+                found = None
+            if found is not None and (self_scope or found.symbol_id != enclosing):
+                return found  # `self.run()` inside `run` is itself; a bare `run` is not
         if self_scope:
             return None
         return _top_level(top, name, entry)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from symfuse.indexer.files.languages import family
@@ -80,18 +81,26 @@ def _declared_type(
     declared = resolver.declared(entry)
     if not declared:
         return None
-    by_id = entry.lookups().by_id
+    for scope in scopes_outward(entry.lookups().by_id, enclosing, containers_only=member):
+        found = declared.get((scope, variable))
+        if found is not None:
+            return found
+    return None if member else declared.get((None, variable))
+
+
+def scopes_outward(
+    by_id: Mapping[str, Symbol], enclosing: str | None, *, containers_only: bool = False
+) -> Iterator[str]:
+    """The ids of the definitions around a reference, innermost first (``enclosing`` and
+    its parents within the file); with ``containers_only``, classes and the like alone."""
     scope = enclosing
     while scope is not None:
         owner = by_id.get(scope)
         if owner is None:
-            break
-        if not member or owner.kind.is_container:
-            found = declared.get((scope, variable))
-            if found is not None:
-                return found
+            return
+        if not containers_only or owner.kind.is_container:
+            yield scope
         scope = owner.parent
-    return None if member else declared.get((None, variable))
 
 
 def _types_of(
