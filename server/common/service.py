@@ -101,9 +101,7 @@ class IndexService:
         self.progress = Progress()
         self._warm_enabled = warm
         self.quiet = quiet  # seconds an index stays unchanged before its structures are built
-        # the same for the first structures: by default none (that index just finished
-        # building; no edit is coming), so they are there before a first query is due
-        self.first_quiet = first_quiet
+        self.first_quiet = first_quiet  # the same for the first: none, they are due at once
         self.names_first = names_first  # symbols from which a cold start answers names first
         self._after_prepare = after_prepare
         self._prepared: tuple[Index, Prepared] | None = None
@@ -377,7 +375,7 @@ class IndexService:
         """Build the ranking structures of the index a reindex left before it returns, so
         that no search after it answers from the earlier index (its deleted symbols)."""
         current = self.current()
-        if self._prepared is not None and self.prepared_for(current) is None:
+        if self.prepared_for(current) is None:  # even while a first build is under way
             self._prepare(current)
         if self.semantic is not None:
             self.semantic.embed_small(current)
@@ -488,7 +486,9 @@ class IndexService:
             prepared = prepare(index, self.config.store.directory)
             forget_names(index)  # answers come from the structures now (an edit: see editor)
             with self._changes:
-                self._prepared = (index, prepared)
+                last = self._prepared
+                if last is None or last[0].generation <= index.generation:  # never go back
+                    self._prepared = (index, prepared)
                 self._version += 1
                 self._changes.notify_all()
             give_back()  # the load's and the build's temporaries (server/common/heap.py)
