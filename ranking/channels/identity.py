@@ -325,7 +325,7 @@ def tiers(table: NameTable, query: str) -> npt.NDArray[np.int8]:
         if found.shape[0]:
             np.minimum.at(by_name, found, np.int8(level))
 
-    if len(whole) >= 2:
+    if whole:  # one letter too: an editor lists every name with it (the quick table does)
         mark_names(distinct.wholes_text.contains(whole), MatchTier.SUBSTRING)
     if ql != whole:  # else the separator-free scan above found the same names
         mark_names(distinct.lower_text.contains(ql), MatchTier.SUBSTRING)

@@ -108,8 +108,7 @@ class IndexService:
         # Structures stored by an earlier run: they load in about a second, so no quick
         # table is made meanwhile (a query before then still gets one, built on demand).
         self._stored: bool | None = None  # read on first need (:meth:`_has_stored`)
-        # One build of the structures at a time: a query on a cold start and the warming
-        # thread would otherwise both build them, holding two copies at once.
+        # One build at a time: a cold start's query and the warming thread would hold two.
         self._building = threading.Lock()
         self._changes = threading.Condition()
         self._version = 0  # counts changes of the index, its readiness or its structures
@@ -485,9 +484,10 @@ class IndexService:
 
             prepared = prepare(index, self.config.store.directory)
             forget_names(index)  # answers come from the structures now (an edit: see editor)
+            current = self.current()
             with self._changes:
-                last = self._prepared
-                if last is None or last[0].generation <= index.generation:  # never go back
+                last = self._prepared  # never go back to an older index's
+                if last is None or index is current or last[0] is not current:
                     self._prepared = (index, prepared)
                 self._version += 1
                 self._changes.notify_all()
