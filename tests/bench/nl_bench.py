@@ -52,7 +52,7 @@ import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -231,15 +231,33 @@ class Row:
     cases: list[Case]
     ours: list[int | None]
     base: list[int | None]
+    # per query, symfuse's then body-BM25's: every expected definition within DEPTH, and
+    # the first answer in a file of an expected definition (the long-query acceptance)
+    every: list[tuple[bool, bool]] = field(default_factory=list)
+    file_first: list[tuple[bool, bool]] = field(default_factory=list)
 
 
 def measure(name: str, language: str, cases: list[Case], ours: Ranker, base: Ranker) -> Row:
     row = Row(name, language, cases, [], [])
     nl_semantic.sweep(name, [(c.query, c.expected) for c in cases], ours, rank_of)
     for case in cases:
-        row.ours.append(rank_of(ours(case.query), case.expected))
-        row.base.append(rank_of(base(case.query), case.expected))
+        mine, theirs = ours(case.query), base(case.query)
+        row.ours.append(rank_of(mine, case.expected))
+        row.base.append(rank_of(theirs, case.expected))
+        row.every.append((every_within(mine, case.expected), every_within(theirs, case.expected)))
+        row.file_first.append((file_first(mine, case.expected), file_first(theirs, case.expected)))
     return row
+
+
+def every_within(answers: list[str], expected: frozenset[str]) -> bool:
+    """Whether every expected id is among the first DEPTH answers."""
+    return expected <= set(answers[:DEPTH])
+
+
+def file_first(answers: list[str], expected: frozenset[str]) -> bool:
+    """Whether the first answer is in a file of an expected definition (ids: ``path::...``)."""
+    files = {e.partition("::")[0] for e in expected}
+    return bool(answers) and answers[0].partition("::")[0] in files
 
 
 def mined_rows(
@@ -371,6 +389,27 @@ def table(title: str, rows: list[Row], first: str = "repository", second: str = 
     return "\n".join(lines)
 
 
+def whole_table(title: str, rows: list[Row]) -> str:
+    """Every expected definition in the top DEPTH, and the right file first, per row."""
+    head = (
+        f"| repository | n | symfuse all@{DEPTH} | body-BM25 all@{DEPTH} | Δ "
+        "| symfuse file@1 | body-BM25 file@1 | Δ |"
+    )
+    lines = [f"### {title}", "", head, "| --- |" + " ---: |" * 7]
+    pooled = Row("all", "", [], [], [], [p for r in rows for p in r.every],
+                 [p for r in rows for p in r.file_first])  # fmt: skip
+    for row in [*rows, pooled] if len(rows) > 1 else rows:
+        n = len(row.every)
+        if not n:
+            continue
+        cells = []
+        for pairs in (row.every, row.file_first):
+            ours, base = (sum(p[i] for p in pairs) / n for i in (0, 1))
+            cells.append(f"{ours:.3f} | {base:.3f} | {ours - base:+.3f}")
+        lines.append(f"| {row.name} | {n} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
 def by_language(rows: list[Row]) -> list[Row]:
     """The same ranks regrouped by the language of each query's first expected definition
     (the ``language`` of such a row lists the repositories its queries come from)."""
@@ -473,6 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     for title, rows in sets.items():
         first = "corpus" if title == DOCSTRINGS else "repository"
         print(table(f"{title} (whole index)", rows, first) + "\n")
+        print(whole_table(f"{title}: every expected definition, and the file first", rows) + "\n")
         if title == MINED and len(rows) > 1:
             regrouped = by_language(rows)
             print(table(f"{title} by language", regrouped, "language", "repositories") + "\n")
