@@ -37,8 +37,8 @@ def qualified_parts(token: str) -> tuple[list[str], str] | None:
     name; None when ``token`` is not a qualified name."""
     bare = _ARGUMENTS.sub("", token.strip().strip("`"))
     parts = [p for p in _SEPARATOR.split(bare) if p]
-    if len(parts) < 2 or not all(re.fullmatch(r"[\w$!?]+", p) for p in parts):
-        return None
+    if len(parts) < 2 or not all(re.fullmatch(r"[\w$!?]*[^\W\d_][\w$!?]*", p) for p in parts):
+        return None  # each part a word with a letter: `$.foo[0]` is a JSON path, `1.5` a number
     return [p.lower() for p in parts[:-1]], parts[-1]
 
 
@@ -93,11 +93,15 @@ def qualified_matches(
         return np.zeros(0, dtype=np.int64)
     fits.sort()
     best = fits[0][0]
-    if best[0] == 0 and best[1] == 0 and len(fits) > 1:
+    if best[0] == 0 and best[1] == 0:
         # it lives nowhere the qualifier says: a package's or crate's own name, which
-        # names its top-level definitions (serde_json::from_str), if any
-        top = [p for fit, _, p in fits if fit[4] == 0]
-        return np.asarray(top if len(top) < len(fits) else [], dtype=np.int64)
+        # names its top-level definitions (serde_json::from_str), if any, written as they
+        # are named (`Ecto.Query` is no function `query` elsewhere)
+        written = [(fit, p) for fit, _, p in fits if fit[3] == 0]
+        top = [p for fit, p in written if fit[4] == 0]
+        if len(written) == 1:
+            return np.asarray([written[0][1]], dtype=np.int64)
+        return np.asarray(top if len(top) < len(written) else [], dtype=np.int64)
     return np.asarray([p for fit, _, p in fits if fit[:3] == best[:3]], dtype=np.int64)
 
 

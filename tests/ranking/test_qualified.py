@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.api import SearchRequest
+from symfuse.ranking.api import SearchRequest, prepare
 from symfuse.ranking.query import operations
-from symfuse.ranking.search.qualified import qualified_parts
+from symfuse.ranking.search.qualified import qualified_matches, qualified_parts
 from tests.support.index import index_of_fixture
 
 
@@ -32,6 +32,8 @@ def test_the_parts_of_a_qualified_name() -> None:
     assert qualified_parts("conn->close") == (["conn"], "close")
     assert qualified_parts("Formatter") is None
     assert qualified_parts("a sentence") is None
+    assert qualified_parts("$.foo") is None  # a JSON path's root: no word
+    assert qualified_parts("1.5") is None
 
 
 @pytest.mark.parametrize(
@@ -63,3 +65,17 @@ def test_a_qualified_name_inside_a_sentence_leads(index: Index) -> None:
         "JsonWriter.value",
         12,
     )
+
+
+def test_a_qualifier_naming_nothing_takes_the_name_as_written(index: Index) -> None:
+    prepared = prepare(index, None)
+
+    def named(token: str) -> list[str]:
+        found = qualified_matches(index, prepared, token, None).tolist()
+        return [index.symbols[p].fqn for p in found]
+
+    assert named("serde_json::from_str") == ["from_str"]
+    assert named("Ecto.Formatter") == ["Formatter"]
+    # the method written `formatter`, not the trait; nothing is written `FORMATTER`
+    assert named("Ecto.formatter") == ["Serializer.formatter"]
+    assert named("Ecto.FORMATTER") == []
