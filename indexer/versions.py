@@ -27,7 +27,8 @@ from __future__ import annotations
 # 14: Teal files read as the Lua they compile to (types blanked, extract/teal.py).
 # 15: C/C++ macros alone on a line, as a template's last parameter, CONSTEXPR20-like ones.
 # 16: Elixir `@doc ~S"""..."""` sigils and docs of guarded clauses (`def f(x) when ...`).
-EXTRACTOR_VERSION = 16
+# 17: JavaScript/TypeScript calls of `#private` methods (`this.#retry()`, `ky.#fetch()`).
+EXTRACTOR_VERSION = 17
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

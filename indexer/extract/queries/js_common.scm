@@ -27,7 +27,7 @@
 
 (call_expression function: (identifier) @name) @reference.call
 (call_expression
-  function: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+  function: (member_expression object: (_) @qualifier property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
 (new_expression constructor: (identifier) @name) @reference.call
 (new_expression
   constructor: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
@@ -79,7 +79,7 @@
 (computed_property_name (identifier) @name) @reference.reference
 ; a member read through `this` and not called (`callbacks.push(this.handler)`,
 ; `setTimeout(this.tick, 10)`): a use of the method; `this.handler()` stays a call
-(member_expression object: (this) @qualifier property: (property_identifier) @name) @reference.reference
+(member_expression object: (this) @qualifier property: [(property_identifier) (private_property_identifier)] @name) @reference.reference
 (export_statement (export_clause (export_specifier name: (identifier) @name)) !source) @reference.reference
 
 ; the value a variable holds, from its constructor or the call it is the result of
