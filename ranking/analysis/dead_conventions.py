@@ -4,17 +4,20 @@ No reference records these uses, so the dead-code report must know them:
 
 - entry points the toolchain runs (:func:`is_entry_point`): Go's ``init`` and ``main``,
   and ``TestXxx``, ``BenchmarkXxx``, ``ExampleXxx``, ``FuzzXxx`` in ``_test.go`` files;
-  never reported;
+  Rust's ``#[test]`` and ``#[bench]`` functions (``#[tokio::test]`` too); never reported;
 - hooks a framework calls (:func:`framework_hook`): a Go method whose name is a
   well-known interface's method (``String`` for ``fmt.Stringer``, ``MarshalJSON`` for
   ``json.Marshaler``: Go types satisfy interfaces without saying so); a decorator that
   registers the function (pytest fixtures, click and typer commands, web routes); a
   Java annotation or C# attribute that does (``@Test``, ``@Override``, ``[HttpGet]``,
   ``[Fact]``) or C#'s ``override``; the exports of a Next.js route file
-  (``generateMetadata``, ``GET``, the default export);
+  (``generateMetadata``, ``GET``, the default export); a member of a Rust ``impl Trait
+  for Type`` block (:func:`rust_trait_impl`): the trait's callers reach it, and the
+  compiler requires it;
 - public API (:func:`public_api`): what users outside the workspace may import, which
   nothing inside needs to use: an exported Go name of an importable package (not
-  ``internal/``, not ``package main``), a Rust ``pub`` item of a library.
+  ``internal/``, not ``package main``), a Rust ``pub`` item of a library, a Rust
+  ``#[macro_export]`` macro.
 
 Each comes with the reason the report shows.
 """
@@ -22,6 +25,7 @@ Each comes with the reason the report shows.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from symfuse.indexer.extract.texts import short_name
 from symfuse.indexer.model import Kind, Symbol
@@ -86,6 +90,54 @@ GO_INTERFACE_METHODS: dict[str, str] = {
     "Timeout": "net.Error",
     "Temporary": "net.Error",
     "Network": "net.Addr",
+}
+
+# Methods of duck-typed protocols of Python's standard library, which code outside the
+# workspace calls on any object it is given: a file object (``io``), the request and
+# response ``http.cookiejar`` reads (``urllib.request.Request``), a logging handler.
+PYTHON_PROTOCOL_METHODS: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "read",
+            "read1",
+            "readinto",
+            "readline",
+            "readlines",
+            "write",
+            "writelines",
+            "flush",
+            "close",
+            "fileno",
+            "isatty",
+            "seek",
+            "tell",
+            "truncate",
+            "readable",
+            "writable",
+            "seekable",
+        ),
+        "a file object (io)",
+    ),
+    **dict.fromkeys(
+        (
+            "get_full_url",
+            "get_type",
+            "get_host",
+            "get_origin_req_host",
+            "has_header",
+            "get_header",
+            "add_header",
+            "add_unredirected_header",
+            "header_items",
+            "is_unverifiable",
+            "getheaders",
+            "get_all",
+            "info",
+            "geturl",
+        ),
+        "urllib.request.Request / http.cookiejar",
+    ),
+    **dict.fromkeys(("emit", "handleError"), "logging.Handler"),
 }
 
 # Decorators (last dotted part) by which a framework registers the function it decorates.
@@ -183,6 +235,20 @@ ANNOTATIONS: dict[str, str] = {
     ),
 }
 _ANNOTATED_LANGUAGES = frozenset({"java", "kotlin", "csharp", "scala", "groovy"})
+# Methods Java serialization calls by name on a Serializable class.
+JAVA_SERIALIZATION = frozenset(
+    {
+        "writeReplace",
+        "readResolve",
+        "readObject",
+        "writeObject",
+        "readObjectNoData",
+        "serialVersionUID",
+        "serialPersistentFields",
+    }
+)
+# A C/C++ header in an include tree: its declarations are for whoever includes it.
+_INCLUDE_TREE = re.compile(r"(^|/)(include|headers)/.*\.(h|hh|hpp|hxx)$")
 
 _NEXT_ROUTE_FILE = re.compile(
     r"(^|/)(app/(.+/)?(page|layout|template|loading|error|global-error|not-found|default|route"
@@ -204,10 +270,28 @@ NEXT_EXPORTS = frozenset(
 )
 _SCRIPTS = frozenset({"javascript", "typescript", "tsx"})
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*(\w+)")
+# Attributes (last path part) by which Rust's test harness or a test crate runs a function.
+RUST_TEST_ATTRIBUTES = frozenset({"test", "bench", "rstest", "quickcheck", "test_case", "proptest"})
+_MACRO_EXPORT = re.compile(r"#\[\s*macro_export\b")
+_RUST_ATTRIBUTE = re.compile(r"^\s*#!?\[\s*([\w:]+)")
+# Attributes by which the runtime, the linker or a macro uses an item no code names.
+RUST_RUNTIME_ATTRIBUTES: dict[str, str] = {
+    "global_allocator": "#[global_allocator]: the runtime allocates through it",
+    "panic_handler": "#[panic_handler]: the runtime calls it",
+    "no_mangle": "#[no_mangle]: called from outside Rust by its symbol name",
+    "export_name": "#[export_name]: called from outside Rust by its symbol name",
+    "proc_macro": "a procedural macro: the compiler runs it",
+    "proc_macro_derive": "a procedural macro: the compiler runs it",
+    "proc_macro_attribute": "a procedural macro: the compiler runs it",
+    "wasm_bindgen": "#[wasm_bindgen]: exported to JavaScript",
+}
 
 
-def is_entry_point(symbol: Symbol) -> bool:
-    """Whether the toolchain runs ``symbol`` by name (Go: ``init``, ``main``, tests)."""
+def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
+    """Whether the toolchain runs ``symbol`` by name (Go: ``init``, ``main``, tests;
+    Rust: ``#[test]`` functions; ``attributes``: a Rust item's, :func:`rust_attributes`)."""
+    if symbol.language == "rust" and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
+        return bool((attributes or set()) & RUST_TEST_ATTRIBUTES)
     if symbol.language != "go" or symbol.kind is not Kind.FUNCTION:
         return False
     if symbol.name in ("init", "main"):
@@ -228,6 +312,8 @@ def framework_hook(symbol: Symbol, exported: bool) -> str | None:
             return f"@{name}: {ANNOTATIONS[name]}"
         if symbol.language == "python" and name in REGISTERING_DECORATORS:
             return REGISTERING_DECORATORS[name]
+    if symbol.language in _ANNOTATED_LANGUAGES and symbol.name in JAVA_SERIALIZATION:
+        return f"{symbol.name}: Java serialization calls it by name"
     if symbol.language == "csharp" and re.search(r"\boverride\b", symbol.signature):
         return ANNOTATIONS["Override"]
     if symbol.language in _SCRIPTS and exported and symbol.parent is None:
@@ -238,9 +324,47 @@ def framework_hook(symbol: Symbol, exported: bool) -> str | None:
     return None
 
 
-def public_api(symbol: Symbol, first_line: str) -> str | None:
+def rust_attributes(symbol: Symbol, above: Sequence[str]) -> set[str]:
+    """The attributes of a Rust item (last path part: ``tokio::test`` -> ``test``): those
+    the index kept, and the ``#[...]`` lines just ``above`` it (read up to the first line
+    that is neither an attribute, a comment nor blank)."""
+    found = {short_name(d.split("(", 1)[0]) for d in symbol.decorators}
+    for line in reversed(above):
+        match = _RUST_ATTRIBUTE.match(line)
+        if match is not None:
+            found.add(match.group(1).rpartition("::")[2])
+        elif line.strip() and not line.lstrip().startswith("//"):
+            break
+    return found
+
+
+def rust_trait_impl(symbol: Symbol, impls: list[Symbol]) -> str | None:
+    """The reason a member of a Rust ``impl Trait for Type`` block is used: ``impls``
+    are its file's impl blocks (an associated ``const`` or ``type`` has no parent, so
+    the block is found by its span). None for anything else."""
+    if symbol.language != "rust":
+        return None
+    for block in impls:
+        inside = block.line < symbol.line and symbol.end_line <= block.end_line
+        if block.implements and (symbol.parent == block.symbol_id or inside):
+            trait = block.implements[0]
+            return f"implements {trait} for {block.name}: called through the trait"
+    return None
+
+
+def rust_impls(symbols: list[Symbol]) -> list[Symbol]:
+    """The ``impl Trait for Type`` blocks among one file's definitions."""
+    return [
+        s
+        for s in symbols
+        if s.language == "rust" and s.kind is Kind.OBJECT and s.signature.startswith("impl")
+    ]
+
+
+def public_api(symbol: Symbol, first_line: str, preceding: str = "") -> str | None:
     """Why users outside the workspace may use ``symbol`` (a library's public API), or
-    None. ``first_line``: the first line of its file (Go's ``package`` clause)."""
+    None. ``first_line``: the first line of its file (Go's ``package`` clause);
+    ``preceding``: the lines just above the definition (Rust attributes)."""
     if symbol.language == "go" and symbol.name[:1].isupper():
         internal = "internal/" in f"/{symbol.file}" or symbol.file.endswith("_test.go")
         if not internal and first_line.split("//", 1)[0].split() != ["package", "main"]:
@@ -249,7 +373,17 @@ def public_api(symbol: Symbol, first_line: str) -> str | None:
         binary = symbol.file.endswith("/main.rs") or "/bin/" in f"/{symbol.file}"
         if not binary:
             return "pub in a library crate: other crates may use it"
+    if symbol.language in ("c", "cpp", "objc") and _INCLUDE_TREE.search(symbol.file):
+        return "declared in a header of an include tree: whoever includes it may use it"
+    if symbol.language == "rust" and symbol.kind is Kind.MACRO and _MACRO_EXPORT.search(preceding):
+        return "#[macro_export]: other crates may use it"
     return None
+
+
+def go_exported_method(symbol: Symbol) -> bool:
+    """An exported Go method: it may satisfy an interface of a dependency (``pflag.Value``,
+    ``slog.Handler``), which Go types do without saying so, and no reference records."""
+    return symbol.language == "go" and symbol.kind is Kind.METHOD and symbol.name[:1].isupper()
 
 
 def go_receiver(symbol: Symbol) -> str | None:

@@ -66,10 +66,15 @@ MAX_TEXT_BYTES = 2_000_000
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "dist", "build"})
 # A line that is a comment alone (#, //, /*, *): a name there is no use.
 _COMMENT_LINE = re.compile(r"^[ \t]*(?:#|//|/\*|\*).*$", re.M)
+# In Python only ``#`` starts a comment: a line of a string reading ``*= STAREQUAL`` or
+# ``//= DOUBLESLASHEQUAL`` (an operator table read by ``getattr``) is code.
+_HASH_COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
 _TRIPLE = re.compile(r"""\"\"\"|'''""")
 _DOCSTRING_START = re.compile(r"""[ \t]*[rRuU]?$""")
 _BLOCK_COMMENT = re.compile(r"/\*(?:.|\n)*?\*/")
 _TRAILING_COMMENT = re.compile(r"""[ \t]#[^'"\n]*$""", re.M)
+_CLASS_LITERAL = re.compile(r"\b([A-Z]\w*)(?:\.class|::class)\b|\btypeof\(\s*([A-Z]\w*)\s*\)")
+_REFLECTING_LANGUAGES = frozenset({"java", "kotlin", "csharp", "scala", "groovy"})
 _PROSE_SUFFIXES = frozenset({".txt", ".rst", ".md"})
 _PROSE_LANGUAGES = frozenset({"markdown"})
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # `$` for JavaScript's `$rows`
@@ -177,13 +182,16 @@ class Mentions:
     configuration; strings included, comments and docstrings not); ``prose``: in
     documentation (``.txt``, ``.rst``, Markdown); ``quoted``: identifiers written as a
     whole string (``"save"``); ``built``: a pattern of the names strings build
-    (``"visit_" + kind``, ``"_get_%s_permissions"``), None when none does.
+    (``"visit_" + kind``, ``"_get_%s_permissions"``), None when none does; ``reflected``:
+    types handed over as values for reflection (Java ``Foo.class``, Kotlin ``Foo::class``,
+    C# ``typeof(Foo)``): a runner may construct them and call their methods by name.
     """
 
     code: Counter[str]
     prose: Counter[str]
     quoted: frozenset[str]
     built: re.Pattern[str] | None
+    reflected: frozenset[str] = frozenset()
 
 
 def mentions(index: Index) -> Mentions:
@@ -196,17 +204,20 @@ def _read_mentions(index: Index) -> Mentions:
     prose: Counter[str] = Counter()
     quoted: set[str] = set()
     shapes: set[str] = set()
-    for text, is_prose in _texts(index):
+    reflected: set[str] = set()
+    for text, is_prose, language in _texts(index):
         if is_prose:
             prose.update(_WORD.findall(text))
             continue
-        code.update(_WORD.findall(strip_comments(text)))
+        code.update(_WORD.findall(strip_comments(text, language)))
+        if language in _REFLECTING_LANGUAGES:
+            reflected.update(a or b for a, b in _CLASS_LITERAL.findall(text))
         quoted.update(_QUOTED.findall(text))
         for head, hole, tail in _TEMPLATE.findall(text):
             if hole or head.endswith("_"):
                 shapes.add(f"{re.escape(head)}\\w+{re.escape(tail)}")
     built = re.compile("|".join(sorted(shapes))) if shapes else None
-    return Mentions(code, prose, frozenset(quoted), built)
+    return Mentions(code, prose, frozenset(quoted), built, frozenset(reflected))
 
 
 def words(text: str) -> list[str]:
@@ -214,10 +225,13 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-def strip_comments(text: str) -> str:
+def strip_comments(text: str, language: str = "") -> str:
     """``text`` without what only mentions names: comment lines, block comments,
-    trailing ``#`` comments and docstrings (a string that is a statement of its own)."""
+    trailing ``#`` comments and docstrings (a string that is a statement of its own).
+    ``language``: the file's (Python knows only ``#`` comments), or "" if unknown."""
     text = _strip_docstrings(text)
+    if language == "python":
+        return _HASH_COMMENT_LINE.sub("", _TRAILING_COMMENT.sub("", text))
     text = _BLOCK_COMMENT.sub("", text)
     text = _TRAILING_COMMENT.sub("", text)
     return _COMMENT_LINE.sub("", text)
@@ -246,12 +260,14 @@ def _strip_docstrings(text: str) -> str:
     return "".join(kept)
 
 
-def _texts(index: Index) -> Iterator[tuple[str, bool]]:
+def _texts(index: Index) -> Iterator[tuple[str, bool, str]]:
     """The text of every indexed file, then of the other text files under the roots
-    (templates, documentation, configuration), each with whether it is prose: where a
-    name is used with no reference the index could record (``{{ form.as_p }}``)."""
+    (templates, documentation, configuration), each with whether it is prose and its
+    language ("" if not indexed): where a name is used with no reference the index
+    could record (``{{ form.as_p }}``)."""
     for key, entry in index.files.items():
-        yield paths.read_source(index, key).text, entry.language in _PROSE_LANGUAGES
+        text = paths.read_source(index, key).text
+        yield text, entry.language in _PROSE_LANGUAGES, entry.language
     indexed = {index.abs_path(key) for key in index.files}
     for root in index.roots.values():
         for path in _text_files(root):
@@ -261,7 +277,7 @@ def _texts(index: Index) -> Iterator[tuple[str, bool]]:
                         text = f.read(MAX_TEXT_BYTES)
                 except OSError:
                     continue
-                yield text, os.path.splitext(path)[1].lower() in _PROSE_SUFFIXES
+                yield text, os.path.splitext(path)[1].lower() in _PROSE_SUFFIXES, ""
 
 
 def _text_files(root: str) -> Iterator[str]:

@@ -27,6 +27,7 @@ PRIVATE_REASON = "private and unreferenced"
 MODULE_REASON = "not exported from its module, and unreferenced"
 PUBLIC_REASON = "public but not imported anywhere, not exported by the package, not an entry point"
 METHOD_REASON = "public method never called or referenced; no supertype or subtype defines it"
+GO_METHOD_REASON = "an exported Go method: may satisfy an interface of a dependency"
 
 REPORTED = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.MACRO, Kind.VARIABLE, Kind.CONSTANT})
 REPORTED |= Kind.TYPES
@@ -43,8 +44,9 @@ ENTRY_POINTS = frozenset(
         "app_name",
     }
 )
-# Languages whose definitions are run by name from outside (make targets).
-ENTRY_LANGUAGES = frozenset({"make", "cmake", "just", "dockerfile"})
+# Languages whose definitions are run or read by name from outside (make targets, a
+# Nix flake's ``outputs``: attribute sets are read by key).
+ENTRY_LANGUAGES = frozenset({"make", "cmake", "just", "dockerfile", "nix"})
 # Decorators that change how a function is called but not who calls it.
 NEUTRAL_DECORATORS = frozenset(
     {
@@ -126,6 +128,8 @@ _PROTOCOLS = frozenset({"Protocol", "Interface", "ABC"})
 _SCRIPTS = frozenset({"javascript", "typescript", "tsx"})
 _EXPORT = re.compile(r"(^|[\s;])export\s")
 _MODULE_SYNTAX = re.compile(r"^\s*(import\s|import\{|export\s|export\{)", re.M)
+_EXTERNAL = re.compile(r"^\s*(\w+\s+)*external\s")  # Kotlin: declared here, defined in JS
+_EVENT_HANDLER = re.compile(r"on[a-z]+")  # onerror, onreadystatechange: the host calls it
 _FUNCTION_VALUE = re.compile(r"([=(:,?&|]|\breturn)\s*(async\s+)?function\s*\*?\s*$")
 BARREL = 0.3  # exported and re-exported by a package's barrel file: its public API
 
@@ -149,6 +153,7 @@ class Judge:
         self._classes: dict[str, tuple[set[str], list[str]]] = {}
         self._defined: dict[str, int] = {}
         self._modules: dict[str, bool] = {}
+        self._impls: dict[str, list[Symbol]] = {}
 
     def reportable(self, symbol: Symbol) -> bool:
         """False for what is used by convention: entry points, tests, hooks, stubs."""
@@ -157,12 +162,14 @@ class Judge:
             return False
         if name in ENTRY_POINTS or name.startswith("__") or symbol.language in ENTRY_LANGUAGES:
             return False
-        if conventions.is_entry_point(symbol) or self._implements(symbol):
+        if conventions.is_entry_point(symbol, self._attributes(symbol)) or self._implements(symbol):
             return False
         if self._function_value(symbol) or self._augments(symbol):
             return False
         if symbol.kind in Kind.VALUES and symbol.parent is not None:
             return False  # a local or a member: read through values no reference names
+        if symbol.language == "rust" and name.startswith("_"):
+            return False  # Rust's mark of an item unused on purpose (a compile-time check)
         if role_of(symbol.file) is not Role.PRODUCT and _is_test_code(symbol):
             return False
         decorators = {_decorator_name(d) for d in symbol.decorators}
@@ -171,6 +178,8 @@ class Judge:
         parent = self.index.get(symbol.parent) if symbol.parent is not None else None
         if parent is not None and parent.kind in (Kind.INTERFACE, Kind.TRAIT):
             return False
+        if any(_EXTERNAL.search(s.signature) for s in (symbol, parent) if s is not None):
+            return False  # a Kotlin `external` declaration binds code written elsewhere
         if parent is not None and symbol.kind in Kind.CALLABLES and parent.kind.is_type:
             return not self._overrides(symbol, parent) and not self._calls_super(symbol)
         return True
@@ -227,6 +236,10 @@ class Judge:
         names = {_decorator_name(d) for d in symbol.decorators}
         decorators = [d for d in symbol.decorators if _decorator_name(d) not in NEUTRAL_DECORATORS]
         hook = conventions.framework_hook(symbol, self._exported(symbol))
+        hook = hook or conventions.rust_trait_impl(symbol, self._rust_impls(symbol.file))
+        runtime = self._attributes(symbol) & conventions.RUST_RUNTIME_ATTRIBUTES.keys()
+        hook = hook or (conventions.RUST_RUNTIME_ATTRIBUTES[min(runtime)] if runtime else None)
+        hook = hook or self._literal_member(symbol)
         if hook is not None:
             found.append(Doubt(conventions.HOOK, hook, used_by_design=True))
         elif names & PROPERTIES:
@@ -234,6 +247,8 @@ class Judge:
         elif decorators:
             found.append(Doubt(0.3, f"decorated with @{decorators[0]}: a framework may call it"))
         parent = self.index.get(symbol.parent) if symbol.parent is not None else None
+        if hook is None:
+            found.extend(_protocol_doubts(symbol, parent))
         if parent is not None and parent.kind.is_callable and symbol.kind is Kind.METHOD:
             found.append(Doubt(0.3, "a member of an object built in a function: a callback"))
         if parent is not None and parent.kind.is_type:
@@ -271,10 +286,38 @@ class Judge:
                 reason = f"{what}, and re-exported by {barrel} (export *): public API"
                 found.append(Doubt(BARREL, reason, used_by_design=True))
         lines = paths.read_lines(self.index, symbol.file)
-        public = conventions.public_api(symbol, lines[0] if lines else "")
+        above = "\n".join(lines[max(0, symbol.line - 4) : symbol.line - 1])
+        public = conventions.public_api(symbol, lines[0] if lines else "", above)
         if public is not None:
             found.append(Doubt(conventions.PUBLIC_API, public, used_by_design=True))
         return found
+
+    def _attributes(self, symbol: Symbol) -> set[str]:
+        """A Rust item's attributes (``#[test]``, ``#[global_allocator]``); empty for
+        other languages."""
+        if symbol.language != "rust":
+            return set()
+        lines = paths.read_lines(self.index, symbol.file)
+        return conventions.rust_attributes(symbol, lines[max(0, symbol.line - 9) : symbol.line - 1])
+
+    def _rust_impls(self, file: str) -> list[Symbol]:
+        """The ``impl`` blocks of a Rust file (cached per file)."""
+        known = self._impls.get(file)
+        if known is None:
+            entry = self.index.files.get(file)
+            found = conventions.rust_impls(entry.definitions()) if entry is not None else []
+            known = self._impls[file] = found
+        return known
+
+    def _literal_member(self, symbol: Symbol) -> str | None:
+        """A JavaScript/TypeScript method of an object literal (``bench({ "case"() {}
+        })``, ``const api = { helper() {} }``): whoever gets the object calls it by key."""
+        if symbol.language not in _SCRIPTS or symbol.kind is not Kind.METHOD:
+            return None
+        parent = self.index.get(symbol.parent) if symbol.parent is not None else None
+        if parent is not None and (parent.kind.is_type or parent.kind is Kind.OBJECT):
+            return None
+        return "a member of an object literal: whoever receives the object calls it by key"
 
     def _module_level(self, symbol: Symbol) -> bool:
         """At a module's top level, or in a namespace there (``export namespace util``)."""
@@ -301,11 +344,21 @@ class Judge:
 
     def _function_value(self, symbol: Symbol) -> bool:
         """A named JavaScript/TypeScript function expression (``x.run = function shim()
-        {}``, ``f(function done() {})``): used where it is written."""
-        if symbol.language not in _SCRIPTS or symbol.kind is not Kind.FUNCTION:
+        {}``, ``f(function done() {})``, the argument on a line of its own): used where
+        it is written; an event handler (``request.onerror = ...``), which the host calls;
+        a method with a computed name (``[Symbol.iterator]()``), which the language
+        calls."""
+        if symbol.language not in _SCRIPTS:
             return False
-        line = paths.line_text(paths.read_lines(self.index, symbol.file), symbol.name_line)
-        head = line[: max(0, symbol.name_col - 1)]
+        if symbol.name.startswith("[") or _EVENT_HANDLER.fullmatch(symbol.name):
+            return True
+        if symbol.kind is not Kind.FUNCTION:
+            return False
+        lines = paths.read_lines(self.index, symbol.file)
+        head = paths.line_text(lines, symbol.name_line)[: max(0, symbol.name_col - 1)]
+        if not head.strip() or head.strip() in ("function", "async function"):
+            before = paths.line_text(lines, symbol.name_line - 1).rstrip()
+            head = f"{before} {head.strip()}"
         return _FUNCTION_VALUE.search(head) is not None
 
     def _exported(self, symbol: Symbol) -> bool:
@@ -330,6 +383,12 @@ class Judge:
         said = evidence.mentions(self.index)
         if name in said.quoted:
             found.append(Doubt(0.2, f'written as a string ("{name}") somewhere: may be looked up'))
+        owner = self.index.get(symbol.parent) if symbol.parent is not None else None
+        for type_ in (symbol, owner) if not is_private(symbol) else ():
+            if type_ is not None and type_.kind.is_type and type_.name in said.reflected:
+                why = f"{type_.name} is handed over for reflection ({type_.name}.class)"
+                found.append(Doubt(0.3, f"{why}: a runner may call it by name"))
+                break
         if said.built is not None and said.built.fullmatch(name):
             found.append(Doubt(0.2, "code builds names of this shape: may be found by name"))
         extra = said.code[name] - (self._definitions(name) - 1) - self._own_mentions(symbol)
@@ -343,7 +402,7 @@ class Judge:
         """Mentions of the name inside its own definition (its name, a recursive call):
         no use from elsewhere."""
         lines = paths.read_lines(self.index, symbol.file)[symbol.line - 1 : symbol.end_line]
-        words = evidence.words(evidence.strip_comments("\n".join(lines)))
+        words = evidence.words(evidence.strip_comments("\n".join(lines), symbol.language))
         return max(1, words.count(symbol.name))
 
     def _definitions(self, name: str) -> int:
@@ -375,9 +434,9 @@ class Judge:
 
 def is_private(symbol: Symbol) -> bool:
     """Private by its language's convention: ``_name`` (Python), a lower-case first letter
-    (Go), ``#name`` or ``private`` (JavaScript/TypeScript; ``_name`` too, in a script, whose
-    names are global: in a module the leading underscore hides nothing, ``export``
-    decides), ``static`` (C family), ``private`` (the others)."""
+    (Go), no ``pub`` (Rust), ``#name`` or ``private`` (JavaScript/TypeScript; ``_name``
+    too, in a script, whose names are global: in a module the leading underscore hides
+    nothing, ``export`` decides), ``static`` (C family), ``private`` (the others)."""
     name, language, signature = symbol.name, symbol.language, symbol.signature
     if language == "python":
         return name.startswith("_")
@@ -388,7 +447,22 @@ def is_private(symbol: Symbol) -> bool:
         return hidden or re.search(r"\bprivate\b", signature) is not None
     if language in ("c", "cpp", "objc", "cuda"):
         return signature.lstrip().startswith("static")
+    if language == "rust":
+        return not signature.lstrip().startswith("pub")
     return re.search(r"\bprivate\b", signature) is not None
+
+
+def _protocol_doubts(symbol: Symbol, parent: Symbol | None) -> list[Doubt]:
+    """Methods an interface or a protocol outside the workspace may call: an exported
+    Go method (types satisfy interfaces silently), a Python method of a standard
+    duck-typed protocol (``readline`` of a file object, ``get_full_url`` of a request)."""
+    if conventions.go_exported_method(symbol):
+        return [Doubt(0.3, GO_METHOD_REASON)]
+    protocol = conventions.PYTHON_PROTOCOL_METHODS.get(symbol.name)
+    if protocol is not None and symbol.language == "python" and parent is not None:
+        reason = f"{symbol.name} is a method of {protocol}: code outside may call it"
+        return [Doubt(0.3, reason, used_by_design=True)]
+    return []
 
 
 def _is_test_code(symbol: Symbol) -> bool:
