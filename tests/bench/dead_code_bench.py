@@ -37,6 +37,36 @@ the reason says "public".
   checked, all dead: precision 1.00 (a small, tidy library: 3111 definitions,
   122 unreferenced before the doubts).
 
+Judged sample over languages (issue 36, item 3; session of the 9bd3878/623f535 commits):
+trees from /work/.mirror at their newest snapshot (``git archive HEAD``), default
+arguments (min_confidence 0.5, test code left out; Go with test code too, as its default
+report is empty), every reported item judged by ``grep -rnw`` of its name and reading the
+hits, by the criterion above. Before the fixes -> after:
+
+- Python (httpx, black, flask, requests, fastapi, click): 47 reported, 34 dead -> 34, 34
+  (the 13: http.cookiejar's MockRequest methods, file-object ``readline``/``writelines``,
+  black's ``STAREQUAL``-like tokens read by ``getattr`` from a table in a string).
+- JavaScript/TypeScript (axios, ky, zod, express): 50 reported, 14 dead -> 14, 14 (ky's 30
+  ``#private`` methods, XHR ``onerror`` handlers, ``[Symbol.iterator]``, a function
+  expression passed on a line of its own).
+- Java (gson, jsoup): 17 reported, 6 dead -> 6, 6 (serialization ``writeReplace``, Caliper
+  benchmarks handed over as ``Foo.class``).
+- Rust trees (tokio, ripgrep; ripgrep's 6 are shell functions of ci/utils.sh): 22
+  reported, 18 dead -> 18, 18 (``#[test]`` under a second attribute, ``#[global_allocator]``,
+  ``_assert_kinds``); serde_json: 172 more reported, all members of ``impl Trait for``
+  blocks, and a ``#[macro_export]`` macro -> none.
+- Kotlin (okio): 99 reported, 38 dead -> 38, 38 (a vendored linux/stat.h, ``external``
+  declarations, ``serialVersionUID``).
+- Go (gin, cobra, echo, urfave/cli, logrus, viper; test code included): 10 reported, none
+  dead (methods satisfying a dependency's interface: jsoniter, pflag, slog; flake.nix) ->
+  none reported (exported names of importable packages are public API, at 0.45).
+
+Precision: 110 / 245 = 0.45 before, 110 / 110 = 1.00 after, over Python, JS/TS, Java,
+Rust and Kotlin. Recall on planted functions (two unused functions planted in a copy of
+requests, gin, express, ky, gson and serde_json, one private and one public each): 11 / 12
+reported by default, all 12 at min_confidence 0.45 (the exported Go function of an
+importable package is public API, 0.45, by design).
+
 Answer sizes (tokens = characters / 4, default budget 2000; JSON / TOON): Django
 ``dead_code`` 1767 / 1463 (the whole default list, then of 30); ``impact`` of
 ``QuerySet.filter`` 1982 / 1989 at the budget (TOON fits more rows), 3048 / 2385
