@@ -56,7 +56,10 @@ async def test_workspace_symbol_filters(tmp_path: Path) -> None:
     async with lsp_session(tmp_path) as s:
         await s.wait_ready()
         areas = await s.symbols("kind:method area")
-        assert {x.name for x in areas} == {"area"}
+        # the two methods so named first; then, once the structures are built, a method
+        # whose body calls them (`describe`) may follow: the quick ranking has no bodies
+        assert [x.name for x in areas][:2] == ["area", "area"]
+        assert {x.name for x in areas} <= {"area", "describe"}
         assert all(x.kind == lsp.SymbolKind.Method for x in areas)
         speakers = await s.symbols("lang:java speak")
         assert speakers
