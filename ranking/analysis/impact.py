@@ -3,8 +3,11 @@ exercise it.
 
 From the changed definitions the walk follows, breadth first up to ``depth`` hops:
 the definitions that call or refer to them (the graph's incoming edges but imports
-and inheritance), the subclasses of a changed type, the overriders of a changed
-method (a subtype's method of the same name), and the files whose imports name
+and inheritance) through links at least ``min_confidence`` sure (the usages' default,
+0.5: ``dict.get`` is no use of ``Client.get``; the guesses below are counted as
+``unresolved``), the subclasses of a reached type, the overriders of a changed method
+(a subtype's method of the same name: a method reached only because it uses the change
+does not reach its overriders, which replace it), and the files whose imports name
 them or whose module-level code uses them (no definition to walk on from). Each
 reached definition is walked from in turn; files stop the walk.
 
@@ -27,6 +30,8 @@ from symfuse.ranking.analysis.diffs import changed_lines, file_key
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.inheritance import inheritance
 from symfuse.ranking.query.records import Record, brief, shown
+
+DEFAULT_MIN_CONFIDENCE = 0.5  # as find_usages' default (ranking/query/requests.py)
 
 MAX_DEPTH = 10
 MAX_LIMIT = 10_000
@@ -59,7 +64,8 @@ class FileImpact(Record):
 @dataclass(frozen=True, slots=True)
 class ImpactResult(Record):
     """The changed definitions, and what they reach grouped by file (product code
-    first); ``tests`` names the test files among them."""
+    first); ``tests`` names the test files among them; ``unresolved`` counts the
+    definitions linked to a reached one only by a guess below ``min_confidence``."""
 
     changed: tuple[Symbol, ...] = field(metadata=shown(view=lambda s: [brief(x) for x in s]))
     files: tuple[FileImpact, ...]
@@ -67,6 +73,7 @@ class ImpactResult(Record):
     total: int
     offset: int
     truncated: bool
+    unresolved: int = 0
 
 
 def impact(
@@ -75,6 +82,7 @@ def impact(
     depth: int = 2,
     limit: int = 200,
     offset: int = 0,
+    min_confidence: float = DEFAULT_MIN_CONFIDENCE,
 ) -> ImpactResult:
     """What may break when the ``changed`` definitions change, up to ``depth`` hops."""
     if not 1 <= depth <= MAX_DEPTH:
@@ -83,7 +91,8 @@ def impact(
         raise InvalidRequest("limit", f"must be 1..{MAX_LIMIT}")
     if offset < 0:
         raise InvalidRequest("offset", "must be 0 or more")
-    found = _Walk(index).run(changed, depth)
+    walk = _Walk(index, min_confidence)
+    found = walk.run(changed, depth)
     found.sort(key=lambda i: (role_of(i.file) is not Role.PRODUCT, i.depth, i.file, i.line))
     shown_items = found[offset : offset + limit]
     per_file: dict[str, list[Impacted]] = defaultdict(list)
@@ -94,14 +103,19 @@ def impact(
     )
     tests = sorted({i.file for i in found if role_of(i.file) is Role.TEST})
     truncated = offset + len(shown_items) < len(found)
-    return ImpactResult(tuple(changed), files, tuple(tests), len(found), offset, truncated)
+    unresolved = len(walk.guessed - walk.seen)
+    return ImpactResult(
+        tuple(changed), files, tuple(tests), len(found), offset, truncated, unresolved
+    )
 
 
 class _Walk:
     """One breadth-first walk from the changed definitions."""
 
-    def __init__(self, index: Index) -> None:
+    def __init__(self, index: Index, min_confidence: float) -> None:
         self.index = index
+        self.min_confidence = min_confidence
+        self.guessed: set[str] = set()
         self.tree = inheritance(index)
         self.uses = file_level_uses(index)
         self.seen: set[str] = set()
@@ -114,7 +128,7 @@ class _Walk:
         for level in range(1, depth + 1):
             following: list[Symbol] = []
             for node in frontier:
-                for other, relation in self._reached(node):
+                for other, relation in self._reached(node, changed=level == 1):
                     if other.symbol_id in self.seen:
                         continue
                     self.seen.add(other.symbol_id)
@@ -124,17 +138,19 @@ class _Walk:
             frontier = following
         return self.found
 
-    def _reached(self, node: Symbol) -> list[tuple[Symbol, str]]:
+    def _reached(self, node: Symbol, changed: bool) -> list[tuple[Symbol, str]]:
         index = self.index
-        reached = [
-            (other, "calls" if kind is EdgeKind.CALLS else "references")
-            for other, kind, _ in index.neighbours(node.symbol_id, outgoing=False, kinds=_USES)
-        ]
+        reached = []
+        for other, kind, weight in index.neighbours(node.symbol_id, outgoing=False, kinds=_USES):
+            if weight < self.min_confidence:
+                self.guessed.add(other.symbol_id)
+                continue
+            reached.append((other, "calls" if kind is EdgeKind.CALLS else "references"))
         if node.kind in Kind.TYPES:
             reached += [
                 (s, "subclass") for s in self._symbols(self.tree.derived.get(node.symbol_id, ()))
             ]
-        parent = index.get(node.parent) if node.parent is not None else None
+        parent = index.get(node.parent) if changed and node.parent is not None else None
         if parent is not None and parent.kind in Kind.TYPES and node.kind in Kind.CALLABLES:
             for sub in self.tree.descendants(parent.symbol_id):
                 for i in index.children.get(sub, ()):

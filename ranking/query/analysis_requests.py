@@ -16,6 +16,7 @@ from symfuse.ranking.query.fields import (
 )
 from symfuse.ranking.query.requests import (
     _TOKENS,
+    DEFAULT_MIN_CONFIDENCE,
     MAX_DEPTH,
     MAX_ROWS,
     FileHint,
@@ -90,6 +91,15 @@ class ImpactRequest(Request):
         ForAgents(_TOKENS, cap=1000, default=100),
     ] = 300
     offset: Offset = 0
+    min_confidence: Annotated[
+        float,
+        Field(
+            ge=0.0,
+            le=1.0,
+            description="follow links at least this sure; the definitions linked only by "
+            "a guess below it are counted as unresolved (0 follows them too)",
+        ),
+    ] = DEFAULT_MIN_CONFIDENCE
 
     @model_validator(mode="after")
     def _one_target(self) -> Any:

@@ -440,7 +440,9 @@ def impact(index: Index, request: ImpactRequest) -> ImpactResult:
     else:
         found = resolve_target(index, request.target or "", request.file, files=True)
         changed = [found] if isinstance(found, Symbol) else changed_in_file(index, found)
-    return impact_of(index, changed, request.depth, request.limit, request.offset)
+    return impact_of(
+        index, changed, request.depth, request.limit, request.offset, request.min_confidence
+    )
 
 
 def read(index: Index, request: ReadRequest) -> FileText:

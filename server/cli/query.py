@@ -389,7 +389,11 @@ def run_impact(args: argparse.Namespace) -> int:
         ]
     parts.append(f"tests that exercise it: {', '.join(data['tests']) or '(none found)'}")
     more = f"; more with --offset {data['offset'] + sum(len(g['items']) for g in data['files'])}"
-    parts.append(f"{data['total']} total{more if data['truncated'] else ''}")
+    guesses = f"; unresolved: {data['unresolved']} (see --min-confidence)"
+    parts.append(
+        f"{data['total']} total{more if data['truncated'] else ''}"
+        f"{guesses if data['unresolved'] else ''}"
+    )
     return _emit(data, args.output_format, "\n".join(parts))
 
 

@@ -3,6 +3,8 @@ tests apart; a file's definitions; a unified diff mapped to the definitions it t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
@@ -27,12 +29,16 @@ SERVICE = """\
 from shop.models import Order
 
 
-def checkout(order):
+def checkout(order: Order):
     return order.total()
 
 
 def api():
     return checkout(Order())
+
+
+def guess(thing):
+    return thing.total()
 """
 TREE = {
     "shop/__init__.py": "",
@@ -84,6 +90,37 @@ def test_a_method_reaches_callers_overriders_and_tests(index: Index) -> None:
     assert not any(r[3] == 2 for r in shallow)
 
 
+def test_a_guess_is_counted_not_followed_unless_asked(index: Index) -> None:
+    """`thing.total()` on an untyped receiver may be either class's `total`: a guess
+    below the usages' default confidence, counted as unresolved."""
+    total = index.get("shop/models.py::Order.total#method")
+    assert total is not None
+    sure = impact(index, [total], depth=1)
+    assert "guess" not in {name for _, name, _, _ in rows(sure)}
+    assert sure.unresolved == 1
+    every = impact(index, [total], depth=1, min_confidence=0.0)
+    assert ("shop/service.py", "guess", "calls", 1) in rows(every)
+    assert every.unresolved == 0
+
+
+def test_a_reached_method_does_not_reach_its_overriders(tmp_path: Path) -> None:
+    """`RushOrder.total` replaces `Order.total`: a change to what `Order.total` calls
+    does not reach the override."""
+    tree = {
+        "m.py": "def helper():\n    return 1\n\n\nclass A:\n    def run(self):\n"
+        "        return helper()\n\n\nclass B(A):\n    def run(self):\n        return 2\n",
+    }
+    small = index_of_tree(tmp_path, tree)
+    helper = small.get("m.py::helper#function")
+    assert helper is not None
+    found = rows(impact(small, [helper], depth=2))
+    assert ("m.py", "run", "calls", 1) in found
+    assert not any(relation == "override" for _, _, relation, _ in found)
+    run = small.get("m.py::A.run#method")
+    assert run is not None
+    assert ("m.py", "run", "override", 1) in rows(impact(small, [run], depth=1))
+
+
 def test_a_class_reaches_subclasses_and_importers_and_names_the_tests(index: Index) -> None:
     order = index.get("shop/models.py::Order#class")
     assert order is not None
@@ -91,7 +128,9 @@ def test_a_class_reaches_subclasses_and_importers_and_names_the_tests(index: Ind
     found = rows(result)
     assert ("shop/models.py", "RushOrder", "subclass", 1) in found
     assert ("shop/service.py", "", "imports", 1) in found
-    assert result.tests == ()  # no test reaches Order within two hops
+    assert ("shop/service.py", "checkout", "references", 1) in found  # `order: Order`
+    assert result.tests == ("tests/test_service.py",)  # through checkout
+    assert impact(index, [order], depth=1).tests == ()
 
 
 def test_a_diff_touches_the_definitions_around_its_lines(index: Index) -> None:
@@ -105,7 +144,11 @@ def test_a_diff_touches_the_definitions_around_its_lines(index: Index) -> None:
 
 
 def test_a_file_target_means_all_its_definitions(index: Index) -> None:
-    assert {s.name for s in changed_in_file(index, "shop/service.py")} == {"checkout", "api"}
+    assert {s.name for s in changed_in_file(index, "shop/service.py")} == {
+        "checkout",
+        "api",
+        "guess",
+    }
     answer = operations.impact(index, ImpactRequest.from_mapping({"target": "shop/service.py"}))
     assert ("tests/test_service.py", "test_checkout", "calls", 1) in rows(answer)
     by_name = operations.impact(index, ImpactRequest.from_mapping({"target": "checkout"}))
