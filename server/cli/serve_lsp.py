@@ -48,9 +48,32 @@ def register(
         action="store_true",
         help="do not watch files when the client cannot (rely on didChangeWatchedFiles)",
     )
+    p.add_argument(
+        "--max-header-line",
+        type=_positive_bytes,
+        default=None,
+        metavar="BYTES",
+        help="longest protocol header line read (default 64 KB; longer: a parse error)",
+    )
+    p.add_argument(
+        "--max-message",
+        type=_positive_bytes,
+        default=None,
+        metavar="BYTES",
+        help="largest message body read (default 64 MB; larger: a parse error)",
+    )
     add_history_flag(p)
     add_serving_options(p, default_workers="one per shard, up to the CPUs")
     p.set_defaults(handler=run_lsp)
+
+
+def _positive_bytes(text: str) -> int:
+    """A byte count: digits with an optional K, M or G suffix (powers of 1024)."""
+    scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(text[-1:].upper(), 1)
+    digits = text[:-1] if scale > 1 else text
+    if not digits.isdigit() or int(digits) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a positive byte count such as 65536 or 64K")
+    return int(digits) * scale
 
 
 def run_lsp(args: argparse.Namespace) -> NoReturn:
@@ -59,6 +82,7 @@ def run_lsp(args: argparse.Namespace) -> NoReturn:
     from symfuse.server.cli.shards import serving_shards
     from symfuse.server.common.forkserver import preload_parsers
     from symfuse.server.lsp.base import SymfuseLanguageServer
+    from symfuse.server.lsp.framing import FrameLimits
     from symfuse.server.lsp.options import IndexOptions, LspOptions, SearchOptions
     from symfuse.server.lsp.server import build_lsp_server
     from symfuse.server.lsp.state import LaunchConfig
@@ -93,6 +117,10 @@ def run_lsp(args: argparse.Namespace) -> NoReturn:
         defaults=defaults,
         history=args.history,
         shards=shards,
+        framing=FrameLimits(
+            header_line=args.max_header_line or FrameLimits().header_line,
+            body=args.max_message or FrameLimits().body,
+        ),
     )
     preload_parsers()  # the index starts after the client's initialize, from a fork server
     server = build_lsp_server(launch)

@@ -24,8 +24,8 @@ REQUEST_CANCELLED = -32800
 CONTENT_MODIFIED = -32801
 
 
-async def start(root: Path, index_dir: Path) -> RawClient:
-    """``symfuse lsp`` in ``root``, its stderr beside ``index_dir`` (see :func:`exited`)."""
+async def start(root: Path, index_dir: Path, *args: str) -> RawClient:
+    """``symfuse lsp [args]`` in ``root``, its stderr beside ``index_dir`` (see :func:`exited`)."""
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     with (index_dir.parent / "server.err").open("wb") as err:
         process = await asyncio.create_subprocess_exec(
@@ -33,6 +33,7 @@ async def start(root: Path, index_dir: Path) -> RawClient:
             "lsp",
             "--index-dir",
             str(index_dir),
+            *args,
             cwd=root,
             env={**os.environ, "PYTHONFAULTHANDLER": "1"},
             stdin=asyncio.subprocess.PIPE,

@@ -37,11 +37,11 @@ def symbol_request(msg_id: int, query: str) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def ready_server(tmp_path: Path) -> AsyncIterator[RawClient]:
-    """An initialized ``symfuse lsp`` on the fixture whose first index is complete; shut
-    down and exited (code 0) at the end, with no traceback on its stderr."""
+async def ready_server(tmp_path: Path, *args: str) -> AsyncIterator[RawClient]:
+    """An initialized ``symfuse lsp [args]`` on the fixture whose first index is complete;
+    shut down and exited (code 0) at the end, with no traceback on its stderr."""
     root = copy_fixture(tmp_path)
-    client = await start(root, tmp_path / "index")
+    client = await start(root, tmp_path / "index", *args)
     init: dict[str, Any] = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
     assert "result" in await client.ask(0, "initialize", params=init)
     await client.send({"method": "initialized", "params": {}})
@@ -112,6 +112,28 @@ async def test_every_broken_frame_in_turn_leaves_one_server_serving(tmp_path: Pa
             assert error_code(await client.answer(msg_id)) == PARSE_ERROR
             assert "result" in await client.answer(100 + n)
             await still_serves(client, 200 + n)
+
+
+async def test_the_framing_limits_are_set_on_the_command_line(tmp_path: Path) -> None:
+    async with ready_server(tmp_path, "--max-header-line", "100", "--max-message", "1K") as client:
+        stdin = client.process.stdin
+        assert stdin is not None
+        padded = symbol_request(7, "Square")
+        padded["params"]["padding"] = "x" * 1100  # a good request, over the 1 KB set
+        stdin.write(framed(padded) + framed(symbol_request(8, "Circle")))
+        await stdin.drain()
+        assert error_code(await client.answer(7)) == PARSE_ERROR
+        assert "result" in await client.answer(8)
+        # a header line over the 100 bytes set: that frame is skipped, the next is read
+        noted = framed(symbol_request(9, "Square")).replace(
+            b"\r\n", b"\r\nX-Note: " + b"y" * 120 + b"\r\n", 1
+        )
+        stdin.write(noted + framed(symbol_request(10, "Circle")))
+        await stdin.drain()
+        assert "result" in await client.answer(10)
+        await still_serves(client, 50)
+    stderr = (tmp_path / "server.err").read_text(errors="replace")
+    assert stderr.count("unreadable message") == 2, stderr[-4000:]
 
 
 def unrelated(count: int) -> list[str]:
