@@ -28,7 +28,8 @@ from __future__ import annotations
 # 15: C/C++ macros alone on a line, as a template's last parameter, CONSTEXPR20-like ones.
 # 16: Elixir `@doc ~S"""..."""` sigils and docs of guarded clauses (`def f(x) when ...`).
 # 17: JavaScript/TypeScript calls of `#private` methods (`this.#retry()`, `ky.#fetch()`).
-EXTRACTOR_VERSION = 17
+# 18: Haskell instances as objects named after their type, their equations its methods.
+EXTRACTOR_VERSION = 18
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -44,8 +44,26 @@ def whole_functions(defs: dict[int, Def]) -> None:
             entry.body = last
 
 
+def instance_types(defs: dict[int, Def]) -> None:
+    """Name each instance after the type it is for, as a Rust impl is: the head of its
+    first type pattern (``instance ToJSON (Const a b)``: ``Const``); an instance over a
+    type variable, a list or a tuple keeps its class's name."""
+    for entry in defs.values():
+        if entry.node.type == "instance":
+            head = _head_type(entry.node.child_by_field_name("patterns"))
+            if head is not None:
+                entry.name_node = head
+
+
+def _head_type(node: Node | None) -> Node | None:
+    while node is not None and node.type in ("type_patterns", "parens", "apply"):
+        node = node.named_children[0] if node.named_children else None
+    return node if node is not None and node.type == "name" else None
+
+
 def _top_level(node: Node) -> bool:
-    return node.parent is not None and node.parent.type == "declarations"
+    """A module's or an instance's declaration (an instance's equations are its methods)."""
+    return node.parent is not None and node.parent.type in ("declarations", "instance_declarations")
 
 
 def _named(node: Node) -> bytes | None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from tree_sitter import Node, QueryCursor, Tree
 
 from symfuse.indexer.extract.definitions import Columns, Def, SymbolBuilder
-from symfuse.indexer.extract.haskell import whole_functions
+from symfuse.indexer.extract.haskell import instance_types, whole_functions
 from symfuse.indexer.extract.prepass import PREPASS
 from symfuse.indexer.extract.texts import (
     SPACES,
@@ -121,6 +121,7 @@ def extract_tree(
     defs, raw_refs = _collect(language, tree, source, definitions_only)
     _fold_function_values(defs)
     if spec.grammar_name == "haskell":
+        instance_types(defs)
         whole_functions(defs)
     # a definition's own name is not a call of it (Julia's `f(x) = ...` head is a call)
     raw_refs = [r for r in raw_refs if r[5] is not RefKind.CALL or r[0] not in defs]

@@ -18,6 +18,16 @@
 (type_synomym name: (name) @name) @definition.type
 (type_family name: (name) @name) @definition.type
 
+; an instance is an object named after its type, as a Rust impl is (`instance ToJSON Value`:
+; Value, `instance ToJSON (Const a b)`: Const; extract/haskell.py names it), the class
+; recorded as implemented; over a type variable, a list or a tuple it keeps the class's
+; name; its equations are its methods
+(instance name: (name) @name @implements) @definition.object
+(instance_declarations (function name: (variable) @name) @definition.method)
+(instance_declarations (bind name: (variable) @name) @definition.method)
+(instance_declarations (function name: (prefix_id (operator) @name)) @definition.method)
+(instance_declarations (bind name: (prefix_id (operator) @name)) @definition.method)
+
 (declarations (function name: (variable) @name) @definition.function)
 (declarations (bind name: (variable) @name) @definition.function)
 ; operators, defined prefix (`(.:?) = ...`) or infix (`a .:! b = ...`)
@@ -29,7 +39,6 @@
 ; ---- references --------------------------------------------------------------
 
 (import module: (module) @name alias: (module)? @alias) @reference.import
-(instance name: (name) @name) @reference.implement
 (deriving classes: (tuple (name) @name)) @reference.implement
 (deriving classes: (name) @name) @reference.implement
 
