@@ -45,4 +45,5 @@ EXTRACTOR_VERSION = 18
 # 11: a method returning Self (Python) or this (TypeScript) returns its own class.
 # 12: a script's receiver typed by a name imported from a package is unknown, not outside.
 # 13: a bare name links inside its own repository (workspace root) only.
-LINKER_VERSION = 13
+# 14: Go's package scope: a bare name in another file of the folder; build variants are one.
+LINKER_VERSION = 14

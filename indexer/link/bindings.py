@@ -14,7 +14,7 @@ from symfuse.indexer.extract.texts import module_name
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.files.layouts import python_layouts
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.model import RefKind
+from symfuse.indexer.model import RefKind, Symbol
 from symfuse.indexer.store.rows import REF_KIND_CODE, LinkGroup
 
 _IMPORT_CODE = REF_KIND_CODE[RefKind.IMPORT]
@@ -168,3 +168,11 @@ def import_fqn(name: str, qualifier: str, entry: FileEntry, module: str | None =
         package = package[: len(package) - (dots - 1)] if dots > 1 else package
         qualifier = ".".join(p for p in (*package, qualifier.lstrip(".")) if p)
     return f"{qualifier}.{name}" if qualifier else name
+
+
+def exported_value(module: FileEntry, name: str) -> Symbol | None:
+    """A definition of ``name`` assigned to ``module.exports`` (``module.exports = class
+    Name {}``), which the file holds under its ``module.exports`` symbol."""
+    lookups = module.lookups()
+    exports = lookups.top.get("exports")
+    return lookups.scoped.get((exports.symbol_id, name)) if exports is not None else None

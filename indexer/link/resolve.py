@@ -23,10 +23,11 @@ from typing import NamedTuple
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.link import receivers, typed
+from symfuse.indexer.link import go_scope, receivers, typed
 from symfuse.indexer.link.bindings import (
     RELATIVE,
     Bindings,
+    exported_value,
     import_bindings,
     import_fqn,
     python_module_of,
@@ -139,6 +140,8 @@ class Resolver:
     ) -> list[Resolution]:
         """``once``: the caller asks for this written name once per file (a link
         group), so the answer past the scopes is not worth remembering."""
+        if name == "_" and entry.language == "go":
+            return []  # the blank identifier (`_ = f()`, `var _ I = T{}`) names nothing
         if kind is RefKind.IMPORT:
             if family(entry.language) == "javascript" and not (
                 qualifier.startswith(RELATIVE) or name.startswith(RELATIVE)
@@ -196,7 +199,7 @@ class Resolver:
             # a module used as a value: CommonJS `var compile = require('./compile');
             # compile(x)` calls what the module exports, by convention its definition
             # of that name (`import * as m` is used as `m.x`, never so)
-            return self._script_export(module, local) or _exported_value(module, local)
+            return self._script_export(module, local) or exported_value(module, local)
         found = self._script_export(module, imported or member)
         if imported and member:  # `Headers.from()`: a static member of an imported class
             return self._member_of(found, member) if found is not None else None
@@ -320,6 +323,10 @@ class Resolver:
             target = self._from_stars(entry, name)
             if target is not None:
                 return [Resolution(target, 1.0, IMPORT)]
+            if entry.language == "go":  # the package's other files are its scope too
+                return go_scope.same_package(self.index, name, entry) or self._by_bare_name(
+                    name, False, kind, entry
+                )
         return self._by_bare_name(name, bool(qualifier), kind, entry)
 
     def _fqn(self, dotted: str, hops: int = 0) -> Symbol | None:
@@ -485,11 +492,3 @@ def _top_level(top: dict[str, Symbol], name: str, entry: FileEntry) -> Symbol | 
     if found is not None and found.kind in Kind.MEMBERS and family(entry.language) == "javascript":
         return None
     return found
-
-
-def _exported_value(module: FileEntry, name: str) -> Symbol | None:
-    """A definition of ``name`` assigned to ``module.exports`` (``module.exports = class
-    Name {}``), which the file holds under its ``module.exports`` symbol."""
-    lookups = module.lookups()
-    exports = lookups.top.get("exports")
-    return lookups.scoped.get((exports.symbol_id, name)) if exports is not None else None

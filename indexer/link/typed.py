@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
-from symfuse.indexer.link import receivers
+from symfuse.indexer.link import go_scope, receivers
 from symfuse.indexer.model import Kind, RefKind, Symbol
 
 if TYPE_CHECKING:
@@ -170,8 +170,12 @@ def by_qualifier(
     if entry.language == "go" and "." not in qualifier:
         folders = receivers.go_package_files(index, entry, qualifier)
         if folders is not None:
-            found = _in_folders(resolver, name, folders)
-            return [Resolution(s, 1.0 if len(found) == 1 else 0.5, IMPORT) for s in found]
+            # another package's test files are its own (but for the folder's tests)
+            tests = go_scope.is_test(entry.rel) and posixpath.dirname(entry.rel) in folders
+            found = go_scope.package_definitions(index, name, folders, None, tests)
+            if len(folders) == 1:  # one package: its same-named definitions are one
+                return go_scope.as_one_declaration(found, IMPORT)
+            return [Resolution(s, 1.0 if len(found) == 1 else 0.5, IMPORT) for s, _ in found]
     if receivers.outside_path(qualifier, resolver.file_imports(entry)):
         return []
     segment = receivers.last_segment(qualifier)
@@ -190,19 +194,3 @@ def by_qualifier(
         return []
     confidence = 1.0 if len(members) == 1 else round(0.5 / len(members), 3)
     return [Resolution(m, confidence, IMPORT if len(members) == 1 else "name") for m in members]
-
-
-def _in_folders(resolver: Resolver, name: str, folders: list[str]) -> list[Symbol]:
-    """The package-level definitions called ``name`` in these folders (not methods)."""
-    index = resolver.index
-    found = []
-    for symbol in (index.symbols[at] for at in index.by_name.get(name, ())):
-        home = index.files.get(symbol.file)
-        if (
-            home is not None
-            and symbol.parent is None
-            and symbol.kind is not Kind.METHOD
-            and posixpath.dirname(home.rel) in folders
-        ):
-            found.append(symbol)
-    return found

@@ -1,0 +1,89 @@
+"""Go's package scope (issue 36): a bare name stands for the package-level definition
+in any file of its folder, at full confidence; a package's same-named definitions in
+files of alternative builds (``//go:build !nomsgpack`` / ``nomsgpack``) are one
+declaration, each a full-confidence target, bare or through the package's import."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.index import Index
+from symfuse.indexer.update.workspace import update_index
+from tests.support.cli import write_tree
+
+FILES = {
+    "go.mod": "module example.com/shop\n\ngo 1.21\n",
+    "cart/cart.go": "package cart\n\nfunc Total() int {\n\treturn add(1, 2)\n}\n",
+    "cart/math.go": (
+        "package cart\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n\n"
+        "var _ = add(0, 0) // the blank identifier: a definition of nothing\n"
+    ),
+    "cart/cart_test.go": (
+        'package cart\n\nimport "testing"\n\n'
+        "func TestTotal(t *testing.T) {\n"
+        "\tif Total() != add(1, 2) {\n\t\tt.Fatal(helper())\n\t}\n\t_ = Total()\n}\n"
+    ),
+    "cart/helper_test.go": 'package cart\n\nfunc helper() string { return "sum" }\n',
+    # namesakes in another package, a method among them: a guess by name would split
+    "other/other.go": (
+        "package other\n\ntype Register struct{}\n\n"
+        "func (r *Register) Total() int { return 0 }\n\n"
+        "func add(a, b int) int { return a - b }\n\n"
+        "func Total() int { return add(2, 1) }\n\n"
+        "func Pick(s string) string { return helper(s) }\n\n"
+        "func helper(s string) string { return s }\n"
+    ),
+    # one declaration, two builds
+    "codec/codec.go": (
+        "//go:build !nomsgpack\n\npackage codec\n\n"
+        "func Pick(contentType string) string {\n\treturn contentType\n}\n"
+    ),
+    "codec/codec_nomsgpack.go": (
+        "//go:build nomsgpack\n\npackage codec\n\n"
+        'func Pick(contentType string) string {\n\treturn ""\n}\n'
+    ),
+    "codec/use.go": (
+        'package codec\n\nfunc Default() string {\n\treturn Pick("application/json")\n}\n'
+    ),
+    "app/main.go": (
+        'package main\n\nimport "example.com/shop/codec"\n\n'
+        'func main() {\n\tprintln(codec.Pick("text/plain"))\n}\n'
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    base = tmp_path_factory.mktemp("go_scope")
+    root = write_tree(base / "ws", FILES)
+    config = IndexConfig(roots=(root,), index_dir=base / "idx", progress=False)
+    built, _ = update_index(config)
+    return built
+
+
+def links(index: Index, path: str, source: str) -> dict[str, float]:
+    return {dst: weight for src, dst, _, weight in index.edges_by_file[path] if src == source}
+
+
+def test_a_name_of_another_file_of_the_package_is_in_scope(index: Index) -> None:
+    assert links(index, "cart/cart.go", "cart/cart.go::Total#function") == {
+        "cart/math.go::add#function": 1.0  # not other/other.go's add
+    }
+    # a test file of the package sees the package and its other test files
+    assert links(index, "cart/cart_test.go", "cart/cart_test.go::TestTotal#function") == {
+        "cart/cart.go::Total#function": 1.0,  # not other's Total nor Register.Total
+        "cart/math.go::add#function": 1.0,
+        "cart/helper_test.go::helper#function": 1.0,
+    }
+    # a product file never sees a test file's names: other's helper is its own
+    assert links(index, "other/other.go", "other/other.go::Pick#function") == {
+        "other/other.go::helper#function": 1.0
+    }
+
+
+def test_definitions_of_alternative_builds_are_one_target(index: Index) -> None:
+    both = {"codec/codec.go::Pick#function": 1.0, "codec/codec_nomsgpack.go::Pick#function": 1.0}
+    assert links(index, "codec/use.go", "codec/use.go::Default#function") == both
+    # through the package's import: not other/other.go's Pick
+    assert links(index, "app/main.go", "app/main.go::main#function") == both
