@@ -11,7 +11,8 @@ A reference is resolved by trying, in order:
    path where names are not qualified by it (Java, Rust); a qualifier naming a type
    or a Go package narrows to its members;
 4. the bare name anywhere in the workspace, ``n`` candidates at ``0.5/n`` (0.8 for
-   one; more than ``MAX_CANDIDATES`` are too ambiguous to link).
+   one, 0.4 for a script's member of an unknown receiver; more than ``MAX_CANDIDATES``
+   are too ambiguous to link).
 
 Resolution is versioned by :data:`~symfuse.indexer.versions.LINKER_VERSION`: bump
 it when what this module resolves changes.
@@ -479,8 +480,10 @@ class Resolver:
             candidates = [c for c in candidates if c.kind in wanted] or candidates
         if len(candidates) > MAX_CANDIDATES:
             return []
+        # `res.json()` in a script, `res` of a type unknown: one `json` is no reason to link
+        one = 0.4 if qualified and group == "javascript" else 0.8
         # three decimals, as the store keeps them: stored and fresh edges compare equal
-        confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else 0.8), 3)
+        confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else one), 3)
         return [Resolution(c, confidence) for c in candidates]
 
 

@@ -143,10 +143,12 @@ def _inside(index: Index, symbol: Symbol, ancestor: str) -> bool:
 class FileLevelUses:
     """What the graph's edges leave out. ``used``: target id -> the files whose file-level
     references (outside every definition, imports aside) reach it; ``imported``: target
-    id -> the files whose imports (at any level) name it."""
+    id -> the files whose imports (at any level) name it; ``sure``: (target id, file) ->
+    the surest link of the file's file-level references to it (impact's threshold)."""
 
     used: dict[str, set[str]]
     imported: dict[str, set[str]]
+    sure: dict[tuple[str, str], float]
 
 
 def file_level_uses(index: Index) -> FileLevelUses:
@@ -160,6 +162,7 @@ def _file_level(index: Index) -> FileLevelUses:
     resolver = resolver_for(index)
     used: defaultdict[str, set[str]] = defaultdict(set)
     imported: defaultdict[str, set[str]] = defaultdict(set)
+    sure: dict[tuple[str, str], float] = {}
     defined = index.by_name
     for key, entry in index.files.items():
         for ref in entry.references():
@@ -171,7 +174,10 @@ def _file_level(index: Index) -> FileLevelUses:
             table = imported if is_import else used
             for hit in resolver.resolve(ref, entry):
                 table[hit.target.symbol_id].add(key)
-    return FileLevelUses(dict(used), dict(imported))
+                if not is_import:
+                    pair = (hit.target.symbol_id, key)
+                    sure[pair] = max(sure.get(pair, 0.0), hit.confidence)
+    return FileLevelUses(dict(used), dict(imported), sure)
 
 
 @dataclass(frozen=True, slots=True)

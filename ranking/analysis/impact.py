@@ -103,7 +103,7 @@ def impact(
     )
     tests = sorted({i.file for i in found if role_of(i.file) is Role.TEST})
     truncated = offset + len(shown_items) < len(found)
-    unresolved = len(walk.guessed - walk.seen)
+    unresolved = len(walk.guessed - walk.seen - {file for file, _ in walk.files_seen})
     return ImpactResult(
         tuple(changed), files, tuple(tests), len(found), offset, truncated, unresolved
     )
@@ -169,6 +169,10 @@ class _Walk:
                 if file == node.file and relation == "module_code" and level > 1:
                     continue
                 if (file, relation) in self.files_seen:
+                    continue
+                sure = self.uses.sure.get((node.symbol_id, file), 1.0)
+                if relation == "module_code" and sure < self.min_confidence:
+                    self.guessed.add(file)  # a guess (`response.json()`): unresolved
                     continue
                 self.files_seen.add((file, relation))
                 self.found.append(Impacted(file, 0, "", "file", relation, level, node.symbol_id))
