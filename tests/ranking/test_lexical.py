@@ -212,6 +212,27 @@ def test_prose_leaves_filler_words_out_unless_nothing_else_is_left() -> None:
     assert sorted(names.ranking.positions.tolist()) == [0, 1]
 
 
+def test_prose_counts_a_synonym_at_a_share_of_a_word() -> None:
+    """A sentence's "delete" finds ``strip_flags`` (its synonym), below a definition that
+    says "delete" itself; a name query matches names as written, synonyms aside."""
+    symbols = [
+        make_symbol("strip_flags", doc="Strip the flags."),
+        make_symbol("delete_flags", doc="Delete the flags."),
+        make_symbol("print_flags", doc="Print the flags."),
+    ]
+    index = lexical.LexicalIndex.build(build_documents(symbols))
+    prose = lexical.BODY_AWARE
+    assert prose.synonyms == 0.3
+    terms = QueryTerms.parse("delete flags")
+    scores, matched_all = index.scores(terms, prose)
+    assert matched_all.tolist() == [True, True, False]  # a synonym holds its word's place
+    assert scores[1] > scores[0] > scores[2] > 0
+    plain, _ = index.scores(terms, lexical.Bm25f(body=3.0, b_body=0.2, coordination=0.5))
+    assert plain[0] == plain[2] < plain[1]  # without synonyms strip is print's equal
+    names = lexical.rank(index, "delete flags", None, 10)
+    assert names.and_matches == 1
+
+
 def test_mask_restricts_candidates() -> None:
     symbols = [make_symbol("send_mail"), make_symbol("send_sms")]
     index = lexical.LexicalIndex.build(build_documents(symbols))
