@@ -26,9 +26,13 @@ class RawClient:
     async def send_all(self, messages: list[dict[str, Any]]) -> None:
         """Write ``messages`` in one go (a burst reaches the server as fast as it reads)."""
         assert self.process.stdin is not None
+        frames = []
         for message in messages:
             body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-            self.process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            frames.append(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        # one write: the transport writes each call at once, so a write per message let
+        # the server read (and answer) the first ones before the rest had arrived
+        self.process.stdin.write(b"".join(frames))
         await self.process.stdin.drain()
 
     async def answer(self, msg_id: Any) -> dict[str, Any]:
