@@ -7,29 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update.workspace import update_index
-from symfuse.ranking.analysis.dead_code import DeadCodeScope, dead_code
 from symfuse.ranking.analysis.dead_rules import MODULE_REASON, PRIVATE_REASON, PUBLIC_REASON
-from symfuse.ranking.query.search_request import IncludeTests
-from tests.support.paths import FIXTURES
-
-ROOT = FIXTURES / "graph_answers"
-Found = dict[tuple[str, str], tuple[float, str]]
+from tests.support.dead import dead
+from tests.support.index import index_of_fixture
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
-    directory = tmp_path_factory.mktemp("index")
-    built, _ = update_index(IndexConfig(roots=(ROOT,), index_dir=directory, progress=False))
-    return built
-
-
-def dead(index: Index, min_confidence: float = 0.5) -> Found:
-    scope = DeadCodeScope(min_confidence=min_confidence, include_tests=IncludeTests.TRUE)
-    result = dead_code(index, scope, limit=1000)
-    return {(d.symbol.file, d.symbol.name): (d.confidence, d.reason) for d in result.items}
+    return index_of_fixture(tmp_path_factory.mktemp("dead"), "graph_answers")
 
 
 def test_the_default_report_holds_only_what_is_dead(index: Index) -> None:
