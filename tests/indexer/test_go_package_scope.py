@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update.workspace import update_index
-from tests.support.cli import write_tree
+from tests.support.index import index_of_tree
 
 FILES = {
     "go.mod": "module example.com/shop\n\ngo 1.21\n",
@@ -55,11 +53,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
-    base = tmp_path_factory.mktemp("go_scope")
-    root = write_tree(base / "ws", FILES)
-    config = IndexConfig(roots=(root,), index_dir=base / "idx", progress=False)
-    built, _ = update_index(config)
-    return built
+    return index_of_tree(tmp_path_factory.mktemp("go_scope"), FILES)
 
 
 def links(index: Index, path: str, source: str) -> dict[str, float]:

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.analysis.impact import impact
-from tests.support.cli import write_tree
+from tests.support.index import index_of_tree
 
 FILES = {
     "source/client.ts": (
@@ -50,10 +48,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
-    base = tmp_path_factory.mktemp("scripts")
-    root = write_tree(base / "ws", FILES)
-    built, _ = update_index(IndexConfig(roots=(root,), index_dir=base / "idx", progress=False))
-    return built
+    return index_of_tree(tmp_path_factory.mktemp("scripts"), FILES)
 
 
 def links(index: Index, path: str, source: str) -> dict[str, float]:
