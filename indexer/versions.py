@@ -29,7 +29,8 @@ from __future__ import annotations
 # 16: Elixir `@doc ~S"""..."""` sigils and docs of guarded clauses (`def f(x) when ...`).
 # 17: JavaScript/TypeScript calls of `#private` methods (`this.#retry()`, `ky.#fetch()`).
 # 18: Haskell instances as objects named after their type, their equations its methods.
-EXTRACTOR_VERSION = 18
+# 19: Go variables holding a call's result (`engine := router.New()`) are declarations.
+EXTRACTOR_VERSION = 19
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -47,4 +48,5 @@ EXTRACTOR_VERSION = 18
 # 13: a bare name links inside its own repository (workspace root) only.
 # 14: Go's package scope: a bare name in another file of the folder; build variants are one.
 # 15: a script's member call on a receiver of unknown type, by its name alone: 0.4, not 0.8.
-LINKER_VERSION = 15
+# 16: Go receivers typed by what the call they hold returns (`func New() *Engine`).
+LINKER_VERSION = 16

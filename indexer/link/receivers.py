@@ -36,7 +36,7 @@ _FILE_STEMS = ("mod", "lib", "main", "index", "__init__")
 
 # languages whose variables hold the result of any call (`r = await c.send()`), typed
 # by what the callee returns; their annotations and constructors as in the typed ones
-RETURNING_FAMILIES = frozenset({"python", "javascript"})
+RETURNING_FAMILIES = frozenset({"python", "javascript", "go"})
 _MEMBER_OF_SELF = ("self.", "this.", "cls.")
 
 

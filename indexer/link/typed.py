@@ -67,6 +67,8 @@ _WRAPPERS = frozenset({"Promise", "PromiseLike", "Awaitable", "Coroutine", "Opti
 _RETURNS = {
     "python": re.compile(r"\)\s*->\s*(.+?)\s*:?\s*(?:#.*)?$"),  # `def f(x) -> Client:`
     "javascript": re.compile(r"\)\s*:\s*(.+)$"),  # `function f(x): Client`
+    # `func New() *Engine`, `func (e *Engine) Group(p string) *Group`, `(*T, error)`
+    "go": re.compile(r"\)\s+\(?\*?([A-Za-z_][\w.]*)(?:\s*,[^()]*\))?\s*$"),
 }
 _HEAD = re.compile(r"[A-Za-z_][\w.]*")
 # the workspace types a declaration names (none: a type from outside), and how sure

@@ -29,6 +29,14 @@ def test_a_declared_receiver_decides_the_method(tmp_path: Path) -> None:
     assert not [n for n in tally.notes if ".Send" in n]
 
 
+def test_a_go_variable_is_typed_by_what_its_call_returns(tmp_path: Path) -> None:
+    """`engine := router.New()` (`func New() *Engine`) makes `engine.Use` Engine.Use and
+    `admin := engine.Group(...)` (`... *Group`) makes `admin.Use` Group.Use."""
+    index = index_of_fixture(tmp_path, "usages_truth/go")
+    tally = truth_marked.score(index, tmp_path / "ws")
+    assert not [n for n in tally.notes if ".Use" in n], tally.notes
+
+
 def test_an_outside_qualifier_is_not_a_workspace_member(tmp_path: Path) -> None:
     """Go's `errors.New(...)` is not router.New; Rust's `String::new()` not Compact::new."""
     for language in ("go", "rust"):

@@ -116,6 +116,14 @@
       (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)]))
   ] .)) @reference.type
 
+; a call whose result the variable holds (`engine := router.New()`, `admin :=
+; engine.Group("/admin")`): typed by what the callee's signature returns
+(short_var_declaration
+  left: (expression_list . (identifier) @alias .)
+  right: (expression_list . (call_expression function: [
+    (identifier) @name
+    (selector_expression operand: (identifier) @qualifier field: (field_identifier) @name)]) .)) @reference.call
+
 ; ---- names a function binds itself (`@local`): its bare uses there are not the
 ; package's definitions of those names
 (parameter_declaration name: (identifier) @name @local)
