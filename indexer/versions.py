@@ -49,4 +49,5 @@ EXTRACTOR_VERSION = 19
 # 14: Go's package scope: a bare name in another file of the folder; build variants are one.
 # 15: a script's member call on a receiver of unknown type, by its name alone: 0.4, not 0.8.
 # 16: Go receivers typed by what the call they hold returns (`func New() *Engine`).
-LINKER_VERSION = 16
+# 17: a cast as a receiver is its type (`((Element) child).accept()`, `(x as T).m()`).
+LINKER_VERSION = 17

@@ -83,6 +83,19 @@ def declared_types(entry: FileEntry, groups: list[LinkGroup]) -> Declared:
     return found
 
 
+# a cast as a receiver: `((Element) child).accept()` (Java, C#), `(child as Element).x()`
+_CAST = re.compile(
+    r"\(\s*\(\s*([A-Z][\w.]*)\s*\)\s*[\w.]+\s*\)"  # ((Element) child)
+    r"|\(\s*[\w.]+\s+as\s+([A-Z][\w.]*)\s*\)"  # (child as Element)
+)
+
+
+def cast_type(qualifier: str) -> str | None:
+    """The type a qualifier casts to (``((Element) child)``: ``Element``), else None."""
+    found = _CAST.fullmatch(qualifier) if qualifier.startswith("(") else None
+    return (found.group(1) or found.group(2)) if found is not None else None
+
+
 def variable_of(qualifier: str) -> tuple[str, bool] | None:
     """The variable a qualifier names (``c``; ``this.counter`` as ``counter``, a
     member), or None for an expression (``a.b()``, ``x[0]``)."""

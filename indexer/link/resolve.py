@@ -143,6 +143,7 @@ class Resolver:
         group), so the answer past the scopes is not worth remembering."""
         if name == "_" and entry.language == "go":
             return []  # the blank identifier (`_ = f()`, `var _ I = T{}`) names nothing
+        qualifier = receivers.cast_type(qualifier) or qualifier  # `((Element) child).x`
         if kind is RefKind.IMPORT:
             if family(entry.language) == "javascript" and not (
                 qualifier.startswith(RELATIVE) or name.startswith(RELATIVE)

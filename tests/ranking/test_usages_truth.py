@@ -37,6 +37,13 @@ def test_a_go_variable_is_typed_by_what_its_call_returns(tmp_path: Path) -> None
     assert not [n for n in tally.notes if ".Use" in n], tally.notes
 
 
+def test_a_cast_receiver_is_its_type(tmp_path: Path) -> None:
+    """`((Element) child).accept(visitor)` is Element.accept, not a guess among accepts."""
+    index = index_of_fixture(tmp_path, "usages_truth/java")
+    tally = truth_marked.score(index, tmp_path / "ws")
+    assert not [n for n in tally.notes if "accept" in n], tally.notes
+
+
 def test_an_outside_qualifier_is_not_a_workspace_member(tmp_path: Path) -> None:
     """Go's `errors.New(...)` is not router.New; Rust's `String::new()` not Compact::new."""
     for language in ("go", "rust"):

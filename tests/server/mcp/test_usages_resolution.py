@@ -12,9 +12,12 @@ async def test_find_usages_says_how_sure_it_is(tmp_path: Path) -> None:
     ws = fixture_workspace(tmp_path, "usages_truth")
     async with mcp_session(ws) as session:
         send = await call(session, "find_usages", target="Outbox.Send")
-        accept = await call(session, "find_usages", target="Visitable.accept")
-        every = await call(session, "find_usages", target="Visitable.accept", min_confidence=0)
+        text = await call(session, "find_usages", target="Node.text")
+        every = await call(session, "find_usages", target="Node.text", min_confidence=0)
     assert [(u["line"], u["resolution"]) for u in send["usages"]] == [(44, "type")]
-    assert accept["usages"] == []
-    assert accept["unresolved"] == 1
-    assert [(u["line"], u["resolution"]) for u in every["usages"]] == [(23, "name")]
+    # `cleaner.clean(dirty).text()`: a chained call's receiver is not typed, a guess
+    sure = [(u["file"], u["line"]) for u in text["usages"]]
+    assert ("java/src/org/shop/app/Cleaner.java", 36) not in sure
+    assert text["unresolved"] == 1
+    guesses = [(u["line"], u["resolution"]) for u in every["usages"] if u not in text["usages"]]
+    assert guesses == [(36, "name")]
