@@ -234,9 +234,7 @@ def with_import_paths(
         return run
     known = np.asarray(found, dtype=np.int64)
     known = known[np.argsort(-prepared.pagerank[known], kind="stable")]
-    tiers = run.tiers.copy()
-    tiers[known] = np.minimum(tiers[known], np.int8(MatchTier.FQN_SUFFIX))
-    return replace(identity_first(prepared, run, known), tiers=tiers)
+    return names_lead(prepared, run, known, MatchTier.FQN_SUFFIX, run.spelled)
 
 
 _WORDS = re.compile(r"[a-z][a-z0-9]*(?: [a-z][a-z0-9]*){1,4}")
@@ -284,6 +282,20 @@ def with_spelled_names(
     ]
     known = np.concatenate(ranks).astype(np.int64)
     return replace(identity_first(prepared, run, known), tiers=tiers, spelled=True)
+
+
+def names_lead(
+    prepared: Prepared,
+    run: ChannelRun,
+    known: npt.NDArray[np.int64],
+    tier: MatchTier,
+    spelled: bool,
+) -> ChannelRun:
+    """``run`` with ``known`` first in the identity channel and matched at ``tier`` or
+    better; ``spelled``: the exact-name guard puts the query's names first."""
+    tiers = run.tiers.copy()
+    tiers[known] = np.minimum(tiers[known], np.int8(tier))
+    return replace(identity_first(prepared, run, known), tiers=tiers, spelled=spelled)
 
 
 def identity_first(prepared: Prepared, run: ChannelRun, known: npt.NDArray[np.int64]) -> ChannelRun:
@@ -404,7 +416,5 @@ def with_named_types(
     )
     if not len(exact):
         return run
-    tiers = run.tiers.copy()
-    tiers[exact] = np.int8(MatchTier.EXACT)
     known = exact[np.argsort(-prepared.pagerank[exact], kind="stable")]
-    return replace(identity_first(prepared, run, known), tiers=tiers, spelled=True)
+    return names_lead(prepared, run, known, MatchTier.EXACT, spelled=True)

@@ -14,7 +14,7 @@ file's path (the longest wins), or a file ends with it (``Pay.java`` of a Java f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -22,7 +22,7 @@ import numpy.typing as npt
 from symfuse.indexer.index import Index
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.prepared.build import Prepared
-from symfuse.ranking.search.channel_run import ChannelRun, identity_first
+from symfuse.ranking.search.channel_run import ChannelRun, names_lead
 from symfuse.ranking.search.lookup import lookup
 
 MAX_FRAMES = 20  # the innermost frames that count (a recursion repeats the same ones)
@@ -79,6 +79,4 @@ def with_frames(
     if not found:
         return run
     known = np.asarray(found, dtype=np.int64)
-    tiers = run.tiers.copy()
-    tiers[known] = np.int8(MatchTier.EXACT)
-    return replace(identity_first(prepared, run, known), tiers=tiers, spelled=True)
+    return names_lead(prepared, run, known, MatchTier.EXACT, spelled=True)

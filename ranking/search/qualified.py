@@ -15,7 +15,6 @@ order.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +23,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.prepared.build import Prepared
-from symfuse.ranking.search.channel_run import ChannelRun, identity_first
+from symfuse.ranking.search.channel_run import ChannelRun, names_lead
 
 _SEPARATOR = re.compile(r"::|->|\\|\.|#|/")
 _ARGUMENTS = re.compile(r"\(.*\)$")
@@ -123,9 +122,5 @@ def with_qualified_names(
     if not known.shape[0]:
         return run
     known = known[np.sort(np.unique(known, return_index=True)[1])]
-    tiers = run.tiers.copy()
     tier = MatchTier.FQN_SUFFIX if dotted else MatchTier.EXACT
-    tiers[known] = np.minimum(tiers[known], np.int8(tier))
-    return replace(
-        identity_first(prepared, run, known), tiers=tiers, spelled=run.spelled or not dotted
-    )
+    return names_lead(prepared, run, known, tier, run.spelled or not dotted)
