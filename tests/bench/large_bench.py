@@ -394,7 +394,7 @@ def main() -> None:
         args.json.write_text(json.dumps(figures, indent=1))
 
 
-def _run_on(source: Path) -> NoReturn:
+def _run_on(source: Path, script: str = __file__) -> NoReturn:
     """Run this script again with ``source``'s code first on ``PYTHONPATH`` (a ``symfuse/``
     folder linking to its three folders: the editable install's finder comes after it), so
     that this process, the ``symfuse`` command and the servers it spawns all run it."""
@@ -413,7 +413,7 @@ def _run_on(source: Path) -> NoReturn:
     rest = words[:at] + words[at + 2 :]
     paths = os.pathsep.join(p for p in (str(overlay), os.environ.get("PYTHONPATH", "")) if p)
     os.execve(
-        sys.executable, [sys.executable, __file__, *rest], {**os.environ, "PYTHONPATH": paths}
+        sys.executable, [sys.executable, script, *rest], {**os.environ, "PYTHONPATH": paths}
     )
 
 
