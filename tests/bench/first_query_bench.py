@@ -134,9 +134,7 @@ def measure(tree: Path, shapes: list[str], repeat: int) -> dict[str, dict[str, A
                             build_index(tree, index_dir, structures)  # each run starts alike
                         runs.append(asyncio.run(one_shape(tree, index_dir, shape, wait)))
                     key = f"{start} / {'after ready' if wait else 'at once'} / {shape}"
-                    results[key] = {
-                        k: statistics.median(r[k] for r in runs) for k in runs[0]
-                    }
+                    results[key] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
                     row = results[key]
                     print(
                         f"{key}: first {row['first_s']:.2f} s, steady {row['steady_s']:.3f} s",
