@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # numpy is imported where arrays are built: CLI start-up stay
     import numpy.typing as npt
 
 from symfuse.indexer.link.edges import EdgeArrays, EdgeNumbering, EdgeRow, StoredGraph
-from symfuse.indexer.model import EdgeKind, FileStamp, Kind, Reference, Symbol
+from symfuse.indexer.model import EdgeKind, FileStamp, Kind, Reference, RefKind, Symbol
 from symfuse.indexer.store import rows
 
 
@@ -45,6 +45,14 @@ class FileEntry:
         if self._references is None:
             self._references = rows.unpack_references(self.refs_blob, self.path, self.symbols)
         return self._references
+
+    def imports(self) -> list[Reference]:
+        """This file's import references, in source order. Unless every reference is
+        decoded already, only these are made, and not kept: a question about imports
+        (file dependencies) reads every file's, and needs neither the rest nor to hold them."""
+        if self._references is not None:
+            return [r for r in self._references if r.kind is RefKind.IMPORT]
+        return rows.unpack_imports(self.refs_blob, self.path, self.symbols)
 
     def definitions(self) -> list[Symbol]:
         """This file's definitions: its symbols without the file's own unit."""

@@ -63,7 +63,6 @@ class Resolver:
     def __init__(self, index: Index) -> None:
         self.index = index
         self.symbols = index.symbols
-        self.by_name = index.by_name
         self._by_fqn = index.by_fqn
         self._bare: dict[tuple[str, bool, RefKind, str, str], list[Resolution]] = {}
         self._imports: dict[str, Bindings] = {}
@@ -453,7 +452,7 @@ class Resolver:
     def _bare_candidates(
         self, name: str, qualified: bool, kind: RefKind, group: str, root: str
     ) -> list[Resolution]:
-        positions = self.by_name.get(name)
+        positions = self.index.by_name.get(name)  # made when a name is first looked up
         if not positions:
             return []
         candidates = [self.symbols[i] for i in positions if self.symbols[i].root == root]

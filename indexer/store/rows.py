@@ -219,6 +219,25 @@ def unpack_references(blob: bytes, file: str, symbols: list[Symbol]) -> list[Ref
     ]
 
 
+def unpack_imports(blob: bytes, file: str, symbols: list[Symbol]) -> list[Reference]:
+    """The import references of a references blob, as :func:`unpack_references` makes
+    them: the other rows are decoded as tuples and dropped, never made references."""
+    try:
+        rows = msgpack.unpackb(zlib.decompress(blob[4:]), raw=False, use_list=False)
+    except zlib.error as exc:
+        raise ValueError(f"references of {file} are corrupt ({exc})") from exc
+    code, kind = _IMPORT_CODE, RefKind.IMPORT
+    return [
+        Reference(row[0], file, row[1], row[2], kind, _enclosing(symbols, row[4]), row[5], row[6])
+        for row in rows
+        if row[3] == code
+    ]
+
+
+def _enclosing(symbols: list[Symbol], position: int) -> str | None:
+    return symbols[position].symbol_id if position >= 0 else None
+
+
 def pack_record(
     symbol_rows: list[list[Any]], refs_blob: bytes, ref_names: list[str], links_blob: bytes
 ) -> bytes:

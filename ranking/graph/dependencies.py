@@ -17,13 +17,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-import networkx as nx
-
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.link.bindings import import_fqn, python_module_of, python_modules
-from symfuse.indexer.model import Kind, Reference, RefKind
+from symfuse.indexer.model import Kind, Reference
 from symfuse.ranking.graph.import_paths import ImportPaths
 from symfuse.ranking.graph.targets import resolver_for
 from symfuse.ranking.query.records import Record
@@ -56,7 +54,7 @@ class Dependencies(Record):
 
 class ImportGraph:
     """Per file: the files it imports (with lines), its external modules (with lines),
-    the files that import it; and the whole as a networkx graph (for cycles)."""
+    the files that import it."""
 
     def __init__(
         self, imports: dict[str, dict[str, list[int]]], external: dict[str, dict[str, list[int]]]
@@ -68,9 +66,6 @@ class ImportGraph:
             for target, lines in targets.items():
                 reverse[target][source] = lines
         self.importers = dict(reverse)
-        self.directed = nx.DiGraph()
-        for source, targets in imports.items():
-            self.directed.add_edges_from((source, target) for target in targets)
 
 
 def import_graph(index: Index) -> ImportGraph:
@@ -88,14 +83,14 @@ def _build(index: Index) -> ImportGraph:
         found: dict[str, list[int]] = defaultdict(list)
         outside: dict[str, list[int]] = defaultdict(list)
         mine = family(entry.language)
-        for ref in entry.references():
-            if ref.kind is not RefKind.IMPORT:
-                continue
+        own = python_module_of(index, entry) if entry.language == "python" else None
+        for ref in entry.imports():
             hits = resolver.resolve(ref, entry)
             files = {
                 _runtime(index, h.target.file) for h in hits if family(h.target.language) == mine
             }
-            files |= _module_files(index, entry, ref, modules)
+            if own is not None:
+                files |= _module_files(own, entry, ref, modules)
             files |= paths.files(key, entry, ref)
             files.discard(key)
             for file in files:
@@ -143,17 +138,14 @@ def _add(lines: list[int], line: int) -> None:
         lines.append(line)
 
 
-def _module_files(
-    index: Index, entry: FileEntry, ref: Reference, modules: dict[str, str]
-) -> set[str]:
+def _module_files(own: str, entry: FileEntry, ref: Reference, modules: dict[str, str]) -> set[str]:
     """Python: the workspace file the import names as a module: ``import a.b`` and
     ``from a import b`` (``from . import b``) name ``a/b.py`` when it exists, else the
-    package ``a`` (the deepest of ``a.b``'s packages that is in the workspace)."""
-    if entry.language != "python":
-        return set()
+    package ``a`` (the deepest of ``a.b``'s packages that is in the workspace). ``own``:
+    the module of ``entry``, the Python file that imports."""
     base = ""
     if ref.qualifier:
-        base = import_fqn("_", ref.qualifier, entry, python_module_of(index, entry))[:-2]
+        base = import_fqn("_", ref.qualifier, entry, own)[:-2]
     dotted = f"{base}.{ref.name}" if base and ref.name != "*" else base or ref.name
     parts = dotted.split(".")
     while parts:
@@ -221,15 +213,37 @@ CYCLE_HOPS = 8
 
 def _cycles(graph: ImportGraph, key: str) -> tuple[tuple[str, ...], ...]:
     """Import cycles through ``key``: for each file it imports, the shortest way back
-    (shortest first, at most :data:`MAX_CYCLES`). One breadth-first search per import,
-    not an enumeration of every cycle of the component (Django has millions)."""
-    directed = graph.directed
-    if key not in directed:
+    (shortest first, at most :data:`MAX_CYCLES`). One breadth-first search back from
+    ``key``, not an enumeration of every cycle of the component (Django has millions)."""
+    imported = graph.imports.get(key)
+    if not imported:
         return ()
-    back = nx.single_target_shortest_path(directed, key, cutoff=CYCLE_HOPS)
+    back = _paths_to(graph.importers, key, CYCLE_HOPS)
     found: set[tuple[str, ...]] = set()
-    for first in sorted(graph.imports.get(key, {})):
+    for first in sorted(imported):
         path = back.get(first)
         if path is not None:
             found.add((key, *path[:-1]))
     return tuple(sorted(found, key=lambda c: (len(c), c))[:MAX_CYCLES])
+
+
+def _paths_to(
+    importers: dict[str, dict[str, list[int]]], key: str, hops: int
+) -> dict[str, list[str]]:
+    """For each file that reaches ``key`` in at most ``hops`` imports, one shortest way
+    there (the file first, ``key`` last): breadth first over the importers, each file's in
+    the order they were found, the way ``networkx.single_target_shortest_path`` picks
+    among equally short ones."""
+    paths = {key: [key]}
+    level = [key]
+    for _ in range(hops):
+        following = []
+        for file in level:
+            for other in importers.get(file, {}):
+                if other not in paths:
+                    paths[other] = [other, *paths[file]]
+                    following.append(other)
+        if not following:
+            break
+        level = following
+    return paths

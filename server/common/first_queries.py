@@ -9,14 +9,16 @@ first structures of a server's index, the warming thread asks one of each instea
 (:func:`answer_one_of_each`), so that every shape answers at its usual speed from the start.
 
 The questions are about the index's most central definition (:func:`central`): a name, its
-camel humps (an abbreviation), a sentence as prose and as a commit subject, and its source.
+camel humps (an abbreviation), a sentence as prose and as a commit subject, its source, and
+its file's dependencies (the import graph of the workspace: each file's imports, resolved;
+small, as it keeps neither the references nor the tables of names a call question reads).
 Their answers are dropped; none reaches the query cache, the metrics or a client. Call
-questions and usages are not asked ahead: their tables (the resolver, the reference
-views) are the largest a query builds and stay resident, +55 MB of 235 on SQLAlchemy,
-while their first answer there takes 0.17 s and 0.66 s, no cliff; a server whose
-clients never ask for them should not hold them. Each waits while a client's query runs
-(:meth:`~symfuse.server.common.service.IndexService.give_way`): a first answer does not
-share the interpreter with work done for later ones.
+questions and usages are not asked ahead: their tables (the names' table and what the
+resolver caches, the reference views) are the largest a query builds and stay resident,
++55 MB of 235 on SQLAlchemy, while their first answer there takes 0.17 s and 0.66 s, no
+cliff; a server whose clients never ask for them should not hold them. Each waits while a
+client's query runs (:meth:`~symfuse.server.common.service.IndexService.give_way`): a first
+answer does not share the interpreter with work done for later ones.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def answer_one_of_each(service: IndexService, stop: Callable[[], bool]) -> bool:
     when it has no definitions); return early, False, once ``stop()`` holds (True when
     done, or when a question failed: it would fail again, and the failure is logged)."""
     from symfuse.ranking.query import operations
-    from symfuse.ranking.query.requests import GetRequest
+    from symfuse.ranking.query.requests import DepsRequest, GetRequest
     from symfuse.ranking.query.search_request import SearchRequest
 
     started = time.perf_counter()
@@ -103,6 +105,11 @@ def answer_one_of_each(service: IndexService, stop: Callable[[], bool]) -> bool:
         service.give_way()
         with service.reading() as current:  # its source: the files' real paths, their lines
             operations.get(current, GetRequest(target=symbol.symbol_id))
+        service.give_way()
+        if stop():
+            return False
+        with service.reading() as current:  # its file's dependencies: the import graph
+            operations.deps(current, DepsRequest(target=symbol.file))
     except (SymfuseError, OSError, ValueError) as exc:  # it would fail again: done
         log.warning("answering the first queries ahead failed: %s", exc)
         return True

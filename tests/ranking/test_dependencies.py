@@ -3,11 +3,14 @@ transitive depth and import cycles."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
-from symfuse.ranking.graph.dependencies import dependencies
+from symfuse.indexer.model import RefKind
+from symfuse.ranking.graph.dependencies import CYCLE_HOPS, dependencies, import_graph
 from tests.support.index import index_of_tree
 
 TREE = {
@@ -164,3 +167,50 @@ def test_require_dynamic_and_side_effect_imports(scripts: Index) -> None:
     assert [e.module for e in main.external] == ["util"]
     assert files(dependencies(scripts, "app/util.js").importers) == []
     assert files(dependencies(scripts, "app/fs.ts").imports) == [("app/lib/index.js", 1)]
+
+
+LOOPS = {
+    "loop/__init__.py": "",
+    "loop/a.py": "from loop import b\nfrom loop import c\n",
+    "loop/b.py": "from loop import d\n",
+    "loop/c.py": "import loop.d\n",
+    "loop/d.py": "from loop import e, f\n",
+    "loop/e.py": "def g():\n    from loop import a\n",
+    "loop/f.py": "from loop.a import *\n",
+}
+
+
+def test_cycles_take_the_way_back_networkx_would(tmp_path: Path) -> None:
+    """Each import's shortest way back, of several equally short ones the one
+    ``networkx.single_target_shortest_path`` picks (the reference implementation)."""
+    import networkx as nx
+
+    index = index_of_tree(tmp_path, LOOPS)
+    found = dependencies(index, "loop/a.py")
+    assert found.cycles == (
+        ("loop/a.py", "loop/b.py", "loop/d.py", "loop/e.py"),
+        ("loop/a.py", "loop/c.py", "loop/d.py", "loop/e.py"),
+    )
+    graph = import_graph(index)
+    directed = nx.DiGraph()
+    for source, targets in graph.imports.items():
+        directed.add_edges_from((source, target) for target in targets)
+    for key in sorted(directed):
+        back = nx.single_target_shortest_path(directed, key, cutoff=CYCLE_HOPS)
+        expected = {(key, *back[first][:-1]) for first in graph.imports[key] if first in back}
+        assert dependencies(index, key).cycles == tuple(sorted(expected, key=lambda c: (len(c), c)))
+
+
+def test_imports_are_read_alone_and_read_alike(tmp_path: Path) -> None:
+    """A file's imports are decoded without its other references, and not kept; the
+    answers are the same once every reference is decoded (usages asked first)."""
+    index = index_of_tree(tmp_path, {**TREE, **LOOPS})
+    before = {key: dependencies(index, key, depth=2) for key in sorted(index.files)}
+    assert all(entry._references is None for entry in index.files.values())
+    for entry in index.files.values():
+        every = entry.references()
+        assert entry.imports() == [r for r in every if r.kind is RefKind.IMPORT]
+    again = index_of_tree(tmp_path / "again", {**TREE, **LOOPS})
+    for entry in again.files.values():
+        entry.references()
+    assert {key: dependencies(again, key, depth=2) for key in sorted(again.files)} == before

@@ -17,7 +17,7 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import OutsideWorkspace
 from symfuse.indexer.index import Index
-from symfuse.ranking.query.requests import ReindexRequest
+from symfuse.ranking.query.requests import DepsRequest, ReindexRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.common.service import NAMES_FIRST, IndexService
@@ -315,26 +315,33 @@ def test_an_edit_that_changes_no_name_keeps_the_suffix_arrays(tmp_path: Path) ->
 
 def test_once_warmed_no_first_query_of_any_shape_builds_anything(tmp_path: Path) -> None:
     """Issue 39, item 1: the first query of each ranked shape (a name, an abbreviation,
-    prose, a commit subject) finds what its shape needs already built: answered ahead on
-    the warming thread, about another name than these. A call question's and usages'
-    tables are left to their first query (the largest and resident; quick to build)."""
+    prose, a commit subject) and of a file's dependencies (issue 37, item 4) finds what its
+    shape needs already built: answered ahead on the warming thread, about another name
+    and file than these. A call question's and usages' tables are left to their first
+    query (the largest and resident; quick to build)."""
+    from symfuse.ranking.query.operations import deps
+
     with running(tmp_path, quiet=0.0) as service:
         until(service, lambda: service.status().warmed)
         index = service.current()
         prepared = service.prepared_for(index)
         assert prepared is not None
         before = lazy_tables(index)
-        assert "resolver" not in before  # no call question was asked ahead
+        assert "view import graph" in before  # a file's dependencies were asked ahead
+        assert "view by_name" not in before  # no call question was asked ahead
         for query in ("helper", "hp", "what helps", "Fix helper when it returns nothing"):
             _answer, stale = service.search(SearchRequest.from_mapping({"query": query}))
             assert stale is False
+        with service.reading() as current:
+            found = deps(current, DepsRequest(target="app/util.py"))
+        assert found.file == "app/util.py"
         assert service.current() is index
         assert service.prepared_for(index) is prepared
         after = lazy_tables(index)
         assert after.keys() == before.keys()
         assert all(after[name] is table for name, table in before.items())
         service.search(SearchRequest.from_mapping({"query": "who calls helper"}))
-        assert "resolver" in lazy_tables(index)  # built by its first query
+        assert "view by_name" in lazy_tables(index)  # built by its first query
 
 
 def test_the_first_queries_answered_ahead_give_way_to_a_client(tmp_path: Path) -> None:
