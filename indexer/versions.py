@@ -30,7 +30,9 @@ from __future__ import annotations
 # 17: JavaScript/TypeScript calls of `#private` methods (`this.#retry()`, `ky.#fetch()`).
 # 18: Haskell instances as objects named after their type, their equations its methods.
 # 19: Go variables holding a call's result (`engine := router.New()`) are declarations.
-EXTRACTOR_VERSION = 19
+# 20: Java/C#/Kotlin variables holding a call's result (`var doc = c.clean(d)`) and Java
+#     `var x = (T) y` are declarations; Java's `var` is not a type a variable is declared with.
+EXTRACTOR_VERSION = 20
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -50,4 +52,5 @@ EXTRACTOR_VERSION = 19
 # 15: a script's member call on a receiver of unknown type, by its name alone: 0.4, not 0.8.
 # 16: Go receivers typed by what the call they hold returns (`func New() *Engine`).
 # 17: a cast as a receiver is its type (`((Element) child).accept()`, `(x as T).m()`).
-LINKER_VERSION = 17
+# 18: Java/C#/Kotlin chained calls typed by what the call before returns (`c.clean(d).text()`).
+LINKER_VERSION = 18

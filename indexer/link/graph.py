@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.link import go_interfaces
 from symfuse.indexer.link.edges import EdgeRow
-from symfuse.indexer.link.receivers import variable_of
+from symfuse.indexer.link.receivers import CHAINING_FAMILIES, variable_of
 from symfuse.indexer.link.resolve import SELF_NAMES, Resolver
 from symfuse.indexer.model import EdgeKind, RefKind, Symbol
 
@@ -37,6 +38,9 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
     # receivers whose declared type some scope says (`c: Client`, `c = Client()`): their
     # members are resolved per enclosing definition too, as usages resolve them
     typed = {variable for _, variable in resolver.declared(entry)}
+    # a chained call's receiver, typed by the call before it (`cleaner.clean(d).text()`),
+    # is typed from the enclosing definition's scope too
+    chaining = family(entry.language) in CHAINING_FAMILIES
     for name, qualifier, code, _, enclosings in resolver.link_groups(entry):
         kind = _REF_KINDS[code]
         if kind is RefKind.REFERENCE and qualifier in SELF_NAMES:
@@ -45,8 +49,10 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             # edges drowned the ranks of what other code uses (quality gate, nl MRR@10)
             continue
         edge_kind = _EDGE_KIND_OF_CODE[code]
-        per_scope = (name in nested_names and (not qualifier or qualifier in SELF_NAMES)) or (
-            bool(typed) and _typed_receiver(qualifier, typed)
+        per_scope = (
+            (name in nested_names and (not qualifier or qualifier in SELF_NAMES))
+            or (bool(typed) and _typed_receiver(qualifier, typed))
+            or (chaining and qualifier.endswith(")"))
         )
         shared = (
             None

@@ -37,6 +37,9 @@ _FILE_STEMS = ("mod", "lib", "main", "index", "__init__")
 # languages whose variables hold the result of any call (`r = await c.send()`), typed
 # by what the callee returns; their annotations and constructors as in the typed ones
 RETURNING_FAMILIES = frozenset({"python", "javascript", "go"})
+# languages whose chained calls' receivers (`cleaner.clean(dirty).text()`) and `var`
+# variables (`var doc = cleaner.clean(dirty)`) are typed by what the callee returns
+CHAINING_FAMILIES = frozenset({"java", "csharp", "kotlin"})
 _MEMBER_OF_SELF = ("self.", "this.", "cls.")
 
 
@@ -61,7 +64,7 @@ def declared_types(entry: FileEntry, groups: list[LinkGroup]) -> Declared:
     group = family(entry.language)
     if group not in TYPED_FAMILIES and group not in RETURNING_FAMILIES:
         return {}
-    returning = group in RETURNING_FAMILIES
+    returning = group in RETURNING_FAMILIES or group in CHAINING_FAMILIES
     symbols = entry.symbols
     by_id = entry.lookups().by_id
     found: Declared = {}

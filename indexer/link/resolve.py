@@ -90,7 +90,7 @@ class Resolver:
             own = receivers.members_named(self.index, current, name)
             if own:
                 return own[0]
-            for base in self._bases(current):
+            for base in self.bases(current):
                 if base.symbol_id not in seen:
                     seen.add(base.symbol_id)
                     queue.append(base)
@@ -168,7 +168,7 @@ class Resolver:
             if scoped is not None:
                 return [Resolution(scoped, 1.0, SCOPE)]
         elif kind in (RefKind.CALL, RefKind.REFERENCE):
-            by_type = typed.by_receiver(self, name, qualifier, enclosing, entry)
+            by_type = typed.by_receiver(self, name, qualifier, enclosing, entry, kind)
             if by_type is not None:
                 return by_type
         if once:
@@ -237,13 +237,13 @@ class Resolver:
                 found = self._member_of(current, name)
                 if found is not None:
                     return found
-            for base in self._bases(current):
+            for base in self.bases(current):
                 if base.symbol_id not in seen:
                     seen.add(base.symbol_id)
                     queue.append(base)
         return None
 
-    def _bases(self, cls: Symbol) -> list[Symbol]:
+    def bases(self, cls: Symbol) -> list[Symbol]:
         """The classes ``cls`` extends, as its file's scope and imports name them."""
         home = self.index.files.get(cls.file)
         if home is None:

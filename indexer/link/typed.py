@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
-from symfuse.indexer.link import go_scope, receivers
+from symfuse.indexer.link import chained, go_scope, receivers
 from symfuse.indexer.model import Kind, RefKind, Symbol
 
 if TYPE_CHECKING:
@@ -25,7 +25,12 @@ if TYPE_CHECKING:
 
 
 def by_receiver(
-    resolver: Resolver, name: str, qualifier: str, enclosing: str | None, entry: FileEntry
+    resolver: Resolver,
+    name: str,
+    qualifier: str,
+    enclosing: str | None,
+    entry: FileEntry,
+    kind: RefKind = RefKind.CALL,
 ) -> list[Resolution] | None:
     """The member ``qualifier.name`` names when the receiver's declared type says it;
     None when the code does not say the type (then other rules guess)."""
@@ -33,17 +38,21 @@ def by_receiver(
 
     variable = receivers.variable_of(qualifier)
     if variable is None:
+        if family(entry.language) in receivers.CHAINING_FAMILIES:
+            return _by_result(resolver, (name, kind), qualifier, enclosing, entry)
         # a literal (`{"http": 80}.get(scheme)`, `"a,b".split(",")`, `[x].map(f)`) is
         # a builtin value: none of its members are ours
         literal = family(entry.language) in receivers.RETURNING_FAMILIES
         return [] if literal and qualifier[:1] in _LITERALS else None
     key = (entry.path, enclosing, variable[0])
     declared = _declared_type(resolver, entry, variable[0], enclosing, variable[1])
-    if declared is None or key in resolver.typing:
+    if declared is None or declared.name in _ANY or key in resolver.typing:
         return None  # not said, or `node = node.next()`: a type said by itself
     resolver.typing.add(key)
     try:
-        said = _types_of(resolver, declared, enclosing, entry)
+        kind = RefKind.CALL if declared.returned else RefKind.TYPE
+        hits = resolver.resolve_name(declared.name, declared.qualifier, kind, enclosing, entry)
+        said = _types_of(resolver, declared, entry, hits)
     finally:
         resolver.typing.discard(key)
     if said is None:
@@ -56,6 +65,67 @@ def by_receiver(
         if member is not None:
             return [Resolution(member, confidence, TYPE)]
     return None
+
+
+def _by_result(
+    resolver: Resolver,
+    member: tuple[str, RefKind],
+    qualifier: str,
+    enclosing: str | None,
+    entry: FileEntry,
+) -> list[Resolution] | None:
+    """``cleaner.clean(dirty).text()``: a ``member`` (name, kind of use) of what the call
+    before it returns, when that call is one sure definition and its type is sure
+    (:mod:`.chained`); None when the code does not say."""
+    from symfuse.indexer.link.resolve import NAME, TYPE, Resolution
+
+    call = chained.called(qualifier)
+    key = (entry.path, enclosing, qualifier)
+    if call is None or key in resolver.typing:
+        return None
+    kind = RefKind.CALL if call.returned else RefKind.TYPE
+    resolver.typing.add(key)
+    try:
+        hits = resolver.resolve_name(call.name, call.qualifier, kind, enclosing, entry)
+        one = len(hits) == 1 and (hits[0].how != NAME or hits[0].target.kind in Kind.TYPES)
+        said = _types_of(resolver, call, entry, hits) if one or not hits else None
+    finally:
+        resolver.typing.discard(key)
+    if said is None or said[0] < 0.5:
+        return None  # not said, or a guess among same-named types: the name guesses
+    confidence, types = said
+    if not types:
+        return []  # an outside type's members (`new StringBuilder().append(x)`)
+    for owner in types:
+        found = chained.overloads(_same_named(resolver, owner, *member))
+        if len(found) == 1:
+            return [Resolution(found[0], confidence, TYPE)]
+        if found:  # `text()` or `text(String)`: the call's arguments would say
+            return [Resolution(m, round(0.5 / len(found), 3), TYPE) for m in found]
+    return None
+
+
+def _same_named(resolver: Resolver, owner: Symbol, name: str, kind: RefKind) -> list[list[Symbol]]:
+    """The members called ``name`` of ``owner`` and of each class it extends, nearest
+    first (breadth first, as :meth:`Resolver.member` looks); methods alone for a call
+    (Java's field ``childNodes`` is not the method ``childNodes()``)."""
+    from symfuse.indexer.link.resolve import MAX_BASE_HOPS
+
+    levels, queue, seen = [], [owner], {owner.symbol_id}
+    for _ in range(MAX_BASE_HOPS):
+        if not queue:
+            break
+        current = queue.pop(0)
+        own = receivers.members_named(resolver.index, current, name)
+        if kind is RefKind.CALL:
+            own = [m for m in own if m.kind in Kind.CALLABLES]
+        if own:
+            levels.append(own)
+        for base in resolver.bases(current):
+            if base.symbol_id not in seen:
+                seen.add(base.symbol_id)
+                queue.append(base)
+    return levels
 
 
 _OWN = frozenset({"Self", "this"})  # a method's return type that is its own class
@@ -106,19 +176,19 @@ def scopes_outward(
 
 
 def _types_of(
-    resolver: Resolver, declared: receivers.Declaration, enclosing: str | None, entry: FileEntry
+    resolver: Resolver, declared: receivers.Declaration, entry: FileEntry, hits: list[Resolution]
 ) -> Said | None:
-    """The types a declaration names; None when it does not say (an outside function's
-    result, a function that does not write what it returns)."""
-    if declared.name in _ANY:
-        return None
-    kind = RefKind.CALL if declared.returned else RefKind.TYPE
-    hits = resolver.resolve_name(declared.name, declared.qualifier, kind, enclosing, entry)
+    """The types a declaration names, from what its name resolves to (``hits``); None
+    when it does not say (an outside function's result, a function that does not write
+    what it returns)."""
     if not hits:
         # an outside type (`d: dict`, `new Map()`); an outside call's result is unknown,
         # and so is a script's name from a package (`@/lib/client` may be a path alias
-        # into the workspace, which the resolver does not follow)
+        # into the workspace, which the resolver does not follow); a capitalised call is
+        # a constructor, but on a receiver in C# and the like (`items.First()`) a method
         outside = not declared.returned or receivers.is_type_like(declared.name)
+        if declared.qualifier and family(entry.language) in receivers.CHAINING_FAMILIES:
+            outside = not declared.returned
         if outside and family(entry.language) == "javascript":
             head = (declared.qualifier or declared.name).split(".", 1)[0]
             outside = head not in resolver.file_imports(entry)
@@ -133,14 +203,20 @@ def _types_of(
     home = resolver.index.files.get(callee.file)
     if home is None:
         return None
-    returned = returned_type(callee.signature, callee.language)
+    owner = home.lookups().by_id.get(callee.parent or "")
+    if family(callee.language) in receivers.CHAINING_FAMILIES:
+        returned = chained.returned_type(callee, owner)
+    else:
+        returned = returned_type(callee.signature, callee.language)
     if callee.kind is Kind.CONSTRUCTOR or (returned is not None and returned.name in _OWN):
         # `Client()` through its constructor; `-> Self`, `): this`: the method's class
-        owner = home.lookups().by_id.get(callee.parent or "")
         return (hits[0].confidence, [owner]) if owner is not None else None
-    if returned is None:
+    if returned is None or returned.name in _ANY:
         return None
-    return _types_of(resolver, returned, callee.symbol_id, home)
+    written = resolver.resolve_name(
+        returned.name, returned.qualifier, RefKind.TYPE, callee.symbol_id, home
+    )
+    return _types_of(resolver, returned, home, written)
 
 
 def returned_type(signature: str, language: str) -> receivers.Declaration | None:

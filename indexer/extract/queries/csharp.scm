@@ -146,6 +146,14 @@
   (variable_declarator
     name: (identifier) @alias
     (object_creation_expression type: [(identifier) @name (generic_name (identifier) @name)]))) @reference.call
+; `var doc = cleaner.Clean(dirty)`: what the called method returns
+(variable_declaration
+  type: (implicit_type)
+  (variable_declarator
+    name: (identifier) @alias
+    (invocation_expression function: [
+      (identifier) @name
+      (member_access_expression expression: (_) @qualifier name: (identifier) @name)]))) @reference.call
 
 ; ---- names a method binds itself (`@local`): its bare uses there are not members
 (parameter name: (identifier) @name @local)

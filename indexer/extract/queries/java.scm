@@ -114,7 +114,8 @@
   name: (identifier) @alias) @reference.type
 (local_variable_declaration
   type: [(type_identifier) @name (generic_type (type_identifier) @name)]
-  declarator: (variable_declarator name: (identifier) @alias)) @reference.type
+  declarator: (variable_declarator name: (identifier) @alias)
+  (#not-eq? @name "var")) @reference.type
 (field_declaration
   type: [(type_identifier) @name (generic_type (type_identifier) @name)]
   declarator: (variable_declarator name: (identifier) @alias)) @reference.type
@@ -126,6 +127,19 @@
   declarator: (variable_declarator
     name: (identifier) @alias
     value: (object_creation_expression type: [(type_identifier) @name (generic_type (type_identifier) @name)]))) @reference.call
+(local_variable_declaration
+  type: (type_identifier) @_var (#eq? @_var "var")
+  declarator: (variable_declarator
+    name: (identifier) @alias
+    value: (cast_expression type: [(type_identifier) @name (generic_type (type_identifier) @name)]))) @reference.type
+; `var doc = cleaner.clean(dirty)`: what the called method returns
+(local_variable_declaration
+  type: (type_identifier) @_var (#eq? @_var "var")
+  declarator: (variable_declarator
+    name: (identifier) @alias
+    value: [
+      (method_invocation object: (_) @qualifier name: (identifier) @name)
+      (method_invocation !object name: (identifier) @name)])) @reference.call
 
 ; ---- names a method binds itself (`@local`): its bare uses there are not fields
 (formal_parameter name: (identifier) @name @local)

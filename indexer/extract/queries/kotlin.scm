@@ -74,5 +74,13 @@
 (type_parameter (user_type (type_identifier) @name)) @reference.type
 (callable_reference (type_identifier) @name) @reference.type
 
+; `val doc = cleaner.clean(dirty)`, `val doc = Document()`: the variable (`@alias`) holds
+; what the call returns
+(property_declaration
+  (variable_declaration . (simple_identifier) @alias .)
+  (call_expression [
+    (simple_identifier) @name
+    (navigation_expression (_) @qualifier (navigation_suffix (simple_identifier) @name))])) @reference.call
+
 (navigation_expression . (simple_identifier) @name) @reference.reference
 (value_argument (simple_identifier) @name) @reference.reference

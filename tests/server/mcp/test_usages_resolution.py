@@ -15,9 +15,10 @@ async def test_find_usages_says_how_sure_it_is(tmp_path: Path) -> None:
         text = await call(session, "find_usages", target="Node.text")
         every = await call(session, "find_usages", target="Node.text", min_confidence=0)
     assert [(u["line"], u["resolution"]) for u in send["usages"]] == [(44, "type")]
-    # `cleaner.clean(dirty).text()`: a chained call's receiver is not typed, a guess
+    # `cleaner.clean(dirty).text()`: Element.text(String) or the text() Element inherits
+    # from Node, which the arguments would choose: a guess between the two
     sure = [(u["file"], u["line"]) for u in text["usages"]]
     assert ("java/src/org/shop/app/Cleaner.java", 36) not in sure
     assert text["unresolved"] == 1
     guesses = [(u["line"], u["resolution"]) for u in every["usages"] if u not in text["usages"]]
-    assert guesses == [(36, "name")]
+    assert guesses == [(36, "type")]
