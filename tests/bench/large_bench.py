@@ -412,9 +412,7 @@ def _run_on(source: Path, script: str = __file__) -> NoReturn:
     at = words.index("--source")
     rest = words[:at] + words[at + 2 :]
     paths = os.pathsep.join(p for p in (str(overlay), os.environ.get("PYTHONPATH", "")) if p)
-    os.execve(
-        sys.executable, [sys.executable, script, *rest], {**os.environ, "PYTHONPATH": paths}
-    )
+    os.execve(sys.executable, [sys.executable, script, *rest], {**os.environ, "PYTHONPATH": paths})
 
 
 if __name__ == "__main__":
