@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     )
     from symfuse.ranking.history.tree_at import repository_for, snapshot
     from symfuse.ranking.search.cancel import ShouldStop, Stopped, checkpoint, stoppable
-    from symfuse.ranking.search.cold_start import names_answer
+    from symfuse.ranking.search.cold_start import early_answer, names_answer
     from symfuse.ranking.search.details import FileOutline, OutlineNode, SymbolDetail
     from symfuse.ranking.search.picker import editor_request, editor_search
     from symfuse.ranking.search.repositories import (
@@ -102,6 +102,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "editor_request": (f"{_R}.search.picker", "editor_request"),
     "editor_search": (f"{_R}.search.picker", "editor_search"),
     "names_answer": (f"{_R}.search.cold_start", "names_answer"),
+    "early_answer": (f"{_R}.search.cold_start", "early_answer"),
     # A running search: stopping it between channels.
     "ShouldStop": (f"{_R}.search.cancel", "ShouldStop"),
     "Stopped": (f"{_R}.search.cancel", "Stopped"),
@@ -202,6 +203,7 @@ __all__ = [
     "confine",
     "definition_at",
     "describe_semantic",
+    "early_answer",
     "editor_request",
     "editor_search",
     "fill_semantic",

@@ -10,6 +10,7 @@ which is what the CLI options and the MCP tool schemas are generated from.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import re
 import tempfile
 from dataclasses import dataclass
@@ -19,86 +20,111 @@ from typing import TYPE_CHECKING
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.graph import targets as _targets
-from symfuse.ranking.graph.call_questions import (
-    CallGraphAnswer,
-    call_graph_answer,
-    named_targets,
-)
-from symfuse.ranking.graph.targets import resolve_one, resolve_target
 from symfuse.ranking.prepared.build import Prepared
-from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
-from symfuse.ranking.query.fields import Request
-from symfuse.ranking.query.history_requests import HistoryRequest
-from symfuse.ranking.query.requests import (
-    CallsRequest,
-    DepsRequest,
-    GetRequest,
-    HierarchyRequest,
-    ReadRequest,
-    ReindexRequest,
-    ReposRequest,
-    StatusRequest,
-    TargetRequest,
-    TextRequest,
-    UsagesRequest,
-)
 from symfuse.ranking.query.responses import CallQuery, SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import MAX_LIMIT, Aggregation, SearchRequest
 from symfuse.ranking.search import repositories
-from symfuse.ranking.search.details import FileOutline, SymbolDetail, get_symbol
 
 # What only some operations need is imported where it is used: every CLI command builds
 # its options from OPERATIONS, and a search has no use for the git history, the import
-# graph (networkx) or the dead-code rules (a noticeable part of a warm `symfuse search`).
+# graph (networkx), the dead-code rules or the other operations' request models (a
+# noticeable part of a warm `symfuse search`).
 if TYPE_CHECKING:
     from symfuse.ranking.analysis.dead_code import DeadCodeResult
     from symfuse.ranking.analysis.impact import ImpactResult
+    from symfuse.ranking.graph import targets as _targets
+    from symfuse.ranking.graph.call_questions import CallGraphAnswer
     from symfuse.ranking.graph.dependencies import Dependencies
     from symfuse.ranking.graph.hierarchy import CallGraphResult, TypeHierarchyResult
     from symfuse.ranking.graph.usages import UsagesResult
     from symfuse.ranking.history.search import EvolutionEntry, Histories, HistoryResult
+    from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
+    from symfuse.ranking.query.fields import Request
+    from symfuse.ranking.query.history_requests import HistoryRequest
     from symfuse.ranking.query.parse import ParsedQuery
+    from symfuse.ranking.query.requests import (
+        CallsRequest,
+        DepsRequest,
+        GetRequest,
+        HierarchyRequest,
+        ReadRequest,
+        ReposRequest,
+        TargetRequest,
+        TextRequest,
+        UsagesRequest,
+    )
+    from symfuse.ranking.search.details import FileOutline, SymbolDetail
     from symfuse.ranking.text import search as text_search
     from symfuse.ranking.text.reading import FileText
 
-# a name several definitions answer to: the front ends word the choice in their own
-# arguments, from its candidates
-AmbiguousTarget = _targets.AmbiguousTarget
-Candidate = _targets.Candidate
+    # a name several definitions answer to: the front ends word the choice in their own
+    # arguments, from its candidates (imported on first use, by __getattr__)
+    AmbiguousTarget = _targets.AmbiguousTarget
+    Candidate = _targets.Candidate
+
 _ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
 
 
 @dataclass(frozen=True, slots=True)
 class Operation:
-    """An operation as the front ends publish it: its name, request model and summary."""
+    """An operation as the front ends publish it: its name, request model and summary.
+
+    ``model`` names the request model; :attr:`request` imports it on first use, so that a
+    command builds only its own models (pydantic builds a model's validator when the
+    class is made: a search has no use for the other operations').
+    """
 
     name: str
-    request: type[Request]
+    model: str
     summary: str
 
+    @property
+    def request(self) -> type[Request]:
+        """The request model, which validates this operation's arguments."""
+        module = f"symfuse.ranking.query.{_MODULES.get(self.model, 'requests')}"
+        found: type[Request] = getattr(importlib.import_module(module), self.model)
+        return found
 
+
+# The module of each request model not in .requests.
+_MODULES = {
+    "SearchRequest": "search_request",
+    "DeadCodeRequest": "analysis_requests",
+    "ImpactRequest": "analysis_requests",
+    "HistoryRequest": "history_requests",
+}
 OPERATIONS: tuple[Operation, ...] = (
-    Operation("search", SearchRequest, "ranked symbol search (Signal Fusion)"),
-    Operation("usages", UsagesRequest, "find the usages of a symbol (by id, or by name)"),
-    Operation("text", TextRequest, "search the text of the code, docs and config files"),
-    Operation("get", GetRequest, "show a symbol's source, or a file's outline"),
-    Operation("callers", CallsRequest, "who calls a symbol"),
-    Operation("callees", CallsRequest, "what a symbol calls"),
-    Operation("hierarchy", HierarchyRequest, "supertypes and subtypes of a type"),
-    Operation("deps", DepsRequest, "the files a file imports, and the files that import it"),
-    Operation("repos", ReposRequest, "the repositories (roots): alias, path, languages, counts"),
-    Operation("dead", DeadCodeRequest, "definitions nothing in the workspace refers to"),
-    Operation("impact", ImpactRequest, "what a change to a symbol, file or diff reaches"),
-    Operation("read", ReadRequest, "read a text file under the roots, or a range of its lines"),
-    Operation("history", HistoryRequest, "search the git history: commit messages and diffs"),
-    Operation("status", StatusRequest, "the state of the index"),
-    Operation("reindex", ReindexRequest, "re-index everything, or only the given files"),
+    Operation("search", "SearchRequest", "ranked symbol search (Signal Fusion)"),
+    Operation("usages", "UsagesRequest", "find the usages of a symbol (by id, or by name)"),
+    Operation("text", "TextRequest", "search the text of the code, docs and config files"),
+    Operation("get", "GetRequest", "show a symbol's source, or a file's outline"),
+    Operation("callers", "CallsRequest", "who calls a symbol"),
+    Operation("callees", "CallsRequest", "what a symbol calls"),
+    Operation("hierarchy", "HierarchyRequest", "supertypes and subtypes of a type"),
+    Operation("deps", "DepsRequest", "the files a file imports, and the files that import it"),
+    Operation("repos", "ReposRequest", "the repositories (roots): alias, path, languages, counts"),
+    Operation("dead", "DeadCodeRequest", "definitions nothing in the workspace refers to"),
+    Operation("impact", "ImpactRequest", "what a change to a symbol, file or diff reaches"),
+    Operation("read", "ReadRequest", "read a text file under the roots, or a range of its lines"),
+    Operation("history", "HistoryRequest", "search the git history: commit messages and diffs"),
+    Operation("status", "StatusRequest", "the state of the index"),
+    Operation("reindex", "ReindexRequest", "re-index everything, or only the given files"),
 )
 
 
 def operation(name: str) -> Operation:
     return next(op for op in OPERATIONS if op.name == name)
+
+
+def __getattr__(name: str) -> object:
+    """``AmbiguousTarget`` and ``Candidate``, imported on first use (a search has none)."""
+    if name not in ("AmbiguousTarget", "Candidate"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from symfuse.ranking.graph import targets
+
+    value: object = getattr(targets, name)
+    globals()[name] = value
+    return value
 
 
 def search(
@@ -134,7 +160,7 @@ def search(
         asked = asked.model_copy(update={"limit": wider})
     parsed = parsed if parsed is not None else parse(request)
     if parsed.call is not None:
-        routed = call_answer(index, asked, parsed.call, directory=directory, prepared=prepared)
+        routed = call_answer(index, asked, parsed.call, prepared=prepared)
         if routed is not None:
             return routed
     response = ranked(index, asked, directory=directory, prepared=prepared, parsed=parsed)
@@ -153,16 +179,17 @@ def call_answer(
     request: SearchRequest,
     call: CallQuery,
     *,
-    directory: Path | None = None,
     prepared: Prepared | None = None,
 ) -> CallGraphAnswer | None:
     """The call graph's answer to the question ``call`` that ``request`` asks (None when
-    it names no symbol the request's filters leave in): read by name, nothing ranked."""
-    from symfuse.ranking.prepared.build import prepare
+    it names no symbol the request's filters leave in): read by name, nothing ranked, so
+    no ranking structures are needed (without ``prepared``, the quick filter table)."""
+    from symfuse.ranking.channels.names.names_only import filter_table
+    from symfuse.ranking.graph.call_questions import call_graph_answer, named_targets
     from symfuse.ranking.search.pipeline import search_mask
 
-    prepared = prepared if prepared is not None else prepare(index, directory)
-    targets = named_targets(index, call, search_mask(index, prepared, request))
+    filters = prepared.filters if prepared is not None else filter_table(index)
+    targets = named_targets(index, call, search_mask(index, filters, request))
     return call_graph_answer(index, request.query, call, targets, request.limit, request.offset)
 
 
@@ -246,6 +273,9 @@ def get(
     """A symbol's source (and with ``show_evolution`` the commits that changed it), or a
     file's outline. With ``show_evolution`` a target that is neither an id nor a file is a
     name (``symfuse evolution Order.total``)."""
+    from symfuse.ranking.graph.targets import resolve_target
+    from symfuse.ranking.search.details import SymbolDetail, get_symbol
+
     symbol_id, path = request.symbol_id, request.path
     if request.target is not None:
         target = request.target
@@ -285,6 +315,8 @@ def _by_history(request: GetRequest) -> bool:
 
 def _named(index: Index, target: str) -> bool:
     """Whether the target names something indexed now (not: a definition since removed)."""
+    from symfuse.ranking.graph.targets import resolve_target
+
     try:
         resolve_target(index, target, files=True)
     except NotFound:
@@ -434,6 +466,7 @@ def impact(index: Index, request: ImpactRequest) -> ImpactResult:
     """The impact of a diff, of a file's definitions, or of one symbol (by id or name)."""
     from symfuse.ranking.analysis.impact import changed_by_diff, changed_in_file
     from symfuse.ranking.analysis.impact import impact as impact_of
+    from symfuse.ranking.graph.targets import resolve_target
 
     if request.diff is not None:
         changed = changed_by_diff(index, request.diff)
@@ -456,6 +489,8 @@ def resolve(
 ) -> Symbol:
     """The one symbol a request is about; an error listing the candidates when ambiguous
     (a name naming one symbol of a ``prefer`` kind and others means that one)."""
+    from symfuse.ranking.graph.targets import resolve_one
+
     if request.symbol_id is not None:
         return resolve_one(index, request.symbol_id, None)
     target = request.target if request.target is not None else request.name

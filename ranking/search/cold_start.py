@@ -1,4 +1,4 @@
-"""A name query's answer on a cold start, before the ranking structures exist.
+"""A query's answer on a cold start, before the ranking structures exist.
 
 Building the ranking structures of a large workspace the first time is most of
 a cold start, longer than the index itself (tests/bench/large_bench.py). A query
@@ -10,10 +10,15 @@ name sets their figures are nearly the same.
 So a server (MCP or LSP) that has no structures yet for a large index answers an
 identifier query with nothing but the filters the quick ranking has (kind,
 language, file globs) from names at once, marked ``names_only``, and builds the
-structures meanwhile (the index service both servers share).
-Anything else (prose, a dotted or path query, a call-graph question, the
-filters and options only the fused search has) waits for them. The
-CLI always waits: one command, one ranking, whatever ran before it.
+structures meanwhile (the index service both servers share). A sentence or a few
+keywords is answered the same way from the words of names and paths
+(:mod:`symfuse.ranking.channels.names.name_words`), also marked ``names_only``: a
+first-rate answer needs the word tables, but a first question should not wait seconds
+for them. A call-graph question ("who calls X") needs no structures at all, whatever
+the index's size: it is answered from the graph, in full (:func:`early_answer`).
+Anything else (a dotted or path query, the filters and options only the fused search
+has) waits for them. The CLI always waits: one command, one ranking, whatever ran
+before it.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from typing import Any
 
 from symfuse.indexer.index import Index
 from symfuse.ranking.channels.identity import MatchTier
-from symfuse.ranking.channels.names.names_only import quick_ranked
+from symfuse.ranking.channels.names.name_words import word_ranked
+from symfuse.ranking.channels.names.names_only import QuickHit, quick_ranked
+from symfuse.ranking.graph.call_questions import CallGraphAnswer
 from symfuse.ranking.query.parse import ParsedQuery, parse
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest, SemanticMode
@@ -36,6 +43,7 @@ _HONOURED = {"query", "kind", "language", "file_pattern", "limit", "offset", "mo
 _HONOURED |= {"detail_level", "snippet_lines"}
 _MODES = (SearchMode.AUTO, SearchMode.SINGLE, SearchMode.TIERED)
 _SEMANTIC = (SemanticMode.AUTO, SemanticMode.OFF)
+_WORDS = (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED)  # answered from names' words
 
 
 def _defaults() -> dict[str, Any]:
@@ -53,9 +61,22 @@ def answerable(request: SearchRequest, parsed: ParsedQuery | None = None) -> boo
         request.mode in _MODES
         and request.semantic in _SEMANTIC
         and parsed.call is None
-        and parsed.shape is Shape.IDENTIFIER
+        and (parsed.shape is Shape.IDENTIFIER or parsed.shape in _WORDS)
         and request.model_dump(exclude=_HONOURED) == _DEFAULTS
     )
+
+
+def early_answer(
+    index: Index, request: SearchRequest, parsed: ParsedQuery, *, large: bool
+) -> SearchResponse | CallGraphAnswer | None:
+    """A cold start's answer to ``request`` without the ranking structures: a call
+    question's from the graph, and on a ``large`` index a name's or a sentence's from
+    names (:func:`names_answer`); None when the query must wait for the structures."""
+    from symfuse.ranking.query.operations import call_answer
+
+    if parsed.call is not None:
+        return call_answer(index, request, parsed.call)
+    return names_answer(index, request, parsed) if large else None
 
 
 def names_answer(
@@ -64,8 +85,10 @@ def names_answer(
     """The quick ranking's answer to ``request``; None when it is not :func:`answerable`."""
     if not answerable(request, parsed):
         return None
+    parsed = parsed if parsed is not None else parse(request)
     mode = SearchMode.SINGLE if request.mode is SearchMode.AUTO else request.mode
-    hits, total = quick_ranked(
+    ranked = quick_ranked if parsed.shape is Shape.IDENTIFIER else word_ranked
+    hits, total = ranked(
         index,
         request.query,
         limit=request.offset + request.limit,
@@ -83,8 +106,14 @@ def names_answer(
         )
         for hit in hits[request.offset :]
     )
-    fuzzy = any(hit.distance for hit in hits)
-    channels = (Channel.STRUCTURAL, Channel.IDENTITY, *((Channel.FUZZY,) if fuzzy else ()))
-    base = response_base(request, mode, None, Shape.IDENTIFIER)
+    channels = _channels(hits, parsed.shape)
+    base = response_base(request, mode, None, parsed.shape)
     answer = replace(base, items=items, total=total, channels=channels, names_only=True)
     return with_code(index, answer, request)
+
+
+def _channels(hits: list[QuickHit], shape: Shape) -> tuple[Channel, ...]:
+    if shape is not Shape.IDENTIFIER:
+        return (Channel.STRUCTURAL, Channel.LEXICAL)  # words of names and paths
+    fuzzy = any(hit.distance for hit in hits)
+    return (Channel.STRUCTURAL, Channel.IDENTITY, *((Channel.FUZZY,) if fuzzy else ()))

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
-from symfuse.ranking.channels import neural, similarity
+from symfuse.ranking.channels import similarity
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.names.namesakes import namesake_keys, sides_lower
 from symfuse.ranking.channels.tokens import is_identifier_shaped
@@ -29,7 +29,6 @@ from symfuse.ranking.channels.translation import Translation, query_ids
 from symfuse.ranking.fusion.guards import BOOSTS, guard_levels, level_reasons
 from symfuse.ranking.fusion.rerank import CANDIDATES, RERANKED, reranked
 from symfuse.ranking.fusion.rrf import Fused, cascade, extended, fuse, guard_first
-from symfuse.ranking.graph.call_questions import named_targets
 from symfuse.ranking.prepared.build import Prepared, prepare
 from symfuse.ranking.query.responses import CallQuery, ChannelHit, SearchItem, SearchResponse, Tier
 from symfuse.ranking.query.search_request import (
@@ -51,7 +50,7 @@ from symfuse.ranking.search.channel_run import (
     with_named_types,
     with_spelled_names,
 )
-from symfuse.ranking.search.filters import SymbolRoles, linked_implementers
+from symfuse.ranking.search.filters import FilterTable, SymbolRoles, linked_implementers
 from symfuse.ranking.search.frames import with_frames
 from symfuse.ranking.search.modes import MIN_DEPTH
 from symfuse.ranking.search.path_words import path_lifted
@@ -61,6 +60,7 @@ from symfuse.ranking.search.plans import (
     demoted,
     documents_demoted,
     documents_last,
+    side_code_held,
 )
 from symfuse.ranking.search.qualified import with_qualified_names
 from symfuse.ranking.search.repositories import repository_mask
@@ -106,6 +106,8 @@ def search(
     base = response_base(request, mode, intent, shape)
     vectors = None
     if PLANS[shape].described and request.semantic is not SemanticMode.OFF:
+        from symfuse.ranking.channels import neural  # (the semantic extra's: not every search)
+
         vectors = neural.embedder_for(index, directory)
     answer = _answer(index, prepared, request, query, shape, base, vectors)
     return with_code(index, answer, request)
@@ -143,8 +145,10 @@ def _answer(
     vectors: similarity.Embedder | None = None,
 ) -> SearchResponse:
     mode = base.search_mode
-    mask = search_mask(index, prepared, request)
+    mask = search_mask(index, prepared.filters, request)
     if base.intent is not None:
+        from symfuse.ranking.graph.call_questions import named_targets  # (a call question's)
+
         base = replace(base, namesakes=named_targets(index, base.intent, mask))
     if mode is SearchMode.GET:
         return modes.get(index, prepared, request, mask, base)
@@ -164,12 +168,12 @@ def _answer(
 
 
 def search_mask(
-    index: Index, prepared: Prepared, request: SearchRequest
+    index: Index, filters: FilterTable, request: SearchRequest
 ) -> npt.NDArray[np.bool_] | None:
-    """The symbols the request's filters and repositories leave in (None: all)."""
+    """The symbols the request's filters and repositories leave in (None: all);
+    ``filters``: the prepared structures' table, or the quick one (``filter_table``)."""
     implementers = linked_implementers(index, request.implements) if request.implements else None
-    mask = prepared.filters.mask(request, implementers)
-    filters = prepared.filters
+    mask = filters.mask(request, implementers)
     chosen = repository_mask(
         index.roots, filters.files, filters.file, request.repository, request.exclude_repository
     )
@@ -298,7 +302,8 @@ def fused_answer(
 def _ordered(
     ranked: Ranked, request: SearchRequest, query: str, shape: Shape, run: ChannelRun
 ) -> Fused:
-    """The channels of ``run`` fused, side code and documents demoted, re-ranked."""
+    """The channels of ``run`` fused, side code and documents demoted, re-ranked (side
+    code no higher than before it)."""
     fused = _merge(run, request)
     if ranked_depth(request, len(ranked.symbols)) > MIN_DEPTH:
         # The first MIN_DEPTH candidates of each channel order the head of every page,
@@ -310,7 +315,9 @@ def _ordered(
         ids = query_ids(query, ranked.term_ids)
         # within the head every page length shares (see extended)
         head = min(CANDIDATES, MIN_DEPTH)
+        before = fused
         fused = reranked(fused, ranked.symbols, query, ranked.translation, ids, head)
+        fused = side_code_held(before, fused, ranked.roles, request, query, shape)
     return fused
 
 

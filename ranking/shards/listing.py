@@ -54,7 +54,7 @@ def shard_listing(
     index: Index, prepared: Prepared, request: SearchRequest, parsed: ParsedQuery
 ) -> tuple[npt.NDArray[np.int64], Listing]:
     """This shard's hits (positions) of a listed search, and what the merge reads."""
-    mask = search_mask(index, prepared, request)
+    mask = search_mask(index, prepared.filters, request)
     reach = request.offset + request.limit
     if parsed.mode is SearchMode.FLAT:
         weighting = PLANS[parsed.shape].bm25f

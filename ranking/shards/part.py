@@ -93,7 +93,7 @@ def shard_part(
         at, listing = shard_listing(index, prepared, request, parsed)
         return _listed(index, prepared, at, listing)
     query, shape = parsed.subject, parsed.shape
-    mask = search_mask(index, prepared, request)
+    mask = search_mask(index, prepared.filters, request)
     scoped = True
     if parsed.mode is SearchMode.DRILL:
         assert request.drill_from is not None  # validated by SearchRequest

@@ -295,11 +295,11 @@ class IndexService:
         self, request: SearchRequest, *, histories: Histories | None = None
     ) -> tuple[SearchResponse | CallGraphAnswer, bool]:
         """The one search both servers run (:func:`operations.search` over :meth:`ranked`),
-        and whether it answered from an earlier index (stale). Before the first
-        structures of a large index, a name query is answered by names alone
-        (:mod:`symfuse.ranking.search.cold_start`) and their build starts at once. A sharded
+        and whether it answered from an earlier index (stale). Before the first structures
+        of a large index, a name or a sentence is answered from names alone, a call question
+        from the graph (:mod:`symfuse.ranking.search.cold_start`); their build starts. A sharded
         service answers the same call by fan-out (:mod:`symfuse.server.shards.service`)."""
-        from symfuse.ranking.api import names_answer
+        from symfuse.ranking.api import early_answer
         from symfuse.ranking.query import operations
         from symfuse.ranking.query.parse import parse
 
@@ -307,7 +307,7 @@ class IndexService:
         if self._prepared is None and not self._has_stored():  # a cold start
             with self.live.reading() as index:
                 large = len(index.symbols) >= self.names_first
-                early = names_answer(index, request, parsed) if large else None
+                early = early_answer(index, request, parsed, large=large)
             if early is not None:
                 self._want()
                 return early, False

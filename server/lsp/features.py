@@ -83,9 +83,7 @@ def _found(
 ) -> list[Symbol]:
     """The callers (or callees) a call-graph question asks for, else the ranked names."""
     ranking = ls.state.ranking(index)
-    service = ls.state.service
-    directory = None if service is None else service.config.store.directory
-    routed = call_graph(index, wanted, limit, ranking.prepared, directory)
+    routed = call_graph(index, wanted, limit, ranking.prepared)
     if routed is not None:
         return routed
     return search(index, wanted, limit, ranking.prepared, ranking.previous)

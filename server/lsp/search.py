@@ -14,7 +14,6 @@ fused search's structures are not built yet.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.indexer.index import Index
@@ -60,22 +59,19 @@ def call_graph(
     query: SymbolQuery,
     limit: int,
     prepared: Prepared | None,
-    directory: Path | None,
 ) -> list[Symbol] | None:
     """The callers (or callees) a call-graph question asks for, best edge first; None for
     any other query, or when the question names no symbol.
 
-    ``prepared`` are the structures of ``index``; without them (a cold start, or
-    just after an edit) the search builds them first, as an explicit question is
-    worth the wait.
+    ``prepared`` are the structures of ``index``, whose filter table it reads; without
+    them (a cold start, or just after an edit) the quick filter table does: a call
+    question needs no ranking structures.
     """
     if query.call is None:
         return None
     try:
         request = query.request(limit)
-        answer = operations.call_answer(
-            index, request, query.call, directory=directory, prepared=prepared
-        )
+        answer = operations.call_answer(index, request, query.call, prepared=prepared)
     except SymfuseError as exc:
         log.info("workspace/symbol %r: %s", query.text, exc)
         return None

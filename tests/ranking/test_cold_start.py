@@ -1,4 +1,4 @@
-"""A name query's answer before the ranking structures exist (ranking.names_first)."""
+"""A query's answer before the ranking structures exist (ranking.names_first)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import Channel, SearchMode, SearchRequest, Tier, search
 from symfuse.ranking.channels.names.names_only import quick_search
-from symfuse.ranking.search.cold_start import answerable, names_answer
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.parse import parse
+from symfuse.ranking.search.cold_start import answerable, early_answer, names_answer
 from tests.support.paths import FIXTURES
 
 
@@ -36,6 +38,8 @@ def request(**fields: Any) -> SearchRequest:
         {"kind": "class", "language": "python", "file_pattern": "shop/*"},
         {"limit": 3, "offset": 1, "mode": "tiered", "semantic": "off"},
         {"detail_level": "minimal", "snippet_lines": 2},
+        {"query": "compute the order total"},  # prose: from the words of names
+        {"query": "order total", "kind": "method"},  # keywords
     ],
 )
 def test_an_identifier_with_the_quick_filters_is_answerable(fields: dict[str, Any]) -> None:
@@ -45,7 +49,6 @@ def test_an_identifier_with_the_quick_filters_is_answerable(fields: dict[str, An
 @pytest.mark.parametrize(
     "fields",
     [
-        {"query": "compute the order total"},  # prose
         {"query": "repository.OrderRepository"},  # dotted: import paths
         {"query": "shop/repository.py"},  # a path: get mode
         {"query": "who calls OrderRepository"},  # the call graph
@@ -80,7 +83,41 @@ def test_the_answer_is_the_quick_ranking_marked_names_only(index: Index) -> None
     assert answer.search_mode is SearchMode.SINGLE
     assert Channel.LEXICAL not in answer.channels
     assert answer.total >= len(answer.items)
-    assert names_answer(index, request(query="order total")) is None
+    assert names_answer(index, request(query="shop/repository.py")) is None
+
+
+def test_a_sentence_is_answered_from_the_words_of_names_and_paths(index: Index) -> None:
+    answer = names_answer(index, request(query="calculate the total of an order", limit=5))
+    assert answer is not None
+    assert answer.names_only
+    assert answer.items[0].symbol.name == "calculate_total"  # both words of its name
+    assert Channel.LEXICAL in answer.channels
+    assert Channel.IDENTITY not in answer.channels
+    by_path = names_answer(index, request(query="repository lookups", limit=50))
+    assert by_path is not None  # "repository" names a class and, at half, its file's others
+    names = [i.symbol.name for i in by_path.items]
+    assert names.index("Repository") < names.index("get_user_by_id")
+    files = {i.symbol.file for i in by_path.items if "repositor" not in i.symbol.name.lower()}
+    assert files == {"shop/repository.py"}
+    methods = names_answer(index, request(query="order total", kind="method"))
+    assert methods is not None
+    assert {i.symbol.kind.value for i in methods.items} == {"method"}
+    assert names_answer(index, request(query="the of an")) is not None  # stop words only
+    nothing = names_answer(index, request(query="xyzzy plugh"))
+    assert nothing is not None
+    assert nothing.items == ()
+
+
+def test_a_call_question_is_answered_from_the_graph_without_structures(index: Index) -> None:
+    asked = request(query="who calls calculate_total")
+    parsed = parse(asked)
+    early = early_answer(index, asked, parsed, large=False)
+    assert early is not None
+    assert early == operations.search(index, asked)  # the full path's answer, same
+    for query in ("calculate the total", "total"):  # a small index: they wait
+        asked = request(query=query)
+        assert early_answer(index, asked, parse(asked), large=False) is None
+        assert early_answer(index, asked, parse(asked), large=True) is not None
 
 
 def test_pages_filters_tiers_and_code_are_honoured(index: Index) -> None:

@@ -169,7 +169,7 @@ def forget(index: Index) -> None:
     drop(index, QuickCache)
 
 
-def _mask(
+def mask_of(
     index: Index,
     kinds: Sequence[Kind],
     languages: Sequence[str],
@@ -220,7 +220,7 @@ def quick_ranked(
     if limit <= 0 or not symbols:
         return [], 0
     table = quick_table(index)
-    mask = _mask(index, kinds, languages, file_pattern)
+    mask = mask_of(index, kinds, languages, file_pattern)
     if not text:
         if mask is None:
             return [], 0

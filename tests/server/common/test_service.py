@@ -17,6 +17,8 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import OutsideWorkspace
 from symfuse.indexer.index import Index
+from symfuse.ranking.graph.call_questions import CallGraphAnswer
+from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import DepsRequest, ReindexRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
@@ -29,7 +31,11 @@ SAFETY = 30.0  # seconds: only turns a change that never comes into a failure
 
 @contextmanager
 def running(
-    tmp_path: Path, quiet: float, names_first: int = NAMES_FIRST, first_quiet: float | None = None
+    tmp_path: Path,
+    quiet: float,
+    names_first: int = NAMES_FIRST,
+    first_quiet: float | None = None,
+    warm: bool = True,
 ) -> Iterator[IndexService]:
     """A started service over a small workspace, ready; ``first_quiet`` (default: ``quiet``,
     so that a large one holds every build back until a query asks)."""
@@ -43,7 +49,9 @@ def running(
     )
     config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
     first = quiet if first_quiet is None else first_quiet
-    service = IndexService(config, quiet=quiet, first_quiet=first, names_first=names_first)
+    service = IndexService(
+        config, quiet=quiet, first_quiet=first, names_first=names_first, warm=warm
+    )
     service.start(watch=False)
     try:
         assert service.wait_ready(SAFETY)
@@ -149,14 +157,30 @@ def test_a_cold_start_answers_a_name_by_names_and_builds_the_structures_at_once(
         assert fused.items[0].symbol.symbol_id == early.items[0].symbol.symbol_id
 
 
-def test_prose_and_small_indexes_wait_for_the_structures(tmp_path: Path) -> None:
+def test_a_cold_start_answers_a_sentence_by_names_and_a_call_question_in_full(
+    tmp_path: Path,
+) -> None:
     with running(tmp_path / "large", quiet=3600.0, names_first=0) as service:
         until(service, lambda: indexed(service))
+        early = _searched(service, "save the order")
+        assert early.names_only  # from the words of names and paths
+        assert early.items[0].symbol.name == "save"
+        until(service, prepared(service))  # the query's wish, not the quiet period, built them
         assert not _searched(service, "save the order").names_only
-        assert service.prepared_for(service.current()) is not None
+    with running(tmp_path / "calls", quiet=3600.0, warm=False) as service:  # no warming
+        asked = SearchRequest.from_mapping({"query": "who calls save"})
+        early, _ = service.search(asked)  # from the graph, small index or large alike
+        assert service.prepared_for(service.current()) is None  # nothing built for it
+        with service.ranked() as ranked:
+            assert ranked.prepared is not None
+            fused = operations.search(ranked.index, asked, prepared=ranked.prepared)
+        assert isinstance(early, CallGraphAnswer)
+        assert early == fused
+        assert [i.symbol.name for i in early.items] == ["checkout"]
     with running(tmp_path / "small", quiet=3600.0) as service:  # 3 symbols < NAMES_FIRST
         until(service, lambda: indexed(service))
         assert not _searched(service, "save").names_only
+        assert not _searched(service, "save the order").names_only
 
 
 def test_reindex_is_one_path_for_files_and_everything(tmp_path: Path) -> None:

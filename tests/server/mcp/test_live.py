@@ -52,6 +52,13 @@ async def wait_for(
             await anyio.to_thread.run_sync(service.wait_change, seen, SAFETY)
 
 
+async def built(service: IndexService) -> None:
+    """Wait on the service's changes until its index has ranking structures."""
+    with anyio.fail_after(SAFETY):
+        while service.prepared_for(service.current()) is None:
+            await anyio.to_thread.run_sync(service.wait_change, service.version, SAFETY)
+
+
 async def test_edits_on_disk_show_up_in_search_without_a_restart(workspace: Workspace) -> None:
     pricing = workspace.root / "shop" / "pricing.py"
     service = workspace.service()
@@ -200,9 +207,26 @@ async def test_a_cold_start_answers_a_name_by_names_until_the_structures_are_bui
         early = await call(session, "search", query="GiftOrder")
         assert early["names_only"] is True
         assert hits(early)[0]["name"] == "GiftOrder"
+        await built(service)  # the first answer let the build start
         prose = await call(session, "search", query="apply a discount to an amount")
-        assert "names_only" not in prose  # prose waits for the structures
+        assert "names_only" not in prose
         assert hits(prose)[0]["name"] == "apply_discount"
         fused = await call(session, "search", query="GiftOrder")
         assert "names_only" not in fused  # not the cached names-only answer
         assert hits(fused)[0]["symbol_id"] == hits(early)[0]["symbol_id"]
+
+
+async def test_a_cold_start_answers_a_sentence_by_names_and_who_calls_in_full(
+    workspace: Workspace,
+) -> None:
+    service = IndexService(workspace.config(), quiet=3600.0, names_first=0)
+    async with mcp_session(workspace, service=service) as session:
+        early = await call(session, "search", query="apply a discount to an amount")
+        assert early["names_only"] is True  # from the words of names and paths
+        assert hits(early)[0]["name"] == "apply_discount"
+        callers = await call(session, "search", query="who calls checkout")
+        assert "names_only" not in callers  # the call graph needs no ranking structures
+        assert [row["name"] for row in hits(callers)] == ["checkout_all"]
+        await built(service)
+        again = await call(session, "search", query="who calls checkout", limit=20)
+        assert hits(again) == hits(callers)
