@@ -180,7 +180,11 @@ def dependencies(index: Index, target: str, depth: int = 1) -> Dependencies:
 
 
 def _file_of(index: Index, target: str) -> str:
-    wanted = target.strip().lstrip("./")
+    """The index key of the file ``target`` names: a path (``./`` before it or not; a
+    folder of its own may start with a dot, ``.github/x.py``), or a Python module."""
+    wanted = target.strip()
+    while wanted.startswith("./"):
+        wanted = wanted[2:]
     if wanted in index.files:
         return wanted
     module = python_modules(index).get(wanted)

@@ -26,6 +26,7 @@ TREE = {
     "web/other.js": "import { z } from './lib';\n",
     "csrc/main.c": '#include "util.h"\n#include <stdio.h>\nint main(void) { return util(); }\n',
     "csrc/util.h": "int util(void);\n",
+    ".ci/check.py": "from app.c import fc\n",
 }
 
 
@@ -45,6 +46,13 @@ def test_python_modules_depth_and_cycles(index: Index) -> None:
     assert [(e.module, e.lines) for e in found.external] == [("json", (2,))]
     assert found.cycles == (("app/a.py", "app/b.py"),)
     assert dependencies(index, "app.c").file == "app/c.py"  # a module name works too
+    assert dependencies(index, "./app/a.py").file == "app/a.py"
+
+
+def test_a_file_in_a_dot_folder_is_found_by_its_path(index: Index) -> None:
+    found = dependencies(index, ".ci/check.py")
+    assert (found.file, files(found.imports)) == (".ci/check.py", [("app/c.py", 1)])
+    assert dependencies(index, "./.ci/check.py").file == ".ci/check.py"
 
 
 def test_script_paths_and_c_includes(index: Index) -> None:
