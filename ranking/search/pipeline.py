@@ -60,7 +60,6 @@ from symfuse.ranking.search.plans import (
     demoted,
     documents_demoted,
     documents_last,
-    side_code_held,
 )
 from symfuse.ranking.search.qualified import with_qualified_names
 from symfuse.ranking.search.repositories import repository_mask
@@ -302,8 +301,7 @@ def fused_answer(
 def _ordered(
     ranked: Ranked, request: SearchRequest, query: str, shape: Shape, run: ChannelRun
 ) -> Fused:
-    """The channels of ``run`` fused, side code and documents demoted, re-ranked (side
-    code no higher than before it)."""
+    """The channels of ``run`` fused, side code and documents demoted, re-ranked."""
     fused = _merge(run, request)
     if ranked_depth(request, len(ranked.symbols)) > MIN_DEPTH:
         # The first MIN_DEPTH candidates of each channel order the head of every page,
@@ -315,9 +313,7 @@ def _ordered(
         ids = query_ids(query, ranked.term_ids)
         # within the head every page length shares (see extended)
         head = min(CANDIDATES, MIN_DEPTH)
-        before = fused
         fused = reranked(fused, ranked.symbols, query, ranked.translation, ids, head)
-        fused = side_code_held(before, fused, ranked.roles, request, query, shape)
     return fused
 
 
