@@ -53,4 +53,5 @@ EXTRACTOR_VERSION = 20
 # 16: Go receivers typed by what the call they hold returns (`func New() *Engine`).
 # 17: a cast as a receiver is its type (`((Element) child).accept()`, `(x as T).m()`).
 # 18: Java/C#/Kotlin chained calls typed by what the call before returns (`c.clean(d).text()`).
-LINKER_VERSION = 18
+# 19: a Java/C#/Kotlin call on a declared receiver is a method, not a same-named field.
+LINKER_VERSION = 19

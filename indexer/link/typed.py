@@ -50,8 +50,8 @@ def by_receiver(
         return None  # not said, or `node = node.next()`: a type said by itself
     resolver.typing.add(key)
     try:
-        kind = RefKind.CALL if declared.returned else RefKind.TYPE
-        hits = resolver.resolve_name(declared.name, declared.qualifier, kind, enclosing, entry)
+        said_by = RefKind.CALL if declared.returned else RefKind.TYPE
+        hits = resolver.resolve_name(declared.name, declared.qualifier, said_by, enclosing, entry)
         said = _types_of(resolver, declared, entry, hits)
     finally:
         resolver.typing.discard(key)
@@ -60,8 +60,13 @@ def by_receiver(
     confidence, types = said
     if not types:
         return []  # a type from outside the workspace: none of its members are ours
+    methods_apart = family(entry.language) in receivers.CHAINING_FAMILIES
     for owner in types:
-        member = resolver.member(owner, name)
+        if methods_apart:  # Java's field `size` is not the method `size()`
+            levels = _same_named(resolver, owner, name, kind)
+            member = levels[0][0] if levels else None
+        else:
+            member = resolver.member(owner, name)
         if member is not None:
             return [Resolution(member, confidence, TYPE)]
     return None
@@ -77,7 +82,7 @@ def _by_result(
     """``cleaner.clean(dirty).text()``: a ``member`` (name, kind of use) of what the call
     before it returns, when that call is one sure definition and its type is sure
     (:mod:`.chained`); None when the code does not say."""
-    from symfuse.indexer.link.resolve import NAME, TYPE, Resolution
+    from symfuse.indexer.link.resolve import NAME
 
     call = chained.called(qualifier)
     key = (entry.path, enclosing, qualifier)
@@ -97,12 +102,24 @@ def _by_result(
     if not types:
         return []  # an outside type's members (`new StringBuilder().append(x)`)
     for owner in types:
-        found = chained.overloads(_same_named(resolver, owner, *member))
-        if len(found) == 1:
-            return [Resolution(found[0], confidence, TYPE)]
-        if found:  # `text()` or `text(String)`: the call's arguments would say
-            return [Resolution(m, round(0.5 / len(found), 3), TYPE) for m in found]
+        found = _members_of(resolver, owner, member, confidence)
+        if found:
+            return found
     return None
+
+
+def _members_of(
+    resolver: Resolver, owner: Symbol, member: tuple[str, RefKind], confidence: float
+) -> list[Resolution]:
+    """``owner``'s members a use of ``member`` (name, kind of use) may be: the one, or
+    each overload at an equal share (`text()` or `text(String)`: the call's arguments
+    would say); none when it has no such member."""
+    from symfuse.indexer.link.resolve import TYPE, Resolution
+
+    found = chained.overloads(_same_named(resolver, owner, *member))
+    if len(found) == 1:
+        return [Resolution(found[0], confidence, TYPE)]
+    return [Resolution(m, round(0.5 / len(found), 3), TYPE) for m in found]
 
 
 def _same_named(resolver: Resolver, owner: Symbol, name: str, kind: RefKind) -> list[list[Symbol]]:

@@ -47,6 +47,9 @@ public class Cleaner {
     public String overloaded(Element dirty) {
         return clean(dirty).text();
     }
+    public String declared(Document doc) {
+        return doc.childNodes();
+    }
 }
 """
 # namesakes: a guess by name would split between them
@@ -157,6 +160,15 @@ def test_overloads_the_arguments_would_choose_between_stay_guesses(index: Index)
     # `clean(dirty).text()`: Document.text(String) or the inherited Element.text()
     found = links(index, JAVA_PATH, "Cleaner.overloaded")
     assert found["Document.text"] == found["Element.text"] == 0.25
+
+
+def test_a_call_on_a_declared_variable_is_a_method_not_a_same_named_field(
+    index: Index,
+) -> None:
+    # `Document doc; doc.childNodes()`: the inherited method, not Document's field
+    found = links(index, JAVA_PATH, "Cleaner.declared")
+    assert found["Element.childNodes"] >= 0.8
+    assert "Document.childNodes" not in found
 
 
 @pytest.mark.parametrize("method", ["Chained", "Held"])
