@@ -5,7 +5,10 @@ cold index: parser processes busy with a batch, a thread linking the graph. Its
 client waits about two seconds before it kills it. :func:`leave` ends the parser
 processes, flushes what the process printed and exits without waiting for the
 indexing threads (daemons whose every write is atomic, so the stored index stays
-consistent: the next start finishes the work).
+consistent: the next start finishes the work). Before that it releases the named
+semaphores of a process pool still open (a parser or tokenizer pool of a fork server):
+a normal exit does in multiprocessing's exit function, which ``os._exit`` skips, and
+without it the semaphores stay in ``/dev/shm`` or the resource tracker warns of them.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ def leave(code: int) -> NoReturn:
     """End child processes, flush the output streams and exit with ``code`` now."""
     # The indexing threads would report their broken parser pool: nobody needs that now.
     logging.disable(logging.CRITICAL)
+    _release_semaphores()
     for child in multiprocessing.active_children():
         child.terminate()
     for pid in _other_children():  # a regex worker (subprocess), the fork server
@@ -41,6 +45,17 @@ def leave(code: int) -> NoReturn:
         with contextlib.suppress(OSError, ValueError):  # closed by the client already
             stream.flush()
     os._exit(code)
+
+
+def _release_semaphores() -> None:
+    """Unlink and unregister this process's named semaphores: the finalizers of priority
+    0 and above that multiprocessing's exit function runs (a semaphore's own is 0)."""
+    from multiprocessing import util
+
+    run = getattr(util, "_run_finalizers", None)  # not in typeshed; in CPython since 2.6
+    if run is not None:
+        with contextlib.suppress(Exception):  # leaving must not fail
+            run(0)
 
 
 def _other_children() -> list[int]:
