@@ -9,7 +9,7 @@ from lsprotocol import types as lsp
 from symfuse.indexer.model import Kind
 from symfuse.ranking.query.parse import parse_symbol_query as parse_query
 from symfuse.server.common.metrics import MetricsStore
-from tests.support.lsp import capabilities, lsp_session
+from tests.support.lsp import capabilities, copy_fixture, lsp_session
 
 
 def test_query_filters_parse() -> None:
@@ -50,6 +50,23 @@ async def test_workspace_symbol_lists_files_as_file_symbols(tmp_path: Path) -> N
         assert found[0].location.uri == s.uri("geometry/shapes.py")
         assert found[0].location.range.start == lsp.Position(0, 0)
         assert (await s.names("Rectangle"))[0] == "Rectangle"  # a name still finds itself
+
+
+async def test_markdown_headings_are_listed_without_their_markup(tmp_path: Path) -> None:
+    # issue 37, item 6: '## `Rectangle`' is Rectangle, not 'Rectangle`', beside the class
+    root = copy_fixture(tmp_path)
+    (root / "README.md").write_text(
+        "# Shapes\n\n## `Rectangle`\n\nA box.\n\n## **Bold** and *em* [link](x.md)\n",
+        encoding="utf-8",
+    )
+    async with lsp_session(tmp_path, root=root) as s:
+        await s.wait_ready()
+        found = [(x.name, x.kind) for x in await s.symbols("Rectangle")]
+        assert ("Rectangle", lsp.SymbolKind.Class) == found[0]  # code before its heading
+        headings = [name for name, kind in found if kind != lsp.SymbolKind.Class]
+        assert "Rectangle" in headings
+        assert "Bold and em link" in await s.names("Bold and em")
+        assert not [n for n in await s.names("Rectangle") if "`" in n or "*" in n]
 
 
 async def test_workspace_symbol_filters(tmp_path: Path) -> None:
