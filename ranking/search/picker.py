@@ -18,6 +18,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels import identity
 from symfuse.ranking.channels.identity import NameTable
+from symfuse.ranking.channels.names.name_words import word_ranked
 from symfuse.ranking.channels.names.names_only import QuickHit, quick_search, quick_search_files
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.search_request import (
@@ -91,7 +92,8 @@ def editor_search(
     - else ``previous`` (an earlier index of the same workspace with its
       structures, while those of ``index`` are being rebuilt after an edit) and
       at most :data:`MAX_STALE_FILES` files changed since: :func:`stale_search`;
-    - else (a cold start) :func:`quick_search`.
+    - else (a cold start) :func:`quick_search`; a query of several words that names
+      nothing, by the words of names and paths (:func:`word_ranked`).
 
     An empty query lists what the filters select. Raises ``InvalidRequest`` for a
     query the fused search rejects (too long).
@@ -118,6 +120,10 @@ def editor_search(
     hits = quick_search(
         index, text, limit=limit, kinds=kinds, languages=languages, file_pattern=file_pattern
     )
+    if not hits and len(text.split()) > 1:  # a sentence names nothing: its words may
+        hits, _ = word_ranked(
+            index, text, limit=limit, kinds=kinds, languages=languages, file_pattern=file_pattern
+        )
     return [h.symbol for h in hits]
 
 

@@ -124,6 +124,10 @@ def test_editor_search_is_quick_without_prepared_and_fused_with_it(
         assert fused
         assert fast
         assert fused[0].name == fast[0].name, query  # the same first answer either way
+    # a sentence names nothing: the quick ranking answers it from the words of names
+    assert quick_search(index, "calculate the order total", limit=5) == []
+    sentence = editor_search(index, "calculate the order total", limit=5, prepared=None)
+    assert sentence[0].name == "calculate_total"
     listed = editor_search(index, "", limit=5, prepared=prepared, kinds=[Kind.CLASS])
     assert len(listed) == 5
     assert all(s.kind is Kind.CLASS for s in listed)
