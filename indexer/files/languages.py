@@ -132,12 +132,14 @@ def family(name: str) -> str:
 _INHERITS = "; inherits:"
 
 
+@functools.cache
 def _query_text(name: str) -> str | None:
     """A language's query; a first line ``; inherits: a,b`` puts those queries first.
 
-    (The convention of nvim-treesitter: TSX is TypeScript plus JSX patterns.)
+    (The convention of nvim-treesitter: TSX is TypeScript plus JSX patterns.) Read once:
+    :func:`supported` and every update's extractor fingerprint ask for each of them.
     """
-    resource = resources.files("symfuse.indexer.extract.queries").joinpath(f"{name}.scm")
+    resource = _queries().joinpath(f"{name}.scm")
     if not resource.is_file():
         return None
     text = resource.read_text(encoding="utf-8")
@@ -147,6 +149,11 @@ def _query_text(name: str) -> str | None:
     parents = [p.strip() for p in first[len(_INHERITS) :].split(",") if p.strip()]
     inherited = [_query_text(parent) for parent in parents if parent != name]
     return "\n".join([*(t for t in inherited if t is not None), text])
+
+
+@functools.cache
+def _queries() -> resources.abc.Traversable:
+    return resources.files("symfuse.indexer.extract.queries")
 
 
 def query_source(name: str) -> str:

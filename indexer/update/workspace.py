@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.config import (
     IndexConfig,
@@ -25,12 +25,6 @@ from symfuse.indexer.config import (
     same_file_set,
 )
 from symfuse.indexer.errors import IndexCorrupt, IndexUnavailable
-from symfuse.indexer.extract.parsing import (
-    ParseJob,
-    ParseResult,
-    job_for,
-    parse_stream,
-)
 from symfuse.indexer.files.discover import (
     Candidate,
     Discovery,
@@ -44,8 +38,11 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import FileStamp, Skipped
 from symfuse.indexer.store.manifest import Manifest
 from symfuse.indexer.store.objects import Store
-from symfuse.indexer.update.apply import patch
-from symfuse.indexer.update.records_only import update_records_only
+
+# Parsing, patching and the records-only update are imported where a file is to be
+# parsed: an update that finds nothing changed (a warm `symfuse search`) needs none.
+if TYPE_CHECKING:
+    from symfuse.indexer.extract.parsing import ParseJob, ParseResult
 
 log = logging.getLogger(__name__)
 
@@ -210,6 +207,9 @@ def _build(run: _Update) -> Index:
     wait anyway: numpy, which ranking needs, is imported once the pool runs, and the
     records are written to their pack while the graph is linked.
     """
+    from symfuse.indexer.extract.parsing import parse_stream
+    from symfuse.indexer.update.apply import patch
+
     index = Index(run.aliases)
     config = run.config
     results = parse_stream(_discovered_jobs(run), config.jobs, config.progress)
@@ -231,6 +231,8 @@ def _build(run: _Update) -> Index:
 def _discovered_jobs(run: _Update) -> Iterator[ParseJob]:
     """Jobs as discovery finds files; a root's ``.h`` files last, once the walk has seen
     the sources their language is decided from (:class:`HeaderHints`)."""
+    from symfuse.indexer.extract.parsing import job_for
+
     aliases = run.aliases
     layouts = python_layouts(aliases)
     for alias, real in aliases.items():
@@ -278,8 +280,11 @@ def _refresh(
         return None
     if previous is None and manifest is not None and run.reusable:
         quiet = lean and not relink and not stale and not removed
-        if quiet and update_records_only(store, manifest, to_parse, report):
-            return None
+        if quiet:
+            from symfuse.indexer.update.records_only import update_records_only
+
+            if update_records_only(store, manifest, to_parse, report):
+                return None
         previous = store.load(manifest)
     if previous is not None and relink:
         previous.linked = False  # resolution changed: relink every file
@@ -334,7 +339,7 @@ def _classify(
 ) -> tuple[list[ParseJob], list[str]]:
     """The candidates to parse (new, or their size or mtime moved, or their language's
     extraction changed) as jobs, and the keys of the others."""
-    to_parse: list[ParseJob] = []
+    changed: list[tuple[str, Candidate]] = []
     unchanged: list[str] = []
     layouts = python_layouts(aliases)
     headers = _HeaderHintsByRoot(candidates, stored, previous, aliases)
@@ -352,8 +357,13 @@ def _classify(
         if same and c.language not in stale_languages and language not in stale_languages:
             unchanged.append(key)
         else:
-            to_parse.append(job_for(alias, c, aliases, layouts, headers.of(alias, c.path)))
-    return to_parse, unchanged
+            changed.append((alias, c))
+    if not changed:
+        return [], unchanged
+    from symfuse.indexer.extract.parsing import job_for
+
+    jobs = [job_for(alias, c, aliases, layouts, headers.of(alias, c.path)) for alias, c in changed]
+    return jobs, unchanged
 
 
 def _roots_with_other_sources(
@@ -425,6 +435,9 @@ def _apply(
     removed: list[str],
     stale: set[str],
 ) -> Index:
+    from symfuse.indexer.extract.parsing import parse_stream
+    from symfuse.indexer.update.apply import patch
+
     index = previous if previous is not None else Index(run.aliases)
     results = parse_stream(to_parse, run.config.jobs, run.config.progress)
     patch(index, results, removed, run.report, stale)

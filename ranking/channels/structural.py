@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.channels.topk import Ranking, distinct
 
 
 def rank(pagerank: npt.NDArray[np.float64], candidates: npt.NDArray[np.int64]) -> Ranking:
     """``candidates`` by PageRank, highest first (ties: lower position first)."""
     if not candidates.shape[0]:
         return Ranking.empty()
-    unique = np.unique(candidates)
+    unique = distinct(candidates)
     order = np.lexsort((unique, -pagerank[unique]))
     chosen = unique[order].astype(np.int64)
     return Ranking(chosen, pagerank[chosen])

@@ -1,12 +1,14 @@
-"""A channel's answer and the one top-k primitive every channel uses."""
+"""A channel's answer, the one top-k primitive every channel uses, and ``distinct``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+
+_Int = TypeVar("_Int", bound=np.integer[Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +91,19 @@ def _likely_top(values: npt.NDArray[np.floating], k: int) -> npt.NDArray[np.int6
     threshold = np.partition(sample, rank)[rank]
     above = np.flatnonzero(values >= threshold)
     return above if above.shape[0] >= k else None
+
+
+def distinct(values: npt.NDArray[_Int]) -> npt.NDArray[_Int]:
+    """The distinct values of an integer array, ascending, as ``np.unique(values)``.
+
+    A query calls this, not ``np.unique``: the first plain ``np.unique`` of a process
+    imports ``numpy.ma`` (to ask whether the array is masked), a noticeable part of a
+    one-shot command's query.
+    """
+    ordered = np.sort(values, axis=None)
+    if ordered.shape[0] < 2:
+        return ordered
+    first = np.empty(ordered.shape[0], dtype=np.bool_)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]

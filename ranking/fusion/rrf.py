@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.channels.topk import Ranking, distinct
 from symfuse.ranking.fusion.tuning import TUNING
 from symfuse.ranking.query.responses import Adjustment, Change
 from symfuse.ranking.query.search_request import Channel, FusionWeights
@@ -224,7 +224,7 @@ def cascade(rankings: dict[Channel, Ranking]) -> Fused:
     ran = [c for c in order if c in rankings and len(rankings[c])]
     if not ran:
         return fuse({}, FusionWeights())
-    positions = np.unique(np.concatenate([rankings[c].positions for c in ran]))
+    positions = distinct(np.concatenate([rankings[c].positions for c in ran]))
     big = positions.shape[0] + 1
     ranks: dict[Channel, npt.NDArray[np.int64]] = {}
     for c in ran:

@@ -3,12 +3,13 @@
 A request is a frozen pydantic model that forbids unknown fields and treats
 ``None`` as "the default". :meth:`Request.from_mapping` is the one place input
 is validated; a bad value raises :class:`InvalidRequest` naming the field and
-what it accepts. Two markers carry facts the front ends read when they are
+what it accepts. Three markers carry facts the front ends read when they are
 generated from the models:
 
 - :class:`Primary`: the field a command line takes as its positional argument;
 - :class:`ForAgents`: a smaller upper bound or default for agents, whose answers
-  must fit a token budget (the reason is part of the marker).
+  must fit a token budget (the reason is part of the marker);
+- :class:`ServerOnly`: a field a command line leaves out, and why.
 """
 
 from __future__ import annotations
@@ -46,6 +47,19 @@ class ForAgents:
     reason: str
     cap: int | None = None
     default: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerOnly:
+    """A field only a long-running server has a use for, because ``reason``; the command
+    line leaves it out."""
+
+    reason: str
+
+
+def server_only(model: type[BaseModel], name: str) -> ServerOnly | None:
+    info = model.model_fields.get(name)
+    return next((m for m in info.metadata if isinstance(m, ServerOnly)), None) if info else None
 
 
 def split_list(value: Any) -> Any:

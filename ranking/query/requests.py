@@ -4,19 +4,19 @@ Each field carries its default, bounds and a one-line description; the
 command-line options and the MCP tool schemas are generated from them. Where
 agents get a smaller cap or another default, :class:`ForAgents` says so with
 its reason; where a field means nothing on a command line, :class:`ServerOnly`
-says why. ``target`` is the positional argument of a command line and also
-open to agents: the operation looks it up in the index (a symbol id there is
-an id; otherwise a name, or for ``get`` a path), so no front end guesses.
+(:mod:`.fields`) says why. ``target`` is the positional argument of a command
+line and also open to agents: the operation looks it up in the index (a symbol
+id there is an id; otherwise a name, or for ``get`` a path), so no front end
+guesses.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 from pydantic.json_schema import WithJsonSchema
 
 from symfuse.indexer.errors import InvalidRequest
@@ -27,6 +27,7 @@ from symfuse.ranking.query.fields import (
     ForAgents,
     Primary,
     Request,
+    ServerOnly,
     TextList,
     optional_text,
     split_list,
@@ -386,19 +387,6 @@ class ReadRequest(Request):
         if self.end_line is not None and self.end_line < (self.start_line or 1):
             raise InvalidRequest("end_line", "must not come before start_line")
         return self
-
-
-@dataclass(frozen=True, slots=True)
-class ServerOnly:
-    """A field only a long-running server has a use for, because ``reason``; the command
-    line leaves it out."""
-
-    reason: str
-
-
-def server_only(model: type[BaseModel], name: str) -> ServerOnly | None:
-    info = model.model_fields.get(name)
-    return next((m for m in info.metadata if isinstance(m, ServerOnly)), None) if info else None
 
 
 class StatusRequest(Request):

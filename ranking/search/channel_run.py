@@ -20,7 +20,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels import fuzzy, identity, lexical, similarity, structural
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.tokens import is_identifier_shaped
-from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.channels.topk import Ranking, distinct
 from symfuse.ranking.fusion.tuning import TUNING
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.search_request import (
@@ -268,8 +268,9 @@ def with_spelled_names(
     if not spelled:
         return run
     names = prepared.names
-    exact = np.unique(np.concatenate([names.names.equal(s) for s in spelled]))
-    joined = np.setdiff1d(names.wholes.equal("".join(query.split())), exact)
+    exact = distinct(np.concatenate([names.names.equal(s) for s in spelled]))
+    wholes = distinct(names.wholes.equal("".join(query.split())))
+    joined = np.setdiff1d(wholes, exact, assume_unique=True)  # (np.unique as distinct)
     if mask is not None:
         exact, joined = exact[mask[exact]], joined[mask[joined]]
     if not len(exact) and not len(joined):
@@ -409,7 +410,7 @@ def with_named_types(
     words = named_types(query)
     if not words:
         return run
-    found = np.unique(np.concatenate([prepared.names.names.equal(w) for w in words]))
+    found = distinct(np.concatenate([prepared.names.names.equal(w) for w in words]))
     exact = np.asarray(
         [p for p in found.tolist() if symbols[p].kind in _TYPE_KINDS and (mask is None or mask[p])],
         dtype=np.int64,

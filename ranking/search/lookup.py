@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
+from symfuse.ranking.channels.topk import distinct
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.search.filters import UNIT_CODES
 
@@ -71,7 +72,7 @@ def lookup(index: Index, prepared: Prepared, target: str) -> npt.NDArray[np.int6
     if files:
         return _file_positions(prepared, files)
     dotted = "." + target.lower().replace("::", ".").replace("#", ".")
-    return np.unique(prepared.names.fqn_text.equal(dotted))
+    return distinct(prepared.names.fqn_text.equal(dotted))
 
 
 def _enclosing(index: Index, positions: npt.NDArray[np.int64], line: int) -> npt.NDArray[np.int64]:

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels import structural
-from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.channels.topk import Ranking, distinct
 from symfuse.ranking.fusion.rrf import Fused, K, normalized_weights
 from symfuse.ranking.query.responses import Adjustment, Change
 from symfuse.ranking.query.search_request import Channel, SearchRequest
@@ -74,7 +74,7 @@ def split_units(
     lists = [r.positions for r in kept.values() if len(r)]
     if Channel.STRUCTURAL in run.rankings and lists:
         kept[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(lists))
-    count = int(np.unique(np.concatenate(matched)).shape[0]) if matched else 0
+    count = int(distinct(np.concatenate(matched)).shape[0]) if matched else 0
     ran = [c for c, r in run.rankings.items() if len(r)]
     files = _fused_files(ranks, normalized_weights(run.weights, ran))
     return replace(run, rankings=kept), files, count

@@ -131,6 +131,19 @@ def _fixed_mmap_threshold() -> None:
         return
 
 
+def _one_blas_thread() -> None:
+    """Let numpy's BLAS start no threads of its own (unless the user set how many).
+
+    OpenBLAS starts a thread per core as numpy loads, and the threads spin while they wait
+    for work: CPU taken from the command and from whatever else runs. A one-shot command
+    has no use for them: a search does no BLAS work but embedding one sentence (with the
+    semantic extra), too small to share out, and building the ranking structures limits
+    BLAS to one thread anyway (``ranking/prepared/blas.py``). Servers keep them (the
+    semantic extra embeds a workspace with BLAS). Before numpy loads.
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 class _Version(argparse.Action):
     """``--version``: the version, looked up only when asked (not at every command)."""
 
@@ -144,7 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if words == ["version"]:  # as `symfuse --version`, for those who type it as a command
         print(f"symfuse {version()}")
         return 0
-    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
+    command = words[0] if words and not words[0].startswith("-") else None
+    if argv is None and command not in _SERVERS:  # this process is the command's own
+        _one_blas_thread()
+    parser = build_parser(command)
     args, extras = parser.parse_known_args(argv)
     if extras:
         # Roots may follow the options (`symfuse search QUERY --limit 5 ROOT`).

@@ -19,8 +19,7 @@ from pydantic import BeforeValidator
 from pydantic.fields import FieldInfo
 
 from symfuse.indexer.errors import InvalidRequest
-from symfuse.ranking.query.fields import Request, bounds_text, is_primary
-from symfuse.ranking.query.requests import server_only
+from symfuse.ranking.query.fields import Request, bounds_text, is_primary, server_only
 from symfuse.ranking.query.search_request import FusionWeights
 
 R = TypeVar("R", bound=Request)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.ranking.api import CallGraphAnswer, SearchMode
+from symfuse.ranking.api import SearchMode
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
@@ -24,7 +24,9 @@ from symfuse.server.cli.options import add_request_options, request_of
 from symfuse.server.cli.shards import add_serving_options
 from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render
-from symfuse.server.common.present import group, search_grouping
+
+if TYPE_CHECKING:  # a search that asks no call question loads no call graph code
+    from symfuse.ranking.api import CallGraphAnswer
 
 _FORMATS = (OutputFormat.TEXT, OutputFormat.TABLE, OutputFormat.JSON, OutputFormat.TOON)
 
@@ -159,7 +161,7 @@ def run_search(args: argparse.Namespace) -> int:
             index, request, directory=index_config(args).store.directory, histories=histories
         )
     note_results(answer.total)
-    if isinstance(answer, CallGraphAnswer):  # "who calls X": answered from the call graph
+    if not isinstance(answer, SearchResponse):  # "who calls X": answered from the call graph
         data = answer.to_dict()
         if args.output_format is OutputFormat.TEXT:
             lines = [symbol_line(item.symbol, f"calls at {item.sites}") for item in answer.items]
@@ -182,6 +184,8 @@ def run_search(args: argparse.Namespace) -> int:
 
 def presented(response: SearchResponse) -> dict[str, Any]:
     """The answer as the CLI prints it: grouped as the request asked (present.group)."""
+    from symfuse.server.common.present import group, search_grouping
+
     data = response.to_dict()
     grouping = search_grouping(response)
     return data if grouping is None else group(data, "items", grouping)

@@ -20,10 +20,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from symfuse.server.common.cache import QueryCache
 from symfuse.server.common.metrics import MetricsStore, QueryRecord
+
+if TYPE_CHECKING:  # a server's alone: a one-shot command caches nothing
+    from symfuse.server.common.cache import QueryCache
 
 log = logging.getLogger("symfuse.query")
 
@@ -73,7 +75,11 @@ class Observer:
         so another process reading the file sees the row as soon as the answer is back."""
         self.front_end = front_end
         self.metrics = MetricsStore(directory, background=background)
-        self.cache: QueryCache[Any] | None = QueryCache(directory) if cache else None
+        self.cache: QueryCache[Any] | None = None
+        if cache:
+            from symfuse.server.common.cache import QueryCache
+
+            self.cache = QueryCache(directory)
 
     @contextmanager
     def query(self, operation: str) -> Iterator[Query]:

@@ -1,7 +1,7 @@
 """Every field of every request model reaches the CLI and MCP, with the same default and bounds.
 
 (On the command line, but for the fields a model marks as a server's alone, with
-the reason: :class:`symfuse.ranking.query.requests.ServerOnly`.)
+the reason: :class:`symfuse.ranking.query.fields.ServerOnly`.)
 
 The CLI options and the MCP tool schemas are generated from the query layer's
 request models; this test reads what each front end actually publishes (the
@@ -20,9 +20,8 @@ from typing import Any
 import pytest
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.ranking.query.fields import bounds, for_agents, is_primary
+from symfuse.ranking.query.fields import bounds, for_agents, is_primary, server_only
 from symfuse.ranking.query.operations import OPERATIONS
-from symfuse.ranking.query.requests import server_only
 from symfuse.server.cli.common import CommandParser
 from symfuse.server.cli.main import build_parser
 from symfuse.server.mcp.server import MCPOptions, build_mcp_server

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.ranking.channels.topk import distinct
+
 _OTHER = 36  # the bit of any character but a-z and 0-9
 _NONE = 63  # spaces and newlines: no bit (cleared below)
 # Below this share of names passing, reading them apart costs less than scanning all
@@ -122,4 +124,4 @@ class InitialPairs:
             found.append(self.names[low:high])
         if not found:
             return np.zeros(0, dtype=np.int64)
-        return np.unique(np.concatenate(found)).astype(np.int64)
+        return distinct(np.concatenate(found)).astype(np.int64)

@@ -16,18 +16,21 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from symfuse.indexer.index import Index
-from symfuse.ranking.channels.neural.model import SentenceModel, available, find_model
-from symfuse.ranking.channels.neural.vectors import NeuralEmbedder, VectorCache
+
+if TYPE_CHECKING:  # imported where used: a search without the model reads none of it
+    from symfuse.ranking.channels.neural.model import SentenceModel
+    from symfuse.ranking.channels.neural.vectors import NeuralEmbedder, VectorCache
 
 log = logging.getLogger(__name__)
 
 MAX_LACKING = 0.05  # share of symbols without vectors (edited files) a search still accepts
 
-__all__ = ["Engine", "NeuralEmbedder", "describe", "embedder_for", "engine", "fill", "status"]
+__all__ = ["Engine", "describe", "embedder_for", "engine", "fill", "status"]
 
 
 @dataclass(slots=True)
@@ -59,6 +62,9 @@ _process = _Process()
 
 def engine() -> Engine | None:
     """The process's engine, loading the model on the first call; None without the extra."""
+    from symfuse.ranking.channels.neural.model import SentenceModel, available, find_model
+    from symfuse.ranking.channels.neural.vectors import VectorCache
+
     with _lock:
         if _process.engine is not None or _process.failure:
             return _process.engine
@@ -92,6 +98,8 @@ def embedder_for(index: Index, directory: Path | None = None) -> NeuralEmbedder 
         found = engine()
     if found is None:
         return None
+    from symfuse.ranking.channels.neural.vectors import NeuralEmbedder
+
     _load_saved(found, directory)
     with _lock:
         memo = found.assembled.get(index)
@@ -154,6 +162,8 @@ def _progress(found: Engine, start: int, total: int) -> Callable[[int], None]:
 def describe(index: Index, directory: Path | None) -> str:
     """:func:`status` for a one-shot command: whether the vectors a server saved next to
     the index cover it (only servers compute them)."""
+    from symfuse.ranking.channels.neural.model import available, find_model
+
     if _process.engine is None and not _saved_cache(directory):
         if not _process.failure and available() and find_model() is not None:
             return f"{status()} (semantic model installed; a server computes its vectors)"

@@ -257,11 +257,50 @@ def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
     assert b"/80" not in quiet
 
 
-def test_each_command_loads_only_its_own_modules() -> None:
+# What a warm `symfuse search` runs without, loaded only by what needs it (issue 39): the
+# other operations' request models (pydantic builds each model's validator as the class
+# is made), the call graph and its targets (a "who calls X" question's), a symbol's
+# details, the semantic extra's model and vectors, the servers' answer cache, the grouping
+# of JSON and table output, numpy.ma (which the first plain np.unique imports), and the
+# parsing and patching of an update that finds a file changed.
+NOT_FOR_A_SEARCH = frozenset(
+    {
+        *("symfuse.indexer.extract.parsing", "symfuse.indexer.update.apply"),
+        "symfuse.indexer.update.records_only",
+        *("symfuse.ranking.query.requests", "symfuse.ranking.query.analysis_requests"),
+        "symfuse.ranking.query.history_requests",
+        *("symfuse.ranking.graph.call_questions", "symfuse.ranking.graph.hierarchy"),
+        *("symfuse.ranking.graph.targets", "symfuse.ranking.graph.positions"),
+        *("symfuse.indexer.link.resolve", "symfuse.ranking.search.details"),
+        *("symfuse.ranking.channels.neural.model", "symfuse.ranking.channels.neural.bert"),
+        "symfuse.ranking.channels.neural.vectors",
+        *("symfuse.server.common.cache", "symfuse.server.common.present", "numpy.ma"),
+    }
+)
+
+
+def _loaded_by_search(query: str, root: Path, index_dir: Path) -> set[str]:
+    """The modules a process that ran ``symfuse search QUERY`` (and nothing else) holds."""
+    import sys
+
+    probe = (
+        "import sys; from symfuse.server.cli import main as cli; "
+        f"code = cli.main(['search', {query!r}, {str(root)!r}, '--index-dir', "
+        f"{str(index_dir)!r}]); "
+        "print('MODULES', *sorted(sys.modules), file=sys.stderr); sys.exit(code)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip(), out.stderr
+    return set(out.stderr.split("MODULES", 1)[1].split())
+
+
+def test_each_command_loads_only_its_own_modules(shop: Path, index_dir: Path) -> None:
     """`symfuse index` (run after every save by editor hooks) imports no parser, linker,
-    process pool or ranking when nothing changed; `symfuse search` no TOON, MCP or LSP;
-    `symfuse mcp` nothing of the MCP SDK or ranking before its index service starts; and
-    the command table of the CLI names every command its modules add."""
+    process pool or ranking when nothing changed; `symfuse search` no TOON, MCP or LSP,
+    and once the index and its ranking structures are built none of NOT_FOR_A_SEARCH
+    (nor, for a name, the semantic extra's channel); `symfuse mcp` nothing of the MCP
+    SDK or ranking before its index service starts; and the command table of the CLI
+    names every command its modules add."""
     import sys
 
     from symfuse.server.cli import index as cmd_index
@@ -290,6 +329,14 @@ def test_each_command_loads_only_its_own_modules() -> None:
     assert "symfuse.server.cli.search" in for_search
     assert not {m for m in for_search if m.split(".")[0] in ("toon_format", "mcp", "pygls")}
     assert "symfuse.server.cli.query" not in for_search
+    run_symfuse(["search", "Order", str(shop), "--index-dir", str(index_dir)])  # builds all
+    for_a_name = _loaded_by_search("Order", shop, index_dir)
+    assert "symfuse.ranking.search.pipeline" in for_a_name  # (it did search)
+    assert for_a_name & NOT_FOR_A_SEARCH == set()
+    assert "symfuse.ranking.channels.neural" not in for_a_name
+    for_prose = _loaded_by_search("the total price of an order", shop, index_dir)
+    assert "symfuse.ranking.channels.neural" in for_prose  # (it looked for saved vectors)
+    assert for_prose & NOT_FOR_A_SEARCH == set()
     # `symfuse mcp` starts indexing before it loads the MCP SDK or the ranking layer
     # (server/cli/serve_mcp.py): neither its parser nor the index service loads them
     for_mcp = loaded("mcp")
