@@ -240,7 +240,8 @@ class Reference:
 
     ``qualifier`` is the receiver or module written before the name (``os.path``
     in ``os.path.join``; ``a.b`` in ``from a.b import c``); ``alias`` is the local
-    name an import binds when it differs from ``name``.
+    name an import binds when it differs from ``name``; ``args`` is how many arguments
+    a call passes (-1: unknown, not a call, or a language whose calls are not counted).
 
     Not frozen, unlike the other records: hundreds of thousands are created per
     index, and a frozen dataclass's ``__init__`` costs several times as much.
@@ -255,6 +256,7 @@ class Reference:
     enclosing: str | None = None
     qualifier: str = ""
     alias: str = ""
+    args: int = -1
 
 
 @dataclass(frozen=True, slots=True)

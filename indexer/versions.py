@@ -32,7 +32,8 @@ from __future__ import annotations
 # 19: Go variables holding a call's result (`engine := router.New()`) are declarations.
 # 20: Java/C#/Kotlin variables holding a call's result (`var doc = c.clean(d)`) and Java
 #     `var x = (T) y` are declarations; Java's `var` is not a type a variable is declared with.
-EXTRACTOR_VERSION = 20
+# 21: Java/C#/Kotlin/C++/TypeScript calls record how many arguments they pass (issue 36).
+EXTRACTOR_VERSION = 21
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -54,4 +55,6 @@ EXTRACTOR_VERSION = 20
 # 17: a cast as a receiver is its type (`((Element) child).accept()`, `(x as T).m()`).
 # 18: Java/C#/Kotlin chained calls typed by what the call before returns (`c.clean(d).text()`).
 # 19: a Java/C#/Kotlin call on a declared receiver is a method, not a same-named field.
-LINKER_VERSION = 19
+# 20: a call's number of arguments chooses among overloads (typed receivers, chained
+#     calls, `this`/implicit calls), for Java, C#, Kotlin, C++ and TypeScript.
+LINKER_VERSION = 20

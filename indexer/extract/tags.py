@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, QueryCursor, Tree
 
+from symfuse.indexer.extract.arguments import COUNTED, UNKNOWN, argument_count
 from symfuse.indexer.extract.definitions import Columns, Def, SymbolBuilder
 from symfuse.indexer.extract.haskell import instance_types, whole_functions
 from symfuse.indexer.extract.prepass import PREPASS
@@ -75,8 +76,10 @@ class Extraction:
         ids.append(None)  # enclosing -1: at file level
         kinds = list(RefKind)
         return [
-            Reference(name, self.path, line, col, kinds[code], ids[enclosing], qualifier, alias)
-            for name, line, col, code, enclosing, qualifier, alias in self.reference_rows
+            Reference(
+                name, self.path, line, col, kinds[code], ids[enclosing], qualifier, alias, args
+            )
+            for name, line, col, code, enclosing, qualifier, alias, args in self.reference_rows
         ]
 
 
@@ -134,8 +137,9 @@ def extract_tree(
 
 
 # A reference as collected from a match: start and end byte, row, byte column, name,
-# kind, qualifier, alias (plain values: reading a Node's fields crosses into C each time).
-_RawRef = tuple[int, int, int, int, bytes, RefKind, str, str]
+# kind, qualifier, alias, arguments a call passes (plain values: reading a Node's
+# fields crosses into C each time).
+_RawRef = tuple[int, int, int, int, bytes, RefKind, str, str, int]
 
 
 Role = tuple[str, Kind | RefKind] | None
@@ -153,6 +157,7 @@ def _collect(
     defs: dict[int, Def] = {}
     raw_refs: list[_RawRef] = []
     roles = _ROLES.setdefault(language, {})
+    counted = language in COUNTED
     query = languages.definitions_query(language) if definitions_only else languages.query(language)
     for pattern, caps in QueryCursor(query).matches(tree.root_node):
         names = caps.get("name")
@@ -173,9 +178,10 @@ def _collect(
         elif cap == LOCAL:
             start, end = names[0].start_byte, names[0].end_byte
             row, byte_col = names[0].start_point
-            raw_refs.append((start, end, row, byte_col, source[start:end], kind, "", _LOCAL_MARK))
+            local = (start, end, row, byte_col, source[start:end], kind, "", _LOCAL_MARK, UNKNOWN)
+            raw_refs.append(local)
         else:
-            raw_refs.append(_raw_ref(names[0], kind, caps, source))
+            raw_refs.append(_raw_ref(names[0], kind, caps, source, counted))
     return defs, raw_refs
 
 
@@ -200,7 +206,10 @@ def _fold_function_values(defs: dict[int, Def]) -> None:
             outer.kind = entry.kind
 
 
-def _raw_ref(name_node: Node, kind: RefKind, caps: dict[str, list[Node]], source: bytes) -> _RawRef:
+def _raw_ref(
+    name_node: Node, kind: RefKind, caps: dict[str, list[Node]], source: bytes, counted: bool
+) -> _RawRef:
+    """``counted``: the language's calls say how many arguments they pass."""
     qualifiers = caps.get("qualifier")
     aliases = caps.get("alias")
     row, byte_col = name_node.start_point
@@ -214,6 +223,7 @@ def _raw_ref(name_node: Node, kind: RefKind, caps: dict[str, list[Node]], source
         kind,
         _qualifier(qualifiers, name_node, source) if qualifiers else "",
         node_text(aliases[0]) if aliases else "",
+        argument_count(name_node) if counted and kind is RefKind.CALL else UNKNOWN,
     )
 
 
@@ -288,7 +298,7 @@ def _build_references(
     raw_refs = _one_per_name(raw_refs)
     wide_rows = columns.wide_rows
     local_names: set[tuple[int, str]] = set()
-    for start, end, row, byte_col, raw_name, ref_kind, qualifier, alias in raw_refs:
+    for start, end, row, byte_col, raw_name, ref_kind, qualifier, alias, args in raw_refs:
         while position < count and spans[position][0] <= start:
             span = spans[position]
             while stack and not (stack[-1][0] <= span[0] and span[1] <= stack[-1][1]):
@@ -305,7 +315,9 @@ def _build_references(
         if alias == _LOCAL_MARK:
             local_names.add((enclosing, name))
             continue
-        references.append((name, row + 1, col, code_of[ref_kind], enclosing, qualifier, alias))
+        references.append(
+            (name, row + 1, col, code_of[ref_kind], enclosing, qualifier, alias, args)
+        )
     return _not_local(references, local_names, kept)
 
 
@@ -349,7 +361,7 @@ def _attribute_references(kept: list[Def], columns: Columns) -> list[rows.RefRow
                 row, byte_col = node.start_point
                 col = columns.col(row, byte_col, node.start_byte)
                 references.append(
-                    (name, row + 1, col, code_of[ref_kind], entry.index, qualifier, "")
+                    (name, row + 1, col, code_of[ref_kind], entry.index, qualifier, "", UNKNOWN)
                 )
     return references
 

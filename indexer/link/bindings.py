@@ -66,7 +66,7 @@ def import_bindings(
     relative: dict[str, tuple[str, str]] = {}
     relative_stars: list[str] = []
     script = family(entry.language) == "javascript"
-    for name, qualifier, code, alias, _ in groups if groups is not None else entry.link_groups():
+    for name, qualifier, code, alias, _, _ in groups if groups is not None else entry.link_groups():
         if code != _IMPORT_CODE:
             continue
         if script:

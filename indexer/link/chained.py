@@ -8,14 +8,16 @@ so is ``new Element(tag).text()`` of ``Element``. A variable the code declares w
 (``List<Element>``, ``Task<Document>``), a type parameter (``<T> T first()``), an array,
 or a signature these patterns cannot read says no type: the call stays a guess.
 
-Overloads: the arguments a call passes are not recorded, so when the type's own
-methods of that name and an inherited one take different numbers of parameters
-(``Element.text(String)`` and ``Node.text()``), the call may be either: each is a
-candidate at ``0.5/n``, as a guess among same-named definitions is.
+Overloads: when the type's own methods of that name and an inherited one take
+different numbers of parameters (``Element.text(String)`` and ``Node.text()``), the
+number of arguments the call passes chooses (:mod:`.overloads`); when it does not
+(unknown, or several take as many), each is a candidate at ``0.5/n``, as a guess among
+same-named definitions is.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from symfuse.indexer.files.languages import family
@@ -33,7 +35,8 @@ _C_RETURN = re.compile(
 # `fun clean(dirty: Element): Document`: the type after the parameter list (Kotlin)
 _KOTLIN_RETURN = re.compile(r"\)\s*:\s*([A-Za-z_][\w.]*)\s*(<.*)?\??\s*(?:=.*)?$")
 _TYPE_PARAMETER = re.compile(r"[<,]\s*(?:in\s+|out\s+|reified\s+)?([A-Za-z_$][\w$]*)")
-_FLEXIBLE = re.compile(r"\.\.\.|\bparams\b|\bvararg\b|=")  # any number of arguments
+# any number of arguments: varargs, defaults, TypeScript's optional `x?: T`
+_FLEXIBLE = re.compile(r"\.\.\.|\bparams\b|\bvararg\b|=|\?\s*:")
 
 
 def called(qualifier: str) -> Declaration | None:
@@ -128,8 +131,12 @@ def _angles(text: str) -> str:
 def parameter_count(method: Symbol) -> int | None:
     """How many arguments a method takes, from its signature; None for any number
     (varargs, defaults) or a signature the count cannot be read from."""
-    signature = method.signature
-    found = re.search(rf"\b{re.escape(method.name)}\s*(?:<[^()]*>)?\s*\(", signature)
+    return _parameter_count(method.name, method.signature)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parameter_count(name: str, signature: str) -> int | None:
+    found = re.search(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*\(", signature)
     if found is None:
         return None
     depth, count, blank = 0, 1, True
@@ -143,10 +150,10 @@ def parameter_count(method: Symbol) -> int | None:
         elif char == "," and depth == 0:
             count += 1
         blank = blank and char.isspace()
-    inner = signature[found.end() :]
-    if _FLEXIBLE.search(inner.split(")", 1)[0]):
+    inner = signature[found.end() :].split(")", 1)[0]
+    if _FLEXIBLE.search(inner):
         return None
-    return 0 if blank else count
+    return 0 if blank or inner.strip() == "void" else count  # C++'s `f(void)` takes none
 
 
 def overloads(levels: list[list[Symbol]]) -> list[Symbol]:

@@ -41,7 +41,7 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
     # a chained call's receiver, typed by the call before it (`cleaner.clean(d).text()`),
     # is typed from the enclosing definition's scope too
     chaining = family(entry.language) in CHAINING_FAMILIES
-    for name, qualifier, code, _, enclosings in resolver.link_groups(entry):
+    for name, qualifier, code, _, enclosings, args in resolver.link_groups(entry):
         kind = _REF_KINDS[code]
         if kind is RefKind.REFERENCE and qualifier in SELF_NAMES:
             # `self.items` read inside its class: a usage (find_usages lists it), not a
@@ -57,7 +57,7 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
         shared = (
             None
             if per_scope
-            else resolver.resolve_name(name, qualifier, kind, None, entry, once=True)
+            else resolver.resolve_name(name, qualifier, kind, None, entry, once=True, args=args)
         )
         for index in enclosings:
             if index < 0:
@@ -65,7 +65,7 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             source = ids[index]
             targets = shared
             if targets is None:
-                targets = resolver.resolve_name(name, qualifier, kind, source, entry)
+                targets = resolver.resolve_name(name, qualifier, kind, source, entry, args=args)
             for target, confidence, _how in targets:
                 target_id = target.symbol_id
                 if target_id == source:

@@ -68,7 +68,7 @@ def declared_types(entry: FileEntry, groups: list[LinkGroup]) -> Declared:
     symbols = entry.symbols
     by_id = entry.lookups().by_id
     found: Declared = {}
-    for name, qualifier, code, alias, enclosing in groups:
+    for name, qualifier, code, alias, enclosing, _ in groups:
         if code not in _DECLARING or not alias:
             continue
         member = alias.startswith(_MEMBER_OF_SELF)
@@ -162,7 +162,7 @@ def go_package_files(index: Index, entry: FileEntry, head: str) -> list[str] | N
     """The folders of the workspace package a Go qualifier names through the file's
     imports (``router`` from ``"example.com/shop/router"``); [] for an outside package
     (``errors``, ``net/http``); None when no import binds ``head``."""
-    for name, _, code, alias, _ in entry.link_groups():
+    for name, _, code, alias, _, _ in entry.link_groups():
         if code != _IMPORT_CODE or (alias or name.rsplit("/", 1)[-1]) != head:
             continue
         return [

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.link import go_scope, receivers, typed
+from symfuse.indexer.link import go_scope, overloads, receivers, typed
 from symfuse.indexer.link.bindings import (
     RELATIVE,
     Bindings,
@@ -35,7 +35,7 @@ from symfuse.indexer.link.bindings import (
     python_modules,
     script_module,
 )
-from symfuse.indexer.link.typed import scopes_outward
+from symfuse.indexer.link.scopes import in_scope
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.indexer.store.rows import LinkGroup
 
@@ -72,6 +72,8 @@ class Resolver:
         self._module_parts: set[str] | None = None
         self._declared: dict[str, receivers.Declared] = {}
         self.typing: set[tuple[str, str | None, str]] = set()  # receivers being typed
+        # (type id, name, calls only) -> its same-named members per class (overloads.py)
+        self.same_named: dict[tuple[str, str, bool], list[list[Symbol]]] = {}
 
     def declared(self, entry: FileEntry) -> receivers.Declared:
         """The declared types of the file's variables, per scope (remembered)."""
@@ -126,7 +128,9 @@ class Resolver:
 
     def resolve(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
         """The definitions one reference of ``entry`` may stand for."""
-        return self.resolve_name(ref.name, ref.qualifier, ref.kind, ref.enclosing, entry)
+        return self.resolve_name(
+            ref.name, ref.qualifier, ref.kind, ref.enclosing, entry, args=ref.args
+        )
 
     def resolve_name(
         self,
@@ -137,9 +141,11 @@ class Resolver:
         entry: FileEntry,
         *,
         once: bool = False,
+        args: int = -1,
     ) -> list[Resolution]:
         """``once``: the caller asks for this written name once per file (a link
-        group), so the answer past the scopes is not worth remembering."""
+        group), so the answer past the scopes is not worth remembering. ``args``: the
+        number of arguments a call passes (-1: unknown), which chooses overloads."""
         if name == "_" and entry.language == "go":
             return []  # the blank identifier (`_ = f()`, `var _ I = T{}`) names nothing
         qualifier = receivers.cast_type(qualifier) or qualifier  # `((Element) child).x`
@@ -159,16 +165,18 @@ class Resolver:
         if qualifier in SUPER_NAMES or (not qualifier or qualifier in SELF_NAMES):
             scoped = None
             if qualifier not in SUPER_NAMES:
-                scoped = self._in_scope(name, bool(qualifier), enclosing, entry, kind)
+                scoped = in_scope(name, bool(qualifier), enclosing, entry, kind)
             if scoped is not None and not qualifier and self._is_import_alias(scoped, entry):
                 required = self._script_import(entry, name, "")
                 scoped = required if required is not None else scoped
             if scoped is None and qualifier:
                 scoped = self._inherited(name, qualifier in SUPER_NAMES, enclosing, entry)
+            if scoped is None and not qualifier and kind is RefKind.CALL:
+                scoped = overloads.of_enclosing(self, name, enclosing, entry, args)
             if scoped is not None:
-                return [Resolution(scoped, 1.0, SCOPE)]
+                return [Resolution(overloads.in_scope(self, scoped, args), 1.0, SCOPE)]
         elif kind in (RefKind.CALL, RefKind.REFERENCE):
-            by_type = typed.by_receiver(self, name, qualifier, enclosing, entry, kind)
+            by_type = typed.by_receiver(self, name, qualifier, enclosing, entry, kind, args)
             if by_type is not None:
                 return by_type
         if once:
@@ -413,31 +421,6 @@ class Resolver:
             self._modules = python_modules(self.index)
         return self._modules
 
-    def _in_scope(
-        self,
-        name: str,
-        self_scope: bool,
-        enclosing: str | None,
-        entry: FileEntry,
-        kind: RefKind = RefKind.REFERENCE,
-    ) -> Symbol | None:
-        """A definition of the name in the reference's scopes (all in its own file);
-        ``self_scope``: written ``self.name`` (only class scopes count). A type written
-        inside its class is the class, not its same-named constructor."""
-        by_id, top, scoped, nested_names = entry.lookups()
-        typed = kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT)
-        if name not in nested_names:  # no scope of this file defines it: skip the walk
-            return None if self_scope else _top_level(top, name, entry)
-        for scope in scopes_outward(by_id, enclosing, containers_only=self_scope):
-            found = scoped.get((scope, name))
-            if found is not None and typed and found.kind is Kind.CONSTRUCTOR:
-                found = None
-            if found is not None and (self_scope or found.symbol_id != enclosing):
-                return found  # `self.run()` inside `run` is itself; a bare `run` is not
-        if self_scope:
-            return None
-        return _top_level(top, name, entry)
-
     def _by_bare_name(
         self, name: str, qualified: bool, kind: RefKind, entry: FileEntry
     ) -> list[Resolution]:
@@ -485,13 +468,3 @@ class Resolver:
         # three decimals, as the store keeps them: stored and fresh edges compare equal
         confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else one), 3)
         return [Resolution(c, confidence) for c in candidates]
-
-
-def _top_level(top: dict[str, Symbol], name: str, entry: FileEntry) -> Symbol | None:
-    """The file's top-level definition a bare name stands for. In JavaScript a member
-    assigned at top level (``axios.Axios = Axios``) is never a bare name: the
-    ``Axios`` written there is the import, or a definition elsewhere."""
-    found = top.get(name)
-    if found is not None and found.kind in Kind.MEMBERS and family(entry.language) == "javascript":
-        return None
-    return found

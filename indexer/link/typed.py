@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
-from symfuse.indexer.link import chained, go_scope, receivers
+from symfuse.indexer.link import chained, go_scope, overloads, receivers
+from symfuse.indexer.link.overloads import same_named
 from symfuse.indexer.model import Kind, RefKind, Symbol
 
 if TYPE_CHECKING:
@@ -31,15 +32,17 @@ def by_receiver(
     enclosing: str | None,
     entry: FileEntry,
     kind: RefKind = RefKind.CALL,
+    args: int = -1,
 ) -> list[Resolution] | None:
     """The member ``qualifier.name`` names when the receiver's declared type says it;
-    None when the code does not say the type (then other rules guess)."""
+    None when the code does not say the type (then other rules guess). ``args``: the
+    number of arguments a call passes, which chooses among overloads (-1: unknown)."""
     from symfuse.indexer.link.resolve import TYPE, Resolution
 
     variable = receivers.variable_of(qualifier)
     if variable is None:
         if family(entry.language) in receivers.CHAINING_FAMILIES:
-            return _by_result(resolver, (name, kind), qualifier, enclosing, entry)
+            return _by_result(resolver, (name, kind, args), qualifier, enclosing, entry)
         # a literal (`{"http": 80}.get(scheme)`, `"a,b".split(",")`, `[x].map(f)`) is
         # a builtin value: none of its members are ours
         literal = family(entry.language) in receivers.RETURNING_FAMILIES
@@ -61,12 +64,15 @@ def by_receiver(
     if not types:
         return []  # a type from outside the workspace: none of its members are ours
     methods_apart = family(entry.language) in receivers.CHAINING_FAMILIES
+    call = kind is RefKind.CALL
     for owner in types:
         if methods_apart:  # Java's field `size` is not the method `size()`
-            levels = _same_named(resolver, owner, name, kind)
-            member = levels[0][0] if levels else None
-        else:
-            member = resolver.member(owner, name)
+            levels = same_named(resolver, owner, name, kind)
+            one = overloads.by_arguments(levels, args) if call else None
+            member = one or (levels[0][0] if levels else None)
+        else:  # `add(1, 2)` of C++'s `add(int)` and `add(int, int)`
+            one = overloads.chosen(resolver, owner, name, args) if call else None
+            member = one or resolver.member(owner, name)
         if member is not None:
             return [Resolution(member, confidence, TYPE)]
     return None
@@ -74,12 +80,12 @@ def by_receiver(
 
 def _by_result(
     resolver: Resolver,
-    member: tuple[str, RefKind],
+    member: tuple[str, RefKind, int],
     qualifier: str,
     enclosing: str | None,
     entry: FileEntry,
 ) -> list[Resolution] | None:
-    """``cleaner.clean(dirty).text()``: a ``member`` (name, kind of use) of what the call
+    """``cleaner.clean(dirty).text()``: a ``member`` (name, kind of use, arguments) of what the call
     before it returns, when that call is one sure definition and its type is sure
     (:mod:`.chained`); None when the code does not say."""
     from symfuse.indexer.link.resolve import NAME
@@ -109,40 +115,22 @@ def _by_result(
 
 
 def _members_of(
-    resolver: Resolver, owner: Symbol, member: tuple[str, RefKind], confidence: float
+    resolver: Resolver, owner: Symbol, member: tuple[str, RefKind, int], confidence: float
 ) -> list[Resolution]:
-    """``owner``'s members a use of ``member`` (name, kind of use) may be: the one, or
-    each overload at an equal share (`text()` or `text(String)`: the call's arguments
-    would say); none when it has no such member."""
+    """``owner``'s members a use of ``member`` (name, kind of use, arguments) may be:
+    the one, the overload the call's number of arguments says, or else each overload
+    at an equal share (`text()` or `text(String)`); none when it has no such member."""
     from symfuse.indexer.link.resolve import TYPE, Resolution
 
-    found = chained.overloads(_same_named(resolver, owner, *member))
+    name, kind, args = member
+    levels = same_named(resolver, owner, name, kind)
+    one = overloads.by_arguments(levels, args) if kind is RefKind.CALL else None
+    if one is not None:
+        return [Resolution(one, confidence, TYPE)]
+    found = chained.overloads(levels)
     if len(found) == 1:
         return [Resolution(found[0], confidence, TYPE)]
     return [Resolution(m, round(0.5 / len(found), 3), TYPE) for m in found]
-
-
-def _same_named(resolver: Resolver, owner: Symbol, name: str, kind: RefKind) -> list[list[Symbol]]:
-    """The members called ``name`` of ``owner`` and of each class it extends, nearest
-    first (breadth first, as :meth:`Resolver.member` looks); methods alone for a call
-    (Java's field ``childNodes`` is not the method ``childNodes()``)."""
-    from symfuse.indexer.link.resolve import MAX_BASE_HOPS
-
-    levels, queue, seen = [], [owner], {owner.symbol_id}
-    for _ in range(MAX_BASE_HOPS):
-        if not queue:
-            break
-        current = queue.pop(0)
-        own = receivers.members_named(resolver.index, current, name)
-        if kind is RefKind.CALL:
-            own = [m for m in own if m.kind in Kind.CALLABLES]
-        if own:
-            levels.append(own)
-        for base in resolver.bases(current):
-            if base.symbol_id not in seen:
-                seen.add(base.symbol_id)
-                queue.append(base)
-    return levels
 
 
 _OWN = frozenset({"Self", "this"})  # a method's return type that is its own class

@@ -15,7 +15,7 @@ import msgpack
 
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 
-SCHEMA = 3
+SCHEMA = 4  # 4: a reference row ends with the number of arguments a call passes
 
 _KINDS = list(Kind)
 _KIND_CODE = {kind: code for code, kind in enumerate(_KINDS)}
@@ -146,8 +146,9 @@ def symbols_from_rows(
 
 
 # A reference as the parser emits it: name, line, column, RefKind code (REF_KIND_CODE),
-# index of the enclosing symbol in its file (-1: file level), qualifier, alias.
-RefRow = tuple[str, int, int, int, int, str, str]
+# index of the enclosing symbol in its file (-1: file level), qualifier, alias, the
+# number of arguments a call passes (-1: unknown; extract/arguments.py).
+RefRow = tuple[str, int, int, int, int, str, str, int]
 
 
 def pack_references(ref_rows: list[RefRow]) -> tuple[bytes, bytes, list[str]]:
@@ -155,18 +156,18 @@ def pack_references(ref_rows: list[RefRow]) -> tuple[bytes, bytes, list[str]]:
     and the sorted names they use.
 
     The first blob holds every reference (usages, navigation). The second holds
-    what linking needs: each distinct (name, qualifier, kind, alias) once, with the
-    definitions it is written in (``-1``, file level, is kept for imports only:
+    what linking needs: each distinct (name, qualifier, kind, alias, arguments) once,
+    with the definitions it is written in (``-1``, file level, is kept for imports only:
     they make no edge but bind names). Linking a test module that says
     ``self.assertEqual`` a thousand times then resolves it once.
     """
-    groups: dict[tuple[str, str, int, str], dict[int, None]] = {}
+    groups: dict[tuple[str, str, int, str, int], dict[int, None]] = {}
     names: set[str] = set()
-    for name, _, _, code, enclosing, qualifier, alias in ref_rows:
+    for name, _, _, code, enclosing, qualifier, alias, args in ref_rows:
         names.add(name)
         if enclosing >= 0 or code == _IMPORT_CODE:
-            groups.setdefault((name, qualifier, code, alias), {})[enclosing] = None
-    links = [[*key, list(enclosings)] for key, enclosings in groups.items()]
+            groups.setdefault((name, qualifier, code, alias, args), {})[enclosing] = None
+    links = [[*key[:4], list(enclosings), key[4]] for key, enclosings in groups.items()]
     return _squeezed(ref_rows), zlib.compress(_packb(links), _REFS_LEVEL), sorted(names)
 
 
@@ -188,8 +189,9 @@ def reference_count(blob: bytes) -> int:
     return int.from_bytes(blob[:4], "little")
 
 
-# (name, qualifier, RefKind code, alias, indexes of the enclosing symbols; -1 file level)
-LinkGroup = tuple[str, str, int, str, list[int]]
+# (name, qualifier, RefKind code, alias, indexes of the enclosing symbols (-1 file
+# level), number of arguments a call passes (-1 unknown))
+LinkGroup = tuple[str, str, int, str, list[int], int]
 
 
 def unpack_links(blob: bytes) -> list[LinkGroup]:
@@ -214,8 +216,8 @@ def unpack_references(blob: bytes, file: str, symbols: list[Symbol]) -> list[Ref
     kinds = _REF_KINDS
     # Positional arguments: this runs for every reference of a workspace at load time.
     return [
-        Reference(name, file, line, col, kinds[kind], ids[enclosing], qualifier, alias)
-        for name, line, col, kind, enclosing, qualifier, alias in rows
+        Reference(name, file, line, col, kinds[kind], ids[enclosing], qualifier, alias, args)
+        for name, line, col, kind, enclosing, qualifier, alias, args in rows
     ]
 
 

@@ -45,17 +45,23 @@ def test_a_declared_receiver_decides_which_send(ws: tuple[Path, Path]) -> None:
 
 
 def test_guesses_are_counted_and_listed_on_request(ws: tuple[Path, Path]) -> None:
-    """`cleaner.clean(dirty).text()`: `clean` returns Element, whose own text(String)
-    and the text() it inherits from Node the call's arguments would choose between; so
-    it is a guess between the two at 0.25, narrowed by the type."""
+    """`cleaner.clean(dirty).text()`: `clean` returns Element, whose own text(String) a
+    call passing no argument is not: the text() it inherits from Node, sure. JavaScript's
+    `this.raw` in a class of its own is TypeScript's Headers.raw by name alone: guesses
+    at 0.4, counted, and listed on request."""
     sure = run(ws, "usages", "--name", "Node.text")
-    assert ("java/src/org/shop/app/Cleaner.java", 36) not in [
-        (u["file"], u["line"]) for u in sure["usages"]
+    assert ("java/src/org/shop/app/Cleaner.java", 36, "type") in [
+        (u["file"], u["line"], u["resolution"]) for u in sure["usages"]
     ]
-    assert sure["unresolved"] == 1
-    every = run(ws, "usages", "--name", "Node.text", "--min-confidence", "0")
-    guesses = [u for u in every["usages"] if u not in sure["usages"]]
-    assert [(u["line"], u["resolution"], u["confidence"]) for u in guesses] == [(36, "type", 0.25)]
+    assert "unresolved" not in sure
+    raw = run(ws, "usages", "--name", "Headers.raw")
+    assert raw["unresolved"] == 2
+    every = run(ws, "usages", "--name", "Headers.raw", "--min-confidence", "0")
+    guesses = [u for u in every["usages"] if u not in raw["usages"]]
+    assert [(u["file"], u["line"], u["resolution"], u["confidence"]) for u in guesses] == [
+        ("javascript/src/headers.js", 3, "name", 0.4),
+        ("javascript/src/headers.js", 7, "name", 0.4),
+    ]
     assert "unresolved" not in every
     imports = run(ws, "usages", "--name", "Element", "--kinds", "import")["usages"]
     assert [(u["file"], u["resolution"]) for u in imports] == [

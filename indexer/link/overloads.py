@@ -1,0 +1,119 @@
+"""A call's number of arguments chooses among a method's overloads (issue 36).
+
+``el.text()`` where ``Element`` declares ``text(String)`` and inherits ``Node.text()``
+is ``Node.text``: the call passes no argument (recorded at extraction,
+:mod:`symfuse.indexer.extract.arguments`), and of the methods a call of ``text`` on an
+``Element`` may reach only ``Node.text()`` takes none
+(:func:`~symfuse.indexer.link.chained.parameter_count`). A method whose count the
+signature does not say (varargs, defaults) may take any number: it stays a candidate.
+When none or several may be called so, the paths that ask keep what they did before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from symfuse.indexer.files.languages import family
+from symfuse.indexer.index import FileEntry
+from symfuse.indexer.link import receivers
+from symfuse.indexer.link.chained import parameter_count
+from symfuse.indexer.model import Kind, RefKind, Symbol
+
+if TYPE_CHECKING:
+    from symfuse.indexer.link.resolve import Resolver
+
+# the families whose methods overload by their number of parameters
+OVERLOADING = frozenset({"java", "csharp", "kotlin", "c", "javascript"})
+
+
+def by_arguments(levels: list[list[Symbol]], args: int) -> Symbol | None:
+    """The one method a call passing ``args`` arguments may be, of the same-named
+    methods per class of a type's hierarchy (``levels``, nearest first); None when the
+    count is unknown (``args`` < 0), or none or several may be it. An inherited method
+    taking as many parameters as a nearer one is overridden by it, not a candidate.
+    A name with one method has no overloads to choose among: None too."""
+    if args < 0 or sum(len(level) for level in levels) < 2:
+        return None
+    nearer: set[int] = set()
+    matching: list[Symbol] = []
+    for level in levels:
+        counts: set[int] = set()
+        for method in level:
+            count = parameter_count(method)
+            if count is not None and count in nearer:
+                continue  # overridden
+            if count is not None:
+                counts.add(count)
+            if count is None or count == args:
+                matching.append(method)
+        nearer |= counts
+    return matching[0] if len(matching) == 1 else None
+
+
+def same_named(resolver: Resolver, owner: Symbol, name: str, kind: RefKind) -> list[list[Symbol]]:
+    """The members called ``name`` of ``owner`` and of each class it extends, nearest
+    first (breadth first, as :meth:`Resolver.member` looks); methods alone for a call
+    (Java's field ``childNodes`` is not the method ``childNodes()``). Remembered for
+    the resolver's pass: a class's methods are called by name again and again."""
+    from symfuse.indexer.link.resolve import MAX_BASE_HOPS
+
+    key = (owner.symbol_id, name, kind is RefKind.CALL)
+    known = resolver.same_named.get(key)
+    if known is not None:
+        return known
+    levels: list[list[Symbol]] = []
+    queue, seen = [owner], {owner.symbol_id}
+    for _ in range(MAX_BASE_HOPS):
+        if not queue:
+            break
+        current = queue.pop(0)
+        own = receivers.members_named(resolver.index, current, name)
+        if kind is RefKind.CALL:
+            own = [m for m in own if m.kind in Kind.CALLABLES]
+        if own:
+            levels.append(own)
+        for base in resolver.bases(current):
+            if base.symbol_id not in seen:
+                seen.add(base.symbol_id)
+                queue.append(base)
+    resolver.same_named[key] = levels
+    return levels
+
+
+def chosen(resolver: Resolver, owner: Symbol, name: str, args: int) -> Symbol | None:
+    """The overload of ``owner``'s method ``name`` (its own or inherited) that a call
+    passing ``args`` arguments is; None unless the type has several methods of that
+    name and exactly one of them may be called so."""
+    if args < 0 or family(owner.language) not in OVERLOADING:
+        return None
+    return by_arguments(same_named(resolver, owner, name, RefKind.CALL), args)
+
+
+def in_scope(resolver: Resolver, found: Symbol, args: int) -> Symbol:
+    """A method a call reaches through its scope (``text(s)``, ``this.text(s)``), or
+    the overload of it that the call's arguments say (:func:`chosen`)."""
+    if args < 0 or found.kind not in Kind.CALLABLES or found.parent is None:
+        return found
+    home = resolver.index.files.get(found.file)
+    owner = home.lookups().by_id.get(found.parent) if home is not None else None
+    if owner is None or owner.kind not in Kind.TYPES:
+        return found
+    return chosen(resolver, owner, found.name, args) or found
+
+
+def of_enclosing(
+    resolver: Resolver, name: str, enclosing: str | None, entry: FileEntry, args: int
+) -> Symbol | None:
+    """``text(value, null)`` inside ``text(String value)``: a bare call of the enclosing
+    method's own name, which the scopes skip (a bare name is not the definition it is
+    written in), is the overload of it that the call's arguments say, or itself."""
+    if args < 0 or enclosing is None or family(entry.language) not in OVERLOADING:
+        return None
+    by_id = entry.lookups().by_id
+    method = by_id.get(enclosing)
+    if method is None or method.name != name or method.kind not in Kind.CALLABLES:
+        return None
+    owner = by_id.get(method.parent) if method.parent else None
+    if owner is None or owner.kind not in Kind.TYPES:
+        return None
+    return chosen(resolver, owner, name, args)
