@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import tempfile
@@ -29,7 +28,7 @@ from pathlib import Path
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update.workspace import update_index
-from symfuse.ranking.text import paths
+from symfuse.ranking.text import paths, ripgrep
 from symfuse.ranking.text.files import searched_files
 from symfuse.ranking.text.search import search_text
 
@@ -88,7 +87,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     root = (args.root or (DJANGO if DJANGO.is_dir() else HERE.parent.parent)).resolve()
-    rg = shutil.which("rg")
+    rg = ripgrep.binary()  # the one symfuse runs: on PATH, or beside this interpreter
     if rg is None:
         raise SystemExit("text_bench needs rg: pip install symfuse[rg]")
     with tempfile.TemporaryDirectory() as index_dir:
