@@ -84,19 +84,8 @@ class Resolver:
 
     def member(self, owner: Symbol, name: str) -> Symbol | None:
         """``owner``'s member ``name``, its own or the nearest base's."""
-        queue, seen = [owner], {owner.symbol_id}
-        for _ in range(MAX_BASE_HOPS):
-            if not queue:
-                break
-            current = queue.pop(0)
-            own = receivers.members_named(self.index, current, name)
-            if own:
-                return own[0]
-            for base in self.bases(current):
-                if base.symbol_id not in seen:
-                    seen.add(base.symbol_id)
-                    queue.append(base)
-        return None
+        levels = overloads.same_named(self, owner, name, RefKind.REFERENCE)
+        return levels[0][0] if levels else None
 
     def _bindings(self, entry: FileEntry) -> Bindings:
         found = self._imports.get(entry.path)
