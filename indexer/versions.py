@@ -57,4 +57,5 @@ EXTRACTOR_VERSION = 21
 # 19: a Java/C#/Kotlin call on a declared receiver is a method, not a same-named field.
 # 20: a call's number of arguments chooses among overloads (typed receivers, chained
 #     calls, `this`/implicit calls), for Java, C#, Kotlin, C++ and TypeScript.
-LINKER_VERSION = 20
+# 21: Go `c.handlers[c.index](c)` (parsed as a generic type): a declared receiver's fields.
+LINKER_VERSION = 21

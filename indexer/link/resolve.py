@@ -164,8 +164,9 @@ class Resolver:
                 scoped = overloads.of_enclosing(self, name, enclosing, entry, args)
             if scoped is not None:
                 return [Resolution(overloads.in_scope(self, scoped, args), 1.0, SCOPE)]
-        elif kind in (RefKind.CALL, RefKind.REFERENCE):
-            by_type = typed.by_receiver(self, name, qualifier, enclosing, entry, kind, args)
+        elif kind in (RefKind.CALL, RefKind.REFERENCE) or _go_index(kind, entry):
+            used = RefKind.REFERENCE if kind is RefKind.TYPE else kind
+            by_type = typed.by_receiver(self, name, qualifier, enclosing, entry, used, args)
             if by_type is not None:
                 return by_type
         if once:
@@ -457,3 +458,10 @@ class Resolver:
         # three decimals, as the store keeps them: stored and fresh edges compare equal
         confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else one), 3)
         return [Resolution(c, confidence) for c in candidates]
+
+
+def _go_index(kind: RefKind, entry: FileEntry) -> bool:
+    """Go parses ``c.handlers[c.index](c)`` as a conversion to a generic type
+    ``pkg.Type[Arg]``: its "type" and "package" may be a variable's field; a declared
+    variable before the dot says it is (:func:`typed.by_receiver` looks, None otherwise)."""
+    return kind is RefKind.TYPE and family(entry.language) == "go"
