@@ -58,4 +58,5 @@ EXTRACTOR_VERSION = 21
 # 20: a call's number of arguments chooses among overloads (typed receivers, chained
 #     calls, `this`/implicit calls), for Java, C#, Kotlin, C++ and TypeScript.
 # 21: Go `c.handlers[c.index](c)` (parsed as a generic type): a declared receiver's fields.
-LINKER_VERSION = 21
+# 22: a qualified call `Type.m(x)` (static, or the type imported) chooses its overload too.
+LINKER_VERSION = 22

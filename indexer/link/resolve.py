@@ -169,19 +169,22 @@ class Resolver:
             by_type = typed.by_receiver(self, name, qualifier, enclosing, entry, used, args)
             if by_type is not None:
                 return by_type
+        args = args if kind is RefKind.CALL and qualifier else -1  # `Type.m(x)`: overloads
         if once:
-            return self._outside_scopes(name, qualifier, kind, entry)
-        return self._outside(name, qualifier, kind, entry)
+            return self._outside_scopes(name, qualifier, kind, entry, args)
+        return self._outside(name, qualifier, kind, entry, args)
 
     def _outside(
-        self, name: str, qualifier: str, kind: RefKind, entry: FileEntry
+        self, name: str, qualifier: str, kind: RefKind, entry: FileEntry, args: int
     ) -> list[Resolution]:
-        # Past the scopes the answer depends on the file and the written name alone:
-        # remembered per file (a test module says `self.assertEqual` a thousand times).
-        key = (entry.path, name, qualifier, kind)
+        # Past the scopes the answer depends on the file, the written name and, for a
+        # qualified call, its number of arguments alone: remembered per file (a test
+        # module says `self.assertEqual` a thousand times).
+        key = (entry.path, name, qualifier, kind, args)
         found = self._outside_cache.get(key)
         if found is None:
-            found = self._outside_cache[key] = self._outside_scopes(name, qualifier, kind, entry)
+            found = self._outside_scopes(name, qualifier, kind, entry, args)
+            self._outside_cache[key] = found
         return found
 
     def _relative(self, entry: FileEntry, local: str, member: str = "") -> Symbol | None:
@@ -289,7 +292,7 @@ class Resolver:
         return None if dot else self._relative(entry, namespace, name)
 
     def _outside_scopes(
-        self, name: str, qualifier: str, kind: RefKind, entry: FileEntry
+        self, name: str, qualifier: str, kind: RefKind, entry: FileEntry, args: int = -1
     ) -> list[Resolution]:
         if family(entry.language) == "javascript":
             found = self._script_import(entry, name, qualifier)
@@ -306,10 +309,10 @@ class Resolver:
                 if base is None:
                     continue
                 target = self._fqn(f"{base}{rest}.{name}")
-                if target is not None:
-                    return [Resolution(target, 1.0, how)]
+                if target is not None:  # `Jsoup.parse(html)`: the overload it calls
+                    return [Resolution(overloads.in_scope(self, target, args), 1.0, how)]
             if family(entry.language) in receivers.TYPED_FAMILIES:
-                narrowed = typed.by_qualifier(self, name, qualifier, entry)
+                narrowed = typed.by_qualifier(self, name, qualifier, entry, args)
                 if narrowed is not None:
                     return narrowed
         elif name in imports:

@@ -243,10 +243,11 @@ def returned_type(signature: str, language: str) -> receivers.Declaration | None
 
 
 def by_qualifier(
-    resolver: Resolver, name: str, qualifier: str, entry: FileEntry
+    resolver: Resolver, name: str, qualifier: str, entry: FileEntry, args: int = -1
 ) -> list[Resolution] | None:
     """A member of the type (capitalised) or the Go package the qualifier names; [] when
-    that type or package is not the workspace's; None when the qualifier is neither."""
+    that type or package is not the workspace's; None when the qualifier is neither.
+    ``args``: a call's number of arguments, which names one of a method's overloads."""
     from symfuse.indexer.link.resolve import IMPORT, Resolution
 
     index = resolver.index
@@ -268,6 +269,8 @@ def by_qualifier(
     members: list[Symbol] = []
     for owner in owners:
         member = resolver.member(owner, name) if owner.kind is not Kind.MODULE else None
+        if member is not None:  # `Jsoup.parse(html, base)`: the overload it calls
+            member = overloads.in_scope(resolver, member, args)
         if member is None and owner.kind in (Kind.MODULE, Kind.NAMESPACE):
             home = index.files.get(owner.file)
             member = home.lookups().scoped.get((owner.symbol_id, name)) if home else None

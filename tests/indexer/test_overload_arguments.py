@@ -97,6 +97,31 @@ export function declaredTwo(el: Element): Element {
 """
 
 
+# static calls `Type.method(x)`: in the type's package, and through an import
+STATIC = """package shop;
+
+public class Parse {
+    public static int number(String text) { return 0; }
+    public static int number(String text, int base) { return base; }
+    public static int one() { return number("1"); }
+    public static int two() { return Parse.number("1", 2); }
+}
+class Local {
+    int one() { return Parse.number("1"); }
+    int two() { return Parse.number("1", 16); }
+}
+"""
+STATIC_USE = """package app;
+
+import shop.Parse;
+
+class Main {
+    int one() { return Parse.number("7"); }
+    int two() { return Parse.number("7", 8); }
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     files = {
@@ -105,6 +130,8 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
         "kt/Nodes.kt": KOTLIN,
         "cpp/shape.cpp": CPP,
         "ts/nodes.ts": TYPESCRIPT,
+        "java/shop/Parse.java": STATIC,
+        "java/app/Main.java": STATIC_USE,
     }
     return index_of_tree(tmp_path_factory.mktemp("overloads"), files)
 
@@ -202,3 +229,25 @@ def test_a_call_records_how_many_arguments_it_passes(
 ) -> None:
     found = extract("x", ".", language, source.encode()).references
     assert [r.args for r in found if r.kind is RefKind.CALL] == counts
+
+
+NUMBER_ONE = "Parse.number public static int number(String text)"
+NUMBER_TWO = "Parse.number public static int number(String text, int base)"
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "target"),
+    [
+        ("java/shop/Parse.java", "Parse.two", NUMBER_TWO),  # Parse.number(...) in Parse
+        ("java/shop/Parse.java", "Local.one", NUMBER_ONE),  # the type named, same package
+        ("java/shop/Parse.java", "Local.two", NUMBER_TWO),
+        ("java/app/Main.java", "Main.one", NUMBER_ONE),  # the type imported
+        ("java/app/Main.java", "Main.two", NUMBER_TWO),
+    ],
+)
+def test_a_static_call_s_arguments_choose_the_overload(
+    index: Index, path: str, method: str, target: str
+) -> None:
+    found = {k: w for k, w in links(index, path, method).items() if ".number " in k}
+    assert list(found) == [target]
+    assert found[target] >= 0.8
