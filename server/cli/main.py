@@ -21,6 +21,7 @@ from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.server.cli import index as cmd_index
 from symfuse.server.cli.common import CommandParser, common_parser, configure_logging
 from symfuse.server.cli.config import apply_settings
+from symfuse.server.cli.launch import SERVERS
 from symfuse.server.common.about import version
 
 log = logging.getLogger("symfuse")
@@ -40,9 +41,6 @@ _COMMAND_MODULES = {
     "symfuse.server.cli.serve_mcp": ("mcp",),
     "symfuse.server.cli.shards": ("shards",),
 }
-
-
-_SERVERS = frozenset({"lsp", "mcp"})  # long-lived: they keep the cyclic collector
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -158,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"symfuse {version()}")
         return 0
     command = words[0] if words and not words[0].startswith("-") else None
-    if argv is None and command not in _SERVERS:  # this process is the command's own
+    if argv is None and command not in SERVERS:  # this process is the command's own
         _one_blas_thread()
     parser = build_parser(command)
     args, extras = parser.parse_known_args(argv)
@@ -178,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         args.settings_error = str(exc)
     configure_logging(args)
-    one_shot = args.command not in _SERVERS
+    one_shot = args.command not in SERVERS
     if one_shot:
         # A one-shot command builds or loads a large, acyclic heap and exits: the cyclic
         # collector would only walk it (a full pass over a large index takes a while).

@@ -33,7 +33,7 @@ repositories of each figure. Goals (issue 39): MCP fresh p50 <= 1.0 s, max <= 3 
 **Codes** (``--source DIR``, repeatable; default: the code this environment runs): each DIR
 is a checkout holding ``indexer/``, ``ranking/`` and ``server/`` (a git worktree, or
 ``git archive REV indexer ranking server`` unpacked). Its commands run as this
-environment's ``symfuse`` console script (``symfuse.server.cli.main:main``, pyproject.toml;
+environment's ``symfuse`` console script (``symfuse.server.cli.launch:main``, pyproject.toml;
 ``python -m symfuse.server.cli.main`` where there is none), with this environment's
 interpreter and packages, and a ``PYTHONPATH`` whose ``symfuse/`` links to DIR's three
 folders (the editable install's finder comes after ``PYTHONPATH``); the MCP client passes
@@ -82,7 +82,7 @@ from mcp.client.stdio import stdio_client
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / ".corpus" / "small"
 DEFAULT_MIRRORS = Path(os.environ.get("SYMFUSE_MIRRORS", "/work/.mirror"))
-CLI_MODULE = "symfuse.server.cli.main"  # pyproject.toml: symfuse = "symfuse.server.cli.main:main"
+CLI_MODULE = "symfuse.server.cli.main"  # the console script: symfuse.server.cli.launch:main
 SYMFUSE = Path(sys.executable).with_name("symfuse")  # this environment's console script
 READ_TIMEOUT = 600  # seconds: only turns a hung server into a failure
 
