@@ -67,7 +67,7 @@ class Resolver:
         self._bare: dict[tuple[str, bool, RefKind, str, str], list[Resolution]] = {}
         self._imports: dict[str, Bindings] = {}
         self._groups: tuple[str | None, list[LinkGroup]] = (None, [])
-        self._outside_cache: dict[tuple[str, str, str, RefKind], list[Resolution]] = {}
+        self._outside_cache: dict[tuple[str, str, str, RefKind, int], list[Resolution]] = {}
         self._modules: dict[str, FileEntry] | None = None
         self._module_parts: set[str] | None = None
         self._declared: dict[str, receivers.Declared] = {}
