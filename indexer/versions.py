@@ -33,7 +33,8 @@ from __future__ import annotations
 # 20: Java/C#/Kotlin variables holding a call's result (`var doc = c.clean(d)`) and Java
 #     `var x = (T) y` are declarations; Java's `var` is not a type a variable is declared with.
 # 21: Java/C#/Kotlin/C++/TypeScript calls record how many arguments they pass (issue 36).
-EXTRACTOR_VERSION = 21
+# 22: Kotlin parameters and typed variables name their variable (`@alias`): typed receivers.
+EXTRACTOR_VERSION = 22
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -59,4 +60,6 @@ EXTRACTOR_VERSION = 21
 #     calls, `this`/implicit calls), for Java, C#, Kotlin, C++ and TypeScript.
 # 21: Go `c.handlers[c.index](c)` (parsed as a generic type): a declared receiver's fields.
 # 22: a qualified call `Type.m(x)` (static, or the type imported) chooses its overload too.
-LINKER_VERSION = 22
+# 23: Kotlin receivers: parameters and typed variables, expect/actual classes as one type,
+#     extension functions on outside types (`fun String.utf8Size()`).
+LINKER_VERSION = 23

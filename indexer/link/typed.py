@@ -58,11 +58,11 @@ def by_receiver(
         said = _types_of(resolver, declared, entry, hits)
     finally:
         resolver.typing.discard(key)
-    if said is None:
-        return None
+    if said is None or said[0] < 0.5:
+        return None  # not said, or a guess among same-named types: the name guesses
     confidence, types = said
-    if not types:
-        return []  # a type from outside the workspace: none of its members are ours
+    if not types:  # a type from outside the workspace: none of its members are ours
+        return extensions(resolver, name, declared.name, entry, confidence)
     methods_apart = family(entry.language) in receivers.CHAINING_FAMILIES
     call = kind is RefKind.CALL
     for owner in types:
@@ -201,7 +201,9 @@ def _types_of(
     types = [h for h in hits if h.target.kind in Kind.TYPE_TARGETS]
     if types:
         best = max(h.confidence for h in types)
-        return best, [h.target for h in types if h.confidence == best]
+        if _one_multiplatform_type([h.target for h in types]):
+            best = 1.0  # Kotlin's `expect class Path` and its `actual` ones are one type
+        return best, [h.target for h in types if h.confidence == max(t.confidence for t in types)]
     if not declared.returned or len(hits) != 1 or hits[0].target.kind not in Kind.CALLABLES:
         return None
     callee = hits[0].target
@@ -280,3 +282,38 @@ def by_qualifier(
         return []
     confidence = 1.0 if len(members) == 1 else round(0.5 / len(members), 3)
     return [Resolution(m, confidence, IMPORT if len(members) == 1 else "name") for m in members]
+
+
+_MULTIPLATFORM = re.compile(r"\b(?:expect|actual)\b")
+
+
+def _one_multiplatform_type(types: list[Symbol]) -> bool:
+    """Kotlin Multiplatform's declaration of a type (``expect class Path``) and its
+    implementations per platform (``actual class Path``), in one package's source sets
+    (commonMain, jvmMain, nonJvmMain): one type, whose members are in any of them."""
+    if len(types) < 2 or any(t.language != "kotlin" for t in types):
+        return False
+    if len({t.fqn for t in types}) != 1:
+        return False
+    return all(_MULTIPLATFORM.search(t.signature.split("{", 1)[0]) for t in types)
+
+
+def extensions(
+    resolver: Resolver, name: str, outside: str, entry: FileEntry, confidence: float
+) -> list[Resolution]:
+    """The workspace's Kotlin extension functions ``name`` on the outside type ``outside``
+    (``fun String.utf8Size()`` for ``text.utf8Size()`` with ``text: String``): the only
+    workspace definitions a call on an outside type can reach; none in other languages."""
+    from symfuse.indexer.link.resolve import TYPE, Resolution
+
+    if entry.language != "kotlin":
+        return []
+    written = re.compile(rf"\bfun\s+(?:<[^>]*>\s*)?{re.escape(outside)}\??\.{re.escape(name)}\b")
+    index = resolver.index
+    found = [
+        symbol
+        for symbol in (index.symbols[at] for at in index.by_name.get(name, ()))
+        if symbol.language == "kotlin" and written.search(symbol.signature)
+    ]
+    share = confidence if len(found) == 1 else round(0.5 / max(len(found), 1), 3)
+    return [Resolution(symbol, share, TYPE) for symbol in found]

@@ -64,6 +64,12 @@ class Use {
         return el.text()
     }
     fun chainedOne(): Element = Element().text("x")
+    fun parameter(el: Element): String = el.text()
+    fun nullable(el: Element?): Element? = el?.text("y")
+    fun typed(): String {
+        val page: Page = Page()
+        return page.text()
+    }
 }
 """
 CPP = """class Shape {
@@ -249,5 +255,21 @@ def test_a_static_call_s_arguments_choose_the_overload(
     index: Index, path: str, method: str, target: str
 ) -> None:
     found = {k: w for k, w in links(index, path, method).items() if ".number " in k}
+    assert list(found) == [target]
+    assert found[target] >= 0.8
+
+
+@pytest.mark.parametrize(
+    ("method", "target"),
+    [
+        ("Use.parameter", "Node.text fun text(): String"),  # a parameter's declared type
+        ("Use.nullable", "Element.text fun text(value: String): Element"),
+        ("Use.typed", "Page.text fun text(): String"),  # `val page: Page`
+    ],
+)
+def test_kotlin_parameters_and_typed_variables_are_typed_receivers(
+    index: Index, method: str, target: str
+) -> None:
+    found = {k: w for k, w in links(index, "kt/Nodes.kt", method).items() if ".text" in k}
     assert list(found) == [target]
     assert found[target] >= 0.8

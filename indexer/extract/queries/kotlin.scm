@@ -60,12 +60,17 @@
   (identifier (simple_identifier) @name .) @qualifier
   (import_alias (type_identifier) @alias)?) @reference.import
 
-(parameter (user_type (type_identifier) @name)) @reference.type
-(parameter (nullable_type (user_type (type_identifier) @name))) @reference.type
-(class_parameter (user_type (type_identifier) @name)) @reference.type
-(class_parameter (nullable_type (user_type (type_identifier) @name))) @reference.type
-(variable_declaration (user_type (type_identifier) @name)) @reference.type
-(variable_declaration (nullable_type (user_type (type_identifier) @name))) @reference.type
+; a parameter's or a variable's declared type; `@alias` names the variable (what a method
+; called on it belongs to)
+(parameter . (simple_identifier) @alias
+  [(user_type (type_identifier) @name)
+   (nullable_type (user_type (type_identifier) @name))]) @reference.type
+(class_parameter (simple_identifier) @alias
+  [(user_type (type_identifier) @name)
+   (nullable_type (user_type (type_identifier) @name))]) @reference.type
+(variable_declaration . (simple_identifier) @alias
+  [(user_type (type_identifier) @name)
+   (nullable_type (user_type (type_identifier) @name))]) @reference.type
 (function_declaration (user_type (type_identifier) @name)) @reference.type
 (function_declaration (nullable_type (user_type (type_identifier) @name))) @reference.type
 (type_projection (user_type (type_identifier) @name)) @reference.type
