@@ -201,9 +201,9 @@ def _types_of(
     types = [h for h in hits if h.target.kind in Kind.TYPE_TARGETS]
     if types:
         best = max(h.confidence for h in types)
-        if _one_multiplatform_type([h.target for h in types]):
-            best = 1.0  # Kotlin's `expect class Path` and its `actual` ones are one type
-        return best, [h.target for h in types if h.confidence == max(t.confidence for t in types)]
+        chosen = [h.target for h in types if h.confidence == best]
+        # Kotlin's `expect class Path` and its `actual` ones are one type
+        return (1.0 if _one_multiplatform_type(chosen) else best), chosen
     if not declared.returned or len(hits) != 1 or hits[0].target.kind not in Kind.CALLABLES:
         return None
     callee = hits[0].target
