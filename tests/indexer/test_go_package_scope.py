@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from symfuse.indexer.index import Index
-from tests.support.index import index_of_tree
+from tests.support.index import index_of_tree, links
 
 FILES = {
     "go.mod": "module example.com/shop\n\ngo 1.21\n",
@@ -60,10 +60,6 @@ FILES = {
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     return index_of_tree(tmp_path_factory.mktemp("go_scope"), FILES)
-
-
-def links(index: Index, path: str, source: str) -> dict[str, float]:
-    return {dst: weight for src, dst, _, weight in index.edges_by_file[path] if src == source}
 
 
 def test_a_name_of_another_file_of_the_package_is_in_scope(index: Index) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from symfuse.indexer.index import Index
-from tests.support.index import index_of_tree
+from tests.support.index import index_of_tree, links
 
 FILES = {
     "common/okio/Path.kt": "package okio\n\nexpect class Path {\n    fun name(): String\n}\n",
@@ -38,25 +38,24 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     return index_of_tree(tmp_path_factory.mktemp("kotlin_receivers"), FILES)
 
 
-def links(index: Index, source: str) -> dict[str, float]:
-    path = "common/okio/Use.kt"
-    return {dst: weight for src, dst, _, weight in index.edges_by_file[path] if src == source}
+def links_of_use(index: Index, source: str) -> dict[str, float]:
+    return links(index, "common/okio/Use.kt", source)
 
 
 def test_a_parameter_of_a_multiplatform_type_reaches_the_actual_class(index: Index) -> None:
-    found = links(index, "common/okio/Use.kt::Use.file#method")
+    found = links_of_use(index, "common/okio/Use.kt::Use.file#method")
     assert found["jvm/okio/Path.kt::Path.toFile#method"] == 1.0
     assert "other/Other.kt::Other.toFile#method" not in found
 
 
 def test_a_typed_variable_is_a_typed_receiver(index: Index) -> None:
-    found = links(index, "common/okio/Use.kt::Use.typed#method")
+    found = links_of_use(index, "common/okio/Use.kt::Use.typed#method")
     assert found["common/okio/Path.kt::Path.name#method"] == 1.0
 
 
 def test_an_outside_type_reaches_extension_functions_alone(index: Index) -> None:
-    size = links(index, "common/okio/Use.kt::Use.size#method")
+    size = links_of_use(index, "common/okio/Use.kt::Use.size#method")
     assert size["common/okio/Utf8.kt::utf8Size#function"] == 1.0
     assert "other/Other.kt::Other.utf8Size#method" not in size
-    trimmed = links(index, "common/okio/Use.kt::Use.outside#method")
+    trimmed = links_of_use(index, "common/okio/Use.kt::Use.outside#method")
     assert not [dst for dst in trimmed if dst.endswith("trim#method")]  # String.trim

@@ -9,7 +9,7 @@ import pytest
 
 from symfuse.indexer.index import Index
 from symfuse.ranking.analysis.impact import impact
-from tests.support.index import index_of_tree
+from tests.support.index import index_of_tree, links
 
 FILES = {
     "source/client.ts": (
@@ -49,10 +49,6 @@ FILES = {
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     return index_of_tree(tmp_path_factory.mktemp("scripts"), FILES)
-
-
-def links(index: Index, path: str, source: str) -> dict[str, float]:
-    return {dst: weight for src, dst, _, weight in index.edges_by_file[path] if src == source}
 
 
 def test_a_member_of_an_unknown_receiver_is_a_guess(index: Index) -> None:

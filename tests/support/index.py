@@ -1,5 +1,5 @@
-"""Indexes for tests: one of a small tree written on the spot, and holding up an index
-(the write lock a running ``symfuse index`` holds)."""
+"""Indexes for tests: one of a small tree written on the spot, what a definition links
+to, and holding up an index (the write lock a running ``symfuse index`` holds)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,12 @@ def index_of_tree(folder: Path, files: dict[str, str]) -> Index:
     config = IndexConfig(roots=(root,), index_dir=folder / "index", progress=False)
     built, _ = update_index(config)
     return built
+
+
+def links(index: Index, path: str, source: str) -> dict[str, float]:
+    """What the definition ``source`` (a symbol id) of file ``path`` links to: target
+    symbol id -> the edge's confidence."""
+    return {dst: weight for src, dst, _, weight in index.edges_by_file[path] if src == source}
 
 
 def index_of_fixture(folder: Path, name: str) -> Index:
