@@ -308,12 +308,13 @@ def extensions(
 
     if entry.language != "kotlin":
         return []
-    written = re.compile(rf"\bfun\s+(?:<[^>]*>\s*)?{re.escape(outside)}\??\.{re.escape(name)}\b")
     index = resolver.index
+    named = [index.symbols[at] for at in index.by_name.get(name, ())]  # mostly none
+    written = (f" {outside}.{name}(", f" {outside}?.{name}(")  # `fun String.utf8Size(`
     found = [
         symbol
-        for symbol in (index.symbols[at] for at in index.by_name.get(name, ()))
-        if symbol.language == "kotlin" and written.search(symbol.signature)
+        for symbol in named
+        if symbol.language == "kotlin" and any(w in symbol.signature for w in written)
     ]
     share = confidence if len(found) == 1 else round(0.5 / max(len(found), 1), 3)
     return [Resolution(symbol, share, TYPE) for symbol in found]
