@@ -21,8 +21,6 @@ re-extracts the workspace.
 
 from __future__ import annotations
 
-import configparser
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,6 +113,8 @@ def _table(data: Mapping[str, Any], *path: str) -> Mapping[str, Any]:
 
 def _declared(root: Path) -> list[tuple[str, str]]:
     """Source folders that pyproject.toml or setup.cfg declare."""
+    import tomllib  # here, not at the top: a query on a stored index reads no layout
+
     folders: list[tuple[str, str]] = []
     try:
         project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
@@ -149,6 +149,8 @@ def _declared(root: Path) -> list[tuple[str, str]]:
 
 def _setup_cfg(root: Path) -> list[tuple[str, str]]:
     """``[options] package_dir`` of setup.cfg: ``=src`` or lines ``pkg = lib``."""
+    import configparser
+
     parser = configparser.ConfigParser()
     try:
         parser.read(root / "setup.cfg", encoding="utf-8")

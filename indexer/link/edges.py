@@ -79,7 +79,7 @@ _EdgePart = tuple[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class EdgeArrays:
     """Graph edges as parallel arrays of symbol positions in :attr:`Index.symbols`."""
 
@@ -94,7 +94,7 @@ class EdgeArrays:
         return int(self.src.shape[0])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class StoredGraph:
     """Edges and ranks as the store keeps them: arrays of positions in ``ids``, the
     weights in thousandths, and how many of the edges each file has, in order."""

@@ -87,7 +87,7 @@ default public private protected static void int str bool dict list tuple args k
 CODE_WORDS = frozenset(_CODE_WORD_TEXT.split())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Piece:
     """The documents of one file's symbols (or of any symbol list), in vocabulary ids."""
 
@@ -105,7 +105,7 @@ class Piece:
         return int(self.head_length.shape[0])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Documents:
     """Every symbol's document: head and body (symbols x terms CSR) and token sequences."""
 

@@ -69,7 +69,7 @@ def trigrams(text: str) -> list[str]:
     return [padded[i : i + 3] for i in range(len(padded) - 2)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class TrigramIndex:
     matrix: Columns  # names x trigrams, 0/1
     sizes: npt.NDArray[np.float64]  # distinct trigrams per name

@@ -120,7 +120,7 @@ class _Pairs:
         self.value: InitialPairs | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class DistinctNames:
     """Each distinct name once, in name order, with the symbols that bear it.
 
@@ -224,7 +224,7 @@ class DistinctNames:
         return [forms[i] for i in ids.tolist()]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class NameTable:
     """Precomputed name forms, aligned with ``Index.symbols``."""
 

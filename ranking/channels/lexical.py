@@ -156,7 +156,7 @@ BODY_AWARE = Bm25f(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class LexicalIndex:
     """BM25F's parts, kept apart so that each query weighs the body as its shape asks:
     the head's counts already normalized by its length, the body's raw counts and

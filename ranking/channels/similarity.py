@@ -211,7 +211,7 @@ def randomized_svd(
 _versions = itertools.count(1)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class WordModel:
     """PPMI + SVD word vectors, with the idf they were trained under.
 
@@ -321,7 +321,7 @@ class WordModel:
         return unit
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class RepositoryEmbedder:
     """TF-IDF plus PPMI-SVD word vectors, trained on the index (the default model)."""
 

@@ -11,7 +11,7 @@ import numpy.typing as npt
 _Int = TypeVar("_Int", bound=np.integer[Any])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Ranking:
     """Symbol positions best first, with the channel's own (raw) score for each."""
 

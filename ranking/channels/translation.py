@@ -57,7 +57,7 @@ def content_words(query: str) -> list[str]:
     return list(dict.fromkeys([t for t in words if t not in FILLER] or words))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class CodeRows:
     """Per symbol, the counts of its code tokens and their total: ``P_ml(c|d)`` is a count
     over its row's length. Compact and in memory: a search reads 100 rows spread over the
@@ -101,7 +101,7 @@ class CodeRows:
         return owners, self.indices[at].astype(np.intp), self.counts[at] / divisor
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Translation:
     """A trained table and one generation's code rows.
 
@@ -171,7 +171,7 @@ def stop_ids(term_ids: Mapping[str, int]) -> npt.NDArray[np.int64]:
     return np.asarray(sorted(i for i in found if i is not None), dtype=np.int64)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Texts:
     """One generation's counts per symbol, as the model reads them: ``names`` (name, fqn
     and signature tokens), ``code`` (those and the body's) and ``doc`` (doc words, stop

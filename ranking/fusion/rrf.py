@@ -33,7 +33,7 @@ K = TUNING.rrf_k  # fusion's rank constant (ranking.api shows it)
 Notes = tuple[tuple[Adjustment, ...], ...]  # per item, the changes made after fusion
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Fused:
     """Candidates best first with scores in 0..1, and per channel their rank and contribution.
 

@@ -192,7 +192,7 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class _Names:
     """The stored name forms of an index's symbols, with their sort orders."""
 

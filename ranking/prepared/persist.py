@@ -147,7 +147,7 @@ _RESTORED = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class _Stored:
     """What :func:`restore` read, before it goes into the corpus."""
 
@@ -212,7 +212,7 @@ def _read(arrays: dict[str, Any]) -> _Stored:
     return _Stored(vocabulary, trigram_vocabulary, model, pieces, vectors, read_table(arrays))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class _Texts:
     """The stored documents of every piece, one after another."""
 

@@ -59,7 +59,7 @@ class Vocabulary:
         return np.fromiter(found, dtype=np.int32, count=len(found))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Rows:
     """A CSR block without a column count: rows of (column id, value) pairs."""
 

@@ -24,7 +24,7 @@ from symfuse.ranking.prepared.sparse_rows import Rows
 from symfuse.ranking.search.filters import FilterCodes, FilterTable
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class FilePiece:
     """Everything the channels precompute for one file, valid while its stamp holds."""
 
@@ -63,7 +63,7 @@ class FilePiece:
         return replace(self, names=names, filters=FilterCodes.of(symbols), partial=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Prepared:
     """The precomputed structures of one index generation (see :mod:`.prepare`)."""
 

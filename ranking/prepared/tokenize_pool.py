@@ -51,7 +51,7 @@ class FileJob:
     symbols: tuple[Symbol, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class LocalPiece:
     """A file's piece in ids of its own vocabularies (``terms``, ``trigram_terms``)."""
 

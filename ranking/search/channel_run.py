@@ -48,7 +48,7 @@ def _near_typo_edits(query: str) -> int:
     return 2 if len(query.strip()) >= TUNING.near_typo_two_edits else 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class ChannelRun:
     rankings: dict[Channel, Ranking]
     tiers: npt.NDArray[np.int8]

@@ -76,7 +76,7 @@ def glob_match(path: str, pattern: str) -> bool:
     return not any(ch in prefix for ch in "*?[") and path.startswith(prefix + "/")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class FilterCodes:
     """The filter data of some symbols (one file's, usually), joined by :meth:`FilterTable.of`."""
 
@@ -132,7 +132,7 @@ class SymbolRoles(Protocol):
     def units(self) -> npt.NDArray[np.bool_]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class FilterTable:
     kind: npt.NDArray[np.int8]
     language: npt.NDArray[np.int16]

@@ -222,7 +222,7 @@ def ranked_run(
     return run, matched_count(run, prepared.size)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Ranked:
     """What fusion's later steps read of the ranked symbols, by position: one index's
     (:func:`_view`), or the candidates of many shards (:mod:`.shard_fusion`)."""

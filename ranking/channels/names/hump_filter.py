@@ -45,7 +45,7 @@ def word_bits(word: str) -> int:
     return int(np.bitwise_or.reduce(values)) if values.shape[0] else 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class LetterMasks:
     """Per name, the characters it holds and those starting one of its sub-tokens."""
 
@@ -83,7 +83,7 @@ class LetterMasks:
         return passing
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class InitialPairs:
     """Which names have a sub-token starting with one character directly followed by a
     sub-token starting with another: the names a letter-by-letter reading can match

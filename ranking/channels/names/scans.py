@@ -16,7 +16,7 @@ from symfuse.ranking.channels.names.suffixes import Suffixes
 MAX_SCAN_HITS = 20_000  # matches read from one scan; more means a too-general query
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class Joined:
     """Strings joined by newlines, so one C-level regex scan searches them all."""
 
@@ -87,7 +87,7 @@ class Joined:
         return self.search(re.compile("^" + re.escape(value) + "$", re.MULTILINE))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class SortedNames:
     """Strings sorted, with their positions, for prefix ranges by binary search.
 
