@@ -237,6 +237,7 @@ async def serve() -> None:
     from mcp.client.stdio import stdio_client
 
     first_hit = os.environ.get("SYMFUSE_FIRST_HIT") == "1"
+    dump = os.environ.get("SYMFUSE_BENCH_DUMP")  # each task and its answer, for an audit
     reader = asyncio.StreamReader()
     loop = asyncio.get_running_loop()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -263,6 +264,9 @@ async def serve() -> None:
             task = json.loads(line)["task"]
             agent = Agent(session, first_hit)
             prediction = await agent.answer(task)
+            if dump:
+                with open(dump, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({"task": task, "prediction": prediction}) + "\n")
             _reply({"prediction": prediction, "raw": "\n".join(agent.raw), "calls": agent.calls})
 
 
