@@ -184,6 +184,20 @@ class Agent:
             return None
         return json.loads(text)
 
+    async def every_row(self, tool: str, arguments: dict[str, Any], rows: str) -> list[Any]:
+        """All rows of an answer, following ``next_offset`` past the token budget as an
+        agent told so by the answer does."""
+        found: list[Any] = []
+        offset = 0
+        while True:
+            answer = await self.call(tool, {**arguments, "offset": offset})
+            if not answer:
+                return found
+            found += answer.get(rows, [])
+            if not answer.get("truncated") or answer.get("next_offset") is None:
+                return found
+            offset = answer["next_offset"]
+
     async def definitions(self, name: str) -> list[dict[str, Any]]:
         """Exact-named definitions from ``search``, best first."""
         found = await self.call("search", {"query": name, "limit": 10})
@@ -201,8 +215,7 @@ class Agent:
             if not hits:
                 return {"kind": "locations", "locations": []}
             target = hits[0]["symbol_id"]
-            found = await self.call("find_usages", {"target": target, "limit": 1000})
-            usages = found["usages"] if found else []
+            usages = await self.every_row("find_usages", {"target": target}, "usages")
             return {
                 "kind": "locations",
                 "locations": [{"file": u["file"], "line": u["line"]} for u in usages],
@@ -215,8 +228,7 @@ class Agent:
                 "imports": [d["target"] for d in deps if d["relation"] == "imports"],
                 "importers": [d["target"] for d in deps if d["relation"] == "imported_by"],
             }
-        found = await self.call("dead_code", {"options": {"limit": 200}})
-        items = found["items"] if found else []
+        items = await self.every_row("dead_code", {"options": {"limit": 200}}, "items")
         return {"kind": "names", "names": sorted({_name_of(i["symbol_id"]) for i in items})}
 
 
