@@ -6,9 +6,10 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from mcp.server.mcpserver.exceptions import ToolError
-
 from symfuse.indexer.errors import InvalidRequest, NotFound, OutsideWorkspace, SymfuseError
+from symfuse.server.mcp.protocol import ToolError
+
+__all__ = ["ToolError", "given", "tool_errors"]
 
 _NAMED = re.compile(r"^[A-Za-z_][\w.\[\]]*: ")  # a message that starts by naming a field
 _TARGETS = re.compile(r"^(target|symbol_id|name|path): ")  # the ways to name a target

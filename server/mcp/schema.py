@@ -5,30 +5,27 @@ function that takes the call's arguments as they come. The SDK is told nothing o
 (it would answer a bad one with pydantic's report); the function reads them through the
 surface, validates them into the request with :meth:`Request.from_mapping` and hands it
 to the tool's body, and a bad one is one line in the tool's own words (:func:`in_public_words`).
-The input schema published is the surface's: the arguments agents use most, and
-``options``.
+The input schema published is the surface's (:func:`input_schema`): the arguments agents
+use most, and ``options``. Nothing here imports the MCP SDK (:mod:`.protocol`).
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
-from mcp.server.mcpserver.tools import Tool
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
-from mcp_types import ToolAnnotations
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.ranking.query.fields import Request, bounds, for_agents
 from symfuse.server.common.present import MAX_MAX_TOKENS, MIN_MAX_TOKENS, Format
 from symfuse.server.mcp.errors import tool_errors
+from symfuse.server.mcp.pools import Lane
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer, ToolSpec
 from symfuse.server.mcp.surface import Surface
 
 R = TypeVar("R", bound=Request)
-INPUT_SCHEMA = "__symfuse_input_schema__"  # the attribute a tool function carries its schema in
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,23 +46,35 @@ class RenderingArguments(Request):
 def tool_function(
     name: str,
     model: type[R],
-    body: Callable[[R, Rendering], Any],
-    returns: Any,
+    body: Callable[[R, Rendering], ToolAnswer],
     surface: Surface,
-) -> Callable[..., Any]:
-    """A function named ``name`` taking ``surface``'s arguments for ``model``."""
-    properties = lean_schema(model.model_json_schema()).get("properties", {})
+) -> Callable[..., ToolAnswer]:
+    """The function of tool ``name``: ``surface``'s arguments for ``model`` in, the body's
+    answer out."""
 
-    def tool(**arguments: Any) -> Any:
+    def tool(**arguments: Any) -> ToolAnswer:
         with tool_errors():
             request, rendering = validated(name, model, surface, arguments)
         return body(request, rendering)
 
-    tool.__signature__ = inspect.Signature([], return_annotation=returns)  # type: ignore[attr-defined]
-    tool.__annotations__ = {"return": returns}
     tool.__name__ = tool.__qualname__ = name
-    setattr(tool, INPUT_SCHEMA, surface.schema(model, properties))
     return tool
+
+
+def input_schema(model: type[Request], surface: Surface) -> dict[str, Any]:
+    """The input schema a tool of ``model`` publishes through ``surface``."""
+    properties = lean_schema(model.model_json_schema()).get("properties", {})
+    return surface.schema(model, properties)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFunction:
+    """A tool before it is named: its call, schemas and lane (:meth:`Backend.tool`)."""
+
+    call: Callable[..., ToolAnswer]
+    input_schema: dict[str, Any]
+    output_model: type[Any] | None
+    lane: Lane = Lane.QUERY
 
 
 def validated(
@@ -133,63 +142,30 @@ def in_public_words(exc: InvalidRequest, model: type[Request], surface: Surface)
 
 
 class Toolbox:
-    """The tools of a server being built, each finished as :func:`finished` says; the
-    server is then made with them (``MCPServer(tools=...)``), through the SDK's public API.
-
-    ``add_tool`` takes what ``MCPServer.add_tool`` takes, so a tool module registers the
-    same way on either.
-    """
+    """The tools of a server being built, in the order they are registered; the SDK's
+    server (:mod:`.sdk`) and the stdio front (:mod:`.front`) are both made from them."""
 
     def __init__(self) -> None:
-        self.tools: list[Tool] = []
+        self.tools: list[ToolSpec] = []
 
     def add_tool(
         self,
-        fn: Callable[..., Any],
+        fn: ToolFunction,
         name: str,
         description: str,
-        annotations: ToolAnnotations | None = None,
+        annotations: Annotations | None = None,
     ) -> None:
-        tool = Tool.from_function(fn, name=name, description=description, annotations=annotations)
-        self.tools.append(finished(tool))
-
-
-def finished(tool: Tool) -> Tool:
-    """``tool`` with the input schema its function carries, and lean schemas.
-
-    A tool function made by :func:`tool_function` reads its arguments itself: the SDK's
-    argument model is swapped for one that hands every argument on (the SDK would refuse
-    an unknown one, or a bad value, with pydantic's report before our code could name
-    it), and the published input schema is the function's own. A hand-written tool keeps
-    the SDK's model, refusing unknown arguments. Both schemas are published in their lean
-    form (:func:`lean_schema`): a client checks every structured answer against the
-    output schema, and an agent reads ``tools/list`` into its context, so less to walk
-    and to read costs less on every call and every session.
-    """
-    metadata = tool.fn_metadata
-    schema = getattr(tool.fn, INPUT_SCHEMA, None)
-    metadata.arg_model = _with_extras(metadata.arg_model, keep=schema is not None)
-    if schema is not None:
-        tool.parameters = schema
-    else:
-        tool.parameters["additionalProperties"] = False
-        tool.parameters = lean_schema(tool.parameters)
-    if metadata.output_schema is not None:
-        metadata.output_schema = lean_schema(metadata.output_schema)
-    return tool
-
-
-def _with_extras(model: type[ArgModelBase], *, keep: bool) -> type[ArgModelBase]:
-    """``model`` passing unknown arguments on to a generated tool function (``keep``),
-    which names them; for a hand-written one, refusing them in validation."""
-
-    class Checked(model):  # type: ignore[misc,valid-type]
-        model_config = ConfigDict(extra="allow" if keep else "forbid", title=model.__name__)
-
-        def model_dump_one_level(self) -> dict[str, Any]:
-            return {**super().model_dump_one_level(), **(self.__pydantic_extra__ or {})}
-
-    return Checked
+        self.tools.append(
+            ToolSpec(
+                name=name,
+                description=description,
+                annotations=annotations,
+                input_schema=fn.input_schema,
+                output_model=fn.output_model,
+                call=fn.call,
+                lane=fn.lane,
+            )
+        )
 
 
 def lean_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -254,3 +230,17 @@ def _nodes(node: Any) -> Iterator[Any]:
     elif isinstance(node, list):
         for value in node:
             yield from _nodes(value)
+
+
+def output_schema(model: type[Any]) -> dict[str, Any]:
+    """The output schema a tool answering ``model`` publishes: the model's JSON schema as
+    the SDK derives it (a root that only refers into ``$defs`` made the definition itself),
+    in its lean form."""
+    from pydantic import TypeAdapter
+
+    schema = TypeAdapter(model).json_schema()
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        definition = schema["$defs"][ref.removeprefix("#/$defs/")]
+        schema = {**definition, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return lean_schema(schema)

@@ -15,36 +15,33 @@ token budget and the translation of symfuse errors into tool errors.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
-
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, TextContent
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from symfuse.indexer.config import IndexConfig, split_alias
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.index import Index
 from symfuse.ranking.api import Histories
 from symfuse.ranking.query.fields import Request
-from symfuse.server.common.about import version
 from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
 from symfuse.server.common.present import Fitted, Format, Grouping, fit
 from symfuse.server.common.service import IndexService, Ranked, is_stale
-from symfuse.server.mcp.listed import ListedToolsServer
 from symfuse.server.mcp.options import MCPOptions
 from symfuse.server.mcp.pools import Lane, ToolPools
-from symfuse.server.mcp.schema import INPUT_SCHEMA, Rendering, Toolbox, tool_function
+from symfuse.server.mcp.protocol import ToolAnswer, ToolError, ToolSpec
+from symfuse.server.mcp.schema import Rendering, Toolbox, ToolFunction, input_schema, tool_function
 from symfuse.server.mcp.surface import Surface
 from symfuse.server.mcp.toolset import choose
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
 
 log = logging.getLogger(__name__)
 
@@ -156,21 +153,22 @@ class Backend:
         self,
         name: str,
         model: type[R],
-        body: Callable[[R, Rendering], CallToolResult],
-        returns: Any,
+        body: Callable[[R, Rendering], ToolAnswer],
+        returns: type[Any] | None,
         surface: Surface,
         *,
         cached: bool = True,
         lane: Lane = Lane.QUERY,
-    ) -> Callable[..., Any]:
+    ) -> ToolFunction:
         """The tool function of ``body`` (:func:`tool_function`, taking ``surface``'s
-        arguments), observed: each call is timed, logged and recorded in the metrics, and
-        with ``cached`` (a read-only query) answered from the query cache when the same
-        request met the same index. It runs in ``lane``'s thread pool (:mod:`.pools`)."""
+        arguments; ``returns``: the model of its structured answer), observed: each call is
+        timed, logged and recorded in the metrics, and with ``cached`` (a read-only query)
+        answered from the query cache when the same request met the same index. It runs in
+        ``lane``'s thread pool (:mod:`.pools`)."""
         run = self._cached(name, body) if cached else body
-        inner = tool_function(name, model, run, returns, surface)
+        inner = tool_function(name, model, run, surface)
 
-        def observed(**arguments: Any) -> Any:
+        def observed(**arguments: Any) -> ToolAnswer:
             with self.service.asking(), self.observer.query(name) as query:
                 call = _Call(query)
                 token = _CALL.set(call)
@@ -181,21 +179,16 @@ class Backend:
                     if call.answered is not None:
                         query.results = call.answered.results
 
-        async def in_lane(**arguments: Any) -> Any:
-            return await self.pools.run(lane, functools.partial(observed, **arguments))
-
-        copied = ("__signature__", "__annotations__", "__name__", "__qualname__", INPUT_SCHEMA)
-        for attribute in copied:
-            setattr(in_lane, attribute, getattr(inner, attribute))
-        return in_lane
+        observed.__name__ = observed.__qualname__ = name
+        return ToolFunction(observed, input_schema(model, surface), returns, lane)
 
     def _cached(
-        self, name: str, body: Callable[[R, Rendering], CallToolResult]
-    ) -> Callable[[R, Rendering], CallToolResult]:
+        self, name: str, body: Callable[[R, Rendering], ToolAnswer]
+    ) -> Callable[[R, Rendering], ToolAnswer]:
         cache = self.observer.cache
         assert cache is not None
 
-        def run(request: R, rendering: Rendering) -> CallToolResult:
+        def run(request: R, rendering: Rendering) -> ToolAnswer:
             call = _CALL.get()
             key = (name, request.model_dump_json(), rendering.format, rendering.max_tokens)
             generation = self.service.version  # read before the answer is computed
@@ -280,7 +273,7 @@ class Backend:
         total: int | None = None,
         grouping: Grouping | None = None,
         stale: bool = False,
-    ) -> CallToolResult:
+    ) -> ToolAnswer:
         """``data`` plus freshness and timing, trimmed to the budget, as text and structured
         content."""
         answered = Answered(data, rows_key, fmt, max_tokens, offset, total, grouping, stale)
@@ -289,7 +282,7 @@ class Backend:
             call.answered = answered
         return self._render(answered)
 
-    def _render(self, answered: Answered) -> CallToolResult:
+    def _render(self, answered: Answered) -> ToolAnswer:
         data = {**answered.data, **self.freshness()}
         if answered.stale:
             data["stale"] = True
@@ -306,11 +299,34 @@ class Backend:
         return as_result(fitted)
 
 
-def as_result(fitted: Fitted) -> CallToolResult:
-    return CallToolResult(
-        content=[TextContent(type="text", text=fitted.text)],
-        structured_content=fitted.data,
-    )
+def as_result(fitted: Fitted) -> ToolAnswer:
+    return ToolAnswer(fitted.text, fitted.data)
+
+
+def build_tools(
+    config: IndexConfig,
+    options: MCPOptions | None = None,
+    *,
+    service: IndexService | None = None,
+) -> tuple[Backend, list[ToolSpec]]:
+    """The backend over the workspace ``config`` describes and the tools a server lists
+    (``options.tools``; an unknown name is InvalidRequest), before any protocol library.
+
+    ``service``: the index service to run on (one not started yet; its own ``warm``
+    setting applies); by default a new one.
+    """
+    from symfuse.server.mcp import tools as mcp_tools
+
+    options = options or MCPOptions()
+    backend = Backend(service or IndexService(config, warm=options.warm), options)
+    toolbox = Toolbox()
+    mcp_tools.register(toolbox, backend)
+    try:
+        chosen = choose(options.tools, [tool.name for tool in toolbox.tools])
+    except InvalidRequest:
+        backend.observer.close()
+        raise
+    return backend, [tool for tool in toolbox.tools if tool.name in chosen]
 
 
 def build_mcp_server(
@@ -325,58 +341,7 @@ def build_mcp_server(
     setting applies), for a caller that waits on its changes; by default a new one.
     ``options.tools`` chooses the tools listed; an unknown name is InvalidRequest.
     """
-    from symfuse.server.mcp import tools as mcp_tools
+    from symfuse.server.mcp.sdk import sdk_server
 
-    options = options or MCPOptions()
-    backend = Backend(service or IndexService(config, warm=options.warm), options)
-
-    @asynccontextmanager
-    async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
-        backend.start()
-        try:
-            yield {}
-        finally:
-            backend.stop()
-
-    toolbox = Toolbox()
-    mcp_tools.register(toolbox, backend)
-    try:
-        chosen = choose(options.tools, [tool.name for tool in toolbox.tools])
-    except InvalidRequest:
-        backend.observer.close()
-        raise
-    with _sdk_logging_left_alone():
-        server: MCPServer[Any] = ListedToolsServer(
-            SERVER_NAME,
-            instructions=INSTRUCTIONS,
-            version=version(),
-            lifespan=lifespan,
-            log_level="WARNING",
-            tools=[tool for tool in toolbox.tools if tool.name in chosen],
-        )
-    return server
-
-
-@contextmanager
-def _sdk_logging_left_alone() -> Iterator[None]:
-    """Construct ``MCPServer`` without its ``configure_logging``.
-
-    The SDK's constructor imports rich and makes a ``RichHandler`` for
-    ``logging.basicConfig``, which does nothing once the root logger has a handler, as
-    ours has (stderr or ``--log-file``, set by the CLI before any server): time and
-    memory of a server's start for nothing. An SDK without that function is left as it is.
-    """
-    from mcp.server.mcpserver import server as sdk
-
-    configure = getattr(sdk, _SDK_CONFIGURE, None)
-    if configure is None:
-        yield
-        return
-    setattr(sdk, _SDK_CONFIGURE, lambda *_args, **_kwargs: None)
-    try:
-        yield
-    finally:
-        setattr(sdk, _SDK_CONFIGURE, configure)
-
-
-_SDK_CONFIGURE = "configure_logging"  # mcp.server.mcpserver.server's, called by MCPServer()
+    backend, tools = build_tools(config, options, service=service)
+    return sdk_server(backend, tools)

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from mcp_types import CallToolResult, ToolAnnotations
-
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.server.common.present import Grouping
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import DeadCodeResult, ImpactResult
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
@@ -56,7 +53,7 @@ _IMPACT_COLUMNS = ("line", "name", "kind", "relation", "depth")
 
 
 def register(server: Toolbox, backend: Backend) -> None:
-    def dead_code(request: DeadCodeRequest, rendering: Rendering) -> CallToolResult:
+    def dead_code(request: DeadCodeRequest, rendering: Rendering) -> ToolAnswer:
         with tool_errors(), backend.reading() as index:
             result = operations.dead(index, request)
         data = result.to_dict()
@@ -71,7 +68,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             total=result.total,
         )
 
-    def impact(request: ImpactRequest, rendering: Rendering) -> CallToolResult:
+    def impact(request: ImpactRequest, rendering: Rendering) -> ToolAnswer:
         with tool_errors(not_found="target"), backend.reading() as index:
             result = operations.impact(index, request)
         data = result.to_dict()
@@ -103,18 +100,16 @@ def register(server: Toolbox, backend: Backend) -> None:
             "dead_code",
             DeadCodeRequest,
             dead_code,
-            Annotated[CallToolResult, DeadCodeResult],
+            DeadCodeResult,
             DEAD_SURFACE,
         ),
         name="dead_code",
         description=DEAD_DESCRIPTION,
-        annotations=ToolAnnotations(title="Dead code", **_READ_ONLY),
+        annotations=Annotations(title="Dead code", **_READ_ONLY),
     )
     server.add_tool(
-        backend.tool(
-            "impact", ImpactRequest, impact, Annotated[CallToolResult, ImpactResult], IMPACT_SURFACE
-        ),
+        backend.tool("impact", ImpactRequest, impact, ImpactResult, IMPACT_SURFACE),
         name="impact",
         description=IMPACT_DESCRIPTION,
-        annotations=ToolAnnotations(title="Impact of a change", **_READ_ONLY),
+        annotations=Annotations(title="Impact of a change", **_READ_ONLY),
     )

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from mcp_types import CallToolResult, ToolAnnotations
+from typing import Any
 
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import ReadRequest
@@ -19,6 +17,7 @@ from symfuse.server.common.present import (
 )
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import FileTextResult
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend, as_result
 from symfuse.server.mcp.surface import Surface
@@ -45,7 +44,7 @@ MIN_LINE_CHARS = 80  # a line shown when nothing else fits is cut to this at lea
 
 
 def register(server: Toolbox, backend: Backend) -> None:
-    def read_file(request: ReadRequest, rendering: Rendering) -> CallToolResult:
+    def read_file(request: ReadRequest, rendering: Rendering) -> ToolAnswer:
         budget = rendering.max_tokens or backend.options.default_max_tokens
         # Only the roots are needed: no wait for the first index.
         with (
@@ -62,13 +61,13 @@ def register(server: Toolbox, backend: Backend) -> None:
             "read_file",
             ReadRequest,
             read_file,
-            Annotated[CallToolResult, FileTextResult],
+            FileTextResult,
             SURFACE,
             cached=False,
         ),
         name="read_file",
         description=DESCRIPTION,
-        annotations=ToolAnnotations(title="Read file", read_only_hint=True, open_world_hint=False),
+        annotations=Annotations(title="Read file", read_only_hint=True, open_world_hint=False),
     )
 
 

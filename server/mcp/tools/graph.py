@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
-
-from mcp_types import CallToolResult, ToolAnnotations
+from typing import Any
 
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.query import operations
@@ -13,6 +11,7 @@ from symfuse.ranking.query.requests import CallsRequest, DepsRequest, HierarchyR
 from symfuse.server.common.present import Grouping
 from symfuse.server.mcp.errors import given, tool_errors
 from symfuse.server.mcp.models import CallGraphResult, DependenciesResult, HierarchyResult
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
@@ -66,7 +65,7 @@ def register(server: Toolbox, backend: Backend) -> None:
     for direction in ("callers", "callees"):
         _register_calls(server, backend, direction)
 
-    def type_hierarchy(request: HierarchyRequest, rendering: Rendering) -> CallToolResult:
+    def type_hierarchy(request: HierarchyRequest, rendering: Rendering) -> ToolAnswer:
         with (
             tool_errors(not_found=given(request, "target", "symbol_id", "name")),
             backend.reading() as index,
@@ -86,7 +85,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             grouping=Grouping.TYPES_BY_DIRECTION,
         )
 
-    def file_dependencies(request: DepsRequest, rendering: Rendering) -> CallToolResult:
+    def file_dependencies(request: DepsRequest, rendering: Rendering) -> ToolAnswer:
         with tool_errors(not_found="target"), backend.reading() as index:
             result = operations.deps(index, request)
         rows = [_dependency(link.to_dict(), "imports") for link in result.imports]
@@ -103,12 +102,12 @@ def register(server: Toolbox, backend: Backend) -> None:
             "file_dependencies",
             DepsRequest,
             file_dependencies,
-            Annotated[CallToolResult, DependenciesResult],
+            DependenciesResult,
             DEPS_SURFACE,
         ),
         name="file_dependencies",
         description=DEPS_DESCRIPTION,
-        annotations=ToolAnnotations(title="File dependencies", **_READ_ONLY),
+        annotations=Annotations(title="File dependencies", **_READ_ONLY),
     )
 
     server.add_tool(
@@ -116,12 +115,12 @@ def register(server: Toolbox, backend: Backend) -> None:
             "type_hierarchy",
             HierarchyRequest,
             type_hierarchy,
-            Annotated[CallToolResult, HierarchyResult],
+            HierarchyResult,
             HIERARCHY_SURFACE,
         ),
         name="type_hierarchy",
         description=HIERARCHY_DESCRIPTION,
-        annotations=ToolAnnotations(title="Type hierarchy", **_READ_ONLY),
+        annotations=Annotations(title="Type hierarchy", **_READ_ONLY),
     )
 
 
@@ -136,7 +135,7 @@ def _register_calls(server: Toolbox, backend: Backend, direction: str) -> None:
     )
     walk = operations.callers if callers else operations.callees
 
-    def calls(request: CallsRequest, rendering: Rendering) -> CallToolResult:
+    def calls(request: CallsRequest, rendering: Rendering) -> ToolAnswer:
         with (
             tool_errors(not_found=given(request, "target", "symbol_id", "name")),
             backend.reading() as index,
@@ -163,12 +162,12 @@ def _register_calls(server: Toolbox, backend: Backend, direction: str) -> None:
             direction,
             CallsRequest,
             calls,
-            Annotated[CallToolResult, CallGraphResult],
+            CallGraphResult,
             CALLS_SURFACE,
         ),
         name=direction,
         description=description,
-        annotations=ToolAnnotations(title="Callers" if callers else "Callees", **_READ_ONLY),
+        annotations=Annotations(title="Callers" if callers else "Callees", **_READ_ONLY),
     )
 
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from mcp_types import CallToolResult, ToolAnnotations
-
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.history_requests import HistoryRequest
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import HistoryResult
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
@@ -35,7 +32,7 @@ SURFACE = Surface(
 
 
 def register(server: Toolbox, backend: Backend) -> None:
-    def search_history(request: HistoryRequest, rendering: Rendering) -> CallToolResult:
+    def search_history(request: HistoryRequest, rendering: Rendering) -> ToolAnswer:
         with tool_errors():
             result = operations.history(backend.histories(), request)
         data = result.to_dict()
@@ -54,13 +51,11 @@ def register(server: Toolbox, backend: Backend) -> None:
             "search_history",
             HistoryRequest,
             search_history,
-            Annotated[CallToolResult, HistoryResult],
+            HistoryResult,
             SURFACE,
             cached=False,
         ),
         name="search_history",
         description=HISTORY_DESCRIPTION,
-        annotations=ToolAnnotations(
-            title="Search history", read_only_hint=True, open_world_hint=False
-        ),
+        annotations=Annotations(title="Search history", read_only_hint=True, open_world_hint=False),
     )

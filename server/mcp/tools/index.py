@@ -7,10 +7,9 @@ one reindex path.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-from typing import Annotated, Any
-
-from mcp_types import CallToolResult, ToolAnnotations
+from typing import Any
 
 from symfuse.ranking.api import available_channels
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest, StatusRequest
@@ -18,6 +17,7 @@ from symfuse.server.common.output import problem_rows, update_counts
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import ReindexResult, ReposResult, StatusResult
 from symfuse.server.mcp.pools import Lane
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
@@ -50,8 +50,8 @@ REINDEX_SURFACE = Surface(
 )
 REPOS_SURFACE = Surface(shown=("repository",), notes={"repository": 'names or wildcards ("svc-*")'})
 
-_STATUS_HINTS = ToolAnnotations(title="Index status", read_only_hint=True, open_world_hint=False)
-_REINDEX_HINTS = ToolAnnotations(
+_STATUS_HINTS = Annotations(title="Index status", read_only_hint=True, open_world_hint=False)
+_REINDEX_HINTS = Annotations(
     title="Re-index files",
     read_only_hint=False,
     destructive_hint=False,
@@ -61,13 +61,13 @@ _REINDEX_HINTS = ToolAnnotations(
 
 
 def register(server: Toolbox, backend: Backend) -> None:
-    def index_status(request: StatusRequest, rendering: Rendering) -> CallToolResult:
+    def index_status(request: StatusRequest, rendering: Rendering) -> ToolAnswer:
         return _status(backend, request, rendering)
 
-    def reindex(request: ReindexRequest, rendering: Rendering) -> CallToolResult:
+    def reindex(request: ReindexRequest, rendering: Rendering) -> ToolAnswer:
         return _reindex(backend, request, rendering)
 
-    def list_repositories(request: ReposRequest, rendering: Rendering) -> CallToolResult:
+    def list_repositories(request: ReposRequest, rendering: Rendering) -> ToolAnswer:
         backend.wait_ready()
         rows = [r.to_dict() for r in backend.service.repositories(request)]
         data = {"repositories": rows, "total": len(rows)}
@@ -78,13 +78,13 @@ def register(server: Toolbox, backend: Backend) -> None:
             "list_repositories",
             ReposRequest,
             list_repositories,
-            Annotated[CallToolResult, ReposResult],
+            ReposResult,
             REPOS_SURFACE,
             cached=False,
         ),
         name="list_repositories",
         description=REPOS_DESCRIPTION,
-        annotations=_STATUS_HINTS.model_copy(update={"title": "Repositories"}),
+        annotations=dataclasses.replace(_STATUS_HINTS, title="Repositories"),
     )
 
     server.add_tool(
@@ -92,7 +92,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             "index_status",
             StatusRequest,
             index_status,
-            Annotated[CallToolResult, StatusResult],
+            StatusResult,
             STATUS_SURFACE,
             cached=False,
         ),
@@ -105,7 +105,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             "reindex",
             ReindexRequest,
             reindex,
-            Annotated[CallToolResult, ReindexResult],
+            ReindexResult,
             REINDEX_SURFACE,
             cached=False,
             lane=Lane.SCAN,
@@ -116,7 +116,7 @@ def register(server: Toolbox, backend: Backend) -> None:
     )
 
 
-def _status(backend: Backend, request: StatusRequest, rendering: Rendering) -> CallToolResult:
+def _status(backend: Backend, request: StatusRequest, rendering: Rendering) -> ToolAnswer:
     """The service's status as the agent reads it (never waits for the index)."""
     status = backend.service.status()
     st = status.index
@@ -154,7 +154,7 @@ def _status(backend: Backend, request: StatusRequest, rendering: Rendering) -> C
     )
 
 
-def _reindex(backend: Backend, request: ReindexRequest, rendering: Rendering) -> CallToolResult:
+def _reindex(backend: Backend, request: ReindexRequest, rendering: Rendering) -> ToolAnswer:
     roots: dict[str, str] | None = None
     if request.add_root is not None or request.remove_root is not None:
         with tool_errors():

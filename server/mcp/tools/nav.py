@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
-
-from mcp_types import CallToolResult, ToolAnnotations
+from typing import Any
 
 from symfuse.ranking.api import FileOutline
 from symfuse.ranking.query import operations
@@ -24,6 +22,7 @@ from symfuse.server.common.present import (
 )
 from symfuse.server.mcp.errors import given, tool_errors
 from symfuse.server.mcp.models import SymbolResult, UsagesResult
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend, as_result
 from symfuse.server.mcp.surface import Surface
@@ -76,7 +75,7 @@ _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
 
 
 def register(server: Toolbox, backend: Backend) -> None:
-    def find_usages(request: UsagesRequest, rendering: Rendering) -> CallToolResult:
+    def find_usages(request: UsagesRequest, rendering: Rendering) -> ToolAnswer:
         with (
             tool_errors(not_found=given(request, "target", "symbol_id", "name")),
             backend.reading() as index,
@@ -95,7 +94,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             grouping=Grouping.USAGES_BY_FILE if request.group_by_file else None,
         )
 
-    def get_symbol(request: GetRequest, rendering: Rendering) -> CallToolResult:
+    def get_symbol(request: GetRequest, rendering: Rendering) -> ToolAnswer:
         budget = rendering.max_tokens or backend.options.default_max_tokens
         offset = request.offset
         with tool_errors(not_found=given(request, "target", "symbol_id", "path")):
@@ -145,13 +144,13 @@ def register(server: Toolbox, backend: Backend) -> None:
                 name,
                 model,
                 body,  # type: ignore[arg-type]
-                Annotated[CallToolResult, result],
+                result,
                 surface,
                 cached=name != "get_symbol",
             ),
             name=name,
             description=description,
-            annotations=ToolAnnotations(title=title, **_READ_ONLY),
+            annotations=Annotations(title=title, **_READ_ONLY),
         )
 
 

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from mcp_types import CallToolResult, ToolAnnotations
-
 from symfuse.server.common.ops import (
     CacheRequest,
     LatencyRequest,
@@ -15,6 +11,7 @@ from symfuse.server.common.ops import (
     latency_report,
 )
 from symfuse.server.mcp.models import CacheResult, StatsResult
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
@@ -41,16 +38,16 @@ def register(server: Toolbox, backend: Backend) -> None:
     observer = backend.observer
     directory = backend.service.config.store.directory
 
-    def stats(request: LatencyRequest, rendering: Rendering) -> CallToolResult:
+    def stats(request: LatencyRequest, rendering: Rendering) -> ToolAnswer:
         updated = backend.service.live.status().updated_at
         data = latency_report(observer.metrics, request, index_facts(directory, updated))
         return backend.answer(data, "operations", rendering.format, rendering.max_tokens)
 
-    def cache_stats(_request: CacheRequest, rendering: Rendering) -> CallToolResult:
+    def cache_stats(_request: CacheRequest, rendering: Rendering) -> ToolAnswer:
         data = cache_report(observer.cache, observer.metrics)
         return backend.answer(data, "operations", rendering.format, rendering.max_tokens)
 
-    def cache_clear(_request: CacheRequest, rendering: Rendering) -> CallToolResult:
+    def cache_clear(_request: CacheRequest, rendering: Rendering) -> ToolAnswer:
         data = clear_cache(observer.cache, directory)
         return backend.answer(data, "operations", rendering.format, rendering.max_tokens)
 
@@ -65,13 +62,13 @@ def register(server: Toolbox, backend: Backend) -> None:
                 name,
                 model,
                 body,  # type: ignore[arg-type]
-                Annotated[CallToolResult, result],
+                result,
                 STATS_SURFACE if name == "stats" else Surface(),
                 cached=False,
             ),
             name=name,
             description=description,
-            annotations=ToolAnnotations(
+            annotations=Annotations(
                 title=title,
                 read_only_hint=name != "cache_clear",
                 destructive_hint=False if name == "cache_clear" else None,

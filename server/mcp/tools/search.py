@@ -5,9 +5,7 @@ Its parameters are :class:`SearchRequest`'s fields (:mod:`.schema`).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from mcp_types import CallToolResult, ToolAnnotations
+from typing import Any
 
 from symfuse.ranking.api import CallGraphAnswer
 from symfuse.ranking.query.responses import SearchResponse
@@ -15,6 +13,7 @@ from symfuse.ranking.query.search_request import DetailLevel, SearchRequest, Sem
 from symfuse.server.common.present import Grouping, search_grouping
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import SearchResult
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
@@ -43,7 +42,7 @@ SURFACE = Surface(
 
 
 def register(server: Toolbox, backend: Backend) -> None:
-    def search(request: SearchRequest, rendering: Rendering) -> CallToolResult:
+    def search(request: SearchRequest, rendering: Rendering) -> ToolAnswer:
         if not backend.options.similarity and request.semantic is SemanticMode.AUTO:
             request = request.model_copy(update={"semantic": SemanticMode.OFF})
         with tool_errors(not_found="drill_from"):
@@ -65,14 +64,10 @@ def register(server: Toolbox, backend: Backend) -> None:
         return _ranked(backend, answer, request, rendering, stale)
 
     server.add_tool(
-        backend.tool(
-            "search", SearchRequest, search, Annotated[CallToolResult, SearchResult], SURFACE
-        ),
+        backend.tool("search", SearchRequest, search, SearchResult, SURFACE),
         name="search",
         description=DESCRIPTION,
-        annotations=ToolAnnotations(
-            title="Search symbols", read_only_hint=True, open_world_hint=False
-        ),
+        annotations=Annotations(title="Search symbols", read_only_hint=True, open_world_hint=False),
     )
 
 
@@ -87,7 +82,7 @@ def _ranked(
     request: SearchRequest,
     rendering: Rendering,
     stale: bool,
-) -> CallToolResult:
+) -> ToolAnswer:
     data = response.to_dict()
     for key in ("offset", "limit", "semantic", "query"):
         data.pop(key, None)

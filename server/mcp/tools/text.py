@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, ToolAnnotations
+from typing import Any
 
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import TextRequest
 from symfuse.ranking.query.smart_case import has_capital
-from symfuse.server.mcp.errors import tool_errors
+from symfuse.server.mcp.errors import ToolError, tool_errors
 from symfuse.server.mcp.models import TextResult
 from symfuse.server.mcp.pools import Lane
+from symfuse.server.mcp.protocol import Annotations, ToolAnswer
 from symfuse.server.mcp.schema import Rendering, Toolbox
 from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
@@ -41,7 +39,7 @@ SURFACE = Surface(
 
 
 def register(server: Toolbox, backend: Backend) -> None:
-    def search_text(request: TextRequest, rendering: Rendering) -> CallToolResult:
+    def search_text(request: TextRequest, rendering: Rendering) -> ToolAnswer:
         if "case_sensitive" not in request.model_fields_set:  # smart case, as rg's
             smart = has_capital(request.pattern, request.regex)
             request = request.model_copy(update={"case_sensitive": smart})
@@ -86,14 +84,12 @@ def register(server: Toolbox, backend: Backend) -> None:
             "search_text",
             TextRequest,
             search_text,
-            Annotated[CallToolResult, TextResult],
+            TextResult,
             SURFACE,
             cached=False,
             lane=Lane.SCAN,
         ),
         name="search_text",
         description=DESCRIPTION,
-        annotations=ToolAnnotations(
-            title="Search text", read_only_hint=True, open_world_hint=False
-        ),
+        annotations=Annotations(title="Search text", read_only_hint=True, open_world_hint=False),
     )
