@@ -123,18 +123,22 @@ def run_mcp(args: argparse.Namespace) -> NoReturn:
     )
     service = shards or _indexing(config, options)
     try:
-        from symfuse.server.mcp.server import build_mcp_server  # the MCP SDK: about a second
+        from symfuse.server.mcp.server import build_tools
 
-        server = build_mcp_server(config, options, service=service)
+        backend, tools = build_tools(config, options, service=service)
     except BaseException:
         service.stop(STOP_WAIT)
         raise
     leave_on_sigterm()
     log.info("serving %s over %s", ", ".join(map(str, config.roots)), args.transport)
     if args.transport == "http":
-        _serve_http(server, args, token)
+        from symfuse.server.mcp.sdk import sdk_server  # the MCP SDK: about half a second
+
+        _serve_http(sdk_server(backend, tools), args, token)
     else:
-        server.run("stdio")
+        from symfuse.server.mcp.front import serve_stdio
+
+        serve_stdio(backend, tools)  # the first answers come before the SDK has loaded
     leave(0)  # now: a cold index's parser processes and threads are not waited for
 
 

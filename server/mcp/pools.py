@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import enum
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -50,6 +50,10 @@ class ToolPools:
         """``work()`` on a thread of ``lane``'s pool; cancelled before it starts if the
         caller gives up (once started it runs to its end, its answer dropped)."""
         return await asyncio.wrap_future(self._pools[lane].submit(work))
+
+    def submit(self, lane: Lane, work: Callable[[], T]) -> Future[T]:
+        """``work()`` on a thread of ``lane``'s pool, from a thread with no event loop."""
+        return self._pools[lane].submit(work)
 
     def close(self) -> None:
         """Drop the work not started; threads end once their work does (never waited for)."""

@@ -54,6 +54,21 @@ def sdk_server(backend: Backend, tools: list[ToolSpec]) -> MCPServer[Any]:
     return server
 
 
+def run_stdio(server: MCPServer[Any], stdin: Any, stdout: Any) -> None:
+    """``server.run("stdio")`` over the given streams (what ``run_stdio_async`` does with
+    the process's own): the stdio front hands the SDK the wire it has been reading."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    lowlevel = server._lowlevel_server  # MCPServer runs stdio through it; no public name
+
+    async def serve() -> None:
+        async with stdio_server(stdin, stdout) as (read, write):
+            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+
+    anyio.run(serve)
+
+
 def as_call_result(answer: ToolAnswer) -> CallToolResult:
     """``answer`` as the SDK's result."""
     text = TextContent(type="text", text=answer.text)
@@ -152,4 +167,4 @@ def _sdk_logging_left_alone() -> Iterator[None]:
 _SDK_CONFIGURE = "configure_logging"  # mcp.server.mcpserver.server's, called by MCPServer()
 
 
-__all__ = ["as_call_result", "finished", "sdk_server", "sdk_tool"]
+__all__ = ["as_call_result", "finished", "run_stdio", "sdk_server", "sdk_tool"]

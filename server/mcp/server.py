@@ -102,10 +102,16 @@ class Backend:
         self.observer = Observer("mcp", service.config.store.directory, cache=True, background=True)
         self.history = HistoryKeeper(service.config, build=options.history)
         self.pools = ToolPools()
+        self._started = False
 
     # --- lifecycle ------------------------------------------------------------------
 
     def start(self) -> None:
+        """Start indexing, serving and the history (once: the stdio front starts the backend
+        before the SDK's server, whose start-up calls this again)."""
+        if self._started:
+            return
+        self._started = True
         self.service.start(watch=self.options.watch, debounce_ms=self.options.debounce_ms)
         self.service.serving()  # the SDK is loaded: the work ahead may compete with nothing
         self.history.start()
@@ -143,6 +149,7 @@ class Backend:
         self.history = HistoryKeeper(changed, build=self.options.history)
         if self.observer.cache is not None:
             self.observer.cache.clear()
+        self._started = False  # the new service and history start now
         self.start()
         old.stop(self.options.stop_timeout)
         return changed.aliases

@@ -1,0 +1,381 @@
+"""A stdio server's first answers, given before the MCP SDK has loaded.
+
+Importing the SDK (its protocol models, the server, the client it pulls in) costs about as
+much CPU as everything else a warm server's first answer needs. So ``symfuse mcp`` over
+stdio does not wait for it: :class:`Front` reads the wire from the start and answers the
+handshake's common path itself: ``initialize`` (a handshake protocol version), ``ping``,
+``tools/list`` and ``tools/call`` of a listed tool, with the same JSON the SDK's server
+writes (a test holds the two together, answer by answer). The SDK loads on a thread once
+the first tool call is answered, or as soon as a message comes that the front leaves to
+it; then it takes the wire: it is handed the client's ``initialize`` again (its answer,
+already given, is dropped), the ``initialized`` notification, and every message from there
+on. Everything but that common path is the SDK's, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from symfuse.server.common.about import version
+from symfuse.server.mcp.protocol import ToolAnswer, ToolError, ToolSpec
+from symfuse.server.mcp.schema import output_schema
+from symfuse.server.mcp.server import INSTRUCTIONS, SERVER_NAME, Backend
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+log = logging.getLogger(__name__)
+
+# The handshake versions the front answers ``initialize`` for (the SDK's
+# HANDSHAKE_PROTOCOL_VERSIONS, whose answers a test compares); another is left to the SDK.
+VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+# What the SDK's server declares (a test holds it to the SDK's initialize answer).
+CAPABILITIES: dict[str, Any] = {
+    "prompts": {"listChanged": False},
+    "resources": {"listChanged": False, "subscribe": False},
+    "tools": {"listChanged": False},
+}
+_LOADED = object()  # on the queue of lines: the SDK's server is made, it takes the wire next
+
+
+def dumped(message: Mapping[str, Any]) -> str:
+    """A message as the SDK writes it: compact JSON, text as it is, one line."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+class Wire:
+    """The process's stdin and stdout, read and written by the front and then the SDK.
+
+    The descriptors move to private copies and fds 0 and 1 to the null device and stderr
+    (as the SDK's stdio transport does), so that nothing else reads the client's messages
+    or writes into the protocol. One thread reads lines onto :attr:`lines`; writes take a
+    lock, so answers finished on several threads never interleave.
+    """
+
+    def __init__(self, reader: BinaryIO, writer: BinaryIO) -> None:
+        self.lines: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._reader = reader
+        self._writer = writer
+        self._lock = threading.Lock()
+
+    @classmethod
+    def claim(cls) -> Wire:
+        """The process's stdio, claimed (POSIX)."""
+        import fcntl
+
+        wire_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+        wire_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        sys.stdout.flush()
+        os.dup2(2, 1)
+        return cls(os.fdopen(wire_in, "rb", closefd=False), os.fdopen(wire_out, "wb"))
+
+    def start_reading(self) -> None:
+        threading.Thread(target=self._read, name="symfuse-mcp-stdin", daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for line in self._reader:
+                self.lines.put(line.decode("utf-8", errors="replace"))
+        except (OSError, ValueError) as exc:  # a closed descriptor: the client is gone
+            log.debug("stdin: %s", exc)
+        self.lines.put(None)
+
+    def close(self) -> None:
+        """Close both ends (once the reading thread has seen the end of the input)."""
+        with self._lock:
+            self._writer.close()
+        self._reader.close()
+
+    def write(self, text: str) -> None:
+        data = text.encode("utf-8")
+        with self._lock:
+            try:
+                self._writer.write(data)
+                self._writer.flush()
+            except (BrokenPipeError, ValueError):  # the client is gone; stdin's end follows
+                log.debug("stdout closed")
+
+
+@dataclass(slots=True)
+class Handover:
+    """What the SDK's server continues from: the messages to give it first."""
+
+    server: MCPServer[Any]
+    replay: list[str]
+    answered_id: object = None  # the initialize the front answered (None: it did not)
+    answered: bool = False
+
+
+@dataclass(slots=True)
+class _State:
+    initialize: str | None = None  # the client's initialize line, once answered
+    initialize_id: object = None
+    initialized: list[str] = field(default_factory=list)  # its notifications, kept for the SDK
+    deferred: list[str] = field(default_factory=list)  # left to the SDK, in order
+    loading: bool = False  # the SDK is being loaded (Front._loading guards it)
+
+
+class Front:
+    """Answers the common start of a session over ``wire`` until the SDK takes it."""
+
+    def __init__(
+        self,
+        wire: Wire,
+        backend: Backend,
+        tools: list[ToolSpec],
+        load: Callable[[], MCPServer[Any]],
+    ) -> None:
+        self.wire = wire
+        self.backend = backend
+        self.tools = {tool.name: tool for tool in tools}
+        self._listed = tools
+        self._load = load
+        self._state = _State()
+        self._tool_list: list[dict[str, Any]] | None = None  # made on first need
+        self._loading = threading.Lock()
+        self._loaded: MCPServer[Any] | None = None
+
+    def serve(self) -> Handover | None:
+        """Answer until the SDK's server is loaded (its handover) or stdin ends (None)."""
+        state = self._state
+        while True:
+            item = self.wire.lines.get()
+            if item is None:
+                return None
+            if item is _LOADED:
+                return self._handover()
+            assert isinstance(item, str)
+            if state.deferred or not self._answer(item):
+                state.deferred.append(item)
+                self.load_sdk()
+
+    def _handover(self) -> Handover:
+        state = self._state
+        replay = [state.initialize] if state.initialize is not None else []
+        replay += [*state.initialized, *state.deferred]
+        assert self._loaded is not None
+        return Handover(self._loaded, replay, state.initialize_id, state.initialize is not None)
+
+    # --- the SDK --------------------------------------------------------------------
+
+    def load_sdk(self) -> None:
+        """Load the SDK and make its server on a thread (once); the wire's queue says when."""
+        with self._loading:
+            if self._state.loading:
+                return
+            self._state.loading = True
+        threading.Thread(target=self._load_sdk, name="symfuse-mcp-sdk", daemon=True).start()
+
+    def _load_sdk(self) -> None:
+        self._loaded = self._load()
+        self.wire.lines.put(_LOADED)
+
+    # --- answers --------------------------------------------------------------------
+
+    def _answer(self, line: str) -> bool:
+        """Answer ``line`` if it is on the common path; False to leave it to the SDK."""
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return False
+        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+            return False
+        method, ident, params = message.get("method"), message.get("id"), message.get("params")
+        if params is not None and not isinstance(params, dict):
+            return False
+        if "id" not in message:  # a notification
+            if method == "notifications/initialized" and self._state.initialize is not None:
+                self._state.initialized.append(line)
+                return True
+            return False
+        if isinstance(ident, bool) or not isinstance(ident, str | int):
+            return False
+        if method == "initialize":
+            return self._initialize(line, ident, params or {})
+        if self._state.initialize is None:
+            return False
+        if method == "ping" and not _beyond_meta(params):
+            self._result(ident, {})
+            return True
+        if method == "tools/list" and not _beyond_meta(params):
+            if self._tool_list is None:
+                self._tool_list = [listed(tool) for tool in self._listed]
+            self._result(ident, {"tools": self._tool_list})
+            return True
+        if method == "tools/call":
+            return self._call(ident, params or {})
+        return False
+
+    def _initialize(self, line: str, ident: object, params: Mapping[str, Any]) -> bool:
+        requested = params.get("protocolVersion")
+        if self._state.initialize is not None or requested not in VERSIONS:
+            return False
+        client = params.get("clientInfo")
+        if not isinstance(params.get("capabilities"), dict) or not isinstance(client, dict):
+            return False  # the SDK says what is wrong
+        if not all(isinstance(client.get(key), str) for key in ("name", "version")):
+            return False
+        self._state.initialize, self._state.initialize_id = line, ident
+        result = {
+            "capabilities": CAPABILITIES,
+            "instructions": INSTRUCTIONS,
+            "protocolVersion": requested,
+            "serverInfo": {"name": SERVER_NAME, "version": version()},
+        }
+        self._result(ident, result)
+        return True
+
+    def _call(self, ident: object, params: Mapping[str, Any]) -> bool:
+        name, arguments = params.get("name"), params.get("arguments")
+        tool = self.tools.get(name) if isinstance(name, str) else None
+        if tool is None or _beyond_meta(params, "name", "arguments"):
+            return False
+        if arguments is not None and not isinstance(arguments, dict):
+            return False
+        work = self.backend.pools.submit(tool.lane, lambda: tool.call(**(arguments or {})))
+        work.add_done_callback(lambda done: self._called(ident, tool.name, done))
+        return True
+
+    def _called(self, ident: object, name: str, done: Future[ToolAnswer]) -> None:
+        try:
+            answer = done.result()
+        except ToolError as exc:
+            answer = ToolAnswer(f"Error executing tool {name}: {exc}", is_error=True)
+        except Exception:  # a crash: its text stays here, as with the SDK
+            log.exception("tool %r raised an unexpected exception", name)
+            answer = ToolAnswer(f"Error executing tool {name}", is_error=True)
+        self._result(ident, call_result(answer))
+        self.load_sdk()  # the first answer is out: the SDK loads now
+
+    def _result(self, ident: object, result: Mapping[str, Any]) -> None:
+        self.wire.write(dumped({"jsonrpc": "2.0", "id": ident, "result": result}))
+
+
+def call_result(answer: ToolAnswer) -> dict[str, Any]:
+    """A ``tools/call`` result as the SDK's server writes it."""
+    result: dict[str, Any] = {
+        "content": [{"text": answer.text, "type": "text"}],
+        "isError": answer.is_error,
+    }
+    if answer.data is not None:
+        result["structuredContent"] = answer.data
+    return result
+
+
+def listed(tool: ToolSpec) -> dict[str, Any]:
+    """A ``tools/list`` entry as the SDK's server writes it."""
+    entry: dict[str, Any] = {}
+    if tool.annotations is not None:
+        entry["annotations"] = tool.annotations.wire()
+    entry["description"] = tool.description
+    entry["inputSchema"] = _schema_order(tool.input_schema)
+    entry["name"] = tool.name
+    if tool.output_model is not None:
+        entry["outputSchema"] = _schema_order(output_schema(tool.output_model))
+    return entry
+
+
+_SCHEMA_FIELDS = ("$schema", "properties", "required", "type")  # the SDK's schema model's
+
+
+def _schema_order(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema``'s keys in the order the SDK writes them: its model's fields, then the rest."""
+    first = {key: schema[key] for key in _SCHEMA_FIELDS if key in schema}
+    return {**first, **{k: v for k, v in schema.items() if k not in first}}
+
+
+def _beyond_meta(params: Mapping[str, Any] | None, *known: str) -> bool:
+    """Whether ``params`` holds more than ``known`` and ``_meta`` (a cursor, a task)."""
+    return bool(params) and any(key not in (*known, "_meta") for key in params or {})
+
+
+class SDKStdin:
+    """The SDK's stdin after the handover: the replayed lines, then the wire's."""
+
+    def __init__(self, wire: Wire, replay: list[str]) -> None:
+        self._wire = wire
+        self._replay = list(replay)
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        import anyio.to_thread
+
+        for line in self._replay:
+            yield line
+        while True:
+            item = await anyio.to_thread.run_sync(self._wire.lines.get, abandon_on_cancel=True)
+            if item is None:
+                return
+            if isinstance(item, str):
+                yield item
+
+
+class SDKStdout:
+    """The SDK's stdout after the handover: the wire, less its answer to the replayed
+    ``initialize`` (the front gave it)."""
+
+    def __init__(self, wire: Wire, answered_id: object, answered: bool) -> None:
+        self._wire = wire
+        self._drop = answered
+        self._drop_id = answered_id
+        self.dropped: str | None = None  # the SDK's own answer to it
+
+    async def write(self, text: str) -> None:
+        if self._drop:
+            message = json.loads(text)
+            if message.get("id") == self._drop_id and ("result" in message or "error" in message):
+                self._drop, self.dropped = False, text
+                return
+        self._wire.write(text)
+
+    async def flush(self) -> None:
+        return None
+
+
+def serve_stdio(backend: Backend, tools: list[ToolSpec]) -> None:
+    """Serve ``tools`` over the process's stdio: the front first, then the SDK's server
+    (on Windows, the SDK's alone)."""
+    if sys.platform == "win32":
+        from symfuse.server.mcp.sdk import sdk_server
+
+        sdk_server(backend, tools).run("stdio")
+        return
+    serve(Wire.claim(), backend, tools, lambda: _sdk_server(backend, tools))
+
+
+def serve(
+    wire: Wire, backend: Backend, tools: list[ToolSpec], load: Callable[[], MCPServer[Any]]
+) -> SDKStdout | None:
+    """Serve ``tools`` over ``wire`` until its input ends: the front, then the server
+    ``load`` makes (its stdout, None when the input ended first)."""
+    wire.start_reading()
+    backend.start()
+    handover = Front(wire, backend, tools, load).serve()
+    if handover is None:  # stdin ended before the SDK was needed
+        backend.stop()
+        return None
+    from symfuse.server.mcp.sdk import run_stdio
+
+    stdout = SDKStdout(wire, handover.answered_id, handover.answered)
+    run_stdio(handover.server, SDKStdin(wire, handover.replay), stdout)
+    return stdout
+
+
+def _sdk_server(backend: Backend, tools: list[ToolSpec]) -> MCPServer[Any]:
+    from symfuse.server.mcp.sdk import sdk_server
+
+    return sdk_server(backend, tools)
