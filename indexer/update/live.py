@@ -81,6 +81,7 @@ class LiveIndex:
         self.config = config
         self.aliases = config.aliases
         self._index: Index | None = None
+        self._counted: tuple[Index, int] | None = None  # (index, its definitions)
         self._lock = threading.RLock()  # readers, and the swap of a new index
         self._write_lock = threading.RLock()  # one writer at a time
         self._ready = threading.Event()
@@ -128,11 +129,7 @@ class LiveIndex:
                 ready=self._ready.is_set(),
                 indexing=self._indexing,
                 files=len(index.files) if index is not None else 0,
-                symbols=(
-                    sum(e.definition_count for e in index.files.values())
-                    if index is not None
-                    else 0
-                ),
+                symbols=self._definitions(index),
                 updated_at=updated,
                 age_seconds=max(0.0, time.time() - updated) if updated else 0.0,
                 stale=self._indexing or bool(self._pending),
@@ -140,6 +137,17 @@ class LiveIndex:
                 overlays=len(self._overlays),
                 error=self._error,
             )
+
+    def _definitions(self, index: Index | None) -> int:
+        """How many definitions ``index`` holds, counted once per published index (every
+        MCP answer reads the status; a large index has hundreds of files to count over)."""
+        if index is None:
+            return 0
+        counted = self._counted
+        if counted is None or counted[0] is not index:
+            counted = (index, sum(e.definition_count for e in index.files.values()))
+            self._counted = counted
+        return counted[1]
 
     def on_change(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` after each published change: a loaded index, a batch of the

@@ -15,7 +15,6 @@ bounded: a burst queues on the event loop, holding no thread.
 
 from __future__ import annotations
 
-import asyncio
 import enum
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -49,6 +48,8 @@ class ToolPools:
     async def run(self, lane: Lane, work: Callable[[], T]) -> T:
         """``work()`` on a thread of ``lane``'s pool; cancelled before it starts if the
         caller gives up (once started it runs to its end, its answer dropped)."""
+        import asyncio  # here: the stdio front answers with no event loop (and no asyncio)
+
         return await asyncio.wrap_future(self._pools[lane].submit(work))
 
     def submit(self, lane: Lane, work: Callable[[], T]) -> Future[T]:

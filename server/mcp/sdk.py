@@ -112,7 +112,8 @@ def finished(tool: Tool, schema: dict[str, Any] | None = None) -> Tool:
     one that hands every argument on (the SDK would refuse an unknown one, or a bad value,
     with pydantic's report before our code could name it), and the published input
     schema is ``schema``. A tool without one keeps the SDK's model, refusing unknown
-    arguments. Both schemas are published in their lean form (:func:`lean_schema`): a
+    arguments. The output schema is published, not checked on the way out. Both schemas
+    are published in their lean form (:func:`lean_schema`): a
     client checks every structured answer against the output schema, and an agent reads
     ``tools/list`` into its context, so less to walk and to read costs less on every call
     and every session.
@@ -126,6 +127,10 @@ def finished(tool: Tool, schema: dict[str, Any] | None = None) -> Tool:
         tool.parameters = lean_schema(tool.parameters)
     if metadata.output_schema is not None:
         metadata.output_schema = lean_schema(metadata.output_schema)
+        # Published, not checked here: the client checks every structured answer against
+        # it (the SDK's ClientSession does), and a check on both ends validated each answer
+        # twice (tests/server/mcp check the answers through the SDK's client).
+        metadata.output_model = None
     return tool
 
 
