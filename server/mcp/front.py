@@ -1,15 +1,18 @@
-"""A stdio server's first answers, given before the MCP SDK has loaded.
+"""A stdio server's hot path, answered without the MCP SDK: its first answers come before
+the SDK has loaded, and its tool calls skip the SDK's per-call layers.
 
 Importing the SDK (its protocol models, the server, the client it pulls in) costs about as
-much CPU as everything else a warm server's first answer needs. So ``symfuse mcp`` over
-stdio does not wait for it: :class:`Front` reads the wire from the start and answers the
-handshake's common path itself: ``initialize`` (a handshake protocol version), ``ping``,
-``tools/list`` and ``tools/call`` of a listed tool, with the same JSON the SDK's server
-writes (a test holds the two together, answer by answer). The SDK loads on a thread once
-the first tool call is answered, or as soon as a message comes that the front leaves to
-it; then it takes the wire: it is handed the client's ``initialize`` again (its answer,
-already given, is dropped), the ``initialized`` notification, and every message from there
-on. Everything but that common path is the SDK's, as before.
+much CPU as everything else a warm server's first answer needs, and each call through it
+validates and serialises the request and the answer again in pydantic models, beside ours.
+So ``symfuse mcp`` over stdio reads the wire itself (:class:`Wire`), and :class:`Front`
+answers the common path of a session that starts with the handshake: ``initialize`` (a
+handshake protocol version), ``ping``, ``tools/list`` and ``tools/call`` of a listed tool
+(and the cancellation of such a call), with the same JSON the SDK's server writes (a test
+holds the two together, answer by answer). Every other message is the SDK's, in order:
+it loads on a thread once the first tool call is answered, or as soon as such a message
+comes, and then serves them, handed the client's ``initialize`` first (its answer, given
+already, is dropped) and the ``initialized`` notification. A session that does not start
+with a handshake the front answers is the SDK's from its first message.
 """
 
 from __future__ import annotations
@@ -81,13 +84,18 @@ class Wire:
         os.dup2(2, 1)
         return cls(os.fdopen(wire_in, "rb", closefd=False), os.fdopen(wire_out, "wb"))
 
-    def start_reading(self) -> None:
-        threading.Thread(target=self._read, name="symfuse-mcp-stdin", daemon=True).start()
+    def start_reading(self, take: Callable[[str], bool]) -> None:
+        """Read lines on a thread: each one ``take`` does not answer goes to :attr:`lines`."""
+        threading.Thread(
+            target=self._read, args=(take,), name="symfuse-mcp-stdin", daemon=True
+        ).start()
 
-    def _read(self) -> None:
+    def _read(self, take: Callable[[str], bool]) -> None:
         try:
-            for line in self._reader:
-                self.lines.put(line.decode("utf-8", errors="replace"))
+            for raw in self._reader:
+                line = raw.decode("utf-8", errors="replace")
+                if not take(line):
+                    self.lines.put(line)
         except (OSError, ValueError) as exc:  # a closed descriptor: the client is gone
             log.debug("stdin: %s", exc)
         self.lines.put(None)
@@ -114,21 +122,28 @@ class Handover:
 
     server: MCPServer[Any]
     replay: list[str]
-    answered_id: object = None  # the initialize the front answered (None: it did not)
-    answered: bool = False
+    answered_id: object = None  # the id of the initialize the front answered
+    answered: bool = False  # whether it did
 
 
 @dataclass(slots=True)
 class _State:
-    initialize: str | None = None  # the client's initialize line, once answered
+    """What the reading thread knows of the session (only it changes it)."""
+
+    front: bool | None = None  # the front answers this session (None: its first message)
+    initialize: str | None = None  # the client's initialize line, answered
     initialize_id: object = None
-    initialized: list[str] = field(default_factory=list)  # its notifications, kept for the SDK
-    deferred: list[str] = field(default_factory=list)  # left to the SDK, in order
-    loading: bool = False  # the SDK is being loaded (Front._loading guards it)
+    initialized: list[str] = field(default_factory=list)  # its notifications, for the SDK
+    handed: bool = False  # the SDK has the wire
 
 
 class Front:
-    """Answers the common start of a session over ``wire`` until the SDK takes it."""
+    """Answers the hot path of a session over ``wire``; the SDK's server the rest.
+
+    ``calls``: answer tool calls (and lists and pings) after the SDK has taken the wire
+    too; with False, those go to the SDK then (a test compares the two servers' answers).
+    ``handed``: called once the SDK has taken the wire.
+    """
 
     def __init__(
         self,
@@ -136,106 +151,121 @@ class Front:
         backend: Backend,
         tools: list[ToolSpec],
         load: Callable[[], MCPServer[Any]],
+        *,
+        calls: bool = True,
+        handed: Callable[[], None] | None = None,
     ) -> None:
         self.wire = wire
         self.backend = backend
         self.tools = {tool.name: tool for tool in tools}
         self._listed = tools
         self._load = load
+        self._calls = calls
+        self._handed = handed  # called once the SDK has the wire
         self._state = _State()
         self._tool_list: list[dict[str, Any]] | None = None  # made on first need
-        self._loading = threading.Lock()
+        self._lock = threading.Lock()  # the SDK's load, the calls in flight
+        self._loading = False
         self._loaded: MCPServer[Any] | None = None
+        self._running: dict[object, Future[ToolAnswer]] = {}  # calls in flight, by id
+        self._cancelled: set[object] = set()  # ... whose answer nobody reads any more
 
     def serve(self) -> Handover | None:
-        """Answer until the SDK's server is loaded (its handover) or stdin ends (None)."""
-        state = self._state
+        """Wait until the SDK's server is loaded (its handover) or stdin ends (None); a
+        message the front leaves to the SDK has it loaded at once."""
+        deferred: list[str] = []
         while True:
             item = self.wire.lines.get()
             if item is None:
                 return None
             if item is _LOADED:
-                return self._handover()
+                state = self._state
+                replay = [state.initialize] if state.initialize is not None else []
+                assert self._loaded is not None
+                handover = Handover(self._loaded, [*replay, *state.initialized, *deferred])
+                handover.answered_id, handover.answered = state.initialize_id, bool(replay)
+                return handover
             assert isinstance(item, str)
-            if state.deferred or not self._answer(item):
-                state.deferred.append(item)
-                self.load_sdk()
-
-    def _handover(self) -> Handover:
-        state = self._state
-        replay = [state.initialize] if state.initialize is not None else []
-        replay += [*state.initialized, *state.deferred]
-        assert self._loaded is not None
-        return Handover(self._loaded, replay, state.initialize_id, state.initialize is not None)
+            deferred.append(item)
+            self.load_sdk()
 
     # --- the SDK --------------------------------------------------------------------
 
     def load_sdk(self) -> None:
         """Load the SDK and make its server on a thread (once); the wire's queue says when."""
-        with self._loading:
-            if self._state.loading:
+        with self._lock:
+            if self._loading:
                 return
-            self._state.loading = True
+            self._loading = True
         threading.Thread(target=self._load_sdk, name="symfuse-mcp-sdk", daemon=True).start()
 
     def _load_sdk(self) -> None:
         self._loaded = self._load()
-        self.wire.lines.put(_LOADED)
+        with self._lock:  # lines read from now on come after _LOADED on the queue
+            self._state.handed = True
+            self.wire.lines.put(_LOADED)
+        if self._handed is not None:
+            self._handed()
 
     # --- answers --------------------------------------------------------------------
 
-    def _answer(self, line: str) -> bool:
-        """Answer ``line`` if it is on the common path; False to leave it to the SDK."""
-        try:
-            message = json.loads(line)
-        except ValueError:
+    def take(self, line: str) -> bool:
+        """Answer ``line`` (on the reading thread) if it is on the hot path; False to leave
+        it to the SDK."""
+        state = self._state
+        if state.front is False:
             return False
-        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        message = _message(line)
+        if state.front is None:  # the session's first message: the front's if a handshake
+            state.front = message is not None and self._initialize(line, message)
+            return state.front
+        if message is None:
             return False
-        method, ident, params = message.get("method"), message.get("id"), message.get("params")
-        if params is not None and not isinstance(params, dict):
-            return False
+        method, params = message.get("method"), message.get("params")
         if "id" not in message:  # a notification
-            if method == "notifications/initialized" and self._state.initialize is not None:
-                self._state.initialized.append(line)
-                return True
+            if method == "notifications/initialized":
+                with self._lock:
+                    if not state.handed:
+                        state.initialized.append(line)
+                        return True
+                return False
+            return method == "notifications/cancelled" and self._cancel(params)
+        if state.handed and not self._calls:
             return False
-        if isinstance(ident, bool) or not isinstance(ident, str | int):
-            return False
-        if method == "initialize":
-            return self._initialize(line, ident, params or {})
-        if self._state.initialize is None:
-            return False
-        if method == "ping" and not _beyond_meta(params):
-            self._result(ident, {})
+        ident = message["id"]
+        if method in ("ping", "tools/list") and not _beyond_meta(params):
+            if method == "ping":
+                self._result(ident, {})
+            else:
+                self._result(ident, {"tools": self._tools_listed()})
             return True
-        if method == "tools/list" and not _beyond_meta(params):
-            if self._tool_list is None:
-                self._tool_list = [listed(tool) for tool in self._listed]
-            self._result(ident, {"tools": self._tool_list})
-            return True
-        if method == "tools/call":
-            return self._call(ident, params or {})
-        return False
+        return method == "tools/call" and self._call(ident, params or {})
 
-    def _initialize(self, line: str, ident: object, params: Mapping[str, Any]) -> bool:
-        requested = params.get("protocolVersion")
-        if self._state.initialize is not None or requested not in VERSIONS:
+    def _initialize(self, line: str, message: Mapping[str, Any]) -> bool:
+        params = message.get("params")
+        if message.get("method") != "initialize" or not isinstance(params, dict):
             return False
         client = params.get("clientInfo")
+        if params.get("protocolVersion") not in VERSIONS or "id" not in message:
+            return False
         if not isinstance(params.get("capabilities"), dict) or not isinstance(client, dict):
             return False  # the SDK says what is wrong
         if not all(isinstance(client.get(key), str) for key in ("name", "version")):
             return False
-        self._state.initialize, self._state.initialize_id = line, ident
+        self._state.initialize, self._state.initialize_id = line, message["id"]
         result = {
             "capabilities": CAPABILITIES,
             "instructions": INSTRUCTIONS,
-            "protocolVersion": requested,
+            "protocolVersion": params["protocolVersion"],
             "serverInfo": {"name": SERVER_NAME, "version": version()},
         }
-        self._result(ident, result)
+        self._result(message["id"], result)
         return True
+
+    def _tools_listed(self) -> list[dict[str, Any]]:
+        if self._tool_list is None:
+            self._tool_list = [listed(tool) for tool in self._listed]
+        return self._tool_list
 
     def _call(self, ident: object, params: Mapping[str, Any]) -> bool:
         name, arguments = params.get("name"), params.get("arguments")
@@ -244,11 +274,34 @@ class Front:
             return False
         if arguments is not None and not isinstance(arguments, dict):
             return False
-        work = self.backend.pools.submit(tool.lane, lambda: tool.call(**(arguments or {})))
+        with self._lock:
+            if ident in self._running:
+                return False  # an id in use: the SDK says so
+            work = self.backend.pools.submit(tool.lane, lambda: tool.call(**(arguments or {})))
+            self._running[ident] = work
         work.add_done_callback(lambda done: self._called(ident, tool.name, done))
         return True
 
+    def _cancel(self, params: object) -> bool:
+        """A client's cancellation of a call the front runs: it does not start if it has
+        not, and its answer is not written (the client reads none, as the protocol says)."""
+        if not isinstance(params, dict):
+            return False
+        ident = params.get("requestId")
+        with self._lock:
+            work = self._running.get(ident)
+            if work is None:
+                return False  # not ours (or answered already): the SDK's to ignore
+            self._cancelled.add(ident)
+        work.cancel()
+        return True
+
     def _called(self, ident: object, name: str, done: Future[ToolAnswer]) -> None:
+        with self._lock:
+            self._running.pop(ident, None)
+            if ident in self._cancelled:
+                self._cancelled.discard(ident)
+                return
         try:
             answer = done.result()
         except ToolError as exc:
@@ -257,10 +310,28 @@ class Front:
             log.exception("tool %r raised an unexpected exception", name)
             answer = ToolAnswer(f"Error executing tool {name}", is_error=True)
         self._result(ident, call_result(answer))
-        self.load_sdk()  # the first answer is out: the SDK loads now
+        self.load_sdk()  # the first answer is out: the SDK loads now, for what may follow
 
     def _result(self, ident: object, result: Mapping[str, Any]) -> None:
         self.wire.write(dumped({"jsonrpc": "2.0", "id": ident, "result": result}))
+
+
+def _message(line: str) -> dict[str, Any] | None:
+    """A JSON-RPC message the front may answer: an object, version 2.0, params an object
+    when given, an id a string or an integer when given; None for anything else."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        return None
+    params = message.get("params")
+    if params is not None and not isinstance(params, dict):
+        return None
+    ident = message.get("id")
+    if "id" in message and (isinstance(ident, bool) or not isinstance(ident, str | int)):
+        return None
+    return message
 
 
 def call_result(answer: ToolAnswer) -> dict[str, Any]:
@@ -358,13 +429,21 @@ def serve_stdio(backend: Backend, tools: list[ToolSpec]) -> None:
 
 
 def serve(
-    wire: Wire, backend: Backend, tools: list[ToolSpec], load: Callable[[], MCPServer[Any]]
+    wire: Wire,
+    backend: Backend,
+    tools: list[ToolSpec],
+    load: Callable[[], MCPServer[Any]],
+    *,
+    calls: bool = True,
+    handed: Callable[[], None] | None = None,
 ) -> SDKStdout | None:
-    """Serve ``tools`` over ``wire`` until its input ends: the front, then the server
-    ``load`` makes (its stdout, None when the input ended first)."""
-    wire.start_reading()
+    """Serve ``tools`` over ``wire`` until its input ends: the front, and the server
+    ``load`` makes (its stdout, None when the input ended before it was needed);
+    ``calls`` and ``handed`` as :class:`Front`'s."""
+    front = Front(wire, backend, tools, load, calls=calls, handed=handed)
     backend.start()
-    handover = Front(wire, backend, tools, load).serve()
+    wire.start_reading(front.take)
+    handover = front.serve()
     if handover is None:  # stdin ended before the SDK was needed
         backend.stop()
         return None

@@ -1,7 +1,8 @@
-"""A warm ``symfuse mcp``'s spawn to first answer, codes alternating (issue 39, item 4).
+"""A warm ``symfuse mcp``: spawn to first answer, and each search's cost (issue 39, items 4, 5).
 
     python tests/bench/mcp_start_bench.py --tree ROOT --source /tmp/before --label before \\
         --source . --label after --runs 20
+    python tests/bench/mcp_start_bench.py --tree ROOT --source ... --latency 300 --runs 5
 
 Each run spawns ``symfuse mcp ROOT`` under the SDK's ``ClientSession`` over stdio on an
 index and ranking structures built once beforehand (``symfuse search`` with the first
@@ -12,6 +13,13 @@ on a shared machine CPU time moves far less than wall time with the load, and th
 alternate run by run (A B A B ...), so both meet the same load. Reported per code: min and
 median of wall and CPU. ``--source`` as in ``small_bench.py`` (a checkout holding
 ``indexer/``, ``ranking/``, ``server/``; none: this environment's code).
+
+``--latency N``: each run instead asks N name queries of a server past its start (the
+first answer given, ``index_status`` saying ``warmed``, the query cache cleared): the names
+of definitions of the tree drawn with a fixed seed, as the SDK's client asks them. Per
+code: p50 and p95 of the calls' wall time and the server's CPU per call (its whole
+process, every thread). The answers of the codes are compared (times aside): a change of
+the MCP layer must leave them as they were.
 """
 
 from __future__ import annotations
@@ -19,18 +27,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from small_bench import Code, make_code
 
 READ_TIMEOUT = 300
+_TIMES = re.compile(r'((?:\\?")?(?:elapsed_ms|index_age_seconds)(?:\\?")?: ?)[0-9.e+-]+')
 
 
 def server_cpu() -> float:
@@ -63,6 +75,47 @@ async def first_answer(code: Code, root: Path, index_dir: Path, query: str) -> t
     return wall, cpu
 
 
+def names_of(root: Path, index_dir: Path, count: int) -> list[str]:
+    """``count`` names of the tree's classes, functions and methods (seed 39)."""
+    from symfuse.indexer.config import IndexConfig
+    from symfuse.indexer.update.workspace import load_index
+
+    index = load_index(IndexConfig(roots=(root,), index_dir=index_dir, progress=False))
+    kinds = ("class", "function", "method")
+    names = sorted(
+        {s.name for s in index.symbols if s.kind.value in kinds and s.name.isidentifier()}
+    )
+    return random.Random(39).sample(names, min(count, len(names)))
+
+
+async def latency(code: Code, root: Path, index_dir: Path, names: list[str]) -> dict[str, Any]:
+    """Wall seconds of each search of ``names`` on a server past its start, the server's
+    CPU over them, and the answers (times blanked)."""
+    params = StdioServerParameters(
+        command=code.command()[0],
+        args=[*code.command()[1:], "mcp", str(root), "--index-dir", str(index_dir)],
+        env=code.env(SYMFUSE_MCP_TOOLS="all"),
+    )
+    async with (
+        stdio_client(params) as (read, write),
+        ClientSession(read, write, read_timeout_seconds=READ_TIMEOUT) as session,
+    ):
+        await session.initialize()
+        await session.call_tool("search", {"query": names[0]})
+        while not (await session.call_tool("index_status", {})).structured_content.get("warmed"):
+            await asyncio.sleep(0.1)
+        await session.call_tool("cache_clear", {})
+        cpu, walls, answers = server_cpu(), [], []
+        for name in names:
+            began = time.perf_counter()
+            result = await session.call_tool("search", {"query": name})
+            walls.append(time.perf_counter() - began)
+            text = result.content[0].text if result.content else ""  # type: ignore[union-attr]
+            answers.append(_TIMES.sub(r"\g<1>0", text))
+        cpu = server_cpu() - cpu
+    return {"walls": sorted(walls), "cpu_ms": cpu / len(names) * 1000, "answers": answers}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tree", type=Path, required=True, help="the repository served")
@@ -71,6 +124,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20, help="runs of each code")
     parser.add_argument("--query", default="Session")
     parser.add_argument("--index-dir", type=Path, help="default: a temporary one")
+    parser.add_argument("--latency", type=int, default=0, metavar="N", help="N name queries")
     args = parser.parse_args()
     root = args.tree.resolve()
     with tempfile.TemporaryDirectory() as tmp:
@@ -83,6 +137,10 @@ def main() -> None:
         index_dir = args.index_dir or scratch / "index"
         build = codes[0].command("search", args.query, str(root), "--index-dir", str(index_dir))
         subprocess.run(build, env=codes[0].env(), check=True, capture_output=True)
+        if args.latency:
+            names = names_of(root, index_dir, args.latency)
+            latencies(codes, root, index_dir, names, args.runs)
+            return
         figures: dict[str, list[tuple[float, float]]] = {code.label: [] for code in codes}
         for run in range(args.runs):
             for code in codes:
@@ -96,6 +154,34 @@ def main() -> None:
             f"  {label}: wall {min(walls):.3f} / {statistics.median(walls):.3f} s, "
             f"cpu {min(cpus):.2f} / {statistics.median(cpus):.2f} s"
         )
+
+
+def latencies(codes: list[Code], root: Path, index_dir: Path, names: list[str], runs: int) -> None:
+    """``--latency``: the runs, codes alternating, then p50 / p95 and CPU per call."""
+    results: dict[str, list[dict[str, Any]]] = {code.label: [] for code in codes}
+    for run in range(runs):
+        for code in codes:
+            found = asyncio.run(latency(code, root, index_dir, names))
+            results[code.label].append(found)
+            walls = found["walls"]
+            print(
+                f"run {run + 1} {code.label}: p50 {statistics.median(walls) * 1000:.2f} ms, "
+                f"p95 {walls[int(0.95 * (len(walls) - 1))] * 1000:.2f} ms, "
+                f"cpu {found['cpu_ms']:.2f} ms a call"
+            )
+    print(f"\n{root.name}, {len(names)} name queries, {runs} runs each (min / median of runs):")
+    for label, found in results.items():
+        p50 = [statistics.median(f["walls"]) * 1000 for f in found]
+        p95 = [f["walls"][int(0.95 * (len(f["walls"]) - 1))] * 1000 for f in found]
+        cpu = [f["cpu_ms"] for f in found]
+        print(
+            f"  {label}: p50 {min(p50):.2f} / {statistics.median(p50):.2f} ms, "
+            f"p95 {min(p95):.2f} / {statistics.median(p95):.2f} ms, "
+            f"cpu {min(cpu):.2f} / {statistics.median(cpu):.2f} ms a call"
+        )
+    first = [found[0]["answers"] for found in results.values()]
+    same = all(answers == first[0] for answers in first)
+    print(f"  answers {'identical' if same else 'DIFFER'} across codes ({len(names)} queries)")
 
 
 if __name__ == "__main__":

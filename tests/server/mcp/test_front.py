@@ -43,7 +43,7 @@ class Session:
     send_to: IO[bytes]
     read_from: IO[bytes]
     release: threading.Event = field(default_factory=threading.Event)  # let the SDK load
-    loaded: threading.Event = field(default_factory=threading.Event)
+    loaded: threading.Event = field(default_factory=threading.Event)  # it has the wire
     stdout: list[SDKStdout | None] = field(default_factory=list)
 
     def send(self, message: dict[str, Any]) -> None:
@@ -56,7 +56,9 @@ class Session:
 
 
 @contextmanager
-def session(workspace: Workspace, tools: str = "default") -> Iterator[Session]:
+def session(
+    workspace: Workspace, tools: str = "default", *, calls: bool = True
+) -> Iterator[Session]:
     client_out, server_in = os.pipe()
     server_out, client_in = os.pipe()
     config = workspace.config()
@@ -66,12 +68,10 @@ def session(workspace: Workspace, tools: str = "default") -> Iterator[Session]:
 
     def load() -> Any:
         assert talk.release.wait(SAFETY)
-        server = sdk_server(backend, specs)
-        talk.loaded.set()  # the queue holds it next: lines sent from now on are the SDK's
-        return server
+        return sdk_server(backend, specs)
 
     def run() -> None:
-        talk.stdout.append(serve(wire, backend, specs, load))
+        talk.stdout.append(serve(wire, backend, specs, load, calls=calls, handed=talk.loaded.set))
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -113,7 +113,7 @@ ASKED = [
 
 
 def test_the_fronts_answers_are_the_sdks(workspace: Workspace) -> None:
-    with session(workspace, tools="all") as talk:
+    with session(workspace, tools="all", calls=False) as talk:
         front_init = talk.answer(INITIALIZE)
         talk.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         by_front = [timeless(talk.answer(message)) for message in ASKED]
@@ -134,16 +134,19 @@ def test_the_fronts_answers_are_the_sdks(workspace: Workspace) -> None:
     assert stdout.dropped == front_init  # the SDK's own answer, dropped
 
 
-def test_what_the_front_leaves_to_the_sdk_is_answered_in_order(workspace: Workspace) -> None:
+def test_the_front_keeps_the_calls_and_the_sdk_answers_the_rest(workspace: Workspace) -> None:
     with session(workspace, tools="all") as talk:
         talk.answer(INITIALIZE)
         talk.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        talk.send({"jsonrpc": "2.0", "id": 1, "method": "resources/list"})  # the SDK's
-        talk.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})  # after it, so the SDK's too
+        talk.send({"jsonrpc": "2.0", "id": 1, "method": "resources/list"})  # the SDK's: loads it
+        assert json.loads(talk.answer(ASKED[0])) == {"jsonrpc": "2.0", "id": 2, "result": {}}
         talk.release.set()
-        first, second = talk.read_from.readline(), talk.read_from.readline()
-    assert json.loads(first) == {"jsonrpc": "2.0", "id": 1, "result": {"resources": []}}
-    assert json.loads(second) == {"jsonrpc": "2.0", "id": 2, "result": {}}
+        assert json.loads(talk.read_from.readline())["result"] == {"resources": []}
+        assert talk.loaded.wait(SAFETY)
+        after = json.loads(talk.answer(ASKED[2]))  # a call once the SDK has the wire
+        prompts = json.loads(talk.answer({"jsonrpc": "2.0", "id": 11, "method": "prompts/list"}))
+    assert "checkout" in after["result"]["content"][0]["text"]
+    assert prompts["result"] == {"prompts": []}
 
 
 def test_an_initialize_the_sdk_would_refuse_is_the_sdks(workspace: Workspace) -> None:
