@@ -25,6 +25,9 @@ from symfuse.ranking.text import paths
 USAGE_KINDS = tuple(k.value for k in RefKind)
 MAX_LIMIT = 10_000
 MAX_SHOWN_TARGETS = 20
+# the files past the page named in ``by_file``: those with the most usages left (FastAPI's
+# 1,580 usages span 700 files, whose counts alone filled an agent's 2,000-token page)
+MAX_SHOWN_FILES = 20
 
 
 def _limits(limit: int, offset: int) -> None:
@@ -77,7 +80,8 @@ class UsagesResult(Record):
     """A page of usages, sure links and the files that matter first (:func:`_relevance`),
     then line and column. ``by_kind`` counts before the kind filter; ``by_file`` counts,
     per file, the usages past the page (so a budget-cut answer still says where the
-    rest are).
+    rest are): the ``MAX_SHOWN_FILES`` files with the most of them, ``other_files``
+    the number of files past those.
 
     Shown with the first ``MAX_SHOWN_TARGETS`` targets. One flat page: the front ends
     group it by file when asked (``symfuse.server.common.present``).
@@ -96,6 +100,7 @@ class UsagesResult(Record):
     by_file: dict[str, int] = field(
         default_factory=dict, metadata=shown(omit=lambda r: not r.truncated)
     )
+    other_files: int = field(default=0, metadata=shown(omit=lambda r: not r.other_files))
     # usages linked less surely than ``min_confidence``, left out of the page
     unresolved: int = field(default=0, metadata=shown(omit=lambda r: not r.unresolved))
 
@@ -160,6 +165,8 @@ def find_usages(
         found = [u for u in found if u.kind in wanted or u.kind == DECLARATION]
     found = _relevance(found, {t.file for t in targets})
     page = tuple(found[offset : offset + limit])
+    rest = Counter(u.file for u in found[offset + len(page) :])
+    shown_files = dict(rest.most_common(MAX_SHOWN_FILES))
     return UsagesResult(
         targets=tuple(targets),
         usages=page,
@@ -168,7 +175,8 @@ def find_usages(
         limit=limit,
         truncated=offset + len(page) < len(found),
         by_kind=by_kind,
-        by_file=dict(Counter(u.file for u in found[offset + len(page) :])),
+        by_file=shown_files,
+        other_files=len(rest) - len(shown_files),
         unresolved=unresolved,
     )
 
