@@ -194,9 +194,10 @@ class Agent:
             if not answer:
                 return found
             found += answer.get(rows, [])
-            if not answer.get("truncated") or answer.get("next_offset") is None:
+            following = answer.get("next_offset")
+            if not answer.get("truncated") or following is None or following <= offset:
                 return found
-            offset = answer["next_offset"]
+            offset = following
 
     async def definitions(self, name: str) -> list[dict[str, Any]]:
         """Exact-named definitions from ``search``, best first."""
