@@ -47,3 +47,14 @@ def test_the_file_named_after_it_then_the_others_then_legacy(index: Index) -> No
         "server/helpers.py",
         "legacy/router.py",
     ]
+
+
+def test_a_type_comes_before_a_function_of_its_name(index: Index) -> None:
+    # the function is called more (PageRank), but the bare name reaches the class too
+    assert first_files(index, "Query", 2) == ["web/params.py", "web/param_functions.py"]
+
+
+def test_a_module_function_comes_before_a_method_of_its_name(index: Index) -> None:
+    # Session.patch is the more linked, and Session.patch is how to ask for it
+    assert first_files(index, "patch", 2) == ["web/api.py", "web/sessions.py"]
+    assert first_files(index, "Session.patch", 1) == ["web/sessions.py"]

@@ -14,7 +14,12 @@ order is, most significant first:
 4. a definition with a body before a declaration of it: an interface's or a trait's
    method (Go's ``Handler.ServeHTTP`` after ``Engine.ServeHTTP``), a C prototype;
 5. a definition in a file named after it (``client.py``, ``Router.swift``) first;
-6. the identity channel's order: name length, then PageRank (``Model`` is
+6. a type before a free routine, and a free routine before a member or a value: the
+   bare name reaches a type or a module's function as written, a method only through
+   its owner (``Query`` is FastAPI's class ``Query``, not the function of that name;
+   ``patch`` is requests' ``api.patch``, not ``Session.patch``, which ``Session.patch``
+   asks for);
+7. the identity channel's order: name length, then PageRank (``Model`` is
    django.db.models.Model, the most linked definition, not one of Django's many
    test-local ``class Model``).
 
@@ -37,18 +42,20 @@ from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.search_request import Channel, IncludeTests, SearchRequest
 from symfuse.ranking.search.filters import SymbolRoles
 
-# Steps of the key, most significant last: the identity rank stays below STEM_STEP (ranks
-# are int32).
-STEM_STEP = 1 << 31
-DECLARED_STEP = 1 << 32
-OLDER_STEP = 1 << 33
-ALIAS_STEP = 1 << 34
-SIDE_STEP = 1 << 35
+# Steps of the key, most significant last: the identity rank stays below KIND_STEP (ranks
+# are int32), and the kind's two steps below STEM_STEP.
+KIND_STEP = 1 << 31
+STEM_STEP = 1 << 33
+DECLARED_STEP = 1 << 34
+OLDER_STEP = 1 << 35
+ALIAS_STEP = 1 << 36
+SIDE_STEP = 1 << 37
 _DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
 _VERSION = re.compile(r"^v(\d+)$")
 _STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
 _BINDS_AN_IMPORT = re.compile(r"=\s*(?:await\s+)?(?:require|import)\s*\(")
 _VALUE_KINDS = frozenset({Kind.VARIABLE, Kind.CONSTANT})
+_FREE_ROUTINES = frozenset({Kind.FUNCTION, Kind.MACRO})
 
 
 def sides_lower(request: SearchRequest, query: str) -> bool:
@@ -101,7 +108,7 @@ def declares_only(symbol: Symbol) -> bool:
 
 
 def _places(symbols: Sequence[Symbol], positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Steps 3 to 5 of the order for the namesakes at ``positions``."""
+    """Steps 3 to 6 of the order for the namesakes at ``positions``."""
     chosen = [symbols[int(p)] for p in positions.tolist()]
     versions = [_version(s.file) for s in chosen]
     newest = max(versions)
@@ -114,7 +121,25 @@ def _places(symbols: Sequence[Symbol], positions: npt.NDArray[np.int64]) -> npt.
             keys[i] += DECLARED_STEP
         if not _named_after(symbol):
             keys[i] += STEM_STEP
-    return keys
+    return keys + _kind_steps(chosen)
+
+
+def _kind_steps(chosen: Sequence[Symbol]) -> npt.NDArray[np.int64]:
+    """Step 6, among definitions of one name only (a traceback's frames, each named
+    otherwise, keep their order): a step per kind rank above the name's best."""
+    ranks = [_kind_rank(s.kind) for s in chosen]
+    best: dict[str, int] = {}
+    for symbol, rank in zip(chosen, ranks, strict=True):
+        best[symbol.name] = min(rank, best.get(symbol.name, rank))
+    steps = [rank - best[s.name] for s, rank in zip(chosen, ranks, strict=True)]
+    return np.asarray(steps, dtype=np.int64) * KIND_STEP
+
+
+def _kind_rank(kind: Kind) -> int:
+    """0 for a type, 1 for a free routine, 2 for the rest (members, values)."""
+    if kind in Kind.TYPES:
+        return 0
+    return 1 if kind in _FREE_ROUTINES else 2
 
 
 def _version(path: str) -> int:
