@@ -15,6 +15,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.analysis import dead_conventions as conventions
 from symfuse.ranking.analysis import dead_evidence as evidence
+from symfuse.ranking.analysis import python_api
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.inheritance import inheritance
 from symfuse.ranking.text import paths
@@ -274,7 +275,7 @@ class Judge:
 
     def _public_doubts(self, symbol: Symbol) -> list[Doubt]:
         """Signs of a library's public API: re-exported by a barrel, exported Go names,
-        Rust ``pub`` items."""
+        Rust ``pub`` items, public names of a Python distribution's packages."""
         found: list[Doubt] = []
         barrel = evidence.reexported_files(self.index).get(symbol.file)
         hidden = barrel is None or self._base(symbol)[0] == PRIVATE
@@ -288,8 +289,9 @@ class Judge:
         lines = paths.read_lines(self.index, symbol.file)
         above = "\n".join(lines[max(0, symbol.line - 4) : symbol.line - 1])
         public = conventions.public_api(symbol, lines[0] if lines else "", above)
-        if public is not None:
-            found.append(Doubt(conventions.PUBLIC_API, public, used_by_design=True))
+        shipped = python_api.public_api(self.index, symbol)
+        for reason in (r for r in (public, shipped) if r is not None):
+            found.append(Doubt(conventions.PUBLIC_API, reason, used_by_design=True))
         return found
 
     def _attributes(self, symbol: Symbol) -> set[str]:
