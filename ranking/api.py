@@ -65,6 +65,8 @@ if TYPE_CHECKING:
         load_histories,
     )
     from symfuse.ranking.history.tree_at import repository_for, snapshot
+    from symfuse.ranking.prepared.build import prepare_shared
+    from symfuse.ranking.prepared.shared import ShardParts, SharedModels
     from symfuse.ranking.search.cancel import ShouldStop, Stopped, checkpoint, stoppable
     from symfuse.ranking.search.cold_start import early_answer, names_answer
     from symfuse.ranking.search.details import FileOutline, OutlineNode, SymbolDetail
@@ -145,6 +147,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "CorpusStats": (f"{_R}.shards.global_stats", "CorpusStats"),
     "stats_of": (f"{_R}.shards.global_stats", "stats_of"),
     "with_stats": (f"{_R}.shards.global_stats", "with_stats"),
+    "ShardParts": (f"{_R}.prepared.shared", "ShardParts"),
+    "SharedModels": (f"{_R}.prepared.shared", "SharedModels"),
+    "prepare_shared": (f"{_R}.prepared.build", "prepare_shared"),
     "ShardPart": (f"{_R}.shards.part", "ShardPart"),
     "shard_part": (f"{_R}.shards.part", "shard_part"),
 }
@@ -189,6 +194,8 @@ __all__ = [
     "SearchResponse",
     "SemanticMode",
     "ShardPart",
+    "ShardParts",
+    "SharedModels",
     "ShouldStop",
     "Stopped",
     "SymbolDetail",
@@ -219,6 +226,7 @@ __all__ = [
     "names_answer",
     "names_table",
     "prepare",
+    "prepare_shared",
     "repository_for",
     "search",
     "selected",

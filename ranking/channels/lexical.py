@@ -291,6 +291,21 @@ class LexicalIndex:
         return rows
 
 
+SCORE_BITS = 16  # of mantissa a BM25F score is ranked by (see settled)
+
+
+def settled(scores: npt.NDArray[np.float64], bits: int = SCORE_BITS) -> npt.NDArray[np.float64]:
+    """``scores`` rounded to ``bits`` bits of mantissa (a relative step of about 1.5e-5):
+    the head's counts are stored as float32, so two documents of equal counts can score a
+    few 1e-8 apart when their rows were normalized by different lengths (a repository's
+    shard re-weighs its rows by the global statistics; one combined index normalized them
+    at once): equal to this precision they tie, and ties go by position, as they do for
+    exactly equal scores."""
+    mantissa, exponent = np.frexp(scores)
+    out: npt.NDArray[np.float64] = np.ldexp(np.round(mantissa * 2.0**bits) / 2.0**bits, exponent)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class LexicalResult:
     ranking: Ranking
@@ -308,6 +323,7 @@ def rank(
     at most ``limit``."""
     terms = QueryTerms.parse(query)
     scores, matched_all = index.scores(terms, weighting)
+    scores = settled(scores)
     if mask is not None:
         scores = np.where(mask, scores, 0.0)
         matched_all &= mask

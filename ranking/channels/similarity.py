@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from symfuse.ranking.channels.documents import Documents
 from symfuse.ranking.channels.lexical import LexicalIndex, QueryTerms
+from symfuse.ranking.channels.parts import WordPart, joined_parts, term_union
 from symfuse.ranking.channels.tfidf import Tfidf
 from symfuse.ranking.channels.topk import Ranking, top_k_of
 from symfuse.ranking.prepared.quantized import Quantized
@@ -239,27 +240,39 @@ class WordModel:
     ) -> WordModel:
         """Word vectors of ``documents``' sequences; the document frequencies (which words
         are learnt, what they weigh) over the documents ``counted`` marks (all: None)."""
-        tf = documents.tf
-        vocabulary_size = tf.shape[1]
-        n_docs = max(tf.shape[0], 1)
-        if counted is not None and not counted.all():
-            tf = tf[np.flatnonzero(counted)]
-            n_docs = max(tf.shape[0], 1)
-        df = np.bincount(tf.indices, minlength=vocabulary_size)
+        return cls.learned([WordPart.of(documents, counted)], dimensions, stamps)
+
+    @classmethod
+    def learned(
+        cls,
+        parts: Sequence[WordPart],
+        dimensions: int = DIMENSIONS,
+        stamps: frozenset[str] = frozenset(),
+    ) -> WordModel:
+        """Word vectors of several corpora as of one: their documents one after another
+        (the training sample is every k-th symbol of them all, the document frequencies
+        their sums), over the union of their vocabularies (:func:`term_union`), so that
+        one combined index and its repositories' shards learn the same model."""
+        terms, maps = term_union([p.terms for p in parts])
+        vocabulary_size = len(terms)
+        df = np.zeros(vocabulary_size, dtype=np.int64)
+        for part, mapped in zip(parts, maps, strict=True):
+            np.add.at(df, mapped[: part.df.shape[0]], part.df)
+        n_docs = max(sum(p.documents for p in parts), 1)
         kept = np.flatnonzero(df >= MIN_DF)  # words seen once have no distribution to learn
         if kept.shape[0] > MAX_TERMS:
             kept = np.sort(kept[np.argsort(-df[kept], kind="stable")[:MAX_TERMS]])
-        sample = training_sample(documents.sequence, documents.starts)
+        sequence, starts = joined_parts(parts, maps)
+        sample = training_sample(sequence, starts)
         u, s = randomized_svd(ppmi(cooccurrence(*sample, vocabulary_size, kept)), dimensions)
         vectors = (u * s**EIGENVALUE_WEIGHT).astype(np.float32)
         used = np.flatnonzero(np.abs(vectors).sum(axis=1) > 0)  # words with a context
-        terms = documents.vocabulary
         idf = np.log(n_docs / np.maximum(df[kept[used]], 1.0))
         return cls(
             term_ids={terms[int(kept[r])]: i for i, r in enumerate(used)},
             vectors=np.ascontiguousarray(vectors[used]),
             idf=idf.astype(np.float64),
-            symbols=int(documents.head.shape[0]),
+            symbols=sum(int(p.starts.shape[0]) - 1 for p in parts),
             stamps=stamps,
             version=next(_versions),
         )

@@ -29,13 +29,14 @@ evenly spaced documented definitions when there are more.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking.channels.lexical import FILLER
+from symfuse.ranking.channels.parts import term_union
 from symfuse.ranking.channels.tokens import STOPWORDS, text_tokens
 from symfuse.ranking.prepared.columns import Columns, narrow_ids
 
@@ -115,6 +116,9 @@ class Translation:
     table: Columns
     code: CodeRows
     background: npt.NDArray[np.float32]
+    # words of a table learned over many corpora that this one's vocabulary lacks, with
+    # the ids past it that the table and background give them (:class:`SharedTable`)
+    extra: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, table: sparse.csc_matrix, texts: Texts) -> Translation:
@@ -159,9 +163,69 @@ class Translation:
         return np.where(rows[at] == tokens, values[at].astype(np.float64), 0.0)
 
 
-def query_ids(query: str, term_ids: Mapping[str, int]) -> list[int]:
-    """The term ids of ``query``'s content words that the vocabulary knows."""
-    found = (term_ids.get(w) for w in content_words(query))
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
+class SharedTable:
+    """A table learned over many corpora (:func:`learned`) and their code and doc token
+    counts summed, by term: what a repository's shard scores with, so that its
+    definitions score as one combined index's do."""
+
+    terms: Sequence[str]
+    table: sparse.csc_matrix  # over ``terms``
+    totals: npt.NDArray[np.float64]  # per term: code and doc tokens of every corpus
+
+    @staticmethod
+    def totals_of(texts: Texts) -> npt.NDArray[np.float64]:
+        """One corpus's code and doc token counts per term id (what ``totals`` sums)."""
+        code, doc = np.asarray(texts.code.sum(axis=0)).ravel(), texts.doc.sum(axis=0)
+        doc = np.asarray(doc).ravel()
+        width = max(code.shape[0], doc.shape[0])
+        out = np.zeros(width)
+        out[: code.shape[0]] += code
+        out[: doc.shape[0]] += doc
+        return out
+
+    def translation(self, texts: Texts, vocabulary: Sequence[str]) -> Translation:
+        """The table and background in ``vocabulary``'s ids (``texts`` its generation's
+        counts): the table's words it lacks get ids past it (:attr:`Translation.extra`)."""
+        from scipy import sparse
+
+        width = texts.code.shape[1]
+        own = {t: i for i, t in enumerate(vocabulary[:width])}
+        extra: dict[str, int] = {}
+        coo = sparse.coo_matrix(self.table)
+        for g in np.unique(coo.col).tolist():
+            term = self.terms[g]
+            if term not in own:
+                extra[term] = width + len(extra)
+        ids = np.fromiter(
+            (own.get(t, extra.get(t, -1)) for t in self.terms), np.int64, len(self.terms)
+        )
+        rows, cols = ids[coo.row], ids[coo.col]
+        keep = (rows >= 0) & (rows < width)
+        size = width + len(extra)
+        table = sparse.csc_matrix(
+            (coo.data[keep], (rows[keep], cols[keep])), shape=(size, size), dtype=np.float32
+        )
+        total = np.zeros(size)
+        known = ids >= 0
+        total[ids[known]] = self.totals[known]
+        seen = int(np.count_nonzero(self.totals)) + 1
+        background = (total + 0.5) / (self.totals.sum() + 0.5 * seen)
+        return Translation(
+            Columns.of(table.sorted_indices()),
+            CodeRows.of(texts.code),
+            background.astype(np.float32),
+            extra,
+        )
+
+
+def query_ids(
+    query: str, term_ids: Mapping[str, int], extra: Mapping[str, int] | None = None
+) -> list[int]:
+    """The term ids of ``query``'s content words that the vocabulary knows (or, failing
+    it, a shared table's ``extra`` words)."""
+    more = extra or {}
+    found = (term_ids.get(w, more.get(w)) for w in content_words(query))
     return [i for i in found if i is not None]
 
 
@@ -191,26 +255,81 @@ class Texts:
         return cls(names, _code_counts(names, body), _without(doc, stop))
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
+class PairPart:
+    """One corpus's share of what the table learns from: its documented definitions'
+    code, name and doc word counts, in its own term ids (a shard writes its own; one index
+    is one part, or one per root)."""
+
+    terms: Sequence[str]  # the part's vocabulary, by id
+    names: sparse.csr_matrix  # per pair: name, fqn and signature tokens
+    code: sparse.csr_matrix  # per pair: those and the body's
+    doc: sparse.csr_matrix  # per pair: doc words, stop words out
+
+    @classmethod
+    def of(
+        cls,
+        texts: Texts,
+        terms: Sequence[str],
+        counted: npt.NDArray[np.bool_] | None = None,
+        rows: tuple[int, int] | None = None,
+    ) -> PairPart:
+        """The definitions of ``texts``' rows (start, stop; all: None) that have both doc
+        words and code, of those ``counted`` marks."""
+        start, stop = rows if rows is not None else (0, texts.code.shape[0])
+        doc, code = texts.doc[start:stop], texts.code[start:stop]
+        both = (np.diff(doc.indptr) > 0) & (np.diff(code.indptr) > 0)
+        if counted is not None:
+            both &= counted[start:stop]
+        have = np.flatnonzero(both)
+        return cls(terms, texts.names[start:stop][have], code[have], doc[have])
+
+
 def train(texts: Texts, counted: npt.NDArray[np.bool_] | None = None) -> sparse.csc_matrix:
     """``P(doc word | code token)`` (terms x terms, CSC) after :data:`ITERATIONS` EM rounds
     over the definitions that have both doc words and code (of those ``counted`` marks)."""
+    terms = range(texts.code.shape[1])  # one part: its own ids (no union to make)
+    return learned([PairPart.of(texts, cast(Sequence[str], terms), counted)])[1]
+
+
+def learned(parts: Sequence[PairPart]) -> tuple[list[str], sparse.csc_matrix]:
+    """The table of several corpora as of one, over the union of their vocabularies
+    (:func:`~symfuse.ranking.channels.parts.term_union`): their documented definitions
+    one after another, the training budget's evenly spaced pairs among them all, so that
+    one combined index and its repositories' shards learn the same table."""
     from scipy import sparse
 
-    names, code, doc = texts.names, texts.code, texts.doc
-    width = code.shape[1]
-    both = (np.diff(doc.indptr) > 0) & (np.diff(code.indptr) > 0)
-    have = np.flatnonzero(both if counted is None else both & counted)
-    kept = _kept_tokens(code[have], names[have], width)
-    words = sparse.csr_matrix(doc[have])
+    terms, maps = term_union([p.terms for p in parts])
+    width = len(terms)
+    names = _stacked([p.names for p in parts], maps, width)
+    code = _stacked([p.code for p in parts], maps, width)
+    words = _stacked([p.doc for p in parts], maps, width)
+    kept = _kept_tokens(code, names, width)
     per_pair = np.diff(words.indptr) * np.diff(kept.indptr)
     total = int(per_pair.sum())
     if total > TRAINING_ENTRIES:  # evenly spaced pairs, as many as the budget holds
-        count = have.shape[0] * TRAINING_ENTRIES // total
-        chosen = np.unique(np.arange(count) * have.shape[0] // count)
+        pairs = words.shape[0]
+        count = pairs * TRAINING_ENTRIES // total
+        chosen = np.unique(np.arange(count) * pairs // count)
         kept, words = kept[chosen], words[chosen]
     if not words.nnz:  # nothing documented: nothing learned
-        return sparse.csc_matrix((width, width), dtype=np.float32)
-    return _em(words, kept, width)
+        return terms, sparse.csc_matrix((width, width), dtype=np.float32)
+    return terms, _em(words, kept, width)
+
+
+def _stacked(
+    parts: Sequence[sparse.csr_matrix], maps: Sequence[npt.NDArray[np.int64]], width: int
+) -> sparse.csr_matrix:
+    """The parts' rows one after another, their columns mapped into the union's ids."""
+    from scipy import sparse
+
+    if len(parts) == 1 and maps[0].shape[0] == width:
+        return sparse.csr_matrix(parts[0], shape=(parts[0].shape[0], width))
+    rows = [
+        sparse.csr_matrix((m.data, mapped[m.indices], m.indptr), shape=(m.shape[0], width))
+        for m, mapped in zip(map(sparse.csr_matrix, parts), maps, strict=True)
+    ]
+    return sparse.csr_matrix(sparse.vstack(rows, format="csr"))
 
 
 def _code_counts(names: sparse.csr_matrix, body: sparse.csr_matrix) -> sparse.csr_matrix:

@@ -38,6 +38,7 @@ from symfuse.ranking.prepared.joined import restore_exact
 from symfuse.ranking.prepared.per_index import drop, per_index
 from symfuse.ranking.prepared.persist import restore, save
 from symfuse.ranking.prepared.ranking_file import SETTINGS, newest
+from symfuse.ranking.prepared.shared import SharedModels
 from symfuse.ranking.prepared.structures import Prepared
 
 log = logging.getLogger(__name__)
@@ -92,10 +93,13 @@ def corpus_of(index: Index) -> Corpus:
     return per_index(index, PreparedCache).corpus
 
 
-def prepare(index: Index, directory: Path | None = None) -> Prepared:
-    """The precomputed ranking structures of ``index`` (cached; persisted in ``directory``)."""
+def prepare(index: Index, directory: Path | None = None, *, path_prefix: str = "") -> Prepared:
+    """The precomputed ranking structures of ``index`` (cached; persisted in ``directory``).
+    ``path_prefix``: a repository's shard's ``alias/``, before its files' paths in their
+    documents, as one index of many roots names them (:attr:`.corpus.Corpus.prefix`)."""
     path = None if directory is None else directory / f"ranking-{index.generation}.npz"
     cache = per_index(index, PreparedCache)
+    cache.corpus.prefix = path_prefix
     found = cache.cached(index)
     built = False
     if found is None:
@@ -135,6 +139,19 @@ def _make(index: Index, corpus: Corpus, directory: Path | None) -> Prepared:
 def has_stored(directory: Path) -> bool:
     """Whether ``directory`` holds a ranking file (a warm start reads it rather than build)."""
     return newest(directory) is not None
+
+
+def prepare_shared(
+    index: Index, directory: Path, models: SharedModels, *, path_prefix: str = ""
+) -> Prepared:
+    """The structures of a shard's ``index`` scoring with the ``models`` learned over every
+    shard (:mod:`.shared`): its stored pieces read from ``directory``, its symbols embedded
+    again and its translation table mapped; not cached, not saved (the shard's own file
+    keeps its own models). ``path_prefix``: as :func:`prepare`'s."""
+    corpus = Corpus()
+    corpus.shared, corpus.prefix = models, path_prefix
+    restore(corpus, directory)
+    return corpus.update(index, fingerprint(index), time.perf_counter())
 
 
 def build(index: Index, *, model: WordModel | None = None) -> Prepared:

@@ -18,6 +18,7 @@ out (:class:`Prepared`) is immutable, so readers never wait for a build.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import threading
@@ -29,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.model import EdgeKind
+from symfuse.indexer.model import EdgeKind, Kind, Symbol
 from symfuse.ranking.channels.documents import (
     Documents,
     concatenate,
@@ -41,8 +42,15 @@ from symfuse.ranking.channels.identity import NameForms, NameTable
 from symfuse.ranking.channels.inherited_docs import call_docs, inherited, with_inherited
 from symfuse.ranking.channels.lexical import LexicalIndex
 from symfuse.ranking.channels.similarity import RepositoryEmbedder, WordModel
-from symfuse.ranking.channels.translation import Texts, Translation, stop_ids, train
+from symfuse.ranking.channels.translation import Texts, Translation, stop_ids
 from symfuse.ranking.prepared.blas import one_blas_thread
+from symfuse.ranking.prepared.shared import (
+    RootRows,
+    SharedModels,
+    root_rows,
+    translation_table,
+    word_model,
+)
 from symfuse.ranking.prepared.sparse_rows import VALUES, Rows, Vocabulary
 from symfuse.ranking.prepared.structures import FilePiece, Prepared
 from symfuse.ranking.prepared.tokenize_pool import (
@@ -64,9 +72,12 @@ RETRAIN_SHARE = 0.10  # retrain the word vectors once this share of symbols chan
 EMBED_ALL_SHARE = 0.5  # with this share of files new to the model, embed all in one product
 
 
-def file_stamp(entry: FileEntry) -> str:
-    """What a file's piece depends on: its content digest and what was extracted from it."""
+def file_stamp(entry: FileEntry, prefix: str = "") -> str:
+    """What a file's piece depends on: its content digest and what was extracted from it
+    (and the path ``prefix`` its documents are written under, when there is one)."""
     digest = hashlib.blake2b(digest_size=16)
+    if prefix:
+        digest.update(f"{prefix}\0".encode())
     digest.update(f"{entry.path}\0{entry.stamp.digest}\0{len(entry.refs_blob)}\0".encode())
     for s in entry.symbols:
         digest.update(
@@ -107,6 +118,11 @@ class Corpus:
         self.vectors: dict[str, tuple[int, npt.NDArray[np.float32]]] = {}  # stamp -> (model, v)
         self.tokenized = 0  # files tokenized over the corpus's life (tests count it)
         self.loaded = False  # restored from disk and not yet used for a build
+        # a shard's: the models learned over every shard, used instead of its own
+        self.shared: SharedModels | None = None
+        # a shard's: its files as one index of many roots names them (``alias/``), so
+        # that their documents' path words are that index's
+        self.prefix = ""
 
     # --- per file ----------------------------------------------------------------------
 
@@ -114,13 +130,13 @@ class Corpus:
         known = self.stamps.get(key)
         if known is not None and known[0] is entry:
             return known[1]
-        stamp = file_stamp(entry)
+        stamp = file_stamp(entry, self.prefix)
         self.stamps[key] = (entry, stamp)
         return stamp
 
     def piece(self, index: Index, key: str, entry: FileEntry, stamp: str) -> FilePiece:
         """Tokenize one file (its text read from disk when it still matches the index)."""
-        symbols = entry.symbols
+        symbols = self._keyed(entry.symbols)
         source = read_source(index, key) if symbols else None
         bodies = (
             definition_bodies(symbols, source) if source is not None else reference_bodies(entry)
@@ -137,7 +153,9 @@ class Corpus:
         if not workers:
             return {key: self.piece(index, key, entry, stamp) for key, entry, stamp in todo}
         jobs = [
-            FileJob(index.abs_path(key), entry.stamp.digest, stamp, tuple(entry.symbols))
+            FileJob(
+                index.abs_path(key), entry.stamp.digest, stamp, tuple(self._keyed(entry.symbols))
+            )
             for key, entry, stamp in todo
         ]
         made: dict[str, FilePiece] = {}
@@ -148,6 +166,19 @@ class Corpus:
                 self.tokenized += 1
                 made[key] = rebase(local, self.vocabulary, self.trigram_vocabulary)
         return made
+
+    def _keyed(self, symbols: Sequence[Symbol]) -> Sequence[Symbol]:
+        """``symbols`` with their files behind :attr:`prefix` (as they are without one), and
+        a file unit's qualified name, which is its file's key."""
+        prefix = self.prefix
+        if not prefix:
+            return symbols
+        return [
+            dataclasses.replace(
+                s, file=prefix + s.file, fqn=prefix + s.fqn if s.kind in Kind.UNITS else s.fqn
+            )
+            for s in symbols
+        ]
 
     # --- a generation ------------------------------------------------------------------
 
@@ -170,8 +201,9 @@ class Corpus:
         documents = concatenate([p.text for p in ordered], self.vocabulary)
         filters = FilterTable.of([p.filters for p in ordered])
         counted = ~filters.unit_rows  # statistics are the definitions' (see units.py)
-        retrained = self._train(ordered, documents, model, counted)
-        translation = self._translation(documents, retrained, counted)
+        roots = root_rows(index, list(self.pieces), ordered)
+        retrained = self._train(ordered, documents, model, counted, roots)
+        translation = self._translation(documents, retrained, counted, roots)
         vectors = self._vectors(ordered, documents.tf)
         extra, heirs = self._borrowed_words(index, documents)
         documents = with_inherited(documents, extra)
@@ -232,29 +264,39 @@ class Corpus:
         documents: Documents,
         model: WordModel | None,
         counted: npt.NDArray[np.bool_],
+        roots: Sequence[RootRows],
     ) -> bool:
-        """Use ``model``; or, with none, train word vectors when the corpus has none yet or
-        moved more than :data:`RETRAIN_SHARE` since. Whether it trained."""
+        """Use ``model`` (or the shared one); or, with none, train word vectors when the
+        corpus has none yet or moved more than :data:`RETRAIN_SHARE` since, one part per
+        root (:mod:`.shared`). Whether it trained."""
+        model = model if model is not None or self.shared is None else self.shared.word
         if model is not None:
             self._use(model)
             return False
         if self.model is None or self._drift(pieces) > RETRAIN_SHARE:
             stamps = frozenset(p.stamp for p in pieces)
-            self._use(WordModel.train(documents, stamps=stamps, counted=counted))
+            self._use(word_model(documents, counted, roots, stamps))
             return True
         return False
 
     def _translation(
-        self, documents: Documents, retrained: bool, counted: npt.NDArray[np.bool_]
+        self,
+        documents: Documents,
+        retrained: bool,
+        counted: npt.NDArray[np.bool_],
+        roots: Sequence[RootRows],
     ) -> Translation | None:
         """This generation's translation model: the table trained again whenever the word
-        vectors were (or when there is none yet), the code rows made anew."""
+        vectors were (or when there is none yet), the code rows made anew; a shard's
+        from the shared table."""
         names, doc = documents.names, documents.doc
         if names is None or doc is None:
             return None
         texts = Texts.of(names, documents.body, doc, stop_ids(documents.term_ids))
+        if self.shared is not None:
+            return self.shared.table.translation(texts, documents.vocabulary)
         if self.table is None or retrained:
-            self.table = train(texts, counted)
+            self.table = translation_table(texts, documents.vocabulary, counted, roots)
         return Translation.of(self.table, texts)
 
     def _borrowed_words(

@@ -7,10 +7,10 @@ differently from the same symbols inside a combined index. What each depends on:
   document frequency ``df`` (either field), the head's average length (its length
   normalization is applied at build time) and the body's average length;
 - similarity (:mod:`.similarity`): the TF-IDF half weighs by ``ln(N / df)`` over the
-  similarity counts and L2-normalizes each row; the word-vector half is a PPMI-SVD
-  model *learned* on each corpus, which no statistic turns into the combined
-  corpus's model: it stays the shard's own (its cosine is bounded in 0..1, so the
-  scores are on one scale, but not equal to the combined index's);
+  similarity counts and L2-normalizes each row; the word-vector half (and the prose
+  re-ranking's translation table) is a model *learned* from a corpus, which no
+  statistic turns into the combined corpus's: it is learned once over every shard's
+  training parts, as the combined index learns it (:mod:`symfuse.ranking.prepared.shared`);
 - structural and the identity channel's tie-break (PageRank, :mod:`symfuse.indexer.link.pagerank`):
   for repositories that do not reference each other a shard's ranks are the combined
   ranks times one factor (:func:`pagerank_scale`), which depends on every shard's
@@ -42,7 +42,8 @@ from symfuse.ranking.channels.similarity import RepositoryEmbedder
 from symfuse.ranking.prepared.columns import Columns
 from symfuse.ranking.prepared.structures import Prepared
 
-STATS_FORMAT = 3  # 2: documents count definitions, not file units; 3: pagerank_weight
+STATS_FORMAT = 4  # 2: documents count definitions, not file units; 3: pagerank_weight;
+# 4: shards also offer their training parts (ranking.prepared.shared): rebuilt to write them
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +97,7 @@ def stats_of(prepared: Prepared, edges: Edges | None = None) -> CorpusStats:
     lexical = lexical_stats(prepared.lexical, ~units)
     embedder = prepared.similarity
     terms = _columns(embedder.term_ids, embedder.tfidf.shape[1])
-    counts = _df_of_idf(embedder.idf, lexical.documents)
+    counts = _df_of(embedder.tfidf.tf(), ~units)
     similarity_df = {t: int(counts[c]) for t, c in terms.items() if counts[c]}
     weight = 0.0 if edges is None else pagerank_weight(prepared.pagerank, units, edges)
     return dataclasses.replace(lexical, similarity_df=similarity_df, pagerank_weight=weight)
@@ -174,9 +175,14 @@ def _columns(term_ids: Mapping[str, int], width: int) -> dict[str, int]:
     return {t: c for t, c in term_ids.items() if c < width}
 
 
-def _df_of_idf(weights: npt.NDArray[np.float64], n_docs: int) -> npt.NDArray[np.int64]:
-    """The document frequencies behind ``idf = ln(N / max(df, 1))`` (rounded back)."""
-    return np.rint(max(n_docs, 1) / np.exp(weights)).astype(np.int64)
+def _df_of(tf: sparse.csr_matrix, counted: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Each column's document frequency over the rows ``counted`` marks (read from the
+    counts: a term only file units hold has none, which its idf, ``ln(N / max(df, 1))``,
+    would give back as 1)."""
+    rows = sparse.csr_matrix(tf)[np.flatnonzero(counted)]
+    rows.sum_duplicates()
+    rows.eliminate_zeros()
+    return np.bincount(rows.indices, minlength=tf.shape[1]).astype(np.int64)
 
 
 def head_lengths(
@@ -263,14 +269,14 @@ def lexical_with(
 
 def _similarity(embedder: RepositoryEmbedder, stats: CorpusStats) -> RepositoryEmbedder:
     """The TF-IDF half weighted by the global idf: each row ``ln(1 + tf) * idf`` is
-    L2-normalized again with the global idf in place of its own, which gives the row the
-    combined corpus has (entries whose own idf is 0, a word in every symbol, stay 0). The
-    word-vector half is left as learned (module docstring)."""
+    L2-normalized again with the global idf in place of its own (the rows keep their raw
+    counts), which gives the row the combined corpus has, a word in every symbol of the
+    shard too (its own idf is 0, the combined corpus's is not: the shard's alias, which
+    every path of it holds). The word-vector half is the shared model's (module docstring)."""
     tfidf = embedder.tfidf
     width = tfidf.shape[1]
     wanted = np.zeros(width, dtype=np.float64)
     for term, col in _columns(embedder.term_ids, width).items():
         count = stats.similarity_df.get(term, 0)
         wanted[col] = np.log(max(stats.documents, 1) / max(count, 1))
-    weighed = np.where(tfidf.idf > 0, wanted, 0.0)
-    return dataclasses.replace(embedder, tfidf=tfidf.reweighted(weighed), idf=wanted)
+    return dataclasses.replace(embedder, tfidf=tfidf.reweighted(wanted), idf=wanted)

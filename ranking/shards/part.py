@@ -161,8 +161,9 @@ def _ranked_part(
     symbols = tuple(index.symbols[int(p)] for p in candidates)
     translated = None
     if PLANS[shape].reranked and prepared.translation is not None:
-        ids = query_ids(query, prepared.lexical.term_ids)
-        translated = prepared.translation.scores(ids, candidates)
+        translation = prepared.translation
+        ids = query_ids(query, prepared.lexical.term_ids, translation.extra)
+        translated = translation.scores(ids, candidates)
     return ShardPart(
         symbols=symbols,
         pagerank=prepared.pagerank[candidates],

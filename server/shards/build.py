@@ -22,8 +22,10 @@ from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.files.discover import DiscoveryConfig
 from symfuse.indexer.store.atomic import atomic_write
 from symfuse.server.shards.manifest import (
+    GLOBAL_MODELS,
     GLOBAL_STATS,
     INDEX,
+    PARTS,
     STATS,
     ShardManifest,
     Source,
@@ -107,7 +109,7 @@ def shard_config(
 def build_one(job: BuildJob) -> ShardBuilt:
     """Index one repository into its shard (a Dask task); failures come back as values."""
     from symfuse.indexer.update.workspace import update_index
-    from symfuse.ranking.api import prepare, stats_of
+    from symfuse.ranking.api import ShardParts, prepare, stats_of
 
     started = time.perf_counter()
     directory = shard_dir(Path(job.out), job.alias)
@@ -116,9 +118,11 @@ def build_one(job: BuildJob) -> ShardBuilt:
             raise FileNotFoundError(f"the repository root {job.root} is not a directory")
         config = shard_config(directory, job.alias, job.root, job.jobs, job.chosen)
         index, report = update_index(config)
-        prepared = prepare(index, config.store.directory)  # ranking structures, in the shard
+        # ranking structures, in the shard, its paths' words as one index of many roots has them
+        prepared = prepare(index, config.store.directory, path_prefix=f"{job.alias}/")
         edges = (index.edges.src, index.edges.dst)  # the graph's, for PageRank's figure
         atomic_write(directory / STATS, stats_of(prepared, edges).to_bytes())
+        ShardParts.of(prepared).save(directory / PARTS)  # for the shared models
         atomic_write(directory / NAMES, names_bytes(s.name for s in index.symbols))
         seconds = time.perf_counter() - started
         counts = {k: v for k, v in report.counts.items() if isinstance(v, int | dict)}
@@ -151,6 +155,7 @@ def plan(
             existing = None
         folder = shard_dir(out, alias)
         has_stats = _readable_stats(folder) and (folder / NAMES).is_file()
+        has_stats = has_stats and (folder / PARTS).is_file()
         if existing is not None and existing.up_to_date(root, source, chosen) and has_stats:
             current.append(alias)
         else:
@@ -196,6 +201,7 @@ def build_shards(
         for result in _on_cluster(client, todo):
             results.append(result)
             _tell(report, result, results, total)
+    write_global_models(out)  # before the statistics, whose change the holders watch
     write_global_stats(out)
     write_name_table(out, {read_manifest(d).alias: d for d in shard_dirs(out)})
     return results
@@ -212,6 +218,23 @@ def write_global_stats(out: Path) -> None:
         if (d / STATS).is_file()
     ]
     atomic_write(out / GLOBAL_STATS, CorpusStats.merged(parts).to_bytes())
+
+
+def write_global_models(out: Path) -> None:
+    """The word vectors and translation table learned over every shard's parts, in the
+    order of their aliases (as one index of those roots orders its files), into ``out``
+    (:mod:`symfuse.ranking.prepared.shared`)."""
+    from symfuse.ranking.api import ShardParts, SharedModels
+
+    folders = sorted(
+        (d for d in shard_dirs(out) if (d / PARTS).is_file()),
+        key=lambda d: f"{read_manifest(d).alias}/",
+    )
+    if not folders:
+        return
+    parts = [ShardParts.load(d / PARTS) for d in folders]
+    models = SharedModels.learned(parts)
+    models.save(out / GLOBAL_MODELS)
 
 
 def _tell(report: Report | None, result: ShardBuilt, done: list[ShardBuilt], total: int) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import IndexCorrupt, SymfuseError
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
@@ -28,6 +29,7 @@ from symfuse.ranking.query.intent import is_path_shaped
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchMode, SearchRequest
 from symfuse.server.shards.manifest import (
+    GLOBAL_MODELS,
     GLOBAL_STATS,
     INDEX,
     MANIFEST,
@@ -140,7 +142,6 @@ class ShardHolder:
 
     def _load(self, stamp: Stamp) -> Loaded:
         from symfuse.indexer.update.workspace import load_index
-        from symfuse.ranking.api import prepare
         from symfuse.server.shards.build import shard_config
 
         try:
@@ -153,21 +154,36 @@ class ShardHolder:
         index = load_index(config)
         if index is None:
             raise ShardUnavailable(f"the index of shard {manifest.alias} is missing or corrupt")
-        prepared = prepare(index, config.store.directory)
-        return Loaded(stamp, manifest, index, self._global(prepared))
+        return Loaded(
+            stamp, manifest, index, self._global(self._prepared(index, config, manifest.alias))
+        )
 
     def _reweighed(self, loaded: Loaded, stamp: Stamp) -> Loaded:
         """``loaded`` scoring by the global statistics now in place: its ranking structures
         read again from its ranking file (they were re-weighed in memory), its index kept."""
-        from symfuse.ranking.api import prepare
         from symfuse.server.shards.build import shard_config
 
         manifest = loaded.manifest
         config = shard_config(
             self.directory, manifest.alias, manifest.root, chosen=manifest.discovery
         )
-        prepared = prepare(loaded.index, config.store.directory)
+        prepared = self._prepared(loaded.index, config, manifest.alias)
         return Loaded(stamp, manifest, loaded.index, self._global(prepared))
+
+    def _prepared(self, index: Index, config: IndexConfig, alias: str) -> Prepared:
+        """The shard's ranking structures, scoring with the models learned over every shard
+        when there are some (:mod:`symfuse.ranking.prepared.shared`), else its own."""
+        from symfuse.ranking.api import SharedModels, prepare, prepare_shared
+
+        path = self.directory.parent / GLOBAL_MODELS
+        prefix = f"{alias}/"
+        if not path.is_file():
+            return prepare(index, config.store.directory, path_prefix=prefix)
+        try:
+            models = SharedModels.load(path)
+        except (OSError, ValueError, KeyError) as exc:
+            raise ShardUnavailable(f"the shared models cannot be read: {exc}") from exc
+        return prepare_shared(index, config.store.directory, models, path_prefix=prefix)
 
     def _global(self, prepared: Prepared) -> Prepared:
         """``prepared`` scoring as part of every shard (the global statistics written at

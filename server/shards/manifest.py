@@ -27,6 +27,8 @@ MANIFEST = "shard.json"
 INDEX = "index"
 STATS = "stats.msgpack"  # a shard's corpus statistics, beside its manifest
 GLOBAL_STATS = "global-stats.msgpack"  # every shard's summed, in the shard directory
+PARTS = "training.npz"  # a shard's share of the models' training data, beside its manifest
+GLOBAL_MODELS = "global-models.npz"  # the models learned over every shard's parts
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv"})
 
 
