@@ -33,6 +33,7 @@ from symfuse.indexer.model import Kind, Symbol
 HOOK = 0.1  # a framework or the language's interfaces call it by name
 PUBLIC_API = 0.45  # public API of a library: below the default threshold (0.5)
 
+_PDM_HOOK = re.compile(r"pdm_build_\w+$")
 _GO_TEST_ENTRY = re.compile(r"(Test|Benchmark|Example|Fuzz)([A-Z0-9_].*)?")
 
 # Methods of well-known Go interfaces, with the interface a caller reaches them through.
@@ -316,6 +317,8 @@ def framework_hook(symbol: Symbol, exported: bool) -> str | None:
         return f"{symbol.name}: Java serialization calls it by name"
     if symbol.language == "csharp" and re.search(r"\boverride\b", symbol.signature):
         return ANNOTATIONS["Override"]
+    if _PDM_HOOK.match(symbol.name) and symbol.file.rsplit("/", 1)[-1] == "pdm_build.py":
+        return f"{symbol.name} in pdm_build.py: a build hook PDM's backend calls by name"
     if symbol.language in _SCRIPTS and exported and symbol.parent is None:
         if _NEXT_ROUTE_FILE.search(symbol.file):
             return "an export of a Next.js route file: the framework calls it"

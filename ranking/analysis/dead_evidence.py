@@ -16,6 +16,9 @@ a deleted function that was needed, while a missed one costs nothing.
   (``getattr(obj, "name")``, a dotted path in a settings file, a template); names
   written as strings, and strings that build names (``"visit_" + kind``).
 - :func:`exported_names`: the names listed in any ``__all__``.
+- :func:`configured_modules`: the Python modules a configuration file names by path or
+  dotted name (``hooks: [scripts/mkdocs_hooks.py]`` in mkdocs.yml): the tool loads them
+  and calls their functions by name.
 - :func:`reexported_files`: the JavaScript/TypeScript modules a barrel file re-exports
   whole (``export * from "./api"``): what they export is the package's public API.
 """
@@ -292,6 +295,45 @@ def _text_files(root: str) -> Iterator[str]:
         for name in files:
             if os.path.splitext(name)[1].lower() in TEXT_SUFFIXES:
                 yield os.path.join(folder, name)
+
+
+_CONFIG_SUFFIXES = frozenset({".yml", ".yaml", ".toml", ".cfg", ".ini", ".json"})
+_PATH_WORD = re.compile(r"[\w./-]+\.py\b")
+_DOTTED_WORD = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")
+
+
+def configured_modules(index: Index) -> dict[str, str]:
+    """Python file -> the configuration file (its name) that names it by path or module."""
+    return index.derived("dead code: configured modules", lambda: _configured(index))
+
+
+def _configured(index: Index) -> dict[str, str]:
+    named: dict[str, str] = {}  # a path or a dotted name -> the file naming it
+    for root in index.roots.values():
+        for path in _text_files(root):
+            if os.path.splitext(path)[1].lower() not in _CONFIG_SUFFIXES:
+                continue
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text = f.read(MAX_TEXT_BYTES)
+            except OSError:
+                continue
+            where = os.path.relpath(path, root)
+            for word in _PATH_WORD.findall(text):  # as written, or from the file's folder
+                beside = os.path.normpath(os.path.join(os.path.dirname(path), word))
+                named.setdefault(os.path.relpath(beside, root), where)
+                named.setdefault(os.path.normpath(word), where)
+            for word in _DOTTED_WORD.findall(text):
+                named.setdefault(word, where)
+    found: dict[str, str] = {}
+    for key, entry in index.files.items():
+        if entry.language != "python":
+            continue
+        module = entry.rel.removesuffix(".py").replace("/", ".")
+        config = named.get(entry.rel) or named.get(module)
+        if config is not None:
+            found[key] = config
+    return found
 
 
 def exported_names(index: Index) -> frozenset[str]:

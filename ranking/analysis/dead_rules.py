@@ -240,7 +240,7 @@ class Judge:
         hook = hook or conventions.rust_trait_impl(symbol, self._rust_impls(symbol.file))
         runtime = self._attributes(symbol) & conventions.RUST_RUNTIME_ATTRIBUTES.keys()
         hook = hook or (conventions.RUST_RUNTIME_ATTRIBUTES[min(runtime)] if runtime else None)
-        hook = hook or self._literal_member(symbol)
+        hook = hook or self._literal_member(symbol) or self._configured(symbol)
         if hook is not None:
             found.append(Doubt(conventions.HOOK, hook, used_by_design=True))
         elif names & PROPERTIES:
@@ -272,6 +272,13 @@ class Judge:
         found.extend(self._public_doubts(symbol))
         found.extend(self._text_doubts(symbol))
         return found
+
+    def _configured(self, symbol: Symbol) -> str | None:
+        """A function of a module a configuration file names (mkdocs.yml's hooks)."""
+        if symbol.parent is not None or symbol.kind is not Kind.FUNCTION:
+            return None
+        where = evidence.configured_modules(self.index).get(symbol.file)
+        return f"its module is named in {where}: loaded and called by name" if where else None
 
     def _public_doubts(self, symbol: Symbol) -> list[Doubt]:
         """Signs of a library's public API: re-exported by a barrel, exported Go names,

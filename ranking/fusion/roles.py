@@ -31,7 +31,10 @@ _TEST_DIRS = frozenset(
     {"tests", "__tests__", "spec", "specs", "testdata", "test-data", "testing_utils", "e2e"}
 )
 _FIXTURE_DIRS = frozenset({"fixtures", "__fixtures__", "__mocks__", "mocks", "testdata"})
-_EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "demo", "demos"})
+# docs_src: the code a documentation site includes (FastAPI, Typer, SQLModel)
+_EXAMPLE_DIRS = frozenset(
+    {"examples", "example", "samples", "sample", "demo", "demos", "docs_src", "doc_src"}
+)
 _BENCH_DIRS = frozenset({"benchmarks", "benchmark", "benches", "bench", "perf"})
 _VENDOR_DIRS = frozenset(
     {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "third-party", "deps"}

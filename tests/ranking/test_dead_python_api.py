@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from symfuse.ranking.analysis.dead_code import DeadCodeScope, dead_code
 from symfuse.ranking.analysis.dead_conventions import PUBLIC_API
 from symfuse.ranking.analysis.dead_rules import PRIVATE_REASON
 from tests.support.dead import dead
@@ -74,3 +75,31 @@ def test_without_a_distribution_unused_public_names_are_dead(tmp_path: Path) -> 
     found = dead(index_of_tree(tmp_path, tree({})))
     assert found[("src/shop/utils.py", "dict_to_sequence")][0] >= 0.5
     assert found[("src/shop/utils.py", "get_connection")][0] >= 0.5
+
+
+def test_tools_that_load_a_module_by_its_path_call_its_functions(tmp_path: Path) -> None:
+    index = index_of_tree(
+        tmp_path,
+        tree(
+            {
+                "docs/en/mkdocs.yml": "site_name: Shop\nhooks:\n  - ../../scripts/hooks.py\n",
+                "scripts/hooks.py": "def on_config(config):\n    return config\n",
+                "pdm_build.py": "def pdm_build_initialize(context):\n    context.x = 1\n",
+            }
+        ),
+    )
+    everything = dead(index, 0.0)
+    assert everything[("scripts/hooks.py", "on_config")][1].endswith(
+        "its module is named in docs/en/mkdocs.yml: loaded and called by name"
+    )
+    pdm = everything[("pdm_build.py", "pdm_build_initialize")]
+    assert "a build hook PDM's backend calls" in pdm[1]
+    assert ("scripts/release.py", "helper_never_called") in dead(index)  # named by nothing
+
+
+def test_documentation_sources_are_examples_left_out_by_default(tmp_path: Path) -> None:
+    files = tree({"docs_src/first_steps/tutorial001.py": "def say_hi(name):\n    return name\n"})
+    index = index_of_tree(tmp_path, files)
+    default = dead_code(index, DeadCodeScope(), limit=1000)
+    assert "say_hi" not in {d.symbol.name for d in default.items}
+    assert ("docs_src/first_steps/tutorial001.py", "say_hi") in dead(index)  # tests included
