@@ -167,6 +167,7 @@ class Front:
         self._lock = threading.Lock()  # the SDK's load, the calls in flight
         self._loading = False
         self._loaded: MCPServer[Any] | None = None
+        self._failed: BaseException | None = None  # what loading the SDK raised
         self._running: dict[object, Future[ToolAnswer]] = {}  # calls in flight, by id
         self._cancelled: set[object] = set()  # ... whose answer nobody reads any more
 
@@ -179,6 +180,8 @@ class Front:
             if item is None:
                 return None
             if item is _LOADED:
+                if self._failed is not None:
+                    raise self._failed
                 state = self._state
                 replay = [state.initialize] if state.initialize is not None else []
                 assert self._loaded is not None
@@ -200,7 +203,10 @@ class Front:
         threading.Thread(target=self._load_sdk, name="symfuse-mcp-sdk", daemon=True).start()
 
     def _load_sdk(self) -> None:
-        self._loaded = self._load()
+        try:
+            self._loaded = self._load()
+        except BaseException as exc:  # the server stops with it, as when it loaded first
+            self._failed = exc
         with self._lock:  # lines read from now on come after _LOADED on the queue
             self._state.handed = True
             self.wire.lines.put(_LOADED)
@@ -443,7 +449,11 @@ def serve(
     front = Front(wire, backend, tools, load, calls=calls, handed=handed)
     backend.start()
     wire.start_reading(front.take)
-    handover = front.serve()
+    try:
+        handover = front.serve()
+    except BaseException:  # the SDK did not load (or an interrupt): nothing serves on
+        backend.stop()
+        raise
     if handover is None:  # stdin ended before the SDK was needed
         backend.stop()
         return None

@@ -45,6 +45,8 @@ class Session:
     release: threading.Event = field(default_factory=threading.Event)  # let the SDK load
     loaded: threading.Event = field(default_factory=threading.Event)  # it has the wire
     stdout: list[SDKStdout | None] = field(default_factory=list)
+    failed: list[BaseException] = field(default_factory=list)
+    ended: threading.Event = field(default_factory=threading.Event)  # serve() returned
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_to.write((json.dumps(message) + "\n").encode())
@@ -57,7 +59,11 @@ class Session:
 
 @contextmanager
 def session(
-    workspace: Workspace, tools: str = "default", *, calls: bool = True
+    workspace: Workspace,
+    tools: str = "default",
+    *,
+    calls: bool = True,
+    broken: bool = False,
 ) -> Iterator[Session]:
     client_out, server_in = os.pipe()
     server_out, client_in = os.pipe()
@@ -68,10 +74,18 @@ def session(
 
     def load() -> Any:
         assert talk.release.wait(SAFETY)
+        if broken:
+            raise ImportError("no mcp")
         return sdk_server(backend, specs)
 
     def run() -> None:
-        talk.stdout.append(serve(wire, backend, specs, load, calls=calls, handed=talk.loaded.set))
+        try:
+            talk.stdout.append(
+                serve(wire, backend, specs, load, calls=calls, handed=talk.loaded.set)
+            )
+        except ImportError as exc:
+            talk.failed.append(exc)
+        talk.ended.set()
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -164,6 +178,15 @@ def test_a_session_that_ends_before_any_call_leaves_cleanly(workspace: Workspace
     (stdout,) = talk.stdout
     assert stdout is None
     assert not talk.loaded.is_set()  # the SDK was never needed
+
+
+def test_a_server_whose_sdk_fails_to_load_stops_with_the_error(workspace: Workspace) -> None:
+    with session(workspace, broken=True) as talk:
+        talk.answer(INITIALIZE)
+        talk.send({"jsonrpc": "2.0", "id": 1, "method": "resources/list"})  # the SDK's
+        talk.release.set()
+        assert talk.ended.wait(SAFETY)  # serve() stopped, with the error
+    assert [str(exc) for exc in talk.failed] == ["no mcp"]
 
 
 def test_the_front_answers_only_the_sdks_handshake_versions() -> None:
