@@ -360,20 +360,37 @@ def _report(
 
 
 def _dead_code(rows: list[dict[str, Any]], roots: dict[str, Path]) -> None:
-    """Each name reported dead, with the lines of the tree that hold the name as a word."""
+    """Each name reported dead, with the lines of the tree that hold the name as a word;
+    then P5 scored against a grep-checked truth: a name is dead when ``git grep -w``
+    finds it on one line of the tree (its definition), whoever names it (sverklo's truth
+    or symfuse's answer)."""
     print()
     print("P5 (dead code) reported names, with the tree's lines holding the name (git grep -w):")
-    seen: set[str] = set()
+    checked: dict[str, set[str]] = {}
     for row in rows:
         task = row["task"]
-        if task["category"] != "P5" or task["dataset"] in seen:
+        dataset = task["dataset"]
+        if task["category"] != "P5" or dataset in checked:
             continue
-        seen.add(task["dataset"])
         expected = set(task["expected"]["names"])
+        counts = {
+            n: _occurrences(roots[dataset], n) for n in expected | set(row["prediction"]["names"])
+        }
+        checked[dataset] = {n for n, count in counts.items() if count == 1}
         for name in row["prediction"]["names"]:
-            count = _occurrences(roots[task["dataset"]], name)
             mark = "expected" if name in expected else "not expected"
-            print(f"  {task['dataset']} {name}: {count} lines ({mark})")
+            print(f"  {dataset} {name}: {counts[name]} lines ({mark})")
+        for name in sorted(expected - set(row["prediction"]["names"])):
+            print(f"  {dataset} {name}: {counts[name]} lines (expected, not reported)")
+    scores = []
+    for row in rows:
+        task = row["task"]
+        if task["category"] == "P5":
+            got = set(row["prediction"]["names"])
+            dead = checked[task["dataset"]]
+            scores.append(f1(*set_score(got, dead, set())))
+    mean = sum(scores) / len(scores) if scores else 0.0
+    print(f"P5 against the grep-checked truth: F1 {mean:.3f} over {len(scores)} tasks")
 
 
 def _occurrences(root: Path, name: str) -> int:
