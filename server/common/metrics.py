@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 FILE_NAME = "metrics.sqlite3"
 MAX_ROWS = 50_000  # about 3 MB; past it the oldest rows are dropped
 _TRIM_EVERY = 500  # rows written between two trims (a trim is one DELETE)
+BATCH_SECONDS = 1.0  # how long a server's recorded row may wait to be written with others
 _BUSY_TIMEOUT = 2.0  # seconds a write waits for another process's transaction
 
 _SCHEMA = """
@@ -111,6 +112,7 @@ class MetricsStore:
         self._since_trim = 0
         self._queued: deque[tuple[object, ...]] = deque()  # taken out under the lock only
         self._wake = threading.Event()
+        self._closing = threading.Event()
         self._writer: threading.Thread | None = None
         self._closed = False
 
@@ -136,13 +138,21 @@ class MetricsStore:
                 target=self._write_in_background, name="symfuse-metrics", daemon=True
             )
             self._writer.start()
-        self._wake.set()
+        if not self._wake.is_set():  # the writer is not already on its way
+            self._wake.set()
 
     def _write_in_background(self) -> None:
+        """Write the queued rows together, at most :data:`BATCH_SECONDS` after the first:
+        a row a query, each in a transaction of its own, cost the server more CPU than
+        the rest of the query's bookkeeping (a reader of :meth:`records` writes the queue
+        first, so it misses nothing)."""
         while not self._closed:
             self._wake.wait()
+            self._closing.wait(BATCH_SECONDS)  # rows coming meanwhile join this write
             self._wake.clear()
             with self._lock:
+                if self._closed:
+                    return  # close() wrote the queue
                 self._write_queued()
 
     def _write_queued(self) -> None:
@@ -208,6 +218,7 @@ class MetricsStore:
     def close(self) -> None:
         """Write what is queued, stop the writer and close the file."""
         self._closed = True
+        self._closing.set()
         self._wake.set()
         with self._lock:
             self._write_queued()
