@@ -58,3 +58,8 @@ def test_a_module_function_comes_before_a_method_of_its_name(index: Index) -> No
     # Session.patch is the more linked, and Session.patch is how to ask for it
     assert first_files(index, "patch", 2) == ["web/api.py", "web/sessions.py"]
     assert first_files(index, "Session.patch", 1) == ["web/sessions.py"]
+
+
+def test_a_type_built_on_a_base_of_its_name_comes_first(index: Index) -> None:
+    # the base is the more linked; the subclass is the one a package exports over it
+    assert first_files(index, "Blueprint", 2) == ["web/blueprints.py", "web/sansio/blueprints.py"]

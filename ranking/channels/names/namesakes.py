@@ -18,7 +18,8 @@ order is, most significant first:
    bare name reaches a type or a module's function as written, a method only through
    its owner (``Query`` is FastAPI's class ``Query``, not the function of that name;
    ``patch`` is requests' ``api.patch``, not ``Session.patch``, which ``Session.patch``
-   asks for);
+   asks for); first of all a type built on a base of its own name, the layer a package
+   exports over it (flask's ``Blueprint(SansioBlueprint)`` over ``sansio.Blueprint``);
 7. the identity channel's order: name length, then PageRank (``Model`` is
    django.db.models.Model, the most linked definition, not one of Django's many
    test-local ``class Model``).
@@ -127,7 +128,7 @@ def _places(symbols: Sequence[Symbol], positions: npt.NDArray[np.int64]) -> npt.
 def _kind_steps(chosen: Sequence[Symbol]) -> npt.NDArray[np.int64]:
     """Step 6, among definitions of one name only (a traceback's frames, each named
     otherwise, keep their order): a step per kind rank above the name's best."""
-    ranks = [_kind_rank(s.kind) for s in chosen]
+    ranks = [_kind_rank(s) for s in chosen]
     best: dict[str, int] = {}
     for symbol, rank in zip(chosen, ranks, strict=True):
         best[symbol.name] = min(rank, best.get(symbol.name, rank))
@@ -135,11 +136,19 @@ def _kind_steps(chosen: Sequence[Symbol]) -> npt.NDArray[np.int64]:
     return np.asarray(steps, dtype=np.int64) * KIND_STEP
 
 
-def _kind_rank(kind: Kind) -> int:
-    """0 for a type, 1 for a free routine, 2 for the rest (members, values)."""
-    if kind in Kind.TYPES:
-        return 0
-    return 1 if kind in _FREE_ROUTINES else 2
+def _kind_rank(symbol: Symbol) -> int:
+    """0 for a type over a base of its name, 1 for another type, 2 for a free routine,
+    3 for the rest (members, values)."""
+    if symbol.kind in Kind.TYPES:
+        return 0 if any(_names_it(base, symbol.name) for base in symbol.extends) else 1
+    return 2 if symbol.kind in _FREE_ROUTINES else 3
+
+
+def _names_it(base: str, name: str) -> bool:
+    """Whether a base as written is a class named ``name``: ``sansio.Blueprint``, or an
+    alias made of a prefix and the name (``SansioBlueprint``, ``BaseSession``)."""
+    last = base.rsplit(".", 1)[-1].split("[", 1)[0].split("<", 1)[0]
+    return last == name or (last.endswith(name) and last[: -len(name)][:1].isupper())
 
 
 def _version(path: str) -> int:
