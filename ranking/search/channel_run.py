@@ -57,6 +57,7 @@ class ChannelRun:
     near_typo: bool = False  # fuzzy ran for names one edit away, though something matched
     and_matches: int = 0  # the lexical ranking's first ones hold every required term
     spelled: bool = False  # the query's words spell names that exist: they lead (guard)
+    known: int = 0  # the identity ranking's first ones, put first by names_lead
 
 
 def run_channels(
@@ -304,6 +305,8 @@ def identity_first(prepared: Prepared, run: ChannelRun, known: npt.NDArray[np.in
     re-ranks the others' candidates, made again over them)."""
     identity = run.rankings.get(Channel.IDENTITY, Ranking.empty())
     rest = ~np.isin(identity.positions, known)
+    # the ones put first before and not again now still lead the rest
+    first = len(known) + int(rest[: run.known].sum())
     top = float(identity.scores.max()) if len(identity) else 1.0
     rankings = dict(run.rankings)
     rankings[Channel.IDENTITY] = Ranking(
@@ -314,7 +317,7 @@ def identity_first(prepared: Prepared, run: ChannelRun, known: npt.NDArray[np.in
     if Channel.STRUCTURAL in rankings:  # it re-ranks the other channels' candidates
         lists = [r.positions for c, r in rankings.items() if c is not Channel.STRUCTURAL]
         rankings[Channel.STRUCTURAL] = structural.rank(prepared.pagerank, np.concatenate(lists))
-    return replace(run, rankings=rankings)
+    return replace(run, rankings=rankings, known=first)
 
 
 def truncated(run: ChannelRun, pagerank: npt.NDArray[np.float64], depth: int) -> ChannelRun:

@@ -123,7 +123,9 @@ def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchRes
         if found:
             rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))
     tiers = _joined([p.tiers for p in parts], np.int8)
-    run = ChannelRun(rankings, tiers, weights, decision.auto, decision.near)
+    # words that spell a name of any shard spell one of the combined index's
+    spelled = any(p.spelled for p in parts)
+    run = ChannelRun(rankings, tiers, weights, decision.auto, decision.near, spelled=spelled)
     ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at], _translated(parts))
     matched = sum(p.matched for p in parts)
     return fused_answer(ranked, request, query, shape, run, matched, base)

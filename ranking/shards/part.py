@@ -73,6 +73,7 @@ class ShardPart:
     translated: npt.NDArray[np.float64] | None = None  # prose: the re-ranking's evidence
     scoped: bool = True  # drill: the scope is in this shard
     listing: Listing | None = None  # get, flat, an empty drill: hits listed (.listing)
+    spelled: bool = False  # the query's words spell names of this shard (the guard's)
 
     @property
     def found(self) -> bool:
@@ -145,7 +146,8 @@ def _ranked_part(
     found = [r.positions for r in lists.values()]
     candidates = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
     levels = plain = np.full(candidates.shape[0], 2 * MatchTier.NONE, dtype=np.int8)
-    if is_identifier_shaped(query) and request.semantic is not SemanticMode.ONLY:
+    named = is_identifier_shaped(query) or run.spelled  # as pipeline._guarded decides
+    if named and request.semantic is not SemanticMode.ONLY:
         edits, lower = request.max_edit_distance, prepared.trigrams.lower
         levels = guard_levels(run, prepared.names, candidates, query, edits, lower)
         still = dataclasses.replace(run, fuzzy_auto=False, near_typo=False)
@@ -180,6 +182,7 @@ def _ranked_part(
         nothing_matched=not len(run.rankings.get(Channel.IDENTITY, ())) and not run.and_matches,
         exact=bool(np.any(run.tiers <= MatchTier.CASE_INSENSITIVE)),
         translated=translated,
+        spelled=run.spelled,
     )
 
 
@@ -202,14 +205,30 @@ def _keys(
         every_term = np.arange(len(ranking)) < run.and_matches
         return np.column_stack([-every_term.astype(np.float64), -scores])
     if channel is Channel.IDENTITY:
-        pagerank = prepared.pagerank[positions]
-        if words:  # prose: the identity channel looked for its words one at a time
-            return np.column_stack([-scores, -pagerank])
-        tier = run.tiers[positions].astype(np.float64)
-        distance = name_distance(prepared.names, query, positions, run.tiers)
-        return np.column_stack([tier, distance.astype(np.float64), -pagerank])
+        return _identity_keys(ranking, run, prepared, query, words)
     if channel is Channel.FUZZY:
         edits = request.max_edit_distance
         near, overlap = fuzzy.tie_keys(prepared.trigrams, query, positions, edits)
         return np.column_stack([-scores, near.astype(np.float64), -overlap])
     return (-scores).reshape(-1, 1)
+
+
+def _identity_keys(
+    ranking: Ranking, run: ChannelRun, prepared: Prepared, query: str, words: bool
+) -> npt.NDArray[np.float64]:
+    """The identity channel's order keys: the names put first (``run.known``: the names a
+    query spells, imports, frames) lead, by tier then PageRank, as names_lead puts them;
+    the rest by tier, name distance and PageRank, or for prose (``words``: it looked for
+    the query's words one at a time) by score then PageRank."""
+    positions, scores = ranking.positions, ranking.scores
+    pagerank = prepared.pagerank[positions]
+    tier = run.tiers[positions].astype(np.float64)
+    first = np.arange(len(ranking)) < run.known
+    if words:
+        rest = [-scores, -pagerank, np.zeros(len(ranking))]
+    else:
+        distance = name_distance(prepared.names, query, positions, run.tiers)
+        rest = [tier, distance.astype(np.float64), -pagerank]
+    lead = [tier, -pagerank, np.zeros(len(ranking))]
+    columns = [np.where(first, a, b) for a, b in zip(lead, rest, strict=True)]
+    return np.column_stack([(~first).astype(np.float64), *columns])

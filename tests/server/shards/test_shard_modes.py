@@ -117,6 +117,18 @@ def test_keywords_over_shards_equal_the_combined_index(
     assert _hits(fleet.search(request)) == _hits(corpus.combined(request))
 
 
+@pytest.mark.parametrize("query", ["render report", "total ledger", "invoice payment"])
+def test_words_that_spell_a_name_lead_over_shards_as_in_the_combined_index(
+    corpus: Corpus, fleet: Fleet, query: str
+) -> None:
+    # the exact-name guard puts the names the words spell (render_report, RenderReport)
+    # first in one index; over shards it must see that some shard's names are spelled
+    request = SearchRequest.from_mapping({"query": query, "semantic": "off"})
+    combined = corpus.combined(request)
+    assert any(i.boost is not None for i in combined.items), "the guard lifted nothing"
+    assert _hits(fleet.search(request)) == _hits(combined)
+
+
 def test_per_repo_returns_every_repository_that_matches(corpus: Corpus, fleet: Fleet) -> None:
     request = SearchRequest.from_mapping(
         {"query": "order", "aggregation_mode": "per_repo", "limit": 6, "semantic": "off"}
