@@ -146,7 +146,7 @@ class MetricsStore:
         a row a query, each in a transaction of its own, cost the server more CPU than
         the rest of the query's bookkeeping (a reader of :meth:`records` writes the queue
         first, so it misses nothing)."""
-        while not self._closed:
+        while True:  # until close(), seen under the lock
             self._wake.wait()
             self._closing.wait(BATCH_SECONDS)  # rows coming meanwhile join this write
             self._wake.clear()
