@@ -128,7 +128,8 @@ class Handover:
 
 @dataclass(slots=True)
 class _State:
-    """What the reading thread knows of the session (only it changes it)."""
+    """What the front knows of the session: the reading thread changes it, but for
+    ``handed``, which the SDK's loader sets (it and ``initialized`` under the front's lock)."""
 
     front: bool | None = None  # the front answers this session (None: its first message)
     initialize: str | None = None  # the client's initialize line, answered
