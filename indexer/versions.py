@@ -34,7 +34,9 @@ from __future__ import annotations
 #     `var x = (T) y` are declarations; Java's `var` is not a type a variable is declared with.
 # 21: Java/C#/Kotlin/C++/TypeScript calls record how many arguments they pass (issue 36).
 # 22: Kotlin parameters and typed variables name their variable (`@alias`): typed receivers.
-EXTRACTOR_VERSION = 22
+# 23: JavaScript/TypeScript CommonJS named imports: `var f = require('./m').f` and
+#     `const { f, g: h } = require('./m')`.
+EXTRACTOR_VERSION = 23
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

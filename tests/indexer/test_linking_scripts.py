@@ -123,6 +123,37 @@ COMMONJS = {
 }
 
 
+NAMED_REQUIRES = {
+    "lib/utils.js": (
+        "exports.compileETag = function (val) {\n  return val;\n};\n"
+        "exports.parse = function (s) {\n  return s;\n};\n"
+        "exports.format = function (s) {\n  return s;\n};\n"
+    ),
+    "lib/app.js": (
+        "var compileETag = require('./utils').compileETag;\n"
+        "const { parse, format: fmt } = require('./utils');\n\n"
+        "function set(val) {\n  return fmt(parse(compileETag(val)));\n}\n"
+        "module.exports = set;\n"
+    ),
+    "other/utils.js": "function parse() {}\n",  # a namesake a bare-name guess could pick
+}
+
+
+def test_commonjs_named_imports_link_to_the_required_exports(tmp_path: Path) -> None:
+    """`var f = require('./m').f` and `const { f, g: h } = require('./m')` import m's
+    exports by name, as `import { f, g as h } from './m'` does: calls reach them."""
+    root = write_tree(tmp_path / "ws", NAMED_REQUIRES)
+    built, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False))
+    calls = {
+        dst: weight
+        for src, dst, kind, weight in built.edges_by_file["lib/app.js"]
+        if src == "lib/app.js::set#function" and kind == EdgeKind.CALLS
+    }
+    for name in ("compileETag", "parse", "format"):
+        assert calls.get(f"lib/utils.js::exports.{name}#function") == 1.0, (name, calls)
+    assert not any(dst.startswith("other/") for dst in calls)
+
+
 def test_calls_through_a_require_alias_link_to_the_required_module(tmp_path: Path) -> None:
     """`var compile = require('./compile'); compile(x)` calls compile.js's function, not
     the local variable `compile` (the alias) nor a namesake elsewhere; a class assigned to

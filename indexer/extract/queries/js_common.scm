@@ -117,3 +117,21 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string (string_fragment) @name))) @reference.import
+; `var etag = require('./utils').compileETag`: a named import of what the module exports
+(variable_declarator
+  name: (identifier) @alias
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string (string_fragment) @qualifier)))
+    property: (property_identifier) @name)
+  (#eq? @_require "require")) @reference.import
+; `const { parse, format: fmt } = require('./url')`: named imports, as `import { ... }`
+(variable_declarator
+  name: (object_pattern
+    [(shorthand_property_identifier_pattern) @name
+     (pair_pattern key: (property_identifier) @name value: (identifier) @alias)])
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string (string_fragment) @qualifier)))
+  (#eq? @_require "require")) @reference.import
