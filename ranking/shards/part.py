@@ -216,19 +216,24 @@ def _keys(
 def _identity_keys(
     ranking: Ranking, run: ChannelRun, prepared: Prepared, query: str, words: bool
 ) -> npt.NDArray[np.float64]:
-    """The identity channel's order keys: the names put first (``run.known``: the names a
-    query spells, imports, frames) lead, by tier then PageRank, as names_lead puts them;
-    the rest by tier, name distance and PageRank, or for prose (``words``: it looked for
-    the query's words one at a time) by score then PageRank."""
+    """The identity channel's order keys: by tier, name distance and PageRank, or for
+    prose (``words``: it looked for the query's words one at a time) by score then
+    PageRank; when the query's words spell names (``run.spelled``), the names put first
+    (``run.known``, by names_lead) lead, by tier then PageRank as they were put there.
+
+    A name query's names put first stay keyed as the others: a qualified name's (and an
+    import path's) are the best fits among each shard's own symbols, which another shard
+    may fit better (``C.__setstate__``), where words spell the same names in any shard."""
     positions, scores = ranking.positions, ranking.scores
     pagerank = prepared.pagerank[positions]
     tier = run.tiers[positions].astype(np.float64)
-    first = np.arange(len(ranking)) < run.known
     if words:
         rest = [-scores, -pagerank, np.zeros(len(ranking))]
     else:
         distance = name_distance(prepared.names, query, positions, run.tiers)
         rest = [tier, distance.astype(np.float64), -pagerank]
+    # (the same columns whether spelled or not: another shard's may be)
+    first = np.arange(len(ranking)) < (run.known if run.spelled else 0)
     lead = [tier, -pagerank, np.zeros(len(ranking))]
     columns = [np.where(first, a, b) for a, b in zip(lead, rest, strict=True)]
     return np.column_stack([(~first).astype(np.float64), *columns])
