@@ -40,24 +40,28 @@ def doc_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
     when few have that name (at most :data:`SAME_NAME_DONORS`): parallel
     implementations (a GDAL and a GEOS ``centroid``, one backend's ``as_sql``)
     do the same thing. Positions in ``symbols``; the first donor in order wins.
+
+    Both are found by name alone, so both stay inside the heir's repository (root), as
+    the linker's name guesses do: one index of many repositories borrows what each
+    repository's own index (its shard) would.
     """
-    documented: dict[str, list[int]] = {}
+    documented: dict[tuple[str, str], list[int]] = {}  # (root, name) -> positions
     undocumented: list[int] = []
-    types: dict[str, list[int]] = {}
+    types: dict[tuple[str, str], list[int]] = {}
     members: dict[str, dict[str, int]] = {}  # parent symbol id -> member name -> position
     callable_kinds, type_kinds = _CALLABLE, _TYPES
     for i, s in enumerate(symbols):
         kind = s.kind
         if kind in callable_kinds:
             if s.doc:
-                documented.setdefault(s.name, []).append(i)
+                documented.setdefault((s.root, s.name), []).append(i)
             else:
                 undocumented.append(i)
             if s.parent:
                 members.setdefault(s.parent, {}).setdefault(s.name, i)
         elif kind in type_kinds:
-            types.setdefault(s.name, []).append(i)
-    heirs = [i for i in undocumented if symbols[i].name in documented]
+            types.setdefault((s.root, s.name), []).append(i)
+    heirs = [i for i in undocumented if (symbols[i].root, symbols[i].name) in documented]
     position = {symbols[t].symbol_id: t for ts in types.values() for t in ts}
     lineage: dict[int, list[int]] = {}  # a type -> its bases, breadth first (made once)
     donors: dict[int, int] = {}
@@ -70,8 +74,9 @@ def doc_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
             if bases is None:
                 bases = lineage[owner] = _bases(symbols, owner, types)
             found = next((m for m in _members_named(symbols, bases, name, members)), None)
-        if found is None and len(documented[name]) <= SAME_NAME_DONORS:
-            found = documented[name][0]
+        same_named = documented[(symbols[i].root, name)]
+        if found is None and len(same_named) <= SAME_NAME_DONORS:
+            found = same_named[0]
         if found is not None:
             donors[i] = found
     return donors
@@ -80,10 +85,14 @@ def doc_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
 AMBIGUOUS_BASE = 8  # a base name shared by more types than this is not followed (as in linking)
 
 
-def _bases(symbols: Sequence[Symbol], owner: int, types: dict[str, list[int]]) -> list[int]:
+def _bases(
+    symbols: Sequence[Symbol], owner: int, types: dict[tuple[str, str], list[int]]
+) -> list[int]:
     """The types ``owner`` extends, nearest first (breadth first; a base by its last name
-    segment, every type of that name unless more than :data:`AMBIGUOUS_BASE` share it:
-    Django's models have hundreds of inner ``Meta`` classes)."""
+    segment, every type of that name in the owner's root unless more than
+    :data:`AMBIGUOUS_BASE` share it: Django's models have hundreds of inner ``Meta``
+    classes)."""
+    root = symbols[owner].root
     seen = {owner}
     order: list[int] = []
     frontier = [owner]
@@ -91,7 +100,7 @@ def _bases(symbols: Sequence[Symbol], owner: int, types: dict[str, list[int]]) -
         following: list[int] = []
         for t in frontier:
             for base in symbols[t].extends:
-                candidates = types.get(base.rsplit(".", 1)[-1], ())
+                candidates = types.get((root, base.rsplit(".", 1)[-1]), ())
                 if len(candidates) > AMBIGUOUS_BASE:
                     continue
                 for b in candidates:

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.channels.translation import Translation
 
 
-FORMAT = 15  # bump with any change to what is stored
+FORMAT = 16  # bump with any change to what is stored
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 

@@ -4,7 +4,8 @@ Two repositories, indexed together as one index of two roots and each alone as i
 shard (its paths behind its alias, as the shards build them): the models learned once
 from the shards' parts are the combined index's, to the last bit, and a shard scoring
 with them gives its definitions the combined index's similarity and translation scores,
-for query words its own vocabulary lacks too.
+for query words its own vocabulary lacks too (and an undocumented function borrows no
+docstring from a same-named one of the other repository, as its shard cannot).
 """
 
 from __future__ import annotations
@@ -59,7 +60,10 @@ REPOS = {
             "        f.write('\\n'.join(lines))\n\n\n"
             "def archive(path):\n"
             "    with open(path) as f:\n"
-            "        return f.read()\n"
+            "        return f.read()\n\n\n"
+            # the other repository documents a read_secret: a name alone lends no words
+            "def read_secret(prompt):\n"
+            "    return input(prompt)\n"
         ),
     },
 }
