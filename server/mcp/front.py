@@ -9,10 +9,11 @@ answers the common path of a session that starts with the handshake: ``initializ
 handshake protocol version), ``ping``, ``tools/list`` and ``tools/call`` of a listed tool
 (and the cancellation of such a call), with the same JSON the SDK's server writes (a test
 holds the two together, answer by answer). Every other message is the SDK's, in order:
-it loads on a thread once the first tool call is answered, or as soon as such a message
-comes, and then serves them, handed the client's ``initialize`` first (its answer, given
-already, is dropped) and the ``initialized`` notification. A session that does not start
-with a handshake the front answers is the SDK's from its first message.
+it loads on a thread when the first such message comes (a session that only searches
+never loads it: neither its import's CPU nor its memory), and then serves them, handed
+the client's ``initialize`` first (its answer, given already, is dropped) and the
+``initialized`` notification. A session that does not start with a handshake the front
+answers is the SDK's from its first message.
 """
 
 from __future__ import annotations
@@ -317,7 +318,6 @@ class Front:
             log.exception("tool %r raised an unexpected exception", name)
             answer = ToolAnswer(f"Error executing tool {name}", is_error=True)
         self._result(ident, call_result(answer))
-        self.load_sdk()  # the first answer is out: the SDK loads now, for what may follow
 
     def _result(self, ident: object, result: Mapping[str, Any]) -> None:
         self.wire.write(dumped({"jsonrpc": "2.0", "id": ident, "result": result}))

@@ -17,9 +17,9 @@ median of wall and CPU. ``--source`` as in ``small_bench.py`` (a checkout holdin
 ``--latency N``: each run instead asks N name queries of a server past its start (the
 first answer given, ``index_status`` saying ``warmed``, the query cache cleared): the names
 of definitions of the tree drawn with a fixed seed, as the SDK's client asks them. Per
-code: p50 and p95 of the calls' wall time and the server's CPU per call (its whole
-process, every thread). The answers of the codes are compared (times aside): a change of
-the MCP layer must leave them as they were.
+code: p50 and p95 of the calls' wall time, the server's CPU per call (its whole
+process, every thread) and its RSS after them. The answers of the codes are compared
+(times aside): a change of the MCP layer must leave them as they were.
 """
 
 from __future__ import annotations
@@ -45,13 +45,26 @@ READ_TIMEOUT = 300
 _TIMES = re.compile(r'((?:\\?")?(?:elapsed_ms|index_age_seconds)(?:\\?")?: ?)[0-9.e+-]+')
 
 
-def server_cpu() -> float:
-    """User + sys seconds of the ``symfuse mcp`` this process spawned (its newest child)."""
+def _server() -> str:
+    """The pid of the ``symfuse mcp`` this process spawned (its newest child)."""
     found = subprocess.run(
         ["pgrep", "-n", "-P", str(os.getpid())], capture_output=True, text=True, check=False
     )
-    fields = Path(f"/proc/{found.stdout.strip()}/stat").read_text().rsplit(")", 1)[1].split()
+    return found.stdout.strip()
+
+
+def server_cpu() -> float:
+    """User + sys seconds of the ``symfuse mcp`` this process spawned."""
+    fields = Path(f"/proc/{_server()}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_rss() -> float:
+    """The RSS (MB) of the ``symfuse mcp`` this process spawned."""
+    for line in Path(f"/proc/{_server()}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 async def first_answer(code: Code, root: Path, index_dir: Path, query: str) -> tuple[float, float]:
@@ -113,7 +126,13 @@ async def latency(code: Code, root: Path, index_dir: Path, names: list[str]) -> 
             text = result.content[0].text if result.content else ""  # type: ignore[union-attr]
             answers.append(_TIMES.sub(r"\g<1>0", text))
         cpu = server_cpu() - cpu
-    return {"walls": sorted(walls), "cpu_ms": cpu / len(names) * 1000, "answers": answers}
+        rss = server_rss()
+    return {
+        "walls": sorted(walls),
+        "cpu_ms": cpu / len(names) * 1000,
+        "rss_mb": rss,
+        "answers": answers,
+    }
 
 
 def main() -> None:
@@ -167,17 +186,19 @@ def latencies(codes: list[Code], root: Path, index_dir: Path, names: list[str], 
             print(
                 f"run {run + 1} {code.label}: p50 {statistics.median(walls) * 1000:.2f} ms, "
                 f"p95 {walls[int(0.95 * (len(walls) - 1))] * 1000:.2f} ms, "
-                f"cpu {found['cpu_ms']:.2f} ms a call"
+                f"cpu {found['cpu_ms']:.2f} ms a call, RSS {found['rss_mb']:.1f} MB"
             )
     print(f"\n{root.name}, {len(names)} name queries, {runs} runs each (min / median of runs):")
     for label, found in results.items():
         p50 = [statistics.median(f["walls"]) * 1000 for f in found]
         p95 = [f["walls"][int(0.95 * (len(f["walls"]) - 1))] * 1000 for f in found]
         cpu = [f["cpu_ms"] for f in found]
+        rss = [f["rss_mb"] for f in found]
         print(
             f"  {label}: p50 {min(p50):.2f} / {statistics.median(p50):.2f} ms, "
             f"p95 {min(p95):.2f} / {statistics.median(p95):.2f} ms, "
-            f"cpu {min(cpu):.2f} / {statistics.median(cpu):.2f} ms a call"
+            f"cpu {min(cpu):.2f} / {statistics.median(cpu):.2f} ms a call, "
+            f"RSS {min(rss):.1f} / {statistics.median(rss):.1f} MB after the searches"
         )
     first = [found[0]["answers"] for found in results.values()]
     same = all(answers == first[0] for answers in first)

@@ -2,10 +2,10 @@
 are the SDK server's answers, and the SDK takes the wire without a message lost.
 
 One session over a pair of pipes: the front answers the handshake, the tool list and
-calls while the SDK's loading is held; then the SDK loads and takes the wire, and the
-same requests go to it. Each pair of answers is compared as the bytes on the wire (the
-times in them aside); the SDK's own answer to the client's ``initialize``, which the
-front gave, is the one it wrote and the handover dropped.
+calls; a request only the SDK serves has it loaded (held until the test lets it), it
+takes the wire, and the same requests go to it. Each pair of answers is compared as
+the bytes on the wire (the times in them aside); the SDK's own answer to the client's
+``initialize``, which the front gave, is the one it wrote and the handover dropped.
 """
 
 from __future__ import annotations
@@ -131,8 +131,10 @@ def test_the_fronts_answers_are_the_sdks(workspace: Workspace) -> None:
         front_init = talk.answer(INITIALIZE)
         talk.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         by_front = [timeless(talk.answer(message)) for message in ASKED]
+        talk.send({"jsonrpc": "2.0", "id": 12, "method": "prompts/list"})  # the SDK's
         assert not talk.loaded.is_set()  # all of them answered before the SDK loaded
         talk.release.set()
+        assert json.loads(talk.read_from.readline())["result"] == {"prompts": []}
         assert talk.loaded.wait(SAFETY)
         talk.answer({"jsonrpc": "2.0", "id": 10, "method": "tools/call",
                      "params": {"name": "cache_clear", "arguments": {}}})  # fmt: skip
@@ -170,6 +172,17 @@ def test_an_initialize_the_sdk_would_refuse_is_the_sdks(workspace: Workspace) ->
         talk.release.set()
         answer = json.loads(talk.read_from.readline())
     assert answer["error"]["code"] == -32602  # the SDK's: no client version
+
+
+def test_a_session_of_calls_alone_never_loads_the_sdk(workspace: Workspace) -> None:
+    with session(workspace) as talk:
+        talk.release.set()  # the SDK may load: nothing asks for it
+        talk.answer(INITIALIZE)
+        talk.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert all(json.loads(talk.answer(message))["id"] == message["id"] for message in ASKED)
+    (stdout,) = talk.stdout
+    assert stdout is None
+    assert not talk.loaded.is_set()
 
 
 def test_a_session_that_ends_before_any_call_leaves_cleanly(workspace: Workspace) -> None:
