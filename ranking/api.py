@@ -65,7 +65,7 @@ if TYPE_CHECKING:
         load_histories,
     )
     from symfuse.ranking.history.tree_at import repository_for, snapshot
-    from symfuse.ranking.prepared.build import prepare_shared
+    from symfuse.ranking.prepared.build import prepare_shared, with_pieces
     from symfuse.ranking.prepared.shared import ShardParts, SharedModels
     from symfuse.ranking.search.cancel import ShouldStop, Stopped, checkpoint, stoppable
     from symfuse.ranking.search.cold_start import early_answer, names_answer
@@ -150,6 +150,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ShardParts": (f"{_R}.prepared.shared", "ShardParts"),
     "SharedModels": (f"{_R}.prepared.shared", "SharedModels"),
     "prepare_shared": (f"{_R}.prepared.build", "prepare_shared"),
+    "with_pieces": (f"{_R}.prepared.build", "with_pieces"),
     "ShardPart": (f"{_R}.shards.part", "ShardPart"),
     "shard_part": (f"{_R}.shards.part", "shard_part"),
 }
@@ -243,5 +244,6 @@ __all__ = [
     "subtypes",
     "supertypes",
     "symbol_at",
+    "with_pieces",
     "with_stats",
 ]

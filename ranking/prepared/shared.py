@@ -101,7 +101,10 @@ class ShardParts:
 
     @classmethod
     def of(cls, prepared: Prepared) -> ShardParts:
-        """A shard's parts, from the structures just built for it (with their pieces)."""
+        """A shard's parts, from structures that carry their pieces (not an exact load's:
+        see :func:`~.build.with_pieces`)."""
+        if not prepared.pieces and prepared.size:
+            raise ValueError("the structures of an exact load carry no pieces")
         vocabulary = Vocabulary(list(prepared.vocabulary))
         documents = concatenate([p.text for p in prepared.pieces], vocabulary)
         counted = ~prepared.filters.unit_rows

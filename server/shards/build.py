@@ -109,7 +109,7 @@ def shard_config(
 def build_one(job: BuildJob) -> ShardBuilt:
     """Index one repository into its shard (a Dask task); failures come back as values."""
     from symfuse.indexer.update.workspace import update_index
-    from symfuse.ranking.api import ShardParts, prepare, stats_of
+    from symfuse.ranking.api import ShardParts, prepare, stats_of, with_pieces
 
     started = time.perf_counter()
     directory = shard_dir(Path(job.out), job.alias)
@@ -122,7 +122,9 @@ def build_one(job: BuildJob) -> ShardBuilt:
         prepared = prepare(index, config.store.directory, path_prefix=f"{job.alias}/")
         edges = (index.edges.src, index.edges.dst)  # the graph's, for PageRank's figure
         atomic_write(directory / STATS, stats_of(prepared, edges).to_bytes())
-        ShardParts.of(prepared).save(directory / PARTS)  # for the shared models
+        # for the shared models (an unchanged index's structures are read whole: no pieces)
+        made = with_pieces(index, config.store.directory, prepared, path_prefix=f"{job.alias}/")
+        ShardParts.of(made).save(directory / PARTS)
         atomic_write(directory / NAMES, names_bytes(s.name for s in index.symbols))
         seconds = time.perf_counter() - started
         counts = {k: v for k, v in report.counts.items() if isinstance(v, int | dict)}
