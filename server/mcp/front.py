@@ -432,22 +432,13 @@ def serve_stdio(backend: Backend, tools: list[ToolSpec]) -> None:
 
         sdk_server(backend, tools).run("stdio")
         return
-    serve(Wire.claim(), backend, tools, lambda: _sdk_server(backend, tools))
+    serve(Front(Wire.claim(), backend, tools, lambda: _sdk_server(backend, tools)))
 
 
-def serve(
-    wire: Wire,
-    backend: Backend,
-    tools: list[ToolSpec],
-    load: Callable[[], MCPServer[Any]],
-    *,
-    calls: bool = True,
-    handed: Callable[[], None] | None = None,
-) -> SDKStdout | None:
-    """Serve ``tools`` over ``wire`` until its input ends: the front, and the server
-    ``load`` makes (its stdout, None when the input ended before it was needed);
-    ``calls`` and ``handed`` as :class:`Front`'s."""
-    front = Front(wire, backend, tools, load, calls=calls, handed=handed)
+def serve(front: Front) -> SDKStdout | None:
+    """Serve over ``front``'s wire until its input ends: the front, and the SDK's server
+    once it is needed (its stdout; None when the input ended before)."""
+    backend, wire = front.backend, front.wire
     backend.start()
     wire.start_reading(front.take)
     try:

@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from symfuse.server.mcp.front import VERSIONS, SDKStdout, Wire, serve
+from symfuse.server.mcp.front import VERSIONS, Front, SDKStdout, Wire, serve
 from symfuse.server.mcp.options import MCPOptions
 from symfuse.server.mcp.sdk import sdk_server
 from symfuse.server.mcp.server import build_tools
@@ -80,9 +80,8 @@ def session(
 
     def run() -> None:
         try:
-            talk.stdout.append(
-                serve(wire, backend, specs, load, calls=calls, handed=talk.loaded.set)
-            )
+            front = Front(wire, backend, specs, load, calls=calls, handed=talk.loaded.set)
+            talk.stdout.append(serve(front))
         except ImportError as exc:
             talk.failed.append(exc)
         talk.ended.set()
