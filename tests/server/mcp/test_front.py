@@ -23,6 +23,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from symfuse.server.mcp.front import VERSIONS, Front, SDKStdout, Wire, serve
 from symfuse.server.mcp.options import MCPOptions
+from symfuse.server.mcp.pools import Lane, ToolPools
 from symfuse.server.mcp.sdk import sdk_server
 from symfuse.server.mcp.server import build_tools
 from tests.support.mcp import Workspace
@@ -42,6 +43,7 @@ class Session:
 
     send_to: IO[bytes]
     read_from: IO[bytes]
+    pools: ToolPools
     release: threading.Event = field(default_factory=threading.Event)  # let the SDK load
     loaded: threading.Event = field(default_factory=threading.Event)  # it has the wire
     stdout: list[SDKStdout | None] = field(default_factory=list)
@@ -64,13 +66,17 @@ def session(
     *,
     calls: bool = True,
     broken: bool = False,
+    query_threads: int | None = None,
 ) -> Iterator[Session]:
     client_out, server_in = os.pipe()
     server_out, client_in = os.pipe()
     config = workspace.config()
     backend, specs = build_tools(config, MCPOptions(tools=tools))
+    if query_threads is not None:
+        backend.pools.close()
+        backend.pools = ToolPools(query_threads=query_threads)
     wire = Wire(os.fdopen(client_out, "rb"), os.fdopen(client_in, "wb"))
-    talk = Session(os.fdopen(server_in, "wb"), os.fdopen(server_out, "rb"))
+    talk = Session(os.fdopen(server_in, "wb"), os.fdopen(server_out, "rb"), backend.pools)
 
     def load() -> Any:
         assert talk.release.wait(SAFETY)
@@ -162,6 +168,21 @@ def test_the_front_keeps_the_calls_and_the_sdk_answers_the_rest(workspace: Works
         prompts = json.loads(talk.answer({"jsonrpc": "2.0", "id": 11, "method": "prompts/list"}))
     assert "checkout" in after["result"]["content"][0]["text"]
     assert prompts["result"] == {"prompts": []}
+
+
+def test_a_cancelled_call_that_has_not_started_is_not_answered(workspace: Workspace) -> None:
+    with session(workspace, query_threads=1) as talk:
+        talk.answer(INITIALIZE)
+        busy, free = threading.Event(), threading.Event()
+        talk.pools.submit(Lane.QUERY, lambda: (busy.set(), free.wait(SAFETY)))
+        assert busy.wait(SAFETY)  # the one query thread is taken: the next call waits
+        talk.send(ASKED[2])  # id 4
+        talk.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                   "params": {"requestId": 4, "reason": "no longer needed"}})  # fmt: skip
+        assert json.loads(talk.answer(ASKED[0]))["id"] == 2  # the cancellation was read
+        free.set()
+        after = json.loads(talk.answer({**ASKED[2], "id": 13}))  # runs after 4 would have
+    assert after["id"] == 13  # 4 never ran, and nothing answered it
 
 
 def test_an_initialize_the_sdk_would_refuse_is_the_sdks(workspace: Workspace) -> None:
