@@ -344,6 +344,9 @@ class RepositoryEmbedder:
     doc_vectors: Quantized  # symbols x dims, rows L2-normalized before their coding
     term_ids: Mapping[str, int]
     name: str = "tfidf+ppmi-svd"
+    # a shard's: the idf of the words other shards hold and it lacks, which weigh in a
+    # query's length as they do in one combined index (global_stats.with_stats)
+    outside: Mapping[str, float] | None = None
 
     @classmethod
     def train(cls, documents: Documents, dimensions: int = DIMENSIONS) -> RepositoryEmbedder:
@@ -411,10 +414,34 @@ class RepositoryEmbedder:
         lexical = np.zeros(self.tfidf.shape[0], dtype=np.float64)
         if cols:
             weights = self.idf[cols]
-            weights = weights / (np.linalg.norm(weights) or 1.0)
+            weights = weights / (self._query_norm(wanted, weights) or 1.0)
             for col, w in zip(cols, weights, strict=True):
                 self.tfidf.add_column(col, w, lexical)
         return lexical
+
+    def _query_norm(self, wanted: Sequence[str], weights: npt.NDArray[np.float64]) -> float:
+        """The length the query's weights are divided by: of its words' idf here, or over
+        the whole corpus a shard is part of (:attr:`outside`)."""
+        if self.outside is None:
+            return float(np.linalg.norm(weights))
+        return _outside_norm(self, wanted, self.outside)
+
+
+def _outside_norm(
+    embedder: RepositoryEmbedder, wanted: Sequence[str], outside: Mapping[str, float]
+) -> float:
+    """The length of a query's idf vector over the words of the whole corpus: this
+    index's own and, in the query's order, those only :attr:`RepositoryEmbedder.outside`
+    knows."""
+    width = embedder.tfidf.shape[1]
+    weights = []
+    for term in wanted:
+        col = embedder.term_ids.get(term, width)
+        if col < width:
+            weights.append(float(embedder.idf[col]))
+        elif term in outside:
+            weights.append(outside[term])
+    return float(np.linalg.norm(np.asarray(weights, dtype=np.float64)))
 
 
 def rank(embedder: Embedder, query: str, mask: npt.NDArray[np.bool_] | None, limit: int) -> Ranking:

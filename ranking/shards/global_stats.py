@@ -27,7 +27,7 @@ combined index would, with no second implementation of any of them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 import msgpack
@@ -279,4 +279,34 @@ def _similarity(embedder: RepositoryEmbedder, stats: CorpusStats) -> RepositoryE
     for term, col in _columns(embedder.term_ids, width).items():
         count = stats.similarity_df.get(term, 0)
         wanted[col] = np.log(max(stats.documents, 1) / max(count, 1))
-    return dataclasses.replace(embedder, tfidf=tfidf.reweighted(wanted), idf=wanted)
+    outside = OutsideIdf(stats.similarity_df, stats.documents, embedder.term_ids, width)
+    return dataclasses.replace(
+        embedder, tfidf=tfidf.reweighted(wanted), idf=wanted, outside=outside
+    )
+
+
+class OutsideIdf(Mapping[str, float]):
+    """The global idf, ``ln(N / df)``, of the words the corpus holds and a shard does not:
+    a query's TF-IDF weights are divided by their length over every word of the corpus,
+    as one combined index divides them (a word only another shard has still weighs)."""
+
+    def __init__(
+        self, df: Mapping[str, int], documents: int, own: Mapping[str, int], width: int
+    ) -> None:
+        self._df, self._documents, self._own, self._width = df, max(documents, 1), own, width
+
+    def __getitem__(self, term: str) -> float:
+        if self._own.get(term, self._width) < self._width:
+            raise KeyError(term)  # the shard's own: its idf is its column's
+        return float(np.log(self._documents / max(self._df[term], 1)))
+
+    def __contains__(self, term: object) -> bool:
+        if not isinstance(term, str) or term not in self._df:
+            return False
+        return self._own.get(term, self._width) >= self._width
+
+    def __iter__(self) -> Iterator[str]:
+        return (t for t in self._df if t in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)

@@ -22,6 +22,7 @@ from symfuse.ranking.channels.translation import query_ids
 from symfuse.ranking.prepared.build import prepare, prepare_shared
 from symfuse.ranking.prepared.shared import ShardParts, SharedModels
 from symfuse.ranking.prepared.structures import Prepared
+from symfuse.ranking.shards.global_stats import CorpusStats, stats_of, with_stats
 from tests.support.cli import write_tree
 
 REPOS = {
@@ -132,3 +133,20 @@ def test_a_shard_scores_its_definitions_as_the_combined_index_does(
         mine = prepared.translation.scores(ids, np.arange(len(index.symbols)))
         assert mine == pytest.approx(combined.translation.scores(mixed, at), rel=1e-6)
         assert prepared.similarity.model is sides.models.word
+
+
+def test_a_shard_with_the_global_statistics_scores_similarity_as_the_combined_index(
+    sides: Sides,
+) -> None:
+    # "password" only one repository has, "lines" only the other: a query's TF-IDF
+    # weights are divided by their length over the words of both, as in one index
+    shared = {alias: sides.shared(alias) for alias in sorted(sides.shards)}
+    own = {a: stats_of(p, (i.edges.src, i.edges.dst)) for a, (i, p) in shared.items()}
+    everyone = CorpusStats.merged(own.values())
+    for query in ("ask for the password", "write the lines to a file", "read_secret"):
+        combined = sides.combined.similarity.scores(query)
+        for alias, (index, prepared) in shared.items():
+            weighed = with_stats(prepared, everyone, own[alias])
+            at = np.asarray([sides.position(alias, s.symbol_id) for s in index.symbols])
+            mine = weighed.similarity.scores(query)
+            assert mine == pytest.approx(combined[at], abs=1e-6), (query, alias)
