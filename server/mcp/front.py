@@ -83,7 +83,11 @@ class Wire:
         os.close(null)
         sys.stdout.flush()
         os.dup2(2, 1)
-        return cls(os.fdopen(wire_in, "rb", closefd=False), os.fdopen(wire_out, "wb"))
+        # Never closed (closefd=False), as the SDK's transport keeps them: the reading
+        # thread may still block on its descriptor, and a pool thread write, as the
+        # process leaves; the process's end closes both.
+        reader = os.fdopen(wire_in, "rb", closefd=False)
+        return cls(reader, os.fdopen(wire_out, "wb", closefd=False))
 
     def start_reading(self, take: Callable[[str], bool]) -> None:
         """Read lines on a thread: each one ``take`` does not answer goes to :attr:`lines`."""
