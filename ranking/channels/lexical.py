@@ -170,6 +170,9 @@ class LexicalIndex:
     # The body's mean length when this index scores as part of a larger corpus (a shard,
     # :mod:`symfuse.ranking.shards.global_stats`); None: this index's own mean.
     body_average: float | None = None
+    # a shard's: the global idf of the words other shards hold and it lacks (a term it
+    # lacks whose synonyms it holds weighs as in one combined index)
+    outside: Mapping[str, float] | None = None
 
     @classmethod
     def build(
@@ -265,6 +268,8 @@ class LexicalIndex:
         if not found:
             return found, 0.0
         idf = self.idf[found[0][0]] if own is not None and own < width else None
+        if idf is None and self.outside is not None and term in self.outside:
+            idf = self.outside[term]  # the corpus has the term: another shard holds it
         return found, float(idf if idf is not None else self.idf[[c for c, _ in found]].max())
 
     def _add_counts(

@@ -262,8 +262,13 @@ def lexical_with(
     for term, col in _columns(lexical.term_ids, width).items():
         df[col] = stats.df.get(term, 0)
     body_average = stats.body_total / stats.documents if stats.documents else None
+    outside = OutsideIdf(stats.df, stats.documents, lexical.term_ids, width, bm25=True)
     return dataclasses.replace(
-        lexical, head=rescaled, idf=idf(stats.documents, df), body_average=body_average
+        lexical,
+        head=rescaled,
+        idf=idf(stats.documents, df),
+        body_average=body_average,
+        outside=outside,
     )
 
 
@@ -286,18 +291,29 @@ def _similarity(embedder: RepositoryEmbedder, stats: CorpusStats) -> RepositoryE
 
 
 class OutsideIdf(Mapping[str, float]):
-    """The global idf, ``ln(N / df)``, of the words the corpus holds and a shard does not:
-    a query's TF-IDF weights are divided by their length over every word of the corpus,
-    as one combined index divides them (a word only another shard has still weighs)."""
+    """The global idf of the words the corpus holds and a shard does not, ``ln(N / df)``
+    (or BM25's, ``bm25``): a query's TF-IDF weights are divided by their length over every
+    word of the corpus, and a word BM25 scores by its synonyms weighs its own idf, as in
+    one combined index (a word only another shard has still counts)."""
 
     def __init__(
-        self, df: Mapping[str, int], documents: int, own: Mapping[str, int], width: int
+        self,
+        df: Mapping[str, int],
+        documents: int,
+        own: Mapping[str, int],
+        width: int,
+        *,
+        bm25: bool = False,
     ) -> None:
         self._df, self._documents, self._own, self._width = df, max(documents, 1), own, width
+        self._bm25 = bm25  # BM25's idf (lexical.idf), not ln(N / df)
 
     def __getitem__(self, term: str) -> float:
         if self._own.get(term, self._width) < self._width:
             raise KeyError(term)  # the shard's own: its idf is its column's
+        if self._bm25:
+            df = np.asarray([float(self._df[term])])
+            return float(idf(self._documents, df)[0])
         return float(np.log(self._documents / max(self._df[term], 1)))
 
     def __contains__(self, term: object) -> bool:

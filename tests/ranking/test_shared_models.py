@@ -18,6 +18,7 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update.workspace import update_index
+from symfuse.ranking.channels.lexical import BODY_AWARE, QueryTerms
 from symfuse.ranking.channels.translation import query_ids
 from symfuse.ranking.prepared.build import prepare, prepare_shared
 from symfuse.ranking.prepared.shared import ShardParts, SharedModels
@@ -46,7 +47,9 @@ REPOS = {
             "        with open(path, 'w') as out:\n"
             "            out.write(self.dump())\n\n"
             "    def dump(self):\n"
-            "        return ''\n"
+            "        return ''\n\n"
+            "    def evict_secret(self, name):\n"
+            "        return name\n"
         ),
     },
     "reports": {
@@ -64,7 +67,11 @@ REPOS = {
             "        return f.read()\n\n\n"
             # the other repository documents a read_secret: a name alone lends no words
             "def read_secret(prompt):\n"
-            "    return input(prompt)\n"
+            "    return input(prompt)\n\n\n"
+            "def remove_report(path):\n"
+            "    return path\n\n\n"
+            "def remove_all(paths):\n"
+            "    return [remove_report(p) for p in paths]\n"
         ),
     },
 }
@@ -135,18 +142,36 @@ def test_a_shard_scores_its_definitions_as_the_combined_index_does(
         assert prepared.similarity.model is sides.models.word
 
 
+def _weighed(sides: Sides) -> dict[str, tuple[Index, Prepared]]:
+    """Each shard with the shared models, re-weighed by the statistics of both."""
+    shared = {alias: sides.shared(alias) for alias in sorted(sides.shards)}
+    own = {a: stats_of(p, (i.edges.src, i.edges.dst)) for a, (i, p) in shared.items()}
+    everyone = CorpusStats.merged(own.values())
+    return {a: (i, with_stats(p, everyone, own[a])) for a, (i, p) in shared.items()}
+
+
 def test_a_shard_with_the_global_statistics_scores_similarity_as_the_combined_index(
     sides: Sides,
 ) -> None:
     # "password" only one repository has, "lines" only the other: a query's TF-IDF
     # weights are divided by their length over the words of both, as in one index
-    shared = {alias: sides.shared(alias) for alias in sorted(sides.shards)}
-    own = {a: stats_of(p, (i.edges.src, i.edges.dst)) for a, (i, p) in shared.items()}
-    everyone = CorpusStats.merged(own.values())
     for query in ("ask for the password", "write the lines to a file", "read_secret"):
         combined = sides.combined.similarity.scores(query)
-        for alias, (index, prepared) in shared.items():
-            weighed = with_stats(prepared, everyone, own[alias])
+        for alias, (index, weighed) in _weighed(sides).items():
             at = np.asarray([sides.position(alias, s.symbol_id) for s in index.symbols])
             mine = weighed.similarity.scores(query)
             assert mine == pytest.approx(combined[at], abs=1e-6), (query, alias)
+
+
+def test_a_shard_weighs_a_word_it_lacks_by_its_synonyms_as_the_combined_index(
+    sides: Sides,
+) -> None:
+    # "evict" only vault holds; reports has its synonym "remove": a required word the
+    # shard lacks scores its synonyms with the word's own idf, as the combined index does
+    terms = QueryTerms.parse("evict report")
+    combined, _ = sides.combined.lexical.scores(terms, BODY_AWARE)
+    index, weighed = _weighed(sides)["reports"]
+    at = np.asarray([sides.position("reports", s.symbol_id) for s in index.symbols])
+    mine, _ = weighed.lexical.scores(terms, BODY_AWARE)
+    assert mine.max() > 0
+    assert mine == pytest.approx(combined[at], rel=1e-4)
