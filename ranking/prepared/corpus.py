@@ -250,7 +250,7 @@ class Corpus:
             if found is None or found.stamp != stamp:
                 todo.append((key, entry, stamp))
             elif found.partial:
-                kept[key] = found.complete(entry)
+                kept[key] = found.complete(entry, self._keyed(entry.symbols))
             else:
                 kept[key] = found
         made = self._tokenized(index, todo)

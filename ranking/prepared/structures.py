@@ -7,13 +7,14 @@ what the channels precompute for one file, cached by the file's stamp.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import FileEntry
+from symfuse.indexer.model import Symbol
 from symfuse.ranking.channels.documents import Piece
 from symfuse.ranking.channels.fuzzy import TrigramIndex
 from symfuse.ranking.channels.identity import NameForms, NameTable
@@ -51,8 +52,10 @@ class FilePiece:
         )
         return cls(stamp, text, trigrams, forms, FilterCodes.of([]), partial=True)
 
-    def complete(self, entry: FileEntry) -> FilePiece:
-        symbols = entry.symbols
+    def complete(self, entry: FileEntry, symbols: Sequence[Symbol] | None = None) -> FilePiece:
+        """The names and filter codes of ``entry``'s symbols (``symbols``: the same as the
+        corpus writes them, a shard's behind its alias)."""
+        symbols = entry.symbols if symbols is None else symbols
         stored = self.names
         if len(stored.wholes) == len(symbols) and len(stored.spaced) == len(symbols):
             # the stamp matched: same names, so the same split; the fqns are recomputed

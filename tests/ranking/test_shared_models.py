@@ -73,6 +73,7 @@ REPOS = {
             "def remove_all(paths):\n"
             "    return [remove_report(p) for p in paths]\n"
         ),
+        "test/helpers.py": "def make_report():\n    return []\n",
     },
 }
 
@@ -175,3 +176,14 @@ def test_a_shard_weighs_a_word_it_lacks_by_its_synonyms_as_the_combined_index(
     mine, _ = weighed.lexical.scores(terms, BODY_AWARE)
     assert mine.max() > 0
     assert mine == pytest.approx(combined[at], rel=1e-4)
+
+
+def test_a_shards_files_have_the_roles_they_have_in_the_combined_index(sides: Sides) -> None:
+    # a shard's file codes, made again when its pieces are read back, name its files as
+    # the combined index does (reports/test/helpers.py), so tests and file patterns agree
+    for alias in sorted(sides.shards):
+        index, prepared = sides.shared(alias)
+        at = np.asarray([sides.position(alias, s.symbol_id) for s in index.symbols])
+        combined = sides.combined.filters.side_code(at)
+        assert np.array_equal(prepared.filters.side_code(), combined), alias
+        assert set(prepared.filters.files) <= set(sides.combined.filters.files)
