@@ -14,6 +14,7 @@ from symfuse.indexer.model import EdgeKind
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.graph.positions import definition_at
 from tests.support.cli import write_tree
+from tests.support.index import index_of_tree, links
 
 FILES = {
     "src/models.ts": (
@@ -142,13 +143,7 @@ NAMED_REQUIRES = {
 def test_commonjs_named_imports_link_to_the_required_exports(tmp_path: Path) -> None:
     """`var f = require('./m').f` and `const { f, g: h } = require('./m')` import m's
     exports by name, as `import { f, g as h } from './m'` does: calls reach them."""
-    root = write_tree(tmp_path / "ws", NAMED_REQUIRES)
-    built, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False))
-    calls = {
-        dst: weight
-        for src, dst, kind, weight in built.edges_by_file["lib/app.js"]
-        if src == "lib/app.js::set#function" and kind == EdgeKind.CALLS
-    }
+    calls = links(index_of_tree(tmp_path, NAMED_REQUIRES), "lib/app.js", "lib/app.js::set#function")
     for name in ("compileETag", "parse", "format"):
         assert calls.get(f"lib/utils.js::exports.{name}#function") == 1.0, (name, calls)
     assert not any(dst.startswith("other/") for dst in calls)
@@ -158,13 +153,7 @@ def test_calls_through_a_require_alias_link_to_the_required_module(tmp_path: Pat
     """`var compile = require('./compile'); compile(x)` calls compile.js's function, not
     the local variable `compile` (the alias) nor a namesake elsewhere; a class assigned to
     `module.exports` is what `new Factory()` makes."""
-    root = write_tree(tmp_path / "ws", COMMONJS)
-    built, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False))
-    calls = {
-        dst: weight
-        for src, dst, kind, weight in built.edges_by_file["lib/index.js"]
-        if src == "lib/index.js::build#function" and kind == EdgeKind.CALLS
-    }
+    calls = links(index_of_tree(tmp_path, COMMONJS), "lib/index.js", "lib/index.js::build#function")
     assert calls.get("lib/compile.js::compile#function") == 1.0
     assert calls.get("lib/factory.js::module.exports.Factory#class") == 1.0
     assert "lib/index.js::compile#variable" not in calls
