@@ -13,7 +13,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.link.chained import called, parameter_count
 from symfuse.indexer.link.receivers import Declaration
 from symfuse.indexer.model import Kind, Symbol
-from tests.support.index import index_of_tree
+from tests.support.index import index_of_tree, named_links
 
 JAVA = """package shop;
 
@@ -118,12 +118,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
 
 def links(index: Index, path: str, source: str) -> dict[str, float]:
     """What one definition's references link to, by qualified name."""
-    by_id = {s.symbol_id: s for s in index.symbols}
-    return {
-        by_id[dst].fqn: weight
-        for src, dst, _, weight in index.edges_by_file[path]
-        if by_id[src].fqn == source
-    }
+    return named_links(index, path, source)
 
 
 JAVA_PATH = "java/shop/Cleaner.java"

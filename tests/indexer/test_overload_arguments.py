@@ -11,7 +11,7 @@ import pytest
 from symfuse.indexer.extract.tags import extract
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import RefKind
-from tests.support.index import index_of_tree
+from tests.support.index import index_of_tree, named_links
 
 JAVA = """package shop;
 
@@ -144,12 +144,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
 
 def links(index: Index, path: str, source: str) -> dict[str, float]:
     """What one definition's references link to, by qualified name and signature."""
-    by_id = {s.symbol_id: s for s in index.symbols}
-    return {
-        f"{by_id[dst].fqn} {by_id[dst].signature.split('{')[0].strip()}": weight
-        for src, dst, _, weight in index.edges_by_file[path]
-        if by_id[src].fqn == source
-    }
+    return named_links(index, path, source, signature=True)
 
 
 JAVA_PATH = "java/shop/Nodes.java"

@@ -32,6 +32,26 @@ def links(index: Index, path: str, source: str) -> dict[str, float]:
     return {dst: weight for src, dst, _, weight in index.edges_by_file[path] if src == source}
 
 
+def named_links(
+    index: Index, path: str, source: str, *, signature: bool = False
+) -> dict[str, float]:
+    """What the definition of qualified name ``source`` in file ``path`` links to, by the
+    targets' qualified names (``signature``: followed by their signature up to ``{``)."""
+    by_id = {s.symbol_id: s for s in index.symbols}
+
+    def named(symbol_id: str) -> str:
+        target = by_id[symbol_id]
+        if not signature:
+            return target.fqn
+        return f"{target.fqn} {target.signature.split('{')[0].strip()}"
+
+    return {
+        named(dst): weight
+        for src, dst, _, weight in index.edges_by_file[path]
+        if by_id[src].fqn == source
+    }
+
+
 def index_of_fixture(folder: Path, name: str) -> Index:
     """The index of a copy of tests/fixtures/``name`` under ``folder``/ws."""
     root = shutil.copytree(FIXTURES / name, folder / "ws")
