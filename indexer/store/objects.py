@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 import platformdirs
-from filelock import FileLock
 
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.index import FileEntry, Index
@@ -41,6 +40,7 @@ from symfuse.indexer.store.packs import EarlyPack, NewPack
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+    from filelock import FileLock
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +80,8 @@ class Store:
         self._early = EarlyPack(self.objects, records)
 
     def lock(self, timeout: float = 600.0) -> FileLock:
+        from filelock import FileLock  # here: a query on an unchanged index takes no lock
+
         self.directory.mkdir(parents=True, exist_ok=True)
         return FileLock(str(self.directory / "lock"), timeout=timeout)
 

@@ -114,6 +114,11 @@ def _locked_update(
 ) -> tuple[Index | None, UpdateReport]:
     started = time.perf_counter()
     store = config.store
+    if index is None and only is None:
+        unchanged = _unchanged_unlocked(config, need_index)
+        if unchanged is not None:
+            unchanged[1].seconds = time.perf_counter() - started
+            return unchanged
     try:
         with store.lock(), _collector_paused():
             try:
@@ -262,20 +267,10 @@ def _refresh(
     """An update against the stored or loaded index; None when nothing changed, or when
     ``lean`` (the caller needs no index) and the change was saved as records alone."""
     manifest, store, report = run.manifest, run.store, run.report
-    candidates = _candidates(run, only)
-    stored = manifest.files if (manifest is not None and run.reusable) else {}
-    old_options = previous.options if previous else manifest.options if manifest else {}
-    old_prints = old_options.get("extractor", {})
-    new_prints = run.options["extractor"]
-    stale = {lang for lang, fp in new_prints.items() if old_prints.get(lang) != fp}
-    relink = old_options.get("linker") != run.options["linker"]
-    to_parse, unchanged = _classify(candidates, stored, previous, stale, run.aliases)
-    removed = _removed(candidates, stored, previous, only, run.aliases)
-    report.unchanged = len(unchanged)
-    report.removed = len(removed)
+    to_parse, removed, stale, relink = _changes(run, previous, only)
     nothing_new = not to_parse and not removed and (previous is None or previous.linked)
     if nothing_new and not relink and manifest is not None and run.reusable:
-        report.files = len(stored)
+        report.files = len(manifest.files)
         report.counts = manifest.counts
         return None
     if previous is None and manifest is not None and run.reusable:
@@ -289,6 +284,61 @@ def _refresh(
     if previous is not None and relink:
         previous.linked = False  # resolution changed: relink every file
     return _apply(run, previous, to_parse, removed, stale)
+
+
+def _changes(
+    run: _Update, previous: Index | None, only: Sequence[str] | None
+) -> tuple[list[ParseJob], list[str], set[str], bool]:
+    """What an update would do: the files to parse, the keys removed, the languages
+    whose extractor changed, and whether every file must be linked again."""
+    manifest, report = run.manifest, run.report
+    candidates = _candidates(run, only)
+    stored = manifest.files if (manifest is not None and run.reusable) else {}
+    old_options = previous.options if previous else manifest.options if manifest else {}
+    old_prints = old_options.get("extractor", {})
+    new_prints = run.options["extractor"]
+    stale = {lang for lang, fp in new_prints.items() if old_prints.get(lang) != fp}
+    relink = old_options.get("linker") != run.options["linker"]
+    to_parse, unchanged = _classify(candidates, stored, previous, stale, run.aliases)
+    removed = _removed(candidates, stored, previous, only, run.aliases)
+    report.unchanged = len(unchanged)
+    report.removed = len(removed)
+    return to_parse, removed, stale, relink
+
+
+def _unchanged_unlocked(
+    config: IndexConfig, need_index: bool
+) -> tuple[Index | None, UpdateReport] | None:
+    """The stored index when the files on disk are the ones it was built from, checked
+    without the lock; None when anything would be written (the caller takes the lock).
+
+    Readers need no lock: the manifest is renamed into place last and the objects it
+    names are immutable, so a reader sees a whole index. A writer may delete a pack
+    the manifest read here still names: the load then fails and the locked path runs.
+    A warm query on an unchanged tree thus never imports or touches the lock.
+    """
+    store, report = config.store, UpdateReport()
+    try:
+        manifest = store.read_manifest()
+    except IndexCorrupt:
+        return None  # the locked path says so and rebuilds
+    options = config.options()
+    if (
+        manifest is None
+        or manifest.roots != config.aliases
+        or not same_file_set(manifest.options, options)
+    ):
+        return None
+    run = _Update(config, store, config.aliases, options, manifest, True, report, None)
+    to_parse, removed, _stale, relink = _changes(run, None, None)
+    if to_parse or removed or relink:
+        return None
+    report.files = len(manifest.files)
+    report.counts = manifest.counts
+    try:
+        return (store.load(manifest) if need_index else None), report
+    except IndexCorrupt:
+        return None
 
 
 def _read_manifest(store: Store, report: UpdateReport) -> Manifest | None:

@@ -6,11 +6,17 @@ collector's passes are pure cost; they start with the imports, which allocate hu
 of thousands of objects before the command runs (a warm ``symfuse search`` on a small
 repository spends about a tenth of its time importing). So this entry turns the
 collector off before it imports anything of symfuse's; the servers keep it.
+
+It also tells pydantic to look for no plugins (``PYDANTIC_DISABLE_PLUGINS``, unless the
+user set it): symfuse's request models are its own, and the search for plugins reads
+the entry points of every installed distribution when the first model is built, which
+costs a warm query about as much as importing pydantic itself.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 SERVERS = frozenset({"lsp", "mcp"})  # long-lived: they keep the cyclic collector
@@ -22,6 +28,7 @@ def main() -> int:
     command = words[0] if words and not words[0].startswith("-") else None
     if command not in SERVERS:
         gc.disable()
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     from symfuse.server.cli.main import main as run
 
     return run()

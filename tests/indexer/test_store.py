@@ -6,6 +6,7 @@ import dataclasses
 import logging
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import msgpack
@@ -111,6 +112,27 @@ def test_unchanged_workspace_parses_nothing(shop: Path, index_dir: Path) -> None
     update_index(_config(shop, index_dir))
     _, report = update_index(_config(shop, index_dir))
     assert (report.parsed, report.unchanged, report.removed) == (0, 4, 0)
+
+
+def test_an_unchanged_index_is_read_while_a_writer_holds_the_lock(
+    shop: Path, index_dir: Path
+) -> None:
+    """A query on an unchanged tree does not wait behind a writer (a long ``index
+    --history`` holds the lock): it reads the whole index the manifest names."""
+    built, _ = update_index(_config(shop, index_dir))
+    done = threading.Event()
+    answers: list[tuple[Index, int]] = []
+
+    def query() -> None:
+        index, report = update_index(_config(shop, index_dir))
+        answers.append((index, report.unchanged))
+        done.set()
+
+    with _config(shop, index_dir).store.lock():
+        threading.Thread(target=query, daemon=True).start()
+        assert done.wait(timeout=120), "the query waited for the writer's lock"
+    index, unchanged = answers[0]
+    assert (_symbols(index), unchanged) == (_symbols(built), 4)
 
 
 def test_touched_file_with_same_content_is_not_reextracted(shop: Path, index_dir: Path) -> None:
