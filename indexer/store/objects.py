@@ -290,7 +290,9 @@ class Store:
             old = known.get(object_key)
             record, entry.record = entry.record, None  # the entry need not hold it once stored
             placed = early.placed.get(key) if early is not None else None
-            if old is not None and not repack:
+            # a record parsed in this run is written even when the file's bytes are the
+            # stored ones: the extractor may have changed (its version was bumped)
+            if old is not None and not repack and record is None:
                 meta.pack, meta.offset, meta.length = old.pack, old.offset, old.length
             elif early is not None and placed is not None and placed[0] == object_key:
                 meta.pack, meta.offset, meta.length = early.pack, placed[1], placed[2]
