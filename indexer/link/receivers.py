@@ -158,11 +158,14 @@ def is_type_like(segment: str) -> bool:
     return bool(segment) and segment[0].isupper() and segment.isidentifier()
 
 
-def go_package_files(index: Index, entry: FileEntry, head: str) -> list[str] | None:
+def go_package_files(
+    index: Index, entry: FileEntry, head: str, groups: list[LinkGroup] | None = None
+) -> list[str] | None:
     """The folders of the workspace package a Go qualifier names through the file's
     imports (``router`` from ``"example.com/shop/router"``); [] for an outside package
-    (``errors``, ``net/http``); None when no import binds ``head``."""
-    for name, _, code, alias, _, _ in entry.link_groups():
+    (``errors``, ``net/http``); None when no import binds ``head``. ``groups``: the
+    file's link groups when the caller has them decoded (a linker asks once a reference)."""
+    for name, _, code, alias, _, _ in groups if groups is not None else entry.link_groups():
         if code != _IMPORT_CODE or (alias or name.rsplit("/", 1)[-1]) != head:
             continue
         return [

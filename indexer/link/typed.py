@@ -254,7 +254,7 @@ def by_qualifier(
 
     index = resolver.index
     if entry.language == "go" and "." not in qualifier:
-        folders = receivers.go_package_files(index, entry, qualifier)
+        folders = receivers.go_package_files(index, entry, qualifier, resolver.link_groups(entry))
         if folders is not None:
             # another package's test files are its own (but for the folder's tests)
             tests = go_scope.is_test(entry.rel) and posixpath.dirname(entry.rel) in folders
