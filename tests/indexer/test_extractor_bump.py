@@ -11,7 +11,7 @@ from symfuse.indexer import config
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.extract import units
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.model import Kind
 from symfuse.indexer.update.workspace import update_index
 
 
@@ -28,11 +28,11 @@ def test_a_bumped_extractor_is_stored(tmp_path: Path, monkeypatch: pytest.Monkey
     first, _ = update_index(settings)
     assert _file_doc(first) == "Reads the tool's settings."
 
-    def changed(text: str, symbols: list[Symbol]) -> str:
+    def changed(text: str) -> str:
         return "what a newer extractor says"
 
     monkeypatch.setattr(config, "EXTRACTOR_VERSION", config.EXTRACTOR_VERSION + 1)
-    monkeypatch.setattr(units, "file_doc", changed)
+    monkeypatch.setattr(units, "leading_doc", changed)
     bumped, report = update_index(settings)
     assert report.parsed == 1
     assert _file_doc(bumped) == "what a newer extractor says"
