@@ -113,7 +113,7 @@ PLANS: dict[Shape, Plan] = {
     ),
     Shape.TEXT: replace(
         _PROSE,
-        bm25f=replace(BODY_AWARE, coordination=0.0, synonyms=0.0),  # the words are many
+        bm25f=replace(BODY_AWARE, coordination=0.0, synonyms=0.0, variants=0.0),  # many words
         reranked=False,
         reason="a long text: BM25F by rarity over heads and bodies, names see its code tokens",
     ),
