@@ -64,4 +64,6 @@ EXTRACTOR_VERSION = 23
 # 22: a qualified call `Type.m(x)` (static, or the type imported) chooses its overload too.
 # 23: Kotlin receivers: parameters and typed variables, expect/actual classes as one type,
 #     extension functions on outside types (`fun String.utf8Size()`).
-LINKER_VERSION = 23
+# 24: across repositories a qualifier's type (`Util.go()`) and a Kotlin extension link only
+#     where an import or the spelled-out path (`a.Util.go()`) says so.
+LINKER_VERSION = 24

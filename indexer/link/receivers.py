@@ -149,6 +149,11 @@ def outside_path(qualifier: str, imports: dict[str, str]) -> bool:
     return _SPLIT.split(bound, 1)[0] in _OUTSIDE_ROOTS
 
 
+def split_path(qualifier: str) -> list[str]:
+    """A qualifier's segments, whatever the language separates them with."""
+    return [part.strip() for part in _SPLIT.split(qualifier)]
+
+
 def last_segment(qualifier: str) -> str:
     return _SPLIT.split(qualifier)[-1].strip()
 

@@ -267,7 +267,9 @@ def by_qualifier(
     segment = receivers.last_segment(qualifier)
     if not receivers.is_type_like(segment):
         return None
-    owners = receivers.type_named(index, segment, entry.language)
+    owners = _reachable(
+        receivers.type_named(index, segment, entry.language), qualifier, entry, resolver
+    )
     members: list[Symbol] = []
     for owner in owners:
         member = resolver.member(owner, name) if owner.kind is not Kind.MODULE else None
@@ -282,6 +284,29 @@ def by_qualifier(
         return []
     confidence = 1.0 if len(members) == 1 else round(0.5 / len(members), 3)
     return [Resolution(m, confidence, IMPORT if len(members) == 1 else "name") for m in members]
+
+
+def _reachable(
+    owners: list[Symbol], qualifier: str, entry: FileEntry, resolver: Resolver
+) -> list[Symbol]:
+    """The types ``qualifier`` may name from ``entry``: its own repository's, and another's
+    only where an import binds the qualifier's head or the qualifier spells the type's
+    whole path (``a.Util``): across repositories a name alone links nothing."""
+    if all(owner.root == entry.root for owner in owners):
+        return owners
+    parts = [p for p in receivers.split_path(qualifier) if p]
+    if parts and parts[0] in resolver.file_imports(entry):
+        return owners
+    return [owner for owner in owners if owner.root == entry.root or _spelled(owner, parts)]
+
+
+def _spelled(owner: Symbol, parts: list[str]) -> bool:
+    """Whether a qualifier of several segments spells ``owner``'s place: the folders of
+    its file, then its qualified name (``a.Util`` for ``Util`` in ``src/a/Util.java``)."""
+    if len(parts) < 2:
+        return False
+    place = [*posixpath.dirname(owner.file).split("/"), *receivers.split_path(owner.fqn)]
+    return place[-len(parts) :] == parts
 
 
 _MULTIPLATFORM = re.compile(r"\b(?:expect|actual)\b")
@@ -310,6 +335,8 @@ def extensions(
         return []
     index = resolver.index
     named = [index.symbols[at] for at in index.by_name.get(name, ())]  # mostly none
+    if name not in resolver.file_imports(entry):  # another repository's needs its import
+        named = [symbol for symbol in named if symbol.root == entry.root]
     written = (f" {outside}.{name}(", f" {outside}?.{name}(")  # `fun String.utf8Size(`
     found = [
         symbol
