@@ -109,7 +109,16 @@ _SCRIPT_SWAPS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), "
 
 def script_module(index: Index, entry: FileEntry, spec: str) -> FileEntry | None:
     """The JavaScript/TypeScript file a relative module specifier of ``entry`` names
-    (``./models``, ``../lib/order.js``), as Node and TypeScript would find it."""
+    (``./models``, ``../lib/order.js``), as Node and TypeScript would find it; remembered
+    per folder and specifier (a barrel's ``export *`` is followed for every import)."""
+    found: dict[tuple[str, str, str], FileEntry | None] = index.derived("script modules", dict)
+    key = (entry.root, posixpath.dirname(entry.rel), spec)
+    if key not in found:
+        found[key] = _script_module(index, entry, spec)
+    return found[key]
+
+
+def _script_module(index: Index, entry: FileEntry, spec: str) -> FileEntry | None:
     base = posixpath.normpath(posixpath.join(posixpath.dirname(entry.rel), spec))
     if base.startswith("../") or base == "..":
         return None
