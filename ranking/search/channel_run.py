@@ -157,6 +157,19 @@ def _typo_looks(
     return fuzzy_auto, near_typo
 
 
+def near_typos(
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    depth: int,
+) -> Ranking:
+    """The fuzzy channel's look for names one edit away (two for a long name), which runs
+    when something matched but no name exactly: a shard where nothing matched looks
+    for it too when another shard's matches make the corpus look (ranking.shards.part)."""
+    return _typos(prepared, request, query, mask, depth, near_typo=True)
+
+
 def _typos(
     prepared: Prepared,
     request: SearchRequest,

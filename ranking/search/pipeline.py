@@ -204,8 +204,12 @@ def ranked_run(
     shape: Shape,
     mask: npt.NDArray[np.bool_] | None,
     vectors: similarity.Embedder | None = None,
+    *,
+    qualified: bool = True,
 ) -> tuple[ChannelRun, int]:
-    """The channels' rankings of a ranked search, and how many symbols they matched."""
+    """The channels' rankings of a ranked search, and how many symbols they matched;
+    ``qualified``: the query's qualified names lead (a shard leaves them to the
+    coordinator, which chooses over every shard: :mod:`symfuse.ranking.shards.qualified`)."""
     depth = channel_depth(request, prepared.size)
     run = run_channels(prepared, request, query, mask, depth, shape, vectors)
     if "." in query and is_identifier_shaped(query):
@@ -216,7 +220,7 @@ def ranked_run(
         run = with_named_types(prepared, run, query, mask, index.symbols)
     if shape in (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED, Shape.TEXT):
         run = with_frames(index, prepared, run, query, mask)
-    if shape in (Shape.DOTTED, Shape.MIXED, Shape.SENTENCE):
+    if qualified and shape in (Shape.DOTTED, Shape.MIXED, Shape.SENTENCE):
         dotted = shape is Shape.DOTTED
         run = with_qualified_names(index, prepared, run, query.strip(), mask, dotted=dotted)
     return run, matched_count(run, prepared.size)

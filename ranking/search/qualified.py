@@ -14,7 +14,10 @@ order.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -64,18 +67,68 @@ def _fit(qualifier: list[str], name: str, symbol: Symbol, arguments: list[str]) 
     return (-suffix, -(2 * in_scope + on_path), -said, symbol.name != name, len(scopes), routine)
 
 
-def qualified_matches(
+Fit = tuple[int, ...]  # :func:`_fit`'s key, smaller is better
+Offer = tuple[Fit, float, int]  # (fit, -PageRank, position): sorted, the choice's order
+
+
+def _lives_nowhere(best: Fit) -> bool:
+    """Whether the best fit lives nowhere the qualifier says (no scope, no path part)."""
+    return best[0] == 0 and best[1] == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Fits:
+    """What choosing a qualified name's definitions reads of a corpus: the best fit of
+    all, the definitions that may be chosen (``offered``, sorted), how many are named as
+    written and how many of those at the top level. The fits of disjoint corpora add up
+    (:meth:`joined`), so the shards of many repositories choose as one index does."""
+
+    best: Fit | None
+    offered: tuple[Offer, ...]
+    written: int = 0
+    top: int = 0
+
+    def chosen(self) -> npt.NDArray[np.int64]:
+        """The positions that fit best, by PageRank; none when none lives where the
+        qualifier says and there are several (a part naming nothing, such as a crate's
+        own name, then decides nothing): then the one written as named, else the
+        top-level ones if not all are."""
+        if self.best is None:
+            return np.zeros(0, dtype=np.int64)
+        if _lives_nowhere(self.best):
+            written = [p for fit, _, p in self.offered if fit[3] == 0]
+            top = [p for fit, _, p in self.offered if fit[3] == 0 and fit[4] == 0]
+            if self.written == 1:
+                return np.asarray(written, dtype=np.int64)
+            return np.asarray(top if self.top < self.written else [], dtype=np.int64)
+        best = self.best[:3]
+        return np.asarray([p for fit, _, p in self.offered if fit[:3] == best], dtype=np.int64)
+
+    def moved(self, where: Callable[[int], int]) -> Fits:
+        """These fits with each offered position ``p`` read as ``where(p)``."""
+        offered = tuple((fit, rank, where(p)) for fit, rank, p in self.offered)
+        return dataclasses.replace(self, offered=offered)
+
+    @classmethod
+    def joined(cls, parts: Sequence[Fits]) -> Fits:
+        """The fits of the union of disjoint corpora (positions already in one numbering)."""
+        bests = [p.best for p in parts if p.best is not None]
+        offered = tuple(sorted(o for p in parts for o in p.offered))
+        written = sum(p.written for p in parts)
+        return cls(min(bests) if bests else None, offered, written, sum(p.top for p in parts))
+
+
+def qualified_fits(
     index: Index,
     prepared: Prepared,
     token: str,
     mask: npt.NDArray[np.bool_] | None,
-) -> npt.NDArray[np.int64]:
-    """The definitions ``token`` (a qualified name) names that fit it best (:func:`_fit`),
-    by PageRank; none when no definition so named lives where it says and there are
-    several (a part naming nothing, such as a crate's own name, then decides nothing)."""
+) -> Fits:
+    """How the definitions ``token`` (a qualified name) names fit it (:func:`_fit`),
+    offering those that :meth:`Fits.chosen` may choose, here or joined with others'."""
     parsed = qualified_parts(token)
     if parsed is None:
-        return np.zeros(0, dtype=np.int64)
+        return Fits(None, ())
     qualifier, name = parsed
     call = _ARGUMENTS.search(token.strip().strip("`"))
     arguments = re.findall(r"\w+", call.group(0).lower()) if call else []
@@ -83,25 +136,38 @@ def qualified_matches(
     if mask is not None:
         found = found[mask[found]]
     symbols = index.symbols
-    fits = [
-        (_fit(qualifier, name, symbols[p], arguments), -prepared.pagerank[p], p)
+    fits = sorted(
+        (_fit(qualifier, name, symbols[p], arguments), -float(prepared.pagerank[p]), p)
         for p in found.tolist()
         if symbols[p].kind not in Kind.UNITS
-    ]
+    )
     if not fits:
-        return np.zeros(0, dtype=np.int64)
-    fits.sort()
+        return Fits(None, ())
     best = fits[0][0]
-    if best[0] == 0 and best[1] == 0:
-        # it lives nowhere the qualifier says: a package's or crate's own name, which
-        # names its top-level definitions (serde_json::from_str), if any, written as they
-        # are named (`Ecto.Query` is no function `query` elsewhere)
-        written = [(fit, p) for fit, _, p in fits if fit[3] == 0]
-        top = [p for fit, p in written if fit[4] == 0]
-        if len(written) == 1:
-            return np.asarray([written[0][1]], dtype=np.int64)
-        return np.asarray(top if len(top) < len(written) else [], dtype=np.int64)
-    return np.asarray([p for fit, _, p in fits if fit[:3] == best[:3]], dtype=np.int64)
+    written = [o for o in fits if o[0][3] == 0]
+    top = [o for o in written if o[0][4] == 0]
+    if _lives_nowhere(best):
+        offered = tuple(written if len(written) == 1 else top)
+    else:
+        offered = tuple(o for o in fits if o[0][:3] == best[:3])
+    return Fits(best, offered, len(written), len(top))
+
+
+def qualified_matches(
+    index: Index,
+    prepared: Prepared,
+    token: str,
+    mask: npt.NDArray[np.bool_] | None,
+) -> npt.NDArray[np.int64]:
+    """The definitions ``token`` (a qualified name) names that fit it best, by PageRank
+    (:meth:`Fits.chosen`)."""
+    return qualified_fits(index, prepared, token, mask).chosen()
+
+
+def qualified_tokens(query: str, *, dotted: bool) -> list[str]:
+    """The qualified names a query writes: the whole query when ``dotted``, else each
+    qualified code token of a sentence."""
+    return [query] if dotted else _IN_PROSE.findall(query)
 
 
 def with_qualified_names(
@@ -116,7 +182,7 @@ def with_qualified_names(
     """``run`` with the definitions the query's qualified names name leading the identity
     channel: the whole query when ``dotted``, else each qualified code token of a
     sentence (then as exact names the guard puts first)."""
-    tokens = [query] if dotted else _IN_PROSE.findall(query)
+    tokens = qualified_tokens(query, dotted=dotted)
     found = [qualified_matches(index, prepared, t, mask) for t in tokens]
     known = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
     if not known.shape[0]:

@@ -11,8 +11,9 @@ demotions and the name-match guard, and cuts the page.
 Whether fuzzy runs on its own depends on the whole corpus (nothing matched the name
 anywhere, or nothing matched it exactly): a shard that decided otherwise than the
 corpus has its fuzzy list left out and its guard levels taken as if fuzzy had not
-run. (A shard with no match at all, while others match the name but not exactly,
-ran fuzzy with the wider bound: its list is left out too.)
+run; a shard with no match at all, while others match the name but not exactly, ran
+fuzzy with the wider bound, and sends its look one edit away as well, which is taken
+instead. A query's qualified names are chosen over every shard (:mod:`.qualified`).
 """
 
 from __future__ import annotations
@@ -41,8 +42,10 @@ from symfuse.ranking.search.pipeline import (
     fused_answer,
     response_base,
 )
+from symfuse.ranking.search.plans import Shape
 from symfuse.ranking.shards.listing import is_listed, merged_listing
-from symfuse.ranking.shards.part import ShardPart
+from symfuse.ranking.shards.part import ChannelPart, ShardPart
+from symfuse.ranking.shards.qualified import lead, led_tier
 
 G = TypeVar("G", bound=np.generic)
 
@@ -111,23 +114,31 @@ def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchRes
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     symbols = tuple(s for p in parts for s in p.symbols)
     pagerank = _joined([p.pagerank for p in parts], np.float64)
-    own = [p.levels if ok else p.plain for p, ok in zip(parts, agree, strict=True)]
+    own = [_levels(p, ok, decision) for p, ok in zip(parts, agree, strict=True)]
     levels = _joined(own, np.int8)
     side = _joined([p.side for p in parts], np.bool_)
     units = np.fromiter((s.kind in Kind.UNITS for s in symbols), np.bool_, len(symbols))
     flags = Flags(side, _joined([p.documents for p in parts], np.bool_), units)
-    rankings = _rankings(parts, agree, starts, channel_depth(request, len(symbols)))
+    rankings = _rankings(parts, agree, decision, starts, channel_depth(request, len(symbols)))
+    tiers = _joined([p.tiers for p in parts], np.int8)
+    # words that spell a name of any shard spell one of the combined index's
+    spelled = any(p.spelled for p in parts)
+    matched = sum(p.matched for p in parts)
+    # the query's qualified names, chosen over every shard (.qualified)
+    chosen = lead([p.qualified for p in parts], agree, starts)
+    if chosen is not None:
+        rankings[Channel.IDENTITY] = chosen.first(rankings.get(Channel.IDENTITY))
+        tiers[chosen.known] = np.minimum(tiers[chosen.known], np.int8(led_tier(shape)))
+        levels[chosen.known] = chosen.levels
+        spelled = spelled or shape is not Shape.DOTTED
+        matched += chosen.fresh
     weights = parts[0].weights if parts else request.fusion_weights
     if request.fusion and weights.structural > 0:
         found = [r.positions for r in rankings.values() if len(r)]
         if found:
             rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))
-    tiers = _joined([p.tiers for p in parts], np.int8)
-    # words that spell a name of any shard spell one of the combined index's
-    spelled = any(p.spelled for p in parts)
     run = ChannelRun(rankings, tiers, weights, decision.auto, decision.near, spelled=spelled)
     ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at], _translated(parts))
-    matched = sum(p.matched for p in parts)
     return fused_answer(ranked, request, query, shape, run, matched, base)
 
 
@@ -164,18 +175,46 @@ def _joined(arrays: Sequence[npt.NDArray[G]], dtype: type[G]) -> npt.NDArray[G]:
     return joined
 
 
+def _levels(part: ShardPart, agree: bool, decision: FuzzyDecision) -> npt.NDArray[np.int8]:
+    """A part's guard levels with fuzzy run as the corpus runs it."""
+    if agree:
+        return part.levels
+    if decision.near and part.near_levels is not None:
+        return part.near_levels
+    return part.plain
+
+
+def _channel(
+    part: ShardPart, channel: Channel, agree: bool, decision: FuzzyDecision
+) -> ChannelPart | None:
+    """A part's ``channel``, its fuzzy list as the corpus runs fuzzy (none when it does
+    not, or ran it otherwise here with no look one edit away to offer instead)."""
+    if channel is not Channel.FUZZY or agree:
+        return part.channels.get(channel)
+    return part.near if decision.near else None
+
+
 def _rankings(
-    parts: Sequence[ShardPart], agree: list[bool], starts: npt.NDArray[np.int64], depth: int
+    parts: Sequence[ShardPart],
+    agree: list[bool],
+    decision: FuzzyDecision,
+    starts: npt.NDArray[np.int64],
+    depth: int,
 ) -> dict[Channel, Ranking]:
     """Each channel's candidates of every shard in one order (its keys, then the position
     in the combined order), cut to ``depth``."""
     channels = list(dict.fromkeys(c for p in parts for c in p.channels))
+    offered = any(p.near is not None for p in parts)
+    if decision.near and Channel.FUZZY not in channels and offered:
+        # where one index's run puts it: after the names (pipeline.run_channels)
+        names = channels.index(Channel.IDENTITY) + 1 if Channel.IDENTITY in channels else 0
+        channels.insert(names, Channel.FUZZY)
     rankings: dict[Channel, Ranking] = {}
     for channel in channels:
         positions, scores, keys = [], [], []
         for part, ok, start in zip(parts, agree, starts, strict=False):
-            one = part.channels.get(channel)
-            if one is None or (channel is Channel.FUZZY and not ok):
+            one = _channel(part, channel, ok, decision)
+            if one is None:
                 continue
             positions.append(one.at + start)
             scores.append(one.scores)

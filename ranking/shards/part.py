@@ -36,9 +36,18 @@ from symfuse.ranking.query.search_request import (
     SemanticMode,
 )
 from symfuse.ranking.search import lookup
-from symfuse.ranking.search.pipeline import ChannelRun, ranked_run, search_mask
+from symfuse.ranking.search.channel_run import near_typos
+from symfuse.ranking.search.pipeline import (
+    NEAR_TYPO_LENGTH,
+    ChannelRun,
+    channel_depth,
+    ranked_run,
+    search_mask,
+)
 from symfuse.ranking.search.plans import PLANS, Shape
+from symfuse.ranking.search.qualified import Fits
 from symfuse.ranking.shards.listing import Listing, is_listed, shard_listing
+from symfuse.ranking.shards.qualified import Offer, offered, shard_fits, shard_offer
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +83,11 @@ class ShardPart:
     scoped: bool = True  # drill: the scope is in this shard
     listing: Listing | None = None  # get, flat, an empty drill: hits listed (.listing)
     spelled: bool = False  # the query's words spell names of this shard (the guard's)
+    # nothing matched here, so fuzzy ran on its own: its look one edit away, should the
+    # corpus look so (other shards matched, none exactly), and the guard levels then
+    near: ChannelPart | None = None
+    near_levels: npt.NDArray[np.int8] | None = None
+    qualified: Offer | None = None  # the query's qualified names (:mod:`.qualified`)
 
     @property
     def found(self) -> bool:
@@ -105,8 +119,12 @@ def shard_part(
     vectors = None
     if PLANS[shape].described and request.semantic is not SemanticMode.OFF:
         vectors = neural.embedder_for(index, directory)
-    run, matched = ranked_run(index, prepared, request, query, shape, mask, vectors)
-    part = _ranked_part(index, prepared, request, query, shape, run, matched)
+    run, matched = ranked_run(
+        index, prepared, request, query, shape, mask, vectors, qualified=False
+    )
+    fits = shard_fits(index, prepared, query, shape, mask)
+    near = _near_look(prepared, request, query, mask, run)
+    part = _ranked_part(index, prepared, request, query, shape, run, matched, fits, near)
     return part if scoped else dataclasses.replace(part, scoped=False)
 
 
@@ -141,17 +159,17 @@ def _ranked_part(
     shape: Shape,
     run: ChannelRun,
     matched: int,
+    fits: tuple[Fits, ...],
+    near: ChannelRun | None,
 ) -> ShardPart:
     lists = {c: r for c, r in run.rankings.items() if c is not Channel.STRUCTURAL}
     found = [r.positions for r in lists.values()]
-    candidates = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
-    levels = plain = np.full(candidates.shape[0], 2 * MatchTier.NONE, dtype=np.int8)
-    named = is_identifier_shaped(query) or run.spelled  # as pipeline._guarded decides
-    if named and request.semantic is not SemanticMode.ONLY:
-        edits, lower = request.max_edit_distance, prepared.trigrams.lower
-        levels = guard_levels(run, prepared.names, candidates, query, edits, lower)
-        still = dataclasses.replace(run, fuzzy_auto=False, near_typo=False)
-        plain = guard_levels(still, prepared.names, candidates, query, edits, lower)
+    if near is not None:
+        found.append(near.rankings[Channel.FUZZY].positions)
+    candidates = np.unique(np.concatenate([*found, offered(fits)]))
+    # as pipeline._guarded decides (a qualified name chosen in another shard may lead)
+    named = is_identifier_shaped(query) or run.spelled or bool(fits)
+    levels, plain = _levels(prepared, request, query, run, candidates, named)
     channels: dict[Channel, ChannelPart] = {
         c: ChannelPart(
             np.searchsorted(candidates, r.positions).astype(np.int64),
@@ -166,7 +184,7 @@ def _ranked_part(
         translation = prepared.translation
         ids = query_ids(query, prepared.lexical.term_ids, translation.extra)
         translated = translation.scores(ids, candidates)
-    return ShardPart(
+    part = ShardPart(
         symbols=symbols,
         pagerank=prepared.pagerank[candidates],
         tiers=run.tiers[candidates],
@@ -183,7 +201,72 @@ def _ranked_part(
         exact=bool(np.any(run.tiers <= MatchTier.CASE_INSENSITIVE)),
         translated=translated,
         spelled=run.spelled,
+        qualified=shard_offer(prepared, request, query, shape, run, fits, candidates)
+        if fits
+        else None,
     )
+    return part if near is None else _with_near(part, near, prepared, request, query, candidates)
+
+
+def _with_near(
+    part: ShardPart,
+    near: ChannelRun,
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    candidates: npt.NDArray[np.int64],
+) -> ShardPart:
+    """``part`` with the look one edit away of :func:`_near_look` and its guard levels."""
+    edits, lower = request.max_edit_distance, prepared.trigrams.lower
+    ranking = near.rankings[Channel.FUZZY]
+    return dataclasses.replace(
+        part,
+        near=ChannelPart(
+            np.searchsorted(candidates, ranking.positions).astype(np.int64),
+            ranking.scores,
+            _keys(Channel.FUZZY, ranking, near, prepared, request, query, False),
+        ),
+        near_levels=guard_levels(near, prepared.names, candidates, query, edits, lower),
+    )
+
+
+def _near_look(
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    run: ChannelRun,
+) -> ChannelRun | None:
+    """``run`` as it would be had fuzzy looked one edit away (the corpus matched the name
+    elsewhere, not exactly), when fuzzy ran on its own here and such a look finds names
+    (:func:`symfuse.ranking.search.channel_run.near_typos`); None otherwise."""
+    if not run.fuzzy_auto or len(query.strip()) < NEAR_TYPO_LENGTH:
+        return None
+    depth = channel_depth(request, prepared.size)
+    found = near_typos(prepared, request, query, mask, depth)
+    if not len(found):
+        return None  # a look one edit away that finds nothing is no run
+    rankings = {**run.rankings, Channel.FUZZY: found}
+    return dataclasses.replace(run, rankings=rankings, fuzzy_auto=False, near_typo=True)
+
+
+def _levels(
+    prepared: Prepared,
+    request: SearchRequest,
+    query: str,
+    run: ChannelRun,
+    candidates: npt.NDArray[np.int64],
+    named: bool,
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    """The candidates' guard levels with fuzzy as this shard ran it, and had it not run
+    (none when the guard does not run: not ``named``, or semantic only)."""
+    if not named or request.semantic is SemanticMode.ONLY:
+        none = np.full(candidates.shape[0], 2 * MatchTier.NONE, dtype=np.int8)
+        return none, none
+    edits, lower = request.max_edit_distance, prepared.trigrams.lower
+    levels = guard_levels(run, prepared.names, candidates, query, edits, lower)
+    still = dataclasses.replace(run, fuzzy_auto=False, near_typo=False)
+    return levels, guard_levels(still, prepared.names, candidates, query, edits, lower)
 
 
 def _keys(

@@ -26,6 +26,7 @@ from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.shards.build import build_shards
 from symfuse.server.shards.fleet import Fleet
 from tests.server.shards.conftest import combined_index, word_repository
+from tests.support.cli import write_tree
 
 pytestmark = [
     pytest.mark.slow,  # a Dask cluster of worker processes (conftest.py)
@@ -233,3 +234,76 @@ def test_a_rebuilt_shard_reweighs_the_others_without_reading_their_index(
     moved = [k for k, v in _hits(after) if k.startswith("large/") and before.get(k, v) != v]
     assert moved, "the unchanged shard's scores follow the new global statistics"
     fleet.close()
+
+
+# Each repository alone would choose its own best fit of a qualified name: ``cache`` its
+# one ``__setstate__`` for ``C.__setstate__``, ``cli`` its one ``read`` for
+# ``LimitedStream.read``; one index of all three chooses the ``C`` and the
+# ``LimitedStream`` that exist, and nothing for ``Stream.read`` (several are written so).
+QUALIFIED_REPOS = {
+    "cache": {
+        "cache/lru.py": (
+            "class LRUCache:\n"
+            "    def __setstate__(self, state: dict) -> None:\n        pass\n\n"
+            "    def read(self) -> bytes:\n        return b''\n"
+        ),
+    },
+    "cli": {
+        "cli/testing.py": (
+            "class EchoingStdin:\n    def read(self, n: int = -1) -> bytes:\n        return b''\n"
+        ),
+    },
+    "web": {
+        "web/wsgi.py": (
+            "class LimitedStream:\n"
+            "    '''A stream that reads no more than its limit.'''\n"
+            "    def read(self, size: int = -1) -> bytes:\n        return b''\n"
+        ),
+        "web/tests/test_state.py": (
+            "def test_detects_setstate() -> None:\n"
+            "    class C:\n"
+            "        def __setstate__(self, state: dict) -> None:\n            pass\n\n"
+            "def test_copy_setstate() -> None:\n"
+            "    class C:\n"
+            "        def __setstate__(self, state: dict) -> None:\n            pass\n"
+        ),
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def qualified(tmp_path_factory: pytest.TempPathFactory, cluster: Any) -> tuple[Corpus, Fleet]:
+    base = tmp_path_factory.mktemp("qualified")
+    roots = {
+        alias: str(write_tree(base / "repos" / alias, files))
+        for alias, files in QUALIFIED_REPOS.items()
+    }
+    results = build_shards(roots, base / "out", client=cluster)
+    assert sorted(r.outcome for r in results) == ["built"] * 3
+    corpus = Corpus(base / "out", combined_index(roots, base / "combined"), base / "combined")
+    fleet = Fleet(corpus.out, cluster)
+    assert fleet.warm() == []
+    return corpus, fleet
+
+
+@pytest.mark.parametrize("mode", [{}, {"mode": "tiered"}, {"min_score": 0.3}])
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("C.__setstate__", "web/web/tests/test_state.py::test_detects_setstate.C.__setstate__"),
+        ("LimitedStream.read", "web/web/wsgi.py::LimitedStream.read"),
+        ("Stream.read", None),
+        ("how C.__setstate__ restores a copy", None),
+    ],
+)
+def test_a_qualified_name_is_chosen_over_every_shard_as_in_one_index(
+    qualified: tuple[Corpus, Fleet], query: str, first: str | None, mode: dict[str, Any]
+) -> None:
+    corpus, fleet = qualified
+    request = SearchRequest.from_mapping({"query": query, "semantic": "off", **mode})
+    merged, combined = fleet.search(request), corpus.combined(request)
+    assert merged.errors == ()
+    if first is not None:
+        assert _ids(combined)[0].startswith(first)
+    assert _hits(merged) == _hits(combined)
+    assert merged.total == combined.total
