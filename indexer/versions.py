@@ -36,7 +36,9 @@ from __future__ import annotations
 # 22: Kotlin parameters and typed variables name their variable (`@alias`): typed receivers.
 # 23: JavaScript/TypeScript CommonJS named imports: `var f = require('./m').f` and
 #     `const { f, g: h } = require('./m')`.
-EXTRACTOR_VERSION = 23
+# 24: a doc comment the grammar hangs on the node before a definition (Kotlin's import
+#     list, Haskell's, a YAML mapping) is the definition's doc; OCaml `(** ... *)` marks.
+EXTRACTOR_VERSION = 24
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -30,7 +30,7 @@ _WRAPPERS = frozenset(
 # siblings between a definition and its leading comment: TypeScript decorators, Rust attributes
 _DOC_TRANSPARENT = frozenset({"decorator", "attribute_item"})
 SPACES = re.compile(r"\s+")
-_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+(?:\s?[|^])?|;+|%+|\(\*)\s?")
+_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+(?:\s?[|^])?|;+|%+|\(\*+)\s?")
 _LAST_NAME = re.compile(r"([A-Za-z_$][\w$]*)[^\w$]*$")
 
 
@@ -79,6 +79,8 @@ def _is_comment(node: Node | None) -> bool:
 
 
 def comment_doc(node: Node) -> str:
+    """The comments right above ``node`` (or above the decorators and attributes in front
+    of it), without their comment marks."""
     anchor = node
     while (
         anchor.parent is not None
@@ -92,6 +94,8 @@ def comment_doc(node: Node) -> str:
     while sibling is not None and sibling.type in _DOC_TRANSPARENT:
         expected_row = sibling.start_point[0]  # doc comments go above decorators too
         sibling = sibling.prev_sibling
+    if sibling is not None and not _is_comment(sibling):
+        sibling = _trailing_comment(sibling)
     while sibling is not None and _is_comment(sibling):
         if sibling.end_point[0] < expected_row - 1:
             break
@@ -103,9 +107,24 @@ def comment_doc(node: Node) -> str:
     lines: list[str] = []
     for comment in reversed(comments):
         for line in comment.splitlines():
-            stripped = _COMMENT_MARKS.sub("", line).rstrip().removesuffix("*/").rstrip()
-            lines.append(stripped)
+            stripped = _COMMENT_MARKS.sub("", line).rstrip()
+            lines.append(stripped.removesuffix("*/").removesuffix("*)").rstrip())
     return _trim_doc("\n".join(lines))
+
+
+def _trailing_comment(node: Node) -> Node | None:
+    """The comment ``node`` ends with on a line of its own: grammars that hang the
+    comment above a definition on the node before it (Kotlin's import list, Haskell's,
+    a YAML mapping) keep the definition's doc there."""
+    last = node
+    while last.child_count:
+        last = last.children[-1]
+    if not _is_comment(last) or last.start_point[0] == node.start_point[0]:
+        return None
+    before = last.prev_sibling
+    if before is not None and before.end_point[0] == last.start_point[0]:
+        return None  # it ends a line of code
+    return last
 
 
 def body_of(node: Node) -> Node | None:
