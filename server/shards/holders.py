@@ -49,12 +49,34 @@ class ShardUnavailable(SymfuseError):
 Stamp = tuple[int, int, int, int]  # the manifest's inode, size, mtime; the global stats' mtime
 
 
+KEYED = 1 << 16  # keyed copies of its symbols a shard keeps (those its answers named lately)
+
+
+class Keyed:
+    """A shard's symbols keyed as a multi-root index keys them (:func:`_keyed`), each
+    copy made once and kept: a search sends a few hundred candidates, and copying each
+    of them again for every search took half a small shard's time to answer."""
+
+    def __init__(self, alias: str) -> None:
+        self.alias = alias
+        self.made: dict[str, Symbol] = {}
+
+    def __call__(self, symbol: Symbol) -> Symbol:
+        found = self.made.get(symbol.symbol_id)
+        if found is None:
+            if len(self.made) >= KEYED:
+                self.made.clear()  # bounded: the copies of symbols not asked for lately go
+            found = self.made[symbol.symbol_id] = _keyed(symbol, self.alias)
+        return found
+
+
 @dataclass(frozen=True, slots=True)
 class Loaded:
     stamp: Stamp  # when it was loaded
     manifest: ShardManifest
     index: Index
     prepared: Prepared
+    keyed: Keyed  # its symbols behind ``alias/``
 
 
 class ShardHolder:
@@ -74,10 +96,7 @@ class ShardHolder:
         response = search(
             loaded.index, request, directory=self.directory / "index", prepared=loaded.prepared
         )
-        alias = loaded.manifest.alias
-        items = tuple(
-            dataclasses.replace(i, symbol=_keyed(i.symbol, alias)) for i in response.items
-        )
+        items = tuple(dataclasses.replace(i, symbol=loaded.keyed(i.symbol)) for i in response.items)
         return dataclasses.replace(response, items=items)
 
     def part(self, request: SearchRequest) -> ShardPart:
@@ -90,7 +109,7 @@ class ShardHolder:
         local = _local(request, alias)
         if local is not request and not found.found:
             found = shard_part(loaded.index, loaded.prepared, local, self.directory / INDEX)
-        return found.keyed(tuple(_keyed(s, alias) for s in found.symbols))
+        return found.keyed(tuple(map(loaded.keyed, found.symbols)))
 
     def code(self, request: SearchRequest, ids: list[str]) -> list[tuple[str | None, str | None]]:
         """The snippet and source ``request`` asks for of each symbol id (``alias/`` ids)."""
@@ -154,9 +173,8 @@ class ShardHolder:
         index = load_index(config)
         if index is None:
             raise ShardUnavailable(f"the index of shard {manifest.alias} is missing or corrupt")
-        return Loaded(
-            stamp, manifest, index, self._global(self._prepared(index, config, manifest.alias))
-        )
+        prepared = self._global(self._prepared(index, config, manifest.alias))
+        return Loaded(stamp, manifest, index, prepared, Keyed(manifest.alias))
 
     def _reweighed(self, loaded: Loaded, stamp: Stamp) -> Loaded:
         """``loaded`` scoring by the global statistics now in place: its ranking structures
@@ -168,7 +186,7 @@ class ShardHolder:
             self.directory, manifest.alias, manifest.root, chosen=manifest.discovery
         )
         prepared = self._prepared(loaded.index, config, manifest.alias)
-        return Loaded(stamp, manifest, loaded.index, self._global(prepared))
+        return Loaded(stamp, manifest, loaded.index, self._global(prepared), loaded.keyed)
 
     def _prepared(self, index: Index, config: IndexConfig, alias: str) -> Prepared:
         """The shard's ranking structures, scoring with the models learned over every shard
