@@ -79,6 +79,7 @@ if TYPE_CHECKING:
         spread,
     )
     from symfuse.ranking.search.snippets import code_of, code_wanted, snippet
+    from symfuse.ranking.shards.compact import compacted
     from symfuse.ranking.shards.fusion import fuse_shards
     from symfuse.ranking.shards.global_stats import CorpusStats, stats_of, with_stats
     from symfuse.ranking.shards.part import ShardPart, shard_part
@@ -144,6 +145,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "snapshot": (f"{_R}.history.tree_at", "snapshot"),
     # Shards: each shard's part, one fusion, global statistics.
     "fuse_shards": (f"{_R}.shards.fusion", "fuse_shards"),
+    "compacted": (f"{_R}.shards.compact", "compacted"),
     "CorpusStats": (f"{_R}.shards.global_stats", "CorpusStats"),
     "stats_of": (f"{_R}.shards.global_stats", "stats_of"),
     "with_stats": (f"{_R}.shards.global_stats", "with_stats"),
@@ -208,6 +210,7 @@ __all__ = [
     "checkpoint",
     "code_of",
     "code_wanted",
+    "compacted",
     "confine",
     "definition_at",
     "describe_semantic",

@@ -55,8 +55,8 @@ def split_units(
     structural channel re-ranking what is left); the file units fused as they ranked
     among every symbol (a unit the channels rank below many definitions scores low); and
     how many file units any channel matched. ``units`` says which symbols are units."""
-    if not units.any():
-        return run, None, 0
+    # (no early way out when no unit is among them: each list is cut to ``depth`` all the
+    # same, as over shards whose candidates happen to hold no unit; ranking.shards)
     kept: dict[Channel, Ranking] = {}
     ranks: dict[Channel, dict[int, int]] = {}
     matched: list[npt.NDArray[np.int64]] = []

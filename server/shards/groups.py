@@ -5,7 +5,10 @@ grew with the shard count. A :class:`ShardGroup` holds every shard placed on its
 (a :class:`.holders.ShardHolder` each) and answers for all of them in one call: each
 shard runs on a thread of its own (Dask runs an actor's plain methods one at a time, a
 hung shard would hold up the rest), within the deadline the call carries, so a slow
-shard comes back as timed out and the others answer. :class:`Member` is one shard's
+shard comes back as timed out and the others answer. The parts of a search are cut,
+before they leave the worker, to the candidates that can reach the fused answer
+(:func:`symfuse.ranking.shards.compact.compacted`): what a worker sends does not grow
+with the shards it holds. :class:`Member` is one shard's
 share of a group's answer, read as that shard's own pending answer
 (:class:`.fanout.Pending`).
 """
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symfuse.indexer.errors import SymfuseError
+from symfuse.ranking.api import compacted
 from symfuse.server.shards.fanout import Pending
 from symfuse.server.shards.holders import ShardHolder
 
@@ -72,6 +76,10 @@ class ShardGroup:
                 errors[alias] = str(exc) or type(exc).__name__
             else:
                 answers[alias] = future.result()
+        if method == "part" and answers:  # only what can reach the fused answer leaves
+            arrived = [a for a in aliases if a in answers]
+            cut = compacted(args[0], [answers[a] for a in arrived])
+            answers = dict(zip(arrived, cut, strict=True))
         return GroupAnswer(answers, errors, tuple(late))
 
 

@@ -1,0 +1,71 @@
+"""A worker's parts cut to what can reach the fused answer give the same answer.
+
+:func:`symfuse.ranking.api.compacted` runs where the shards are held (a group's actor)
+before the parts leave the worker; here the shards' holders are in this process, so
+that the parts can be fused with and without the cut and compared, query by query.
+The repositories mix the same words, so each channel finds more candidates over the
+shards than it ranks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from symfuse.ranking.api import compacted, fuse_shards
+from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.server.shards.build import build_shards
+from symfuse.server.shards.fanout import coordinator_request, shard_request
+from symfuse.server.shards.holders import ShardHolder
+from symfuse.server.shards.manifest import shard_dirs
+from tests.server.shards.conftest import word_repository
+
+FIELDS = (
+    {"query": "order_total"},
+    {"query": "OrderTotal", "mode": "tiered"},
+    {"query": "order_totl"},  # fuzzy on its own
+    {"query": "TotalOrdr"},  # fuzzy one edit away, where some shard matched
+    {"query": "render report"},
+    {"query": "the report of a ledger", "semantic": "on"},
+    {"query": "Ledger.order"},
+    {"query": "ledger", "aggregation_mode": "per_repo"},
+    {"query": "invoice", "limit": 3, "offset": 4},
+    {"query": "payment", "min_score": 0.3},
+    {"query": "invoice ledger", "mode": "flat"},
+)
+
+
+@pytest.fixture(scope="module")
+def holders(tmp_path_factory: pytest.TempPathFactory) -> list[ShardHolder]:
+    base = tmp_path_factory.mktemp("compact")
+    roots = {
+        name: word_repository(base / "repos", name, modules, 12)
+        for name, modules in (("one", 4), ("two", 12), ("three", 30))
+    }
+    build_shards(roots, base / "out")
+    found = [ShardHolder(str(d)) for d in shard_dirs(base / "out")]
+    return sorted(found, key=lambda h: h.warm())
+
+
+@pytest.mark.parametrize("fields", FIELDS, ids=[str(f) for f in FIELDS])
+def test_the_cut_parts_fuse_to_the_same_answer(
+    holders: list[ShardHolder], fields: dict[str, object]
+) -> None:
+    request = SearchRequest.from_mapping({"limit": 5, "semantic": "off", **fields})
+    asked = shard_request(request, len(holders))
+    parts = [h.part(asked) for h in holders]
+    cut = compacted(asked, parts)
+    merged = coordinator_request(request, len(holders))
+    whole, kept = fuse_shards(merged, parts), fuse_shards(merged, cut)
+    assert whole.items, "a query that finds nothing proves nothing"
+    assert [(i.symbol.symbol_id, i.score) for i in kept.items] == [
+        (i.symbol.symbol_id, i.score) for i in whole.items
+    ]
+    assert kept.total == whole.total
+
+
+def test_the_cut_leaves_out_what_cannot_reach_the_answer(holders: list[ShardHolder]) -> None:
+    request = shard_request(SearchRequest.from_mapping({"query": "order", "limit": 5}), 3)
+    parts = [h.part(request) for h in holders]
+    before = sum(len(p.symbols) for p in parts)
+    after = sum(len(p.symbols) for p in compacted(request, parts))
+    assert after < before
