@@ -9,12 +9,16 @@ shards than it ranks.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from symfuse.ranking.api import compacted, fuse_shards
+from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.shards.build import build_shards
 from symfuse.server.shards.fanout import coordinator_request, shard_request
+from symfuse.server.shards.fleet import Fleet
 from symfuse.server.shards.holders import ShardHolder
 from symfuse.server.shards.manifest import shard_dirs
 from tests.server.shards.conftest import word_repository
@@ -69,3 +73,30 @@ def test_the_cut_leaves_out_what_cannot_reach_the_answer(holders: list[ShardHold
     before = sum(len(p.symbols) for p in parts)
     after = sum(len(p.symbols) for p in compacted(request, parts))
     assert after < before
+
+
+@pytest.mark.slow  # a Dask cluster of worker processes (conftest.py)
+def test_groups_on_a_cluster_answer_as_the_shards_asked_here(
+    tmp_path_factory: pytest.TempPathFactory, cluster: Any
+) -> None:
+    """Six shards on the two workers of a real LocalCluster, three to a group actor that
+    cuts their parts before sending them, answer as the same shards asked one by one
+    in this process (nothing cut)."""
+    base = tmp_path_factory.mktemp("groups")
+    sizes = (("a", 2), ("b", 3), ("c", 5), ("d", 8), ("e", 13), ("f", 21))
+    roots = {name: word_repository(base / "repos", name, modules, 8) for name, modules in sizes}
+    build_shards(roots, base / "out", client=cluster)
+    here, there = Fleet(base / "out"), Fleet(base / "out", cluster)
+    assert there.warm() == []
+    for fields in FIELDS:
+        request = SearchRequest.from_mapping({"limit": 5, "semantic": "off", **fields})
+        mine, theirs = here.search(request), there.search(request)
+        assert theirs.errors == ()
+        assert _hits(theirs) == _hits(mine), fields
+        assert theirs.total == mine.total, fields
+    here.close()
+    there.close()
+
+
+def _hits(response: SearchResponse) -> list[tuple[str, float]]:
+    return [(i.symbol.symbol_id, i.score) for i in response.items]
