@@ -49,7 +49,7 @@ class ShardUnavailable(SymfuseError):
 Stamp = tuple[int, int, int, int]  # the manifest's inode, size, mtime; the global stats' mtime
 
 
-KEYED = 1 << 16  # keyed copies of its symbols a shard keeps (those its answers named lately)
+KEYED = 1 << 13  # keyed copies a shard keeps (those its answers named lately: a few MB)
 
 
 class Keyed:
