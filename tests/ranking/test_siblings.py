@@ -1,0 +1,56 @@
+"""Namesakes in sibling files (ranking/search/siblings.py): one definition written again
+in every file of a folder (locales) takes two places of a sentence's answer, not all of
+them; two classes' methods of one name are two definitions and keep their places."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from symfuse.ranking.api import SearchRequest, search
+from tests.support.index import index_of_tree
+
+LOCALE = '''def error(issue):
+    """The message of an issue: an invalid email address, a value that fails its regex."""
+    if issue == "email":
+        return "invalid email address"
+    return "does not match the regex"
+'''
+
+
+def test_a_definition_repeated_across_a_folder_takes_two_places(tmp_path: Path) -> None:
+    files = {f"app/locales/{code}.py": LOCALE for code in ("en", "de", "fr", "it", "es", "pt")}
+    files["app/formats.py"] = (
+        "import re\n\n"
+        "EMAIL = re.compile(r'[^@]+@[^@]+')\n\n\n"
+        "def email_regex():\n"
+        '    """The regex an email address must match."""\n'
+        "    return EMAIL\n"
+    )
+    files["app/mail.py"] = (
+        "def send_email(address, body):\n"
+        '    """Send an email to an address."""\n'
+        "    return address, body\n\n\n"
+        "def check_address(address):\n"
+        '    """Whether an email address looks valid."""\n'
+        "    return '@' in address\n"
+    )
+    index = index_of_tree(tmp_path, files)
+    found = search(index, SearchRequest(query="where is the email address regex", limit=5))
+    names = [(item.symbol.name, item.symbol.file) for item in found.items]
+    locales = [file for name, file in names if name == "error"]
+    assert len(locales) == 2, names  # the other four make way
+    assert ("email_regex", "app/formats.py") in names
+    assert {"send_email", "check_address"} <= {name for name, _ in names}
+
+
+def test_two_classes_methods_of_one_name_keep_their_places(tmp_path: Path) -> None:
+    method = '''class {0}:
+    def parse(self, text):
+        """Parse the email address and check it against the regex."""
+        return text
+'''
+    files = {f"app/forms/{name.lower()}.py": method.format(name) for name in "ABCDE"}
+    index = index_of_tree(tmp_path, files)
+    found = search(index, SearchRequest(query="parse the email address regex", limit=5))
+    parsers = [item.symbol.fqn for item in found.items if item.symbol.name == "parse"]
+    assert len(parsers) == 5, parsers  # five classes' methods, not one definition
