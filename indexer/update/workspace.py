@@ -173,11 +173,7 @@ def _update(
     aliases = config.aliases
     manifest = _read_manifest(store, report)
     options = config.options()
-    reusable = (
-        manifest is not None
-        and same_file_set(manifest.options, options)
-        and manifest.roots == aliases
-    )
+    reusable = _reusable(manifest, options, aliases)
     if manifest is not None and not reusable and report.rebuilt_because is None:
         report.rebuilt_because = "index options or roots changed"
     run = _Update(config, store, aliases, options, manifest, reusable, report, on_progress)
@@ -323,11 +319,7 @@ def _unchanged_unlocked(
     except IndexCorrupt:
         return None  # the locked path says so and rebuilds
     options = config.options()
-    if (
-        manifest is None
-        or manifest.roots != config.aliases
-        or not same_file_set(manifest.options, options)
-    ):
+    if manifest is None or not _reusable(manifest, options, config.aliases):
         return None
     run = _Update(config, store, config.aliases, options, manifest, True, report, None)
     to_parse, removed, _stale, relink = _changes(run, None, None)
@@ -339,6 +331,15 @@ def _unchanged_unlocked(
         return (store.load(manifest) if need_index else None), report
     except IndexCorrupt:
         return None
+
+
+def _reusable(manifest: Manifest | None, options: dict[str, Any], aliases: dict[str, str]) -> bool:
+    """Whether the stored files are of these roots and this file set."""
+    return (
+        manifest is not None
+        and same_file_set(manifest.options, options)
+        and manifest.roots == aliases
+    )
 
 
 def _read_manifest(store: Store, report: UpdateReport) -> Manifest | None:
