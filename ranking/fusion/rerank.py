@@ -69,16 +69,24 @@ def reranked(
     translation: Translation | None,
     ids: Sequence[int],
     head: int = CANDIDATES,
+    fixed: npt.NDArray[np.bool_] | None = None,
 ) -> Fused:
     """``fused`` with its first ``head`` items re-ordered by the learned weights (``ids``:
     the query's content words' term ids); as it is without a translation model (a
-    shard's candidates) or weights."""
+    shard's candidates) or weights. The items ``fixed`` marks (aligned with ``fused``)
+    keep their places: demoted side code, which the model, blind to the demotion, would
+    lift back (fmt's ``TEST`` bodies x5.5, from 69th to first)."""
     head = min(head, len(fused))
     if WEIGHTS is None or translation is None or head < 2:
         return fused
     x = features(fused, symbols, query, translation, ids, head)
     score = x @ np.asarray(WEIGHTS, dtype=np.float64)
     order = np.lexsort((np.arange(head), -score)).astype(np.int64)
+    if fixed is not None and fixed[:head].any():  # the others take the free places in turn
+        keep = fixed[:head]
+        free = order[~keep[order]]
+        order = np.arange(head, dtype=np.int64)
+        order[~keep] = free
     order = np.concatenate([order, np.arange(head, len(fused), dtype=np.int64)])
     why = f"the learned re-ranking of the first {head} answers"
     out = fused.adjusted(order, fused.scores.copy(), Change.RERANK, why)

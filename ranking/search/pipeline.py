@@ -58,6 +58,7 @@ from symfuse.ranking.search.plans import (
     PLANS,
     Shape,
     demoted,
+    demotes_side_code,
     documents_demoted,
     documents_last,
 )
@@ -313,13 +314,15 @@ def _ordered(
         # The first MIN_DEPTH candidates of each channel order the head of every page,
         # whatever the limit; a longer answer continues with the deeper lists' order.
         fused = extended(_merge(truncated(run, ranked.pagerank, MIN_DEPTH), request), fused)
+    demoting = demotes_side_code(request, query, shape)
     fused = demoted(fused, ranked.roles, request, query, shape)
     fused = documents_demoted(fused, ranked.roles, request, query)
     if PLANS[shape].reranked:
         ids = query_ids(query, ranked.term_ids)
         # within the head every page length shares (see extended)
         head = min(CANDIDATES, MIN_DEPTH)
-        fused = reranked(fused, ranked.symbols, query, ranked.translation, ids, head)
+        fixed = ranked.roles.side_code(fused.positions[:head]) if demoting else None
+        fused = reranked(fused, ranked.symbols, query, ranked.translation, ids, head, fixed)
     return fused
 
 

@@ -213,18 +213,23 @@ def name_words(query: str) -> list[str]:
     return [w for w in code_tokens(query) if len(w) > 1 and not w.isdigit()]
 
 
+def demotes_side_code(request: SearchRequest, query: str, shape: Shape) -> bool:
+    """Whether test, example and benchmark code ranks lower for this query: the shape's
+    plan says so, ``include_tests`` is ``true`` and the query does not ask for it."""
+    return (
+        PLANS[shape].demote_side_code
+        and request.include_tests is IncludeTests.TRUE
+        and not asks_for_side_code(query)
+    )
+
+
 def demoted(
     fused: Fused, filters: SymbolRoles, request: SearchRequest, query: str, shape: Shape
 ) -> Fused:
     """``fused`` with test, example and benchmark code ranked lower (its score times
     :attr:`Tuning.side_code_share`), when the shape's plan says so, ``include_tests`` is
     ``true`` and the query does not ask for such code itself."""
-    if (
-        not PLANS[shape].demote_side_code
-        or request.include_tests is not IncludeTests.TRUE
-        or not len(fused)
-        or asks_for_side_code(query)
-    ):
+    if not len(fused) or not demotes_side_code(request, query, shape):
         return fused
     side = filters.side_code(fused.positions)
     if not side.any():

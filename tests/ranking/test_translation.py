@@ -202,3 +202,24 @@ def test_the_reranking_permutes_the_head_and_keeps_the_tail(
     assert out.positions[:4].tolist() == positions[:4][order].tolist()
     # without weights or a model (a shard's candidates): as it was
     assert rerank.reranked(fused, index.symbols, query, None, ids) is fused
+
+
+def test_fixed_items_keep_their_places_and_the_others_follow_the_model(
+    built: tuple[Index, Prepared, Path],
+) -> None:
+    # Demoted test code is fixed: the model, blind to the demotion, would lift it back.
+    index, prepared, _ = built
+    assert prepared.translation is not None
+    n = len(index.symbols)
+    positions = np.arange(n, dtype=np.int64)[::-1].copy()
+    fused = Fused(positions, np.linspace(1.0, 0.1, n), {}, {}, {})
+    query = "ask the user for a password"
+    ids = query_ids(query, prepared.lexical.term_ids)
+    free = rerank.reranked(fused, index.symbols, query, prepared.translation, ids, head=n)
+    moved = [p for p in free.positions.tolist() if p != int(positions[1])]
+    assert moved != [p for p in positions.tolist() if p != int(positions[1])]  # it reorders
+    fixed = np.zeros(n, dtype=np.bool_)
+    fixed[1] = True
+    out = rerank.reranked(fused, index.symbols, query, prepared.translation, ids, n, fixed)
+    assert int(out.positions[1]) == int(positions[1])
+    assert [p for p in out.positions.tolist() if p != int(positions[1])] == moved
