@@ -252,6 +252,8 @@ def with_import_paths(
 
 
 _WORDS = re.compile(r"[a-z][a-z0-9]*(?: [a-z][a-z0-9]*){1,4}")
+_PHRASE_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+PHRASE_WORDS = 5  # the longest run of a sentence's words read as one name
 
 
 def spellings(query: str) -> tuple[str, ...]:
@@ -280,7 +282,7 @@ def with_spelled_names(
     case and separators are dropped (``IPAddressField``, ``_add_view``) just after."""
     spelled = spellings(query)
     if not spelled:
-        return run
+        return with_phrase_names(prepared, run, query, mask)
     names = prepared.names
     exact = distinct(np.concatenate([names.names.equal(s) for s in spelled]))
     wholes = distinct(names.wholes.equal("".join(query.split())))
@@ -297,6 +299,30 @@ def with_spelled_names(
     ]
     known = np.concatenate(ranks).astype(np.int64)
     return replace(identity_first(prepared, run, known), tiers=tiers, spelled=True)
+
+
+def with_phrase_names(
+    prepared: Prepared,
+    run: ChannelRun,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+) -> ChannelRun:
+    """Consecutive words of a sentence whose join is a name (``guess content type of an
+    uploaded file`` for ``_guess_content_type``, ``a bytes-per-second limit`` for
+    ``bytesPerSecond``): those definitions join the identity channel first, longer runs
+    before shorter ones, without the exact-name guard (a phrase is not the question)."""
+    words = _PHRASE_WORD.findall(query)
+    names = prepared.names
+    found = [
+        names.wholes.equal("".join(words[i : i + n]).lower())
+        for n in range(PHRASE_WORDS, 1, -1)
+        for i in range(len(words) - n + 1)
+    ]
+    firsts = dict.fromkeys(int(p) for hit in found for p in hit.tolist())
+    known = np.fromiter(firsts, dtype=np.int64, count=len(firsts))
+    if mask is not None:
+        known = known[mask[known]]
+    return identity_first(prepared, run, known) if len(known) else run
 
 
 def names_lead(

@@ -624,6 +624,20 @@ def test_lower_case_words_that_spell_a_name_put_it_first(
     assert response.items[0].symbol.name == expected
 
 
+def test_words_inside_a_sentence_that_spell_a_name_lead_the_identity_channel(
+    index: Index,
+) -> None:
+    # A sentence is not a name: no guard, but the spelled definition leads its channel.
+    query = "where do we send welcome email to a new user after signing up"
+    response = run(index, query=query, fusion_debug=True, limit=10)
+    first = [i for i in response.items if Channel.IDENTITY in i.channels]
+    assert first
+    best = min(first, key=lambda i: i.channels[Channel.IDENTITY].rank)
+    assert best.symbol.name == "send_welcome_email"
+    assert best.channels[Channel.IDENTITY].rank == 1
+    assert not any(a.change is Change.GUARD for i in response.items for a in i.adjustments)
+
+
 def test_words_that_spell_no_name_lift_nothing(index: Index) -> None:
     spelled = run(index, query="payment error", fusion_debug=True, limit=5)
     assert names(spelled)[0] == "PaymentError"
