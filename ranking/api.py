@@ -65,7 +65,7 @@ if TYPE_CHECKING:
         load_histories,
     )
     from symfuse.ranking.history.tree_at import repository_for, snapshot
-    from symfuse.ranking.prepared.build import prepare_shared, with_pieces
+    from symfuse.ranking.prepared.build import prepare_shared
     from symfuse.ranking.prepared.shared import ShardParts, SharedModels
     from symfuse.ranking.search.cancel import ShouldStop, Stopped, checkpoint, stoppable
     from symfuse.ranking.search.cold_start import early_answer, names_answer
@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.shards.fusion import fuse_shards
     from symfuse.ranking.shards.global_stats import CorpusStats, stats_of, with_stats
     from symfuse.ranking.shards.part import ShardPart, shard_part
+    from symfuse.ranking.shards.pieces import shard_pieces
     from symfuse.ranking.text.paths import confine
 
 _R = "symfuse.ranking"
@@ -152,9 +153,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ShardParts": (f"{_R}.prepared.shared", "ShardParts"),
     "SharedModels": (f"{_R}.prepared.shared", "SharedModels"),
     "prepare_shared": (f"{_R}.prepared.build", "prepare_shared"),
-    "with_pieces": (f"{_R}.prepared.build", "with_pieces"),
     "ShardPart": (f"{_R}.shards.part", "ShardPart"),
     "shard_part": (f"{_R}.shards.part", "shard_part"),
+    "shard_pieces": (f"{_R}.shards.pieces", "shard_pieces"),
 }
 
 
@@ -239,6 +240,7 @@ __all__ = [
     "semantic_model",
     "semantic_status",
     "shard_part",
+    "shard_pieces",
     "snapshot",
     "snippet",
     "spread",
@@ -247,6 +249,5 @@ __all__ = [
     "subtypes",
     "supertypes",
     "symbol_at",
-    "with_pieces",
     "with_stats",
 ]

@@ -154,20 +154,6 @@ def prepare_shared(
     return corpus.update(index, fingerprint(index), time.perf_counter())
 
 
-def with_pieces(
-    index: Index, directory: Path, prepared: Prepared, *, path_prefix: str = ""
-) -> Prepared:
-    """``prepared`` when it carries its per-file pieces, else the same structures made
-    again from the pieces stored in ``directory`` (an exact load reads the joined
-    structures only; what is learned from the pieces needs them). Not cached."""
-    if prepared.pieces or not prepared.size:
-        return prepared
-    corpus = Corpus()
-    corpus.prefix = path_prefix
-    restore(corpus, directory)
-    return corpus.update(index, fingerprint(index), time.perf_counter())
-
-
 def build(index: Index, *, model: WordModel | None = None) -> Prepared:
     """Every structure of ``index`` from scratch, with no cache (``model``: reuse these vectors)."""
     return Corpus().update(index, fingerprint(index), time.perf_counter(), model=model)

@@ -101,8 +101,8 @@ class ShardParts:
 
     @classmethod
     def of(cls, prepared: Prepared) -> ShardParts:
-        """A shard's parts, from structures that carry their pieces (not an exact load's:
-        see :func:`~.build.with_pieces`)."""
+        """A shard's parts, from structures that carry their pieces (not an exact load's,
+        which reads the joined structures only)."""
         if not prepared.pieces and prepared.size:
             raise ValueError("the structures of an exact load carry no pieces")
         vocabulary = Vocabulary(list(prepared.vocabulary))

@@ -4,8 +4,9 @@ The repositories whose revision, files or index formats changed since their shar
 was built are rebuilt, the largest first (a large repository started last would
 finish last, alone, while the other workers wait); the others are left as they
 are. Each task runs the ordinary indexer (:func:`update_index`) on its root alone
-into the shard's ``index/`` and persists the ranking structures there, then the
-manifest (:mod:`.manifest`), atomically, last. A repository that fails is
+into the shard's ``index/`` and persists its ranking pieces there (learning no models:
+every shard scores with the ones learned once over all of them), then the manifest
+(:mod:`.manifest`), atomically, last. A repository that fails is
 reported and the others complete.
 """
 
@@ -109,7 +110,7 @@ def shard_config(
 def build_one(job: BuildJob) -> ShardBuilt:
     """Index one repository into its shard (a Dask task); failures come back as values."""
     from symfuse.indexer.update.workspace import update_index
-    from symfuse.ranking.api import ShardParts, prepare, stats_of, with_pieces
+    from symfuse.ranking.api import shard_pieces
 
     started = time.perf_counter()
     directory = shard_dir(Path(job.out), job.alias)
@@ -118,13 +119,10 @@ def build_one(job: BuildJob) -> ShardBuilt:
             raise FileNotFoundError(f"the repository root {job.root} is not a directory")
         config = shard_config(directory, job.alias, job.root, job.jobs, job.chosen)
         index, report = update_index(config)
-        # ranking structures, in the shard, its paths' words as one index of many roots has them
-        prepared = prepare(index, config.store.directory, path_prefix=f"{job.alias}/")
-        edges = (index.edges.src, index.edges.dst)  # the graph's, for PageRank's figure
-        atomic_write(directory / STATS, stats_of(prepared, edges).to_bytes())
-        # for the shared models (an unchanged index's structures are read whole: no pieces)
-        made = with_pieces(index, config.store.directory, prepared, path_prefix=f"{job.alias}/")
-        ShardParts.of(made).save(directory / PARTS)
+        # its pieces for the holders (no models of its own: they score with the shared ones)
+        made = shard_pieces(index, config.store.directory, job.alias)
+        atomic_write(directory / STATS, made.stats.to_bytes())
+        made.parts.save(directory / PARTS)
         atomic_write(directory / NAMES, names_bytes(s.name for s in index.symbols))
         seconds = time.perf_counter() - started
         counts = {k: v for k, v in report.counts.items() if isinstance(v, int | dict)}

@@ -190,15 +190,18 @@ class ShardHolder:
 
     def _prepared(self, index: Index, config: IndexConfig, alias: str) -> Prepared:
         """The shard's ranking structures, scoring with the models learned over every shard
-        when there are some (:mod:`symfuse.ranking.prepared.shared`), else its own."""
-        from symfuse.ranking.api import SharedModels, prepare, prepare_shared
+        (:mod:`symfuse.ranking.prepared.shared`): a shard learns none of its own."""
+        from symfuse.ranking.api import SharedModels, prepare_shared
 
         path = self.directory.parent / GLOBAL_MODELS
         prefix = f"{alias}/"
-        if not path.is_file():
-            return prepare(index, config.store.directory, path_prefix=prefix)
         try:
             models = SharedModels.load(path)
+        except FileNotFoundError as exc:
+            raise ShardUnavailable(
+                f"the shared models of {self.directory.parent} are missing: "
+                "run `symfuse shards build` to its end"
+            ) from exc
         except (OSError, ValueError, KeyError) as exc:
             raise ShardUnavailable(f"the shared models cannot be read: {exc}") from exc
         return prepare_shared(index, config.store.directory, models, path_prefix=prefix)
