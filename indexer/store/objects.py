@@ -19,9 +19,12 @@ Anything unreadable, truncated or of another schema raises
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -114,7 +117,11 @@ class Store:
         return manifest_format.decode(raw)
 
     def load(self, manifest: Manifest) -> Index:
-        """The full index a manifest describes."""
+        """The full index a manifest describes (the cyclic collector paused meanwhile)."""
+        with collector_paused():
+            return self._load(manifest)
+
+    def _load(self, manifest: Manifest) -> Index:
         index = Index(manifest.roots)
         packs: dict[str, bytes] = {}
         # one object per distinct string the load decodes (a server's), else a copy each
@@ -314,7 +321,7 @@ class Store:
             graph = self._unpack(self.objects / f"{previous.graph_key}.msgpack")
         except IndexCorrupt:
             return False
-        return isinstance(graph, dict) and graph.get("ids_digest") == _ids_digest(index.symbol_ids)
+        return isinstance(graph, dict) and graph.get("ids_digest") == ids_digest(index)
 
     def _write_graph(self, index: Index) -> str:
         """Edges as arrays of positions in the index's symbol ids (bytes, not one msgpack
@@ -326,7 +333,7 @@ class Store:
         pagerank = np.asarray(index.pagerank, dtype=np.float64)
         data = _pack(
             {
-                "ids_digest": _ids_digest(index.symbol_ids),
+                "ids_digest": ids_digest(index),
                 "files": [key for key, _ in edges.files],
                 "counts": [count for _, count in edges.files],
                 "src": _small(edges.src),
@@ -389,8 +396,34 @@ def _ints(stored: list[Any]) -> npt.NDArray[np.int32]:
     return np.frombuffer(data, dtype=dtype).astype(np.int32)
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector meanwhile (a load, an update).
+
+    Both allocate hundreds of thousands to millions of small acyclic objects (symbols,
+    references, edges, rows), each allocation burst setting off full collections that walk
+    the growing heap and find nothing. Memory is still freed by reference counting;
+    cycles wait for the next collection. The collector is left as it was found."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _ids_digest(ids: list[str]) -> bytes:
     return hashlib.blake2b("\n".join(ids).encode(), digest_size=16).digest()
+
+
+_IDS_DIGEST = "ids_digest"  # the digest of the symbol ids, among an index's derived views
+
+
+def ids_digest(index: Index) -> bytes:
+    """A digest of ``index``'s symbol ids in order: the one the load checked the stored
+    graph with while the index is unchanged, else made now (once per change)."""
+    return index.derived(_IDS_DIGEST, lambda: _ids_digest(index.symbol_ids))
 
 
 def _graph_ids(index: Index, digest: bytes) -> list[str]:
@@ -398,6 +431,6 @@ def _graph_ids(index: Index, digest: bytes) -> list[str]:
     ones it was written with (else the index is rebuilt: the records and the graph of a
     manifest are written together, so this is a damaged directory)."""
     ids = index.symbol_ids
-    if _ids_digest(ids) != digest:
+    if ids_digest(index) != digest:
         raise IndexCorrupt("the graph was stored for other symbols")
     return ids

@@ -8,12 +8,10 @@ names whose definitions changed, recomputes PageRank and writes what is new.
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +35,7 @@ from symfuse.indexer.files.layouts import python_layouts
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import FileStamp, Skipped
 from symfuse.indexer.store.manifest import Manifest
-from symfuse.indexer.store.objects import Store
+from symfuse.indexer.store.objects import Store, collector_paused
 
 # Parsing, patching and the records-only update are imported where a file is to be
 # parsed: an update that finds nothing changed (a warm `symfuse search`) needs none.
@@ -86,24 +84,6 @@ def refresh_index(config: IndexConfig) -> tuple[Index | None, UpdateReport]:
     return _locked_update(config, None, None, None, need_index=False)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector during an update.
-
-    An update allocates millions of small acyclic objects (references, edges,
-    rows), each allocation burst triggering full collections that find nothing:
-    pausing them takes a large share off a cold index. Memory is still freed by
-    reference counting; cycles wait for the next collection.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _locked_update(
     config: IndexConfig,
     index: Index | None,
@@ -120,7 +100,7 @@ def _locked_update(
             unchanged[1].seconds = time.perf_counter() - started
             return unchanged
     try:
-        with store.lock(), _collector_paused():
+        with store.lock(), collector_paused():
             try:
                 result, report = _update(config, store, index, only, on_progress, need_index)
             except IndexCorrupt as exc:

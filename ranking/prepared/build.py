@@ -32,6 +32,7 @@ import weakref
 from pathlib import Path
 
 from symfuse.indexer.index import Index
+from symfuse.indexer.store.objects import ids_digest
 from symfuse.ranking.channels.similarity import WordModel
 from symfuse.ranking.prepared.corpus import Corpus
 from symfuse.ranking.prepared.joined import restore_exact
@@ -73,12 +74,13 @@ class PreparedCache:
 
 
 def fingerprint(index: Index) -> str:
-    """Identifies the symbol set: ids in order plus each file's content digest."""
+    """Identifies the symbol set: each file's content digest plus the digest of the ids in
+    order (the one a load checked the stored graph with: no second pass over the ids)."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{SETTINGS}\0".encode())
     for key in sorted(index.files):
         digest.update(f"{key}\0{index.files[key].stamp.digest}\0".encode())
-    digest.update("\n".join(s.symbol_id for s in index.symbols).encode())
+    digest.update(ids_digest(index))
     return digest.hexdigest()
 
 

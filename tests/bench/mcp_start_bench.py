@@ -10,8 +10,9 @@ code), and times the spawn to the first ``search`` answer (the client's ``call_t
 returns once it has checked the answer against the tool list it then asks for). The
 server's CPU (user + sys, all its threads) is read from ``/proc`` right after that answer:
 on a shared machine CPU time moves far less than wall time with the load, and the codes
-alternate run by run (A B A B ...), so both meet the same load. Reported per code: min and
-median of wall and CPU. ``--source`` as in ``small_bench.py`` (a checkout holding
+alternate run by run (A B A B ...), so both meet the same load. Each code serves its own
+copy of the index directory with its own ranking file (:func:`index_dirs`). Reported per
+code: min and median of wall and CPU. ``--source`` as in ``small_bench.py`` (a checkout holding
 ``indexer/``, ``ranking/``, ``server/``; none: this environment's code).
 
 ``--latency N``: each run instead asks N name queries of a server past its start (the
@@ -29,6 +30,7 @@ import asyncio
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -153,16 +155,15 @@ def main() -> None:
         codes = [make_code(s, label, scratch) for s, label in zip(sources, labels, strict=True)]
         for code in codes:
             print(f"{code.label}: {code.origin}", file=sys.stderr)
-        index_dir = args.index_dir or scratch / "index"
-        build = codes[0].command("search", args.query, str(root), "--index-dir", str(index_dir))
-        subprocess.run(build, env=codes[0].env(), check=True, capture_output=True)
+        dirs = index_dirs(codes, root, args.index_dir or scratch / "index", scratch, args.query)
         if args.latency:
-            names = names_of(root, index_dir, args.latency)
-            latencies(codes, root, index_dir, names, args.runs)
+            names = names_of(root, dirs[codes[0].label], args.latency)
+            latencies(codes, root, dirs, names, args.runs)
             return
         figures: dict[str, list[tuple[float, float]]] = {code.label: [] for code in codes}
         for run in range(args.runs):
             for code in codes:
+                index_dir = dirs[code.label]
                 wall, cpu = asyncio.run(first_answer(code, root, index_dir, args.query))
                 figures[code.label].append((wall, cpu))
                 print(f"run {run + 1} {code.label}: wall {wall:.3f} s, cpu {cpu:.2f} s")
@@ -175,12 +176,33 @@ def main() -> None:
         )
 
 
-def latencies(codes: list[Code], root: Path, index_dir: Path, names: list[str], runs: int) -> None:
+def index_dirs(
+    codes: list[Code], root: Path, first: Path, scratch: Path, query: str
+) -> dict[str, Path]:
+    """An index directory per code: the first code builds the index and its ranking file
+    (``symfuse search``); each other code starts from a copy of that directory and runs the
+    same search once, so that it serves its own ranking file (a code whose ranking file
+    differs, by format or fingerprint, would otherwise rebuild it in every run, or
+    overwrite the other code's)."""
+    dirs: dict[str, Path] = {}
+    for code in codes:
+        index_dir = first if not dirs else scratch / f"index-{code.label}"
+        if dirs:
+            shutil.copytree(first, index_dir)
+        build = code.command("search", query, str(root), "--index-dir", str(index_dir))
+        subprocess.run(build, env=code.env(), check=True, capture_output=True)
+        dirs[code.label] = index_dir
+    return dirs
+
+
+def latencies(
+    codes: list[Code], root: Path, dirs: dict[str, Path], names: list[str], runs: int
+) -> None:
     """``--latency``: the runs, codes alternating, then p50 / p95 and CPU per call."""
     results: dict[str, list[dict[str, Any]]] = {code.label: [] for code in codes}
     for run in range(runs):
         for code in codes:
-            found = asyncio.run(latency(code, root, index_dir, names))
+            found = asyncio.run(latency(code, root, dirs[code.label], names))
             results[code.label].append(found)
             walls = found["walls"]
             print(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
+import hashlib
 import logging
 import os
 import shutil
@@ -14,7 +16,7 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.store.objects import MANIFEST
+from symfuse.indexer.store.objects import MANIFEST, ids_digest
 from symfuse.indexer.update.workspace import load_index, update_index
 from tests.support.paths import FIXTURES
 
@@ -57,6 +59,27 @@ def test_round_trip_keeps_symbols_edges_and_ranks(shop: Path, index_dir: Path) -
     assert counted == sum(len(e.references()) for e in built.files.values())
     for key, entry in built.files.items():
         assert again.files[key].references() == entry.references()
+
+
+def test_a_load_keeps_its_ids_digest_and_leaves_the_collector_as_it_was(
+    shop: Path, index_dir: Path
+) -> None:
+    """The digest the load checked the graph with is the one of the ids made afresh (the
+    ranking fingerprint reads it), and the collector, paused during the load, is back."""
+    update_index(_config(shop, index_dir))
+    loaded = load_index(_config(shop, index_dir))
+    assert loaded is not None
+    assert gc.isenabled()
+    made = hashlib.blake2b("\n".join(loaded.symbol_ids).encode(), digest_size=16).digest()
+    assert ids_digest(loaded) == made
+    loaded.changed()  # a change drops the kept digest; the next is made from the ids again
+    assert ids_digest(loaded) == made
+    gc.disable()
+    try:
+        assert load_index(_config(shop, index_dir)) is not None
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_a_loaded_index_shares_equal_strings(shop: Path, index_dir: Path) -> None:
