@@ -47,6 +47,7 @@ from symfuse.indexer.files import languages
 from symfuse.indexer.files.discover import discover
 from symfuse.indexer.files.layouts import PythonLayout, python_layouts
 from symfuse.indexer.index import Index
+from symfuse.indexer.store.objects import collector_paused
 from symfuse.indexer.update.apply import link_pending, patch
 from symfuse.indexer.update.buffer_trees import BufferTrees
 from symfuse.indexer.update.buffers import Linker, parse_buffer
@@ -202,7 +203,12 @@ class LiveIndex:
 
     def _initial(self, progress: ProgressCallback | None) -> None:
         try:
-            stored = load_index(self.config)
+            with collector_paused():
+                stored = load_index(self.config)
+                # the load's objects, out of the collector's reach before it runs again:
+                # the young generations' next collections would walk them all (and then
+                # every full one), as the freeze after the update below would spare later
+                gc.freeze()
             if stored is not None and stored.roots == self.aliases:
                 with self._lock:
                     self._index = stored
