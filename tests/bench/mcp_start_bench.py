@@ -180,15 +180,16 @@ def index_dirs(
     codes: list[Code], root: Path, first: Path, scratch: Path, query: str
 ) -> dict[str, Path]:
     """An index directory per code: the first code builds the index and its ranking file
-    (``symfuse search``); each other code starts from a copy of that directory and runs the
-    same search once, so that it serves its own ranking file (a code whose ranking file
-    differs, by format or fingerprint, would otherwise rebuild it in every run, or
-    overwrite the other code's)."""
+    (``symfuse search``); each other code starts from a copy of that directory without
+    the ranking file and runs the same search once, so that it serves a ranking file it
+    wrote itself (one of another format or fingerprint would be rebuilt in every run, or
+    overwritten; one of the same format but written differently would be timed as the
+    other code's)."""
     dirs: dict[str, Path] = {}
     for code in codes:
         index_dir = first if not dirs else scratch / f"index-{code.label}"
         if dirs:
-            shutil.copytree(first, index_dir)
+            shutil.copytree(first, index_dir, ignore=shutil.ignore_patterns("ranking-*.npz"))
         build = code.command("search", query, str(root), "--index-dir", str(index_dir))
         subprocess.run(build, env=code.env(), check=True, capture_output=True)
         dirs[code.label] = index_dir
