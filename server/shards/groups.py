@@ -7,8 +7,9 @@ shard runs on a thread of its own (Dask runs an actor's plain methods one at a t
 hung shard would hold up the rest), within the deadline the call carries, so a slow
 shard comes back as timed out and the others answer. The parts of a search are cut,
 before they leave the worker, to the candidates that can reach the fused answer
-(:func:`symfuse.ranking.shards.compact.compacted`): what a worker sends does not grow
-with the shards it holds. :class:`Member` is one shard's
+(:func:`symfuse.ranking.shards.compact.compacted`), and only the candidates left are
+keyed as a multi-root index keys them: what a worker sends does not grow with the
+shards it holds. :class:`Member` is one shard's
 share of a group's answer, read as that shard's own pending answer
 (:class:`.fanout.Pending`).
 """
@@ -61,7 +62,8 @@ class ShardGroup:
             if alias in self._stuck and not self._stuck[alias].done():
                 errors[alias] = f"the shard {alias} has not finished an earlier call yet"
                 continue  # one thread per shard at most, however long it hangs
-            call = getattr(self.holders[alias], method)
+            # a part's symbols are keyed once it is cut (below): most candidates go
+            call = getattr(self.holders[alias], "unkeyed_part" if method == "part" else method)
             running[alias] = loop.run_in_executor(self._pool, call, *args)
         if running:
             await asyncio.wait(running.values(), timeout=deadline)
@@ -77,10 +79,15 @@ class ShardGroup:
             else:
                 answers[alias] = future.result()
         if method == "part" and answers:  # only what can reach the fused answer leaves
-            arrived = [a for a in aliases if a in answers]
-            cut = compacted(args[0], [answers[a] for a in arrived])
-            answers = dict(zip(arrived, cut, strict=True))
+            answers = _cut(args[0], [a for a in aliases if a in answers], answers)
         return GroupAnswer(answers, errors, tuple(late))
+
+
+def _cut(request: Any, arrived: list[str], answers: dict[str, Any]) -> dict[str, Any]:
+    """The shards' parts (each with what keys its symbols) cut to the candidates that can
+    reach the fused answer, and those keyed."""
+    cut = compacted(request, [answers[a][0] for a in arrived])
+    return {a: answers[a][1].part(part) for a, part in zip(arrived, cut, strict=True)}
 
 
 def _retrieved(future: asyncio.Future[Any]) -> None:

@@ -69,6 +69,10 @@ class Keyed:
             found = self.made[symbol.symbol_id] = _keyed(symbol, self.alias)
         return found
 
+    def part(self, part: ShardPart) -> ShardPart:
+        """``part``'s symbols keyed."""
+        return part.keyed(tuple(map(self, part.symbols)))
+
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
@@ -101,6 +105,13 @@ class ShardHolder:
 
     def part(self, request: SearchRequest) -> ShardPart:
         """This shard's channels for ``request``, to be fused with the other shards'."""
+        found, keyed = self.unkeyed_part(request)
+        return keyed.part(found)
+
+    def unkeyed_part(self, request: SearchRequest) -> tuple[ShardPart, Keyed]:
+        """:meth:`part` with its symbols as the shard holds them (not behind ``alias/``), and
+        what keys them: a group keys only the candidates left once it has cut its shards'
+        parts."""
         from symfuse.ranking.api import shard_part
 
         loaded = self._current()
@@ -109,7 +120,7 @@ class ShardHolder:
         local = _local(request, alias)
         if local is not request and not found.found:
             found = shard_part(loaded.index, loaded.prepared, local, self.directory / INDEX)
-        return found.keyed(tuple(map(loaded.keyed, found.symbols)))
+        return found, loaded.keyed
 
     def code(self, request: SearchRequest, ids: list[str]) -> list[tuple[str | None, str | None]]:
         """The snippet and source ``request`` asks for of each symbol id (``alias/`` ids)."""
