@@ -243,19 +243,25 @@ class NameTable:
 
     @classmethod
     def of(
-        cls, forms: NameForms, orders: Sequence[npt.NDArray[np.int64]] | None = None
+        cls,
+        forms: NameForms,
+        orders: Sequence[npt.NDArray[np.int64]] | None = None,
+        *,
+        built: tuple[DistinctNames, Joined] | None = None,
     ) -> NameTable:
-        """``orders``: the sort orders of names, lower and wholes, when known."""
+        """``orders``: the sort orders of names, lower and wholes, when known; ``built``:
+        the distinct names and the fqn text as a ranking file kept them (``forms.spaced``
+        and ``forms.fqn`` are then not read)."""
         names = forms.names
         by_name, by_lower, by_whole = orders if orders is not None else (None, None, None)
         as_written = SortedNames.of(names, by_name)
-        distinct = DistinctNames.of(forms, as_written)
+        distinct, fqn_text = built or (DistinctNames.of(forms, as_written), Joined.of(forms.fqn))
         return cls(
             names=as_written,
             lower=SortedNames.of(forms.lower, by_lower),
             wholes=SortedNames.of(forms.wholes, by_whole),
             distinct=distinct,
-            fqn_text=Joined.of(forms.fqn),
+            fqn_text=fqn_text,
             name_length=np.fromiter(map(len, names), dtype=np.int32, count=len(names)),
             wholes_list=forms.wholes,
             token_count=distinct.widened(distinct.token_count),

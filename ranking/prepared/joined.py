@@ -22,8 +22,10 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.ranking.channels.fuzzy import TrigramIndex
-from symfuse.ranking.channels.identity import NameForms, NameTable
+from symfuse.ranking.channels.identity import DistinctNames, NameForms, NameTable
 from symfuse.ranking.channels.lexical import LexicalIndex
+from symfuse.ranking.channels.names.hump_filter import LetterMasks
+from symfuse.ranking.channels.names.scans import Joined
 from symfuse.ranking.channels.similarity import RepositoryEmbedder
 from symfuse.ranking.channels.tfidf import Tfidf
 from symfuse.ranking.prepared.quantized import Quantized
@@ -69,6 +71,7 @@ def joined_arrays(prepared: Prepared) -> Arrays:
         "x_wholes": strings(names.wholes_list),
         "x_spaced": strings(names.distinct.per_symbol(names.distinct.spaced_text)),
         "x_fqn": joined_strings(names.fqn_text),
+        **_distinct_arrays(names.distinct),
         "x_order_names": names.names.positions,
         "x_order_lower": names.lower.positions,
         "x_order_wholes": names.wholes.positions,
@@ -100,6 +103,20 @@ def joined_arrays(prepared: Prepared) -> Arrays:
             [np.zeros(0, dtype=np.int64), *table.values()]
         )
     return arrays
+
+
+def _distinct_arrays(distinct: DistinctNames) -> Arrays:
+    """The distinct names as built (``x_distinct_*``): an exact load makes none of them."""
+    return {
+        "x_distinct_lower": joined_strings(distinct.lower_text),
+        "x_distinct_wholes": joined_strings(distinct.wholes_text),
+        "x_distinct_spaced": joined_strings(distinct.spaced_text),
+        "x_distinct_starts": distinct.starts,
+        "x_distinct_of": distinct.name_of,
+        "x_distinct_held": distinct.letters.held,
+        "x_distinct_initials": distinct.letters.initials,
+        "x_distinct_tokens": distinct.token_count,
+    }
 
 
 def restore_exact(
@@ -169,7 +186,7 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
     return Prepared(
         generation=index.generation,
         fingerprint=print_,
-        names=NameTable.of(names.forms, names.orders),
+        names=NameTable.of(names.forms, names.orders, built=(_distinct(npz, names), names.fqn)),
         lexical=lexical,
         similarity=RepositoryEmbedder(
             tfidf=tfidf,
@@ -194,10 +211,12 @@ def _read(npz: Any, index: Index, print_: str, started: float) -> Prepared:
 
 @dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class _Names:
-    """The stored name forms of an index's symbols, with their sort orders."""
+    """The stored name forms of an index's symbols (their spaced and fqn lists left
+    empty: the texts made of them are read as built), with their sort orders."""
 
     forms: NameForms
     orders: list[npt.NDArray[np.int64]]  # of names, lower and wholes (_NAME_ORDERS)
+    fqn: Joined  # the fqn text
 
 
 def _idf(npz: Any, tfidf: Tfidf) -> npt.NDArray[np.float64]:
@@ -222,11 +241,46 @@ def _names(npz: Any, index: Index) -> _Names:
         names=names,
         lower=lower,
         wholes=_same_as(lower, unstrings(npz["x_wholes"], n)),
-        spaced=unstrings(npz["x_spaced"], n),
-        fqn=unstrings(npz["x_fqn"], n),
+        spaced=[],
+        fqn=[],
     )
     orders = [np.asarray(npz[f"x_order_{name}"], dtype=np.int64) for name in _NAME_ORDERS]
-    return _Names(forms, orders)
+    return _Names(forms, orders, _joined(npz["x_fqn"], n))
+
+
+def _distinct(npz: Any, names: _Names) -> DistinctNames:
+    """The distinct names as :func:`_distinct_arrays` stored them."""
+    starts = np.asarray(npz["x_distinct_starts"], dtype=np.int64)
+    count = starts.shape[0] - 1
+    return DistinctNames(
+        lower_text=_joined(npz["x_distinct_lower"], count),
+        wholes_text=_joined(npz["x_distinct_wholes"], count),
+        spaced_text=_joined(npz["x_distinct_spaced"], count),
+        starts=starts,
+        positions=names.orders[0],  # every symbol in name order, as the names' own
+        name_of=np.asarray(npz["x_distinct_of"], dtype=np.int32),
+        letters=LetterMasks(
+            np.asarray(npz["x_distinct_held"], dtype=np.uint64),
+            np.asarray(npz["x_distinct_initials"], dtype=np.uint64),
+        ),
+        token_count=np.asarray(npz["x_distinct_tokens"], dtype=np.int32),
+    )
+
+
+def _joined(array: npt.NDArray[np.generic], count: int) -> Joined:
+    """``count`` strings stored in the :func:`strings` layout, as the :class:`Joined` they
+    were: its character offsets found in the bytes when they are ASCII (one byte a
+    character), else from the strings."""
+    data = bytes(np.asarray(array, dtype=np.uint8))
+    text = data.decode()
+    if not count or len(text) != len(data):
+        return Joined.of(unstrings(array, count))
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord("\n"))
+    if ends.shape[0] != count - 1:
+        raise ValueError("string table length mismatch")
+    starts = np.zeros(count, dtype=np.int64)
+    starts[1:] = ends + 1
+    return Joined(text + "\n", starts)
 
 
 def _same_as(kept: list[str], made: list[str]) -> list[str]:

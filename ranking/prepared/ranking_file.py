@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.channels.translation import Translation
 
 
-FORMAT = 17  # bump with any change to what is stored (17: the fingerprint over the ids digest)
+FORMAT = 18  # bump with any change to what is stored (18: the distinct names as built)
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 

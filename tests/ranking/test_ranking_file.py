@@ -13,12 +13,20 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update.workspace import update_index
+from symfuse.ranking.channels.names.scans import Joined
 from symfuse.ranking.prepared import build as prepare_module
 from symfuse.ranking.prepared.build import prepare
 from symfuse.ranking.prepared.corpus import Corpus
+from symfuse.ranking.prepared.joined import _joined
 from symfuse.ranking.prepared.persist import restore
 from symfuse.ranking.prepared.quantized import Quantized
-from symfuse.ranking.prepared.ranking_file import DEFLATED, FORMAT, opened, write_archive
+from symfuse.ranking.prepared.ranking_file import (
+    DEFLATED,
+    FORMAT,
+    joined_strings,
+    opened,
+    write_archive,
+)
 from tests.support.paths import FIXTURES
 
 
@@ -109,3 +117,38 @@ def test_an_older_ranking_file_is_rebuilt_with_a_log_line(
                      f"{FORMAT}; rebuilding it"]  # fmt: skip
     prepare_module.forget(index)
     assert prepare(index, tmp_path).loaded
+
+
+def _same_joined(ours: Joined, theirs: Joined) -> None:
+    assert ours.text == theirs.text
+    assert ours.starts.dtype == theirs.starts.dtype
+    np.testing.assert_array_equal(ours.starts, theirs.starts)
+
+
+def test_an_exact_load_reads_the_name_table_as_built(index: Index, tmp_path: Path) -> None:
+    """The distinct names and the fqn text come back from the file as the build made
+    them, array for array (a warm start makes none of them)."""
+    built = prepare(index, tmp_path).names
+    prepare_module.forget(index)
+    found = prepare(index, tmp_path)
+    assert found.loaded
+    loaded = found.names
+    for part in ("lower_text", "wholes_text", "spaced_text"):
+        _same_joined(getattr(loaded.distinct, part), getattr(built.distinct, part))
+    _same_joined(loaded.fqn_text, built.fqn_text)
+    for part in ("starts", "positions", "name_of", "token_count"):
+        ours, theirs = getattr(loaded.distinct, part), getattr(built.distinct, part)
+        assert ours.dtype == theirs.dtype, part
+        np.testing.assert_array_equal(ours, theirs, err_msg=part)
+    for part in ("held", "initials"):
+        ours, theirs = (getattr(t.distinct.letters, part) for t in (loaded, built))
+        np.testing.assert_array_equal(ours, theirs, err_msg=part)
+    np.testing.assert_array_equal(loaded.token_count, built.token_count)
+    assert loaded.wholes_list == built.wholes_list
+
+
+@pytest.mark.parametrize("texts", [[], ["a"], ["get_user", "Éclair", "naïve.x", "z"]])
+def test_a_stored_text_is_the_joined_text_it_was(texts: list[str]) -> None:
+    """Character offsets, not byte offsets, whether or not the text is ASCII."""
+    made = Joined.of(texts)
+    _same_joined(_joined(joined_strings(made), len(texts)), made)
