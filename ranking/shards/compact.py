@@ -18,6 +18,7 @@ every candidate (``min_score``) and a listed one are left as they are.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import sys
 from collections.abc import Sequence
 
@@ -101,7 +102,7 @@ def _kept(k: int, part: ShardPart, kept: Rows) -> ShardPart:
     channels = {c: _rows(one, rows[c], new) for c, one in part.channels.items()}
     return dataclasses.replace(
         part,
-        symbols=tuple(s for s, on in zip(part.symbols, keep.tolist(), strict=True) if on),
+        symbols=tuple(itertools.compress(part.symbols, keep.tolist())),
         pagerank=part.pagerank[keep],
         tiers=part.tiers[keep],
         levels=part.levels[keep],

@@ -133,7 +133,7 @@ def _listed(
 ) -> ShardPart:
     none = np.zeros(0, np.int8)
     return ShardPart(
-        symbols=tuple(index.symbols[int(p)] for p in at),
+        symbols=tuple(map(index.symbols.__getitem__, at.tolist())),
         pagerank=prepared.pagerank[at],
         tiers=none,
         levels=none,
@@ -178,7 +178,7 @@ def _ranked_part(
         )
         for c, r in lists.items()
     }
-    symbols = tuple(index.symbols[int(p)] for p in candidates)
+    symbols = tuple(map(index.symbols.__getitem__, candidates.tolist()))
     translated = None
     if PLANS[shape].reranked and prepared.translation is not None:
         translation = prepared.translation
