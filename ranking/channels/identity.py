@@ -304,11 +304,14 @@ class NameTable:
 def _counterparts(
     distinct: DistinctNames, before: DistinctNames | None
 ) -> list[tuple[Joined, Joined | None]]:
-    """The texts :meth:`NameTable.index_suffixes` indexes, each with the one of ``before``."""
-    mine = (distinct.wholes_text, distinct.spaced_text)
+    """The texts :meth:`NameTable.index_suffixes` indexes, each with the one of ``before``:
+    the separator-free and spaced forms, and the lower-case one, which a query with
+    separators (``test_c``, ``get-user``) is looked up in as well."""
+    mine = (distinct.wholes_text, distinct.spaced_text, distinct.lower_text)
     if before is None:
         return [(m, None) for m in mine]
-    return list(zip(mine, (before.wholes_text, before.spaced_text), strict=True))
+    theirs = (before.wholes_text, before.spaced_text, before.lower_text)
+    return list(zip(mine, theirs, strict=True))
 
 
 def _dotted(text: str) -> str:
