@@ -231,7 +231,7 @@ class Store:
             symbols=symbols,
             refs_blob=refs_blob,
             ref_names=frozenset(
-                ref_names if shared is None else [shared.setdefault(n, n) for n in ref_names]
+                ref_names if shared is None else map(shared.setdefault, ref_names, ref_names)
             ),
             links_blob=links_blob,
             problems=meta.problems,
