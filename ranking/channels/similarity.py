@@ -70,6 +70,10 @@ BLOCK_ROWS = 2048  # documents weighed or embedded per block (see WordModel.embe
 # Cosines below this are rounding noise between vectors with nothing in common (a symbol
 # sharing no word with the query scored a tiny float32 cosine and counted as a match).
 NOISE = 1e-6
+# The product over fewer symbols' vectors than this (a quarter of a millisecond) runs on
+# the caller's thread: handed to the side thread, the caller waits longer for the
+# interpreter lock than the product takes (a repository's small shard, a small index).
+ASIDE_ROWS = 8192
 
 
 class Embedder(Protocol):
@@ -387,9 +391,10 @@ class RepositoryEmbedder:
 
     def started(self, query: str) -> Callable[[], npt.NDArray[np.float32]]:
         """:meth:`scores` of ``query``, with the product over every symbol's vector
-        started on a side thread (:mod:`symfuse.ranking.search.workers`); calling the result
-        finishes them. Only the product goes aside: it runs without the GIL, while the
-        Python around it would contend with the caller's own work for it."""
+        started on a side thread (:mod:`symfuse.ranking.search.workers`) when there are
+        :data:`ASIDE_ROWS` or more, else made here; calling the result finishes them. Only
+        the product goes aside: it runs without the GIL, while the Python around it would
+        contend with the caller's own work for it."""
         terms = QueryTerms.parse(query)
         wanted = terms.required + terms.optional
         dense: Future[npt.NDArray[np.float32]] | None = None
@@ -397,8 +402,11 @@ class RepositoryEmbedder:
         if rows:
             vector = self.model.idf[rows].astype(np.float32) @ self.model.vectors[rows]
             norm = float(np.linalg.norm(vector))
-            if norm > 0:
+            if norm > 0 and self.doc_vectors.shape[0] >= ASIDE_ROWS:
                 dense = in_background(self.doc_vectors.dot, vector / norm)
+            elif norm > 0:
+                dense = Future()
+                dense.set_result(self.doc_vectors.dot(vector / norm))
 
         def finish() -> npt.NDArray[np.float32]:
             lexical = self._tfidf_cosines(wanted)

@@ -134,3 +134,14 @@ def test_embedding_in_blocks_gives_the_vectors_of_one_block(
     monkeypatch.setattr(similarity, "BLOCK_ROWS", 7)
     assert np.array_equal(model.embed(tf, rows), whole)
     assert np.abs(whole).sum() > 0
+
+
+def test_the_product_scores_the_same_here_as_on_the_side_thread(
+    embedder: tuple[RepositoryEmbedder, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model, _names = embedder
+    here = model.scores("send an e-mail message")  # 8 symbols: the product runs here
+    monkeypatch.setattr(similarity, "ASIDE_ROWS", 0)  # every product aside
+    aside = model.scores("send an e-mail message")
+    assert np.array_equal(here, aside)
+    assert np.count_nonzero(here) > 0
