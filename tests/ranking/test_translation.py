@@ -178,18 +178,25 @@ def test_a_restarted_server_reads_the_model_and_answers_the_same(
     assert after == before
 
 
+QUESTION = "ask the user for a password"
+
+
+def _reversed(index: Index, prepared: Prepared) -> tuple[Fused, list[int]]:
+    """Every symbol fused in reverse order, scores falling; the query's term ids."""
+    n = len(index.symbols)
+    positions = np.arange(n, dtype=np.int64)[::-1].copy()
+    ranks = {Channel.LEXICAL: np.arange(1, n + 1, dtype=np.int64)}
+    fused = Fused(positions, np.linspace(1.0, 0.1, n), ranks, {}, {})
+    return fused, query_ids(QUESTION, prepared.lexical.term_ids)
+
+
 def test_the_reranking_permutes_the_head_and_keeps_the_tail(
     built: tuple[Index, Prepared, Path],
 ) -> None:
     index, prepared, _ = built
     assert prepared.translation is not None
-    n = len(index.symbols)
-    positions = np.arange(n, dtype=np.int64)[::-1].copy()
-    scores = np.linspace(1.0, 0.1, n)
-    ranks = {Channel.LEXICAL: np.arange(1, n + 1, dtype=np.int64)}
-    fused = Fused(positions, scores, ranks, {}, {})
-    query = "ask the user for a password"
-    ids = query_ids(query, prepared.lexical.term_ids)
+    fused, ids = _reversed(index, prepared)
+    positions, scores, query = fused.positions, fused.scores, QUESTION
     out = rerank.reranked(fused, index.symbols, query, prepared.translation, ids, head=4)
     assert sorted(out.positions[:4].tolist()) == sorted(positions[:4].tolist())
     assert out.positions[4:].tolist() == positions[4:].tolist()
@@ -210,11 +217,8 @@ def test_fixed_items_keep_their_places_and_the_others_follow_the_model(
     # Demoted test code is fixed: the model, blind to the demotion, would lift it back.
     index, prepared, _ = built
     assert prepared.translation is not None
-    n = len(index.symbols)
-    positions = np.arange(n, dtype=np.int64)[::-1].copy()
-    fused = Fused(positions, np.linspace(1.0, 0.1, n), {}, {}, {})
-    query = "ask the user for a password"
-    ids = query_ids(query, prepared.lexical.term_ids)
+    fused, ids = _reversed(index, prepared)
+    n, positions, query = len(fused), fused.positions, QUESTION
     free = rerank.reranked(fused, index.symbols, query, prepared.translation, ids, head=n)
     moved = [p for p in free.positions.tolist() if p != int(positions[1])]
     assert moved != [p for p in positions.tolist() if p != int(positions[1])]  # it reorders
