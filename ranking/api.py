@@ -82,6 +82,8 @@ if TYPE_CHECKING:
     from symfuse.ranking.shards.compact import compacted
     from symfuse.ranking.shards.fusion import fuse_shards
     from symfuse.ranking.shards.global_stats import CorpusStats, stats_of, with_stats
+    from symfuse.ranking.shards.group_index import GroupIndex, JoinedShard
+    from symfuse.ranking.shards.group_index import keyed as keyed_symbol
     from symfuse.ranking.shards.part import ShardPart, shard_part
     from symfuse.ranking.shards.pieces import shard_pieces
     from symfuse.ranking.text.paths import confine
@@ -156,6 +158,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ShardPart": (f"{_R}.shards.part", "ShardPart"),
     "shard_part": (f"{_R}.shards.part", "shard_part"),
     "shard_pieces": (f"{_R}.shards.pieces", "shard_pieces"),
+    "GroupIndex": (f"{_R}.shards.group_index", "GroupIndex"),
+    "JoinedShard": (f"{_R}.shards.group_index", "JoinedShard"),
+    "keyed_symbol": (f"{_R}.shards.group_index", "keyed"),
 }
 
 
@@ -184,8 +189,10 @@ __all__ = [
     "Embedder",
     "FileOutline",
     "FusionWeights",
+    "GroupIndex",
     "Histories",
     "HistoryNotIndexed",
+    "JoinedShard",
     "NameTable",
     "OutlineNode",
     "Prepared",
@@ -226,6 +233,7 @@ __all__ = [
     "has_stored",
     "is_identifier_shaped",
     "is_path_shaped",
+    "keyed_symbol",
     "load_histories",
     "name_tiers",
     "names_answer",

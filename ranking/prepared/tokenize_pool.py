@@ -101,9 +101,16 @@ def rebase(local: LocalPiece, vocabulary: Vocabulary, trigram_vocabulary: Vocabu
     """``local``'s piece in the ids of the shared vocabularies (its new terms added)."""
     ids = vocabulary.add(local.terms)
     grams = trigram_vocabulary.add(local.trigram_terms)
-    text = local.piece.text
+    return remapped_piece(local.piece, ids, grams)
+
+
+def remapped_piece(
+    piece: FilePiece, ids: npt.NDArray[np.int32], grams: npt.NDArray[np.int32]
+) -> FilePiece:
+    """``piece`` with its term ``t`` renamed ``ids[t]`` and its trigram ``g`` ``grams[g]``."""
+    text = piece.text
     return replace(
-        local.piece,
+        piece,
         text=Piece(
             head=_remapped(text.head, ids),
             head_length=text.head_length,
@@ -114,7 +121,7 @@ def rebase(local: LocalPiece, vocabulary: Vocabulary, trigram_vocabulary: Vocabu
             names=_remapped(text.names, ids),
             doc=_remapped(text.doc, ids),
         ),
-        trigrams=_remapped(local.piece.trigrams, grams),
+        trigrams=_remapped(piece.trigrams, grams),
     )
 
 

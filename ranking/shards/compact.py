@@ -21,6 +21,7 @@ import dataclasses
 import itertools
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -99,22 +100,32 @@ def _kept(k: int, part: ShardPart, kept: Rows) -> ShardPart:
     if keep.all():
         return part
     new = np.cumsum(keep) - 1  # a kept candidate's number among the kept
-    channels = {c: _rows(one, rows[c], new) for c, one in part.channels.items()}
+    channels = {c: kept_rows(one, rows[c], new) for c, one in part.channels.items()}
     return dataclasses.replace(
         part,
-        symbols=tuple(itertools.compress(part.symbols, keep.tolist())),
-        pagerank=part.pagerank[keep],
-        tiers=part.tiers[keep],
-        levels=part.levels[keep],
-        plain=part.plain[keep],
-        side=part.side[keep],
-        documents=part.documents[keep],
+        **kept_candidates(part, keep),
         channels=channels,
-        translated=None if part.translated is None else part.translated[keep],
-        near=None if part.near is None or near_rows is None else _rows(part.near, near_rows, new),
-        near_levels=None if part.near_levels is None else part.near_levels[keep],
+        near=None
+        if part.near is None or near_rows is None
+        else kept_rows(part.near, near_rows, new),
         qualified=None if part.qualified is None else _offer(part.qualified, new),
     )
+
+
+def kept_candidates(part: ShardPart, keep: npt.NDArray[np.bool_]) -> dict[str, Any]:
+    """What ``part`` says of each candidate, of the candidates ``keep`` marks (the fields
+    of :class:`ShardPart` to replace)."""
+    return {
+        "symbols": tuple(itertools.compress(part.symbols, keep.tolist())),
+        "pagerank": part.pagerank[keep],
+        "tiers": part.tiers[keep],
+        "levels": part.levels[keep],
+        "plain": part.plain[keep],
+        "side": part.side[keep],
+        "documents": part.documents[keep],
+        "translated": None if part.translated is None else part.translated[keep],
+        "near_levels": None if part.near_levels is None else part.near_levels[keep],
+    }
 
 
 def _marked(kept: Rows, k: int, name: str, one: ChannelPart) -> npt.NDArray[np.bool_]:
@@ -123,7 +134,10 @@ def _marked(kept: Rows, k: int, name: str, one: ChannelPart) -> npt.NDArray[np.b
     return found if found is not None else np.zeros(len(one.at), dtype=np.bool_)
 
 
-def _rows(one: ChannelPart, rows: npt.NDArray[np.bool_], new: npt.NDArray[np.int64]) -> ChannelPart:
+def kept_rows(
+    one: ChannelPart, rows: npt.NDArray[np.bool_], new: npt.NDArray[np.int64]
+) -> ChannelPart:
+    """``one``'s ``rows``, its candidates numbered ``new``."""
     return ChannelPart(new[one.at[rows]].astype(np.int64), one.scores[rows], one.keys[rows])
 
 

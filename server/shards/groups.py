@@ -9,7 +9,8 @@ shard comes back as timed out and the others answer. The parts of a search are c
 before they leave the worker, to the candidates that can reach the fused answer
 (:func:`symfuse.ranking.shards.compact.compacted`), and only the candidates left are
 keyed as a multi-root index keys them: what a worker sends does not grow with the
-shards it holds. :class:`Member` is one shard's
+shards it holds. A search over every shard of the group is one search over them joined
+as one index (:mod:`.joined`) when it can be. :class:`Member` is one shard's
 share of a group's answer, read as that shard's own pending answer
 (:class:`.fanout.Pending`).
 """
@@ -25,6 +26,7 @@ from symfuse.indexer.errors import SymfuseError
 from symfuse.ranking.api import compacted
 from symfuse.server.shards.fanout import Pending
 from symfuse.server.shards.holders import ShardHolder
+from symfuse.server.shards.joined import Joined
 
 GROUP_SHARE = 0.9  # of the caller's deadline a group waits for its shards
 
@@ -51,10 +53,44 @@ class ShardGroup:
         # again until it lets go of it), the others run
         self._pool = ThreadPoolExecutor(2 * len(directories) + 2, thread_name_prefix="shard")
         self._stuck: dict[str, asyncio.Future[Any]] = {}
+        self.joined = Joined(self.holders)  # its shards as one index (.joined)
 
     async def ask(self, method: str, aliases: list[str], deadline: float, *args: Any) -> Any:
         """``method`` of each of ``aliases``' holders with ``args``, all within ``deadline``
-        seconds (a :class:`GroupAnswer`)."""
+        seconds (a :class:`GroupAnswer`); a search's parts from the shards joined as one
+        index when it can (:mod:`.joined`)."""
+        if method == "part":
+            found = await self._joined_parts(aliases, deadline, args[0])
+            if found is not None:
+                return found
+        answer = await self._each(method, aliases, deadline, *args)
+        if method == "warm" and not answer.errors and not answer.late and self.joined.possible:
+            await asyncio.get_running_loop().run_in_executor(self._pool, self.joined.build)
+        elif method == "part":
+            self.joined.refresh(self._pool)
+        return answer
+
+    async def _joined_parts(
+        self, aliases: list[str], deadline: float, request: Any
+    ) -> GroupAnswer | None:
+        """The parts of ``aliases`` from one search over the joined index, or None when it
+        cannot answer (the shards then answer one by one)."""
+        joined = self.joined.current(aliases)
+        if joined is None:
+            return None
+        future = asyncio.get_running_loop().run_in_executor(self._pool, joined.parts, request)
+        await asyncio.wait([future], timeout=deadline)
+        if not future.done():
+            self.joined.busy = future
+            future.add_done_callback(_retrieved)
+            return GroupAnswer(late=tuple(aliases))
+        parts = None if future.exception() is not None else future.result()
+        if parts is None:
+            return None  # each shard answers, or says what failed
+        return GroupAnswer({a: parts[a] for a in aliases})
+
+    async def _each(self, method: str, aliases: list[str], deadline: float, *args: Any) -> Any:
+        """``method`` of each of ``aliases``' holders, each on a thread of its own."""
         loop = asyncio.get_running_loop()
         errors: dict[str, str] = {}
         running: dict[str, asyncio.Future[Any]] = {}

@@ -39,7 +39,7 @@ from symfuse.server.shards.manifest import (
 )
 
 if TYPE_CHECKING:
-    from symfuse.ranking.api import ShardPart
+    from symfuse.ranking.api import JoinedShard, ShardPart
 
 
 class ShardUnavailable(SymfuseError):
@@ -53,7 +53,7 @@ KEYED = 1 << 13  # keyed copies a shard keeps (those its answers named lately: a
 
 
 class Keyed:
-    """A shard's symbols keyed as a multi-root index keys them (:func:`_keyed`), each
+    """A shard's symbols keyed as a multi-root index keys them (``keyed_symbol``), each
     copy made once and kept: a search sends a few hundred candidates, and copying each
     of them again for every search took half a small shard's time to answer."""
 
@@ -64,9 +64,11 @@ class Keyed:
     def __call__(self, symbol: Symbol) -> Symbol:
         found = self.made.get(symbol.symbol_id)
         if found is None:
+            from symfuse.ranking.api import keyed_symbol
+
             if len(self.made) >= KEYED:
                 self.made.clear()  # bounded: the copies of symbols not asked for lately go
-            found = self.made[symbol.symbol_id] = _keyed(symbol, self.alias)
+            found = self.made[symbol.symbol_id] = keyed_symbol(symbol, self.alias)
         return found
 
     def part(self, part: ShardPart) -> ShardPart:
@@ -143,6 +145,22 @@ class ShardHolder:
     def warm(self) -> str:
         """Load the shard now (a server does this at start); its alias."""
         return self._current().manifest.alias
+
+    def fresh(self) -> Loaded | None:
+        """The shard as loaded, when it is loaded and has not changed since (no reading:
+        None when it must be read again, or cannot be)."""
+        loaded = self._loaded
+        try:
+            return loaded if loaded is not None and loaded.stamp == self._stamp() else None
+        except ShardUnavailable:
+            return None
+
+    def joined(self, loaded: Loaded) -> JoinedShard:
+        """``loaded`` as its group joins it (:class:`symfuse.ranking.api.GroupIndex`)."""
+        from symfuse.ranking.api import CorpusStats, JoinedShard
+
+        own = CorpusStats.from_bytes((self.directory / STATS).read_bytes())
+        return JoinedShard(loaded.manifest.alias, loaded.index, loaded.prepared, own)
 
     def _current(self) -> Loaded:
         stamp = self._stamp()
@@ -251,14 +269,3 @@ def _local(request: SearchRequest, alias: str) -> SearchRequest:
     if request.drill_from is not None and request.drill_from.startswith(prefix):
         update["drill_from"] = request.drill_from.removeprefix(prefix)
     return request.model_copy(update=update) if update else request
-
-
-def _keyed(symbol: Symbol, alias: str) -> Symbol:
-    """``symbol`` with its file and ids behind ``alias/``, as a multi-root index has them."""
-    parent = None if symbol.parent is None else f"{alias}/{symbol.parent}"
-    return dataclasses.replace(
-        symbol,
-        file=f"{alias}/{symbol.file}",
-        symbol_id=f"{alias}/{symbol.symbol_id}",
-        parent=parent,
-    )

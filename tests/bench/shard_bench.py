@@ -273,19 +273,30 @@ def replicated(out: Path, work: Path, count: int) -> Path:
 
 
 def fan_out_curve(client: Any, out: Path, work: Path, rounds: int) -> dict[int, dict[str, float]]:
+    """Search latency over 1 to 40 shards (the small ones repeated), and the workers' CPU
+    a search (both workers' processes: what the machine's load does not lengthen)."""
     curve: dict[int, dict[str, float]] = {}
     for count in SHARD_COUNTS:
         fleet = Fleet(replicated(out, work, count), client)
         fleet.warm()
         samples = []
+        cpu = sum(client.run(_cpu_s).values())
         for i in range(rounds):
             request = SearchRequest.from_mapping({"query": QUERIES[i % len(QUERIES)]})
             began = time.perf_counter()
             fleet.search(request)
             samples.append(time.perf_counter() - began)
         curve[count] = _percentiles(samples)
+        curve[count]["workers_cpu_ms"] = (sum(client.run(_cpu_s).values()) - cpu) / rounds * 1e3
         fleet.close()  # its actors go with the last reference to them
     return curve
+
+
+def _cpu_s() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def per_shard_ms(out: Path, rounds: int) -> float:
@@ -492,6 +503,7 @@ def main() -> None:
     parser.add_argument("--routed", action="store_true", help="--agreement: also name-routed")
     parser.add_argument("--fields", help="--agreement: JSON fields added to every request")
     parser.add_argument("--build-only", action="store_true", help="measure the build rows only")
+    parser.add_argument("--fan-out", action="store_true", help="the fan-out curve only (--work)")
     args = parser.parse_args()
     if args.build_only:
         with tempfile.TemporaryDirectory(prefix="shard-bench-") as tmp:
@@ -502,6 +514,15 @@ def main() -> None:
             f"build on 2 workers / one index = {rows['workers_2_s'] / rows['combined_index_s']:.2f}"
             f", / one index and its ranking structures = {rows['workers_2_s'] / ready:.2f}"
         )
+        return
+    if args.fan_out:  # over --work's shards (made by --agreement): the curve alone
+        if args.work is None or not (args.work / "shards").exists():
+            parser.error("--fan-out reads --work DIR's shards (DIR/shards, made by --agreement)")
+        with connected(ClusterOptions(workers=2)) as client:
+            curve = fan_out_curve(client, args.work / "shards", args.work, args.rounds)
+        for count, row in curve.items():
+            print(f"{count} shards: {json.dumps({k: round(v, 1) for k, v in row.items()})}")
+        print(f"p95 40 shards / 1 shard = {curve[40]['p95_ms'] / curve[1]['p95_ms']:.2f}")
         return
     if args.agreement:
         work = args.work or Path(tempfile.mkdtemp(prefix="shard-bench-"))

@@ -175,6 +175,11 @@ def describe(index: Index, directory: Path | None) -> str:
     return status()
 
 
+def loaded() -> bool:
+    """Whether this process has loaded the semantic model (its channel may then run)."""
+    return _process.engine is not None
+
+
 def status() -> str:
     """Which similarity models run: the built-in one, and the neural one with its state."""
     base = "tfidf+ppmi-svd"

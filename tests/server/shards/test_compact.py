@@ -9,6 +9,7 @@ shards than it ranks.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -19,8 +20,9 @@ from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.shards.build import build_shards
 from symfuse.server.shards.fanout import coordinator_request, shard_request
 from symfuse.server.shards.fleet import Fleet
+from symfuse.server.shards.groups import ShardGroup
 from symfuse.server.shards.holders import ShardHolder
-from symfuse.server.shards.manifest import shard_dirs
+from symfuse.server.shards.manifest import GLOBAL_STATS, shard_dirs
 from tests.server.shards.conftest import word_repository
 
 FIELDS = (
@@ -100,3 +102,56 @@ def test_groups_on_a_cluster_answer_as_the_shards_asked_here(
 
 def _hits(response: SearchResponse) -> list[tuple[str, float]]:
     return [(i.symbol.symbol_id, i.score) for i in response.items]
+
+
+@pytest.fixture
+def group(holders: list[ShardHolder]) -> ShardGroup:
+    """The three shards in one group (as one worker holds them), not loaded yet."""
+    return ShardGroup({h.warm(): str(h.directory) for h in holders})
+
+
+async def test_a_group_answers_from_its_shards_joined_as_one_index(
+    holders: list[ShardHolder], group: ShardGroup
+) -> None:
+    """Warmed, a group joins its shards into one index and answers a search with one
+    search over it, split back into each shard's part: fused, the same answer as the
+    shards asked one by one (a search it does not answer so, the shards answer)."""
+    aliases = list(group.holders)
+    assert (await group.ask("warm", aliases, 60.0)).errors == {}
+    joined = group.joined.current(aliases)
+    assert joined is not None
+    for fields in FIELDS:
+        request = SearchRequest.from_mapping({"limit": 5, "semantic": "off", **fields})
+        asked = shard_request(request, len(holders))
+        answer = await group.ask("part", aliases, 60.0, asked)
+        assert answer.errors == {}
+        assert answer.late == ()
+        merged = coordinator_request(request, len(holders))
+        mine = fuse_shards(merged, [answer.answers[a] for a in aliases])
+        alone = fuse_shards(merged, [h.part(asked) for h in holders])
+        assert _hits(mine) == _hits(alone), fields
+        assert mine.total == alone.total, fields
+    ranked = shard_request(SearchRequest.from_mapping({"query": "render report"}), 3)
+    assert joined.parts(ranked) is not None
+
+
+async def test_a_group_asks_its_shards_until_it_has_joined_them_again(
+    holders: list[ShardHolder], group: ShardGroup
+) -> None:
+    """New global statistics (another shard rebuilt): the joined index no longer answers
+    for the shards as they are; they answer one by one, then it is made again."""
+    aliases = list(group.holders)
+    await group.ask("warm", aliases, 60.0)
+    before = group.joined.current(aliases)
+    assert before is not None
+    stats = holders[0].directory.parent / GLOBAL_STATS
+    later = stats.stat().st_mtime_ns + 10**9
+    os.utime(stats, ns=(later, later))
+    assert group.joined.current(aliases) is None
+    request = shard_request(SearchRequest.from_mapping({"query": "order_total"}), 3)
+    answer = await group.ask("part", aliases, 60.0, request)  # re-weighed, one by one
+    assert sorted(answer.answers) == sorted(aliases)
+    group.joined.build()  # as the background refresh the search started does
+    again = group.joined.current(aliases)
+    assert again is not None
+    assert again is not before
