@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import threading
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,6 +42,12 @@ if TYPE_CHECKING:
     from symfuse.ranking.channels.translation import Translation
 
 
+# numpy reads an array's header with ast.literal_eval, and CPython 3.11's AST
+# constructor keeps its recursion depth per interpreter, not per thread: two threads
+# reading headers at once fail with "AST constructor recursion depth mismatch" (a shard
+# group's holders load their shards side by side: shard_bench.py's fan-out lost a shard
+# to it). Every header this package reads is read under this lock.
+HEADERS = threading.Lock()
 FORMAT = 18  # bump with any change to what is stored (18: the distinct names as built)
 
 Arrays = dict[str, npt.NDArray[np.generic]]
@@ -104,7 +111,7 @@ class MappedArchive:
         info = self._members[name]
         if info.compress_type == zipfile.ZIP_STORED and info.file_size >= MAP_AT_LEAST:
             return self._mapped(info)
-        with self._archive.open(info) as member:
+        with self._archive.open(info) as member, HEADERS:
             return np.lib.format.read_array(member, allow_pickle=False)
 
     def _mapped(self, info: zipfile.ZipInfo) -> npt.NDArray[Any]:
@@ -116,10 +123,11 @@ class MappedArchive:
         name_length, extra_length = struct.unpack("<HH", local[26:30])
         handle.seek(info.header_offset + 30 + name_length + extra_length)
         version = np.lib.format.read_magic(handle)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
-        else:
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
+        with HEADERS:
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
+            else:
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
         if dtype.hasobject:
             raise ValueError(f"{info.filename}: object arrays are not stored")
         return np.memmap(
