@@ -153,8 +153,8 @@ class Fleet:
         ids: dict[str, list[str]] = {}
         for item in response.items:
             ids.setdefault(item.symbol.root, []).append(item.symbol.symbol_id)
-        pending = {a: self._ask("code", [a], request, found)[a] for a, found in ids.items()}
-        asked = gather(pending, self.paths, self.timeout)
+        # one call a group, not one a shard: each holder reads the ids of its own alias
+        asked = gather(self._ask("code", list(ids), request, ids), self.paths, self.timeout)
         code = {
             key: found
             for alias, answer in asked.answers.items()

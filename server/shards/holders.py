@@ -124,14 +124,17 @@ class ShardHolder:
             found = shard_part(loaded.index, loaded.prepared, local, self.directory / INDEX)
         return found, loaded.keyed
 
-    def code(self, request: SearchRequest, ids: list[str]) -> list[tuple[str | None, str | None]]:
-        """The snippet and source ``request`` asks for of each symbol id (``alias/`` ids)."""
+    def code(
+        self, request: SearchRequest, ids: dict[str, list[str]]
+    ) -> list[tuple[str | None, str | None]]:
+        """The snippet and source ``request`` asks for of each of this shard's symbol ids
+        (``ids``: every asked shard's ``alias/`` ids by alias, so that a group is asked once)."""
         from symfuse.ranking.api import code_of
 
         loaded = self._current()
         index, alias = loaded.index, loaded.manifest.alias
         out: list[tuple[str | None, str | None]] = []
-        for key in ids:
+        for key in ids.get(alias, []):
             at = index.position.get(key.removeprefix(f"{alias}/"))
             out.append((None, None) if at is None else code_of(index, index.symbols[at], request))
         return out

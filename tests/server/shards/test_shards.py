@@ -74,6 +74,22 @@ def test_a_sharded_answer_equals_the_multi_root_answer(
     assert _exact_first(merged, query) == _exact_first(combined, query)
 
 
+def test_snippets_and_sources_come_from_the_shards_holding_the_hits(
+    sharded: Sharded, fleet: Fleet
+) -> None:
+    # "Order" is defined in all three repositories: one call per group reads them all
+    fields = {"query": "Order", "limit": 10, "semantic": "off", "snippet_lines": 2}
+    merged = fleet.search(SearchRequest.from_mapping(fields))
+    combined = {i.symbol.symbol_id: i for i in _combined(sharded, **fields).items}
+    assert merged.errors == ()
+    assert len({i.symbol.root for i in merged.items}) == 3
+    for item in merged.items:
+        assert item.snippet is not None
+        assert item.snippet == combined[item.symbol.symbol_id].snippet
+    full = fleet.search(SearchRequest.from_mapping(fields | {"detail_level": "full"}))
+    assert all(i.source for i in full.items)
+
+
 def test_name_routing_asks_only_the_shards_defining_the_name(sharded: Sharded) -> None:
     routed = Fleet(sharded.out, route_names=True)  # holders here: only who is asked matters
     found = routed.search(SearchRequest.from_mapping({"query": "Invoice", "semantic": "off"}))
