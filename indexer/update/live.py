@@ -75,6 +75,7 @@ class Status:
 
 
 ProgressCallback = Callable[[str, int, int], None]  # (message, done, total)
+CHECK_HOLD = 5.0  # seconds a held check of a stored index waits for its release at most
 
 
 class LiveIndex:
@@ -86,6 +87,8 @@ class LiveIndex:
         self._lock = threading.RLock()  # readers, and the swap of a new index
         self._write_lock = threading.RLock()  # one writer at a time
         self._ready = threading.Event()
+        self._check = threading.Event()  # clear: a stored index's check of the files waits
+        self._check.set()
         self._indexing = False
         self._pending: set[str] = set()
         self._overlays: dict[str, bytes] = {}
@@ -192,11 +195,21 @@ class LiveIndex:
         thread.start()  # then listed: stop() on another thread never joins an unstarted one
         self._threads.append(thread)
 
+    def hold_check(self) -> None:
+        """Until :meth:`release_check` (at most :data:`CHECK_HOLD` seconds), a stored
+        index, once loaded and answering, waits before checking the files for changes: a
+        server's first answer should not share the interpreter with that walk."""
+        self._check.clear()
+
+    def release_check(self) -> None:
+        self._check.set()
+
     def stop(self, timeout: float = 5.0) -> None:
         """Ask the background threads to stop; wait for each up to ``timeout`` seconds
         (they are daemons: a process leaving sooner does not wait for them, and every
         write they make is atomic)."""
         self._stop.set()
+        self._check.set()
         for thread in list(self._threads):
             if thread is not threading.current_thread() and thread.ident is not None:
                 thread.join(timeout=timeout)
@@ -216,6 +229,7 @@ class LiveIndex:
                 self._changed()
                 if progress:
                     progress("loaded stored index; checking for changes", 0, 0)
+                self._check.wait(CHECK_HOLD)
                 current = stored
             else:
                 current = self._build_in_batches(progress)

@@ -105,8 +105,6 @@ class IndexService:
         self.names_first = names_first  # symbols from which a cold start answers names first
         self._after_prepare = after_prepare
         self._prepared: tuple[Index, Prepared] | None = None
-        # Structures stored by an earlier run: they load in about a second, so no quick
-        # table is made meanwhile (a query before then still gets one, built on demand).
         self._stored: bool | None = None  # read on first need (:meth:`_has_stored`)
         # One build at a time: a cold start's query and the warming thread would hold two.
         self._building = threading.Lock()
@@ -149,9 +147,10 @@ class IndexService:
             self._warmer = warmer
 
     def hold_work_ahead(self) -> None:
-        """Until the first query after :meth:`serving` is answered, build only what it needs:
-        the rest competes with the SDK's load and that query (warm MCP p50 1.11 -> 1.27 s)."""
+        """Until the first query after :meth:`serving` is answered, build only what it needs
+        and check a stored index's files later: the rest competes with the SDK and it."""
         self._held = True
+        self.live.hold_check()
 
     def serving(self) -> None:
         """The front end is up: its first answered query lets the work ahead start."""
@@ -174,7 +173,8 @@ class IndexService:
             self.semantic.join(timeout)
 
     def _has_stored(self) -> bool:
-        """Whether an earlier run stored ranking structures (read once)."""
+        """Whether an earlier run stored structures (read once): they load in ~1 s, no quick
+        table is made meanwhile (a query before then gets one on demand)."""
         if self._stored is None:
             from symfuse.ranking.api import has_stored
 
@@ -182,8 +182,7 @@ class IndexService:
         return self._stored
 
     @property
-    def running(self) -> bool:
-        """Not stopped (yet)."""
+    def running(self) -> bool:  # not stopped (yet)
         return not self._stopping
 
     def _on_progress(self, message: str, done: int, total: int) -> None:
@@ -234,6 +233,7 @@ class IndexService:
                 self._asking -= 1
                 if self._held and self._serving:  # the first answer: the work ahead may start
                     self._held, self._version = False, self._version + 1
+                    self.live.release_check()
                 self._changes.notify_all()
 
     def give_way(self) -> None:

@@ -17,6 +17,8 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.errors import OutsideWorkspace
 from symfuse.indexer.index import Index
+from symfuse.indexer.update import live as live_module
+from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.graph.call_questions import CallGraphAnswer
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import DepsRequest, ReindexRequest
@@ -412,5 +414,32 @@ def test_the_work_ahead_waits_for_the_front_end_when_held(tmp_path: Path) -> Non
         assert isinstance(answer, SearchResponse)
         assert answer.items[0].symbol.name == "save"
         until(service, lambda: service.status().warmed)
+    finally:
+        service.stop()
+
+
+def test_a_held_start_checks_a_stored_index_after_the_first_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stored index answers at once; its check of the files (which would share the
+    interpreter with the first answer) waits for that answer, then finds the change."""
+    monkeypatch.setattr(live_module, "CHECK_HOLD", 10 * SAFETY)  # only the answer ends it
+    root = write_tree(tmp_path / "ws", {"app/orders.py": "def save(order):\n    return order\n"})
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
+    update_index(config)
+    changed = "def save(order):\n    return order\n\n\ndef cancel():\n    pass\n"
+    (root / "app/orders.py").write_text(changed)
+    service = IndexService(config)
+    service.hold_work_ahead()
+    service.start(watch=False)
+    try:
+        assert service.wait_ready(SAFETY)
+        assert service.live.status().indexing  # the stored index answers; the check waits
+        assert "cancel" not in {s.name for s in service.current().symbols}
+        service.serving()
+        answer, _ = service.search(SearchRequest(query="save", limit=1))
+        assert isinstance(answer, SearchResponse)
+        until(service, lambda: "cancel" in {s.name for s in service.current().symbols})
+        assert not service.live.status().indexing
     finally:
         service.stop()
