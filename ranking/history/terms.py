@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.history.records import Commit
+from symfuse.indexer.store.arrays import npz_arrays
 from symfuse.indexer.store.atomic import atomic_write
 from symfuse.ranking.channels.tokens import text_tokens
 
@@ -42,8 +43,8 @@ def segment_terms(directory: Path, segment: str, commits: Sequence[Commit]) -> S
     """The terms of one segment's commits, read from its terms file or computed (and saved)."""
     path = directory / f"terms-{FORMAT}-{segment.removesuffix('.msgpack')}.npz"
     try:
-        with np.load(path, allow_pickle=False) as arrays:
-            return _restore({name: arrays[name] for name in _STORED}, len(commits))
+        arrays = npz_arrays(path)
+        return _restore({name: arrays[name] for name in _STORED}, len(commits))
     except (OSError, KeyError, ValueError):
         pass
     terms = compute_terms(commits)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import struct
-import threading
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.indexer.store.arrays import HEADERS
 from symfuse.ranking.channels import similarity
 from symfuse.ranking.channels.documents import (
     BODY_CHARS,
@@ -42,12 +42,6 @@ if TYPE_CHECKING:
     from symfuse.ranking.channels.translation import Translation
 
 
-# numpy reads an array's header with ast.literal_eval, and CPython 3.11's AST
-# constructor keeps its recursion depth per interpreter, not per thread: two threads
-# reading headers at once fail with "AST constructor recursion depth mismatch" (a shard
-# group's holders load their shards side by side: shard_bench.py's fan-out lost a shard
-# to it). Every header this package reads is read under this lock.
-HEADERS = threading.Lock()
 FORMAT = 18  # bump with any change to what is stored (18: the distinct names as built)
 
 Arrays = dict[str, npt.NDArray[np.generic]]

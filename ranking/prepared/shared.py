@@ -23,11 +23,12 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
+from symfuse.indexer.store.arrays import npz_arrays
 from symfuse.ranking.channels.documents import Documents, concatenate
 from symfuse.ranking.channels.parts import WordPart, term_union
 from symfuse.ranking.channels.similarity import WordModel
 from symfuse.ranking.channels.translation import PairPart, SharedTable, Texts, learned, stop_ids
-from symfuse.ranking.prepared.ranking_file import HEADERS, strings, unstrings
+from symfuse.ranking.prepared.ranking_file import strings, unstrings
 from symfuse.ranking.prepared.sparse_rows import Vocabulary
 from symfuse.ranking.prepared.structures import FilePiece, Prepared
 
@@ -138,8 +139,7 @@ class ShardParts:
 
     @classmethod
     def load(cls, path: Path) -> ShardParts:
-        with np.load(path, allow_pickle=False) as npz, HEADERS:
-            arrays = {name: npz[name] for name in npz.files}
+        arrays = npz_arrays(path)
         count, documents = (int(x) for x in arrays["counts"])
         terms = unstrings(arrays["terms"], count)
         words = WordPart(terms, arrays["df"], documents, arrays["sequence"], arrays["starts"])
@@ -188,8 +188,7 @@ class SharedModels:
 
     @classmethod
     def load(cls, path: Path) -> SharedModels:
-        with np.load(path, allow_pickle=False) as npz, HEADERS:
-            arrays = {name: npz[name] for name in npz.files}
+        arrays = npz_arrays(path)
         words, count, symbols = (int(x) for x in arrays["counts"])
         word_terms = unstrings(arrays["word_terms"], words)
         word = WordModel(

@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.store.arrays import npz_arrays
 from symfuse.ranking.channels.neural.model import SentenceModel
 from symfuse.ranking.search.plans import DESCRIBED_KINDS
 from symfuse.ranking.text import paths
@@ -187,11 +188,11 @@ class VectorCache:
         source = self.path_in(directory)
         if not source.is_file():
             return False
-        with np.load(source) as saved:
-            keys, counts, matrix = saved["keys"], saved["counts"], saved["vectors"]
-            compact = "places" in saved.files
-            places = saved["places"] if compact else None
-            symbols = saved["symbols"] if compact else counts
+        saved = npz_arrays(source)
+        keys, counts, matrix = saved["keys"], saved["counts"], saved["vectors"]
+        compact = "places" in saved
+        places = saved["places"] if compact else None
+        symbols = saved["symbols"] if compact else counts
         starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         with self._lock:
             for i, key in enumerate(keys.tolist()):
