@@ -24,8 +24,9 @@ names ("fix", "add", "support", :data:`FILLER`) are left out of it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -44,6 +45,11 @@ if TYPE_CHECKING:
 
 K1 = 1.2
 B = 0.75
+# A term's BM25F addends are kept once it holds this many rows (a few dozen terms of a
+# large repository: "test", "column", "sql"), within KEPT_BYTES of arrays.
+KEPT_ROWS = 2048
+KEPT_BYTES = 8 << 20
+SEEN = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +174,83 @@ BODY_AWARE = Bm25f(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class _Added:
+    """What one term adds to the BM25F scores: ``values`` at ``rows`` (some rows twice,
+    with the same value), or over every symbol when ``rows`` is None (0 where the term is
+    not; ``held`` marks where it is)."""
+
+    rows: npt.NDArray[np.integer[Any]] | None
+    values: npt.NDArray[np.float64]
+    held: npt.NDArray[np.bool_] | None = None
+
+    @property
+    def nbytes(self) -> int:
+        arrays = (self.rows, self.values, self.held)
+        return sum(int(a.nbytes) for a in arrays if a is not None)
+
+    def unique(self, size: int) -> _Added:
+        """The same addends, each row once; over every symbol when they are a quarter of
+        them or more (a sum over every symbol is faster than a scatter then)."""
+        assert self.rows is not None
+        values = np.zeros(size, dtype=np.float64)
+        values[self.rows] = self.values
+        held = np.zeros(size, dtype=np.bool_)
+        held[self.rows] = True
+        rows = np.flatnonzero(held)
+        if rows.shape[0] * 4 < size:
+            return _Added(rows, values[rows])
+        return _Added(None, values, held)
+
+    def add_to(self, total: npt.NDArray[np.float64], present: npt.NDArray[np.int32] | None) -> None:
+        """Add the values into ``total``, and one into ``present`` where the term is."""
+        if self.rows is None:
+            total += self.values  # x + 0.0 is x: the same sums as the scatter's
+            if present is not None:
+                assert self.held is not None
+                present += self.held
+            return
+        total[self.rows] += self.values
+        if present is not None:
+            present[self.rows] += 1
+
+
+class _Kept:
+    """Terms' addends kept between queries: those of a term met before (the most recently
+    used, within KEPT_BYTES), and the body's mean length."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: dict[object, _Added] = {}
+        self._bytes = 0
+        self._seen: set[object] = set()  # terms met once (forgotten past SEEN)
+        self.average: float | None = None  # the body's mean length
+
+    def get(self, key: object) -> _Added | None:
+        with self._lock:
+            found = self._items.pop(key, None)
+            if found is not None:
+                self._items[key] = found  # the most recent now
+            return found
+
+    def keep(self, key: object, added: _Added, size: int) -> _Added:
+        """``added``, kept (each row once) if its term was met before."""
+        with self._lock:
+            if key not in self._seen:
+                if len(self._seen) >= SEEN:
+                    self._seen.clear()
+                self._seen.add(key)
+                return added
+        kept = added.unique(size)
+        with self._lock:
+            if key not in self._items and kept.nbytes <= KEPT_BYTES:
+                self._items[key] = kept
+                self._bytes += kept.nbytes
+            while self._bytes > KEPT_BYTES:
+                self._bytes -= self._items.pop(next(iter(self._items))).nbytes
+        return kept
+
+
 @dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class LexicalIndex:
     """BM25F's parts, kept apart so that each query weighs the body as its shape asks:
@@ -185,6 +268,8 @@ class LexicalIndex:
     # a shard's: the global idf of the words other shards hold and it lacks (a term it
     # lacks whose synonyms it holds weighs as in one combined index)
     outside: Mapping[str, float] | None = None
+    # what a query worked out that the next may read again (:meth:`_added`)
+    _kept: _Kept = field(default_factory=_Kept, init=False, repr=False)
 
     @classmethod
     def build(
@@ -238,26 +323,16 @@ class LexicalIndex:
         total = np.zeros(n, dtype=np.float64)
         present = np.zeros(n, dtype=np.int32)
         known_required = 0
-        average = float(self.body_length.mean()) if n else 1.0
-        if self.body_average is not None:
-            average = self.body_average
-        tf = np.zeros(n, dtype=np.float64)
+        average = self._average()
+        tf: list[npt.NDArray[np.float64]] = []  # the scratch of terms not kept, made once
         for term in terms.required + terms.optional:
             required = term in terms.required
             group, weight = self._columns(term, weighting if required else None)
             if not group:
                 continue
-            parts = [
-                self._add_counts(tf, col, weighting, average or 1.0, share) for col, share in group
-            ]
-            rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
-            k1 = weighting.k1
-            held = tf[rows]
-            total[rows] += weight * held * (k1 + 1.0) / (held + k1)
-            tf[rows] = 0.0
-            if required:
-                present[rows] += 1
-                known_required += 1
+            added = self._added(group, weight, weighting, average or 1.0, tf)
+            added.add_to(total, present if required else None)
+            known_required += required
         all_terms = len(terms.required)
         if weighting.coordination and all_terms:
             total *= (present / all_terms) ** weighting.coordination
@@ -267,6 +342,42 @@ class LexicalIndex:
             else np.zeros(n, dtype=np.bool_)
         )
         return total, matched_all
+
+    def _average(self) -> float:
+        """The body's mean length BM25F normalizes by (made once)."""
+        if self.body_average is not None:
+            return self.body_average
+        if self._kept.average is None:
+            self._kept.average = float(self.body_length.mean()) if self.size else 1.0
+        return self._kept.average
+
+    def _added(
+        self,
+        group: list[tuple[int, float]],
+        weight: float,
+        weighting: Bm25f,
+        average: float,
+        scratch: list[npt.NDArray[np.float64]],
+    ) -> _Added:
+        """What one term adds to the scores: ``weight * tf * (k1 + 1) / (tf + k1)`` at the
+        rows holding its ``group`` of columns. A term of many rows ("test" in a repository
+        of tests) is kept (:class:`_Kept`), as its rows' addends depend on nothing else."""
+        key = (tuple(group), weight, weighting, average)
+        kept = self._kept.get(key)
+        if kept is not None:
+            return kept
+        if not scratch:
+            scratch.append(np.zeros(self.size, dtype=np.float64))
+        tf = scratch[0]
+        parts = [self._add_counts(tf, col, weighting, average, share) for col, share in group]
+        rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        k1 = weighting.k1
+        held = tf[rows]
+        tf[rows] = 0.0
+        added = _Added(rows, weight * held * (k1 + 1.0) / (held + k1))
+        if rows.shape[0] >= KEPT_ROWS:
+            added = self._kept.keep(key, added, self.size)
+        return added
 
     def _columns(self, term: str, weighting: Bm25f | None) -> tuple[list[tuple[int, float]], float]:
         """The columns that count for ``term``, each with its share (its own, then its
@@ -349,16 +460,16 @@ def rank(
     at most ``limit``."""
     terms = QueryTerms.parse(query)
     scores, matched_all = index.scores(terms, weighting)
-    scores = settled(scores)
     if mask is not None:
         scores = np.where(mask, scores, 0.0)
         matched_all &= mask
-    and_count = int(matched_all.sum())
-    found = np.flatnonzero(scores > 0).astype(np.int64)
-    values = scores[found]
+    and_count = int(np.count_nonzero(matched_all))
+    found = np.flatnonzero(scores > 0).astype(np.int64)  # settled, a score stays positive
+    values = settled(scores[found])  # the found ones' alone
     if and_count and weighting.and_first:
         # AND hits outrank OR hits: lift them above the best OR score.
         lift = float(values.max()) + 1.0
         values = np.where(matched_all[found], values + lift, values)
     ranked = top_k_of(found, values, limit)
-    return LexicalResult(Ranking(ranked, scores[ranked], found), min(and_count, len(ranked)))
+    own = settled(scores[ranked])
+    return LexicalResult(Ranking(ranked, own, found), min(and_count, len(ranked)))

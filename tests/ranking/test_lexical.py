@@ -233,6 +233,42 @@ def test_prose_counts_a_synonym_at_a_share_of_a_word() -> None:
     assert names.and_matches == 1
 
 
+def test_a_term_kept_between_queries_scores_as_it_did_when_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A term met before keeps its addends (each row once; over every symbol when it is
+    in a quarter of them): the scores and rankings are bit for bit those of a fresh index,
+    for names and prose, with and without a mask."""
+    monkeypatch.setattr(lexical, "KEPT_ROWS", 1)
+    symbols = [
+        make_symbol(f"test_{verb}_{noun}", doc=f"Check that {noun} can {verb} the rows.")
+        for verb in ("insert", "update", "delete", "select", "merge", "flush")
+        for noun in ("table", "column", "session", "mapper")
+    ]
+    documents = build_documents(symbols)
+    kept = lexical.LexicalIndex.build(documents)
+    mask = np.arange(len(symbols)) % 3 != 0
+    queries = ("test_insert_table", "session", "delete the rows of a mapper", "flush column")
+    for _ in range(3):  # met, kept, read from what was kept
+        for query in queries:
+            for weighting in (lexical.HEAD_FIRST, lexical.BODY_AWARE):
+                fresh = lexical.LexicalIndex.build(documents)
+                terms = QueryTerms.parse(query)
+                for ours, theirs in zip(
+                    kept.scores(terms, weighting), fresh.scores(terms, weighting), strict=True
+                ):
+                    assert np.array_equal(ours, theirs)
+                for only in (None, mask):
+                    a = lexical.rank(kept, query, only, 5, weighting)
+                    b = lexical.rank(fresh, query, only, 5, weighting)
+                    assert a.and_matches == b.and_matches
+                    assert np.array_equal(a.ranking.positions, b.ranking.positions)
+                    assert np.array_equal(a.ranking.scores, b.ranking.scores)
+                    assert np.array_equal(a.ranking.matched, b.ranking.matched)
+    held = list(kept._kept._items.values())
+    assert {v.rows is None for v in held} == {True, False}  # both forms were kept
+
+
 def test_mask_restricts_candidates() -> None:
     symbols = [make_symbol("send_mail"), make_symbol("send_sms")]
     index = lexical.LexicalIndex.build(build_documents(symbols))
