@@ -46,6 +46,7 @@ from symfuse.ranking.search.plans import Shape
 from symfuse.ranking.shards.listing import is_listed, merged_listing
 from symfuse.ranking.shards.part import ChannelPart, ShardPart
 from symfuse.ranking.shards.qualified import lead, led_tier
+from symfuse.ranking.shards.shard_order import Moved, in_shard_order
 
 G = TypeVar("G", bound=np.generic)
 
@@ -96,10 +97,13 @@ class FuzzyDecision:
         return explicit or (part.fuzzy_auto == self.auto and part.near_typo == self.near)
 
 
-def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchResponse:
+def fuse_shards(
+    request: SearchRequest, parts: Sequence[ShardPart], order: Sequence[str] = ()
+) -> SearchResponse:
     """One answer to ``request`` from every shard's part, in the order the shards'
-    symbols have in a combined index (``parts`` come in that order): fused once for a
-    ranked search, merged for a listed one (:mod:`.listing`)."""
+    symbols have in a combined index (``parts`` come in that order; ``order``: the
+    shards' aliases, when a part may hold several shards' candidates, :mod:`.shard_order`):
+    fused once for a ranked search, merged for a listed one (:mod:`.listing`)."""
     parsed = parse(request)
     query, shape = parsed.subject, parsed.shape
     base = response_base(request, parsed.mode, None, shape)
@@ -108,19 +112,23 @@ def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchRes
         return merged_listing(request, parsed, listed, base)
     if parsed.mode is SearchMode.DRILL and not any(p.scoped for p in parts):
         raise NotFound(f"drill_from: no symbol id or path {request.drill_from!r} in the index")
+    parts, moved = in_shard_order(parts, order)
     decision = FuzzyDecision.of(request, parts)
     agree = [decision.agrees(request, p) for p in parts]
     sizes = [len(p.symbols) for p in parts]
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     symbols = tuple(s for p in parts for s in p.symbols)
-    pagerank = _joined([p.pagerank for p in parts], np.float64)
+    if moved is not None:
+        symbols = tuple(symbols[i] for i in moved.order.tolist())
+    pagerank = _joined([p.pagerank for p in parts], np.float64, moved)
     own = [_levels(p, ok, decision) for p, ok in zip(parts, agree, strict=True)]
-    levels = _joined(own, np.int8)
-    side = _joined([p.side for p in parts], np.bool_)
+    levels = _joined(own, np.int8, moved)
+    side = _joined([p.side for p in parts], np.bool_, moved)
     units = np.fromiter((s.kind in Kind.UNITS for s in symbols), np.bool_, len(symbols))
-    flags = Flags(side, _joined([p.documents for p in parts], np.bool_), units)
-    rankings = _rankings(parts, agree, decision, starts, channel_depth(request, len(symbols)))
-    tiers = _joined([p.tiers for p in parts], np.int8)
+    flags = Flags(side, _joined([p.documents for p in parts], np.bool_, moved), units)
+    depth = channel_depth(request, len(symbols))
+    rankings = _rankings(parts, agree, decision, starts, depth, moved)
+    tiers = _joined([p.tiers for p in parts], np.int8, moved)
     # words that spell a name of any shard spell one of the combined index's
     spelled = any(p.spelled for p in parts)
     matched = sum(p.matched for p in parts)
@@ -138,7 +146,8 @@ def fuse_shards(request: SearchRequest, parts: Sequence[ShardPart]) -> SearchRes
         if found:
             rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))
     run = ChannelRun(rankings, tiers, weights, decision.auto, decision.near, spelled=spelled)
-    ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at], _translated(parts))
+    translated = _translated(parts, moved)
+    ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at], translated)
     return fused_answer(ranked, request, query, shape, run, matched, base)
 
 
@@ -158,21 +167,24 @@ class Translated:
         return found
 
 
-def _translated(parts: Sequence[ShardPart]) -> Translation | None:
+def _translated(parts: Sequence[ShardPart], moved: Moved | None) -> Translation | None:
     """The candidates' translation scores as the re-ranking reads a model (None when no
     shard re-ranks this query)."""
     if not any(p.translated is not None for p in parts):
         return None
     each = [p.translated if p.translated is not None else np.zeros(len(p.symbols)) for p in parts]
     # read through Translation.scores alone (ranking.fusion.rerank.features)
-    return cast(Translation, Translated(np.concatenate(each).astype(np.float64)))
+    return cast(Translation, Translated(_joined(each, np.float64, moved)))
 
 
-def _joined(arrays: Sequence[npt.NDArray[G]], dtype: type[G]) -> npt.NDArray[G]:
+def _joined(
+    arrays: Sequence[npt.NDArray[G]], dtype: type[G], moved: Moved | None
+) -> npt.NDArray[G]:
+    """The parts' ``arrays`` one after another, in the shards' order (``moved``)."""
     joined: npt.NDArray[G] = (
         np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype=dtype)
     )
-    return joined
+    return joined if moved is None else joined[moved.order]
 
 
 def _levels(part: ShardPart, agree: bool, decision: FuzzyDecision) -> npt.NDArray[np.int8]:
@@ -200,9 +212,10 @@ def _rankings(
     decision: FuzzyDecision,
     starts: npt.NDArray[np.int64],
     depth: int,
+    moved: Moved | None,
 ) -> dict[Channel, Ranking]:
     """Each channel's candidates of every shard in one order (its keys, then the position
-    in the combined order), cut to ``depth``."""
+    in the combined order, ``moved`` into the shards' order), cut to ``depth``."""
     channels = list(dict.fromkeys(c for p in parts for c in p.channels))
     offered = any(p.near is not None for p in parts)
     if decision.near and Channel.FUZZY not in channels and offered:
@@ -222,6 +235,8 @@ def _rankings(
         if not positions:
             continue
         at = np.concatenate(positions)
+        if moved is not None:
+            at = moved.to[at]
         key = np.concatenate(keys)
         order = np.lexsort((at, *[key[:, i] for i in reversed(range(key.shape[1]))]))[:depth]
         rankings[channel] = Ranking(at[order].astype(np.int64), np.concatenate(scores)[order])

@@ -6,15 +6,17 @@ on that. A :class:`GroupIndex` joins the shards' loaded indexes and ranking stru
 into one (their symbols behind ``alias/``, as one index of many roots has them; their
 stored pieces, not tokenized again; the shared models), scoring with the global
 statistics and each shard's own PageRank, and answers a search with one
-:func:`.part.shard_part`, whose candidates it then splits back into one part per shard:
-the coordinator reads them as it reads the shards' own (:mod:`.fusion`).
+:func:`.part.shard_part`: one part, its candidates each behind their shard's alias, which
+the coordinator puts in the shards' order and reads as it reads the shards' own parts
+(:mod:`.fusion`). A worker sends one part, not one a shard: pickling twenty parts cost
+four times what one with the same candidates does.
 
 What a shard decides for itself is decided over the group. Whether fuzzy ran on its
 own and an exact match the coordinator reads over every part (all, any): the same.
 Words that spell a name of one shard spell one of the group's, as they do one combined
 index's, and the name guard then reads the group's candidates: prose may be answered
 otherwise than by the shards asked one by one (closer to the combined index, on the
-agreement bench). The number of matches is the group's, given to its first shard.
+agreement bench). The number of matches is the group's.
 
 A search this cannot answer as the shards would (a listed one, a drill, a qualified
 name's offer, ``min_score``, one the semantic model's vectors may take part in) returns
@@ -29,7 +31,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Symbol
@@ -41,7 +42,6 @@ from symfuse.ranking.prepared.tokenize_pool import remapped_piece
 from symfuse.ranking.query.parse import parse
 from symfuse.ranking.query.search_request import SearchMode, SearchRequest, SemanticMode
 from symfuse.ranking.search.plans import PLANS, Shape
-from symfuse.ranking.shards.compact import kept_candidates, kept_rows
 from symfuse.ranking.shards.global_stats import CorpusStats, with_stats
 from symfuse.ranking.shards.listing import is_listed
 from symfuse.ranking.shards.part import ShardPart, shard_part
@@ -79,25 +79,23 @@ class GroupIndex:
     ) -> None:
         self.aliases = tuple(m.alias for m in members)
         self.index = _joined_index(members)
-        owner = np.zeros(len(self.index.symbols), dtype=np.int64)
         pagerank = np.zeros(len(self.index.symbols), dtype=np.float64)
         position = self.index.position
-        for k, m in enumerate(members):
+        for m in members:
             rows = np.fromiter(
                 (position[f"{m.alias}/{s.symbol_id}"] for s in m.index.symbols),
                 np.int64,
                 len(m.index.symbols),
             )
-            owner[rows] = k
             pagerank[rows] = m.prepared.pagerank
-        self.owner = owner
         prepared = _joined_prepared(self.index, members, models)
         own = CorpusStats.merged(m.own for m in members)
         self.prepared = dataclasses.replace(with_stats(prepared, stats, own), pagerank=pagerank)
 
-    def parts(self, request: SearchRequest) -> dict[str, ShardPart] | None:
-        """Each shard's part of ``request``, from one search over the group; None when the
-        shards must answer it themselves (the module docstring)."""
+    def part(self, request: SearchRequest) -> ShardPart | None:
+        """The group's part of ``request``, from one search over it (its candidates each
+        behind their shard's alias, the coordinator puts them in the shards' order); None
+        when the shards must answer it themselves (the module docstring)."""
         parsed = parse(request)
         if is_listed(parsed) or parsed.mode is SearchMode.DRILL or request.min_score > 0:
             return None
@@ -106,35 +104,11 @@ class GroupIndex:
         part = shard_part(self.index, self.prepared, request)
         if part.qualified is not None or part.listing is not None:
             return None
-        return split(part, self.owner[_rows(self.index, part)], self.aliases)
+        return part
 
 
 def _semantic(request: SearchRequest, shape: Shape) -> bool:
     return PLANS[shape].described and request.semantic is not SemanticMode.OFF
-
-
-def _rows(index: Index, part: ShardPart) -> npt.NDArray[np.int64]:
-    position = index.position
-    return np.fromiter((position[s.symbol_id] for s in part.symbols), np.int64, len(part.symbols))
-
-
-def split(
-    part: ShardPart, owners: npt.NDArray[np.int64], aliases: Sequence[str]
-) -> dict[str, ShardPart]:
-    """``part`` (of a group's joined index) as one part per shard: each its candidates,
-    numbered again in the same order; the group's matches counted in the first."""
-    out: dict[str, ShardPart] = {}
-    for k, alias in enumerate(aliases):
-        keep = owners == k
-        new = np.cumsum(keep) - 1
-        out[alias] = dataclasses.replace(
-            part,
-            **kept_candidates(part, keep),
-            channels={c: kept_rows(one, keep[one.at], new) for c, one in part.channels.items()},
-            matched=part.matched if k == 0 else 0,
-            near=None if part.near is None else kept_rows(part.near, keep[part.near.at], new),
-        )
-    return out
 
 
 def _joined_index(members: Sequence[JoinedShard]) -> Index:

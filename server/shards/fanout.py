@@ -129,15 +129,16 @@ def _per_repo(request: SearchRequest, shards: int) -> bool:
 
 
 def merge_parts(
-    request: SearchRequest, asked: Asked[ShardPart], order: Sequence[str], shards: int
+    request: SearchRequest, asked: Asked[ShardPart | None], order: Sequence[str], shards: int
 ) -> SearchResponse:
     """One answer from the shards' parts: fused once over all shards for a ranked search,
     listed in one order for the others (:func:`symfuse.ranking.shards.fusion.fuse_shards`),
     ``order`` being the shards' order in a combined index, ``shards`` their number."""
     from symfuse.ranking.api import fuse_shards
 
-    parts = [asked.answers[alias] for alias in order if alias in asked.answers]
-    fused = fuse_shards(coordinator_request(request, shards), parts)
+    # a group searched as one index answers for its shards with one part (the others None)
+    parts = [part for alias in order if (part := asked.answers.get(alias)) is not None]
+    fused = fuse_shards(coordinator_request(request, shards), parts, order)
     items = list(fused.items)
     if _per_repo(request, shards):
         items = spread(items, request.limit, lambda i: i.symbol.root)

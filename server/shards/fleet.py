@@ -142,7 +142,7 @@ class Fleet:
         if routed is not None:
             aliases = [a for a in aliases if a in routed]
         self.asked += len(aliases)
-        parts: dict[str, Pending[ShardPart]] = self._ask("part", aliases, asked_for)
+        parts: dict[str, Pending[ShardPart | None]] = self._ask("part", aliases, asked_for)
         merged = merge_parts(request, gather(parts, self.paths, self.timeout), aliases, shards)
         if request.detail_level is DetailLevel.MINIMAL:
             return dataclasses.replace(merged, snippet_lines=0)

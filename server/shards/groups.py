@@ -73,21 +73,23 @@ class ShardGroup:
     async def _joined_parts(
         self, aliases: list[str], deadline: float, request: Any
     ) -> GroupAnswer | None:
-        """The parts of ``aliases`` from one search over the joined index, or None when it
-        cannot answer (the shards then answer one by one)."""
+        """The part of ``aliases`` from one search over the joined index, given as the
+        first one's answer (the others answer None), or None when it cannot answer (the
+        shards then answer one by one)."""
         joined = self.joined.current(aliases)
         if joined is None:
             return None
-        future = asyncio.get_running_loop().run_in_executor(self._pool, joined.parts, request)
+        future = asyncio.get_running_loop().run_in_executor(self._pool, joined.part, request)
         await asyncio.wait([future], timeout=deadline)
         if not future.done():
             self.joined.busy = future
             future.add_done_callback(_retrieved)
             return GroupAnswer(late=tuple(aliases))
-        parts = None if future.exception() is not None else future.result()
-        if parts is None:
+        part = None if future.exception() is not None else future.result()
+        if part is None:
             return None  # each shard answers, or says what failed
-        return GroupAnswer({a: parts[a] for a in aliases})
+        # one part for all: the first shard's answer, the others' None (:func:`.fanout.merge_parts`)
+        return GroupAnswer({a: part if k == 0 else None for k, a in enumerate(aliases)})
 
     async def _each(self, method: str, aliases: list[str], deadline: float, *args: Any) -> Any:
         """``method`` of each of ``aliases``' holders, each on a thread of its own."""

@@ -12,13 +12,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import numpy as np
 import pytest
 
 from symfuse.ranking.api import compacted, fuse_shards
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.ranking.shards.shard_order import in_shard_order, split_by_shard
 from symfuse.server.shards.build import build_shards
-from symfuse.server.shards.fanout import coordinator_request, shard_request
+from symfuse.server.shards.fanout import Asked, coordinator_request, merge_parts, shard_request
 from symfuse.server.shards.fleet import Fleet
 from symfuse.server.shards.groups import ShardGroup
 from symfuse.server.shards.holders import ShardHolder
@@ -114,8 +116,8 @@ async def test_a_group_answers_from_its_shards_joined_as_one_index(
     holders: list[ShardHolder], group: ShardGroup
 ) -> None:
     """Warmed, a group joins its shards into one index and answers a search with one
-    search over it, split back into each shard's part: fused, the same answer as the
-    shards asked one by one (a search it does not answer so, the shards answer)."""
+    search over it, one part for all its shards: merged, the same answer as the shards
+    asked one by one (a search it does not answer so, the shards answer)."""
     aliases = list(group.holders)
     assert (await group.ask("warm", aliases, 60.0)).errors == {}
     joined = group.joined.current(aliases)
@@ -126,13 +128,43 @@ async def test_a_group_answers_from_its_shards_joined_as_one_index(
         answer = await group.ask("part", aliases, 60.0, asked)
         assert answer.errors == {}
         assert answer.late == ()
-        merged = coordinator_request(request, len(holders))
-        mine = fuse_shards(merged, [answer.answers[a] for a in aliases])
-        alone = fuse_shards(merged, [h.part(asked) for h in holders])
+        mine = merge_parts(request, Asked(answer.answers, ()), aliases, len(holders))
+        each = {h.warm(): h.part(asked) for h in holders}
+        alone = merge_parts(request, Asked(dict(each), ()), aliases, len(holders))
         assert _hits(mine) == _hits(alone), fields
         assert mine.total == alone.total, fields
     ranked = shard_request(SearchRequest.from_mapping({"query": "render report"}), 3)
-    assert joined.parts(ranked) is not None
+    assert joined.part(ranked) is not None
+
+
+async def test_a_groups_part_is_fused_in_the_shards_order(
+    holders: list[ShardHolder], group: ShardGroup
+) -> None:
+    """Another worker's shard may come between a group's shards in the combined order:
+    the group's one part, its candidates put in that order, fuses as its shards' own
+    parts would, ties included (a shard of each word repeated under other aliases
+    would tie; here the order is the reverse of the group's, which moves them)."""
+    aliases = list(group.holders)
+    await group.ask("warm", aliases, 60.0)
+    joined = group.joined.current(aliases)
+    assert joined is not None
+    order = aliases[::-1]
+    moved = 0
+    for fields in FIELDS:
+        request = SearchRequest.from_mapping({"limit": 5, "semantic": "off", **fields})
+        asked = shard_request(request, len(holders))
+        part = joined.part(asked)
+        if part is None:
+            continue  # a search the group does not answer as one index
+        merged = coordinator_request(request, len(holders))
+        whole = fuse_shards(merged, [part], order)
+        moved += in_shard_order([part], order)[1] is not None
+        each = [h.part(asked) for h in sorted(holders, key=lambda h: order.index(h.warm()))]
+        assert _hits(whole) == _hits(fuse_shards(merged, each)), fields
+        # split into one part per shard instead (as beside a qualified name's offer)
+        owner = np.fromiter((order.index(s.root) for s in part.symbols), np.int64)
+        assert _hits(fuse_shards(merged, split_by_shard([part], [owner]))) == _hits(whole)
+    assert moved >= 5  # the ranked searches' candidates came from several shards
 
 
 async def test_a_group_asks_its_shards_until_it_has_joined_them_again(
