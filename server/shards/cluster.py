@@ -120,19 +120,25 @@ def connected(options: ClusterOptions) -> Iterator[Client | None]:
         finally:
             client.close()
         return
-    cluster = LocalCluster(
-        n_workers=options.workers,
-        threads_per_worker=1,
-        processes=True,
-        host=options.bind,
-        protocol="tls://" if options.tls else "tcp://",
-        security=security(options),
-        dashboard_address=None,
-        # The scheduler serves HTTP (health, metrics) even without a dashboard: on the
-        # bound address and a free port, not on every interface's 8787.
-        scheduler_kwargs={"dashboard": False, "dashboard_address": f"{options.bind}:0"},
-        silence_logs=logging.ERROR,
-    )
+    import dask
+
+    # Dask's profiler samples each worker's threads every 10 ms for the dashboard's profile
+    # page; there is no dashboard here, and a group's actor holds two threads a shard:
+    # ~1 % of a core a worker while idle, and the search it lands in waits for it.
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        cluster = LocalCluster(
+            n_workers=options.workers,
+            threads_per_worker=1,
+            processes=True,
+            host=options.bind,
+            protocol="tls://" if options.tls else "tcp://",
+            security=security(options),
+            dashboard_address=None,
+            # The scheduler serves HTTP (health, metrics) even without a dashboard: on the
+            # bound address and a free port, not on every interface's 8787.
+            scheduler_kwargs={"dashboard": False, "dashboard_address": f"{options.bind}:0"},
+            silence_logs=logging.ERROR,
+        )
     try:
         client = Client(cluster, security=security(options))
         log.info("local Dask cluster at %s", cluster.scheduler_address)
