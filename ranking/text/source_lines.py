@@ -20,11 +20,25 @@ import numpy.typing as npt
 _BREAKS = np.asarray([10, 13, 11, 12, 28, 29, 30], dtype=np.uint8)
 
 
+# ... but \n, each a byte that most code files never hold.
+_RARE_BREAKS = tuple(bytes([code]) for code in _BREAKS if code != 10)
+# What str.splitlines also breaks at beyond ASCII (NEL, LINE and PARAGRAPH SEPARATOR).
+_UNICODE_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
 def ascii_offsets(data: bytes) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """Where each line of ASCII ``data`` starts and ends (its break left out), as
-    ``data.decode().splitlines()`` splits it."""
+    ``data.decode().splitlines()`` splits it; also of UTF-8 ``data`` whose text holds no
+    break beyond ASCII (no byte of a longer character is below 128)."""
     codes = np.frombuffer(data, dtype=np.uint8)
     size = codes.shape[0]
+    if not any(rare in data for rare in _RARE_BREAKS):  # a scan of bytes each, in C
+        breaks = np.flatnonzero(codes == 10)
+        starts = np.concatenate([[0], breaks + 1])
+        ends = np.concatenate([breaks, [size]])
+        if starts[-1] == size:  # a final break ends the last line; no empty one after
+            starts, ends = starts[:-1], ends[:-1]
+        return starts.astype(np.int32), ends.astype(np.int32)
     breaks = np.flatnonzero(np.isin(codes, _BREAKS))
     following = np.minimum(breaks + 1, size - 1)  # the byte after each break (clamped)
     crlf = (codes[breaks] == 13) & (breaks + 1 < size) & (codes[following] == 10)
@@ -52,6 +66,8 @@ def utf8_offsets(data: bytes) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    if not any(brk in text for brk in _UNICODE_BREAKS):
+        return ascii_offsets(data)
     whole = np.fromiter(
         (len(line.encode()) for line in text.splitlines(keepends=True)), dtype=np.int64
     )

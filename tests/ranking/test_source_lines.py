@@ -31,11 +31,9 @@ CASES = [
 ]
 
 
-def random_texts(count: int) -> list[str]:
+def random_texts(count: int, letters: str = "ab \n\r\x0b") -> list[str]:
     rng = random.Random(7)
-    return [
-        "".join(rng.choice("ab \n\r\x0b") for _ in range(rng.randint(0, 24))) for _ in range(count)
-    ]
+    return ["".join(rng.choice(letters) for _ in range(rng.randint(0, 24))) for _ in range(count)]
 
 
 @pytest.mark.parametrize("text", CASES + random_texts(400))
@@ -66,7 +64,15 @@ def _disk_lines(tmp_path: Path, data: bytes) -> Sequence[str] | None:
     return None if offsets is None else DiskLines(str(path), offsets)
 
 
-@pytest.mark.parametrize("text", CASES + random_texts(100) + ["\u00e9\n" * 300])
+# code with \n alone (the common case), and UTF-8 text with and without breaks beyond ASCII
+MORE = (
+    random_texts(50, "ab \n")
+    + random_texts(50, "\u00e9\u20ac \n\r")
+    + random_texts(50, "a\u00e9\n\u2028")
+)
+
+
+@pytest.mark.parametrize("text", CASES + random_texts(100) + MORE + ["\u00e9\n" * 300])
 def test_lines_read_from_disk_as_splitlines(tmp_path: Path, text: str) -> None:
     for data in (text.encode(), BOM + text.encode()):
         expected = text.splitlines()
