@@ -36,26 +36,17 @@ from pathlib import Path
 
 from symfuse.indexer.config import IndexConfig, UpdateReport, file_key
 from symfuse.indexer.errors import OutsideWorkspace, SymfuseError
-from symfuse.indexer.extract.parsing import (
-    ParsedFile,
-    ParseJob,
-    entry_of,
-    job_for,
-    parse_stream,
-)
 from symfuse.indexer.files import languages
-from symfuse.indexer.files.discover import discover
 from symfuse.indexer.files.layouts import PythonLayout, python_layouts
 from symfuse.indexer.index import Index
 from symfuse.indexer.store.objects import collector_paused
 from symfuse.indexer.update.apply import link_pending, patch
 from symfuse.indexer.update.buffer_trees import BufferTrees
 from symfuse.indexer.update.buffers import Linker, parse_buffer
+from symfuse.indexer.update.first_index import ForkedBuild, build_in_batches, fork_build
 from symfuse.indexer.update.workspace import load_index, update_index
 
 log = logging.getLogger(__name__)
-
-BATCH = 400  # files parsed between published snapshots during a cold build
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +80,8 @@ class LiveIndex:
         self._ready = threading.Event()
         self._check = threading.Event()  # clear: a stored index's check of the files waits
         self._check.set()
+        self._fork = False  # the first build, if any, in a forked process (fork_first_build)
+        self._forked: ForkedBuild | None = None
         self._indexing = False
         self._pending: set[str] = set()
         self._overlays: dict[str, bytes] = {}
@@ -186,8 +179,15 @@ class LiveIndex:
 
     # --- lifecycle --------------------------------------------------------------------
 
+    def fork_first_build(self) -> None:
+        """Have :meth:`start` build a missing index in a forked process while this one goes
+        on (a server importing its front end: :mod:`.first_index`), where it can."""
+        self._fork = True
+
     def start(self, progress: ProgressCallback | None = None) -> None:
         """Load or build the index in a background thread; returns at once."""
+        if self._fork:
+            self._forked = fork_build(self.config)  # while this process has one thread
         thread = threading.Thread(
             target=self._initial, args=(progress,), name="symfuse-index", daemon=True
         )
@@ -210,12 +210,19 @@ class LiveIndex:
         write they make is atomic)."""
         self._stop.set()
         self._check.set()
+        if self._forked is not None:
+            self._forked.cancel()
         for thread in list(self._threads):
             if thread is not threading.current_thread() and thread.ident is not None:
                 thread.join(timeout=timeout)
 
     def _initial(self, progress: ProgressCallback | None) -> None:
         try:
+            forked = self._forked
+            if forked is not None and forked.wait():
+                log.info("the first index was built by a forked process (%d)", forked.pid)
+            elif forked is not None and not self._stop.is_set():
+                log.warning("the first index is built in this process instead")
             with collector_paused():
                 stored = load_index(self.config)
                 # the load's objects, out of the collector's reach before it runs again:
@@ -232,7 +239,8 @@ class LiveIndex:
                 self._check.wait(CHECK_HOLD)
                 current = stored
             else:
-                current = self._build_in_batches(progress)
+                publish = self._publish
+                current = build_in_batches(self.config, self._stop, publish, progress)
             # Link, rank and save a copy: readers keep using ``current`` meanwhile.
             copy = _snapshot(current)
             index, report = update_index(self.config, index=copy)
@@ -261,36 +269,11 @@ class LiveIndex:
             except (SymfuseError, OSError) as exc:
                 log.warning("refresh of files changed during indexing failed: %s", exc)
 
-    def _build_in_batches(self, progress: ProgressCallback | None) -> Index:
-        partial = Index(dict(self.aliases))
-        partial.options = self.config.options()
-        jobs: list[ParseJob] = []
-        layouts = python_layouts(self.aliases)
-        for alias, root in self.aliases.items():
-            found = discover(Path(root), self.config.discovery())
-            for c in found.candidates:
-                jobs.append(job_for(alias, c, self.aliases, layouts))
-        total = len(jobs)
-        done = 0
-        # One pool for the whole build (a pool a batch started its workers again, and
-        # waited for each batch's slowest file); a snapshot every BATCH files.
-        for result in parse_stream(jobs, self.config.jobs, show_progress=False):
-            if self._stop.is_set():
-                break  # the stream's pool is shut down as it closes
-            done += 1
-            if isinstance(result, ParsedFile):
-                entry = entry_of(result)
-                partial.files[entry.path] = entry
-            if done % BATCH and done < total:
-                continue
-            partial.changed()
-            published = _snapshot(partial)  # readers get a copy nobody fills any more
-            with self._lock:
-                self._index = published
-            self._changed()
-            if progress:
-                progress("indexing", done, total)
-        return partial
+    def _publish(self, index: Index) -> None:
+        """A snapshot of the first build, for readers (:func:`build_in_batches`)."""
+        with self._lock:
+            self._index = index
+        self._changed()
 
     # --- changes ----------------------------------------------------------------------
 

@@ -153,6 +153,7 @@ def _indexing(config: IndexConfig, options: MCPOptions) -> IndexService:
     preload_parsers()
     service = IndexService(config, warm=options.warm)
     service.hold_work_ahead()  # until the server is up (Backend.start)
+    service.live.fork_first_build()  # a missing index: built beside the imports below
     service.start(watch=options.watch, debounce_ms=options.debounce_ms)
     return service
 

@@ -1,6 +1,7 @@
-"""The first answers of a server (issue 39, item 1): once the service has answered one
-query of each ranked shape ahead, a client's first query of those shapes builds nothing
-(call questions and usages build their own tables on first use: the largest, resident)."""
+"""The first answers of a server (issue 39, item 1): on a workspace it has never indexed,
+the right definition of a name at once; once the service has answered one query of each
+ranked shape ahead, a client's first query of those shapes builds nothing (call questions
+and usages build their own tables on first use: the largest, resident)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import anyio
 
 from symfuse.server.common.service import IndexService
 from tests.support.lazy import lazy_tables
-from tests.support.mcp import Workspace, call, hits, mcp_session
+from tests.support.mcp import Workspace, call, hits, mcp_session, mcp_stdio_session, server_log
 
 SAFETY = 30.0  # seconds: only turns a change that never comes into a failure
 
@@ -42,3 +43,25 @@ async def test_no_first_query_of_any_shape_builds_anything_once_warmed(
         assert await call(session, "search", query="who calls compute_total")
         usages = await call(session, "find_usages", target="shop/pricing.py::round_price#function")
         assert usages
+
+
+async def test_a_fresh_start_answers_a_name_with_its_definition_then_in_full(
+    workspace: Workspace,
+) -> None:
+    """``symfuse mcp`` where no index is stored: a forked process builds the index while the
+    server starts, and the first search waits for it. A name that one definition carries is
+    answered with that definition, by names alone when the ranking structures are not built
+    yet (the server builds them after its first answer); a name with namesakes waits for
+    them, and from then on every answer is the fused one."""
+    assert not workspace.index_dir.exists()
+    checkout = "shop/service.py::checkout#function"
+    async with mcp_stdio_session(workspace, "--log-level", "info") as session:
+        first = await call(session, "search", query="checkout")
+        assert hits(first)[0]["symbol_id"] == checkout
+        charged = await call(session, "search", query="charge")  # three methods of the name
+        assert "names_only" not in charged
+        assert {row["name"] for row in hits(charged)[:3]} == {"charge"}
+        again = await call(session, "search", query="checkout")
+        assert "names_only" not in again
+        assert hits(again)[0]["symbol_id"] == checkout
+    assert "the first index was built by a forked process" in server_log(workspace)
