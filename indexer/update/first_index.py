@@ -96,13 +96,18 @@ class ForkedBuild:
         self._status: int | None = None  # the exit code, once reaped
 
     def wait(self) -> bool:
-        """Block until the process ends; whether it stored the index."""
-        os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOWAIT)  # ended, not yet reaped
-        with self._lock:
-            if self._status is None:
-                _, status = os.waitpid(self.pid, 0)
-                self._status = os.waitstatus_to_exitcode(status)
-            return self._status == 0
+        """Block until the process ends; whether it stored the index (if unsure, False:
+        the caller loads whatever index is stored, and builds one if there is none)."""
+        try:
+            os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOWAIT)  # ended, not yet reaped
+            with self._lock:
+                if self._status is None:
+                    _, status = os.waitpid(self.pid, 0)
+                    self._status = os.waitstatus_to_exitcode(status)
+        except ChildProcessError:  # reaped by someone else (a SIGCHLD handler ignoring it)
+            with self._lock:
+                self._status = -1
+        return self._status == 0
 
     def cancel(self) -> None:
         """Kill the process unless it has ended (a server that stops before it is done)."""
@@ -143,6 +148,8 @@ def _build_here(config: IndexConfig, parent: int) -> None:
         code = 0
     except (SymfuseError, OSError) as exc:
         log.warning("the first index, built apart, failed: %s", exc)
+    except BaseException:  # the server builds it instead: say why this process did not
+        log.exception("the first index, built apart, failed")
     finally:
         os._exit(code)
 

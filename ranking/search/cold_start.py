@@ -10,7 +10,10 @@ name sets their figures are nearly the same.
 So a server (MCP or LSP) that has no structures yet for a large index answers an
 identifier query with nothing but the filters the quick ranking has (kind,
 language, file globs) from names at once, marked ``names_only``, and builds the
-structures meanwhile (the index service both servers share). A sentence or a few
+structures meanwhile (the index service both servers share). A smaller index has its
+structures within a second or so: an identifier is answered from names before them only
+when names leave no choice of the first item (:func:`no_choice`: one definition carries
+the name), where the fused ranking puts the same definition first. A sentence or a few
 keywords is answered the same way from the words of names and paths
 (:mod:`symfuse.ranking.channels.names.name_words`), also marked ``names_only``: a
 first-rate answer needs the word tables, but a first question should not wait seconds
@@ -27,6 +30,7 @@ from dataclasses import replace
 from typing import Any
 
 from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.names.name_words import word_ranked
 from symfuse.ranking.channels.names.names_only import QuickHit, quick_ranked
@@ -70,32 +74,42 @@ def early_answer(
     index: Index, request: SearchRequest, parsed: ParsedQuery, *, large: bool
 ) -> SearchResponse | CallGraphAnswer | None:
     """A cold start's answer to ``request`` without the ranking structures: a call
-    question's from the graph, and on a ``large`` index a name's or a sentence's from
-    names (:func:`names_answer`); None when the query must wait for the structures."""
+    question's from the graph, on a ``large`` index a name's or a sentence's from names
+    (:func:`names_answer`), on a smaller one a name's that names leave no choice of
+    (:func:`no_choice`); None when the query must wait for the structures."""
     from symfuse.ranking.query.operations import call_answer
 
     if parsed.call is not None:
         return call_answer(index, request, parsed.call)
-    return names_answer(index, request, parsed) if large else None
+    if large:
+        return names_answer(index, request, parsed)
+    if parsed.shape is not Shape.IDENTIFIER or request.offset:
+        return None
+    return names_answer(index, request, parsed, sole=True)
 
 
 def names_answer(
-    index: Index, request: SearchRequest, parsed: ParsedQuery | None = None
+    index: Index, request: SearchRequest, parsed: ParsedQuery | None = None, *, sole: bool = False
 ) -> SearchResponse | None:
-    """The quick ranking's answer to ``request``; None when it is not :func:`answerable`."""
+    """The quick ranking's answer to ``request``; None when it is not :func:`answerable`,
+    or, with ``sole``, when its first item is not the only choice (:func:`no_choice`)."""
     if not answerable(request, parsed):
         return None
     parsed = parsed if parsed is not None else parse(request)
     mode = SearchMode.SINGLE if request.mode is SearchMode.AUTO else request.mode
     ranked = quick_ranked if parsed.shape is Shape.IDENTIFIER else word_ranked
+    asked = request.offset + request.limit
     hits, total = ranked(
         index,
         request.query,
-        limit=request.offset + request.limit,
+        limit=asked + 1 if sole else asked,  # one more: does a namesake follow?
         kinds=request.kind,
         languages=request.language,
         file_pattern=request.file_pattern,
     )
+    if sole and not no_choice(hits, asked + 1):
+        return None
+    hits = hits[:asked]
     top = hits[0].score if hits else 0.0
     tiered = mode is SearchMode.TIERED
     items = tuple(
@@ -110,6 +124,27 @@ def names_answer(
     base = response_base(request, mode, None, parsed.shape)
     answer = replace(base, items=items, total=total, channels=channels, names_only=True)
     return with_code(index, answer, request)
+
+
+def no_choice(hits: list[QuickHit], asked: int) -> bool:
+    """Whether the first of ``hits`` (``asked`` were asked for) is the one definition of
+    the name: an exact match in code, and every other exact match a document's heading or
+    key, or a part of the first (a constructor, a C typedef of its struct: in its file, on
+    its lines). Namesakes elsewhere are a choice that the fused ranking makes."""
+    exact = [hit.symbol for hit in hits if hit.tier is MatchTier.EXACT]
+    if not exact or hits[0].tier is not MatchTier.EXACT or len(exact) == asked:
+        return False  # no exact match, or perhaps more of them than were asked for
+    first = exact[0]
+    return not _aside(first) and all(_aside(other) or _within(other, first) for other in exact[1:])
+
+
+def _aside(symbol: Symbol) -> bool:
+    return symbol.kind in Kind.DOCUMENTS or symbol.kind in Kind.UNITS
+
+
+def _within(other: Symbol, first: Symbol) -> bool:
+    same_file = other.file == first.file
+    return same_file and other.line <= first.end_line and first.line <= other.end_line
 
 
 def _channels(hits: list[QuickHit], shape: Shape) -> tuple[Channel, ...]:

@@ -71,9 +71,9 @@ __all__ = [
 WARM_QUIET = 0.5  # seconds an index stays unchanged before its ranking structures are built
 RETRY_AFTER = 60.0  # seconds before a failed build of the ranking structures is tried again
 STOP_TIMEOUT = 5.0  # seconds stop() waits for the warming thread
-# Symbols from which a name query on a cold start is answered by names alone
-# (symfuse.ranking.search.cold_start) rather than wait for the first ranking structures: a
-# smaller index has them in a second or so, and then every answer comes from one ranking.
+# Symbols from which a cold start answers a name or a sentence by names alone rather than
+# wait for the first ranking structures; a smaller index has them in a second or so, and
+# answers a name so only when one definition carries it (symfuse.ranking.search.cold_start).
 NAMES_FIRST = 10_000
 
 AfterPrepare = Callable[[Index, Callable[[], bool]], None]
@@ -305,7 +305,7 @@ class IndexService:
 
         parsed = parse(request)  # read once: for a cold start's names and for the search
         if self._prepared is None and not self._has_stored():  # a cold start
-            with self.live.reading() as index:
+            with self.asking(), self.live.reading() as index:
                 large = len(index.symbols) >= self.names_first
                 early = early_answer(index, request, parsed, large=large)
             if early is not None:

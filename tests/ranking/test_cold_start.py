@@ -10,7 +10,15 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update.workspace import update_index
-from symfuse.ranking.api import Channel, SearchMode, SearchRequest, Tier, search
+from symfuse.ranking.api import (
+    Channel,
+    SearchMode,
+    SearchRequest,
+    SearchResponse,
+    Tier,
+    prepare,
+    search,
+)
 from symfuse.ranking.channels.names.names_only import quick_search
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.parse import parse
@@ -118,6 +126,28 @@ def test_a_call_question_is_answered_from_the_graph_without_structures(index: In
         asked = request(query=query)
         assert early_answer(index, asked, parse(asked), large=False) is None
         assert early_answer(index, asked, parse(asked), large=True) is not None
+
+
+def test_a_small_index_answers_a_name_by_names_when_one_definition_carries_it(
+    index: Index,
+) -> None:
+    prepared = prepare(index)
+    for query in ("OrderRepository", "calculate_total"):  # (the class's constructor is its)
+        asked = request(query=query)
+        early = early_answer(index, asked, parse(asked), large=False)
+        assert isinstance(early, SearchResponse)
+        assert early.names_only
+        fused = operations.search(index, asked, prepared=prepared)
+        assert isinstance(fused, SearchResponse)
+        assert early.items[0].symbol.symbol_id == fused.items[0].symbol.symbol_id
+        one = request(query=query, limit=1)  # a namesake beyond the page would be seen
+        assert early_answer(index, one, parse(one), large=False) is not None
+    for query in ("User", "charge", "getUserById"):  # namesakes: the fused ranking chooses
+        asked = request(query=query)
+        assert early_answer(index, asked, parse(asked), large=False) is None
+        assert early_answer(index, asked, parse(asked), large=True) is not None
+    later = request(offset=1)
+    assert early_answer(index, later, parse(later), large=False) is None
 
 
 def test_pages_filters_tiers_and_code_are_honoured(index: Index) -> None:

@@ -181,8 +181,11 @@ def test_a_cold_start_answers_a_sentence_by_names_and_a_call_question_in_full(
         assert [i.symbol.name for i in early.items] == ["checkout"]
     with running(tmp_path / "small", quiet=3600.0) as service:  # 3 symbols < NAMES_FIRST
         until(service, lambda: indexed(service))
-        assert not _searched(service, "save").names_only
-        assert not _searched(service, "save the order").names_only
+        early = _searched(service, "save")  # one definition carries the name: by names
+        assert early.names_only
+        assert early.items[0].symbol.symbol_id == "app/orders.py::save#function"
+        assert not _searched(service, "save the order").names_only  # built the structures
+        assert not _searched(service, "save").names_only  # which answer from now on
 
 
 def test_reindex_is_one_path_for_files_and_everything(tmp_path: Path) -> None:
