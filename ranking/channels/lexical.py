@@ -24,7 +24,6 @@ names ("fix", "add", "support", :data:`FILLER`) are left out of it.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -32,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.ranking.channels import kept as keeping
 from symfuse.ranking.channels.documents import FIELD_WEIGHTS, Documents, Field
 from symfuse.ranking.channels.synonyms import SYNONYMS
 from symfuse.ranking.channels.tokens import STOPWORDS, WORD, split_identifier, stem
@@ -45,11 +45,6 @@ if TYPE_CHECKING:
 
 K1 = 1.2
 B = 0.75
-# A term's BM25F addends are kept once it holds this many rows (a few dozen terms of a
-# large repository: "test", "column", "sql"), within KEPT_BYTES of arrays.
-KEPT_ROWS = 2048
-KEPT_BYTES = 8 << 20
-SEEN = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,42 +210,6 @@ class _Added:
             present[self.rows] += 1
 
 
-class _Kept:
-    """Terms' addends kept between queries: those of a term met before (the most recently
-    used, within KEPT_BYTES), and the body's mean length."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._items: dict[object, _Added] = {}
-        self._bytes = 0
-        self._seen: set[object] = set()  # terms met once (forgotten past SEEN)
-        self.average: float | None = None  # the body's mean length
-
-    def get(self, key: object) -> _Added | None:
-        with self._lock:
-            found = self._items.pop(key, None)
-            if found is not None:
-                self._items[key] = found  # the most recent now
-            return found
-
-    def keep(self, key: object, added: _Added, size: int) -> _Added:
-        """``added``, kept (each row once) if its term was met before."""
-        with self._lock:
-            if key not in self._seen:
-                if len(self._seen) >= SEEN:
-                    self._seen.clear()
-                self._seen.add(key)
-                return added
-        kept = added.unique(size)
-        with self._lock:
-            if key not in self._items and kept.nbytes <= KEPT_BYTES:
-                self._items[key] = kept
-                self._bytes += kept.nbytes
-            while self._bytes > KEPT_BYTES:
-                self._bytes -= self._items.pop(next(iter(self._items))).nbytes
-        return kept
-
-
 @dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class LexicalIndex:
     """BM25F's parts, kept apart so that each query weighs the body as its shape asks:
@@ -268,8 +227,13 @@ class LexicalIndex:
     # a shard's: the global idf of the words other shards hold and it lacks (a term it
     # lacks whose synonyms it holds weighs as in one combined index)
     outside: Mapping[str, float] | None = None
-    # what a query worked out that the next may read again (:meth:`_added`)
-    _kept: _Kept = field(default_factory=_Kept, init=False, repr=False)
+    # frequent terms' addends (:meth:`_added`), and the body's mean length
+    _kept: keeping.Kept[_Added] = field(default_factory=keeping.Kept, init=False, repr=False)
+    _average: float = field(default=1.0, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        average = float(self.body_length.mean()) if self.size else 1.0
+        object.__setattr__(self, "_average", average)
 
     @classmethod
     def build(
@@ -323,7 +287,7 @@ class LexicalIndex:
         total = np.zeros(n, dtype=np.float64)
         present = np.zeros(n, dtype=np.int32)
         known_required = 0
-        average = self._average()
+        average = self._average if self.body_average is None else self.body_average
         tf: list[npt.NDArray[np.float64]] = []  # the scratch of terms not kept, made once
         for term in terms.required + terms.optional:
             required = term in terms.required
@@ -343,14 +307,6 @@ class LexicalIndex:
         )
         return total, matched_all
 
-    def _average(self) -> float:
-        """The body's mean length BM25F normalizes by (made once)."""
-        if self.body_average is not None:
-            return self.body_average
-        if self._kept.average is None:
-            self._kept.average = float(self.body_length.mean()) if self.size else 1.0
-        return self._kept.average
-
     def _added(
         self,
         group: list[tuple[int, float]],
@@ -360,8 +316,7 @@ class LexicalIndex:
         scratch: list[npt.NDArray[np.float64]],
     ) -> _Added:
         """What one term adds to the scores: ``weight * tf * (k1 + 1) / (tf + k1)`` at the
-        rows holding its ``group`` of columns. A term of many rows ("test" in a repository
-        of tests) is kept (:class:`_Kept`), as its rows' addends depend on nothing else."""
+        rows holding its ``group`` of columns; a frequent term's, kept (:mod:`.kept`)."""
         key = (tuple(group), weight, weighting, average)
         kept = self._kept.get(key)
         if kept is not None:
@@ -375,8 +330,8 @@ class LexicalIndex:
         held = tf[rows]
         tf[rows] = 0.0
         added = _Added(rows, weight * held * (k1 + 1.0) / (held + k1))
-        if rows.shape[0] >= KEPT_ROWS:
-            added = self._kept.keep(key, added, self.size)
+        if rows.shape[0] >= keeping.ROWS:
+            return self._kept.keep(key, lambda: added.unique(self.size)) or added
         return added
 
     def _columns(self, term: str, weighting: Bm25f | None) -> tuple[list[tuple[int, float]], float]:

@@ -10,12 +10,13 @@ would take a large share of the ranking file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.ranking.channels import kept as keeping
 from symfuse.ranking.channels.documents import SIMILARITY_BODY
 from symfuse.ranking.prepared.columns import Columns
 
@@ -25,6 +26,35 @@ if TYPE_CHECKING:
 Floats = npt.NDArray[np.float64]
 BLOCK_ROWS = 2048  # rows weighed at a time by :func:`weights` (its temporaries stay small)
 _BODY = np.float32(SIMILARITY_BODY)  # as scipy scales float32 counts by a Python float
+
+
+@dataclass(frozen=True, slots=True)
+class _Column:
+    """A TF-IDF column's values at ``rows`` (each once), or over every row when ``rows``
+    is None (0 where the term is not)."""
+
+    rows: npt.NDArray[np.intp] | None
+    values: npt.NDArray[np.float32]
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.values.nbytes) + (0 if self.rows is None else int(self.rows.nbytes))
+
+    def spread(self, size: int) -> _Column:
+        """The column over every row when it holds a quarter of them or more (one add of
+        vectors is faster than a scatter then)."""
+        if self.rows is None or self.rows.shape[0] * 4 < size:
+            return self
+        values = np.zeros(size, dtype=np.float32)
+        values[self.rows] = self.values
+        return _Column(None, values)
+
+    def add_to(self, out: Floats, weight: float) -> None:
+        """``out += weight * values`` at the column's rows, in float64."""
+        if self.rows is None:
+            out += np.float64(weight) * self.values  # x + 0.0 is x: the scatter's sums
+        else:
+            out[self.rows] += np.float64(weight) * self.values
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
@@ -37,6 +67,8 @@ class Tfidf:
     body: Columns
     idf: Floats  # each column's weight: ln(N / df)
     inverse: Floats  # each row's 1 / L2 norm of its weights (0 for an empty row)
+    # frequent terms' columns (:meth:`add_column`)
+    _kept: keeping.Kept[_Column] = field(default_factory=keeping.Kept, init=False, repr=False)
 
     @classmethod
     def of(
@@ -65,9 +97,16 @@ class Tfidf:
 
     def add_column(self, col: int, weight: float, out: Floats) -> None:
         """``out[r] += weight * value`` for each entry of column ``col`` (what a query's
-        term adds to the cosines): the values of :meth:`column`, their rows unsorted."""
-        rows, tf = self._tf(col)
-        out[rows] += np.float64(weight) * self._values(col, rows, tf)  # float64, as before
+        term adds to the cosines): the values of :meth:`column`, their rows unsorted; a
+        frequent term's, kept (:mod:`.kept`)."""
+        column = self._kept.get(col)
+        if column is None:
+            rows, tf = self._tf(col)
+            read = _Column(rows, self._values(col, rows, tf))
+            size = self.shape[0]
+            frequent = rows.shape[0] >= keeping.ROWS
+            column = (self._kept.keep(col, lambda: read.spread(size)) if frequent else None) or read
+        column.add_to(out, weight)
 
     def _tf(self, col: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
         """Column ``col`` of ``tf``: its row ids, in no order, and ``head + SIMILARITY_BODY

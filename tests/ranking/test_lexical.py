@@ -10,6 +10,7 @@ import pytest
 from scipy import sparse
 
 from symfuse.indexer.model import Kind
+from symfuse.ranking.channels import kept as kept_module
 from symfuse.ranking.channels import lexical
 from symfuse.ranking.channels.documents import FIELD_WEIGHTS, Field, build_documents, symbol_fields
 from symfuse.ranking.channels.inherited_docs import (
@@ -239,7 +240,7 @@ def test_a_term_kept_between_queries_scores_as_it_did_when_read(
     """A term met before keeps its addends (each row once; over every symbol when it is
     in a quarter of them): the scores and rankings are bit for bit those of a fresh index,
     for names and prose, with and without a mask."""
-    monkeypatch.setattr(lexical, "KEPT_ROWS", 1)
+    monkeypatch.setattr(kept_module, "ROWS", 1)
     symbols = [
         make_symbol(f"test_{verb}_{noun}", doc=f"Check that {noun} can {verb} the rows.")
         for verb in ("insert", "update", "delete", "select", "merge", "flush")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
 from scipy import sparse
 
+from symfuse.ranking.channels import kept as kept_module
 from symfuse.ranking.channels import similarity
 from symfuse.ranking.channels.documents import build_documents
 from symfuse.ranking.channels.similarity import Embedder, RepositoryEmbedder, ppmi, randomized_svd
@@ -145,3 +147,25 @@ def test_the_product_scores_the_same_here_as_on_the_side_thread(
     aside = model.scores("send an e-mail message")
     assert np.array_equal(here, aside)
     assert np.count_nonzero(here) > 0
+
+
+def test_a_kept_frequent_column_scores_as_it_did_when_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The TF-IDF columns of terms met before are kept (each row once; over every row when
+    the term is in a quarter of them): the cosines are bit for bit a fresh matrix's."""
+    monkeypatch.setattr(kept_module, "ROWS", 1)
+    symbols = [
+        make_symbol(f"test_{verb}_{noun}", doc=f"Check that the {noun} can {verb} rows.")
+        for verb in ("insert", "update", "delete", "merge")
+        for noun in ("table", "column", "session", "mapper", "query")
+    ]
+    documents = build_documents(symbols)
+    model = RepositoryEmbedder.train(documents, dimensions=4)
+    queries = ("test insert", "session rows", "delete the mapper query", "column")
+    for _ in range(3):  # met, kept, read from what was kept
+        for query in queries:
+            fresh = dataclasses.replace(model, tfidf=dataclasses.replace(model.tfidf))
+            assert np.array_equal(model.scores(query), fresh.scores(query))
+    held = list(model.tfidf._kept._items.values())
+    assert {c.rows is None for c in held} == {True, False}  # both forms were kept
