@@ -272,6 +272,10 @@ class Front:
             "serverInfo": {"name": SERVER_NAME, "version": version()},
         }
         self._result(message["id"], result)
+        # Made now, while a fresh start's first call would wait for the index anyway: a
+        # client lists the tools next, or (the SDK's) after its first call's answer, when
+        # the work held back until then (the ranking structures) competes with the list.
+        self._tools_listed()
         return True
 
     def _tools_listed(self) -> list[dict[str, Any]]:
