@@ -170,6 +170,16 @@ def qualified_tokens(query: str, *, dotted: bool) -> list[str]:
     return [query] if dotted else _IN_PROSE.findall(query)
 
 
+_PAIR = re.compile(r"\s*([A-Za-z_$][\w$]*)\s+([A-Za-z_$][\w$]*)\s*")
+
+
+def paired_name(query: str) -> str | None:
+    """A query of two names, a scope's and then a member's (``basic_memory_buffer grow``,
+    ``Command execute``), as the qualified name it spells (``basic_memory_buffer.grow``)."""
+    found = _PAIR.fullmatch(query)
+    return None if found is None else f"{found.group(1)}.{found.group(2)}"
+
+
 def with_qualified_names(
     index: Index,
     prepared: Prepared,
@@ -184,6 +194,11 @@ def with_qualified_names(
     sentence (then as exact names the guard puts first)."""
     tokens = qualified_tokens(query, dotted=dotted)
     found = [qualified_matches(index, prepared, t, mask) for t in tokens]
+    pair = None if dotted or tokens else paired_name(query)
+    if pair is not None:  # only where the first names the second's scope, file or folder
+        fits = qualified_fits(index, prepared, pair, mask)
+        if fits.best is not None and not _lives_nowhere(fits.best):
+            found.append(fits.chosen())
     known = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
     if not known.shape[0]:
         return run

@@ -10,7 +10,7 @@ import pytest
 from symfuse.indexer.index import Index
 from symfuse.ranking.api import SearchRequest, prepare
 from symfuse.ranking.query import operations
-from symfuse.ranking.search.qualified import qualified_matches, qualified_parts
+from symfuse.ranking.search.qualified import paired_name, qualified_matches, qualified_parts
 from tests.support.index import index_of_fixture
 
 
@@ -79,3 +79,13 @@ def test_a_qualifier_naming_nothing_takes_the_name_as_written(index: Index) -> N
     # the method written `formatter`, not the trait; nothing is written `FORMATTER`
     assert named("Ecto.formatter") == ["Serializer.formatter"]
     assert named("Ecto.FORMATTER") == []
+
+
+def test_two_names_side_by_side_are_a_scope_and_its_member(index: Index) -> None:
+    assert paired_name("basic_memory_buffer grow") == "basic_memory_buffer.grow"
+    assert paired_name("Deserializer  from_str ") == "Deserializer.from_str"
+    assert paired_name("parse the header") is None
+    # the method of Deserializer, not the crate's function of that name
+    assert first(index, "Deserializer from_str") == ("src/de.rs", "Deserializer.from_str", 8)
+    # Serializer has no from_str: the order is the words' own
+    assert first(index, "Serializer from_str") == ("src/de.rs", "from_str", 13)
