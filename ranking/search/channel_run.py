@@ -32,6 +32,7 @@ from symfuse.ranking.query.search_request import (
 from symfuse.ranking.search.cancel import checkpoint
 from symfuse.ranking.search.plans import (
     DESCRIBED_KINDS,
+    MACRO_CALL,
     PLANS,
     Plan,
     Shape,
@@ -437,6 +438,15 @@ def named_types(query: str) -> list[str]:
     return out
 
 
+_MACRO_KINDS = frozenset({Kind.MACRO})
+
+
+def invoked_macros(query: str) -> list[str]:
+    """The macros a sentence names as Rust invokes them (``how does the json! literal macro
+    expand``: ``json``), a word other than the last."""
+    return [w.strip("`").removesuffix("!") for w in query.split()[:-1] if MACRO_CALL.fullmatch(w)]
+
+
 def with_named_types(
     prepared: Prepared,
     run: ChannelRun,
@@ -445,18 +455,26 @@ def with_named_types(
     symbols: Sequence[Symbol],
 ) -> ChannelRun:
     """A capitalised word past a prose query's first that is a type's exact name (``the
-    Value data type for JSON values``, ``how does the JSON Parser type carry ...``): those
-    types join the identity channel first and the exact-name guard puts them first
+    Value data type for JSON values``, ``how does the JSON Parser type carry ...``), or a
+    macro's name as Rust invokes it (``the json! literal macro``): those types or macros
+    join the identity channel first and the exact-name guard puts them first
     (``spelled``), as a name would be. Without it the learned re-ranking, trained on
-    questions about code that changed (mostly functions), sank the type the sentence names."""
-    words = named_types(query)
-    if not words:
+    questions about code that changed (mostly functions), sank the type the sentence names;
+    and a sentence ranks no macro by its words (not among the kinds it describes)."""
+    wanted = [(w, _TYPE_KINDS) for w in named_types(query)]
+    wanted += [(w, _MACRO_KINDS) for w in invoked_macros(query)]
+    if not wanted:
         return run
-    found = distinct(np.concatenate([prepared.names.names.equal(w) for w in words]))
     exact = np.asarray(
-        [p for p in found.tolist() if symbols[p].kind in _TYPE_KINDS and (mask is None or mask[p])],
+        [
+            p
+            for word, kinds in wanted
+            for p in prepared.names.names.equal(word).tolist()
+            if symbols[p].kind in kinds and (mask is None or mask[p])
+        ],
         dtype=np.int64,
     )
+    exact = np.unique(exact)
     if not len(exact):
         return run
     known = exact[np.argsort(-prepared.pagerank[exact], kind="stable")]

@@ -174,6 +174,8 @@ def _pieces(query: str) -> list[str]:
     return [w for w in _GENERIC.split(_CALL.sub(r"\1() ", query)) if w]
 
 
+# a Rust macro's name as it is invoked (`json!`, `vec!`), inside a sentence, not ending it
+MACRO_CALL = re.compile(r"`?[a-z_][a-z0-9_]*!`?")
 _CALL = re.compile(r"(\w)\((?!\))")  # "value(double)": a call with arguments
 _GENERIC = re.compile(r"[\s<>,;]+")
 
@@ -188,6 +190,7 @@ def code_tokens(query: str) -> list[str]:
     found: list[str] = []
     for i, raw in enumerate(words):
         quoted = raw.startswith("`") and raw.rstrip(".,;:?!").endswith("`")
+        macro = i < len(words) - 1 and MACRO_CALL.fullmatch(raw) is not None
         word = raw.strip(".,;:!?\"'`()[]{}")
         if raw.rstrip(".,;:?!").endswith("()"):
             word += "()"
@@ -197,6 +200,7 @@ def code_tokens(query: str) -> list[str]:
         bare = word.removesuffix("()")
         if (
             quoted
+            or macro
             or capital
             or _CODE_TOKEN.match(word)
             or (bare != word and _CODE_TOKEN.match(bare))

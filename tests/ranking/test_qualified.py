@@ -89,3 +89,17 @@ def test_two_names_side_by_side_are_a_scope_and_its_member(index: Index) -> None
     assert first(index, "Deserializer from_str") == ("src/de.rs", "Deserializer.from_str", 8)
     # Serializer has no from_str: the order is the words' own
     assert first(index, "Serializer from_str") == ("src/de.rs", "from_str", 13)
+
+
+def test_a_macro_named_as_it_is_invoked_comes_first(index: Index) -> None:
+    # src/macros.rs (serde_json's): `json!` names the macro, which no sentence ranks by its
+    # words (macros are not among the kinds a sentence describes)
+    query = "how does the json! literal macro expand objects and arrays"
+    answer = operations.search(index, SearchRequest.from_mapping({"query": query, "limit": 3}))
+    top = answer.items[0]  # type: ignore[union-attr]
+    assert (top.symbol.file, top.symbol.fqn, top.symbol.kind.value) == (
+        "src/macros.rs",
+        "json",
+        "macro",
+    )
+    assert top.boost is not None

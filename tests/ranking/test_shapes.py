@@ -66,6 +66,12 @@ def test_a_type_with_parameters_and_a_call_with_arguments_are_names() -> None:
     assert code_tokens("The HTTP server") == []  # a word in capitals is no name
 
 
+def test_a_rust_macro_as_it_is_invoked_is_a_name() -> None:
+    assert code_tokens("how does the json! literal macro expand") == ["json"]
+    assert classify("build it with `vec!` and push") is Shape.MIXED
+    assert code_tokens("and then it works!") == []  # the end of a sentence: no macro
+
+
 def test_names_see_only_the_code_tokens_of_prose() -> None:
     assert code_tokens("parse header in Request") == ["Request"]
     assert code_tokens("Parse the header") == []  # a capital first word is only a sentence
