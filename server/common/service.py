@@ -231,7 +231,7 @@ class IndexService:
         finally:
             with self._changes:
                 self._asking -= 1
-                if self._held and self._serving:  # the first answer: the work ahead may start
+                if self._held and self._serving and not self._asking:  # the first answer, made
                     self._held, self._version = False, self._version + 1
                     self.live.release_check()
                 self._changes.notify_all()
