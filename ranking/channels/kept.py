@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Generic, Protocol, TypeVar
 
-KEPT_BYTES = 8 << 20  # per structure
+KEPT_BYTES = 4 << 20  # per structure
 ROWS = 2048  # a term's column is kept from this many rows
 SEEN = 4096  # keys met once that are remembered (then forgotten all at once)
 
@@ -31,8 +31,8 @@ T = TypeVar("T", bound=Weighed)
 class Kept(Generic[T]):
     """Values by key, kept from the second time a key is met."""
 
-    def __init__(self, bound: int = KEPT_BYTES) -> None:
-        self._bound = bound
+    def __init__(self, bound: int | None = None) -> None:
+        self._bound = KEPT_BYTES if bound is None else bound
         self._lock = threading.Lock()
         self._items: dict[Hashable, T] = {}  # least recently used first
         self._bytes = 0

@@ -156,6 +156,22 @@ def test_a_name_borne_by_many_symbols_is_scanned_once_and_marks_each_of_them() -
     ]
 
 
+def test_names_spread_to_their_symbols_as_a_gather_would() -> None:
+    """``spread`` sets the symbols of the few names that differ from the rest, and gathers
+    when many do: either way each symbol gets its name's value."""
+    names = [f"n{i % 37}" for i in range(500)]
+    table = NameTable.build([make_symbol(n, file=f"m{i}.py") for i, n in enumerate(names)])
+    distinct = table.distinct
+    rng = np.random.default_rng(39)
+    for share in (0.0, 0.02, 0.1, 0.5, 1.0):
+        values = np.full(len(distinct), MatchTier.NONE, dtype=np.int8)
+        chosen = rng.random(len(distinct)) < share
+        values[chosen] = rng.integers(0, int(MatchTier.NONE), int(chosen.sum()))
+        spread = distinct.spread(values, MatchTier.NONE)
+        assert spread.dtype == values.dtype
+        assert np.array_equal(spread, distinct.widened(values))
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
