@@ -10,6 +10,7 @@ Two sources, both added to the document heads as extra counts (:func:`with_inher
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -18,7 +19,13 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.channels.documents import DESCRIBABLE, DOC_CHARS, Documents
+from symfuse.ranking.channels.documents import (
+    DESCRIBABLE,
+    DOC_CHARS,
+    FIELD_WEIGHTS,
+    Documents,
+    Field,
+)
 from symfuse.ranking.channels.tokens import text_tokens
 
 if TYPE_CHECKING:
@@ -129,22 +136,8 @@ def inherited(
 
     Words the vocabulary does not have are left out (a donor's own piece added its words).
     """
-    from scipy import sparse
-
     donors = doc_donors(symbols)
-    rows: list[int] = []
-    cols: list[int] = []
-    memo: dict[int, list[int]] = {}
-    for heir, donor in donors.items():
-        ids = memo.get(donor)
-        if ids is None:
-            ids = memo[donor] = _doc_terms(symbols[donor], term_ids, width)
-        rows.extend([heir] * len(ids))
-        cols.extend(ids)
-    extra = sparse.csr_matrix(
-        (np.full(len(rows), INHERITED_DOC), (rows, cols)), shape=(len(symbols), width)
-    )
-    extra.sum_duplicates()
+    extra = _doc_counts(symbols, donors, term_ids, width, INHERITED_DOC)
     return extra, np.asarray(sorted(donors), dtype=np.int64)
 
 
@@ -202,6 +195,76 @@ def call_docs(
         share = weight / count[who]
         links = links + sparse.csr_matrix((share, (who, column)), shape=links.shape)
     extra = sparse.csr_matrix(links @ words)
+    extra.sum_duplicates()
+    return extra
+
+
+# Weight of the docstring words of the type a method is declared on outside its body: a
+# method's context field (channels.documents) holds its class's docstring at this weight.
+RECEIVER_DOC = FIELD_WEIGHTS[Field.CONTEXT]
+
+
+def receiver_docs(
+    symbols: Sequence[Symbol], term_ids: Mapping[str, int], width: int
+) -> sparse.csr_matrix:
+    """The docstring words of the type each method declared outside its type's body is on
+    (:func:`receiver_donors`), as head counts to add: what the context field gives a
+    method written inside its class."""
+    return _doc_counts(symbols, receiver_donors(symbols), term_ids, width, RECEIVER_DOC)
+
+
+def receiver_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
+    """For each function, method or constructor declared outside its type's body, the
+    documented type it is declared on (positions in ``symbols``).
+
+    A Go method names its receiver, a type of its package (a folder) declared in any of
+    its files; a C++ member defined out of its class (``void file::close()`` in a source
+    file) belongs to a class its header declares. Such a method has no parent, and its
+    scope (``file`` of ``file.close``) names the type: the documented type of that name
+    in its folder, else the only one of its repository.
+    """
+    types: dict[tuple[str, str], list[int]] = {}
+    for i, s in enumerate(symbols):
+        if s.kind in Kind.TYPES and s.doc:
+            types.setdefault((s.root, s.name), []).append(i)
+    donors: dict[int, int] = {}
+    for i, s in enumerate(symbols):
+        if s.parent or s.kind not in DESCRIBABLE or "." not in s.fqn:
+            continue
+        found = types.get((s.root, s.container.rpartition(".")[2]))
+        if not found:
+            continue
+        folder = posixpath.dirname(s.file)
+        near = [t for t in found if posixpath.dirname(symbols[t].file) == folder]
+        donor = near[0] if len(near) == 1 else found[0] if len(found) == 1 else None
+        if donor is not None:
+            donors[i] = donor
+    return donors
+
+
+def _doc_counts(
+    symbols: Sequence[Symbol],
+    donors: Mapping[int, int],
+    term_ids: Mapping[str, int],
+    width: int,
+    weight: float,
+) -> sparse.csr_matrix:
+    """Each heir's donor's docstring words (``donors``: heir -> donor) times ``weight``,
+    as head counts (symbols x terms)."""
+    from scipy import sparse
+
+    rows: list[int] = []
+    cols: list[int] = []
+    memo: dict[int, list[int]] = {}
+    for heir, donor in donors.items():
+        ids = memo.get(donor)
+        if ids is None:
+            ids = memo[donor] = _doc_terms(symbols[donor], term_ids, width)
+        rows.extend([heir] * len(ids))
+        cols.extend(ids)
+    extra = sparse.csr_matrix(
+        (np.full(len(rows), weight), (rows, cols)), shape=(len(symbols), width)
+    )
     extra.sum_duplicates()
     return extra
 

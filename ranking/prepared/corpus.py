@@ -39,7 +39,12 @@ from symfuse.ranking.channels.documents import (
 )
 from symfuse.ranking.channels.fuzzy import TrigramIndex
 from symfuse.ranking.channels.identity import NameForms, NameTable
-from symfuse.ranking.channels.inherited_docs import call_docs, inherited, with_inherited
+from symfuse.ranking.channels.inherited_docs import (
+    call_docs,
+    inherited,
+    receiver_docs,
+    with_inherited,
+)
 from symfuse.ranking.channels.lexical import LexicalIndex
 from symfuse.ranking.channels.similarity import RepositoryEmbedder, WordModel
 from symfuse.ranking.channels.translation import Texts, Translation, stop_ids
@@ -316,6 +321,7 @@ class Corpus:
         calls = edges.kind == EdgeKind.CALLS
         extra = sparse.csr_matrix(
             extra
+            + receiver_docs(index.symbols, documents.term_ids, width)
             + call_docs(
                 index.symbols, edges.src[calls], edges.dst[calls], documents.term_ids, width
             )

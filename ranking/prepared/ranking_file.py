@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.channels.translation import Translation
 
 
-FORMAT = 18  # bump with any change to what is stored (18: the distinct names as built)
+FORMAT = 19  # bump with any change to what is stored (19: methods borrow their receiver type's doc)
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 

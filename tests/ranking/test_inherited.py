@@ -1,17 +1,24 @@
 """Borrowed docstrings: an undocumented override reads its base's doc; a function with a
-rare documented namesake reads that one's; the borrowed words reach both text channels."""
+rare documented namesake reads that one's; a method declared outside its type (Go) reads
+its type's as a context; the borrowed words reach both text channels."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.documents import build_documents
 from symfuse.ranking.channels.inherited_docs import (
     INHERITED_DOC,
+    RECEIVER_DOC,
     SAME_NAME_DONORS,
     doc_donors,
     inherited,
+    receiver_docs,
     with_inherited,
 )
+from symfuse.ranking.channels.tokens import text_tokens
+from tests.support.index import index_of_fixture
 from tests.support.symbols import synthetic_symbol
 
 
@@ -85,3 +92,22 @@ def test_borrowed_words_are_added_to_the_heir_head() -> None:
     assert augmented.head[4, surface] == INHERITED_DOC
     assert augmented.head[5, surface] == 0
     assert augmented.head_length[4] > documents.head_length[4]
+
+
+def test_a_go_method_borrows_its_receiver_types_doc(tmp_path: Path) -> None:
+    # tests/fixtures/go_interfaces: Square is declared in shapes/square.go ("Square's
+    # methods are split over two files."), its Perimeter in shapes/square_perimeter.go
+    index = index_of_fixture(tmp_path, "go_interfaces")
+    terms = sorted({t for s in index.symbols for t in text_tokens(s.doc)})
+    extra = receiver_docs(index.symbols, {t: i for i, t in enumerate(terms)}, len(terms))
+
+    def borrowed(fqn: str) -> dict[str, float]:
+        row = extra.getrow(next(i for i, s in enumerate(index.symbols) if s.fqn == fqn))
+        return {terms[c]: float(v) for c, v in zip(row.indices, row.data, strict=True)}
+
+    perimeter = borrowed("Square.Perimeter")
+    assert {"split", "two"} <= set(perimeter)
+    assert set(perimeter.values()) == {RECEIVER_DOC}
+    assert borrowed("Square.Perimeter") == borrowed("Square.Area")
+    assert "satisfy" in borrowed("Circle.Scale")  # its own doc too: a context, as in a class
+    assert borrowed("Shape") == {}  # a type, and top-level functions, borrow nothing
