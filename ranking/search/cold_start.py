@@ -92,7 +92,7 @@ def names_answer(
     index: Index, request: SearchRequest, parsed: ParsedQuery | None = None, *, sole: bool = False
 ) -> SearchResponse | None:
     """The quick ranking's answer to ``request``; None when it is not :func:`answerable`,
-    or, with ``sole``, when its first item is not the only choice (:func:`no_choice`)."""
+    or, with ``sole``, when names leave a choice of its first item (:func:`no_choice`)."""
     if not answerable(request, parsed):
         return None
     parsed = parsed if parsed is not None else parse(request)
@@ -107,8 +107,11 @@ def names_answer(
         languages=request.language,
         file_pattern=request.file_pattern,
     )
-    if sole and not no_choice(hits, asked + 1):
-        return None
+    if sole:
+        chosen = no_choice(hits, asked + 1)
+        if chosen is None:
+            return None
+        hits = chosen
     hits = hits[:asked]
     top = hits[0].score if hits else 0.0
     tiered = mode is SearchMode.TIERED
@@ -126,16 +129,19 @@ def names_answer(
     return with_code(index, answer, request)
 
 
-def no_choice(hits: list[QuickHit], asked: int) -> bool:
-    """Whether the first of ``hits`` (``asked`` were asked for) is the one definition of
-    the name: an exact match in code, and every other exact match a document's heading or
-    key, or a part of the first (a constructor, a C typedef of its struct: in its file, on
-    its lines). Namesakes elsewhere are a choice that the fused ranking makes."""
-    exact = [hit.symbol for hit in hits if hit.tier is MatchTier.EXACT]
-    if not exact or hits[0].tier is not MatchTier.EXACT or len(exact) == asked:
-        return False  # no exact match, or perhaps more of them than were asked for
-    first = exact[0]
-    return not _aside(first) and all(_aside(other) or _within(other, first) for other in exact[1:])
+def no_choice(hits: list[QuickHit], asked: int) -> list[QuickHit] | None:
+    """``hits`` (``asked`` were asked for) with the one definition of the name first, when
+    names leave no choice of it: one exact match in code, every other exact match a
+    document's heading or key (which it goes before, as in the fused ranking) or a part of
+    it (a constructor, a C typedef of its struct: in its file, on its lines); None when
+    namesakes elsewhere leave a choice, which the fused ranking makes."""
+    exact = [hit for hit in hits if hit.tier is MatchTier.EXACT]
+    if not exact or len(exact) == asked:
+        return None  # no exact match, or perhaps more of them than were asked for
+    code = [hit for hit in exact if not _aside(hit.symbol)]
+    if not code or not all(_within(other.symbol, code[0].symbol) for other in code[1:]):
+        return None
+    return [code[0], *(hit for hit in hits if hit is not code[0])]
 
 
 def _aside(symbol: Symbol) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from symfuse.ranking.channels.names.names_only import quick_search
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.parse import parse
 from symfuse.ranking.search.cold_start import answerable, early_answer, names_answer
+from tests.support.cli import write_tree
 from tests.support.paths import FIXTURES
 
 
@@ -148,6 +150,30 @@ def test_a_small_index_answers_a_name_by_names_when_one_definition_carries_it(
         assert early_answer(index, asked, parse(asked), large=True) is not None
     later = request(offset=1)
     assert early_answer(index, later, parse(later), large=False) is None
+
+
+def test_a_name_whose_other_matches_are_headings_is_answered_with_its_code_first(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "ws",
+        {
+            "README.md": "# Shop\n\n## Gateway\n\nHow to pay.\n",
+            "UPGRADING.md": "# Upgrading\n\n## Gateway\n\nRenamed.\n",
+            "shop/gateway.py": "class Gateway:\n    def pay(self):\n        return 1\n",
+        },
+    )
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    small = update_index(config)[0]
+    assert quick_search(small, "Gateway", limit=1)[0].symbol.kind.value == "heading"
+    asked = request(query="Gateway")
+    early = early_answer(small, asked, parse(asked), large=False)
+    assert isinstance(early, SearchResponse)
+    fused = operations.search(small, asked, prepared=prepare(small))
+    assert isinstance(fused, SearchResponse)
+    assert early.items[0].symbol.symbol_id == "shop/gateway.py::Gateway#class"
+    assert fused.items[0].symbol.symbol_id == early.items[0].symbol.symbol_id
+    assert {i.symbol.kind.value for i in early.items[1:3]} == {"heading"}
 
 
 def test_pages_filters_tiers_and_code_are_honoured(index: Index) -> None:
