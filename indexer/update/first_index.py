@@ -8,14 +8,15 @@ A server started where no index is stored builds one before its first answer. Bu
 the server's own threads, the build shares the interpreter with the server's imports (its
 protocol, its tools, the ranking layer: about half a second of CPU before it can answer
 anything), and its parser processes start from a fork server, which imports the parser's
-modules again before the first file. So :class:`LiveIndex` (when asked to) forks, as it
-starts and while the server has one thread, a process that builds and stores the index as
-``symfuse index`` does while the server imports; the server then loads the stored index
-as it would an earlier run's. Should the process fail, the server builds in its own
-process, as before. A small workspace (under :data:`SMALL_SOURCE` bytes of files to index)
-is parsed in that one process: parser processes would cost more CPU than they save
-(each file's results pickled back), on cores the server's start needs; a larger one is
-parsed by processes forked from it (nothing imported again).
+modules again before the first file. So a server forks (:func:`fork_build`), as soon as
+it knows its configuration and while it has one thread, a process that builds and stores
+the index as ``symfuse index`` does while the server imports; its :class:`LiveIndex`
+(:meth:`LiveIndex.built_apart`) then loads the stored index as it would an earlier run's.
+Should the process fail, the server builds in its own process, as before. A small
+workspace (under :data:`SMALL_SOURCE` bytes of files to index) is parsed in that one
+process: parser processes would cost more CPU than they save (each file's results
+pickled back, each compiling the language's query), on cores the server's start needs;
+a larger one is parsed by processes forked from it (nothing imported again).
 
 The process holds neither of the server's protocol streams (stdin and stdout: the client
 sees the server's end when the server ends) and is killed when the server's process ends
@@ -120,9 +121,10 @@ class ForkedBuild:
 def fork_build(config: IndexConfig) -> ForkedBuild | None:
     """Start the build of ``config``'s index in a forked process; None (build in this one)
     where no such process can be made safely: not on Linux, another thread running (a
-    fork copies none of them, whatever locks they hold), or an index already stored (a
-    server loads it at once)."""
-    if not sys.platform.startswith("linux") or threading.active_count() != 1:
+    fork copies none of them, whatever locks they hold: numpy's BLAS threads too, so a
+    server forks before it imports numpy), or an index already stored (a server loads it
+    at once)."""
+    if not sys.platform.startswith("linux") or _threads() != 1:
         return None
     try:
         if config.store.read_manifest() is not None:
@@ -134,6 +136,14 @@ def fork_build(config: IndexConfig) -> ForkedBuild | None:
     if pid == 0:  # pragma: no cover (the child: coverage is not collected in it)
         _build_here(config, parent)
     return ForkedBuild(pid)
+
+
+def _threads() -> int:
+    """This process's threads, the interpreter's and native ones (Linux)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count() + 1  # unknown: not one
 
 
 def _build_here(config: IndexConfig, parent: int) -> None:

@@ -43,7 +43,7 @@ from symfuse.indexer.store.objects import collector_paused
 from symfuse.indexer.update.apply import link_pending, patch
 from symfuse.indexer.update.buffer_trees import BufferTrees
 from symfuse.indexer.update.buffers import Linker, parse_buffer
-from symfuse.indexer.update.first_index import ForkedBuild, build_in_batches, fork_build
+from symfuse.indexer.update.first_index import ForkedBuild, build_in_batches
 from symfuse.indexer.update.workspace import load_index, update_index
 
 log = logging.getLogger(__name__)
@@ -80,8 +80,7 @@ class LiveIndex:
         self._ready = threading.Event()
         self._check = threading.Event()  # clear: a stored index's check of the files waits
         self._check.set()
-        self._fork = False  # the first build, if any, in a forked process (fork_first_build)
-        self._forked: ForkedBuild | None = None
+        self._forked: ForkedBuild | None = None  # the first build's process (built_apart)
         self._indexing = False
         self._pending: set[str] = set()
         self._overlays: dict[str, bytes] = {}
@@ -179,15 +178,13 @@ class LiveIndex:
 
     # --- lifecycle --------------------------------------------------------------------
 
-    def fork_first_build(self) -> None:
-        """Have :meth:`start` build a missing index in a forked process while this one goes
-        on (a server importing its front end: :mod:`.first_index`), where it can."""
-        self._fork = True
+    def built_apart(self, forked: ForkedBuild | None) -> None:
+        """The first index is being built by ``forked`` (:func:`.first_index.fork_build`,
+        None: no process could be made): :meth:`start` waits for it, then loads it."""
+        self._forked = forked
 
     def start(self, progress: ProgressCallback | None = None) -> None:
         """Load or build the index in a background thread; returns at once."""
-        if self._fork:
-            self._forked = fork_build(self.config)  # while this process has one thread
         thread = threading.Thread(
             target=self._initial, args=(progress,), name="symfuse-index", daemon=True
         )

@@ -147,13 +147,16 @@ def _indexing(config: IndexConfig, options: MCPOptions) -> IndexService:
     processes) and the ranking layer loads (on the warming thread) while this thread loads
     the MCP SDK and makes the tools, rather than after (the server's start-up would start
     it, and does nothing more once it runs)."""
+    from symfuse.indexer.update.first_index import fork_build
+
+    forked = fork_build(config)  # a missing index, built beside the imports below
     from symfuse.server.common.forkserver import preload_parsers
     from symfuse.server.common.service import IndexService
 
     preload_parsers()
     service = IndexService(config, warm=options.warm)
     service.hold_work_ahead()  # until the server is up (Backend.start)
-    service.live.fork_first_build()  # a missing index: built beside the imports below
+    service.live.built_apart(forked)
     service.start(watch=options.watch, debounce_ms=options.debounce_ms)
     return service
 
