@@ -175,7 +175,9 @@ _PAIR = re.compile(r"\s*([A-Za-z_$][\w$]*)\s+([A-Za-z_$][\w$]*)\s*")
 
 def paired_name(query: str) -> str | None:
     """A query of two names, a scope's and then a member's (``basic_memory_buffer grow``,
-    ``Command execute``), as the qualified name it spells (``basic_memory_buffer.grow``)."""
+    ``redisContext fd``), as the qualified name it spells (``basic_memory_buffer.grow``).
+    Read for mixed queries only (one of the names written as code): ``Parse header`` is
+    two words."""
     found = _PAIR.fullmatch(query)
     return None if found is None else f"{found.group(1)}.{found.group(2)}"
 
