@@ -17,7 +17,9 @@ over 1M lines in all. Measured in this run:
    same order, same first hit, overlap@10; ``--agreement`` measures only the
    agreement, over ``--cases`` queries of every shape and mode (:mod:`shard_agreement`),
    also name-routed with ``--routed``, over shards and a combined index built once in
-   ``--work DIR`` and reused by later runs.
+   ``--work DIR`` and reused by later runs; ``--cluster`` holds the shards on a 2-worker
+   LocalCluster, each worker's in one group searched as one index (as served), rather
+   than in this process one by one.
 4. Fan-out latency through MCP: ``symfuse mcp --shards --scheduler`` (the bench's own
    2-worker cluster) answering ``--queries`` searches through the SDK client (p50/p95),
    and ``symfuse mcp`` on the combined index for reference.
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import json
 import os
@@ -477,15 +480,18 @@ def agreement_only(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     cases = shard_agreement.cases(index, args.cases)
     m: dict[str, Any] = {"lines": lines_of(roots), "repositories": len(roots)}
     rows = [("agreement", False)] + ([("agreement_routed", True)] if args.routed else [])
-    for key, routed in rows:
-        # holders in this process: agreement does not depend on placement
-        fleet = Fleet(out, route_names=routed)
-        fleet.warm()
-        extra = json.loads(args.fields) if args.fields else None
-        m[key] = shard_agreement.agreement(fleet.search, alone, cases, args.misses, extra)
-        m[key]["shards_asked_per_query"] = fleet.asked / max(1, len(cases))
-        _note(m, key)
-        fleet.close()
+    with contextlib.ExitStack() as stack:
+        # holders in this process by default; --cluster: each worker's shards in one group,
+        # searched as one index (server/shards/joined.py), as `symfuse shards serve` does
+        client = stack.enter_context(connected(ClusterOptions(workers=2))) if args.cluster else None
+        for key, routed in rows:
+            fleet = Fleet(out, client, route_names=routed)
+            fleet.warm()
+            extra = json.loads(args.fields) if args.fields else None
+            m[key] = shard_agreement.agreement(fleet.search, alone, cases, args.misses, extra)
+            m[key]["shards_asked_per_query"] = fleet.asked / max(1, len(cases))
+            _note(m, key)
+            fleet.close()
     return m
 
 
@@ -501,6 +507,9 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=1000, help="--agreement: queries")
     parser.add_argument("--misses", type=int, default=0, help="--agreement: misses to show")
     parser.add_argument("--routed", action="store_true", help="--agreement: also name-routed")
+    parser.add_argument(
+        "--cluster", action="store_true", help="--agreement: on a 2-worker LocalCluster (groups)"
+    )
     parser.add_argument("--fields", help="--agreement: JSON fields added to every request")
     parser.add_argument("--build-only", action="store_true", help="measure the build rows only")
     parser.add_argument("--fan-out", action="store_true", help="the fan-out curve only (--work)")
