@@ -129,8 +129,8 @@ def fork_build(config: IndexConfig) -> ForkedBuild | None:
     try:
         if config.store.read_manifest() is not None:
             return None
-    except IndexCorrupt:
-        return None  # the server's own update says why, and rebuilds
+    except (IndexCorrupt, OSError):
+        return None  # the server's own update says why (and rebuilds a corrupt one)
     parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child: coverage is not collected in it)
@@ -184,6 +184,7 @@ def _detach(parent: int) -> None:
     import gc
 
     gc.disable()  # a one-shot build, as ``symfuse index`` runs it
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C: the server's to take
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(2, 1)
