@@ -124,7 +124,7 @@ class MappedArchive:
                 shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
         if dtype.hasobject:
             raise ValueError(f"{info.filename}: object arrays are not stored")
-        return np.memmap(
+        mapped = np.memmap(
             self._path,
             dtype=dtype,
             mode="r",
@@ -132,6 +132,9 @@ class MappedArchive:
             shape=shape,
             order="F" if fortran else "C",
         )
+        # a plain array over the mapping (which it keeps open): a memmap's every slice and
+        # result is a memmap again, made through numpy's Python hooks (two a slice)
+        return mapped.view(np.ndarray)
 
 
 @contextmanager
