@@ -15,7 +15,8 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Generic, Protocol, TypeVar
 
-KEPT_BYTES = 4 << 20  # per structure
+KEPT_BYTES = 4 << 20  # per structure, at most
+ROW_BYTES = 72  # ... and per row of it: eight terms spread over every row, in float64
 ROWS = 2048  # a term's column is kept from this many rows
 SEEN = 4096  # keys met once that are remembered (then forgotten all at once)
 
@@ -29,10 +30,12 @@ T = TypeVar("T", bound=Weighed)
 
 
 class Kept(Generic[T]):
-    """Values by key, kept from the second time a key is met."""
+    """Values by key, kept from the second time a key is met, within :data:`ROW_BYTES` a
+    row of a structure of ``rows`` (a shard's, a history chunk's: small ones keep
+    little) and :data:`KEPT_BYTES`."""
 
-    def __init__(self, bound: int | None = None) -> None:
-        self._bound = KEPT_BYTES if bound is None else bound
+    def __init__(self, rows: int) -> None:
+        self._bound = min(KEPT_BYTES, ROW_BYTES * rows)
         self._lock = threading.Lock()
         self._items: dict[Hashable, T] = {}  # least recently used first
         self._bytes = 0

@@ -228,12 +228,13 @@ class LexicalIndex:
     # lacks whose synonyms it holds weighs as in one combined index)
     outside: Mapping[str, float] | None = None
     # frequent terms' addends (:meth:`_added`), and the body's mean length
-    _kept: keeping.Kept[_Added] = field(default_factory=keeping.Kept, init=False, repr=False)
+    _kept: keeping.Kept[_Added] = field(init=False, repr=False)
     _average: float = field(default=1.0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         average = float(self.body_length.mean()) if self.size else 1.0
         object.__setattr__(self, "_average", average)
+        object.__setattr__(self, "_kept", keeping.Kept(self.size))
 
     @classmethod
     def build(

@@ -68,7 +68,10 @@ class Tfidf:
     idf: Floats  # each column's weight: ln(N / df)
     inverse: Floats  # each row's 1 / L2 norm of its weights (0 for an empty row)
     # frequent terms' columns (:meth:`add_column`)
-    _kept: keeping.Kept[_Column] = field(default_factory=keeping.Kept, init=False, repr=False)
+    _kept: keeping.Kept[_Column] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_kept", keeping.Kept(self.shape[0]))
 
     @classmethod
     def of(

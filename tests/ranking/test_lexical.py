@@ -268,6 +268,7 @@ def test_a_term_kept_between_queries_scores_as_it_did_when_read(
                     assert np.array_equal(a.ranking.matched, b.ranking.matched)
     held = list(kept._kept._items.values())
     assert {v.rows is None for v in held} == {True, False}  # both forms were kept
+    assert sum(v.nbytes for v in held) <= kept_module.ROW_BYTES * kept.size  # a small index
 
 
 def test_mask_restricts_candidates() -> None:
