@@ -10,9 +10,9 @@ before they leave the worker, to the candidates that can reach the fused answer
 (:func:`symfuse.ranking.shards.compact.compacted`), and only the candidates left are
 keyed as a multi-root index keys them: what a worker sends does not grow with the
 shards it holds. A search over every shard of the group is one search over them joined
-as one index (:mod:`.joined`) when it can be. :class:`Member` is one shard's
-share of a group's answer, read as that shard's own pending answer
-(:class:`.fanout.Pending`).
+as one index (:mod:`.joined`) when it can be, sent as one part for them all.
+:class:`Member` is one shard's share of a group's answer, read as that shard's own
+pending answer (:class:`.fanout.Pending`).
 """
 
 from __future__ import annotations

@@ -149,12 +149,13 @@ class ShardHolder:
         """Load the shard now (a server does this at start); its alias."""
         return self._current().manifest.alias
 
-    def fresh(self) -> Loaded | None:
+    def fresh(self, stats: int | None = None) -> Loaded | None:
         """The shard as loaded, when it is loaded and has not changed since (no reading:
-        None when it must be read again, or cannot be)."""
+        None when it must be read again, or cannot be); ``stats``: the global statistics'
+        :func:`global_stats_stamp`, when the caller has it."""
         loaded = self._loaded
         try:
-            return loaded if loaded is not None and loaded.stamp == self._stamp() else None
+            return loaded if loaded is not None and loaded.stamp == self._stamp(stats) else None
         except ShardUnavailable:
             return None
 
@@ -178,11 +179,9 @@ class ShardHolder:
             self._loaded = current
             return current
 
-    def _stamp(self) -> Stamp:
-        try:
-            stats = os.stat(self.directory.parent / GLOBAL_STATS).st_mtime_ns
-        except OSError:
-            stats = 0
+    def _stamp(self, stats: int | None = None) -> Stamp:
+        if stats is None:
+            stats = global_stats_stamp(self.directory.parent)
         try:
             st = os.stat(self.directory / MANIFEST)
         except FileNotFoundError as exc:
@@ -256,6 +255,14 @@ class ShardHolder:
             raise ShardUnavailable(f"the shard's statistics cannot be read: {exc}") from exc
         except IndexCorrupt as exc:
             raise ShardUnavailable(f"the shard directory's {exc}") from exc
+
+
+def global_stats_stamp(out: Path) -> int:
+    """When the global statistics of the shard directory ``out`` were written (0: none)."""
+    try:
+        return os.stat(out / GLOBAL_STATS).st_mtime_ns
+    except OSError:
+        return 0
 
 
 def _local(request: SearchRequest, alias: str) -> SearchRequest:

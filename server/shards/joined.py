@@ -7,7 +7,7 @@ as their holders hold them (made when the group is warmed, made again in the bac
 once a shard was rebuilt or re-weighed), and a search over every shard of the group is
 one search over it. Until it is made for the shards as they are now (a shard changed,
 one is not loaded, or a search over it is still running past its deadline), and for a
-search it does not answer (:meth:`GroupIndex.parts`), the group asks its shards one by
+search it does not answer (:meth:`GroupIndex.part`), the group asks its shards one by
 one as before.
 """
 
@@ -20,7 +20,7 @@ from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.server.shards.holders import Loaded, ShardHolder
+from symfuse.server.shards.holders import Loaded, ShardHolder, global_stats_stamp
 from symfuse.server.shards.manifest import GLOBAL_MODELS, GLOBAL_STATS
 
 if TYPE_CHECKING:
@@ -89,7 +89,9 @@ class Joined:
             self._building = False
 
     def _fresh(self) -> tuple[Loaded, ...] | None:
-        found = tuple(h.fresh() for h in self.holders.values())
+        # the global statistics are the group's shard directory's: read once, not a shard
+        stats = global_stats_stamp(self.parent) if self.parent is not None else None
+        found = tuple(h.fresh(stats) for h in self.holders.values())
         return None if any(f is None for f in found) else found  # type: ignore[return-value]
 
 
