@@ -82,6 +82,8 @@ class LiveIndex:
         self._check.set()
         self._forked: ForkedBuild | None = None  # the first build's process (built_apart)
         self._indexing = False
+        # a full refresh made the loaded index current: its held check of the files is done
+        self._checked = False
         self._pending: set[str] = set()
         self._overlays: dict[str, bytes] = {}
         # The roots' Python layouts for parsing buffers, read again after each refresh
@@ -123,12 +125,12 @@ class LiveIndex:
             updated = index.updated_at if index is not None else 0.0
             return Status(
                 ready=self._ready.is_set(),
-                indexing=self._indexing,
+                indexing=self._indexing and not self._checked,
                 files=len(index.files) if index is not None else 0,
                 symbols=self._definitions(index),
                 updated_at=updated,
                 age_seconds=max(0.0, time.time() - updated) if updated else 0.0,
-                stale=self._indexing or bool(self._pending),
+                stale=(self._indexing and not self._checked) or bool(self._pending),
                 pending=len(self._pending),
                 overlays=len(self._overlays),
                 error=self._error,
@@ -238,18 +240,11 @@ class LiveIndex:
             else:
                 publish = self._publish
                 current = build_in_batches(self.config, self._stop, publish, progress)
-            # Link, rank and save a copy: readers keep using ``current`` meanwhile.
-            copy = _snapshot(current)
-            index, report = update_index(self.config, index=copy)
-            if not _same(current, copy, index, report):
-                with self._write_lock:
-                    self._reapply_overlays(index)
-                    with self._lock:
-                        self._index = index
-            # else the stored index is up to date: publishing an equal copy would make
-            # every holder of the first one (ranking structures) build them again
-            self.last_report = report
-            self._error = None
+            with self._write_lock:
+                # a full refresh while the check was held did the check, on a later index
+                done = self._checked
+            if not done:
+                self._brought_up_to_date(current)
             # The index lives as long as the server: keep the cyclic collector from
             # walking its millions of objects again at every full collection (latency).
             gc.freeze()
@@ -265,6 +260,21 @@ class LiveIndex:
                 self.refresh(sorted(self._pending))
             except (SymfuseError, OSError) as exc:
                 log.warning("refresh of files changed during indexing failed: %s", exc)
+
+    def _brought_up_to_date(self, current: Index) -> None:
+        """Link, rank and save a copy of ``current`` (a stored index: checked against the
+        files); readers keep using ``current`` meanwhile."""
+        copy = _snapshot(current)
+        index, report = update_index(self.config, index=copy)
+        if not _same(current, copy, index, report):
+            with self._write_lock:
+                self._reapply_overlays(index)
+                with self._lock:
+                    self._index = index
+        # else the stored index is up to date: publishing an equal copy would make
+        # every holder of the first one (ranking structures) build them again
+        self.last_report = report
+        self._error = None
 
     def _publish(self, index: Index) -> None:
         """A snapshot of the first build, for readers (:func:`build_in_batches`)."""
@@ -301,6 +311,7 @@ class LiveIndex:
             with self._lock:
                 self._index = index
                 self._pending.difference_update(paths or list(self._pending))
+            self._checked = self._checked or paths is None
         self.last_report = report
         self._changed()
         return report

@@ -446,3 +446,37 @@ def test_a_held_start_checks_a_stored_index_after_the_first_answer(
         assert not service.live.status().indexing
     finally:
         service.stop()
+
+
+def test_a_full_reindex_while_the_check_is_held_leaves_the_index_current(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent's first call is a full `reindex` while the stored index's check of the
+    files is still held for the first answer: the reindex did that check, so the status
+    says current at once (no race with a check run again behind it), and the held check
+    is not run on the older, loaded index."""
+    monkeypatch.setattr(live_module, "CHECK_HOLD", 10 * SAFETY)  # only the answer ends it
+    root = write_tree(tmp_path / "ws", {"app/orders.py": "def save(order):\n    return order\n"})
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
+    update_index(config)
+    (root / "app/orders.py").write_text(
+        "def save(order):\n    return order\n\n\ndef cancel():\n    pass\n"
+    )
+    service = IndexService(config)
+    service.hold_work_ahead()
+    service.start(watch=False)
+    try:
+        assert service.wait_ready(SAFETY)
+        assert service.live.status().stale  # the check is held
+        service.reindex(ReindexRequest())  # not released yet: the service is not serving
+        status = service.live.status()
+        assert status.stale is False
+        assert status.indexing is False
+        refreshed = service.current()
+        assert "cancel" in {s.name for s in refreshed.symbols}
+        service.serving()
+        service.live.release_check()
+        until(service, lambda: not service.live._indexing)
+        assert service.current() is refreshed  # the held check ran on no older index
+    finally:
+        service.stop()
