@@ -11,6 +11,7 @@ use most, and ``options``. Nothing here imports the MCP SDK (:mod:`.protocol`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
@@ -86,22 +87,38 @@ def validated(
     try:
         _check_caps(model, fields)
         request = model.from_mapping(fields)
+        if not rendering:  # the usual call: the defaults, nothing to validate
+            return request, DEFAULT_RENDERING
         shape = RenderingArguments.from_mapping(rendering)
     except InvalidRequest as exc:
         raise in_public_words(exc, model, surface) from None
     return request, Rendering(Format(shape.output_format), shape.max_tokens)
 
 
+DEFAULT_RENDERING = Rendering(Format(RenderingArguments().output_format), None)
+
+
 def _check_caps(model: type[Request], fields: Mapping[str, Any]) -> None:
     """The smaller upper bounds agents get (:class:`ForAgents`), which the model does not
     know."""
+    caps = _caps(model)
     for name, value in fields.items():
-        agents = for_agents(model, name)
-        cap = agents.cap if agents is not None else None
+        cap = caps.get(name)
         if cap is None or isinstance(value, bool) or not isinstance(value, int | float):
             continue
         if value > cap:
             raise InvalidRequest(name, f"must be {_range(model, name)}")
+
+
+@functools.cache
+def _caps(model: type[Request]) -> dict[str, int]:
+    """The fields of ``model`` with an agent's cap, and the cap (found once a model)."""
+    caps: dict[str, int] = {}
+    for name in model.model_fields:
+        agents = for_agents(model, name)
+        if agents is not None and agents.cap is not None:
+            caps[name] = agents.cap
+    return caps
 
 
 def _range(model: type[Request], name: str) -> str | None:

@@ -49,6 +49,10 @@ class Surface:
     notes: Mapping[str, str] = field(default_factory=dict)
     defaults: Mapping[str, Any] = field(default_factory=dict)
     unlisted: tuple[str, ...] = ()
+    # per request model: what :meth:`read` looks up on every call, made on its first
+    _reading: dict[type[Request], _Reading] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def field_of(self, public: str) -> str:
         return self.renamed.get(public, public)
@@ -79,7 +83,10 @@ class Surface:
         """The request fields and the rendering arguments of a call's ``arguments``
         (options merged in, public and old names resolved, the agent defaults applied)."""
         given = _merged(arguments)
-        accepted = self.accepted(model)
+        reading = self._reading.get(model)
+        if reading is None:
+            reading = self._reading[model] = _Reading.of(self, model)
+        accepted = reading.accepted
         fields: dict[str, Any] = {}
         said: dict[str, str] = {}  # request field -> the name the call used for it
         for name, value in given.items():
@@ -94,14 +101,9 @@ class Surface:
             said[target] = name
             fields[target] = value
         self._check_required(model, fields)
-        for public, value in self.defaults.items():
-            fields.setdefault(self.field_of(public), value)
-        for name in model.model_fields:
-            agents = for_agents(model, name)
-            if agents is not None and agents.default is not None:
-                fields.setdefault(name, agents.default)
-        own = [r for r in RENDERING if r in fields and r not in model.model_fields]
-        rendering = {r: fields.pop(r) for r in own}
+        for name, value in reading.defaults:
+            fields.setdefault(name, value)
+        rendering = {r: fields.pop(r) for r in reading.rendering if r in fields}
         return fields, rendering
 
     def _check_required(self, model: type[Request], fields: Mapping[str, Any]) -> None:
@@ -161,6 +163,26 @@ class Surface:
         if required:
             schema["required"] = list(dict.fromkeys(required))
         return schema
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What :meth:`Surface.read` needs of one request model, found once (the model's
+    fields and their metadata are pydantic's properties, walked anew on each access)."""
+
+    accepted: dict[str, str]  # :meth:`Surface.accepted`
+    defaults: tuple[tuple[str, Any], ...]  # field -> default: the surface's, then agents'
+    rendering: tuple[str, ...]  # the rendering arguments the model does not have itself
+
+    @classmethod
+    def of(cls, surface: Surface, model: type[Request]) -> _Reading:
+        defaults = [(surface.field_of(p), v) for p, v in surface.defaults.items()]
+        for name in model.model_fields:
+            agents = for_agents(model, name)
+            if agents is not None and agents.default is not None:
+                defaults.append((name, agents.default))
+        rendering = tuple(r for r in RENDERING if r not in model.model_fields)
+        return cls(surface.accepted(model), tuple(defaults), rendering)
 
 
 def _merged(arguments: Mapping[str, Any]) -> dict[str, Any]:
