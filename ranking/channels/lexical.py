@@ -420,7 +420,7 @@ def rank(
         scores = np.where(mask, scores, 0.0)
         matched_all &= mask
     and_count = int(np.count_nonzero(matched_all))
-    found = np.flatnonzero(scores > 0).astype(np.int64)  # settled, a score stays positive
+    found = np.flatnonzero(scores > 0).astype(np.int64, copy=False)  # settled: stays > 0
     values = settled(scores[found])  # the found ones' alone
     if and_count and weighting.and_first:
         # AND hits outrank OR hits: lift them above the best OR score.

@@ -409,10 +409,13 @@ class RepositoryEmbedder:
                 dense.set_result(self.doc_vectors.dot(vector / norm))
 
         def finish() -> npt.NDArray[np.float32]:
+            # the cosines are this call's own array: weighed and summed in place (the same
+            # operations as ``ALPHA * lexical + (1 - ALPHA) * dense``, fewer temporaries)
             lexical = self._tfidf_cosines(wanted)
-            if dense is None:
-                return (ALPHA * lexical).astype(np.float32)
-            return (ALPHA * lexical + (1.0 - ALPHA) * dense.result()).astype(np.float32)
+            lexical *= ALPHA
+            if dense is not None:
+                lexical += (1.0 - ALPHA) * dense.result()
+            return lexical.astype(np.float32)
 
         return finish
 
@@ -472,6 +475,6 @@ def _ranking(
     scores: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_] | None, limit: int
 ) -> Ranking:
     keep = scores > NOISE if mask is None else mask & (scores > NOISE)
-    found = np.flatnonzero(keep).astype(np.int64)
+    found = np.flatnonzero(keep).astype(np.int64, copy=False)
     chosen = top_k_of(found, scores[found], limit)
     return Ranking(chosen, scores[chosen].astype(np.float64), found)
