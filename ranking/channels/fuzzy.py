@@ -21,8 +21,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
 
 from symfuse.ranking.channels.tokens import whole
 from symfuse.ranking.channels.topk import Ranking
@@ -201,6 +199,9 @@ def _distances(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Each candidate's OSA distance to the query, the better of the name as written and its
     separator-free form; and the distance as written alone (both capped past ``cutoff``)."""
+    from rapidfuzz import process  # here: a search that looks for no typo never loads it
+    from rapidfuzz.distance import OSA
+
     near = process.cdist(
         [q], [index.lower[i] for i in found], scorer=OSA.distance, score_cutoff=cutoff + 1
     )[0].astype(np.int64)

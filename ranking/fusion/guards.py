@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
 
 from symfuse.ranking.channels.identity import MatchTier, NameTable, hump_count
 from symfuse.ranking.fusion.tuning import TUNING
@@ -84,6 +82,9 @@ def guard_levels(
             # Equally close once separators are dropped, the name closer as written leads
             # ("_quote_anme": "_quote_name" before "quote_name"), as in the fuzzy channel.
             at = np.flatnonzero(close)
+            from rapidfuzz import process  # here: only when fuzzy ran on its own
+            from rapidfuzz.distance import OSA
+
             written = process.cdist(
                 [query.strip().lower()], [lower[int(p)] for p in positions[at]], scorer=OSA.distance
             )[0]

@@ -29,8 +29,6 @@ from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
 
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, Symbol
@@ -292,6 +290,9 @@ def _fuzzy(
     wanted: int,
 ) -> list[QuickHit]:
     """Names a few edits from ``text`` that matched no tier, closest first, then PageRank."""
+    from rapidfuzz import process  # here: a names-only answer that finds a name never loads it
+    from rapidfuzz.distance import OSA
+
     q = whole(text) or text.lower()
     if len(q) < MIN_FUZZY_LENGTH:
         return []
