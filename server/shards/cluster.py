@@ -140,7 +140,9 @@ def connected(options: ClusterOptions) -> Iterator[Client | None]:
             silence_logs=logging.ERROR,
         )
     try:
-        client = Client(cluster, security=security(options))
+        # Actor calls straight to the worker: by default they go through the scheduler
+        # (another process's hop each way, and each message encoded twice more).
+        client = Client(cluster, security=security(options), direct_to_workers=True)
         log.info("local Dask cluster at %s", cluster.scheduler_address)
         try:
             yield client

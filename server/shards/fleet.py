@@ -25,7 +25,7 @@ from symfuse.server.shards.fanout import (
     merge_parts,
     shard_request,
 )
-from symfuse.server.shards.groups import GROUP_SHARE, Member, ShardGroup, Shared
+from symfuse.server.shards.groups import GROUP_SHARE, Member, ShardGroup, Shared, packed_call
 from symfuse.server.shards.holders import ShardHolder
 from symfuse.server.shards.manifest import ShardManifest, read_manifest, shard_dirs
 from symfuse.server.shards.name_table import NameRoutes
@@ -119,7 +119,7 @@ class Fleet:
         deadline = GROUP_SHARE * (self.timeout if timeout is None else timeout)
         pending: dict[str, Pending[Any]] = {}
         for group, members in by_group.values():
-            shared = Shared(group.ask(method, members, deadline, *args))
+            shared = Shared(group.call(packed_call(method, members, deadline, *args)))
             pending.update({alias: Member(shared, alias) for alias in members})
         return {a: pending[a] for a in aliases}
 

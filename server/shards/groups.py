@@ -18,6 +18,7 @@ pending answer (:class:`.fanout.Pending`).
 from __future__ import annotations
 
 import asyncio
+import pickle
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,6 +71,18 @@ class ShardGroup:
             self.joined.refresh(self._pool)
         return answer
 
+    async def call(self, asked: bytes) -> bytes:
+        """:meth:`ask` as the fleet calls it through Dask (:func:`packed_call`): its
+        arguments and its answer pickled by us, one frame each way.
+
+        Dask encodes each argument on its own, each name of a list of aliases apart
+        (about 2 ms a call for a group of 20), and pickles an answer a second time with
+        cloudpickle's pure-Python pickler whenever its bytes hold ``__main__``, as a part
+        naming a ``__main__.py`` does (3-5 ms); bytes it sends as they are."""
+        method, aliases, deadline, args = pickle.loads(asked)
+        answer = await self.ask(method, aliases, deadline, *args)
+        return pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+
     async def _joined_parts(
         self, aliases: list[str], deadline: float, request: Any
     ) -> GroupAnswer | None:
@@ -121,6 +134,11 @@ class ShardGroup:
         return GroupAnswer(answers, errors, tuple(late))
 
 
+def packed_call(method: str, aliases: list[str], deadline: float, *args: Any) -> bytes:
+    """The arguments of :meth:`ShardGroup.call`."""
+    return pickle.dumps((method, aliases, deadline, args), protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def _cut(request: Any, arrived: list[str], answers: dict[str, Any]) -> dict[str, Any]:
     """The shards' parts (each with what keys its symbols) cut to the candidates that can
     reach the fused answer, and those keyed."""
@@ -134,15 +152,19 @@ def _retrieved(future: asyncio.Future[Any]) -> None:
 
 
 class Shared:
-    """A group's answer on its way, read once by each of its members."""
+    """A group's answer on its way (pickled by :meth:`ShardGroup.call`), read once by
+    each of its members."""
 
-    def __init__(self, pending: Pending[GroupAnswer]) -> None:
+    def __init__(self, pending: Pending[bytes]) -> None:
         self.pending = pending
         self.answer: GroupAnswer | None = None
 
     def result(self, timeout: float | None) -> GroupAnswer:
         if self.answer is None:
-            self.answer = self.pending.result(timeout=timeout)
+            answer = pickle.loads(self.pending.result(timeout=timeout))
+            if not isinstance(answer, GroupAnswer):
+                raise TypeError(f"a shard group answered {type(answer).__name__}")
+            self.answer = answer
         return self.answer
 
 

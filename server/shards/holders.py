@@ -90,6 +90,7 @@ class ShardHolder:
 
     def __init__(self, directory: str) -> None:
         self.directory = Path(directory)
+        self._manifest = os.fspath(self.directory / MANIFEST)  # stat'ed before each answer
         self._loaded: Loaded | None = None
         self.loads = 0  # times the shard's index was read (a rebuild elsewhere reads none)
         self._lock = threading.Lock()
@@ -183,7 +184,7 @@ class ShardHolder:
         if stats is None:
             stats = global_stats_stamp(self.directory.parent)
         try:
-            st = os.stat(self.directory / MANIFEST)
+            st = os.stat(self._manifest)
         except FileNotFoundError as exc:
             raise ShardUnavailable(f"the shard at {self.directory} was deleted") from exc
         except OSError as exc:
