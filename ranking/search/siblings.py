@@ -1,17 +1,18 @@
-"""Namesakes in sibling files: one definition written again in every file of a folder.
+"""Namesakes in sibling files: one definition written again in file after file.
 
 A folder of locales, platforms or generated variants holds the same definition once per
 file (zod's ``locales/*.ts`` each define ``error``, whose messages mention "email" and
-"regex"). A sentence that matches one matches them all, and ten of them fill an answer
-that had room for the definition asked about. In the head of a prose answer, a name and
-kind already shown :data:`KEEP` times from files of the same folder (the same qualified
-name: two classes' ``__init__`` are not one definition) makes way: it drops
-below the head's other items, in its order.
+"regex"); parallel implementations of one job do the same across folders (aeson's
+``scanNumberLiteral`` in ``Decoding/Text.hs``, ``Decoding/ByteString.hs`` and
+``Decoding/ByteString/Lazy.hs``). A sentence that matches one matches them all, and ten
+of them fill an answer that had room for the definition asked about. In the head of a
+prose answer, a name and kind already shown :data:`KEEP` times from other files (the
+same qualified name: two classes' ``__init__`` are not one definition) makes way: it
+drops below the head's other items, in its order.
 """
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,7 +21,7 @@ from symfuse.indexer.model import Symbol
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.responses import Change
 
-KEEP = 2  # of one name and kind from one folder's files, before the rest make way
+KEEP = 2  # of one name and kind from other files, before the rest make way
 SHARE = 0.5  # of the head's lowest score a sibling past KEEP is given
 
 
@@ -30,13 +31,13 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     head = min(head, len(fused))
     if head < KEEP + 2:
         return fused
-    shown: dict[tuple[str, str], int] = {}
+    shown: dict[str, int] = {}
     extra = np.zeros(len(fused), dtype=np.bool_)
     for i, p in enumerate(fused.positions[:head].tolist()):
-        symbol = symbols[p]
         # the qualified name and kind as the id writes them ("Order.total#method"): the
-        # same definition, not two classes' methods of one name
-        key = (symbol.symbol_id.partition("::")[2], posixpath.dirname(symbol.file))
+        # same definition, not two classes' methods of one name; wherever its files are
+        # (a folder's locales, or a text, a bytes and a lazy-bytes decoder side by side)
+        key = symbols[p].symbol_id.partition("::")[2]
         seen = shown[key] = shown.get(key, 0) + 1
         extra[i] = seen > KEEP
     if not extra.any():
@@ -47,5 +48,5 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     order = np.concatenate(
         [np.argsort(-scores[:head], kind="stable"), np.arange(head, len(fused))]
     ).astype(np.int64)
-    why = f"its name is shown {KEEP} times already from other files of its folder"
+    why = f"its name is shown {KEEP} times already from other files"
     return fused.adjusted(order, scores[order], Change.OTHER, why, which=extra)

@@ -1,6 +1,7 @@
 """Namesakes in sibling files (ranking/search/siblings.py): one definition written again
-in every file of a folder (locales) takes two places of a sentence's answer, not all of
-them; two classes' methods of one name are two definitions and keep their places."""
+in every file of a folder (locales), or in parallel implementations across folders, takes
+two places of a sentence's answer, not all of them; two classes' methods of one name are
+two definitions and keep their places."""
 
 from __future__ import annotations
 
@@ -41,6 +42,30 @@ def test_a_definition_repeated_across_a_folder_takes_two_places(tmp_path: Path) 
     assert len(locales) == 2, names  # the other four make way
     assert ("email_regex", "app/formats.py") in names
     assert {"send_email", "check_address"} <= {name for name, _ in names}
+
+
+SCANNER = '''def scan_number_literal(text):
+    """Scan a number literal from the input: digits, an optional fraction and exponent."""
+    digits = text.rstrip("eE+-.")
+    return digits, text[len(digits):]
+'''
+
+
+def test_parallel_implementations_in_other_folders_take_two_places(tmp_path: Path) -> None:
+    # one scanner per input type, the way a text, a bytes and a lazy-bytes decoder sit
+    # side by side, some a folder deeper than the others
+    decoders = ("text.py", "bytes.py", "lazy/bytes.py", "stream/chunks.py")
+    files = dict.fromkeys((f"json/decoding/{path}" for path in decoders), SCANNER)
+    files["json/numbers.py"] = (
+        "def scientific(text):\n"
+        '    """Read a number literal as a coefficient and an exponent."""\n'
+        "    return text\n"
+    )
+    index = index_of_tree(tmp_path, files)
+    found = search(index, SearchRequest(query="scan a number literal with its exponent", limit=3))
+    names = [(item.symbol.name, item.symbol.file) for item in found.items]
+    assert sum(name == "scan_number_literal" for name, _ in names) == 2, names
+    assert ("scientific", "json/numbers.py") in names  # the other two made way
 
 
 def test_two_classes_methods_of_one_name_keep_their_places(tmp_path: Path) -> None:
