@@ -52,7 +52,8 @@ def split_units(
     depth: int,
 ) -> tuple[ChannelRun, Fused | None, int]:
     """``run`` without file units (each channel's list cut to ``depth`` definitions, the
-    structural channel re-ranking what is left); the file units fused as they ranked
+    structural channel re-ranking what is left; the lists' ``matched`` no longer held: only
+    ``matched_count``, before, reads them); the file units fused as they ranked
     among every symbol (a unit the channels rank below many definitions scores low); and
     how many file units any channel matched. ``units`` says which symbols are units."""
     # (no early way out when no unit is among them: each list is cut to ``depth`` all the
@@ -66,9 +67,7 @@ def split_units(
         unit = units[ranking.positions]
         found = ranking.matched
         matched.append(found[units[found]])
-        kept[channel] = Ranking(
-            ranking.positions[~unit][:depth], ranking.scores[~unit][:depth], found[~units[found]]
-        )
+        kept[channel] = Ranking(ranking.positions[~unit][:depth], ranking.scores[~unit][:depth])
         at = np.flatnonzero(unit)
         ranks[channel] = dict(zip(ranking.positions[at].tolist(), (at + 1).tolist(), strict=True))
     lists = [r.positions for r in kept.values() if len(r)]
