@@ -7,7 +7,12 @@ own (a definition with none is only found through its code), its kind and length
 and the query's words in its name and file path (reference 001's module scope).
 The first :data:`CANDIDATES` fused answers get the :data:`FEATURES` and are
 re-ordered by ``WEIGHTS . x``; the rest keep their order below them, and scores keep
-their values in the new order (they never increase down the list).
+their values in the new order (they never increase down the list). The model never
+moves down an answer that both text channels rank in their first :data:`AGREED`, has no
+doc and is not nested in a routine: it was trained where a doc and a long body mark the
+answers (docstring queries, commits' edits), and such an answer is pushed below longer,
+documented ones the channels rank lower (a 3-line ``MarkFlagFilename``, first in both,
+fell to 8th behind 250-line shell-completion templates).
 
 The weights are a linear model trained pairwise (RankNet's logistic loss, Burges et al.
 2005) by tests/bench/nl_combiner.py on corpora no benchmark uses: docstring queries of
@@ -37,6 +42,7 @@ from symfuse.ranking.query.responses import Change
 from symfuse.ranking.query.search_request import Channel
 
 CANDIDATES = TUNING.rerank_candidates  # fused answers the model re-orders
+AGREED = TUNING.rerank_agreed  # both text channels' first places an answer keeps
 RERANKED = "reranked"  # the boost an answer shows when its score is its new place's
 FEATURES = (
     "fused_score",
@@ -82,6 +88,9 @@ def reranked(
     x = features(fused, symbols, query, translation, ids, head)
     score = x @ np.asarray(WEIGHTS, dtype=np.float64)
     order = np.lexsort((np.arange(head), -score)).astype(np.int64)
+    held = _agreed(fused, symbols, x[:, FEATURES.index("documented")] > 0, order)
+    if held.any():
+        fixed = held if fixed is None else fixed[:head] | held
     if fixed is not None and fixed[:head].any():  # the others take the free places in turn
         keep = fixed[:head]
         free = order[~keep[order]]
@@ -90,7 +99,40 @@ def reranked(
     order = np.concatenate([order, np.arange(head, len(fused), dtype=np.int64)])
     why = f"the learned re-ranking of the first {head} answers"
     out = fused.adjusted(order, fused.scores.copy(), Change.RERANK, why)
+    if held.any():  # they kept their places: say why (fusion_debug)
+        which = np.concatenate([held, np.zeros(len(fused) - head, dtype=np.bool_)])
+        out = out.adjusted(None, out.scores, Change.RERANK, HELD, which=which)
     return replace(out, rescored=out.scores != fused.scores[order])
+
+
+HELD = f"kept its place: first {AGREED} in both text channels, with no doc for the model"
+_ROUTINE_IDS = tuple(f"#{kind.value}" for kind in Kind.CALLABLES)  # a parent id's ending
+
+
+def _agreed(
+    fused: Fused,
+    symbols: Sequence[Symbol],
+    documented: npt.NDArray[np.bool_],
+    order: npt.NDArray[np.int64],
+) -> npt.NDArray[np.bool_]:
+    """Of the first ``len(order)`` items of ``fused`` (re-ranked into ``order``), those the
+    re-ranking would move down that the lexical and the similarity channel both rank in
+    their first :data:`AGREED`, that have no doc (``documented``, aligned) and that are
+    not nested in a routine (a closure shares its function's words)."""
+    head = order.shape[0]
+    lexical, similar = fused.ranks.get(Channel.LEXICAL), fused.ranks.get(Channel.SIMILARITY)
+    if lexical is None or similar is None:
+        return np.zeros(head, dtype=np.bool_)
+    first = np.minimum(lexical[:head], similar[:head])
+    last = np.maximum(lexical[:head], similar[:head])
+    both = (first > 0) & (last <= AGREED) & ~documented
+    place = np.empty(head, dtype=np.int64)
+    place[order] = np.arange(head)
+    held = both & (place > np.arange(head))
+    for i in np.flatnonzero(held).tolist():
+        parent = symbols[int(fused.positions[i])].parent
+        held[i] = parent is None or not parent.endswith(_ROUTINE_IDS)
+    return held
 
 
 def features(

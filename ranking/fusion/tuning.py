@@ -31,6 +31,9 @@ class Tuning:
     near_typo_length: int = 6  # an identifier this long also looks one edit away: a typo may match
     near_typo_two_edits: int = 8  # ... and two from this length ("update_idx" -> update_index)
     rerank_candidates: int = 100  # first answers the learned re-ranking re-orders, as in training
+    # an undocumented top-level definition both text channels rank this high keeps its place
+    # against the re-ranking, which weighs a missing doc and a short body against it
+    rerank_agreed: int = 2
 
 
 TUNING = Tuning()
