@@ -2,7 +2,7 @@
 
     python tests/bench/mcp_start_bench.py --tree ROOT --source /tmp/before --label before \\
         --source . --label after --runs 20
-    python tests/bench/mcp_start_bench.py --tree ROOT --source ... --latency 300 --runs 5
+    python tests/bench/mcp_start_bench.py --tree ROOT --source ... --latency 300 --runs 5 --threads
 
 Each run spawns ``symfuse mcp ROOT`` under the SDK's ``ClientSession`` over stdio on an
 index and ranking structures built once beforehand (``symfuse search`` with the first
@@ -19,8 +19,12 @@ code: min and median of wall and CPU. ``--source`` as in ``small_bench.py`` (a c
 first answer given, ``index_status`` saying ``warmed``, the query cache cleared): the names
 of definitions of the tree drawn with a fixed seed, as the SDK's client asks them. Per
 code: p50 and p95 of the calls' wall time, the server's CPU per call (its whole
-process, every thread) and its RSS after them. The answers of the codes are compared
-(times aside): a change of the MCP layer must leave them as they were.
+process, every thread) and its RSS after them; the client's own CPU per call (the SDK's
+``ClientSession`` reading and checking each answer, inside the wall time). The answers of
+the codes are compared (times aside): a change of the MCP layer must leave them as they were.
+``--threads`` (Linux) also splits the server's CPU per call by thread: the server starts
+with a ``sitecustomize`` that gives each OS thread its Python thread's name (15 characters,
+``/proc/PID/task/TID/comm``).
 """
 
 from __future__ import annotations
@@ -103,13 +107,46 @@ def names_of(root: Path, index_dir: Path, count: int) -> list[str]:
     return random.Random(39).sample(names, min(count, len(names)))
 
 
-async def latency(code: Code, root: Path, index_dir: Path, names: list[str]) -> dict[str, Any]:
+# Each OS thread named after its Python thread, for --threads (PR_SET_NAME, Linux).
+THREAD_NAMES = """\
+import ctypes, threading
+_libc = ctypes.CDLL(None)
+_inner = threading.Thread._bootstrap_inner
+def _named(self):
+    _libc.prctl(15, ctypes.c_char_p(self.name.encode()[:15]), 0, 0, 0)
+    return _inner(self)
+threading.Thread._bootstrap_inner = _named
+"""
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds (user + sys) of each thread of the ``symfuse mcp`` this process spawned,
+    summed by thread name."""
+    found: dict[str, float] = {}
+    for task in Path(f"/proc/{_server()}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            name = (task / "comm").read_text().strip()
+        except OSError:  # the thread ended
+            continue
+        ticks = int(fields[11]) + int(fields[12])
+        found[name] = found.get(name, 0.0) + ticks / os.sysconf("SC_CLK_TCK")
+    return found
+
+
+async def latency(
+    code: Code, root: Path, index_dir: Path, names: list[str], named: Path | None = None
+) -> dict[str, Any]:
     """Wall seconds of each search of ``names`` on a server past its start, the server's
-    CPU over them, and the answers (times blanked)."""
+    CPU over them (and by thread, with ``named``: a folder holding :data:`THREAD_NAMES` as
+    ``sitecustomize.py``), the client's, and the answers (times blanked)."""
+    env = code.env(SYMFUSE_MCP_TOOLS="all")
+    if named is not None:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(named), env.get("PYTHONPATH")) if p)
     params = StdioServerParameters(
         command=code.command()[0],
         args=[*code.command()[1:], "mcp", str(root), "--index-dir", str(index_dir)],
-        env=code.env(SYMFUSE_MCP_TOOLS="all"),
+        env=env,
     )
     async with (
         stdio_client(params) as (read, write),
@@ -120,18 +157,23 @@ async def latency(code: Code, root: Path, index_dir: Path, names: list[str]) -> 
         while not (await session.call_tool("index_status", {})).structured_content.get("warmed"):
             await asyncio.sleep(0.1)
         await session.call_tool("cache_clear", {})
-        cpu, walls, answers = server_cpu(), [], []
+        threads = thread_cpu() if named is not None else {}
+        cpu, client, walls, answers = server_cpu(), time.process_time(), [], []
         for name in names:
             began = time.perf_counter()
             result = await session.call_tool("search", {"query": name})
             walls.append(time.perf_counter() - began)
             text = result.content[0].text if result.content else ""  # type: ignore[union-attr]
             answers.append(_TIMES.sub(r"\g<1>0", text))
-        cpu = server_cpu() - cpu
+        cpu, client = server_cpu() - cpu, time.process_time() - client
+        after = thread_cpu() if named is not None else {}
         rss = server_rss()
+    per_call = 1000 / len(names)
     return {
         "walls": sorted(walls),
-        "cpu_ms": cpu / len(names) * 1000,
+        "cpu_ms": cpu * per_call,
+        "client_ms": client * per_call,
+        "threads_ms": {t: (c - threads.get(t, 0.0)) * per_call for t, c in after.items()},
         "rss_mb": rss,
         "answers": answers,
     }
@@ -146,6 +188,7 @@ def main() -> None:
     parser.add_argument("--query", default="Session")
     parser.add_argument("--index-dir", type=Path, help="default: a temporary one")
     parser.add_argument("--latency", type=int, default=0, metavar="N", help="N name queries")
+    parser.add_argument("--threads", action="store_true", help="--latency: CPU per thread")
     args = parser.parse_args()
     root = args.tree.resolve()
     with tempfile.TemporaryDirectory() as tmp:
@@ -158,7 +201,12 @@ def main() -> None:
         dirs = index_dirs(codes, root, args.index_dir or scratch / "index", scratch, args.query)
         if args.latency:
             names = names_of(root, dirs[codes[0].label], args.latency)
-            latencies(codes, root, dirs, names, args.runs)
+            named = None
+            if args.threads:
+                named = scratch / "named"
+                named.mkdir()
+                (named / "sitecustomize.py").write_text(THREAD_NAMES)
+            latencies(codes, root, dirs, names, args.runs, named)
             return
         figures: dict[str, list[tuple[float, float]]] = {code.label: [] for code in codes}
         for run in range(args.runs):
@@ -196,33 +244,55 @@ def index_dirs(
     return dirs
 
 
+def thread_medians(runs: list[dict[str, float]]) -> list[tuple[str, float]]:
+    """Each thread's median CPU per call over ``runs`` (0 where a run had no such thread),
+    busiest first, those under 0.01 ms left out."""
+    names = {name for run in runs for name in run}
+    medians = {name: statistics.median([run.get(name, 0.0) for run in runs]) for name in names}
+    return sorted(((n, ms) for n, ms in medians.items() if ms >= 0.01), key=lambda i: -i[1])
+
+
 def latencies(
-    codes: list[Code], root: Path, dirs: dict[str, Path], names: list[str], runs: int
+    codes: list[Code],
+    root: Path,
+    dirs: dict[str, Path],
+    names: list[str],
+    runs: int,
+    named: Path | None = None,
 ) -> None:
     """``--latency``: the runs, codes alternating, then p50 / p95 and CPU per call."""
     results: dict[str, list[dict[str, Any]]] = {code.label: [] for code in codes}
     for run in range(runs):
         for code in codes:
-            found = asyncio.run(latency(code, root, dirs[code.label], names))
+            found = asyncio.run(latency(code, root, dirs[code.label], names, named))
             results[code.label].append(found)
             walls = found["walls"]
             print(
                 f"run {run + 1} {code.label}: p50 {statistics.median(walls) * 1000:.2f} ms, "
                 f"p95 {walls[int(0.95 * (len(walls) - 1))] * 1000:.2f} ms, "
-                f"cpu {found['cpu_ms']:.2f} ms a call, RSS {found['rss_mb']:.1f} MB"
+                f"cpu {found['cpu_ms']:.2f} ms a call (client {found['client_ms']:.2f}), "
+                f"RSS {found['rss_mb']:.1f} MB"
             )
+            busy = sorted(found["threads_ms"].items(), key=lambda item: -item[1])
+            if busy:
+                print("    " + ", ".join(f"{t} {ms:.2f}" for t, ms in busy if ms > 0))
     print(f"\n{root.name}, {len(names)} name queries, {runs} runs each (min / median of runs):")
     for label, found in results.items():
         p50 = [statistics.median(f["walls"]) * 1000 for f in found]
         p95 = [f["walls"][int(0.95 * (len(f["walls"]) - 1))] * 1000 for f in found]
         cpu = [f["cpu_ms"] for f in found]
+        client = [f["client_ms"] for f in found]
         rss = [f["rss_mb"] for f in found]
         print(
             f"  {label}: p50 {min(p50):.2f} / {statistics.median(p50):.2f} ms, "
             f"p95 {min(p95):.2f} / {statistics.median(p95):.2f} ms, "
-            f"cpu {min(cpu):.2f} / {statistics.median(cpu):.2f} ms a call, "
+            f"cpu {min(cpu):.2f} / {statistics.median(cpu):.2f} ms a call "
+            f"(client {min(client):.2f} / {statistics.median(client):.2f}), "
             f"RSS {min(rss):.1f} / {statistics.median(rss):.1f} MB after the searches"
         )
+        busy = thread_medians([f["threads_ms"] for f in found])
+        if busy:
+            print("    by thread (median): " + ", ".join(f"{t} {ms:.2f}" for t, ms in busy))
     first = [found[0]["answers"] for found in results.values()]
     same = all(answers == first[0] for answers in first)
     print(f"  answers {'identical' if same else 'DIFFER'} across codes ({len(names)} queries)")
