@@ -41,24 +41,24 @@ Offset = Annotated[
 
 
 class Answer(BaseModel):
-    """Fields every answer carries."""
+    """Fields every answer carries.
+
+    Their schemas carry no descriptions: every tool's output schema repeats them, and an
+    agent reads ``tools/list`` into its context; the server's instructions say what
+    ``stale``, ``truncated`` and ``next_offset`` mean, once (:data:`.server.INSTRUCTIONS`).
+    """
 
     model_config = ConfigDict(extra="allow")
 
-    stale: bool = Field(
-        description="true while files changed on disk are being re-indexed, or the "
-        "first index is not complete: the answer may miss the latest edits"
-    )
-    index_age_seconds: float = Field(description="seconds since the index last changed")
-    truncated: bool = Field(
-        default=False, description="true when more rows exist than this answer shows"
-    )
-    next_offset: int | None = Field(default=None, description="pass as offset to get the next rows")
-    hint: str | None = Field(default=None, description="why the answer was cut, and what to do")
-    elapsed_ms: float | None = Field(default=None, description="what answering took, in ms")
-    cache_hit: bool | None = Field(
-        default=None, description="true when the answer came from the query cache"
-    )
+    # true while files changed on disk are being re-indexed, or the first index is not
+    # complete: the answer may miss the latest edits
+    stale: bool
+    index_age_seconds: float  # since the index last changed
+    truncated: bool = False  # more rows exist than this answer shows
+    next_offset: int | None = None  # pass as offset to get the next rows
+    hint: str | None = None  # why the answer was cut, and what to do
+    elapsed_ms: float | None = None  # what answering took
+    cache_hit: bool | None = None  # the answer came from the query cache
 
 
 class Row(BaseModel):
@@ -66,7 +66,7 @@ class Row(BaseModel):
 
 
 class SymbolRow(Row):
-    symbol_id: str = Field(description='"path::Qualified.name#kind": the file, name and kind')
+    symbol_id: str  # "path::Qualified.name#kind": the search tool's description says so
     line: int
     name: str | None = Field(default=None, description="with detail_level full")
     kind: str | None = Field(default=None, description="with detail_level full")

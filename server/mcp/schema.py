@@ -12,6 +12,7 @@ use most, and ``options``. Nothing here imports the MCP SDK (:mod:`.protocol`).
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
@@ -252,7 +253,7 @@ def _nodes(node: Any) -> Iterator[Any]:
 def output_schema(model: type[Any]) -> dict[str, Any]:
     """The output schema a tool answering ``model`` publishes: the model's JSON schema as
     the SDK derives it (a root that only refers into ``$defs`` made the definition itself),
-    in its lean form."""
+    in its published form (:func:`lean_output_schema`)."""
     from pydantic import TypeAdapter
 
     schema = TypeAdapter(model).json_schema()
@@ -260,4 +261,63 @@ def output_schema(model: type[Any]) -> dict[str, Any]:
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
         definition = schema["$defs"][ref.removeprefix("#/$defs/")]
         schema = {**definition, **{k: v for k, v in schema.items() if k != "$ref"}}
-    return lean_schema(schema)
+    return lean_output_schema(schema)
+
+
+def lean_output_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """An output schema as published: :func:`lean_schema`'s form, without ``default``
+    annotations, each object schema written out once.
+
+    It accepts exactly the documents ``schema`` accepts. An output schema is what a client
+    checks every structured answer against and what an agent may read in ``tools/list``:
+    a default there is an annotation no validator applies (an answer leaves a field out
+    or gives it), and a model used in two places (the search's row, in ``items`` and in
+    each tier) is written once, the later places referring to the first by its JSON
+    pointer (``{"$ref": "#/properties/items/items"}``) rather than through ``$defs``, so
+    that the usual answer's rows are checked without a reference to resolve.
+    """
+    return _written_once(_without(lean_schema(schema), "default"))
+
+
+def _without(node: Any, keyword: str) -> Any:
+    """``node`` with ``keyword`` left out of every schema in it (not out of ``properties``,
+    whose keys are field names)."""
+    if isinstance(node, list):
+        return [_without(item, keyword) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {
+        key: (
+            {name: _without(sub, keyword) for name, sub in value.items()}
+            if key == "properties" and isinstance(value, dict)
+            else _without(value, keyword)
+        )
+        for key, value in node.items()
+        if key != keyword
+    }
+
+
+def _written_once(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with each later copy of an object schema (one with ``properties``)
+    replaced by a ``$ref`` to the first, by JSON pointer."""
+    first: dict[str, str] = {}  # the schema as canonical JSON -> where it is written out
+
+    def walk(node: Any, pointer: str) -> Any:
+        if isinstance(node, list):
+            return [walk(item, f"{pointer}/{i}") for i, item in enumerate(node)]
+        if not isinstance(node, dict):
+            return node
+        if isinstance(node.get("properties"), dict) and pointer:
+            seen = json.dumps(node, sort_keys=True)
+            if seen in first:
+                return {"$ref": f"#{first[seen]}"}
+            first[seen] = pointer
+        return {key: walk(value, f"{pointer}/{_token(key)}") for key, value in node.items()}
+
+    written: dict[str, Any] = walk(schema, "")
+    return written
+
+
+def _token(key: str) -> str:
+    """``key`` as a JSON pointer's reference token (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1")

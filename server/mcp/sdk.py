@@ -27,7 +27,7 @@ from pydantic import ConfigDict
 from symfuse.server.common.about import version
 from symfuse.server.mcp.listed import ListedToolsServer
 from symfuse.server.mcp.protocol import ToolAnswer, ToolError, ToolSpec
-from symfuse.server.mcp.schema import lean_schema
+from symfuse.server.mcp.schema import lean_output_schema, lean_schema
 from symfuse.server.mcp.server import INSTRUCTIONS, SERVER_NAME, Backend
 
 
@@ -113,7 +113,7 @@ def finished(tool: Tool, schema: dict[str, Any] | None = None) -> Tool:
     with pydantic's report before our code could name it), and the published input
     schema is ``schema``. A tool without one keeps the SDK's model, refusing unknown
     arguments. The output schema is published, not checked on the way out. Both schemas
-    are published in their lean form (:func:`lean_schema`): a
+    are published in their lean form (:func:`lean_schema`, :func:`lean_output_schema`): a
     client checks every structured answer against the output schema, and an agent reads
     ``tools/list`` into its context, so less to walk and to read costs less on every call
     and every session.
@@ -126,7 +126,7 @@ def finished(tool: Tool, schema: dict[str, Any] | None = None) -> Tool:
         tool.parameters["additionalProperties"] = False
         tool.parameters = lean_schema(tool.parameters)
     if metadata.output_schema is not None:
-        metadata.output_schema = lean_schema(metadata.output_schema)
+        metadata.output_schema = lean_output_schema(metadata.output_schema)
         # Published, not checked here: the client checks every structured answer against
         # it (the SDK's ClientSession does), and a check on both ends validated each answer
         # twice (tests/server/mcp check the answers through the SDK's client).

@@ -55,7 +55,9 @@ imports: few tokens per answer. Start with `search` (a name, words, or "who call
 X"), pass an item's symbol_id as `target` to `get_symbol` (its source) or
 `find_usages`; `search_text` for strings and comments, `read_file` for any file.
 Rarely needed arguments go in `options` (each tool lists their names). When an
-answer says truncated, call again with its next_offset as `offset`."""
+answer says truncated, call again with its next_offset as `offset`; one that says
+stale was made while changed files were being re-indexed (it may miss the latest
+edits)."""
 
 
 TEXT_SCANS = 2  # text scans that run at once; the others wait, within their time limit

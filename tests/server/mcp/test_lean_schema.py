@@ -1,4 +1,8 @@
-"""The published tool schemas are pydantic's, made lean: they accept exactly the same documents."""
+"""The published tool schemas are pydantic's, made lean: they accept exactly the same documents.
+
+An output schema (:func:`lean_output_schema`) also leaves out ``default`` annotations and
+writes each row model out once: the search's tiers refer to its items' row.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from jsonschema import Draft202012Validator
 from pydantic import BaseModel
 
 from symfuse.server.mcp.models import SearchResult
-from symfuse.server.mcp.schema import lean_schema
+from symfuse.server.mcp.schema import lean_output_schema, lean_schema, output_schema
 
 ROW = {"symbol_id": "a.py::f#function", "name": "f", "kind": "function", "file": "a.py", "line": 3}
 GOOD = {
@@ -43,6 +47,8 @@ DOCUMENTS = [
     _with(["items"], {"not": "a list"}),
     _with(["tiers"], {"high": [ROW], "medium": [], "low": []}),
     _with(["tiers"], {"high": [ROW | {"line": None}]}),
+    _with(["tiers"], {"low": [ROW | {"score": "high"}]}),
+    _with(["tiers"], {"medium": [{"line": 3}]}),  # no symbol_id
     {k: v for k, v in GOOD.items() if k != "query"},
 ]
 
@@ -53,7 +59,7 @@ def test_no_anyof_for_nullables_and_no_refs_remain() -> None:
     for spelling in ("$ref", "$defs", "anyOf"):
         assert spelling not in text
     assert lean["properties"]["next_offset"]["type"] == ["integer", "null"]
-    assert "description" in lean["properties"]["next_offset"]  # documentation stays
+    assert "description" in lean["properties"]["items"]  # documentation stays
 
 
 @pytest.mark.parametrize("document", DOCUMENTS)
@@ -73,3 +79,27 @@ def test_a_recursive_model_keeps_its_definition() -> None:
     validator = Draft202012Validator(lean)
     assert validator.is_valid({"label": "a", "children": [{"label": "b", "children": None}]})
     assert not validator.is_valid({"label": "a", "children": [{"label": 3}]})
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_the_published_output_schema_accepts_what_pydantics_accepts(
+    document: dict[str, Any],
+) -> None:
+    full = Draft202012Validator(SearchResult.model_json_schema())
+    published = output_schema(SearchResult)
+    Draft202012Validator.check_schema(published)
+    assert full.is_valid(document) == Draft202012Validator(published).is_valid(document)
+
+
+def test_the_output_schema_writes_the_row_once_and_no_defaults() -> None:
+    published = output_schema(SearchResult)
+    row = published["properties"]["items"]["items"]
+    assert set(row["properties"]) >= {"symbol_id", "line", "signature", "score"}
+    tiers = published["properties"]["tiers"]["properties"]
+    for tier in ("high", "medium", "low"):
+        assert tiers[tier]["items"] == {"$ref": "#/properties/items/items"}
+    text = repr(published)
+    for spelling in ("$defs", "anyOf", "'default'", "'title'"):
+        assert spelling not in text
+    named_default = {"properties": {"default": {"type": "string"}}}
+    assert "default" in lean_output_schema(named_default)["properties"]  # a field of that name
