@@ -1,14 +1,18 @@
-"""Namesakes in sibling files: one definition written again in file after file.
+"""Namesakes: one definition written again, in file after file or within one file.
 
 A folder of locales, platforms or generated variants holds the same definition once per
 file (zod's ``locales/*.ts`` each define ``error``, whose messages mention "email" and
 "regex"); parallel implementations of one job do the same across folders (aeson's
 ``scanNumberLiteral`` in ``Decoding/Text.hs``, ``Decoding/ByteString.hs`` and
 ``Decoding/ByteString/Lazy.hs``). A sentence that matches one matches them all, and ten
-of them fill an answer that had room for the definition asked about. In the head of a
-prose answer, a name and kind already shown :data:`KEEP` times from other files (the
-same qualified name: two classes' ``__init__`` are not one definition) makes way: it
-drops below the head's other items, in its order.
+of them fill an answer that had room for the definition asked about. One file does the
+same with overloads (C++'s ``write`` for each argument type, two constructors of one
+class) and with one type's implementations of several traits (Rust's ``Compound::end``
+for ``SerializeSeq``, ``SerializeMap``, ...): copies the index tells apart by a ``~2``,
+``~3`` after the kind. In the head of a prose answer, a name and kind already shown
+:data:`KEEP` times (the same qualified name: two classes' ``__init__`` are not one
+definition), or :data:`KEEP_IN_FILE` times from its own file, makes way: it drops below
+the head's other items, in its order.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from symfuse.indexer.model import Symbol
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.responses import Change
 
-KEEP = 2  # of one name and kind from other files, before the rest make way
+KEEP = 2  # of one name and kind, before the rest make way
+KEEP_IN_FILE = 1  # of one name and kind from one file (overloads, a type's trait impls)
 SHARE = 0.5  # of the head's lowest score a sibling past KEEP is given
 
 
@@ -32,14 +37,18 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     if head < KEEP + 2:
         return fused
     shown: dict[str, int] = {}
+    in_file: dict[str, int] = {}
     extra = np.zeros(len(fused), dtype=np.bool_)
     for i, p in enumerate(fused.positions[:head].tolist()):
-        # the qualified name and kind as the id writes them ("Order.total#method"): the
-        # same definition, not two classes' methods of one name; wherever its files are
-        # (a folder's locales, or a text, a bytes and a lazy-bytes decoder side by side)
-        key = symbols[p].symbol_id.partition("::")[2]
+        # the id without its copy number ("a.py::Order.total#method~2"): the file, then
+        # the qualified name and kind: the same definition, not two classes' methods of
+        # one name; wherever its files are (a folder's locales, or a text, a bytes and a
+        # lazy-bytes decoder side by side)
+        here = _uncounted(symbols[p].symbol_id)
+        key = here.partition("::")[2]
         seen = shown[key] = shown.get(key, 0) + 1
-        extra[i] = seen > KEEP
+        again = in_file[here] = in_file.get(here, 0) + 1
+        extra[i] = seen > KEEP or again > KEEP_IN_FILE
     if not extra.any():
         return fused
     scores = fused.scores.copy()
@@ -48,5 +57,12 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     order = np.concatenate(
         [np.argsort(-scores[:head], kind="stable"), np.arange(head, len(fused))]
     ).astype(np.int64)
-    why = f"its name is shown {KEEP} times already from other files"
+    why = f"its name is shown {KEEP} times already, or {KEEP_IN_FILE} from its file"
     return fused.adjusted(order, scores[order], Change.OTHER, why, which=extra)
+
+
+def _uncounted(symbol_id: str) -> str:
+    """``symbol_id`` without the copy number after its kind (``#method~2``; a destructor's
+    ``~`` in its name stays)."""
+    stem, tilde, copy = symbol_id.rpartition("~")
+    return stem if tilde and copy.isdigit() else symbol_id

@@ -1,7 +1,8 @@
-"""Namesakes in sibling files (ranking/search/siblings.py): one definition written again
-in every file of a folder (locales), or in parallel implementations across folders, takes
-two places of a sentence's answer, not all of them; two classes' methods of one name are
-two definitions and keep their places."""
+"""Namesakes (ranking/search/siblings.py): one definition written again in every file of a
+folder (locales), or in parallel implementations across folders, takes two places of a
+sentence's answer, not all of them; written again within one file (C++ overloads, a Rust
+type's impls of several traits), one place; two classes' methods of one name are two
+definitions and keep their places."""
 
 from __future__ import annotations
 
@@ -79,3 +80,63 @@ def test_two_classes_methods_of_one_name_keep_their_places(tmp_path: Path) -> No
     found = search(index, SearchRequest(query="parse the email address regex", limit=5))
     parsers = [item.symbol.fqn for item in found.items if item.symbol.name == "parse"]
     assert len(parsers) == 5, parsers  # five classes' methods, not one definition
+
+
+WRITERS = """#include <cstdio>
+
+// Writes a value to the output buffer, escaping quotes and control characters.
+void write(FILE* out, int value) { std::fprintf(out, "%d", value); }
+
+// Writes a value to the output buffer, escaping quotes and control characters.
+void write(FILE* out, double value) { std::fprintf(out, "%g", value); }
+
+// Writes a value to the output buffer, escaping quotes and control characters.
+void write(FILE* out, const char* value) { std::fputs(value, out); }
+
+// Writes a value to the output buffer, escaping quotes and control characters.
+void write(FILE* out, char value) { std::fputc(value, out); }
+"""
+
+
+def test_overloads_in_one_file_take_one_place(tmp_path: Path) -> None:
+    # C++ overloads: one definition written again for each argument type, in one file
+    files = {
+        "src/write.cc": WRITERS,
+        "src/escape.cc": "// Escapes the quotes of a string.\nchar* escape(char* s);\n",
+        "src/buffer.cc": "// Flushes the output buffer.\nvoid flush_output(FILE* f) {}\n",
+        "src/read.cc": "// Reads a value from the input.\nint read_value(FILE* f) {}\n",
+        "src/quote.cc": "// Whether a character needs quotes.\nbool needs_quotes(char c) {}\n",
+        "src/size.cc": "// The size of the output so far.\nint output_size() {}\n",
+        "src/clear.cc": "// Clears the buffer.\nvoid clear_buffer() {}\n",
+    }
+    index = index_of_tree(tmp_path, files)
+    found = search(index, SearchRequest(query="write a value escaping quotes", limit=5))
+    names = [item.symbol.name for item in found.items]
+    assert names[0] == "write", names
+    assert names.count("write") == 1, names  # the other three overloads made way
+    assert {"needs_quotes", "read_value"} <= set(names)
+
+
+def test_one_types_trait_methods_of_one_name_take_one_place(tmp_path: Path) -> None:
+    # Rust: a type implementing several traits writes `end` once per impl block
+    impls = "\n".join(
+        f"impl {trait} for Compound {{\n"
+        "    /// Finish the sequence: close the bracket and flush the writer.\n"
+        "    fn end(self) -> Result<(), Error> {\n"
+        "        self.close_bracket()\n"
+        "    }\n"
+        "}\n"
+        for trait in ("SerializeSeq", "SerializeTuple", "SerializeMap", "SerializeStruct")
+    )
+    files = {
+        "src/ser.rs": "pub struct Compound;\n\n" + impls,
+        "src/writer.rs": "/// Close the last bracket of a list.\npub fn close_list() {}\n",
+        "src/flush.rs": "/// Flush the writer.\npub fn flush_writer() {}\n",
+        "src/read.rs": "/// Read the next sequence.\npub fn read_sequence() {}\n",
+    }
+    index = index_of_tree(tmp_path, files)
+    found = search(index, SearchRequest(query="finish the sequence", limit=4))
+    names = [item.symbol.name for item in found.items]
+    assert names[0] == "end", names
+    assert names.count("end") == 1, names  # the other impls' copies made way
+    assert "read_sequence" in names
