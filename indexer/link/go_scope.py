@@ -42,7 +42,8 @@ def package_definitions(
     ``root``, or any), each with whether its file is a test file; test files' only
     ``with_tests``."""
     found = []
-    for symbol in (index.symbols[at] for at in index.by_name.get(name, ())):
+    symbols = index.symbols
+    for symbol in (symbols[at] for at in index.by_name.get(name, ())):
         if symbol.parent is not None or symbol.kind is Kind.METHOD:
             continue
         if root is not None and symbol.root != root:

@@ -35,13 +35,14 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
     merged: dict[tuple[str, str, int], float] = {}
     ids = [s.symbol_id for s in entry.symbols]
     nested_names = entry.lookups().nested_names
+    groups = resolver.link_groups(entry)  # decoded once: declared() reads them too
     # receivers whose declared type some scope says (`c: Client`, `c = Client()`): their
     # members are resolved per enclosing definition too, as usages resolve them
-    typed = {variable for _, variable in resolver.declared(entry)}
+    typed = resolver.declared_variables(entry)
     # a chained call's receiver, typed by the call before it (`cleaner.clean(d).text()`),
     # is typed from the enclosing definition's scope too
     chaining = family(entry.language) in CHAINING_FAMILIES
-    for name, qualifier, code, _, enclosings, args in resolver.link_groups(entry):
+    for name, qualifier, code, _, enclosings, args in groups:
         kind = _REF_KINDS[code]
         if kind is RefKind.REFERENCE and qualifier in SELF_NAMES:
             # `self.items` read inside its class: a usage (find_usages lists it), not a

@@ -116,9 +116,11 @@ def members_named(index: Index, owner: Symbol, name: str) -> list[Symbol]:
     home = posixpath.dirname(owner.file)
     wanted = f"{owner.fqn}.{name}"
     found = []
+    symbols = index.symbols
+    owner_id = owner.symbol_id
     for at in index.by_name.get(name, ()):
-        symbol = index.symbols[at]
-        if symbol.parent == owner.symbol_id or (
+        symbol = symbols[at]
+        if symbol.parent == owner_id or (
             symbol.fqn == wanted
             and posixpath.dirname(symbol.file) == home
             and symbol.language == owner.language
@@ -130,9 +132,10 @@ def members_named(index: Index, owner: Symbol, name: str) -> list[Symbol]:
 def type_named(index: Index, name: str, language: str) -> list[Symbol]:
     """The workspace's types (and modules) called ``name`` in the language's family."""
     group = family(language)
+    symbols = index.symbols
     return [
         s
-        for s in (index.symbols[at] for at in index.by_name.get(name, ()))
+        for s in (symbols[at] for at in index.by_name.get(name, ()))
         if (s.kind in Kind.TYPES or s.kind is Kind.MODULE or s.kind is Kind.NAMESPACE)
         and family(s.language) == group
     ]
@@ -197,8 +200,9 @@ def import_by_path(index: Index, name: str, qualifier: str, entry: FileEntry) ->
     parts = [p for p in _SPLIT.split(qualifier) if p and p not in _PATH_ROOTS]
     group = family(entry.language)
     found = []
+    symbols = index.symbols
     for at in index.by_name.get(name, ()):
-        symbol = index.symbols[at]
+        symbol = symbols[at]
         if symbol.parent is not None or family(symbol.language) != group:
             continue
         if symbol.kind is Kind.OBJECT:

@@ -68,9 +68,12 @@ class Resolver:
         self._imports: dict[str, Bindings] = {}
         self._groups: tuple[str | None, list[LinkGroup]] = (None, [])
         self._outside_cache: dict[tuple[str, str, str, RefKind, int], list[Resolution]] = {}
+        self._fqn_misses: dict[tuple[str, int], Symbol | None] = {}
+        self._module_names: dict[str, str] = {}
         self._modules: dict[str, FileEntry] | None = None
         self._module_parts: set[str] | None = None
         self._declared: dict[str, receivers.Declared] = {}
+        self._declared_variables: dict[str, set[str]] = {}
         self.typing: set[tuple[str, str | None, str]] = set()  # receivers being typed
         # (type id, name, calls only) -> its same-named members per class (overloads.py)
         self.same_named: dict[tuple[str, str, bool], list[list[Symbol]]] = {}
@@ -81,6 +84,13 @@ class Resolver:
             groups = self.link_groups(entry) if self._groups[0] == entry.path else None
             self._declared[entry.path] = receivers.declared_types(entry, groups or [])
         return self._declared[entry.path]
+
+    def declared_variables(self, entry: FileEntry) -> set[str]:
+        """The variables some scope of the file declares a type for (remembered)."""
+        found = self._declared_variables.get(entry.path)
+        if found is None:
+            found = self._declared_variables[entry.path] = {v for _, v in self.declared(entry)}
+        return found
 
     def member(self, owner: Symbol, name: str) -> Symbol | None:
         """``owner``'s member ``name``, its own or the nearest base's."""
@@ -93,8 +103,15 @@ class Resolver:
             # another file's (a module that re-exports): decoded without evicting the
             # groups of the file being linked
             groups = self.link_groups(entry) if self._groups[0] == entry.path else None
-            module = python_module_of(self.index, entry) if entry.language == "python" else None
+            module = self._python_module(entry) if entry.language == "python" else None
             found = self._imports[entry.path] = import_bindings(entry, groups, module)
+        return found
+
+    def _python_module(self, entry: FileEntry) -> str:
+        """The module a Python file names (remembered: each of its imports asks)."""
+        found = self._module_names.get(entry.path)
+        if found is None:
+            found = self._module_names[entry.path] = python_module_of(self.index, entry)
         return found
 
     def file_imports(self, entry: FileEntry) -> dict[str, str]:
@@ -137,13 +154,14 @@ class Resolver:
         number of arguments a call passes (-1: unknown), which chooses overloads."""
         if name == "_" and entry.language == "go":
             return []  # the blank identifier (`_ = f()`, `var _ I = T{}`) names nothing
-        qualifier = receivers.cast_type(qualifier) or qualifier  # `((Element) child).x`
+        if qualifier[:1] == "(":  # `((Element) child).x`
+            qualifier = receivers.cast_type(qualifier) or qualifier
         if kind is RefKind.IMPORT:
             if family(entry.language) == "javascript" and not (
                 qualifier.startswith(RELATIVE) or name.startswith(RELATIVE)
             ):
                 return []  # a package (`require('util')`): not a workspace name `util`
-            own = python_module_of(self.index, entry) if entry.language == "python" else None
+            own = self._python_module(entry) if entry.language == "python" else None
             target = self._fqn(import_fqn(name, qualifier, entry, own))
             if target is None and qualifier.startswith(RELATIVE):
                 module = script_module(self.index, entry, qualifier)
@@ -339,6 +357,16 @@ class Resolver:
         found = self._by_fqn.get(dotted)
         if found is not None:
             return self._past_stub(found, dotted, hops) if found.file.endswith(".pyi") else found
+        # No definition of that name: what its suffixes and re-exports give is remembered
+        # (a file's imports and qualified calls ask for the same misses again and again).
+        key = (dotted, hops)
+        if key in self._fqn_misses:
+            return self._fqn_misses[key]
+        found = self._fqn_misses[key] = self._fqn_elsewhere(dotted, hops)
+        return found
+
+    def _fqn_elsewhere(self, dotted: str, hops: int) -> Symbol | None:
+        """:meth:`_fqn` of a name no definition has: a suffix's, or a re-export's."""
         parts = dotted.split(".")
         for start in range(1, len(parts) - 1):
             found = self._by_fqn.get(".".join(parts[start:]))

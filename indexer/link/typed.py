@@ -37,8 +37,6 @@ def by_receiver(
     """The member ``qualifier.name`` names when the receiver's declared type says it;
     None when the code does not say the type (then other rules guess). ``args``: the
     number of arguments a call passes, which chooses among overloads (-1: unknown)."""
-    from symfuse.indexer.link.resolve import TYPE, Resolution
-
     variable = receivers.variable_of(qualifier)
     if variable is None:
         if family(entry.language) in receivers.CHAINING_FAMILIES:
@@ -47,6 +45,10 @@ def by_receiver(
         # a builtin value: none of its members are ours
         literal = family(entry.language) in receivers.RETURNING_FAMILIES
         return [] if literal and qualifier[:1] in _LITERALS else None
+    if variable[0] not in resolver.declared_variables(entry):
+        return None  # no scope of the file says its type
+    from symfuse.indexer.link.resolve import TYPE, Resolution
+
     key = (entry.path, enclosing, variable[0])
     declared = _declared_type(resolver, entry, variable[0], enclosing, variable[1])
     if declared is None or declared.name in _ANY or key in resolver.typing:
@@ -334,7 +336,8 @@ def extensions(
     if entry.language != "kotlin":
         return []
     index = resolver.index
-    named = [index.symbols[at] for at in index.by_name.get(name, ())]  # mostly none
+    symbols = index.symbols
+    named = [symbols[at] for at in index.by_name.get(name, ())]  # mostly none
     if name not in resolver.file_imports(entry):  # another repository's needs its import
         named = [symbol for symbol in named if symbol.root == entry.root]
     written = (f" {outside}.{name}(", f" {outside}?.{name}(")  # `fun String.utf8Size(`
