@@ -153,11 +153,14 @@ _UNKNOWN: Role = ("", Kind.VARIABLE)  # a pattern not seen yet (None: seen, no k
 def _collect(
     language: str, tree: Tree, source: bytes, definitions_only: bool = False
 ) -> tuple[dict[int, Def], list[_RawRef]]:
-    """The query's definitions (by their name's start byte) and references."""
+    """The query's definitions (by their name's start byte) and references (their rows
+    made in the loop itself, which runs once a match: no call a reference)."""
     defs: dict[int, Def] = {}
     raw_refs: list[_RawRef] = []
+    append = raw_refs.append
     roles = _ROLES.setdefault(language, {})
     counted = language in COUNTED
+    call = RefKind.CALL
     query = languages.definitions_query(language) if definitions_only else languages.query(language)
     for pattern, caps in QueryCursor(query).matches(tree.root_node):
         names = caps.get("name")
@@ -171,17 +174,25 @@ def _collect(
         if role is None:
             continue
         cap, kind = role
+        name = names[0]
         if isinstance(kind, Kind):
-            _add_def(defs, kind, caps[cap][0], names[0], caps)
-        elif definitions_only:
+            _add_def(defs, kind, caps[cap][0], name, caps)
+            continue
+        if definitions_only:
             continue  # the history index reads definitions alone
-        elif cap == LOCAL:
-            start, end = names[0].start_byte, names[0].end_byte
-            row, byte_col = names[0].start_point
-            local = (start, end, row, byte_col, source[start:end], kind, "", _LOCAL_MARK, UNKNOWN)
-            raw_refs.append(local)
-        else:
-            raw_refs.append(_raw_ref(names[0], kind, caps, source, counted))
+        start, end = name.start_byte, name.end_byte
+        row, byte_col = name.start_point
+        if cap == LOCAL:
+            append((start, end, row, byte_col, source[start:end], kind, "", _LOCAL_MARK, UNKNOWN))
+            continue
+        qualifiers = caps.get("qualifier")
+        aliases = caps.get("alias")
+        append((
+            start, end, row, byte_col, source[start:end], kind,
+            _qualifier(qualifiers, name, source) if qualifiers else "",
+            node_text(aliases[0]) if aliases else "",
+            argument_count(name) if counted and kind is call else UNKNOWN,
+        ))  # fmt: skip
     return defs, raw_refs
 
 
@@ -204,27 +215,6 @@ def _fold_function_values(defs: dict[int, Def]) -> None:
         del defs[key]
         if outer.kind in Kind.VALUES:
             outer.kind = entry.kind
-
-
-def _raw_ref(
-    name_node: Node, kind: RefKind, caps: dict[str, list[Node]], source: bytes, counted: bool
-) -> _RawRef:
-    """``counted``: the language's calls say how many arguments they pass."""
-    qualifiers = caps.get("qualifier")
-    aliases = caps.get("alias")
-    row, byte_col = name_node.start_point
-    start, end = name_node.start_byte, name_node.end_byte
-    return (
-        start,
-        end,
-        row,
-        byte_col,
-        source[start:end],
-        kind,
-        _qualifier(qualifiers, name_node, source) if qualifiers else "",
-        node_text(aliases[0]) if aliases else "",
-        argument_count(name_node) if counted and kind is RefKind.CALL else UNKNOWN,
-    )
 
 
 def _role(captures: Iterable[str]) -> Role:
