@@ -205,6 +205,17 @@ def parse_job(job: ParseJob) -> ParseResult:
     )
 
 
+def _load_for_workers(names: Iterable[str]) -> None:
+    """The extractor and these languages' compiled queries, loaded here once for the
+    workers to inherit when forked, rather than imported and compiled in each of them."""
+    from symfuse.indexer.extract import tags  # noqa: F401  (tree-sitter and the engine)
+    from symfuse.indexer.files import languages
+
+    for name in sorted(names):
+        if name in languages.supported():
+            languages.query(name)
+
+
 def entry_of(parsed: ParsedFile) -> FileEntry:
     record = parsed.record
     symbol_rows, names = rows.unpack_parts(record)
@@ -247,7 +258,8 @@ def parse_stream(
         if len(head) < POOL_THRESHOLD or count == 1:
             yield from _parse_here(itertools.chain(head, pending), bar)
         else:
-            yield from _parse_in_pool(itertools.chain(head, pending), count, total, bar)
+            languages = {job.language for job in head}
+            yield from _parse_in_pool(itertools.chain(head, pending), count, total, bar, languages)
 
 
 def _parse_here(jobs: Iterable[ParseJob], bar: Bar) -> Iterator[ParseResult]:
@@ -257,12 +269,17 @@ def _parse_here(jobs: Iterable[ParseJob], bar: Bar) -> Iterator[ParseResult]:
 
 
 def _parse_in_pool(
-    jobs: Iterator[ParseJob], count: int, total: int | None, bar: Bar
+    jobs: Iterator[ParseJob], count: int, total: int | None, bar: Bar, languages: set[str]
 ) -> Iterator[ParseResult]:
-    """``jobs`` parsed by ``count`` worker processes; in this one if the pool breaks."""
+    """``jobs`` parsed by ``count`` worker processes; in this one if the pool breaks.
+    ``languages``: those of the first jobs, whose queries forked workers inherit."""
     from concurrent.futures.process import BrokenProcessPool
 
     from symfuse.indexer.extract import procs
+
+    context = procs.context()
+    if context.get_start_method() == "fork":
+        _load_for_workers(languages)
 
     chunk = 8 if total is None else max(1, min(32, total // (count * 8)))
     submitted: list[ParseJob] = []
@@ -273,7 +290,7 @@ def _parse_in_pool(
             yield job
 
     done = 0
-    pool = procs.pool(count, procs.context())
+    pool = procs.pool(count, context)
     try:
         results = pool.map(parse_job, remember(), chunksize=chunk)
         if bar.total is None:  # map() has submitted every job: the total is known
