@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgpack
-import platformdirs
 
 from symfuse.indexer.errors import IndexCorrupt
 from symfuse.indexer.index import FileEntry, Index
@@ -58,6 +57,8 @@ def default_index_dir(roots: list[Path]) -> Path:
     joined = "\0".join(sorted(str(r.resolve()) for r in roots))
     digest = hashlib.blake2b(joined.encode(), digest_size=8).hexdigest()
     name = "-".join(r.resolve().name or "root" for r in roots)[:40]
+    import platformdirs  # here: a command given its index directory never asks
+
     return Path(platformdirs.user_cache_dir("symfuse")) / f"{name}-{digest}"
 
 
