@@ -22,6 +22,9 @@ code: p50 and p95 of the calls' wall time, the server's CPU per call (its whole
 process, every thread) and its RSS after them; the client's own CPU per call (the SDK's
 ``ClientSession`` reading and checking each answer, inside the wall time). The answers of
 the codes are compared (times aside): a change of the MCP layer must leave them as they were.
+The client checks every structured answer against the tool's published output schema (the
+SDK's ``ClientSession`` raises on one that does not validate), and the tokens of the tool
+list it read are reported per code (all tools listed, as ``SYMFUSE_MCP_TOOLS=all``).
 ``--threads`` (Linux) also splits the server's CPU per call by thread: the server starts
 with a ``sitecustomize`` that gives each OS thread its Python thread's name (15 characters,
 ``/proc/PID/task/TID/comm``).
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -153,6 +157,7 @@ async def latency(
         ClientSession(read, write, read_timeout_seconds=READ_TIMEOUT) as session,
     ):
         await session.initialize()
+        listed = list_tokens((await session.list_tools()).tools)
         await session.call_tool("search", {"query": names[0]})
         while not (await session.call_tool("index_status", {})).structured_content.get("warmed"):
             await asyncio.sleep(0.1)
@@ -176,6 +181,23 @@ async def latency(
         "threads_ms": {t: (c - threads.get(t, 0.0)) * per_call for t, c in after.items()},
         "rss_mb": rss,
         "answers": answers,
+        "listed": listed,
+    }
+
+
+def list_tokens(tools: list[Any]) -> dict[str, int]:
+    """Tokens of ``tools/list`` (``estimate_tokens``: compact JSON, 4 characters a token):
+    every tool in all, their output schemas, and ``search``'s output schema."""
+
+    def tokens(value: object) -> int:
+        return -(-len(json.dumps(value, separators=(",", ":"))) // 4)
+
+    entries = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
+    search = next((e for e in entries if e["name"] == "search"), {})
+    return {
+        "all": tokens(entries),
+        "output_schemas": sum(tokens(e.get("outputSchema", {})) for e in entries),
+        "search_output_schema": tokens(search.get("outputSchema", {})),
     }
 
 
@@ -293,6 +315,11 @@ def latencies(
         busy = thread_medians([f["threads_ms"] for f in found])
         if busy:
             print("    by thread (median): " + ", ".join(f"{t} {ms:.2f}" for t, ms in busy))
+        listed = found[0]["listed"]
+        print(
+            f"    tools/list {listed['all']} tokens, output schemas {listed['output_schemas']}, "
+            f"search's {listed['search_output_schema']}"
+        )
     first = [found[0]["answers"] for found in results.values()]
     same = all(answers == first[0] for answers in first)
     print(f"  answers {'identical' if same else 'DIFFER'} across codes ({len(names)} queries)")

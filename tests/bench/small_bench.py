@@ -24,7 +24,8 @@ Per repository, each measured in this run, ``--repeat`` times, the codes alterna
    query, and the server's RSS then;
 4. MCP warm: ``symfuse mcp`` spawned on the index (and ranking structures) step 3 left:
    spawn to the first answer of the name query;
-5. warm CLI query: ``symfuse search NAME`` on that index (median of ``--cli-runs``).
+5. warm CLI query: ``symfuse search NAME`` on that index (median of ``--cli-runs``, the codes
+   alternating query by query: wall, and its user + sys CPU, which moves less with the load).
 
 Ratios are to ``ctags -R`` of the same run; the summary gives p50 and max over the
 repositories of each figure. Goals (issue 39): MCP fresh p50 <= 1.0 s, max <= 3 s; MCP warm
@@ -61,6 +62,7 @@ import compileall
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -263,6 +265,7 @@ class Run:
     fresh: dict[str, Any] = field(default_factory=dict)
     warm_mcp_s: float = 0.0
     cli_s: float = 0.0
+    cli_cpu_ms: float = 0.0  # the warm CLI query's user + sys CPU, median of the runs
 
 
 async def mcp_first(code: Code, root: Path, index_dir: Path, queries: list[str]) -> dict[str, Any]:
@@ -307,10 +310,10 @@ def _server_rss() -> float:
     return float("nan")
 
 
-def measure_code(code: Code, repo: Repo, root: Path, scratch: Path, cli_runs: int) -> Run:
-    """Steps 2-5 of the module's list for one code."""
+def measure_code(code: Code, repo: Repo, root: Path, scratch: Path) -> Run:
+    """Steps 2-4 of the module's list for one code; step 5 is :func:`measure_cli`'s."""
     run = Run()
-    cold, fresh = scratch / "index-cold", scratch / "index-mcp"
+    cold, fresh = scratch / "index-cold", _mcp_index(scratch, code)
     for stale in (cold, fresh):
         shutil.rmtree(stale, ignore_errors=True)
     where = [str(root), "--index-dir", str(cold), "--no-progress"]
@@ -318,21 +321,48 @@ def measure_code(code: Code, repo: Repo, root: Path, scratch: Path, cli_runs: in
     run.fresh = asyncio.run(mcp_first(code, root, fresh, [repo.name, repo.prose]))
     warm = asyncio.run(mcp_first(code, root, fresh, [repo.name]))
     run.warm_mcp_s = warm["answers_s"][0]
-    search = ["search", repo.name, str(root), "--index-dir", str(fresh), "--limit", "5"]
-    _timed(code, search)  # once untimed: whatever a first search still writes
-    run.cli_s = statistics.median(_timed(code, search)["wall_s"] for _ in range(cli_runs))
     return run
 
 
+def _mcp_index(scratch: Path, code: Code) -> Path:
+    return scratch / f"index-mcp-{code.label}"
+
+
+def measure_cli(
+    codes: list[Code], runs: list[Run], repo: Repo, root: Path, scratch: Path, cli_runs: int
+) -> None:
+    """Step 5: each code's warm ``symfuse search`` on the index its MCP runs left, the
+    codes alternating query by query (A B B A ...), so that both meet the same load."""
+    searches = {
+        code.label: ["search", repo.name, str(root), "--index-dir", str(_mcp_index(scratch, code))]
+        for code in codes
+    }
+    queries: dict[str, list[dict[str, float]]] = {code.label: [] for code in codes}
+    for code in codes:
+        _timed(code, [*searches[code.label], "--limit", "5"])  # once untimed: a first write
+    for i in range(cli_runs):
+        for code in codes if i % 2 == 0 else codes[::-1]:
+            queries[code.label].append(_timed(code, [*searches[code.label], "--limit", "5"]))
+    for code, run in zip(codes, runs, strict=True):
+        run.cli_s = statistics.median(q["wall_s"] for q in queries[code.label])
+        run.cli_cpu_ms = statistics.median(q["cpu_ms"] for q in queries[code.label])
+
+
 def _timed(code: Code, args: list[str]) -> dict[str, float]:
-    """:func:`large_bench.timed` with the code's environment."""
+    """:func:`large_bench.timed` with the code's environment, and ``cpu_ms``: the user + sys
+    CPU of the command's process tree from ``getrusage`` (GNU time's own, about a
+    millisecond, included), finer than GNU time's hundredths of a second."""
     saved = dict(os.environ)
     os.environ.update(code.env())
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        return timed(code.command(*args))
+        found = timed(code.command(*args))
     finally:
         os.environ.clear()
         os.environ.update(saved)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {**found, "cpu_ms": used * 1000}
 
 
 def measure_repo(
@@ -350,8 +380,10 @@ def measure_repo(
         for _ in range(repeat):
             ctags.append(timed(["ctags", "-R", "-f", str(scratch / "tags"), str(root)])["wall_s"])
             parse.append(parse_only(root, jobs)["wall_s"])
-            for code in codes:
-                runs[code.label].append(measure_code(code, repo, root, scratch, cli_runs))
+            made = [measure_code(code, repo, root, scratch) for code in codes]
+            measure_cli(codes, made, repo, root, scratch, cli_runs)
+            for code, run in zip(codes, made, strict=True):
+                runs[code.label].append(run)
     return {
         "repo": repo.repo,
         "commit": repo.commit,
@@ -378,6 +410,7 @@ def _medians(runs: list[Run]) -> dict[str, float]:
         "mcp_rss_mb": max(r.fresh["rss_mb"] for r in runs),
         "mcp_warm_s": med([r.warm_mcp_s for r in runs]),
         "cli_s": med([r.cli_s for r in runs]),
+        "cli_cpu_ms": med([r.cli_cpu_ms for r in runs]),
     }
 
 
@@ -390,6 +423,7 @@ FIGURES = (
     ("mcp_fresh_prose_s", "MCP fresh: prose answer s", ""),
     ("mcp_warm_s", "MCP warm: first answer s", "<= 0.8"),
     ("cli_s", "warm CLI query s", "<= 0.3"),
+    ("cli_cpu_ms", "warm CLI query CPU ms", ""),
     ("index_peak_mb", "cold index peak RSS MB", ""),
     ("mcp_rss_mb", "MCP fresh: RSS MB", ""),
 )
