@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
-from symfuse.server.mcp.models import SearchResult
+from symfuse.server.mcp import models
+from symfuse.server.mcp.models import Answer, SearchResult
 from symfuse.server.mcp.schema import lean_output_schema, lean_schema, output_schema
 
 ROW = {"symbol_id": "a.py::f#function", "name": "f", "kind": "function", "file": "a.py", "line": 3}
@@ -98,8 +101,34 @@ def test_the_output_schema_writes_the_row_once_and_no_defaults() -> None:
     tiers = published["properties"]["tiers"]["properties"]
     for tier in ("high", "medium", "low"):
         assert tiers[tier]["items"] == {"$ref": "#/properties/items/items"}
+    assert len(_references(published)) == 3
     text = repr(published)
     for spelling in ("$defs", "anyOf", "'default'", "'title'"):
         assert spelling not in text
     named_default = {"properties": {"default": {"type": "string"}}}
     assert "default" in lean_output_schema(named_default)["properties"]  # a field of that name
+
+
+def _answer_models() -> list[type[Answer]]:
+    found = [getattr(models, name) for name in dir(models)]
+    return [m for m in found if isinstance(m, type) and issubclass(m, Answer) and m is not Answer]
+
+
+@pytest.mark.parametrize("model", _answer_models(), ids=lambda m: m.__name__)
+def test_every_output_schema_is_valid_and_its_references_resolve(model: type[Answer]) -> None:
+    published = output_schema(model)
+    Draft202012Validator.check_schema(published)
+    resource = Resource.from_contents(published, default_specification=DRAFT202012)
+    resolver = Registry().with_resource("", resource).resolver()
+    for ref in _references(published):
+        assert resolver.lookup(ref).contents, ref
+    assert "'default'" not in repr(published)
+
+
+def _references(node: Any) -> list[str]:
+    if isinstance(node, list):
+        return [ref for item in node for ref in _references(item)]
+    if not isinstance(node, dict):
+        return []
+    here = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+    return here + [ref for value in node.values() for ref in _references(value)]
