@@ -23,6 +23,7 @@ FEW_NAMES = 64  # changed names up to which affected_files scans the files
 
 _REF_KINDS = list(RefKind)  # by code, as rows stores them
 _EDGE_KIND_OF_CODE = [int(EdgeKind.of(kind)) for kind in _REF_KINDS]
+_FILE_LEVEL = [-1]  # a link group's enclosings when all its references are at file level
 
 
 def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
@@ -43,6 +44,8 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
     # is typed from the enclosing definition's scope too
     chaining = family(entry.language) in CHAINING_FAMILIES
     for name, qualifier, code, _, enclosings, args in groups:
+        if enclosings == _FILE_LEVEL:
+            continue  # an import at file level alone: it binds names, it makes no edge
         kind = _REF_KINDS[code]
         if kind is RefKind.REFERENCE and qualifier in SELF_NAMES:
             # `self.items` read inside its class: a usage (find_usages lists it), not a
