@@ -9,10 +9,14 @@ of them fill an answer that had room for the definition asked about. One file do
 same with overloads (C++'s ``write`` for each argument type, two constructors of one
 class) and with one type's implementations of several traits (Rust's ``Compound::end``
 for ``SerializeSeq``, ``SerializeMap``, ...): copies the index tells apart by a ``~2``,
-``~3`` after the kind. In the head of a prose answer, a name and kind already shown
-:data:`KEEP` times (the same qualified name: two classes' ``__init__`` are not one
-definition), or :data:`KEEP_IN_FILE` times from its own file, makes way: it drops below
-the head's other items, in its order.
+``~3`` after the kind. And one file implements one trait or class for several types
+(Rust's ``impl SerializeMap for Map``, ``impl SerializeVec for Vec``, ... each with its
+``end``; a Haskell module's instances, each with its ``parseJSON``): methods of one name
+in the impl blocks or instances (kind ``object``) of one file. In the head of a prose
+answer, a name and kind already shown :data:`KEEP` times (the same qualified name: two
+classes' ``__init__`` are not one definition), or :data:`KEEP_IN_FILE` times from its own
+file, or an implemented method shown :data:`KEEP` times from its file's impl blocks,
+makes way: it drops below the head's other items, in its order.
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from symfuse.indexer.model import Symbol
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.responses import Change
 
 KEEP = 2  # of one name and kind, before the rest make way
 KEEP_IN_FILE = 1  # of one name and kind from one file (overloads, a type's trait impls)
 SHARE = 0.5  # of the head's lowest score a sibling past KEEP is given
+_IMPL = f"#{Kind.OBJECT.value}"  # a parent id's ending: a Rust impl block, a Haskell instance
 
 
 def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fused:
@@ -38,17 +43,24 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
         return fused
     shown: dict[str, int] = {}
     in_file: dict[str, int] = {}
+    implemented: dict[tuple[str, str, Kind], int] = {}
     extra = np.zeros(len(fused), dtype=np.bool_)
     for i, p in enumerate(fused.positions[:head].tolist()):
         # the id without its copy number ("a.py::Order.total#method~2"): the file, then
         # the qualified name and kind: the same definition, not two classes' methods of
         # one name; wherever its files are (a folder's locales, or a text, a bytes and a
         # lazy-bytes decoder side by side)
-        here = _uncounted(symbols[p].symbol_id)
+        symbol = symbols[p]
+        here = _uncounted(symbol.symbol_id)
         key = here.partition("::")[2]
         seen = shown[key] = shown.get(key, 0) + 1
         again = in_file[here] = in_file.get(here, 0) + 1
         extra[i] = seen > KEEP or again > KEEP_IN_FILE
+        if symbol.parent is not None and symbol.parent.endswith(_IMPL):
+            # one trait's method for several types of one file: its file, name and kind
+            method = (symbol.file, symbol.name, symbol.kind)
+            alike = implemented[method] = implemented.get(method, 0) + 1
+            extra[i] |= alike > KEEP
     if not extra.any():
         return fused
     scores = fused.scores.copy()
@@ -57,7 +69,7 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     order = np.concatenate(
         [np.argsort(-scores[:head], kind="stable"), np.arange(head, len(fused))]
     ).astype(np.int64)
-    why = f"its name is shown {KEEP} times already, or {KEEP_IN_FILE} from its file"
+    why = f"its name is shown {KEEP} times already ({KEEP_IN_FILE} from its file)"
     return fused.adjusted(order, scores[order], Change.OTHER, why, which=extra)
 
 

@@ -1,8 +1,9 @@
 """Namesakes (ranking/search/siblings.py): one definition written again in every file of a
 folder (locales), or in parallel implementations across folders, takes two places of a
 sentence's answer, not all of them; written again within one file (C++ overloads, a Rust
-type's impls of several traits), one place; two classes' methods of one name are two
-definitions and keep their places."""
+type's impls of several traits), one place; one trait's method implemented for several
+types of one file, two places; two classes' methods of one name are two definitions and
+keep their places."""
 
 from __future__ import annotations
 
@@ -140,3 +141,28 @@ def test_one_types_trait_methods_of_one_name_take_one_place(tmp_path: Path) -> N
     assert names[0] == "end", names
     assert names.count("end") == 1, names  # the other impls' copies made way
     assert "read_sequence" in names
+
+
+def test_one_traits_method_for_several_types_of_a_file_takes_two_places(tmp_path: Path) -> None:
+    # Rust: one file implements a trait for several types, each impl block with its `end`
+    impls = "\n".join(
+        f"impl SerializeSeq for {name} {{\n"
+        "    /// Finish the sequence: close the bracket and flush the writer.\n"
+        "    fn end(self) -> Result<(), Error> {\n"
+        "        self.close_bracket()\n"
+        "    }\n"
+        "}\n"
+        for name in ("SeqWriter", "TupleWriter", "MapWriter", "StructWriter")
+    )
+    files = {
+        "src/ser.rs": impls,
+        "src/writer.rs": "/// Close the last bracket of a list.\npub fn close_list() {}\n",
+        "src/flush.rs": "/// Flush the writer.\npub fn flush_writer() {}\n",
+        "src/read.rs": "/// Read the next sequence.\npub fn read_sequence() {}\n",
+    }
+    index = index_of_tree(tmp_path, files)
+    found = search(index, SearchRequest(query="close the bracket of the sequence", limit=5))
+    names = [item.symbol.name for item in found.items]
+    assert names[0] == "end", names
+    assert names.count("end") == 2, names  # the other two types' copies made way
+    assert "flush_writer" in names
