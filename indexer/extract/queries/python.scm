@@ -67,13 +67,15 @@
 (except_clause (as_pattern (tuple (identifier) @name))) @reference.type
 (raise_statement (identifier) @name) @reference.reference
 
-; a module-level object used before a dot (`registry.items`), not self or cls
-(attribute object: (identifier) @name (#not-match? @name "^(self|cls)$")) @reference.reference
+; a module-level object used before a dot (`registry.items`), not self or cls (word
+; predicates, not regexes: these run on every attribute; py-tree-sitter 0.26's
+; #not-any-of? filters nothing, hence the #not-eq? pair)
+(attribute object: (identifier) @name (#not-eq? @name "self") (#not-eq? @name "cls")) @reference.reference
 ; a member read through self or cls (`self.cache`, `cls.registry`), called or not
 (attribute
   object: (identifier) @qualifier
   attribute: (identifier) @name
-  (#match? @qualifier "^(self|cls)$")) @reference.reference
+  (#any-of? @qualifier "self" "cls")) @reference.reference
 
 ; names as bare values: in tuples and lists, conditions, boolean operands
 (tuple (identifier) @name) @reference.reference
@@ -157,7 +159,7 @@
     (identifier) @name
     (attribute object: (_) @qualifier attribute: (identifier) @name)]))
   (#eq? @_optional "Optional")))) @reference.type
-(assignment left: [(identifier) (attribute object: (identifier) @_self (#match? @_self "^(self|cls)$"))] @alias
+(assignment left: [(identifier) (attribute object: (identifier) @_self (#any-of? @_self "self" "cls"))] @alias
   type: (type [
   (identifier) @name
   (attribute object: (_) @qualifier attribute: (identifier) @name)
@@ -168,13 +170,13 @@
     (attribute object: (_) @qualifier attribute: (identifier) @name)
     (generic_type . (identifier) @name)
     (subscript value: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])])])) @reference.type
-(assignment left: [(identifier) (attribute object: (identifier) @_self (#match? @_self "^(self|cls)$"))] @alias
+(assignment left: [(identifier) (attribute object: (identifier) @_self (#any-of? @_self "self" "cls"))] @alias
   type: (type (generic_type . (identifier) @_optional (type_parameter . (type [
     (identifier) @name
     (attribute object: (_) @qualifier attribute: (identifier) @name)]))
   (#eq? @_optional "Optional")))) @reference.type
 (assignment
-  left: [(identifier) (attribute object: (identifier) @_self (#match? @_self "^(self|cls)$"))] @alias
+  left: [(identifier) (attribute object: (identifier) @_self (#any-of? @_self "self" "cls"))] @alias
   right: [
     (call function: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])
     (await (call function: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)]))
