@@ -84,6 +84,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.shards.global_stats import CorpusStats, stats_of, with_stats
     from symfuse.ranking.shards.group_index import GroupIndex, JoinedShard
     from symfuse.ranking.shards.group_index import keyed as keyed_symbol
+    from symfuse.ranking.shards.packed import Packer
     from symfuse.ranking.shards.part import ShardPart, shard_part
     from symfuse.ranking.shards.pieces import shard_pieces
     from symfuse.ranking.text.paths import confine
@@ -161,6 +162,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "GroupIndex": (f"{_R}.shards.group_index", "GroupIndex"),
     "JoinedShard": (f"{_R}.shards.group_index", "JoinedShard"),
     "keyed_symbol": (f"{_R}.shards.group_index", "keyed"),
+    "Packer": (f"{_R}.shards.packed", "Packer"),
 }
 
 
@@ -195,6 +197,7 @@ __all__ = [
     "JoinedShard",
     "NameTable",
     "OutlineNode",
+    "Packer",
     "Prepared",
     "Repository",
     "RepositoryEmbedder",

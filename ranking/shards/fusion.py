@@ -26,7 +26,6 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.errors import NotFound
-from symfuse.indexer.model import Kind
 from symfuse.ranking.channels import structural
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.topk import Ranking
@@ -44,6 +43,7 @@ from symfuse.ranking.search.pipeline import (
 )
 from symfuse.ranking.search.plans import Shape
 from symfuse.ranking.shards.listing import is_listed, merged_listing
+from symfuse.ranking.shards.packed import joined_symbols, units_of
 from symfuse.ranking.shards.part import ChannelPart, ShardPart
 from symfuse.ranking.shards.qualified import lead, led_tier
 from symfuse.ranking.shards.shard_order import Moved, in_shard_order
@@ -117,14 +117,12 @@ def fuse_shards(
     agree = [decision.agrees(request, p) for p in parts]
     sizes = [len(p.symbols) for p in parts]
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    symbols = tuple(s for p in parts for s in p.symbols)
-    if moved is not None:
-        symbols = tuple(symbols[i] for i in moved.order.tolist())
+    symbols = joined_symbols([p.symbols for p in parts], None if moved is None else moved.order)
     pagerank = _joined([p.pagerank for p in parts], np.float64, moved)
     own = [_levels(p, ok, decision) for p, ok in zip(parts, agree, strict=True)]
     levels = _joined(own, np.int8, moved)
     side = _joined([p.side for p in parts], np.bool_, moved)
-    units = np.fromiter((s.kind in Kind.UNITS for s in symbols), np.bool_, len(symbols))
+    units = units_of(symbols)
     flags = Flags(side, _joined([p.documents for p in parts], np.bool_, moved), units)
     depth = channel_depth(request, len(symbols))
     rankings = _rankings(parts, agree, decision, starts, depth, moved)

@@ -12,6 +12,7 @@ once, as one index does: no fusion of fusions.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,7 +66,7 @@ class ChannelPart:
 class ShardPart:
     """A shard's channels for one search, and what fusion reads of their candidates."""
 
-    symbols: tuple[Symbol, ...]
+    symbols: Sequence[Symbol]  # a tuple, or Packed between processes (:mod:`.packed`)
     pagerank: npt.NDArray[np.float64]
     tiers: npt.NDArray[np.int8]
     levels: npt.NDArray[np.int8]  # guard levels, fuzzy as this shard decided it
@@ -94,7 +95,7 @@ class ShardPart:
         """Whether a lookup's or a drill's target is in this shard (always, for others)."""
         return self.scoped and (self.listing is None or self.listing.found)
 
-    def keyed(self, symbols: tuple[Symbol, ...]) -> ShardPart:
+    def keyed(self, symbols: Sequence[Symbol]) -> ShardPart:
         return dataclasses.replace(self, symbols=symbols)
 
 

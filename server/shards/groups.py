@@ -18,13 +18,14 @@ pending answer (:class:`.fanout.Pending`).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import pickle
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.ranking.api import compacted
+from symfuse.ranking.api import Packer, compacted
 from symfuse.server.shards.fanout import Pending
 from symfuse.server.shards.holders import ShardHolder
 from symfuse.server.shards.joined import Joined
@@ -55,6 +56,7 @@ class ShardGroup:
         self._pool = ThreadPoolExecutor(2 * len(directories) + 2, thread_name_prefix="shard")
         self._stuck: dict[str, asyncio.Future[Any]] = {}
         self.joined = Joined(self.holders)  # its shards as one index (.joined)
+        self.packer = Packer()  # the bytes of the symbols its parts send (.packed)
 
     async def ask(self, method: str, aliases: list[str], deadline: float, *args: Any) -> Any:
         """``method`` of each of ``aliases``' holders with ``args``, all within ``deadline``
@@ -63,13 +65,23 @@ class ShardGroup:
         if method == "part":
             found = await self._joined_parts(aliases, deadline, args[0])
             if found is not None:
-                return found
+                return self._packed(found)
         answer = await self._each(method, aliases, deadline, *args)
         if method == "warm" and not answer.errors and not answer.late and self.joined.possible:
             await asyncio.get_running_loop().run_in_executor(self._pool, self.joined.build)
         elif method == "part":
             self.joined.refresh(self._pool)
+            return self._packed(answer)
         return answer
+
+    def _packed(self, answer: GroupAnswer) -> GroupAnswer:
+        """``answer``'s parts with their symbols packed for the way out
+        (:mod:`symfuse.ranking.shards.packed`: each pickled once, made again where read)."""
+        answers = {
+            alias: part if part is None else part.keyed(self.packer.packed(part.symbols))
+            for alias, part in answer.answers.items()
+        }
+        return dataclasses.replace(answer, answers=answers)
 
     async def call(self, asked: bytes) -> bytes:
         """:meth:`ask` as the fleet calls it through Dask (:func:`packed_call`): its

@@ -10,6 +10,7 @@ shards than it ranks.
 from __future__ import annotations
 
 import os
+import pickle
 from typing import Any
 
 import numpy as np
@@ -18,11 +19,12 @@ import pytest
 from symfuse.ranking.api import compacted, fuse_shards
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.ranking.shards.packed import Packed
 from symfuse.ranking.shards.shard_order import in_shard_order, split_by_shard
 from symfuse.server.shards.build import build_shards
 from symfuse.server.shards.fanout import Asked, coordinator_request, merge_parts, shard_request
 from symfuse.server.shards.fleet import Fleet
-from symfuse.server.shards.groups import ShardGroup
+from symfuse.server.shards.groups import ShardGroup, packed_call
 from symfuse.server.shards.holders import ShardHolder
 from symfuse.server.shards.manifest import GLOBAL_STATS, shard_dirs
 from tests.server.shards.conftest import word_repository
@@ -187,3 +189,24 @@ async def test_a_group_asks_its_shards_until_it_has_joined_them_again(
     again = group.joined.current(aliases)
     assert again is not None
     assert again is not before
+
+
+async def test_a_groups_parts_leave_packed_and_fuse_as_they_were(
+    holders: list[ShardHolder], group: ShardGroup
+) -> None:
+    """What a group sends (its symbols packed, :mod:`symfuse.ranking.shards.packed`),
+    pickled as Dask carries it, fuses to the answer its shards' own parts give here."""
+    aliases = list(group.holders)
+    await group.ask("warm", aliases, 60.0)
+    for fields in FIELDS:
+        request = SearchRequest.from_mapping({"limit": 5, "semantic": "off", **fields})
+        asked = shard_request(request, len(holders))
+        sent = pickle.loads(await group.call(packed_call("part", aliases, 60.0, asked)))
+        assert any(isinstance(p.symbols, Packed) for p in sent.answers.values() if p), fields
+        mine = merge_parts(request, Asked(sent.answers, ()), aliases, len(holders))
+        each = {h.warm(): h.part(asked) for h in holders}
+        alone = merge_parts(request, Asked(dict(each), ()), aliases, len(holders))
+        assert [(i.symbol, i.score) for i in mine.items] == [
+            (i.symbol, i.score) for i in alone.items
+        ], fields
+        assert mine.total == alone.total, fields
