@@ -10,6 +10,10 @@ lists terms in the order the file first uses them, which is the order in which t
 the file in this process would have added its new terms, so the ids, and with them the
 structures, are the same either way.
 
+Forked workers (a one-shot command: :func:`~symfuse.indexer.extract.procs.context`) find
+their jobs in the memory they inherit and are sent positions only; the definitions of a
+job would otherwise be pickled here and unpickled there, file after file.
+
 The workers read each file themselves and check it against the digest the index holds;
 a file that changed or cannot be read comes back as None and is tokenized here, from its
 references, as without a pool. A pool that breaks leaves the rest to this process too.
@@ -39,6 +43,8 @@ log = logging.getLogger(__name__)
 
 POOL_FILES = 256  # fewer files to tokenize than this stay in this process (no pool start-up)
 CHUNK = 16  # files per task sent to a worker
+# The jobs of the pool being started, when it forks: its workers read them by position.
+_inherited: list[FileJob] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +101,11 @@ def tokenize_file(job: FileJob) -> LocalPiece | None:
     bodies = definition_bodies(job.symbols, source)
     piece = make_piece(job.stamp, job.symbols, bodies, vocabulary, trigram_vocabulary)
     return LocalPiece(piece, vocabulary.terms, trigram_vocabulary.terms)
+
+
+def _tokenize_inherited(position: int) -> LocalPiece | None:
+    """:func:`tokenize_file` of the job at ``position`` of a forked pool's jobs."""
+    return tokenize_file(_inherited[position])
 
 
 def rebase(local: LocalPiece, vocabulary: Vocabulary, trigram_vocabulary: Vocabulary) -> FilePiece:
@@ -158,13 +169,21 @@ def tokenize_many(jobs: Sequence[FileJob], workers: int) -> Iterator[LocalPiece 
     from symfuse.indexer.extract import procs
 
     done = 0
-    pool = procs.pool(workers, procs.context())
+    context = procs.context()
+    pool = procs.pool(workers, context)
     try:
-        for result in pool.map(tokenize_file, jobs, chunksize=CHUNK):
+        if context.get_start_method() == "fork":
+            _inherited[:] = jobs  # the workers fork at the first task; map sends every task
+            results = pool.map(_tokenize_inherited, range(len(jobs)), chunksize=CHUNK)
+        else:
+            results = pool.map(tokenize_file, jobs, chunksize=CHUNK)
+        _inherited.clear()
+        for result in results:
             done += 1
             yield result
     except BrokenProcessPool as exc:
         log.warning("tokenizer processes failed (%s); tokenizing the rest here", exc)
         yield from map(tokenize_file, jobs[done:])
     finally:
+        _inherited.clear()
         pool.shutdown(wait=False, cancel_futures=True)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.extract import procs
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import Prepared
 from symfuse.ranking.prepared import tokenize_pool
@@ -41,11 +42,19 @@ def assert_same(pooled: Prepared, alone: Prepared) -> None:
     assert pooled.names.wholes_list == alone.names.wholes_list
 
 
+def _not_sent(_job: object, _protocol: object) -> object:
+    raise AssertionError("a forked pool's job was pickled")
+
+
 @pytest.mark.slow  # a pool of tokenizer processes
 @pytest.mark.parametrize("changed", [False, True], ids=["as-indexed", "file-changed-since"])
+@pytest.mark.parametrize("method", ["fork", "forkserver"])  # jobs inherited, or sent whole
 def test_workers_build_what_one_process_builds(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: bool, method: str
 ) -> None:
+    monkeypatch.setattr(procs, "context", lambda: multiprocessing.get_context(method))
+    if method == "fork":  # the workers find the jobs in what they inherit: none is sent
+        monkeypatch.setattr(tokenize_pool.FileJob, "__reduce_ex__", _not_sent, raising=False)
     root = tmp_path / "ws"
     shutil.copytree(FIXTURES / "workspace", root)
     index, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "i", progress=False))
