@@ -14,7 +14,7 @@ the first time it is read.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import overload
 
@@ -25,6 +25,7 @@ from symfuse.indexer.model import Kind, Symbol
 
 _FIELDS = attrgetter(*Symbol.__dataclass_fields__)
 _KIND = list(Symbol.__dataclass_fields__).index("kind")
+_KINDS = {kind.value: kind for kind in Kind}
 KEPT = 1 << 14  # symbols' bytes a packer keeps (those its parts named lately: a few MB)
 
 
@@ -36,20 +37,25 @@ def _bytes(symbol: Symbol) -> bytes:
 
 def _symbol(data: bytes) -> Symbol:
     fields = list(pickle.loads(data))
-    fields[_KIND] = Kind(fields[_KIND])
+    fields[_KIND] = _KINDS[fields[_KIND]]
     return Symbol(*fields)
 
 
 class Packed(Sequence[Symbol]):
     """Symbols as bytes, each made a symbol when first read (the module docstring)."""
 
-    __slots__ = ("_read", "blobs", "roots", "units")
+    __slots__ = ("_read", "blobs", "names", "roots", "units")
 
     def __init__(
-        self, blobs: Sequence[bytes], roots: Sequence[str], units: npt.NDArray[np.bool_]
+        self,
+        blobs: Sequence[bytes],
+        names: Sequence[str],
+        roots: npt.NDArray[np.int32],
+        units: npt.NDArray[np.bool_],
     ) -> None:
         self.blobs = blobs
-        self.roots = roots
+        self.names = names  # the roots named, each once
+        self.roots = roots  # each symbol's root, as its place in ``names``
         self.units = units
         self._read: list[Symbol | None] = [None] * len(blobs)
 
@@ -71,23 +77,36 @@ class Packed(Sequence[Symbol]):
         return found
 
     def __reduce__(self) -> tuple[type[Packed], tuple[object, ...]]:
-        return (Packed, (self.blobs, self.roots, self.units))
+        return (Packed, (self.blobs, self.names, self.roots, self.units))
 
     @classmethod
     def joined(cls, packs: Sequence[Packed], order: npt.NDArray[np.int64] | None) -> Packed:
         """``packs`` one after another, then put in ``order`` (old positions) when given."""
+        names: dict[str, int] = {}
+        roots = []
+        for pack in packs:
+            table = np.array([names.setdefault(n, len(names)) for n in pack.names], np.int32)
+            roots.append(table[pack.roots])
         blobs = [b for p in packs for b in p.blobs]
-        roots = [r for p in packs for r in p.roots]
-        units = np.concatenate([p.units for p in packs]) if packs else np.zeros(0, np.bool_)
+        joined = cls(
+            blobs,
+            list(names),
+            np.concatenate(roots) if roots else np.zeros(0, np.int32),
+            np.concatenate([p.units for p in packs]) if packs else np.zeros(0, np.bool_),
+        )
         if order is None:
-            return cls(blobs, roots, units)
-        at = order.tolist()
-        return cls([blobs[k] for k in at], [roots[k] for k in at], units[order])
+            return joined
+        blobs = [blobs[k] for k in order.tolist()]
+        return cls(blobs, joined.names, joined.roots[order], joined.units[order])
 
 
-def roots_of(symbols: Sequence[Symbol]) -> Sequence[str]:
-    """Each symbol's root, without making a packed one again."""
-    return symbols.roots if isinstance(symbols, Packed) else [s.root for s in symbols]
+def owners(symbols: Sequence[Symbol], rank: Mapping[str, int], late: int) -> npt.NDArray[np.int64]:
+    """Each symbol's ``rank`` by its root (``late`` for a root not ranked), without making
+    a packed one again."""
+    if isinstance(symbols, Packed):
+        table = np.array([rank.get(n, late) for n in symbols.names], np.int64)
+        return table[symbols.roots]
+    return np.fromiter((rank.get(s.root, late) for s in symbols), np.int64, len(symbols))
 
 
 def units_of(symbols: Sequence[Symbol]) -> npt.NDArray[np.bool_]:
@@ -118,7 +137,8 @@ class Packer:
 
     def packed(self, symbols: Iterable[Symbol]) -> Packed:
         blobs: list[bytes] = []
-        roots: list[str] = []
+        names: dict[str, int] = {}
+        roots: list[int] = []
         units: list[bool] = []
         made = self._made
         for symbol in symbols:
@@ -128,6 +148,8 @@ class Packer:
                     made.clear()  # bounded: the bytes of symbols not sent lately go
                 found = made[id(symbol)] = (symbol, _bytes(symbol))
             blobs.append(found[1])
-            roots.append(symbol.root)
+            roots.append(names.setdefault(symbol.root, len(names)))
             units.append(symbol.kind in Kind.UNITS)
-        return Packed(blobs, roots, np.array(units, dtype=np.bool_))
+        return Packed(
+            blobs, list(names), np.array(roots, dtype=np.int32), np.array(units, dtype=np.bool_)
+        )

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking.shards.compact import kept_candidates, kept_rows
-from symfuse.ranking.shards.packed import roots_of
+from symfuse.ranking.shards.packed import owners as owners_of
 from symfuse.ranking.shards.part import ShardPart
 
 
@@ -47,10 +47,7 @@ def in_shard_order(
         return list(parts), None
     rank = {alias: k for k, alias in enumerate(order)}
     late = len(order)  # a root not named: after every shard named
-    owners = [
-        np.fromiter((rank.get(r, late) for r in roots_of(p.symbols)), np.int64, len(p.symbols))
-        for p in parts
-    ]
+    owners = [owners_of(p.symbols, rank, late) for p in parts]
     owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
     if not owner.shape[0] or bool(np.all(owner[1:] >= owner[:-1])):
         return list(parts), None

@@ -11,7 +11,9 @@ import numpy as np
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.api import Packer
-from symfuse.ranking.shards.packed import Packed, joined_symbols, roots_of, units_of
+from symfuse.ranking.shards.packed import Packed, joined_symbols, owners, units_of
+
+RANK = {"two": 0, "one": 1}  # the shards' order: a root not in it comes last (2)
 
 
 def _symbol(name: str, kind: Kind = Kind.FUNCTION, root: str = "one", **more: object) -> Symbol:
@@ -57,7 +59,9 @@ def test_packed_symbols_cross_a_pickle_as_the_same_symbols() -> None:
     assert packed[1:3] == SYMBOLS[1:3]
     assert packed[1].kind is Kind.CLASS
     assert packed[0] is packed[0]  # made once
-    assert list(roots_of(packed)) == ["one", "two", "two", "one"]
+    assert owners(packed, RANK, 2).tolist() == [1, 0, 0, 1]
+    assert owners(SYMBOLS, RANK, 2).tolist() == [1, 0, 0, 1]
+    assert owners(packed, {"one": 0}, 5).tolist() == [0, 5, 5, 0]
     assert units_of(packed).tolist() == [False, False, True, False]
     assert units_of(SYMBOLS).tolist() == units_of(packed).tolist()
 
@@ -69,7 +73,7 @@ def test_packed_parts_join_in_the_shards_order() -> None:
     joined = joined_symbols([first, second], order)
     assert isinstance(joined, Packed)
     assert list(joined) == [SYMBOLS[k] for k in order.tolist()]
-    assert list(roots_of(joined)) == [SYMBOLS[k].root for k in order.tolist()]
+    assert owners(joined, RANK, 2).tolist() == [RANK[SYMBOLS[k].root] for k in order.tolist()]
     # a part not packed (a fleet in one process): plain symbols, in the same order
     assert joined_symbols([SYMBOLS[:2], second], order) == tuple(joined)
 
