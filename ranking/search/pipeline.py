@@ -198,6 +198,12 @@ def channel_depth(request: SearchRequest, size: int) -> int:
     return depth if asks_for_files(request) else min(2 * depth, size)
 
 
+def shared_depth(size: int) -> int:
+    """How deep every page's channel lists reach (:func:`channel_depth` at
+    :data:`MIN_DEPTH`, file units not asked for): what may score the head they share."""
+    return min(2 * MIN_DEPTH, size)
+
+
 def ranked_run(
     index: Index,
     prepared: Prepared,
@@ -272,7 +278,9 @@ def fused_answer(
     files = None
     if not asks_for_files(request):  # file units rank apart and join afterwards
         depth = ranked_depth(request, len(ranked.symbols))
-        run, files, units_matched = split_units(run, ranked.roles.units(), ranked.pagerank, depth)
+        reach = shared_depth(len(ranked.symbols))
+        units = ranked.roles.units()
+        run, files, units_matched = split_units(run, units, ranked.pagerank, depth, reach)
         matched -= units_matched
     fused = _ordered(ranked, request, query, shape, run)
     if files is not None:

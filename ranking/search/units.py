@@ -50,12 +50,16 @@ def split_units(
     units: npt.NDArray[np.bool_],
     pagerank: npt.NDArray[np.float64],
     depth: int,
+    reach: int,
 ) -> tuple[ChannelRun, Fused | None, int]:
     """``run`` without file units (each channel's list cut to ``depth`` definitions, the
     structural channel re-ranking what is left; the lists' ``matched`` no longer held: only
     ``matched_count``, before, reads them); the file units fused as they ranked
-    among every symbol (a unit the channels rank below many definitions scores low); and
-    how many file units any channel matched. ``units`` says which symbols are units."""
+    among every symbol (a unit the channels rank below many definitions scores low), by
+    their places within the first ``reach`` of each list only (what the lists of every
+    page length hold: a longer page's deeper lists would add to a unit's score and move
+    the head every page shares); and how many file units any channel matched. ``units``
+    says which symbols are units."""
     # (no early way out when no unit is among them: each list is cut to ``depth`` all the
     # same, as over shards whose candidates happen to hold no unit; ranking.shards)
     kept: dict[Channel, Ranking] = {}
@@ -68,7 +72,7 @@ def split_units(
         found = ranking.matched
         matched.append(found[units[found]])
         kept[channel] = Ranking(ranking.positions[~unit][:depth], ranking.scores[~unit][:depth])
-        at = np.flatnonzero(unit)
+        at = np.flatnonzero(unit[:reach])
         ranks[channel] = dict(zip(ranking.positions[at].tolist(), (at + 1).tolist(), strict=True))
     lists = [r.positions for r in kept.values() if len(r)]
     if Channel.STRUCTURAL in run.rankings and lists:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from symfuse.indexer.config import IndexConfig
@@ -16,7 +17,13 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, search
+from symfuse.ranking.channels.topk import Ranking
+from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import Channel, FusionWeights
+from symfuse.ranking.search.channel_run import ChannelRun
+from symfuse.ranking.search.pipeline import shared_depth
+from symfuse.ranking.search.units import split_units
 from tests.support.index import index_of_fixture
 from tests.support.paths import FIXTURES
 
@@ -121,3 +128,32 @@ def test_answers_keep_their_shape_on_a_repository_of_files(tmp_path: Path) -> No
     response = run(built, query="handle the event")
     assert [i.symbol.kind for i in response.items] == [Kind.FUNCTION] * 5
     assert response.total == 5
+
+
+def test_a_unit_scores_by_the_places_every_page_length_ranks() -> None:
+    # A page longer than 50 ranks each channel deeper than a short one; a unit's places
+    # below the reach every page's lists hold must add nothing, or the head that every page
+    # length shares would change with the limit.
+    size = 500
+    units = np.zeros(size, dtype=np.bool_)
+    units[[7, 350]] = True
+    lexical = np.arange(size, dtype=np.int64)  # unit 7 at place 8, unit 350 at place 351
+    similar = lexical[::-1].copy()  # unit 350 at place 150, unit 7 at place 493
+
+    def split(depth: int) -> Fused | None:
+        run = ChannelRun(
+            {
+                Channel.LEXICAL: Ranking(lexical[:depth], np.linspace(9.0, 1.0, depth)),
+                Channel.SIMILARITY: Ranking(similar[:depth], np.linspace(0.9, 0.1, depth)),
+            },
+            np.zeros(size, dtype=np.int8),
+            FusionWeights.sentence(),
+        )
+        return split_units(run, units, np.ones(size), depth // 2, shared_depth(size))[1]
+
+    short, long = split(200), split(400)
+    assert short is not None
+    assert long is not None
+    assert short.positions.tolist() == long.positions.tolist() == [7, 350]
+    assert short.scores.tolist() == long.scores.tolist()
+    assert short.ranks[Channel.LEXICAL].tolist() == [8, 0]  # place 351: beyond the reach
