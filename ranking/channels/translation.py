@@ -39,6 +39,7 @@ from symfuse.ranking.channels.lexical import FILLER
 from symfuse.ranking.channels.parts import term_union
 from symfuse.ranking.channels.tokens import STOPWORDS, text_tokens
 from symfuse.ranking.prepared.columns import Columns, narrow_ids
+from symfuse.ranking.prepared.sparse_rows import distinct_inverse
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -394,9 +395,10 @@ def _em(words: sparse.csr_matrix, kept: sparse.csr_matrix, width: int) -> sparse
     key += np.repeat(words.indices, repeat)
     word_count = np.repeat(words.data.astype(np.float32), repeat)
     del entry_row, repeat
-    pairs, pair = np.unique(key, return_inverse=True)
+    pairs, inverse = distinct_inverse(key)
     del key
-    pair = pair.ravel().astype(np.int32)
+    pair = inverse.astype(np.int32)
+    del inverse
     of_token = pairs // width
     table = np.ones(pairs.shape[0])
     for _ in range(ITERATIONS):

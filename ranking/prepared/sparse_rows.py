@@ -24,6 +24,30 @@ if TYPE_CHECKING:
 VALUES = np.float32
 
 
+def distinct_inverse(
+    keys: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
+    """``np.unique(keys, return_inverse=True)`` of non-negative keys: the distinct keys,
+    ascending, and each key's position among them. One sort of the keys with their
+    positions in the low bits, when both fit 63 bits, instead of numpy's argsort (which
+    sorts positions by keys, about twice the time); numpy's otherwise."""
+    n = int(keys.shape[0])
+    bits = max(n - 1, 1).bit_length()
+    if not n or int(keys.min()) < 0 or int(keys.max()) >= 1 << (63 - bits):
+        found, inverse = np.unique(keys, return_inverse=True)
+        return found, inverse.ravel()
+    packed = np.left_shift(keys, bits)
+    packed |= np.arange(n, dtype=np.int64)
+    packed.sort()
+    ordered = np.right_shift(packed, bits)
+    first = np.empty(n, dtype=np.bool_)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    inverse = np.empty(n, dtype=np.intp)
+    inverse[packed & ((1 << bits) - 1)] = np.cumsum(first) - 1
+    return ordered[first], inverse
+
+
 class Vocabulary:
     """Term -> column id; ids only grow, so pieces built earlier stay valid.
 
@@ -98,8 +122,8 @@ class Rows:
         if not rows.shape[0]:
             return cls.empty(n)
         width = int(cols.max()) + 1
-        keys, inverse = np.unique(rows * width + cols, return_inverse=True)
-        data = np.bincount(inverse.ravel(), weights=vals, minlength=keys.shape[0])
+        keys, inverse = distinct_inverse(rows * width + cols)
+        data = np.bincount(inverse, weights=vals, minlength=keys.shape[0])
         owner = keys // width
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(owner, minlength=n), out=indptr[1:])
