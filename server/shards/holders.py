@@ -206,6 +206,7 @@ class ShardHolder:
         if index is None:
             raise ShardUnavailable(f"the index of shard {manifest.alias} is missing or corrupt")
         prepared = self._global(self._prepared(index, config, manifest.alias))
+        prepared.names.index_suffixes()  # held to be searched many times, as a server's index
         return Loaded(stamp, manifest, index, prepared, Keyed(manifest.alias))
 
     def _reweighed(self, loaded: Loaded, stamp: Stamp) -> Loaded:

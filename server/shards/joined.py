@@ -81,7 +81,9 @@ class Joined:
                 members = [
                     h.joined(one) for h, one in zip(self.holders.values(), loaded, strict=True)
                 ]
-                self._made = (loaded, GroupIndex(members, models, stats))
+                group = GroupIndex(members, models, stats)
+                group.prepared.names.index_suffixes()  # substrings by binary search, as a server's
+                self._made = (loaded, group)
         except (OSError, ValueError, KeyError, SymfuseError) as exc:
             # rebuilt meanwhile, or unreadable: the shards answer one by one (and say so)
             log.warning("the shards of %s not joined: %s", self.parent, exc)
