@@ -2,12 +2,14 @@
 
     python tests/bench/small_bench.py                           # this checkout, every repository
     python tests/bench/small_bench.py --repos pallets/click,spf13/cobra --repeat 1
+    python tests/bench/small_bench.py --repos all --repeat 1 --cli-runs 1   # 38 repositories
     python tests/bench/small_bench.py --source /tmp/before --source .   # before/after, one run
     python tests/bench/small_bench.py --importtime --source /tmp/before --source .
 
 Repositories: 11 public projects of 9-38k lines (every file symfuse indexes, docs included)
 in 9 languages (Python, Go, JavaScript, TypeScript, C#, C, Ruby, PHP, Rust), and, when named
-with ``--repos``, five of 55-60k (Java, Kotlin, Lua, Zig), each pinned to a commit and
+with ``--repos``, five of 55-60k (Java, Kotlin, Lua, Zig), with ``--repos all`` those and
+22 more of 9-369k (``WIDE``: 38 repositories in 18 languages), each pinned to a commit and
 written out once with ``git archive`` from its bare mirror ``<mirrors>/<owner>+<name>/repo``
 (``--mirrors`` or ``SYMFUSE_MIRRORS``, default ``/work/.mirror``; the ``fetch`` tool's
 ``github:owner/name`` makes one) under ``tests/bench/.corpus/small/`` (git-ignored). A
@@ -144,6 +146,58 @@ LARGER = (
          "install", "download a rock from a server"),
     Repo("zigtools/zls", "113f79a1d120cfda4cf758bc41273d8d15b4e46a", "zig",
          "DocumentStore", "find the definition of a symbol"),
+)  # fmt: skip
+
+
+# The second row asks the same of many public repositories (its figure: 49, median
+# 20k lines): with ``--repos all`` these 22 more from this machine's mirrors, pinned, in 11
+# languages (Swift, Scala, Elixir, C++ and Haskell among them), of 9k to 369k indexed lines
+# (median 33k; fastapi's translated docs, redis, tokio and zod above 100k).
+WIDE = (
+    Repo("Alamofire/Alamofire", "7595cbcf59809f9977c5f6378500de2ad73b7ddb", "swift",
+         "Session", "validate the status code of a response"),
+    Repo("com-lihaoyi/os-lib", "e237000cbd4d97a4c4463df43d64556130d2bc50", "scala",
+         "Path", "copy a folder recursively"),
+    Repo("elixir-ecto/db_connection", "0c6e67bf1b90cdd7c9c2f63aa60d2d785f206460", "elixir",
+         "DBConnection.Ownership", "check out a connection from the pool"),
+    Repo("fmtlib/fmt", "60ccad511fd680cb91d8b60a315759f71c67bef9", "cpp",
+         "format_to", "format a floating point number"),
+    Repo("haskell/aeson", "40b03e5334b0571b986528b635fb874a86b31725", "haskell",
+         "FromJSON", "decode a JSON value from bytes"),
+    Repo("DaveGamble/cJSON", "a29814f285cc531c00223743ad3c55cd38c0dc56", "c",
+         "cJSON_Parse", "print a JSON object to a string"),
+    Repo("jqlang/jq", "579e6f76cffd7643ba4002a2c3618a5ea710589a", "c",
+         "jv_parse", "parse a JSON text"),
+    Repo("redis/redis", "4f8cdc2a1ea53e42955af758aabffee67cb455dd", "c",
+         "redisServer", "expire keys with a time to live"),
+    Repo("labstack/echo", "05489dc1730161df26b72d1ae2a3ba6fb8178fc7", "go",
+         "Echo", "bind the request body to a struct"),
+    Repo("sirupsen/logrus", "87434bb3a736e2a27d34df66924471714f408d3d", "go",
+         "Logger", "format a log entry as JSON"),
+    Repo("spf13/viper", "528f7416c4b56a4948673984b190bf8713f0c3c4", "go",
+         "Viper", "read a config file"),
+    Repo("urfave/cli", "1305a08200f7c4d873e28bd2bbad1ff257c6cfc4", "go",
+         "Command", "parse command line flags"),
+    Repo("BurntSushi/ripgrep", "3fce3b5bb0236da2df6d99672afb8a719642eca7", "rust",
+         "Searcher", "search a file for lines matching a pattern"),
+    Repo("sharkdp/fd", "ee20f426ddf338ac7ead5c5f00ea49258005caaf", "rust",
+         "Config", "walk the directory tree in parallel"),
+    Repo("tokio-rs/tokio", "ea91b33ca57ff0581b38e735cc108f831bccbdaa", "rust",
+         "Runtime", "spawn a task on the runtime"),
+    Repo("axios/axios", "23a25af0688d1db2c396deb09229d2271cc24f6c", "javascript",
+         "Axios", "cancel a request with a token"),
+    Repo("lodash/lodash", "9429a4ee03056e5b7be9a85a54571d7630f05983", "javascript",
+         "debounce", "deep clone an object"),
+    Repo("colinhacks/zod", "e516c3baf22615e20934116abebfed6c000222c2", "typescript",
+         "ZodType", "parse a string as an email"),
+    Repo("pallets/flask", "2ac89889f4cc330eabd50f295dcef02828522c69", "python",
+         "Flask", "register a blueprint on the app"),
+    Repo("psf/requests", "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e", "python",
+         "Session", "retry a request after a connection error"),
+    Repo("psf/black", "8947c48ef2077c3a301b03c1e814dc2e3f78436e", "python",
+         "Mode", "format a Python source file"),
+    Repo("fastapi/fastapi", "c3f316b7e814667e8ee81e03a7330d00ee61e45c", "python",
+         "FastAPI", "resolve the dependencies of an endpoint"),
 )  # fmt: skip
 
 
@@ -591,7 +645,9 @@ def importtime(codes: list[Code], repo: Repo, root: Path, repeat: int) -> None:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repos", default="", help="owner/name,... (default: every one)")
+    parser.add_argument(
+        "--repos", default="", help="owner/name,... or all (default: the first eleven)"
+    )
     parser.add_argument(
         "--source",
         type=Path,
@@ -620,8 +676,11 @@ def parse_args() -> argparse.Namespace:
 def chosen_repos(names: str) -> list[Repo]:
     if not names:
         return list(REPOS)
+    if names == "all":
+        return [*REPOS, *LARGER, *WIDE]
     wanted = [n.strip() for n in names.split(",") if n.strip()]
-    known = {r.repo: r for r in (*REPOS, *LARGER)} | {r.key: r for r in (*REPOS, *LARGER)}
+    every = (*REPOS, *LARGER, *WIDE)
+    known = {r.repo: r for r in every} | {r.key: r for r in every}
     unknown = [n for n in wanted if n not in known]
     if unknown:
         raise SystemExit(f"unknown repositories: {', '.join(unknown)}")
