@@ -9,7 +9,7 @@ A dotted query also finds what an import would name (:func:`with_import_paths`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -360,14 +360,17 @@ def identity_first(prepared: Prepared, run: ChannelRun, known: npt.NDArray[np.in
     return replace(run, rankings=rankings, known=first)
 
 
-def truncated(run: ChannelRun, pagerank: npt.NDArray[np.float64], depth: int) -> ChannelRun:
-    """``run`` as if each channel had ranked ``depth`` candidates (their lists' prefixes;
-    the structural channel re-ranks the shorter lists' candidates)."""
-    rankings: dict[Channel, Ranking] = {
-        c: Ranking(r.positions[:depth], r.scores[:depth])
-        for c, r in run.rankings.items()
-        if c is not Channel.STRUCTURAL
-    }
+def truncated(
+    run: ChannelRun, pagerank: npt.NDArray[np.float64], depth: int | Mapping[Channel, int]
+) -> ChannelRun:
+    """``run`` as if each channel had ranked ``depth`` candidates (one number, or one per
+    channel; their lists' prefixes; the structural channel re-ranks the shorter lists'
+    candidates)."""
+    rankings: dict[Channel, Ranking] = {}
+    for c, r in run.rankings.items():
+        if c is not Channel.STRUCTURAL:
+            cut = depth if isinstance(depth, int) else depth[c]
+            rankings[c] = Ranking(r.positions[:cut], r.scores[:cut])
     found = [r.positions for r in rankings.values() if len(r)]
     if Channel.STRUCTURAL in run.rankings and found:
         rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))

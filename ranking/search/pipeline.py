@@ -72,6 +72,7 @@ from symfuse.ranking.search.units import (
     asks_for_files,
     file_page,
     files_resolved,
+    head_depths,
     split_units,
 )
 
@@ -275,14 +276,14 @@ def fused_answer(
     base: SearchResponse,
 ) -> SearchResponse:
     """The channels of ``run`` fused, ordered by name-match level, cut to the page."""
-    files = None
+    files, heads = None, None
     if not asks_for_files(request):  # file units rank apart and join afterwards
         depth = ranked_depth(request, len(ranked.symbols))
-        reach = shared_depth(len(ranked.symbols))
-        units = ranked.roles.units()
+        reach, units = shared_depth(len(ranked.symbols)), ranked.roles.units()
+        heads = head_depths(run, units, reach, MIN_DEPTH)
         run, files, units_matched = split_units(run, units, ranked.pagerank, depth, reach)
         matched -= units_matched
-    fused = _ordered(ranked, request, query, shape, run)
+    fused = _ordered(ranked, request, query, shape, run, heads)
     if files is not None:
         words = shape in (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED)  # a file's words count
         lift, standing = (LIFT, STANDING) if words else (0.0, 0.0)  # names find definitions
@@ -314,21 +315,43 @@ def fused_answer(
 
 
 def _ordered(
-    ranked: Ranked, request: SearchRequest, query: str, shape: Shape, run: ChannelRun
+    ranked: Ranked,
+    request: SearchRequest,
+    query: str,
+    shape: Shape,
+    run: ChannelRun,
+    heads: Mapping[Channel, int] | None = None,
 ) -> Fused:
-    """The channels of ``run`` fused, side code and documents demoted, re-ranked."""
-    fused = _merge(run, request)
-    if ranked_depth(request, len(ranked.symbols)) > MIN_DEPTH:
-        # The first MIN_DEPTH candidates of each channel order the head of every page,
-        # whatever the limit; a longer answer continues with the deeper lists' order.
-        fused = extended(_merge(truncated(run, ranked.pagerank, MIN_DEPTH), request), fused)
-    demoting = demotes_side_code(request, query, shape)
+    """The channels of ``run`` fused, side code and documents demoted, re-ranked. The first
+    MIN_DEPTH candidates of each channel order the head of every page, whatever the limit:
+    it is fused, demoted and re-ranked alone (a longer list's deeper items would take the
+    places demoted ones leave in the re-ranked head), and a longer answer continues with
+    the deeper lists' order, demoted too (:func:`extended`). ``heads``: how many of each
+    channel's definitions the head holds (:func:`units.head_depths`; else MIN_DEPTH)."""
+    if ranked_depth(request, len(ranked.symbols)) <= MIN_DEPTH:
+        return _reordered(ranked, request, query, shape, _merge(run, request))
+    head = _merge(truncated(run, ranked.pagerank, heads or MIN_DEPTH), request)
+    deep = _demoted(ranked, request, query, shape, _merge(run, request))
+    return extended(_reordered(ranked, request, query, shape, head), deep)
+
+
+def _demoted(
+    ranked: Ranked, request: SearchRequest, query: str, shape: Shape, fused: Fused
+) -> Fused:
+    """``fused`` with side code and documents demoted."""
     fused = demoted(fused, ranked.roles, request, query, shape)
-    fused = documents_demoted(fused, ranked.roles, request, query)
+    return documents_demoted(fused, ranked.roles, request, query)
+
+
+def _reordered(
+    ranked: Ranked, request: SearchRequest, query: str, shape: Shape, fused: Fused
+) -> Fused:
+    """``fused`` demoted (:func:`_demoted`), then re-ranked when the shape's plan says so."""
+    fused = _demoted(ranked, request, query, shape, fused)
     if PLANS[shape].reranked:
         ids = query_ids(query, ranked.term_ids)
-        # within the head every page length shares (see extended)
         head = min(CANDIDATES, MIN_DEPTH)
+        demoting = demotes_side_code(request, query, shape)
         fixed = ranked.roles.side_code(fused.positions[:head]) if demoting else None
         fused = reranked(fused, ranked.symbols, query, ranked.translation, ids, head, fixed)
     return fused

@@ -83,6 +83,20 @@ def split_units(
     return replace(run, rankings=kept), files, count
 
 
+def head_depths(
+    run: ChannelRun, units: npt.NDArray[np.bool_], reach: int, head: int
+) -> dict[Channel, int]:
+    """Per channel of ``run`` (file units still in its list), how many definitions the head
+    every page length shares holds: those among the first ``reach`` places, at most
+    ``head``. Units take places in a list, so a short page's list may hold fewer than
+    ``head`` definitions; a longer page's deeper list must not bring more into the head."""
+    return {
+        channel: min(head, int(np.count_nonzero(~units[ranking.positions[:reach]])))
+        for channel, ranking in run.rankings.items()
+        if channel is not Channel.STRUCTURAL
+    }
+
+
 def _fused_files(
     ranks: dict[Channel, dict[int, int]], shares: dict[Channel, float]
 ) -> Fused | None:

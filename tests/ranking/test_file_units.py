@@ -21,9 +21,10 @@ from symfuse.ranking.channels.topk import Ranking
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import Channel, FusionWeights
-from symfuse.ranking.search.channel_run import ChannelRun
+from symfuse.ranking.search.channel_run import ChannelRun, truncated
+from symfuse.ranking.search.modes import MIN_DEPTH
 from symfuse.ranking.search.pipeline import shared_depth
-from symfuse.ranking.search.units import split_units
+from symfuse.ranking.search.units import head_depths, split_units
 from tests.support.index import index_of_fixture
 from tests.support.paths import FIXTURES
 
@@ -157,3 +158,26 @@ def test_a_unit_scores_by_the_places_every_page_length_ranks() -> None:
     assert short.positions.tolist() == long.positions.tolist() == [7, 350]
     assert short.scores.tolist() == long.scores.tolist()
     assert short.ranks[Channel.LEXICAL].tolist() == [8, 0]  # place 351: beyond the reach
+
+
+def test_the_head_holds_the_definitions_every_page_length_ranks() -> None:
+    # Units take places in a channel's list: when they are many, a short page's list of 200
+    # places holds fewer than 100 definitions; a longer page's head must hold the same ones,
+    # not the first 100 of its deeper list.
+    size = 600
+    units = np.zeros(size, dtype=np.bool_)
+    units[:150] = True  # the lexical channel ranks 150 file units first
+    lexical = np.arange(size, dtype=np.int64)
+
+    def run(depth: int) -> ChannelRun:
+        ranking = Ranking(lexical[:depth], np.linspace(9.0, 1.0, depth))
+        return ChannelRun({Channel.LEXICAL: ranking}, np.zeros(size, np.int8), FusionWeights())
+
+    reach = shared_depth(size)
+    heads = head_depths(run(400), units, reach, MIN_DEPTH)
+    assert heads == head_depths(run(200), units, reach, MIN_DEPTH) == {Channel.LEXICAL: 50}
+    short = split_units(run(200), units, np.ones(size), MIN_DEPTH, reach)[0]
+    long = split_units(run(400), units, np.ones(size), 2 * MIN_DEPTH, reach)[0]
+    head = truncated(long, np.ones(size), heads).rankings[Channel.LEXICAL].positions
+    assert head.tolist() == short.rankings[Channel.LEXICAL].positions.tolist()
+    assert head.tolist() == list(range(150, 200))
