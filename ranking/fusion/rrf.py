@@ -178,13 +178,17 @@ def extended(head: Fused, deep: Fused) -> Fused:
     notes = None
     if head.notes is not None and deep.notes is not None:
         notes = head.notes + tuple(deep.notes[i] for i in tail.tolist())
+    rescored = None  # the head's places set by the learned re-ranking, when it ran
+    if head.rescored is not None:
+        rescored = np.concatenate([head.rescored, np.zeros(tail.shape[0], dtype=np.bool_)])
     joined = Fused(
         np.concatenate([head.positions, deep.positions[tail]]),
         np.concatenate([head.scores, scores]),
         ranks,
         contributions,
         {**deep.weights, **head.weights},
-        notes=notes,
+        rescored,
+        notes,
     )
     floor = float(head.scores[-1]) if len(head) else float(scores[0])
     if not scores[0] > floor > 0:

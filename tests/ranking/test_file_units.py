@@ -181,3 +181,30 @@ def test_the_head_holds_the_definitions_every_page_length_ranks() -> None:
     head = truncated(long, np.ones(size), heads).rankings[Channel.LEXICAL].positions
     assert head.tolist() == short.rankings[Channel.LEXICAL].positions.tolist()
     assert head.tolist() == list(range(150, 200))
+
+
+def test_a_long_page_starts_as_a_short_one_does(tmp_path: Path) -> None:
+    # past 50 a page ranks each channel deeper; its first items, their scores and what
+    # placed them (the learned re-ranking's mark) are a short page's
+    words = ["card", "charge", "customer", "refund", "order", "invoice", "ledger", "tax"]
+    for i in range(120):
+        a, b, c = words[i % 8], words[(i // 8) % 8], words[(i * 3 + 1) % 8]
+        module = tmp_path / "ws" / "shop" / f"{a}_{b}_{i}.py"
+        module.parent.mkdir(parents=True, exist_ok=True)
+        module.write_text(
+            f'"""The {a} and the {b} of a {c}."""\n\n\n'
+            f"def {a}_{c}_{i}({b}):\n"
+            f'    """Take the {c} of the {b}, then the {a}."""\n'
+            f"    return {b} + {i}\n"
+        )
+    built, _ = update_index(
+        IndexConfig(roots=(tmp_path / "ws",), index_dir=tmp_path / "index", progress=False)
+    )
+    query = "charge the card of the customer"
+    short, long = run(built, query=query, limit=10), run(built, query=query, limit=60)
+
+    def seen(response: SearchResponse) -> list[tuple[str, float, str | None]]:
+        return [(i.symbol.symbol_id, i.score, i.boost) for i in response.items[:10]]
+
+    assert seen(long) == seen(short)
+    assert any(i.boost == "reranked" for i in short.items)
