@@ -35,6 +35,7 @@ from symfuse.ranking.channels.parts import WordPart, joined_parts, term_union
 from symfuse.ranking.channels.tfidf import Tfidf
 from symfuse.ranking.channels.topk import Ranking, top_k_of
 from symfuse.ranking.prepared.quantized import Quantized
+from symfuse.ranking.prepared.threads import both
 from symfuse.ranking.search.workers import in_background
 
 if TYPE_CHECKING:
@@ -104,7 +105,9 @@ def cooccurrence(
     Each pair is one 32-bit key ``left * len(terms) + right``, counted one way for every
     offset and summed by sorting the keys once, then mirrored: scipy's sums of sparse
     blocks sorted the same pairs again per block. Canonical CSR (sorted columns), so the
-    sums over it always run in the same order.
+    sums over it always run in the same order. The symbols' two halves are counted side
+    by side (:func:`.threads.both`; no pair spans two symbols) and added: whole numbers,
+    so exactly the counts of the whole.
     """
     k = int(terms.shape[0])
     if k * k >= 2**31:  # a 32-bit key holds 46,340 terms (MAX_TERMS is 12,000)
@@ -113,7 +116,20 @@ def cooccurrence(
     where[terms] = np.arange(k, dtype=np.int32)
     mapped = where[sequence]
     owner = np.repeat(np.arange(starts.shape[0] - 1, dtype=np.int32), np.diff(starts))
-    offsets = range(1, min(window, sequence.shape[0] - 1) + 1)
+    cut = int(starts[np.searchsorted(starts, sequence.shape[0] // 2)])  # a symbol's start
+    first, second = both(
+        lambda: _one_way(mapped[:cut], owner[:cut], k, window),
+        lambda: _one_way(mapped[cut:], owner[cut:], k, window),
+    )
+    return _mirrored(first + second)
+
+
+def _one_way(
+    mapped: npt.NDArray[np.int32], owner: npt.NDArray[np.int32], k: int, window: int
+) -> sparse.csr_matrix:
+    """The counts of the pairs (left before right) of the tokens ``mapped`` (row ids, -1
+    for a term that learns no vector), each token's symbol in ``owner``."""
+    offsets = range(1, min(window, mapped.shape[0] - 1) + 1)
     pairs = [
         (owner[:-i] == owner[i:])
         & (mapped[:-i] >= 0)
@@ -127,7 +143,7 @@ def cooccurrence(
         left, right = mapped[:-i][pair], mapped[i:][pair]
         np.add(left * np.int32(k), right, out=keys[at : at + left.shape[0]])
         at += left.shape[0]
-    return _mirrored(_counted(keys, k))
+    return _counted(keys, k)
 
 
 def _counted(keys: npt.NDArray[np.int32], k: int) -> sparse.csr_matrix:
