@@ -130,14 +130,18 @@ def _members_named(
 
 
 def inherited(
-    symbols: Sequence[Symbol], term_ids: Mapping[str, int], width: int
+    symbols: Sequence[Symbol],
+    term_ids: Mapping[str, int],
+    width: int,
+    doc: sparse.csr_matrix | None = None,
 ) -> tuple[sparse.csr_matrix, npt.NDArray[np.int64]]:
     """Borrowed doc words (:func:`doc_donors`) as head counts to add, and the heirs' positions.
 
     Words the vocabulary does not have are left out (a donor's own piece added its words).
+    ``doc``: the symbols' doc word counts, when at hand (:func:`_doc_terms`).
     """
     donors = doc_donors(symbols)
-    extra = _doc_counts(symbols, donors, term_ids, width, INHERITED_DOC)
+    extra = _doc_counts(symbols, donors, _DocTerms(symbols, term_ids, width, doc), INHERITED_DOC)
     return extra, np.asarray(sorted(donors), dtype=np.int64)
 
 
@@ -153,6 +157,7 @@ def call_docs(
     callees: npt.NDArray[np.integer],
     term_ids: Mapping[str, int],
     width: int,
+    doc: sparse.csr_matrix | None = None,
 ) -> sparse.csr_matrix:
     """The docstring words of each function's callees and callers, as head counts to add.
 
@@ -161,7 +166,8 @@ def call_docs(
     with; what calls it says what it is for, as the words of the pages that link to a
     page describe it in web search (anchor text). Each function, method or constructor
     gets the mean doc word counts of its documented callees times :data:`CALLEE_DOC`,
-    plus those of its documented callers times :data:`CALLER_DOC`.
+    plus those of its documented callers times :data:`CALLER_DOC`. ``doc``: as
+    :func:`inherited`'s.
     """
     from scipy import sparse
 
@@ -181,8 +187,9 @@ def call_docs(
     donors = np.unique(np.concatenate([d for _, d, _ in sides]))
     rows: list[int] = []
     cols: list[int] = []
+    doc_terms = _DocTerms(symbols, term_ids, width, doc)
     for d, at in enumerate(donors.tolist()):
-        ids = _doc_terms(symbols[at], term_ids, width)
+        ids = doc_terms(at)
         rows.extend([d] * len(ids))
         cols.extend(ids)
     words = sparse.csr_matrix(
@@ -205,12 +212,16 @@ RECEIVER_DOC = FIELD_WEIGHTS[Field.CONTEXT]
 
 
 def receiver_docs(
-    symbols: Sequence[Symbol], term_ids: Mapping[str, int], width: int
+    symbols: Sequence[Symbol],
+    term_ids: Mapping[str, int],
+    width: int,
+    doc: sparse.csr_matrix | None = None,
 ) -> sparse.csr_matrix:
     """The docstring words of the type each method declared outside its type's body is on
     (:func:`receiver_donors`), as head counts to add: what the context field gives a
-    method written inside its class."""
-    return _doc_counts(symbols, receiver_donors(symbols), term_ids, width, RECEIVER_DOC)
+    method written inside its class. ``doc``: as :func:`inherited`'s."""
+    doc_terms = _DocTerms(symbols, term_ids, width, doc)
+    return _doc_counts(symbols, receiver_donors(symbols), doc_terms, RECEIVER_DOC)
 
 
 def receiver_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
@@ -243,11 +254,7 @@ def receiver_donors(symbols: Sequence[Symbol]) -> dict[int, int]:
 
 
 def _doc_counts(
-    symbols: Sequence[Symbol],
-    donors: Mapping[int, int],
-    term_ids: Mapping[str, int],
-    width: int,
-    weight: float,
+    symbols: Sequence[Symbol], donors: Mapping[int, int], doc_terms: _DocTerms, weight: float
 ) -> sparse.csr_matrix:
     """Each heir's donor's docstring words (``donors``: heir -> donor) times ``weight``,
     as head counts (symbols x terms)."""
@@ -259,21 +266,47 @@ def _doc_counts(
     for heir, donor in donors.items():
         ids = memo.get(donor)
         if ids is None:
-            ids = memo[donor] = _doc_terms(symbols[donor], term_ids, width)
+            ids = memo[donor] = doc_terms(donor)
         rows.extend([heir] * len(ids))
         cols.extend(ids)
     extra = sparse.csr_matrix(
-        (np.full(len(rows), weight), (rows, cols)), shape=(len(symbols), width)
+        (np.full(len(rows), weight), (rows, cols)), shape=(len(symbols), doc_terms.width)
     )
     extra.sum_duplicates()
     return extra
 
 
-def _doc_terms(symbol: Symbol, term_ids: Mapping[str, int], width: int) -> list[int]:
-    """The column ids of ``symbol``'s docstring words, in order; words the vocabulary does
-    not have (or had not yet at ``width`` terms) are left out."""
-    found = map(term_ids.get, text_tokens(symbol.doc[:DOC_CHARS]))
-    return [t for t in found if t is not None and t < width]
+class _DocTerms:
+    """The column ids of a symbol's docstring words, each as often as it occurs; words
+    the vocabulary does not have (or had not yet at ``width`` terms) are left out.
+
+    Read from ``doc``, the symbols' doc word counts, when given (the documents'; ids in
+    column order), else from the docstring tokenized again (in text order). Either way
+    the same words as often: the counts made from them are sums of equal addends, the
+    same whatever their order.
+    """
+
+    __slots__ = ("doc", "symbols", "term_ids", "width")
+
+    def __init__(
+        self,
+        symbols: Sequence[Symbol],
+        term_ids: Mapping[str, int],
+        width: int,
+        doc: sparse.csr_matrix | None,
+    ) -> None:
+        self.symbols, self.term_ids, self.width, self.doc = symbols, term_ids, width, doc
+
+    def __call__(self, at: int) -> list[int]:
+        if self.doc is not None:
+            lo, hi = int(self.doc.indptr[at]), int(self.doc.indptr[at + 1])
+            ids = self.doc.indices[lo:hi]
+            kept = ids < self.width
+            counts = self.doc.data[lo:hi][kept].astype(np.int64)
+            repeated: list[int] = np.repeat(ids[kept], counts).tolist()
+            return repeated
+        found = map(self.term_ids.get, text_tokens(self.symbols[at].doc[:DOC_CHARS]))
+        return [t for t in found if t is not None and t < self.width]
 
 
 def with_inherited(documents: Documents, extra: sparse.csr_matrix) -> Documents:

@@ -315,16 +315,14 @@ class Corpus:
         only make the file larger."""
         from scipy import sparse
 
-        width = len(documents.vocabulary)
-        extra, _ = inherited(index.symbols, documents.term_ids, width)
+        width, terms, doc = len(documents.vocabulary), documents.term_ids, documents.doc
+        extra, _ = inherited(index.symbols, terms, width, doc)
         edges = index.edges
         calls = edges.kind == EdgeKind.CALLS
         extra = sparse.csr_matrix(
             extra
-            + receiver_docs(index.symbols, documents.term_ids, width)
-            + call_docs(
-                index.symbols, edges.src[calls], edges.dst[calls], documents.term_ids, width
-            )
+            + receiver_docs(index.symbols, terms, width, doc)
+            + call_docs(index.symbols, edges.src[calls], edges.dst[calls], terms, width, doc)
         )
         heirs = np.flatnonzero(np.diff(extra.indptr) > 0).astype(np.int64)
         return extra.astype(VALUES), heirs  # float32 as the joined matrices are stored

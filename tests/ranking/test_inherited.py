@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.documents import build_documents
 from symfuse.ranking.channels.inherited_docs import (
     INHERITED_DOC,
     RECEIVER_DOC,
     SAME_NAME_DONORS,
+    call_docs,
     doc_donors,
     inherited,
     receiver_docs,
@@ -111,3 +114,31 @@ def test_a_go_method_borrows_its_receiver_types_doc(tmp_path: Path) -> None:
     assert borrowed("Square.Perimeter") == borrowed("Square.Area")
     assert "satisfy" in borrowed("Circle.Scale")  # its own doc too: a context, as in a class
     assert borrowed("Shape") == {}  # a type, and top-level functions, borrow nothing
+
+
+def test_borrowed_words_read_from_the_doc_counts_are_those_tokenized_again(
+    tmp_path: Path,
+) -> None:
+    """A build reads a donor's words from its documents' doc counts (the same words, by
+    id): every borrowed matrix equals the one made by tokenizing the docstrings again."""
+    index = index_of_fixture(tmp_path, "go_interfaces")
+    symbols = list(index.symbols)
+    symbols += hierarchy()  # an override and a namesake: both donors of inherited()
+    documents = build_documents(symbols)
+    terms, width, doc = documents.term_ids, len(documents.vocabulary), documents.doc
+    assert doc is not None
+    callers, callees = np.arange(len(symbols) - 1), np.arange(1, len(symbols))
+    pairs = [
+        (inherited(symbols, terms, width)[0], inherited(symbols, terms, width, doc)[0]),
+        (receiver_docs(symbols, terms, width), receiver_docs(symbols, terms, width, doc)),
+        (
+            call_docs(symbols, callers, callees, terms, width),
+            call_docs(symbols, callers, callees, terms, width, doc),
+        ),
+    ]
+    for tokenized, counted in pairs:
+        assert tokenized.nnz > 0
+        assert (tokenized != counted).nnz == 0
+        assert np.array_equal(tokenized.indptr, counted.indptr)
+        assert np.array_equal(tokenized.indices, counted.indices)
+        assert np.array_equal(tokenized.data, counted.data)
