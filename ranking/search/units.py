@@ -181,7 +181,8 @@ def _joined(fused: Fused, files: Fused, which: npt.NDArray[np.int64], share: flo
     notes = fused.notes
     if notes is not None:
         why = "a file unit, none of whose definitions ranked: its file is the answer"
-        joined = ((Adjustment(Change.COHERENCE, why, share),),) * extra
+        own = files.notes or ((),) * len(files)  # the unit's own (a side-code demotion)
+        joined = tuple((*own[i], Adjustment(Change.COHERENCE, why, share)) for i in which.tolist())
         notes = (*notes, *joined)
     both = Fused(
         positions,

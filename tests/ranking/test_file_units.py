@@ -208,3 +208,31 @@ def test_a_long_page_starts_as_a_short_one_does(tmp_path: Path) -> None:
 
     assert seen(long) == seen(short)
     assert any(i.boost == "reranked" for i in short.items)
+
+
+def test_a_test_files_unit_ranks_after_the_code_as_its_tests_do(tmp_path: Path) -> None:
+    # a test file of top-level calls has no definition: its unit stands for it, and is
+    # demoted with the other test code unless the query asks for tests
+    sources = {
+        "shop/billing.py": 'def settle(card):\n    """Charge the card of a customer."""\n',
+        "test/billing.test.js": (
+            "describe('charge the card of a customer', () => {\n"
+            "  it('charges the card of the customer', () => charge(card, customer));\n"
+            "  it('refuses a card the customer lost', () => charge(lost, customer));\n"
+            "});\n"
+        ),
+    }
+    for rel, text in sources.items():
+        (tmp_path / "ws" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "ws" / rel).write_text(text)
+    built, _ = update_index(
+        IndexConfig(roots=(tmp_path / "ws",), index_dir=tmp_path / "index", progress=False)
+    )
+    asked = run(built, query="charge the card of the customer", fusion_debug=True)
+    assert [i.symbol.file for i in asked.items] == ["shop/billing.py", "test/billing.test.js"]
+    unit = asked.items[1]
+    assert unit.symbol.kind is Kind.FILE
+    assert any(a.change.value == "demotion" for a in unit.adjustments)
+    tests = run(built, query="tests that charge the card of the customer", fusion_debug=True)
+    (unit,) = [i for i in tests.items if i.symbol.kind is Kind.FILE]
+    assert not any(a.change.value == "demotion" for a in unit.adjustments)
