@@ -393,7 +393,7 @@ def _em(words: sparse.csr_matrix, kept: sparse.csr_matrix, width: int) -> sparse
     key = kept.indices[at].astype(np.int64) * width
     del at
     key += np.repeat(words.indices, repeat)
-    word_count = np.repeat(words.data.astype(np.float32), repeat)
+    word_count = words.data.astype(np.float32)  # per (pair, word) entry: each group's
     del entry_row, repeat
     pairs, inverse = distinct_inverse(key)
     del key
@@ -403,7 +403,7 @@ def _em(words: sparse.csr_matrix, kept: sparse.csr_matrix, width: int) -> sparse
     table = np.ones(pairs.shape[0])
     for _ in range(ITERATIONS):
         share = table[pair] * token_count
-        share *= word_count / np.bincount(group, weights=share)[group]
+        share *= (word_count / np.bincount(group, weights=share))[group]  # (every group held)
         expected = np.bincount(pair, weights=share, minlength=pairs.shape[0])
         del share
         table = expected / np.bincount(of_token, weights=expected, minlength=width + 1)[of_token]
