@@ -16,7 +16,9 @@ Should the process fail, the server builds in its own process, as before. A smal
 workspace (under :data:`SMALL_SOURCE` bytes of files to index) is parsed in that one
 process: parser processes would cost more CPU than they save (each file's results
 pickled back, each compiling the language's query), on cores the server's start needs;
-a larger one is parsed by processes forked from it (nothing imported again).
+a larger one is parsed by processes forked from it (nothing imported again), and the
+definitions it has parsed are written as they come, for the server to answer names from
+until the index is whole (:mod:`.early`).
 
 The process holds neither of the server's protocol streams (stdin and stdout: the client
 sees the server's end when the server ends) and is killed when the server's process ends
@@ -152,9 +154,14 @@ def _build_here(config: IndexConfig, parent: int) -> None:
     code = 1
     try:
         _detach(parent)
+        from symfuse.indexer.update.early import EarlyWriter
         from symfuse.indexer.update.workspace import refresh_index
 
-        refresh_index(dataclasses.replace(config, jobs=_jobs(config)))
+        large = _large(config)
+        jobs = config.jobs if config.jobs is not None else (None if large else 1)
+        # a large workspace's definitions parsed so far, for answers meanwhile (.early)
+        early = EarlyWriter(config.store.directory) if large else None
+        refresh_index(dataclasses.replace(config, jobs=jobs), early=early)
         code = 0
     except (SymfuseError, OSError) as exc:
         log.warning("the first index, built apart, failed: %s", exc)
@@ -164,18 +171,17 @@ def _build_here(config: IndexConfig, parent: int) -> None:
         os._exit(code)
 
 
-def _jobs(config: IndexConfig) -> int | None:
-    """The parser processes of a forked build: those asked for, else none (this process
-    parses) for a workspace under :data:`SMALL_SOURCE` bytes, else the default."""
-    if config.jobs is not None:
-        return config.jobs
+def _large(config: IndexConfig) -> bool:
+    """Whether the workspace has :data:`SMALL_SOURCE` bytes of files to index or more: its
+    files are parsed by processes forked from this one (else by this one alone), and what
+    is parsed is written as it comes, for the server to answer from meanwhile."""
     seen = 0
     for root in config.aliases.values():
         for candidate in discover_iter(Path(root), config.discovery(), Discovery()):
             seen += candidate.size
             if seen >= SMALL_SOURCE:
-                return None
-    return 1
+                return True
+    return False
 
 
 def _detach(parent: int) -> None:

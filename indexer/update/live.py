@@ -40,6 +40,7 @@ from symfuse.indexer.files import languages
 from symfuse.indexer.files.layouts import PythonLayout, python_layouts
 from symfuse.indexer.index import Index
 from symfuse.indexer.store.objects import collector_paused
+from symfuse.indexer.update import early as first_names
 from symfuse.indexer.update.apply import link_pending, patch
 from symfuse.indexer.update.buffer_trees import BufferTrees
 from symfuse.indexer.update.buffers import Linker, parse_buffer
@@ -81,6 +82,7 @@ class LiveIndex:
         self._check = threading.Event()  # clear: a stored index's check of the files waits
         self._check.set()
         self._forked: ForkedBuild | None = None  # the first build's process (built_apart)
+        self._early: first_names.EarlyReader | None = None  # what that process has parsed so far
         self._indexing = False
         # a full refresh made the loaded index current: its held check of the files is done
         self._checked = False
@@ -184,6 +186,14 @@ class LiveIndex:
         """The first index is being built by ``forked`` (:func:`.first_index.fork_build`,
         None: no process could be made): :meth:`start` waits for it, then loads it."""
         self._forked = forked
+        if forked is not None:
+            self._early = first_names.EarlyReader(self.config.store.directory, dict(self.aliases))
+
+    def early(self) -> Index | None:
+        """Before the first index is in place, the definitions a build apart of a large
+        workspace has parsed so far (:mod:`.early`); else None."""
+        early = self._early
+        return None if early is None or self._ready.is_set() else early.index()
 
     def start(self, progress: ProgressCallback | None = None) -> None:
         """Load or build the index in a background thread; returns at once."""
@@ -222,6 +232,9 @@ class LiveIndex:
                 log.info("the first index was built by a forked process (%d)", forked.pid)
             elif forked is not None and not self._stop.is_set():
                 log.warning("the first index is built in this process instead")
+            if forked is not None:
+                self._early = None  # the stored index, or this process's snapshots, now
+                first_names.clear(self.config.store.directory)
             with collector_paused():
                 stored = load_index(self.config)
                 # the load's objects, out of the collector's reach before it runs again:

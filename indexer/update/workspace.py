@@ -41,6 +41,7 @@ from symfuse.indexer.store.objects import Store, collector_paused
 # parsed: an update that finds nothing changed (a warm `symfuse search`) needs none.
 if TYPE_CHECKING:
     from symfuse.indexer.extract.parsing import ParseJob, ParseResult
+    from symfuse.indexer.update.early import EarlyWriter
 
 log = logging.getLogger(__name__)
 
@@ -75,13 +76,16 @@ def update_index(
     return result, report
 
 
-def refresh_index(config: IndexConfig) -> tuple[Index | None, UpdateReport]:
+def refresh_index(
+    config: IndexConfig, *, early: EarlyWriter | None = None
+) -> tuple[Index | None, UpdateReport]:
     """``update_index`` for callers that mostly want the report (``symfuse index``).
 
     When nothing changed it reads the manifest alone, never the whole index, and
-    the index is None; otherwise it is the index as built or patched.
+    the index is None; otherwise it is the index as built or patched. ``early``: a cold
+    build's parsed files go to it as they come (a server's forked first build, :mod:`.early`).
     """
-    return _locked_update(config, None, None, None, need_index=False)
+    return _locked_update(config, None, None, None, need_index=False, early=early)
 
 
 def _locked_update(
@@ -91,6 +95,7 @@ def _locked_update(
     on_progress: Progress | None,
     *,
     need_index: bool,
+    early: EarlyWriter | None = None,
 ) -> tuple[Index | None, UpdateReport]:
     started = time.perf_counter()
     store = config.store
@@ -102,7 +107,9 @@ def _locked_update(
     try:
         with store.lock(), collector_paused():
             try:
-                result, report = _update(config, store, index, only, on_progress, need_index)
+                result, report = _update(
+                    config, store, index, only, on_progress, need_index, early=early
+                )
             except IndexCorrupt as exc:
                 log.warning(
                     "stored index at %s is unusable (%s); rebuilding it", store.directory, exc
@@ -139,6 +146,7 @@ class _Update:
     reusable: bool  # the manifest's files are of these roots and this file set
     report: UpdateReport
     on_progress: Progress | None
+    early: EarlyWriter | None = None  # a cold build's parsed files, as they come
 
 
 def _update(
@@ -148,6 +156,8 @@ def _update(
     only: Sequence[str] | None,
     on_progress: Progress | None,
     need_index: bool = True,
+    *,
+    early: EarlyWriter | None = None,
 ) -> tuple[Index | None, UpdateReport]:
     report = UpdateReport()
     aliases = config.aliases
@@ -156,7 +166,7 @@ def _update(
     reusable = _reusable(manifest, options, aliases)
     if manifest is not None and not reusable and report.rebuilt_because is None:
         report.rebuilt_because = "index options or roots changed"
-    run = _Update(config, store, aliases, options, manifest, reusable, report, on_progress)
+    run = _Update(config, store, aliases, options, manifest, reusable, report, on_progress, early)
     previous = index if (index is not None and index.roots == aliases) else None
     if previous is not None and not same_file_set(previous.options, options):
         previous = None
@@ -202,7 +212,7 @@ def _build(run: _Update) -> Index:
         yield first
         import numpy  # noqa: F401
 
-        yield from results
+        yield from results if run.early is None else run.early.passing(first, results)
         run.store.write_records_early(index)  # every entry is in: patch() links next
 
     patch(index, parsed(), [], run.report)
@@ -211,11 +221,15 @@ def _build(run: _Update) -> Index:
 
 def _discovered_jobs(run: _Update) -> Iterator[ParseJob]:
     """Jobs as discovery finds files; a root's ``.h`` files last, once the walk has seen
-    the sources their language is decided from (:class:`HeaderHints`)."""
+    the sources their language is decided from (:class:`HeaderHints`); with answers
+    given meanwhile (``run.early``), documents, tests and examples after every root's code."""
     from symfuse.indexer.extract.parsing import job_for
+    from symfuse.indexer.update.early import later
 
     aliases = run.aliases
     layouts = python_layouts(aliases)
+    deferred: list[ParseJob] = []
+    wait = later if run.early is not None else None
     for alias, real in aliases.items():
         found = Discovery()
         seen: list[str] = []
@@ -224,13 +238,18 @@ def _discovered_jobs(run: _Update) -> Iterator[ParseJob]:
             seen.append(c.path)
             if is_ambiguous(c.path):
                 headers.append(c)
+                continue
+            job = job_for(alias, c, aliases, layouts)
+            if wait is not None and wait(job):
+                deferred.append(job)
             else:
-                yield job_for(alias, c, aliases, layouts)
+                yield job
         if headers:
             hints = HeaderHints.of_root(real, seen)
             for c in headers:
                 yield job_for(alias, c, aliases, layouts, hints)
         run.report.skipped.extend(_skips(found, alias, aliases))
+    yield from deferred
 
 
 def _skips(found: Discovery, alias: str, aliases: dict[str, str]) -> list[Skipped]:

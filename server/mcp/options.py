@@ -17,6 +17,9 @@ class MCPOptions:
     """How the server behaves; the CLI fills it from its options."""
 
     ready_timeout: float = 20.0  # seconds a tool waits for the first index
+    # seconds a search waits for the first index before names answer it from the files
+    # parsed so far, marked partial (Backend.partial)
+    partial_after: float = 1.0
     watch: bool = True  # watch the roots and re-index changed files
     debounce_ms: int = 50
     default_max_tokens: int = DEFAULT_MAX_TOKENS

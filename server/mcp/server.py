@@ -43,6 +43,8 @@ from symfuse.server.mcp.toolset import choose
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
+    from symfuse.ranking.api import SearchRequest, SearchResponse
+
 log = logging.getLogger(__name__)
 
 __all__ = ["Backend", "MCPOptions", "as_result", "build_mcp_server"]  # MCPOptions: .options
@@ -239,6 +241,25 @@ class Backend:
         status = self.service.live.status()
         if status.error and not status.files:
             raise ToolError(f"{status.error}; fix the cause and call reindex")
+
+    def partial(self, request: SearchRequest) -> tuple[SearchResponse, int] | None:
+        """A name's answer from the files the first index's build has parsed so far
+        (:mod:`symfuse.indexer.update.early`), and how many, once the search has waited
+        ``partial_after`` seconds for the index: only when one definition of that name is
+        among them and names leave no choice of it (the product's code is parsed first);
+        None otherwise, and the search waits for the whole index."""
+        live = self.service.live
+        if live.ready or self.service.wait_ready(self.options.partial_after):
+            return None
+        index = live.early()
+        if index is None:
+            return None
+        from symfuse.ranking.api import is_identifier_shaped, names_answer
+
+        if not is_identifier_shaped(request.query):
+            return None  # words are answered from every name, a call question from links
+        answer = names_answer(index, request, sole=True)
+        return None if answer is None else (answer, len(index.files))
 
     @contextmanager
     def reading(self) -> Iterator[Index]:

@@ -27,6 +27,11 @@ or "what does X call" is answered from the call graph.
 Examples: {"query": "compute total"} ; {"query": "Gateway", "kind": "class"} ;
 {"query": "who calls checkout"}"""
 
+PARTIAL = (
+    "partial: the first index is still being built; answered by names from the {files} "
+    "files indexed so far: ask again for the whole answer"
+)
+
 SURFACE = Surface(
     shown=("query", "kind", "file_pattern", "limit", "offset"),
     notes={
@@ -47,6 +52,10 @@ def register(server: Toolbox, backend: Backend) -> None:
             request = request.model_copy(update={"semantic": SemanticMode.OFF})
         with tool_errors(not_found="drill_from"):
             histories = backend.histories() if request.include_removed else None
+            partial = backend.partial(request) if histories is None else None
+            if partial is not None:  # the first index is still being built
+                hint = PARTIAL.format(files=partial[1])
+                return _ranked(backend, partial[0], request, rendering, stale=True, hint=hint)
             backend.wait_ready()
             answer, stale = backend.service.search(request, histories=histories)
         if isinstance(answer, CallGraphAnswer):
@@ -82,8 +91,11 @@ def _ranked(
     request: SearchRequest,
     rendering: Rendering,
     stale: bool,
+    hint: str | None = None,
 ) -> ToolAnswer:
     data = response.to_dict()
+    if hint is not None:
+        data["hint"] = hint
     for key in ("offset", "limit", "semantic", "query"):
         data.pop(key, None)
     if not request.fusion_debug:

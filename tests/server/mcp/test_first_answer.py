@@ -5,8 +5,12 @@ and usages build their own tables on first use: the largest, resident)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import anyio
 
+from symfuse.indexer.update.early import EARLY, HOLD
+from symfuse.indexer.update.first_index import SMALL_SOURCE
 from symfuse.server.common.service import IndexService
 from tests.support.lazy import lazy_tables
 from tests.support.mcp import Workspace, call, hits, mcp_session, mcp_stdio_session, server_log
@@ -65,3 +69,45 @@ async def test_a_fresh_start_answers_a_name_with_its_definition_then_in_full(
         assert "names_only" not in again
         assert hits(again)[0]["symbol_id"] == checkout
     assert "the first index was built by a forked process" in server_log(workspace)
+
+
+async def test_a_fresh_start_answers_from_the_files_parsed_while_the_build_goes_on(
+    workspace: Workspace, tmp_path: Path
+) -> None:
+    """While the forked build of a large workspace's first index is still going (held once it has
+    parsed every file: :data:`symfuse.indexer.update.early.HOLD`), a search that has
+    waited ``partial_after`` is answered by names over the definitions parsed so far,
+    marked stale, with a hint that it is partial; a question names cannot answer waits
+    for the whole index, and from then on the answers are whole."""
+    padded(workspace.root, SMALL_SOURCE)  # a large workspace: a small one is built whole first
+    hold = tmp_path / "hold"
+    hold.touch()
+    early = workspace.index_dir / EARLY
+    checkout = "shop/service.py::checkout#function"
+    async with mcp_stdio_session(workspace, env={HOLD: str(hold)}) as session:
+        with anyio.fail_after(SAFETY):
+            while not any(early.glob("*.early")):  # the build has written what it parsed
+                await anyio.sleep(0.01)
+        first = await call(session, "search", query="checkout")
+        assert first["stale"] is True
+        assert first["hint"].startswith("partial: the first index is still being built")
+        assert hits(first)[0]["symbol_id"] == checkout
+        hold.unlink()  # the build goes on
+        callers = await call(session, "search", query="who calls checkout")
+        assert "hint" not in callers
+        whole = await call(session, "search", query="checkout")
+        assert "hint" not in whole
+        assert whole["stale"] is False
+        assert hits(whole)[0]["symbol_id"] == checkout
+    assert not early.exists()
+
+
+def padded(root: Path, size: int) -> None:
+    """Python modules of comments and one function each under ``root/pad``, ``size`` bytes
+    in all: a workspace that large, whose files parse at once."""
+    folder = root / "pad"
+    folder.mkdir()
+    line = "# " + "padding " * 12 + "\n"
+    body = line * (25_000 // len(line))
+    for i in range(size // len(body) + 1):
+        (folder / f"pad_{i}.py").write_text(f"{body}\ndef padded_{i}():\n    return {i}\n")
