@@ -4,8 +4,8 @@
     python tests/bench/cold_build_bench.py --source . phases           # where the build goes
     python tests/bench/cold_build_bench.py --source /tmp/before --source . answers
 
-The tree (``--tree``, SQLAlchemy by default, fetched by ``corpus.py``) is indexed once per
-code into ``/tmp/symfuse-cold-build/<code>/index`` (reused), then:
+The tree (``--tree``, SQLAlchemy by default, fetched by ``corpus.py``) is indexed by each
+code into ``/tmp/symfuse-cold-build/<code>/index`` once a run (not timed), then:
 
 - ``time`` (the default): each round, for each code in turn (A B A B ...), the index
   directory is copied afresh and ``symfuse search Session`` runs on the copy under GNU
@@ -293,8 +293,9 @@ def main() -> int:
     sources = args.source or [HERE.parents[1]]
     codes = [f"code{i}" for i in range(len(sources))]
     envs = [overlay(s, c) for s, c in zip(sources, codes, strict=True)]
-    for code in codes:
+    for code in codes:  # each code indexes the tree anew, once a run (its own index format)
         (WORK / code / "ranking.npz").unlink(missing_ok=True)
+        shutil.rmtree(WORK / code / "index", ignore_errors=True)
     runs: list[list[dict[str, Any]]] = [[] for _ in sources]
     for _ in range(args.repeat if args.mode == "time" else 1):
         for i, (code, env) in enumerate(zip(codes, envs, strict=True)):
