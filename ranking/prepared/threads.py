@@ -10,8 +10,8 @@ whatever their timing: each writes only what is its own.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 _A = TypeVar("_A")
@@ -20,22 +20,8 @@ _B = TypeVar("_B")
 
 def both(first: Callable[[], _A], second: Callable[[], _B]) -> tuple[_A, _B]:
     """``(first(), second())``, ``first`` on a new thread meanwhile; an exception of
-    either is raised here, once both have finished."""
-    found: list[_A] = []
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            found.append(first())
-        except BaseException as exc:  # handed to the caller below
-            failed.append(exc)
-
-    thread = threading.Thread(target=run, name="symfuse-build-half", daemon=True)
-    thread.start()
-    try:
+    either is raised here, once both have finished (the pool's exit joins its thread)."""
+    with ThreadPoolExecutor(1, thread_name_prefix="symfuse-build-half") as pool:
+        found = pool.submit(first)
         other = second()
-    finally:
-        thread.join()
-    if failed:
-        raise failed[0]
-    return found[0], other
+        return found.result(), other
