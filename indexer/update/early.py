@@ -91,8 +91,10 @@ class EarlyWriter:
             return
         name = f"{self.written:06d}{_SUFFIX}"
         part = self.folder / f".{name}.tmp"
+        # whole, or not there; not fsync'ed as atomic_write does: scratch that the index,
+        # once whole, replaces (a crash leaves the folder, which the next build clears)
         part.write_bytes(msgpack.packb(self.rows, use_bin_type=True))
-        part.replace(self.folder / name)  # whole, or not there
+        part.replace(self.folder / name)
         self.written += 1
         self.rows = []
 
