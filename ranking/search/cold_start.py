@@ -34,6 +34,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.names.name_words import word_ranked
 from symfuse.ranking.channels.names.names_only import QuickHit, quick_ranked
+from symfuse.ranking.fusion.roles import Role, asks_for_side_code, role_of
 from symfuse.ranking.graph.call_questions import CallGraphAnswer
 from symfuse.ranking.query.parse import ParsedQuery, parse
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
@@ -112,6 +113,8 @@ def names_answer(
         if chosen is None:
             return None
         hits = chosen
+    elif parsed.shape is Shape.IDENTIFIER and not asks_for_side_code(request.query):
+        hits = product_first(hits)
     hits = hits[:asked]
     top = hits[0].score if hits else 0.0
     tiered = mode is SearchMode.TIERED
@@ -142,6 +145,19 @@ def no_choice(hits: list[QuickHit], asked: int) -> list[QuickHit] | None:
     if not code or not all(_within(other.symbol, code[0].symbol) for other in code[1:]):
         return None
     return [code[0], *(hit for hit in hits if hit is not code[0])]
+
+
+def product_first(hits: list[QuickHit]) -> list[QuickHit]:
+    """``hits`` with the exact matches in product code before those in tests, examples and
+    benchmarks, as the fused ranking demotes side code (tokio's ``Runtime``: the
+    runtime's struct, not a test's; otherwise in their order)."""
+    exact = [hit for hit in hits if hit.tier is MatchTier.EXACT]
+    side = [hit for hit in exact if role_of(hit.symbol.file) is not Role.PRODUCT]
+    if not side or len(side) == len(exact):
+        return hits
+    product = [hit for hit in exact if role_of(hit.symbol.file) is Role.PRODUCT]
+    rest = [hit for hit in hits if hit.tier is not MatchTier.EXACT]
+    return [*product, *side, *rest] if hits[0].tier is MatchTier.EXACT else hits
 
 
 def _aside(symbol: Symbol) -> bool:

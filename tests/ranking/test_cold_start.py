@@ -176,6 +176,37 @@ def test_a_name_whose_other_matches_are_headings_is_answered_with_its_code_first
     assert {i.symbol.kind.value for i in early.items[1:3]} == {"heading"}
 
 
+def test_a_large_index_answers_a_name_with_its_product_definition_before_a_tests(
+    tmp_path: Path,
+) -> None:
+    """Names alone on a large index's cold start put the exact match in product code
+    before one in a test, as the fused ranking does (tokio's ``Runtime``), unless the
+    query asks for tests."""
+    root = write_tree(
+        tmp_path / "ws",
+        {
+            # the test's copy is the more central one: names alone ranked it first
+            "src/runtime/tests/task.py": "class Runtime:\n    pass\n\n\n"
+            + "".join(f"def t{i}():\n    return Runtime()\n\n\n" for i in range(6)),
+            "src/runtime/runtime.py": "class Runtime:\n    def spawn(self):\n        return 1\n",
+        },
+    )
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    large = update_index(config)[0]
+    assert quick_search(large, "Runtime", limit=1)[0].symbol.file == "src/runtime/tests/task.py"
+    asked = request(query="Runtime")
+    early = names_answer(large, asked)
+    assert early is not None
+    fused = operations.search(large, asked, prepared=prepare(large))
+    assert isinstance(fused, SearchResponse)
+    product = "src/runtime/runtime.py::Runtime#class"
+    assert early.items[0].symbol.symbol_id == product
+    assert fused.items[0].symbol.symbol_id == product
+    assert early.items[1].symbol.file == "src/runtime/tests/task.py"
+    tests = names_answer(large, request(query="Runtime test"))  # words: not reordered
+    assert tests is not None
+
+
 def test_pages_filters_tiers_and_code_are_honoured(index: Index) -> None:
     every = names_answer(index, request(query="order", limit=6))
     page = names_answer(index, request(query="order", limit=3, offset=2))
