@@ -11,7 +11,9 @@ So a server (MCP or LSP) that has no structures yet for a large index answers an
 identifier query with nothing but the filters the quick ranking has (kind,
 language, file globs) from names at once, marked ``names_only``, and builds the
 structures meanwhile (the index service both servers share). A smaller index has its
-structures within a second or so: an identifier is answered from names before them only
+structures within a second or so: an identifier is answered from names before them when
+the index holds :data:`NAMESAKES_FIRST` symbols or more, with its namesakes in the order
+the fused ranking most often gives them (:func:`product_first`), and on a tiny index only
 when names leave no choice of the first item (:func:`no_choice`: one definition carries
 the name), where the fused ranking puts the same definition first. A sentence or a few
 keywords is answered the same way from the words of names and paths
@@ -49,6 +51,11 @@ _HONOURED |= {"detail_level", "snippet_lines"}
 _MODES = (SearchMode.AUTO, SearchMode.SINGLE, SearchMode.TIERED)
 _SEMANTIC = (SemanticMode.AUTO, SemanticMode.OFF)
 _WORDS = (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED)  # answered from names' words
+# Symbols from which a cold start answers a name that has namesakes from names alone too, in
+# the fused ranking's likeliest order (:func:`product_first`), rather than wait for the
+# structures: they take a few hundred milliseconds more per thousand symbols, and the
+# first item agrees with the fused one for most names (tests/bench/README.md, small_bench).
+NAMESAKES_FIRST = 1_000
 
 
 def _defaults() -> dict[str, Any]:
@@ -76,17 +83,20 @@ def early_answer(
 ) -> SearchResponse | CallGraphAnswer | None:
     """A cold start's answer to ``request`` without the ranking structures: a call
     question's from the graph, on a ``large`` index a name's or a sentence's from names
-    (:func:`names_answer`), on a smaller one a name's that names leave no choice of
-    (:func:`no_choice`); None when the query must wait for the structures."""
+    (:func:`names_answer`), on one of :data:`NAMESAKES_FIRST` symbols or more a name's, on a
+    smaller one a name's that names leave no choice of (:func:`no_choice`); None when the
+    query must wait for the structures."""
     from symfuse.ranking.query.operations import call_answer
 
     if parsed.call is not None:
         return call_answer(index, request, parsed.call)
     if large:
         return names_answer(index, request, parsed)
-    if parsed.shape is not Shape.IDENTIFIER or request.offset:
+    if parsed.shape is not Shape.IDENTIFIER:
         return None
-    return names_answer(index, request, parsed, sole=True)
+    if len(index.symbols) >= NAMESAKES_FIRST:
+        return names_answer(index, request, parsed)
+    return None if request.offset else names_answer(index, request, parsed, sole=True)
 
 
 def names_answer(
@@ -148,16 +158,26 @@ def no_choice(hits: list[QuickHit], asked: int) -> list[QuickHit] | None:
 
 
 def product_first(hits: list[QuickHit]) -> list[QuickHit]:
-    """``hits`` with the exact matches in product code before those in tests, examples and
-    benchmarks, as the fused ranking demotes side code (tokio's ``Runtime``: the
-    runtime's struct, not a test's; otherwise in their order)."""
-    exact = [hit for hit in hits if hit.tier is MatchTier.EXACT]
-    side = [hit for hit in exact if role_of(hit.symbol.file) is not Role.PRODUCT]
-    if not side or len(side) == len(exact):
+    """``hits`` with their exact matches in the order the fused ranking most often gives
+    namesakes: those in product code before those in tests, examples and benchmarks (tokio's
+    ``Runtime``: the runtime's struct, not a test's), then, within each, types before the
+    rest and functions before methods (urfave/cli's type ``FloatArgs`` before a method of
+    the name, logrus's package function ``AddHook`` before ``Logger.AddHook``); otherwise
+    in their order (tests/bench/README.md, "names alone, the fused ranking's order")."""
+    if not hits or hits[0].tier is not MatchTier.EXACT:
         return hits
-    product = [hit for hit in exact if role_of(hit.symbol.file) is Role.PRODUCT]
+    exact = [hit for hit in hits if hit.tier is MatchTier.EXACT]
     rest = [hit for hit in hits if hit.tier is not MatchTier.EXACT]
-    return [*product, *side, *rest] if hits[0].tier is MatchTier.EXACT else hits
+    return [*sorted(exact, key=_likely_place), *rest]
+
+
+def _likely_place(hit: QuickHit) -> tuple[bool, int]:
+    """Where the fused ranking most often puts an exact match among its namesakes (a stable
+    sort keeps the quick ranking's order within a place)."""
+    symbol = hit.symbol
+    side = role_of(symbol.file) is not Role.PRODUCT
+    kind = symbol.kind
+    return side, 0 if kind in Kind.TYPES else 1 if kind is Kind.FUNCTION else 2
 
 
 def _aside(symbol: Symbol) -> bool:

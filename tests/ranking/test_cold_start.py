@@ -23,7 +23,12 @@ from symfuse.ranking.api import (
 from symfuse.ranking.channels.names.names_only import quick_search
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.parse import parse
-from symfuse.ranking.search.cold_start import answerable, early_answer, names_answer
+from symfuse.ranking.search.cold_start import (
+    NAMESAKES_FIRST,
+    answerable,
+    early_answer,
+    names_answer,
+)
 from tests.support.cli import write_tree
 from tests.support.paths import FIXTURES
 
@@ -235,3 +240,44 @@ def test_the_fused_search_finds_the_same_first_name(index: Index) -> None:
         assert early is not None
         assert early.items[0].symbol.name == fused.items[0].symbol.name
         assert not fused.names_only
+
+
+def test_an_index_of_some_size_answers_a_name_with_namesakes_in_the_fused_order(
+    tmp_path: Path,
+) -> None:
+    """From :data:`NAMESAKES_FIRST` symbols a cold start answers a name that has namesakes
+    from names too, the way the fused ranking most often orders them: a type before a
+    method of its name, a function before a method (logrus's ``AddHook``)."""
+    padding = "".join(f"def pad{i}():\n    return {i}\n\n\n" for i in range(NAMESAKES_FIRST))
+    root = write_tree(
+        tmp_path / "ws",
+        {
+            "app/padding.py": padding,
+            # the methods are the more central: names alone ranked them first
+            "app/logger.py": "class Logger:\n    def add_hook(self, hook):\n        pass\n\n"
+            "    def FloatArgs(self):\n        return 1.0\n\n\n"
+            + "".join(
+                f"def use{i}(log):\n    log.add_hook(log.FloatArgs())\n\n\n" for i in range(4)
+            ),
+            "app/exported.py": "def add_hook(hook):\n    Logger().add_hook(hook)\n",
+            "app/args.py": "class FloatArgs:\n    pass\n",
+        },
+    )
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    index = update_index(config)[0]
+    assert len(index.symbols) >= NAMESAKES_FIRST
+    prepared = prepare(index)
+    for query, first in (
+        ("add_hook", "app/exported.py::add_hook#function"),
+        ("FloatArgs", "app/args.py::FloatArgs#class"),
+    ):
+        assert quick_search(index, query, limit=1)[0].symbol.symbol_id != first
+        asked = request(query=query)
+        early = early_answer(index, asked, parse(asked), large=False)
+        assert isinstance(early, SearchResponse)
+        assert early.names_only
+        assert early.items[0].symbol.symbol_id == first
+        assert {i.symbol.name for i in early.items[:2]} == {query}
+        fused = operations.search(index, asked, prepared=prepared)
+        assert isinstance(fused, SearchResponse)
+        assert fused.items[0].symbol.symbol_id == first
