@@ -5,6 +5,7 @@
     python tests/bench/large_bench.py --queries 200 --repeat 5
     python tests/bench/large_bench.py --tree tests/bench/.corpus/small/pallets+click-2c8cd3ac958a
     python tests/bench/large_bench.py --source /tmp/before     # another checkout's code
+    python tests/bench/large_bench.py --floor --repeat 3      # the cold index against ctags and its floors
 
 Trees (registry sdists, fetched once by ``corpus.py`` into ``tests/bench/.corpus``):
 
@@ -41,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import compileall
+import functools
 import json
 import os
 import shutil
@@ -106,7 +108,11 @@ def timed(cmd: list[str]) -> dict[str, float]:
     return {"wall_s": wall, "cpu_s": float(user) + float(system), "peak_mb": int(peak_kb) / 1024}
 
 
-def _parse_only(batch: list[tuple[str, str]]) -> int:
+def _parse_only(batch: list[tuple[str, str]], match: bool = False) -> int:
+    """Parse each file and drop it; with ``match``, also run the language's query of
+    definitions and references over the tree and drop its matches."""
+    from tree_sitter import QueryCursor
+
     from symfuse.indexer.files import languages
 
     parsers: dict[str, Any] = {}
@@ -116,14 +122,18 @@ def _parse_only(batch: list[tuple[str, str]]) -> int:
             from tree_sitter import Parser
 
             parsers[language] = Parser(languages.grammar(language))
-        parsers[language].parse(Path(path).read_bytes())
+        tree = parsers[language].parse(Path(path).read_bytes())
+        if match:
+            for _ in QueryCursor(languages.query(language)).matches(tree.root_node):
+                pass
         count += 1
     return count
 
 
-def parse_only(tree: Path, jobs: int) -> dict[str, float]:
+def parse_only(tree: Path, jobs: int, match: bool = False) -> dict[str, float]:
     """Every file the index reads, parsed with tree-sitter and dropped, in ``jobs``
-    processes: the floor of a tree-sitter index on these cores."""
+    processes: the floor of a tree-sitter index on these cores. With ``match``, each
+    tree's query matches made and dropped too: the floor of an index that reads them."""
     config = IndexConfig(roots=(tree,), progress=False)
     found = discover(tree, config.discovery()).candidates
     files = [(f.abs_path, f.language) for f in found]
@@ -131,12 +141,31 @@ def parse_only(tree: Path, jobs: int) -> dict[str, float]:
     started = time.perf_counter()
     cpu = time.process_time()
     with ProcessPoolExecutor(jobs) as pool:
-        parsed = sum(pool.map(_parse_only, batches))
+        parsed = sum(pool.map(functools.partial(_parse_only, match=match), batches))
     return {
         "wall_s": time.perf_counter() - started,
         "files": parsed,
         "cpu_parent_s": time.process_time() - cpu,
     }
+
+
+def floor(tree: Path, repeat: int) -> None:
+    """The cold index against its references alone, ``repeat`` times alternating:
+    ``ctags -R``, parse-only, parse and query matches (``--floor``)."""
+    jobs = os.cpu_count() or 1
+    rows: dict[str, list[float]] = {"ctags": [], "parse": [], "parse+query": [], "index": []}
+    with tempfile.TemporaryDirectory(prefix="symfuse-floor-") as tmp:
+        for attempt in range(repeat):
+            rows["ctags"].append(timed(["ctags", "-R", "-f", f"{tmp}/tags", str(tree)])["wall_s"])
+            rows["parse"].append(parse_only(tree, jobs)["wall_s"])
+            rows["parse+query"].append(parse_only(tree, jobs, match=True)["wall_s"])
+            where = [str(tree), "--index-dir", f"{tmp}/index-{attempt}", "--no-progress"]
+            rows["index"].append(timed([str(SYMFUSE), "index", *where])["wall_s"])
+    ctags = statistics.median(rows["ctags"])
+    print(f"{tree.name}: wall s, min / median of {repeat} ({jobs} processes)")
+    for name, walls in rows.items():
+        mid = statistics.median(walls)
+        print(f"  {name:<12} {min(walls):6.2f} / {mid:6.2f}  {mid / ctags:5.1f}x ctags")
 
 
 async def serving(tree: Path, index_dir: Path, queries: int) -> dict[str, float]:
@@ -375,12 +404,19 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=100, help="searches per latency run")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each cold and warm start")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument(
+        "--floor", action="store_true", help="the cold index against ctags and its floors only"
+    )
     args = parser.parse_args()  # fmt: skip
     if args.source is not None:
         _run_on(args.source)
     print(f"code: {Path(_cli.__file__).resolve().parent.parent.parent}")
     if shutil.which("ctags") is None:
         corpus_mod.ensure_apt(["universal-ctags"])
+    if args.floor:
+        for tree in args.tree or [tree_of(SQLALCHEMY, "sqlalchemy")]:
+            floor(tree.resolve(), args.repeat)
+        return
     figures = []
     trees = [(tree, ()) for tree in args.tree] or [
         (None, SQLALCHEMY if name == "sqlalchemy" else LARGE) for name in args.trees.split(",")
