@@ -5,7 +5,7 @@
     python tests/bench/large_bench.py --queries 200 --repeat 5
     python tests/bench/large_bench.py --tree tests/bench/.corpus/small/pallets+click-2c8cd3ac958a
     python tests/bench/large_bench.py --source /tmp/before     # another checkout's code
-    python tests/bench/large_bench.py --floor --repeat 3      # the cold index against ctags and its floors
+    python tests/bench/large_bench.py --floor --repeat 3       # the cold index and its floors
 
 Trees (registry sdists, fetched once by ``corpus.py`` into ``tests/bench/.corpus``):
 
