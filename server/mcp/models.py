@@ -104,7 +104,7 @@ class SearchResult(Answer):
     names_only: bool | None = Field(
         default=None,
         description="true on a cold start, while the ranking structures are first built: "
-        "a name query ranked by names alone (prose queries wait for the structures)",
+        "ranked by names alone; the same query asked again later gets the full ranking",
     )
 
 
