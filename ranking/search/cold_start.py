@@ -13,7 +13,7 @@ language, file globs) from names at once, marked ``names_only``, and builds the
 structures meanwhile (the index service both servers share). A smaller index has its
 structures within a second or so: an identifier is answered from names before them when
 the index holds :data:`NAMESAKES_FIRST` symbols or more, with its namesakes in the order
-the fused ranking most often gives them (:func:`product_first`), and on a tiny index only
+the fused ranking most often gives them (:func:`likely_first`), and on a tiny index only
 when names leave no choice of the first item (:func:`no_choice`: one definition carries
 the name), where the fused ranking puts the same definition first. A sentence or a few
 keywords is answered the same way from the words of names and paths
@@ -52,9 +52,9 @@ _MODES = (SearchMode.AUTO, SearchMode.SINGLE, SearchMode.TIERED)
 _SEMANTIC = (SemanticMode.AUTO, SemanticMode.OFF)
 _WORDS = (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED)  # answered from names' words
 # Symbols from which a cold start answers a name that has namesakes from names alone too, in
-# the fused ranking's likeliest order (:func:`product_first`), rather than wait for the
-# structures: they take a few hundred milliseconds more per thousand symbols, and the
-# first item agrees with the fused one for most names (tests/bench/README.md, small_bench).
+# the fused ranking's likeliest order (:func:`likely_first`), rather than wait for the
+# structures, whose build grows with the index; the first item is the fused ranking's for
+# most names (tests/bench/README.md, "Session 29: names with namesakes answered first").
 NAMESAKES_FIRST = 1_000
 
 
@@ -124,7 +124,7 @@ def names_answer(
             return None
         hits = chosen
     elif parsed.shape is Shape.IDENTIFIER and not asks_for_side_code(request.query):
-        hits = product_first(hits)
+        hits = likely_first(hits)
     hits = hits[:asked]
     top = hits[0].score if hits else 0.0
     tiered = mode is SearchMode.TIERED
@@ -157,13 +157,14 @@ def no_choice(hits: list[QuickHit], asked: int) -> list[QuickHit] | None:
     return [code[0], *(hit for hit in hits if hit is not code[0])]
 
 
-def product_first(hits: list[QuickHit]) -> list[QuickHit]:
+def likely_first(hits: list[QuickHit]) -> list[QuickHit]:
     """``hits`` with their exact matches in the order the fused ranking most often gives
     namesakes: those in product code before those in tests, examples and benchmarks (tokio's
     ``Runtime``: the runtime's struct, not a test's), then, within each, types before the
     rest and functions before methods (urfave/cli's type ``FloatArgs`` before a method of
     the name, logrus's package function ``AddHook`` before ``Logger.AddHook``); otherwise
-    in their order (tests/bench/README.md, "names alone, the fused ranking's order")."""
+    in their order (tests/bench/README.md, "Session 29: names with namesakes answered
+    first")."""
     if not hits or hits[0].tier is not MatchTier.EXACT:
         return hits
     exact = [hit for hit in hits if hit.tier is MatchTier.EXACT]
