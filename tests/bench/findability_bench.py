@@ -72,6 +72,7 @@ import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -538,8 +539,10 @@ def groups(runs: Sequence[RepoRun], half: str) -> list[Group]:
 def figures(members: list[tuple[RepoRun, Query]], systems: Sequence[str]) -> dict[str, Any]:
     entry: dict[str, Any] = {"n": len(members)}
     for system in systems:
-        mean = _mean([run.scores[system][q.id] for run, q in members])
+        scores = [run.scores[system][q.id] for run, q in members]
+        mean = _mean(scores)
         entry[system] = {m: round(getattr(mean, m), 4) for m in METRICS}
+        entry[system]["ndcg10_se"] = round(_standard_error([s.ndcg10 for s in scores]), 4)
     if "symfuse" in systems and "semble" in systems:
         entry["symfuse-semble"] = {
             m: round(entry["symfuse"][m] - entry["semble"][m], 4) for m in METRICS
@@ -547,10 +550,18 @@ def figures(members: list[tuple[RepoRun, Query]], systems: Sequence[str]) -> dic
     return entry
 
 
+def _standard_error(values: Sequence[float]) -> float:
+    """The standard error of the mean of ``values``: how far a group's figure may move
+    with another sample of queries of the same kind (a language's dozen queries: ~0.1)."""
+    if len(values) < 2:
+        return 0.0
+    return statistics.stdev(values) / math.sqrt(len(values))
+
+
 def _header(systems: Sequence[str], first: str) -> list[str]:
     cells = [first, "n"]
     for system in systems:
-        cells += [f"{system} NDCG@10", "R@10", "MRR@10"]
+        cells += [f"{system} NDCG@10", "± SE", "R@10", "MRR@10"]
     delta = "symfuse" in systems and "semble" in systems
     if delta:
         cells += ["Δ NDCG (symfuse - semble)", "Δ R", "Δ MRR"]
@@ -561,7 +572,9 @@ def _header(systems: Sequence[str], first: str) -> list[str]:
 def _row(name: str, entry: dict[str, Any], systems: Sequence[str]) -> str:
     cells = [name, str(entry["n"])]
     for system in systems:
-        cells += [f"{entry[system][m]:.3f}" for m in METRICS]
+        shown = entry[system]
+        cells += [f"{shown['ndcg10']:.3f}", f"{shown['ndcg10_se']:.3f}"]
+        cells += [f"{shown[m]:.3f}" for m in METRICS[1:]]
     if "symfuse-semble" in entry:
         cells += [f"{entry['symfuse-semble'][m]:+.3f}" for m in METRICS]
     return "| " + " | ".join(cells) + " |"
