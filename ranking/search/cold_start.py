@@ -51,6 +51,7 @@ _HONOURED |= {"detail_level", "snippet_lines"}
 _MODES = (SearchMode.AUTO, SearchMode.SINGLE, SearchMode.TIERED)
 _SEMANTIC = (SemanticMode.AUTO, SemanticMode.OFF)
 _WORDS = (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED)  # answered from names' words
+_DECLARING = frozenset({Kind.INTERFACE, Kind.TRAIT})  # their members declare, others implement
 # Symbols from which a cold start answers a name that has namesakes from names alone too, in
 # the fused ranking's likeliest order (:func:`likely_first`), rather than wait for the
 # structures, whose build grows with the index; the first item is the fused ranking's for
@@ -124,7 +125,7 @@ def names_answer(
             return None
         hits = chosen
     elif parsed.shape is Shape.IDENTIFIER and not asks_for_side_code(request.query):
-        hits = likely_first(hits)
+        hits = likely_first(hits, index)
     hits = hits[:asked]
     top = hits[0].score if hits else 0.0
     tiered = mode is SearchMode.TIERED
@@ -157,28 +158,30 @@ def no_choice(hits: list[QuickHit], asked: int) -> list[QuickHit] | None:
     return [code[0], *(hit for hit in hits if hit is not code[0])]
 
 
-def likely_first(hits: list[QuickHit]) -> list[QuickHit]:
+def likely_first(hits: list[QuickHit], index: Index) -> list[QuickHit]:
     """``hits`` with their exact matches in the order the fused ranking most often gives
     namesakes: those in product code before those in tests, examples and benchmarks (tokio's
     ``Runtime``: the runtime's struct, not a test's), then, within each, types before the
     rest and functions before methods (urfave/cli's type ``FloatArgs`` before a method of
-    the name, logrus's package function ``AddHook`` before ``Logger.AddHook``); otherwise
-    in their order (tests/bench/README.md, "Session 29: names with namesakes answered
-    first")."""
+    the name, logrus's package function ``AddHook`` before ``Logger.AddHook``), and a
+    member of an interface or trait after the members that implement it (okio's
+    ``Buffer.readHexadecimalUnsignedLong`` before ``BufferedSource``'s); otherwise in their
+    order (tests/bench/README.md, "Session 29: names with namesakes answered first")."""
     if not hits or hits[0].tier is not MatchTier.EXACT:
         return hits
     exact = [hit for hit in hits if hit.tier is MatchTier.EXACT]
     rest = [hit for hit in hits if hit.tier is not MatchTier.EXACT]
-    return [*sorted(exact, key=_likely_place), *rest]
+    return [*sorted(exact, key=lambda hit: _likely_place(hit.symbol, index)), *rest]
 
 
-def _likely_place(hit: QuickHit) -> tuple[bool, int]:
+def _likely_place(symbol: Symbol, index: Index) -> tuple[bool, int, bool]:
     """Where the fused ranking most often puts an exact match among its namesakes (a stable
     sort keeps the quick ranking's order within a place)."""
-    symbol = hit.symbol
     side = role_of(symbol.file) is not Role.PRODUCT
     kind = symbol.kind
-    return side, 0 if kind in Kind.TYPES else 1 if kind is Kind.FUNCTION else 2
+    parent = index.get(symbol.parent) if symbol.parent else None
+    declared = parent is not None and parent.kind in _DECLARING
+    return side, 0 if kind in Kind.TYPES else 1 if kind is Kind.FUNCTION else 2, declared
 
 
 def _aside(symbol: Symbol) -> bool:

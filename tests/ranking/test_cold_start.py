@@ -247,7 +247,8 @@ def test_an_index_of_some_size_answers_a_name_with_namesakes_in_the_fused_order(
 ) -> None:
     """From :data:`NAMESAKES_FIRST` symbols a cold start answers a name that has namesakes
     from names too, the way the fused ranking most often orders them: a type before a
-    method of its name, a function before a method (logrus's ``AddHook``)."""
+    method of its name, a function before a method (logrus's ``AddHook``), a class's method
+    before the interface's it implements (okio's ``readHexadecimalUnsignedLong``)."""
     padding = "".join(f"def pad{i}():\n    return {i}\n\n\n" for i in range(NAMESAKES_FIRST))
     root = write_tree(
         tmp_path / "ws",
@@ -261,6 +262,13 @@ def test_an_index_of_some_size_answers_a_name_with_namesakes_in_the_fused_order(
             ),
             "app/exported.py": "def add_hook(hook):\n    Logger().add_hook(hook)\n",
             "app/args.py": "class FloatArgs:\n    pass\n",
+            # the interface's method is the one its callers name: names alone put it first
+            "src/Source.java": "interface Source {\n    long readLong();\n}\n",
+            "src/Buffer.java": "class Buffer implements Source {\n"
+            "    public long readLong() {\n        return 0;\n    }\n}\n",
+            "src/Reader.java": "class Reader {\n    long read(Source source) {\n"
+            + "".join("        source.readLong();\n" for _ in range(4))
+            + "        return 0;\n    }\n}\n",
         },
     )
     config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
@@ -270,6 +278,7 @@ def test_an_index_of_some_size_answers_a_name_with_namesakes_in_the_fused_order(
     for query, first in (
         ("add_hook", "app/exported.py::add_hook#function"),
         ("FloatArgs", "app/args.py::FloatArgs#class"),
+        ("readLong", "src/Buffer.java::Buffer.readLong#method"),
     ):
         assert quick_search(index, query, limit=1)[0].symbol.symbol_id != first
         asked = request(query=query)
