@@ -170,6 +170,8 @@ def likely_first(hits: list[QuickHit], index: Index) -> list[QuickHit]:
     if not hits or hits[0].tier is not MatchTier.EXACT:
         return hits
     exact = [hit for hit in hits if hit.tier is MatchTier.EXACT]
+    if len(exact) < 2:
+        return hits  # no namesakes: nothing to order (nor parents to look up)
     rest = [hit for hit in hits if hit.tier is not MatchTier.EXACT]
     return [*sorted(exact, key=lambda hit: _likely_place(hit.symbol, index)), *rest]
 
