@@ -60,9 +60,11 @@ class FileEntry:
 
     @property
     def definition_count(self) -> int:
-        """How many definitions the file has (its unit, when it has one, comes last)."""
-        last = self.symbols[-1:]
-        return len(self.symbols) - (1 if last and last[0].kind in Kind.UNITS else 0)
+        """How many definitions the file has (its units, when it has them, come last)."""
+        count = len(self.symbols)
+        while count and self.symbols[count - 1].kind in Kind.UNITS:
+            count -= 1
+        return count
 
     def link_groups(self) -> list[rows.LinkGroup]:
         return rows.unpack_links(self.links_blob)

@@ -48,6 +48,7 @@ class Kind(StrEnum):
     MACRO = "macro"
     UNION = "union"
     HEADING = "heading"  # a document's section title (Markdown); appended: codes are stored
+    REGION = "region"  # code outside every definition (extract/units.py)
 
     # Families of kinds, set below the class (an enum body would make them members).
     # Every module asks these rather than listing kinds of its own.
@@ -68,8 +69,8 @@ class Kind(StrEnum):
     DOCUMENTS: ClassVar[frozenset[Kind]]
     """What documents and data files define: headings and keys; ranked below code."""
     UNITS: ClassVar[frozenset[Kind]]
-    """Searchable units that are not definitions (a code file's own unit, see
-    extract/units.py): searched like any kind, left out of outlines, positions and
+    """Searchable units that are not definitions (a code file's own unit and its regions,
+    see extract/units.py): searched like any kind, left out of outlines, positions and
     the graph's targets."""
 
     @property
@@ -103,7 +104,7 @@ Kind.CONTAINERS = frozenset(
 Kind.MEMBERS = frozenset({Kind.FIELD, Kind.PROPERTY, Kind.METHOD, Kind.CONSTRUCTOR})
 Kind.VALUES = frozenset({Kind.VARIABLE, Kind.CONSTANT, Kind.FIELD, Kind.PROPERTY})
 Kind.DOCUMENTS = frozenset({Kind.HEADING, Kind.KEY})
-Kind.UNITS = frozenset({Kind.FILE})
+Kind.UNITS = frozenset({Kind.FILE, Kind.REGION})
 
 
 _LSP_SYMBOL_KIND: dict[Kind, int] = {
@@ -138,6 +139,7 @@ _LSP_SYMBOL_KIND: dict[Kind, int] = {
     Kind.MACRO: 12,
     Kind.UNION: 23,
     Kind.HEADING: 15,  # String, as editors' Markdown outlines show headings
+    Kind.REGION: 3,  # Namespace: editors draw it as a block, `{}`
 }
 
 

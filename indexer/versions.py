@@ -38,7 +38,8 @@ from __future__ import annotations
 #     `const { f, g: h } = require('./m')`.
 # 24: a doc comment the grammar hangs on the node before a definition (Kotlin's import
 #     list, Haskell's, a YAML mapping) is the definition's doc; OCaml `(** ... *)` marks.
-EXTRACTOR_VERSION = 24
+# 25: regions, code outside every definition in pieces (extract/units.py).
+EXTRACTOR_VERSION = 25
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

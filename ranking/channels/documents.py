@@ -203,14 +203,15 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 def definition_bodies(symbols: Sequence[Symbol], source: str) -> list[str]:
     """The text of each symbol's body: the lines after its name line, minus nested definitions.
 
-    Every line belongs to the innermost multi-line definition that spans it.
+    Every line belongs to the innermost multi-line definition that spans it. A region's
+    body is its lines, which its file unit's body holds too.
     """
     lines = _LINE_BREAK.split(source)
     owner = np.full(len(lines), -1, dtype=np.int64)
     spans = [
         (s.end_line - s.name_line, i)
         for i, s in enumerate(symbols)
-        if s.end_line > s.name_line and s.name_line >= 1
+        if s.end_line > s.name_line and s.name_line >= 1 and s.kind is not Kind.REGION
     ]
     for _, i in sorted(spans, key=lambda x: (-x[0], x[1])):
         s = symbols[i]
@@ -227,6 +228,9 @@ def definition_bodies(symbols: Sequence[Symbol], source: str) -> list[str]:
             parts.setdefault(who, []).append("\n".join(lines[a:b]))
     for who, chunks in parts.items():
         texts[who] = "\n".join(chunks)
+    for i, s in enumerate(symbols):
+        if s.kind is Kind.REGION:
+            texts[i] = "\n".join(lines[s.line - 1 : s.end_line])
     return texts
 
 

@@ -49,6 +49,9 @@ def _near_typo_edits(query: str) -> int:
     return 2 if len(query.strip()) >= TUNING.near_typo_two_edits else 1
 
 
+_DESCRIBED_CODE = tuple(k for k in DESCRIBED_KINDS if k is not Kind.REGION)  # definitions, files
+
+
 @dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
 class ChannelRun:
     rankings: dict[Channel, Ranking]
@@ -115,12 +118,19 @@ def _text_mask(
     mask: npt.NDArray[np.bool_] | None,
 ) -> npt.NDArray[np.bool_] | None:
     """What the text channels rank: a described behaviour is looked for among callables
-    and types (unless a kind is asked)."""
-    if not plan.described or request.kind:
+    and types, regions only where the plan ranks them (unless a kind is asked)."""
+    if request.kind:
         return mask
-    described = SearchRequest.model_construct(query="", kind=DESCRIBED_KINDS)
-    kinds = prepared.filters.mask(described)
-    return kinds if mask is None or kinds is None else mask & kinds
+    if plan.described:
+        wanted = DESCRIBED_KINDS if plan.regions else _DESCRIBED_CODE
+        kinds = prepared.filters.mask(SearchRequest.model_construct(query="", kind=wanted))
+    elif not plan.regions:
+        kinds = prepared.filters.regions_out()
+    else:
+        return mask
+    if kinds is None:
+        return mask
+    return kinds if mask is None else mask & kinds
 
 
 def _semantic_only(

@@ -30,6 +30,7 @@ _KINDS = list(Kind)
 _KIND_CODE = {k: i for i, k in enumerate(_KINDS)}
 _DOCUMENT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.DOCUMENTS), dtype=np.int8)
 UNIT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.UNITS), dtype=np.int8)
+_REGION_CODE = _KIND_CODE[Kind.REGION]
 _ARGUMENTS = re.compile(r"[(\[<].*$", re.S)
 
 
@@ -145,15 +146,22 @@ class FilterTable:
     # Per file: test, example or benchmark code (symfuse.ranking.fusion.roles), from its path.
     side_files: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
     unit_rows: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
+    no_regions: npt.NDArray[np.bool_] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         side = [role_of(f) is not Role.PRODUCT for f in self.files]
         object.__setattr__(self, "side_files", np.asarray(side, dtype=np.bool_))
         object.__setattr__(self, "unit_rows", np.isin(self.kind, UNIT_CODES))
+        out = self.kind != _REGION_CODE
+        object.__setattr__(self, "no_regions", None if out.all() else out)
 
     def units(self) -> npt.NDArray[np.bool_]:
-        """Whether each symbol is a file unit (a file's own, not a definition)."""
+        """Whether each symbol is a unit (a file's own or a region, not a definition)."""
         return self.unit_rows
+
+    def regions_out(self) -> npt.NDArray[np.bool_] | None:
+        """Every symbol but regions (None: there is none)."""
+        return self.no_regions
 
     def documents(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """Whether each symbol of ``positions`` is a document's: a heading or a key."""

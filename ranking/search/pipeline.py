@@ -281,7 +281,9 @@ def fused_answer(
         depth = ranked_depth(request, len(ranked.symbols))
         reach, units = shared_depth(len(ranked.symbols)), ranked.roles.units()
         heads = head_depths(run, units, reach, MIN_DEPTH)
-        run, files, units_matched = split_units(run, units, ranked.pagerank, depth, reach)
+        run, files, units_matched = split_units(
+            run, units, ranked.pagerank, depth, reach, ranked.symbols
+        )
         if files is not None:  # a test or example file's unit ranks as its code does
             files = files.traced() if request.fusion_debug else files
             files = demoted(files, ranked.roles, request, query, shape)

@@ -60,6 +60,7 @@ DESCRIBED_KINDS = (
     Kind.STRUCT,
     Kind.ENUM,
     Kind.FILE,
+    Kind.REGION,
 )
 
 
@@ -81,6 +82,7 @@ class Plan:
     weights: FusionWeights
     bm25f: Bm25f = HEAD_FIRST  # how BM25F weighs bodies against heads
     described: bool = False  # text channels look among callables and types only
+    regions: bool = False  # text channels rank regions too (words, not names, ask for code)
     word_names: bool = False  # identity sees the identifier-like words, one at a time
     demote_side_code: bool = True  # tests, examples, benchmarks rank lower (exact names lead)
     # the learned re-ranking of the first answers (ranking.rerank): trained on prose and
@@ -94,6 +96,7 @@ _PROSE = Plan(
     TUNING.prose,
     bm25f=BODY_AWARE,
     described=True,
+    regions=True,
     word_names=True,
     demote_side_code=True,
     reranked=True,
@@ -105,11 +108,16 @@ PLANS: dict[Shape, Plan] = {
     Shape.PATH: Plan(TUNING.names, reason="auto mode answers a path with get"),
     Shape.CALL_GRAPH: Plan(TUNING.names, reason="the call graph answers the target"),
     Shape.KEYWORDS: Plan(
-        TUNING.names, reranked=True, reason="a few words: BM25 leads, names still count"
+        TUNING.names,
+        regions=True,
+        reranked=True,
+        reason="a few words: BM25 leads, names still count",
     ),
     Shape.SENTENCE: replace(_PROSE, reason="prose: BM25F over head and body, and similarity lead"),
     Shape.MIXED: replace(
-        _PROSE, reason="prose around code tokens: names see the code tokens alone"
+        _PROSE,
+        regions=False,  # a name asked for is a definition (`struct redisAsyncContext`)
+        reason="prose around code tokens: names see the code tokens alone",
     ),
     Shape.TEXT: replace(
         _PROSE,

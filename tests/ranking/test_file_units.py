@@ -14,7 +14,7 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Kind
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.channels.topk import Ranking
@@ -131,6 +131,15 @@ def test_answers_keep_their_shape_on_a_repository_of_files(tmp_path: Path) -> No
     assert response.total == 5
 
 
+def file_units(size: int) -> list[Symbol]:
+    """``size`` file units, each of its own file (what ``split_units`` reads of them)."""
+    return [
+        Symbol(f"f{i}.py::f{i}.py#file", f"f{i}.py", Kind.FILE, f"f{i}.py", "", "python",
+               f"f{i}.py", "ws", 1, 1, 2, 1, 1, 1, 1, 1)
+        for i in range(size)
+    ]  # fmt: skip
+
+
 def test_a_unit_scores_by_the_places_every_page_length_ranks() -> None:
     # A page longer than 50 ranks each channel deeper than a short one; a unit's places
     # below the reach every page's lists hold must add nothing, or the head that every page
@@ -150,7 +159,8 @@ def test_a_unit_scores_by_the_places_every_page_length_ranks() -> None:
             np.zeros(size, dtype=np.int8),
             FusionWeights.sentence(),
         )
-        return split_units(run, units, np.ones(size), depth // 2, shared_depth(size))[1]
+        reach = shared_depth(size)
+        return split_units(run, units, np.ones(size), depth // 2, reach, file_units(size))[1]
 
     short, long = split(200), split(400)
     assert short is not None
@@ -176,8 +186,9 @@ def test_the_head_holds_the_definitions_every_page_length_ranks() -> None:
     reach = shared_depth(size)
     heads = head_depths(run(400), units, reach, MIN_DEPTH)
     assert heads == head_depths(run(200), units, reach, MIN_DEPTH) == {Channel.LEXICAL: 50}
-    short = split_units(run(200), units, np.ones(size), MIN_DEPTH, reach)[0]
-    long = split_units(run(400), units, np.ones(size), 2 * MIN_DEPTH, reach)[0]
+    symbols = file_units(size)
+    short = split_units(run(200), units, np.ones(size), MIN_DEPTH, reach, symbols)[0]
+    long = split_units(run(400), units, np.ones(size), 2 * MIN_DEPTH, reach, symbols)[0]
     head = truncated(long, np.ones(size), heads).rankings[Channel.LEXICAL].positions
     assert head.tolist() == short.rankings[Channel.LEXICAL].positions.tolist()
     assert head.tolist() == list(range(150, 200))

@@ -53,3 +53,14 @@ def test_group_by_file_prints_each_file_then_its_hits(ws: tuple[Path, Path]) -> 
     assert all(re.fullmatch(r"  \d+:\d+: \S+ \w+", line) for line in text if line.startswith("  "))
     data = json.loads(search(ws, "order paid", "--group-by", "file", "-f", "json"))
     assert [entry["file"] for entry in data["files"]][:2] == headers
+
+
+def test_a_region_is_an_answer_and_a_kind(tmp_path: Path) -> None:
+    root = shutil.copytree(FIXTURES / "regions", tmp_path / "ws")
+    ws = (root, tmp_path / "index")
+    data = json.loads(search(ws, "mail the daily sales report from cron", "-f", "json"))
+    first = data["items"][0]
+    assert (first["kind"], first["file"], first["line"]) == ("region", "shop/nightly.py", 13)
+    assert search(ws, "routes", "--kind", "region").splitlines()[0] == (
+        "server/routes.js:15:1: 14-18 region"
+    )

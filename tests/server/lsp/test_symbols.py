@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -10,6 +11,7 @@ from symfuse.indexer.model import Kind
 from symfuse.ranking.query.parse import parse_symbol_query as parse_query
 from symfuse.server.common.metrics import MetricsStore
 from tests.support.lsp import capabilities, copy_fixture, lsp_session
+from tests.support.paths import FIXTURES
 
 
 def test_query_filters_parse() -> None:
@@ -50,6 +52,27 @@ async def test_workspace_symbol_lists_files_as_file_symbols(tmp_path: Path) -> N
         assert found[0].location.uri == s.uri("geometry/shapes.py")
         assert found[0].location.range.start == lsp.Position(0, 0)
         assert (await s.names("Rectangle"))[0] == "Rectangle"  # a name still finds itself
+
+
+async def test_workspace_symbol_lists_regions_of_code_outside_definitions(
+    tmp_path: Path,
+) -> None:
+    # issue 35: a route table beside a function is a region, a block (Namespace) of lines
+    root = shutil.copytree(FIXTURES / "regions", tmp_path / "regions")
+    async with lsp_session(tmp_path, root=root) as s:
+        await s.wait_ready()
+        found = await s.symbols("kind:region")  # filters alone list what they select
+        assert [(x.name, x.kind) for x in found] == [
+            ("14-18", lsp.SymbolKind.Namespace),
+            ("13-17", lsp.SymbolKind.Namespace),
+        ]
+        await s.wait_status("ranking", True)  # words rank by the fused search's structures
+        prose = await s.symbols("mail the daily sales report from cron")
+        assert ("13-17", lsp.SymbolKind.Namespace) in [(x.name, x.kind) for x in prose]
+        assert isinstance(found[0].location, lsp.Location)
+        assert found[0].location.uri == s.uri("server/routes.js")
+        assert found[0].location.range.start == lsp.Position(14, 0)  # its first line of code
+        assert "14-18" not in await s.names("requireLogin")  # a name finds its definition
 
 
 async def test_markdown_headings_are_listed_without_their_markup(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""File units and ``group_by: file`` through the MCP client (issue 35), on
+"""File units, regions and ``group_by: file`` through the MCP client (issue 35), on
 tests/fixtures/file_units: a file with no definition is a search hit of kind file, and a
-grouped answer comes file by file."""
+grouped answer comes file by file; on tests/fixtures/regions: a route table beside a
+function is a hit of kind region."""
 
 from __future__ import annotations
 
@@ -34,3 +35,13 @@ async def test_search_answers_with_a_file_and_groups_by_file(tmp_path: Path) -> 
     for entry in grouped["files"]:
         assert 1 <= len(entry["items"]) <= 3
         assert all(row["symbol_id"].startswith(entry["file"] + "::") for row in entry["items"])
+
+
+async def test_search_answers_with_a_region_of_code_outside_definitions(tmp_path: Path) -> None:
+    async with mcp_session(fixture_workspace(tmp_path, "regions"), tools="default") as session:
+        prose = await call(session, "search", query="mail the daily sales report from cron")
+        listed = await call(session, "search", query="routes", options={"kind": "region"})
+    first = hits(prose)[0]
+    assert (first["kind"], first["file"], first["line"]) == ("region", "shop/nightly.py", 13)
+    assert first["symbol_id"] == "shop/nightly.py::13-17#region"
+    assert [row["symbol_id"] for row in hits(listed)] == ["server/routes.js::14-18#region"]
