@@ -143,10 +143,10 @@ _RawRef = tuple[int, int, int, int, bytes, RefKind, str, str, int]
 
 
 Role = tuple[str, Kind | RefKind] | None
-# language -> pattern index -> role. Module-level on purpose: a pattern's role depends
-# only on the language's query (the installed grammar and its .scm file), never on a
-# workspace or an index, so every index may share what was learnt.
-_ROLES: dict[str, dict[int, Role]] = {}
+# (language, definitions only) -> pattern index -> role. Module-level on purpose: a
+# pattern's role depends only on the language's query (the installed grammar and its .scm
+# file), never on a workspace or an index, so every index may share what was learnt.
+_ROLES: dict[tuple[str, bool], dict[int, Role]] = {}
 _UNKNOWN: Role = ("", Kind.VARIABLE)  # a pattern not seen yet (None: seen, no known role)
 
 
@@ -158,7 +158,7 @@ def _collect(
     defs: dict[int, Def] = {}
     raw_refs: list[_RawRef] = []
     append = raw_refs.append
-    roles = _ROLES.setdefault(language, {})
+    roles = _ROLES.setdefault((language, definitions_only), {})  # two queries, two numberings
     counted = language in COUNTED
     call = RefKind.CALL
     query = languages.definitions_query(language) if definitions_only else languages.query(language)

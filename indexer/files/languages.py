@@ -12,6 +12,7 @@ every index shares them and no test can leave one behind for another.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, cast
@@ -216,17 +217,49 @@ def query(name: str) -> Query:
 @functools.cache
 def definitions_query(name: str) -> Query:
     """The query without its reference patterns: what reading definitions alone needs
-    (the history index extracts every version of a file; references are most matches)."""
+    (the history index extracts every version of a file; references are most matches).
+    Compiled from those patterns' text alone: a third to a half of the full query's
+    compile (its patterns are numbered apart: see extract/tags.py ``_ROLES``)."""
     from tree_sitter import Query
 
-    source = query_source(name)
-    compiled = Query(grammar(name), source)
-    text = source.encode()
-    for i in range(compiled.pattern_count):
-        pattern = text[compiled.start_byte_for_pattern(i) : compiled.end_byte_for_pattern(i)]
-        if (b"@reference." in pattern or b"@local" in pattern) and b"@definition." not in pattern:
-            compiled.disable_pattern(i)
-    return compiled
+    kept = [p for p in query_patterns(query_source(name)) if _defines(p)]
+    return Query(grammar(name), "\n".join(kept))
+
+
+def _defines(pattern: str) -> bool:
+    return "@definition." in pattern or not ("@reference." in pattern or "@local" in pattern)
+
+
+_TAIL = re.compile(r"(?:[ \t]*(?:@[\w.\-]+|[*+?]))*")  # a pattern's captures and quantifier
+
+
+def query_patterns(source: str) -> list[str]:
+    """The top-level patterns of a query's text, in order, each with the captures and the
+    quantifier that follow it (the patterns tree-sitter numbers; comments left out)."""
+    found: list[str] = []
+    depth, start, at, size = 0, 0, 0, len(source)
+    while at < size:
+        char = source[at]
+        if char == ";":  # a comment, to the end of its line
+            newline = source.find("\n", at)
+            at = size if newline < 0 else newline
+            continue
+        if char == '"':  # a string: brackets in it are text
+            at += 1
+            while at < size and source[at] != '"':
+                at += 2 if source[at] == "\\" else 1
+        elif char in "([":
+            start = at if depth == 0 else start
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+            if depth == 0:
+                end = _TAIL.match(source, at + 1)
+                at = end.end() if end is not None else at + 1
+                found.append(source[start:at])
+                continue
+        at += 1
+    return found
 
 
 def parser(name: str) -> Parser:

@@ -56,6 +56,25 @@ def test_fixture_has_definitions_and_references(language: str) -> None:
     assert extraction.references, f"{language}: no references extracted"
 
 
+@pytest.mark.parametrize("language", sorted(languages.supported()))
+def test_the_definitions_query_reads_the_definitions_the_full_query_does(language: str) -> None:
+    # the patterns read from the query's text are the ones tree-sitter numbers, and the
+    # definitions query compiled from them alone finds every definition the full one does
+    source = languages.query_source(language)
+    full = languages.query(language)
+    text = source.encode()
+    patterns = languages.query_patterns(source)
+    assert len(patterns) == full.pattern_count
+    for i, pattern in enumerate(patterns):
+        compiled = text[full.start_byte_for_pattern(i) : full.end_byte_for_pattern(i)]
+        assert compiled.decode().startswith(pattern), (i, pattern)
+    sample = _sample(language)
+    rel = f"{language}/{sample.name}"
+    both = extract(rel, "fixtures", language, sample.read_bytes())
+    alone = extract(rel, "fixtures", language, sample.read_bytes(), definitions_only=True)
+    assert alone.symbols == both.symbols
+
+
 def test_at_least_40_languages() -> None:
     assert len(languages.supported()) >= 40, sorted(languages.supported())
 
