@@ -39,7 +39,8 @@ from __future__ import annotations
 # 24: a doc comment the grammar hangs on the node before a definition (Kotlin's import
 #     list, Haskell's, a YAML mapping) is the definition's doc; OCaml `(** ... *)` marks.
 # 25: regions, code outside every definition in pieces (extract/units.py).
-EXTRACTOR_VERSION = 25
+# 26: regions: a triple-quoted string inside a definition no longer closes open lines below.
+EXTRACTOR_VERSION = 26
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

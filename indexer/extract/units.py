@@ -176,12 +176,14 @@ def _line_states(lines: list[str], symbols: list[Symbol], declaring: bool) -> by
         if s.kind not in Kind.DOCUMENTS:
             state = _OPEN_LINE if s.kind in _OPEN else _INSIDE
             states[s.line - 1 : s.end_line] = bytes([state]) * (s.end_line - s.line + 1)
-    closed = _closed(lines, symbols)
+    closed = _closed(lines, symbols, states)
     depth = 0  # brackets an import, attribute or signature left open (its lines go on)
     exports = False  # in a Haskell module's export list, up to its `where`
     comment = ""  # the end of the block comment the line is in (`*/`, `-}`, `]]`)
     directive = False  # the line goes on a preprocessor directive that a `\` continued
     for i, line in enumerate(lines):
+        if states[i] == _INSIDE:
+            continue  # a definition's lines: nothing in them opens or closes open code
         if directive or _PREPROCESSOR.match(line):
             directive = line.rstrip().endswith("\\")
         elif comment:
@@ -210,13 +212,15 @@ def _balance(line: str) -> int:
     return sum(map(line.count, "([{")) - sum(map(line.count, ")]}"))
 
 
-def _closed(lines: list[str], symbols: list[Symbol]) -> set[int]:
+def _closed(lines: list[str], symbols: list[Symbol], states: bytearray) -> set[int]:
     """Lines (0-based) that are not open code though they may look it: the lines that
     definitions open and the decorators or attributes above them, a module's docstring,
     attributes' heredocs (Elixir's ``@doc \"\"\"``)."""
     closed: set[int] = set()
     for s in symbols:
         at = s.line - 1
+        if states[at] == _INSIDE and (at == 0 or states[at - 1] == _INSIDE):
+            continue  # a member inside a definition: its lines and decorators are inside
         if _DECLARING.fullmatch(lines[at][: s.col - 1]):
             closed.add(at)
         closed.update(_decorators(lines, at))
@@ -224,7 +228,7 @@ def _closed(lines: list[str], symbols: list[Symbol]) -> set[int]:
     doc = _PYTHON_DOC.match(text)  # a dialect's page of documentation is a docstring too
     closed.update(range(text.count("\n", 0, doc.end()) + 1 if doc is not None else 0))
     at = 0
-    while (found := _next_heredoc(lines, at)) is not None:
+    while (found := _next_heredoc(lines, states, at)) is not None:
         at, quotes, rest = found
         end = at if quotes in rest else _closing(lines, at + 1, quotes)
         closed.update(range(at, end + 1))
@@ -255,12 +259,15 @@ def _decorators(lines: list[str], at: int) -> range:
     return range(top, at)
 
 
-def _next_heredoc(lines: list[str], start: int) -> tuple[int, str, str] | None:
-    """The next line from ``start`` that opens a string of lines: its place, its quotes and
-    what follows them on the line."""
+def _next_heredoc(lines: list[str], states: bytearray, start: int) -> tuple[int, str, str] | None:
+    """The next open line from ``start`` that opens a string of lines: its place, its
+    quotes and what follows them on the line."""
     for i in range(start, len(lines)):
-        if (opened := _HEREDOC.match(lines[i])) is not None:
-            return i, opened.group(1), lines[i][opened.end() :]
+        line = lines[i]
+        if states[i] == _INSIDE or ('"""' not in line and "'''" not in line):
+            continue
+        if (opened := _HEREDOC.match(line)) is not None:
+            return i, opened.group(1), line[opened.end() :]
     return None
 
 
