@@ -459,6 +459,11 @@ class LiveIndex:
         self._threads.append(thread)
 
     def _watch(self, debounce_ms: int) -> None:
+        # held with the check of a stored index's files (hold_check): a server's first
+        # answer should not share the interpreter with importing watchfiles either
+        self._check.wait(CHECK_HOLD)
+        if self._stop.is_set():
+            return
         from watchfiles import watch
 
         roots = list(self.aliases.values())
