@@ -206,8 +206,9 @@ class LiveIndex:
 
     def hold_check(self) -> None:
         """Until :meth:`release_check` (at most :data:`CHECK_HOLD` seconds), a stored
-        index, once loaded and answering, waits before checking the files for changes: a
-        server's first answer should not share the interpreter with that walk."""
+        index, once loaded and answering, waits before checking the files for changes, and
+        the watcher before importing watchfiles: a server's first answer should not share
+        the interpreter with them."""
         self._check.clear()
 
     def release_check(self) -> None:
@@ -459,9 +460,7 @@ class LiveIndex:
         self._threads.append(thread)
 
     def _watch(self, debounce_ms: int) -> None:
-        # held with the check of a stored index's files (hold_check): a server's first
-        # answer should not share the interpreter with importing watchfiles either
-        self._check.wait(CHECK_HOLD)
+        self._check.wait(CHECK_HOLD)  # held as the stored index's check is (hold_check)
         if self._stop.is_set():
             return
         from watchfiles import watch
