@@ -60,6 +60,12 @@ def span_location(index: Index, mapper: FileMapper, span: Span) -> lsp.Location:
 
 
 def container_name(s: Symbol) -> str | None:
+    """What an editor shows beside the name: the enclosing scope; a region's file, a file
+    unit's folder (their qualified names are paths, not scopes)."""
+    if s.kind is Kind.REGION:
+        return s.file
+    if s.kind is Kind.FILE:
+        return s.file.rpartition("/")[0] or None
     return s.container or None
 
 
@@ -72,8 +78,8 @@ def workspace_symbol(index: Index, s: Symbol, mapper: FileMapper | None) -> dict
     """
     where: dict[str, Any] = {"uri": uri_of(index, s.file)}
     found: dict[str, Any] = {"name": s.name, "kind": s.kind.lsp_number, "location": where}
-    if s.container:
-        found["containerName"] = s.container
+    if container := container_name(s):
+        found["containerName"] = container
     if mapper is None:
         found["data"] = s.symbol_id  # only a lazy location needs resolving
     else:

@@ -48,6 +48,7 @@ async def test_workspace_symbol_lists_files_as_file_symbols(tmp_path: Path) -> N
         found = await s.symbols("kind:file shapes")
         assert found[0].name == "shapes.py"
         assert found[0].kind == lsp.SymbolKind.File
+        assert found[0].container_name == "geometry"  # its folder
         assert isinstance(found[0].location, lsp.Location)
         assert found[0].location.uri == s.uri("geometry/shapes.py")
         assert found[0].location.range.start == lsp.Position(0, 0)
@@ -72,6 +73,7 @@ async def test_workspace_symbol_lists_regions_of_code_outside_definitions(
         assert isinstance(found[0].location, lsp.Location)
         assert found[0].location.uri == s.uri("server/routes.js")
         assert found[0].location.range.start == lsp.Position(14, 0)  # its first line of code
+        assert found[0].container_name == "server/routes.js"  # beside its lines: its file
         assert "14-18" not in await s.names("requireLogin")  # a name finds its definition
 
 
