@@ -113,7 +113,9 @@ def leading_doc(text: str) -> str:
 # lines that are not code, nor the lines their open brackets carry on to: imports, attributes,
 # decorators, signatures of what the index does not hold (a typing overload's stub)
 _CARRIED = re.compile(
-    r"\s*(?:#!?\[|@|\{-#|export\s+(?:type\s+)?(?:\*|\{)|export\s+default\s+[\w.]+;?\s*$|(?:(?:async\s+)?def|fn|func|function"
+    r"\s*(?:#!?\[|@|\{-#"  # attributes, decorators, Haskell pragmas
+    r"|export\s+(?:type\s+)?(?:\*|\{)|export\s+default\s+[\w.]+;?\s*$"  # re-exports
+    r"|(?:(?:async\s+)?def|fn|func|function"  # signatures the index does not hold
     r"|(module)|import|from\s+\S+\s+import|#\s*(?:include|import)|(?:pub(?:\([^)]*\))?\s+)?use"
     r"|using|package|alias|require(?:_relative)?|extern\s+crate|open|library)\b)"
 )
