@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.model import Kind
 from symfuse.ranking.api import MAX_SHOWN_TARGETS, FileOutline, OutlineNode, SymbolDetail
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
@@ -271,7 +272,8 @@ def _detail_text(d: SymbolDetail) -> str:
         out.append("bases: " + ", ".join((*s.extends, *s.implements)))
     if d.parent is not None:
         out.append(f"parent: {d.parent.symbol_id}")
-    out.append(f"callers: {d.callers_count}  callees: {d.callees_count}")
+    if s.kind not in Kind.UNITS:  # a file or a region is no node of the call graph
+        out.append(f"callers: {d.callers_count}  callees: {d.callees_count}")
     if s.doc:
         out.append("doc: " + s.doc.replace("\n", " ")[:200])
     before = d.context_before.split("\n") if d.context_before else []

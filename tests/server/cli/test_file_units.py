@@ -64,3 +64,9 @@ def test_a_region_is_an_answer_and_a_kind(tmp_path: Path) -> None:
     assert search(ws, "routes", "--kind", "region").splitlines()[0] == (
         "server/routes.js:15:1: 14-18 region"
     )
+    shown = run_symfuse(
+        ["get", first["symbol_id"], "--root", str(root), "--index-dir", str(ws[1])]
+    ).stdout
+    assert shown.splitlines()[0] == "region shop/nightly.py:13-17  (shop/nightly.py:13-17)"
+    assert '   17      mail_report("sales", recipients=["owner@example.com"])' in shown
+    assert "callers:" not in shown  # a region is no node of the call graph
