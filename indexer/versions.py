@@ -40,7 +40,8 @@ from __future__ import annotations
 #     list, Haskell's, a YAML mapping) is the definition's doc; OCaml `(** ... *)` marks.
 # 25: regions, code outside every definition in pieces (extract/units.py).
 # 26: regions: a triple-quoted string inside a definition no longer closes open lines below.
-EXTRACTOR_VERSION = 26
+# 27: a region encloses the file-level references in its lines (callers, usages, impact).
+EXTRACTOR_VERSION = 27
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.config import file_key
 from symfuse.indexer.extract.progress import Bar, progress_bar
-from symfuse.indexer.extract.units import NO_FILE_UNIT, file_unit, regions
+from symfuse.indexer.extract.units import NO_FILE_UNIT, enclose, file_unit, regions
 from symfuse.indexer.files import headers as header_language
 from symfuse.indexer.files.discover import Candidate
 from symfuse.indexer.files.layouts import NO_LAYOUT, PythonLayout, python_layout
@@ -143,6 +143,7 @@ def parse_file(
     if language not in NO_FILE_UNIT:
         text = strip_bom(source).decode("utf-8", errors="replace")
         found = regions(key, root, language, text, result.symbols)
+        enclose(result.reference_rows, found, len(result.symbols))
         result.symbols.extend([*found, file_unit(key, root, language, text, result.symbols)])
     stamp = FileStamp(len(source), mtime_ns, hashlib.blake2b(source, digest_size=16).hexdigest())
     return ParsedFile(key, root, rel, language, stamp, _record(result), tuple(problems))

@@ -15,7 +15,9 @@ namespace's body outside its members), cut into pieces of at most :data:`REGION_
 lines: the place in a file that answers "where are the routes registered" when no
 definition does. It is named by its lines (``12-40``, qualified ``app.js:12-40``), its signature its
 first line of code, its doc the comment it opens with; its body is its lines. Only
-product code and examples have regions (:data:`_REGIONED`).
+product code and examples have regions (:data:`_REGIONED`). A region encloses the
+file-level references in its lines (:func:`enclose`): the calls of a route table or a main
+block have a caller, and the graph's edges a source (PageRank leaves units out).
 
 Documents (Markdown, YAML, TOML) get none: their headings and keys are their units.
 Units are appended after the definitions (the regions, then the file unit, last), so
@@ -25,9 +27,11 @@ reference rows keep their positions.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from symfuse.indexer.files.roles import Role, role_of
-from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.model import Kind, RefKind, Symbol
+from symfuse.indexer.store.rows import REF_KIND_CODE, RefRow
 
 NO_FILE_UNIT = frozenset({"markdown", "yaml", "toml"})
 SIGNATURE_NAMES = 12  # top-level names listed in a file unit's signature
@@ -350,3 +354,22 @@ def _region(
         len(lines[first].rstrip()) + 1,
         doc=leading_doc("\n".join(lines[a:first])),
     )
+
+
+_IMPORT = REF_KIND_CODE[RefKind.IMPORT]
+
+
+def enclose(rows: list[RefRow], found: list[Symbol], first: int) -> None:
+    """Make the regions ``found`` (at ``first`` and on among the file's symbols) the
+    enclosing definitions of the file-level references in their lines, in place: a call in
+    a route table or a main block has a caller then. Imports stay at file level: they bind
+    names for the whole file."""
+    if not found:
+        return
+    starts = [s.line for s in found]
+    for at, row in enumerate(rows):
+        if row[4] >= 0 or row[3] == _IMPORT:
+            continue
+        place = bisect_right(starts, row[1]) - 1
+        if place >= 0 and row[1] <= found[place].end_line:
+            rows[at] = (*row[:4], first + place, *row[5:])

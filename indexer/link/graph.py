@@ -1,8 +1,9 @@
 """References -> definition-to-definition edges, file by file.
 
 Edges go from the reference's enclosing definition to the definition it resolves
-to (:mod:`symfuse.indexer.link.resolve`); references at file level have no source
-definition and make no edge. Linking is versioned by
+to (:mod:`symfuse.indexer.link.resolve`); a reference in a region's lines has the region
+as its source (extract/units.py ``enclose``), other references at file level have none
+and make no edge. Linking is versioned by
 :data:`~symfuse.indexer.versions.LINKER_VERSION`: bump it when the edges change.
 """
 

@@ -10,8 +10,8 @@ import pytest
 
 from symfuse.indexer.extract.units import REGION_LINES
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Kind, Symbol
-from tests.support.index import index_of_fixture, index_of_tree
+from symfuse.indexer.model import Kind, RefKind, Symbol
+from tests.support.index import index_of_fixture, index_of_tree, links
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +34,21 @@ def test_a_route_table_beside_a_function_is_a_region(index: Index) -> None:
     # after the definitions, before the file's unit; not a definition of the file
     assert index.files["server/routes.js"].symbols[-1].kind is Kind.FILE
     assert region not in index.files["server/routes.js"].definitions()
+
+
+def test_a_region_encloses_the_references_in_its_lines(index: Index) -> None:
+    # the route table passes requireLogin twice: the region is where it is used from, and
+    # the graph's edge has it as its source (a caller, an impact)
+    region = "server/routes.js::14-18#region"
+    used = [r for r in index.files["server/routes.js"].references() if r.name == "requireLogin"]
+    assert [(r.line, r.enclosing) for r in used] == [(16, region), (17, region)]
+    assert "server/routes.js::requireLogin#function" in links(index, "server/routes.js", region)
+    # a main block's call too; imports stay at file level (they bind the file's names)
+    nightly = index.files["shop/nightly.py"].references()
+    imports = {(r.name, r.enclosing) for r in nightly if r.kind is RefKind.IMPORT}
+    assert imports == {("sys", None), ("mail_report", None)}
+    called = [(r.name, r.enclosing) for r in nightly if r.line == 17]
+    assert called == [("mail_report", "shop/nightly.py::13-17#region")]
 
 
 def test_a_scripts_main_block_is_a_region_without_its_docstring_and_imports(
