@@ -80,31 +80,39 @@ def answerable(request: SearchRequest, parsed: ParsedQuery | None = None) -> boo
 
 
 def early_answer(
-    index: Index, request: SearchRequest, parsed: ParsedQuery, *, large: bool
+    index: Index, request: SearchRequest, parsed: ParsedQuery, *, large: bool, pool: int = 0
 ) -> SearchResponse | CallGraphAnswer | None:
     """A cold start's answer to ``request`` without the ranking structures: a call
     question's from the graph, on a ``large`` index a name's or a sentence's from names
     (:func:`names_answer`), on one of :data:`NAMESAKES_FIRST` symbols or more a name's, on a
     smaller one a name's that names leave no choice of (:func:`no_choice`); None when the
-    query must wait for the structures."""
+    query must wait for the structures. ``pool``: how many names' matches the namesakes
+    are ordered among (:func:`names_answer`)."""
     from symfuse.ranking.query.operations import call_answer
 
     if parsed.call is not None:
         return call_answer(index, request, parsed.call)
     if large:
-        return names_answer(index, request, parsed)
+        return names_answer(index, request, parsed, pool=pool)
     if parsed.shape is not Shape.IDENTIFIER:
         return None
     if len(index.symbols) >= NAMESAKES_FIRST:
-        return names_answer(index, request, parsed)
+        return names_answer(index, request, parsed, pool=pool)
     return None if request.offset else names_answer(index, request, parsed, sole=True)
 
 
 def names_answer(
-    index: Index, request: SearchRequest, parsed: ParsedQuery | None = None, *, sole: bool = False
+    index: Index,
+    request: SearchRequest,
+    parsed: ParsedQuery | None = None,
+    *,
+    sole: bool = False,
+    pool: int = 0,
 ) -> SearchResponse | None:
     """The quick ranking's answer to ``request``; None when it is not :func:`answerable`,
-    or, with ``sole``, when names leave a choice of its first item (:func:`no_choice`)."""
+    or, with ``sole``, when names leave a choice of its first item (:func:`no_choice`).
+    ``pool``: order the namesakes among that many matches, not only the page's (an index
+    without PageRank, the files parsed so far, has its many exact matches in no order)."""
     if not answerable(request, parsed):
         return None
     parsed = parsed if parsed is not None else parse(request)
@@ -114,7 +122,7 @@ def names_answer(
     hits, total = ranked(
         index,
         request.query,
-        limit=asked + 1 if sole else asked,  # one more: does a namesake follow?
+        limit=asked + 1 if sole else max(asked, pool),  # one more: does a namesake follow?
         kinds=request.kind,
         languages=request.language,
         file_pattern=request.file_pattern,

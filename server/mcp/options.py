@@ -20,6 +20,7 @@ class MCPOptions:
     # seconds a search waits for the first index before names answer it from the files
     # parsed so far, marked partial (Backend.partial)
     partial_after: float = 1.0
+    partial_again: float = 0.5  # seconds between a waiting name's looks at what is parsed
     watch: bool = True  # watch the roots and re-index changed files
     debounce_ms: int = 50
     default_max_tokens: int = DEFAULT_MAX_TOKENS

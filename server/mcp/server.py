@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from symfuse.indexer.config import IndexConfig, split_alias
 from symfuse.indexer.errors import InvalidRequest
+from symfuse.indexer.files.roles import Role, role_of
 from symfuse.indexer.index import Index
 from symfuse.ranking.api import Histories
 from symfuse.ranking.query.fields import Request
@@ -46,6 +48,9 @@ if TYPE_CHECKING:
     from symfuse.ranking.api import SearchRequest, SearchResponse
 
 log = logging.getLogger(__name__)
+# a partial answer's namesakes are ordered among this many matches: what is parsed so far
+# has no PageRank to put the product's definition among the page's first few
+PARTIAL_POOL = 50
 
 __all__ = ["Backend", "MCPOptions", "as_result", "build_mcp_server"]  # MCPOptions: .options
 
@@ -245,21 +250,31 @@ class Backend:
     def partial(self, request: SearchRequest) -> tuple[SearchResponse, int] | None:
         """A name's answer from the files the first index's build has parsed so far
         (:mod:`symfuse.indexer.update.early`), and how many, once the search has waited
-        ``partial_after`` seconds for the index: only when one definition of that name is
-        among them and names leave no choice of it (the product's code is parsed first);
-        None otherwise, and the search waits for the whole index."""
-        live = self.service.live
-        if live.ready or self.service.wait_ready(self.options.partial_after):
-            return None
-        index = live.early()
-        if index is None:
-            return None
-        from symfuse.ranking.api import is_identifier_shaped, names_answer
+        ``partial_after`` seconds for the index, as a cold start answers a name: from
+        1,000 symbols its namesakes in their likely order, below that only when names leave
+        no choice (the product's code is parsed first); asked again as the build writes more
+        (``partial_again``) until the index is whole, then None and the search waits."""
+        from symfuse.ranking.api import SearchResponse, early_answer, is_identifier_shaped
+        from symfuse.ranking.query.parse import parse
 
         if not is_identifier_shaped(request.query):
             return None  # words are answered from every name, a call question from links
-        answer = names_answer(index, request, sole=True)
-        return None if answer is None else (answer, len(index.files))
+        parsed = parse(request)
+        name = request.query.strip().rpartition(".")[2]
+        live, options = self.service.live, self.options
+        if live.ready or self.service.wait_ready(options.partial_after):
+            return None
+        deadline = time.monotonic() + options.ready_timeout
+        while time.monotonic() < deadline:
+            index = live.early()  # answered as a cold start answers a name (early_answer)
+            answer = None
+            if index is not None:
+                answer = early_answer(index, request, parsed, large=False, pool=PARTIAL_POOL)
+            if index is not None and isinstance(answer, SearchResponse) and _named(answer, name):
+                return answer, len(index.files)
+            if self.service.wait_ready(options.partial_again):
+                return None
+        return None
 
     @contextmanager
     def reading(self) -> Iterator[Index]:
@@ -327,6 +342,17 @@ class Backend:
             grouping=answered.grouping,
         )
         return as_result(fitted)
+
+
+def _named(answer: SearchResponse, name: str) -> bool:
+    """Whether ``answer`` leads with a product definition spelled ``name``, case and all:
+    what is parsed so far may hold only a namesake in another case or in an example (a
+    field ``session``, an example's ``Session = scoped_session(...)``) while the file of
+    the class ``Session`` is still parsing, which the whole index would not put first."""
+    if not answer.items:
+        return False
+    first = answer.items[0].symbol
+    return first.name == name and role_of(first.file) is Role.PRODUCT
 
 
 def as_result(fitted: Fitted) -> ToolAnswer:

@@ -290,3 +290,21 @@ def test_an_index_of_some_size_answers_a_name_with_namesakes_in_the_fused_order(
         fused = operations.search(index, asked, prepared=prepared)
         assert isinstance(fused, SearchResponse)
         assert fused.items[0].symbol.symbol_id == first
+
+
+def test_a_pool_orders_the_namesakes_beyond_the_page(tmp_path: Path) -> None:
+    """A partial index (the files parsed so far: no PageRank orders its exact matches) asks
+    for the namesakes among a pool of matches: the product's class comes first though the
+    quick ranking puts six examples' variables before it on a page of three."""
+    files = {f"examples/e{i}/env.py": "Session = make_session()\n" for i in range(6)}
+    files["lib/orm/session.py"] = "class Session:\n    def commit(self):\n        return 1\n"
+    root = write_tree(tmp_path / "ws", files)
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    index = update_index(config)[0]
+    asked = request(query="Session", limit=3)
+    paged = [h.symbol.file for h in quick_search(index, "Session", limit=3)]
+    assert "lib/orm/session.py" not in paged  # the page's quick order holds examples only
+    pooled = names_answer(index, asked, pool=50)
+    assert pooled is not None
+    assert pooled.items[0].symbol.symbol_id == "lib/orm/session.py::Session#class"
+    assert len(pooled.items) == 3
