@@ -41,7 +41,13 @@ async def test_search_answers_with_a_region_of_code_outside_definitions(tmp_path
     async with mcp_session(fixture_workspace(tmp_path, "regions"), tools="default") as session:
         prose = await call(session, "search", query="mail the daily sales report from cron")
         listed = await call(session, "search", query="routes", options={"kind": "region"})
+        used = await call(session, "find_usages", target="requireLogin")
     first = hits(prose)[0]
     assert (first["kind"], first["file"], first["line"]) == ("region", "shop/nightly.py", 13)
     assert first["symbol_id"] == "shop/nightly.py::13-17#region"
     assert [row["symbol_id"] for row in hits(listed)] == ["server/routes.js::14-18#region"]
+    # the route table that passes requireLogin is where it is used from
+    assert [(u["line"], u["enclosing"]) for u in used["usages"]] == [
+        (16, "server/routes.js::14-18#region"),
+        (17, "server/routes.js::14-18#region"),
+    ]
