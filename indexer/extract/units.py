@@ -158,7 +158,7 @@ def regions(path: str, root: str, language: str, text: str, symbols: list[Symbol
     if role_of(path) not in _REGIONED:
         return []
     lines = text.split("\n")
-    states = _line_states(lines, symbols, language in _DECLARING_LANGUAGES)
+    states = _line_states(text, lines, symbols, language in _DECLARING_LANGUAGES)
     found: list[Symbol] = []
     for start, end in _runs(states):
         for a, b in _pieces(lines, states, start, end):
@@ -171,7 +171,7 @@ def regions(path: str, root: str, language: str, text: str, symbols: list[Symbol
     return found
 
 
-def _line_states(lines: list[str], symbols: list[Symbol], declaring: bool) -> bytearray:
+def _line_states(text: str, lines: list[str], symbols: list[Symbol], declaring: bool) -> bytearray:
     """Each line's state (0-based): ``_INSIDE`` a definition, else a line of ``_CODE`` or
     another ``_OPEN_LINE`` (blank, a comment, an import, a closing bracket, a line a
     definition opens, the module's docstring; with ``declaring``, a C-like declaration
@@ -182,7 +182,7 @@ def _line_states(lines: list[str], symbols: list[Symbol], declaring: bool) -> by
         if s.kind not in Kind.DOCUMENTS:
             state = _OPEN_LINE if s.kind in _OPEN else _INSIDE
             states[s.line - 1 : s.end_line] = bytes([state]) * (s.end_line - s.line + 1)
-    closed = _closed(lines, symbols, states)
+    closed = _closed(text, lines, symbols, states)
     depth = 0  # brackets an import, attribute or signature left open (its lines go on)
     exports = False  # in a Haskell module's export list, up to its `where`
     comment = ""  # the end of the block comment the line is in (`*/`, `-}`, `]]`)
@@ -218,7 +218,7 @@ def _balance(line: str) -> int:
     return sum(map(line.count, "([{")) - sum(map(line.count, ")]}"))
 
 
-def _closed(lines: list[str], symbols: list[Symbol], states: bytearray) -> set[int]:
+def _closed(text: str, lines: list[str], symbols: list[Symbol], states: bytearray) -> set[int]:
     """Lines (0-based) that are not open code though they may look it: the lines that
     definitions open and the decorators or attributes above them, a module's docstring,
     attributes' heredocs (Elixir's ``@doc \"\"\"``)."""
@@ -230,7 +230,6 @@ def _closed(lines: list[str], symbols: list[Symbol], states: bytearray) -> set[i
         if _DECLARING.fullmatch(lines[at][: s.col - 1]):
             closed.add(at)
         closed.update(_decorators(lines, at))
-    text = "\n".join(lines)
     doc = _PYTHON_DOC.match(text)  # a dialect's page of documentation is a docstring too
     closed.update(range(text.count("\n", 0, doc.end()) + 1 if doc is not None else 0))
     at = 0

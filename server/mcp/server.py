@@ -265,13 +265,14 @@ class Backend:
         if live.ready or self.service.wait_ready(options.partial_after):
             return None
         deadline = time.monotonic() + options.ready_timeout
+        seen: Index | None = None  # the parsed files last asked (no new segment: the same)
         while time.monotonic() < deadline:
             index = live.early()  # answered as a cold start answers a name (early_answer)
-            answer = None
-            if index is not None:
+            if index is not None and index is not seen:
+                seen = index
                 answer = early_answer(index, request, parsed, large=False, pool=PARTIAL_POOL)
-            if index is not None and isinstance(answer, SearchResponse) and _named(answer, name):
-                return answer, len(index.files)
+                if isinstance(answer, SearchResponse) and _named(answer, name):
+                    return answer, len(index.files)
             if self.service.wait_ready(options.partial_again):
                 return None
         return None
