@@ -44,6 +44,7 @@ from symfuse.server.common.service_records import (
     languages_of,
 )
 from symfuse.server.common.targets import reindex_targets
+from symfuse.server.common.turns import Turns
 
 if TYPE_CHECKING:
     # The ranking layer loads on the warming thread once indexing has started (see
@@ -111,19 +112,15 @@ class IndexService:
         self._changes = threading.Condition()
         self._version = 0  # counts changes of the index, its readiness or its structures
         self._wanted = False  # a query asked for structures: build them without a quiet period
-        self._stopping = False
-        self._started = False
+        self._stopping = self._started = False
         self._warmed = False  # the first queries were answered ahead (:meth:`_answer_ahead`)
-        self._asking = 0  # clients' queries running (:meth:`asking`)
+        self._turns = Turns(self._changes)  # the work ahead waits for the clients' pauses
         self._thread = threading.local()  # .warming: this is the warming thread
-        self._held = False  # the work ahead waits for the first answer (hold_work_ahead)
-        self._serving = False
         self._warmer: threading.Thread | None = None
         self._seen: tuple[int, int] | None = None  # the index the warming thread saw last
         self._since = 0.0  # when it first saw it
         self._retry_at = 0.0
-        # the names last given suffix arrays: an edit's rebuild takes those of texts equal
-        self._indexed: NameTable | None = None
+        self._indexed: NameTable | None = None  # the names last given suffix arrays (_step)
         self._compiled: set[str] = set()  # languages whose parse queries were compiled
         self.semantic: SemanticWorker | None = None  # made by the warming thread
         self.live.on_change(self._notify)
@@ -149,12 +146,12 @@ class IndexService:
     def hold_work_ahead(self) -> None:
         """Until the first query after :meth:`serving` is answered, build only what it needs
         and check a stored index's files later: the rest competes with the SDK and it."""
-        self._held = True
+        self._turns.hold()
         self.live.hold_check()
 
     def serving(self) -> None:
         """The front end is up: its first answered query lets the work ahead start."""
-        self._serving = True
+        self._turns.serving = True
 
     def watch(self, debounce_ms: int = 50) -> None:
         """Follow the roots (when a client that was to report changes will not)."""
@@ -225,21 +222,20 @@ class IndexService:
             yield
             return
         with self._changes:
-            self._asking += 1
+            self._turns.begin()
         try:
             yield
         finally:
             with self._changes:
-                self._asking -= 1
-                if self._held and self._serving and not self._asking:  # the first answer, made
-                    self._held, self._version = False, self._version + 1
-                    self.live.release_check()
+                if self._turns.end():  # the first answer, made
+                    self._version += 1
+                    if self._warmer is None:  # else the warming thread, in a pause (_step)
+                        self.live.release_check()
                 self._changes.notify_all()
 
     def give_way(self) -> None:
-        """Block while a client's query runs (:meth:`asking`): work ahead waits for it."""
-        with self._changes:
-            self._changes.wait_for(lambda: self._stopping or self._wanted or not self._asking)
+        """Block until the clients pause (:mod:`~symfuse.server.common.turns`)."""
+        self._turns.wait_idle(lambda: self._stopping or self._wanted)
 
     def current(self) -> Index:
         with self.live.reading() as index:
@@ -413,6 +409,11 @@ class IndexService:
     def _step(self, wanted: bool) -> float | None:
         """One look: build what is due; how long until the next look (None: the next change)."""
         live = self.live
+        if self._turns.check_due():  # the first answer is made
+            if not self._turns.paused(lambda: self._stopping or self._wanted):
+                return 0.0
+            self._turns.check_held = False
+            live.release_check()
         current = self.current()
         now = time.monotonic()
         key = (id(current), current.generation)
@@ -425,17 +426,16 @@ class IndexService:
         status = live.status()
         prepared = self.prepared_for(current)
         if prepared is not None:
-            # built (here or by a query): the name texts' suffix arrays, which a one-shot
-            # search does without (it speeds up a common name's substring lookup)
-            if self._held:
+            # built (here or by a query): the name texts' suffix arrays (substrings found
+            # by binary search, where a one-shot search scans), the rest in a pause
+            if self._turns.held:
                 return None  # the rest is for later queries: once the front end is up
-            if self._asking:  # ... and once a client's query is answered
-                self.give_way()
-                return 0.0
-            if prepared.names.index_suffixes(self._indexed):
+            if prepared.names.index_suffixes(self._indexed):  # (the sort leaves the GIL)
                 self._indexed = prepared.names
                 give_back()  # the suffix sort's temporaries
                 self._notify()
+            if not self._turns.paused(lambda: self._stopping or self._wanted):  # the rest
+                return 0.0
             compile_queries(current, self._compiled)
             if not self._warmed and not status.indexing:  # (a stored index: once checked)
                 self._answer_ahead(current)

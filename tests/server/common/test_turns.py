@@ -1,0 +1,103 @@
+"""The work ahead takes its turn in a pause of the clients' queries (server/common/turns.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.update import live as live_module
+from symfuse.indexer.update.workspace import update_index
+from symfuse.ranking.query.responses import SearchResponse
+from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.server.common import turns as turns_module
+from symfuse.server.common.service import IndexService
+from symfuse.server.common.turns import Turns
+from tests.server.common.test_service import until
+from tests.support.cli import write_tree
+
+SAFETY = 30.0  # seconds: only turns a change that never comes into a failure
+
+
+def test_idle_only_a_gap_after_the_last_query() -> None:
+    now = [100.0]
+    turns = Turns(threading.Condition(), gap=0.25, clock=lambda: now[0])
+    assert turns.idle()  # nobody asked yet
+    turns.begin()
+    now[0] += 1.0
+    assert not turns.idle()  # a query runs, however long
+    turns.end()
+    assert not turns.idle()  # it just ended
+    now[0] += 0.2
+    assert not turns.idle()
+    now[0] += 0.05
+    assert turns.idle()
+
+
+def test_waiting_ends_when_the_query_ends_or_when_done() -> None:
+    changes = threading.Condition()
+    turns = Turns(changes, gap=0.0)
+    with changes:
+        turns.begin()
+    waiter = threading.Thread(target=turns.wait_idle, args=(lambda: False,))
+    waiter.start()
+    waiter.join(timeout=0.05)
+    assert waiter.is_alive()  # a query runs: the work ahead waits for it
+    with changes:
+        turns.end()
+        changes.notify_all()
+    waiter.join(timeout=SAFETY)
+    assert not waiter.is_alive()
+
+    stopping = threading.Event()
+    with changes:
+        turns.begin()
+    waiter = threading.Thread(target=turns.wait_idle, args=(stopping.is_set,))
+    waiter.start()
+    with changes:
+        stopping.set()
+        changes.notify_all()
+    waiter.join(timeout=SAFETY)
+    assert not waiter.is_alive()  # stopping ends the wait, the query still running
+
+
+def test_a_stored_index_is_checked_in_a_pause_after_the_first_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent's calls right after the first answer keep the interpreter: the check of the
+    stored index's files waits for the clients' first pause, then finds the change."""
+    gap = 0.3
+    monkeypatch.setattr(turns_module, "IDLE_GAP", gap)
+    monkeypatch.setattr(live_module, "CHECK_HOLD", 10 * SAFETY)  # only the pause ends it
+    root = write_tree(tmp_path / "ws", {"app/orders.py": "def save(order):\n    return order\n"})
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
+    update_index(config)
+    (root / "app/orders.py").write_text(
+        "def save(order):\n    return order\n\n\ndef cancel():\n    pass\n"
+    )
+    service = IndexService(config)
+    released: list[float] = []
+    release = service.live.release_check
+
+    def recorded() -> None:
+        released.append(time.monotonic())
+        release()
+
+    monkeypatch.setattr(service.live, "release_check", recorded)
+    service.hold_work_ahead()
+    service.start(watch=False)
+    try:
+        assert service.wait_ready(SAFETY)
+        service.serving()
+        for _ in range(3):  # a burst
+            answer, _ = service.search(SearchRequest(query="save", limit=1))
+            assert isinstance(answer, SearchResponse)
+        answered = time.monotonic()
+        until(service, lambda: "cancel" in {s.name for s in service.current().symbols})
+        assert released
+        assert released[0] - answered >= gap * 0.9  # (answered: read after the query's end)
+    finally:
+        service.stop()
