@@ -143,15 +143,17 @@ class IndexService:
             warmer.start()  # then kept: stop() never joins a thread that has not started
             self._warmer = warmer
 
-    def hold_work_ahead(self) -> None:
-        """Until the first query after :meth:`serving` is answered, build only what it needs
-        and check a stored index's files later: the rest competes with the SDK and it."""
-        self._turns.hold()
-        self.live.hold_check()
+    def hold_work_ahead(self, check: bool = True) -> None:
+        """Build only what a query needs until the first after :meth:`serving` is answered;
+        ``check``: check a stored index's files and start watching them after it too."""
+        self._turns.hold(self.live.release_check if check else None)
+        if check:
+            self.live.hold_check()
 
     def serving(self) -> None:
         """The front end is up: its first answered query lets the work ahead start."""
-        self._turns.serving = True
+        self._turns.serve()
+        self._notify()
 
     def watch(self, debounce_ms: int = 50) -> None:
         """Follow the roots (when a client that was to report changes will not)."""
@@ -408,28 +410,24 @@ class IndexService:
 
     def _step(self, wanted: bool) -> float | None:
         """One look: build what is due; how long until the next look (None: the next change)."""
-        live = self.live
-        if self._turns.check_due():  # the first answer is made
-            if not self._turns.paused(lambda: self._stopping or self._wanted):
-                return 0.0
-            self._turns.check_held = False
-            live.release_check()
+        if self._turns.check_due() and not self._turns.check_turn(lambda: self._stopping):
+            return 0.0  # the stored index's check: after the first answer, in a pause
         current = self.current()
         now = time.monotonic()
         key = (id(current), current.generation)
         if key != self._seen:
             self._seen, self._since = key, now
-            if self._prepared is None and live.ready and not self._has_stored():
+            if self._prepared is None and self.live.ready and not self._has_stored():
                 from symfuse.ranking.api import names_table
 
                 names_table(current)  # the quick ranking answers until the first structures
-        status = live.status()
+        status = self.live.status()
         prepared = self.prepared_for(current)
         if prepared is not None:
             # built (here or by a query): the name texts' suffix arrays (substrings found
             # by binary search, where a one-shot search scans), the rest in a pause
-            if self._turns.held:
-                return None  # the rest is for later queries: once the front end is up
+            if self._turns.held:  # the rest is for later queries: once the first is answered
+                return self._turns.hold_left()
             if prepared.names.index_suffixes(self._indexed):  # (the sort leaves the GIL)
                 self._indexed = prepared.names
                 give_back()  # the suffix sort's temporaries
@@ -463,7 +461,7 @@ class IndexService:
             self._retry_at = time.monotonic() + RETRY_AFTER
             return
         if self._after_prepare is not None:
-            self._after_prepare(index, lambda: self._interrupted(index))
+            self._after_prepare(index, lambda: self._interrupted(index, pause=True))
 
     def _answer_ahead(self, index: Index) -> None:
         """One query of each shape, once per service (later indexes change by an edit)."""
@@ -494,7 +492,9 @@ class IndexService:
             give_back()  # the load's and the build's temporaries (server/common/heap.py)
             return prepared
 
-    def _interrupted(self, index: Index) -> bool:
-        """Whether work after a build should stop: stopping, a query waits for new
-        structures, or ``index`` is no longer the one with structures."""
+    def _interrupted(self, index: Index, pause: bool = False) -> bool:
+        """Whether work after a build should stop (stopping, a query wants new structures,
+        ``index`` has none now); ``pause``: asked once the clients pause (:meth:`give_way`)."""
+        if pause:
+            self.give_way()
         return self._stopping or self._wanted or self.prepared_for(index) is None

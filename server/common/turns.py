@@ -8,8 +8,10 @@ ahead waits not only while a query runs but until :data:`IDLE_GAP` seconds have 
 with none: a client asking in a burst (an agent's calls back to back, an editor's
 keystrokes) keeps the interpreter, and the work ahead runs in the pauses.
 
-A server that starts before its protocol library has loaded also holds the work ahead
-(:meth:`Turns.hold`) until it serves and has answered a first query.
+A server also holds the work ahead (:meth:`Turns.hold`) until it serves (its protocol
+library loaded) and has answered a first query, or for :data:`HOLD_MAX` seconds of
+serving with none: an editor's or an agent's first questions come right after the start,
+and a stored index's check of the files would share the interpreter with them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,11 @@ import time
 from collections.abc import Callable
 
 IDLE_GAP = 0.25  # seconds without a client's query before the work ahead takes its turn
+HOLD_MAX = 5.0  # seconds of serving a hold lasts without a query (live.CHECK_HOLD's span)
+
+
+def _nothing() -> None:
+    pass
 
 
 class Turns:
@@ -36,12 +43,33 @@ class Turns:
         self.asking = 0  # clients' queries running
         self._clock = clock
         self._ended = clock() - self.gap  # when the last one ended
-        self.held = False  # the work ahead waits for the first answer (:meth:`hold`)
+        self._held = False  # the work ahead waits for the first answer (:meth:`hold`)
         self.check_held = False  # ... and a stored index's check, for a pause after it
-        self.serving = False  # the front end is up (a held first answer counts from then)
+        self._serving: float | None = None  # since when the front end is up
+        self._release_check: Callable[[], None] = _nothing
 
-    def hold(self) -> None:
-        self.held = self.check_held = True
+    def hold(self, release_check: Callable[[], None] | None) -> None:
+        """Hold the work ahead, and a stored index's check (``release_check`` lets it go;
+        None: the check is not held)."""
+        self._held, self.check_held = True, release_check is not None
+        self._release_check = release_check or _nothing
+
+    def serve(self) -> None:
+        """The front end is up: its first answered query ends the hold."""
+        self._serving = self._clock()
+
+    @property
+    def held(self) -> bool:
+        """Whether the work ahead is held (the hold lapses :data:`HOLD_MAX` seconds after
+        :meth:`serve`)."""
+        left = self.hold_left()
+        return self._held and (left is None or left > 0)
+
+    def hold_left(self) -> float | None:
+        """Seconds until a hold lapses (None: not serving yet, it waits for that)."""
+        if self._serving is None:
+            return None
+        return max(0.0, self._serving + HOLD_MAX - self._clock())
 
     def begin(self) -> None:
         """A client's query starts (call with ``changes`` held)."""
@@ -52,14 +80,23 @@ class Turns:
         first answer, which lets the work ahead start."""
         self.asking -= 1
         self._ended = self._clock()
-        if self.held and self.serving and not self.asking:
-            self.held = False
+        if self._held and self._serving is not None and not self.asking:
+            self._held = False
             return True
         return False
 
     def check_due(self) -> bool:
         """Whether a held check of the stored index waits for its turn alone."""
         return self.check_held and not self.held
+
+    def check_turn(self, done: Callable[[], bool]) -> bool:
+        """Release the held check if the clients pause now, and say so; else wait for
+        their pause (:meth:`paused`)."""
+        if not self.paused(done):
+            return False
+        self.check_held = False
+        self._release_check()
+        return True
 
     def idle(self) -> bool:
         """No query runs and none ended within the gap (call with ``changes`` held)."""

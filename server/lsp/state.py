@@ -114,6 +114,12 @@ class ServerState:
             old.stop()
         if previous is not None:
             previous.close()
+        if service is not self.launch.shards:
+            # the client's first requests come now: the work ahead waits for the first one
+            # answered (or HOLD_MAX seconds), then a pause; the files are checked and
+            # watched at once (a change before the watcher starts would be missed)
+            service.hold_work_ahead(check=False)
+            service.serving()
         service.start(watch=watch)
         if self.launch.history:
             if self.history is not None:

@@ -37,6 +37,36 @@ def test_idle_only_a_gap_after_the_last_query() -> None:
     assert turns.idle()
 
 
+def test_a_hold_ends_at_the_first_answer_or_lapses_once_serving() -> None:
+    now = [100.0]
+    released: list[bool] = []
+    turns = Turns(threading.Condition(), gap=0.25, clock=lambda: now[0])
+    turns.hold(lambda: released.append(True))
+    now[0] += 60.0
+    assert turns.held  # not serving yet: the protocol library still loads
+    assert turns.hold_left() is None
+    turns.serve()
+    turns.begin()
+    assert turns.end()  # the first answer: the hold ends
+    assert not turns.held
+    assert turns.check_due()
+    assert not turns.check_turn(lambda: True)  # no pause yet (and the wait is cut short)
+    assert released == []
+    now[0] += 0.25
+    assert turns.check_turn(lambda: True)  # the clients pause: the check goes
+    assert released == [True]
+    assert not turns.check_due()
+
+    lapsing = Turns(threading.Condition(), clock=lambda: now[0])
+    lapsing.hold(None)  # the work ahead alone
+    lapsing.serve()
+    assert lapsing.held
+    assert lapsing.hold_left() == turns_module.HOLD_MAX
+    now[0] += turns_module.HOLD_MAX
+    assert not lapsing.held  # nobody asked: the work ahead goes on
+    assert not lapsing.check_due()
+
+
 def test_waiting_ends_when_the_query_ends_or_when_done() -> None:
     changes = threading.Condition()
     turns = Turns(changes, gap=0.0)
