@@ -72,6 +72,16 @@ def until(service: IndexService, condition: Callable[[], bool]) -> None:
         seen = service.wait_change(seen, left)
 
 
+def stored_then_changed(tmp_path: Path) -> IndexConfig:
+    """A stored index of one file, and the file changed since (``cancel`` added)."""
+    root = write_tree(tmp_path / "ws", {"app/orders.py": "def save(order):\n    return order\n"})
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
+    update_index(config)
+    changed = "def save(order):\n    return order\n\n\ndef cancel():\n    pass\n"
+    (root / "app/orders.py").write_text(changed)
+    return config
+
+
 def prepared(service: IndexService) -> Callable[[], bool]:
     return lambda: service.prepared_for(service.current()) is not None
 
@@ -427,11 +437,7 @@ def test_a_held_start_checks_a_stored_index_after_the_first_answer(
     """A stored index answers at once; its check of the files (which would share the
     interpreter with the first answer) waits for that answer, then finds the change."""
     monkeypatch.setattr(live_module, "CHECK_HOLD", 10 * SAFETY)  # only the answer ends it
-    root = write_tree(tmp_path / "ws", {"app/orders.py": "def save(order):\n    return order\n"})
-    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
-    update_index(config)
-    changed = "def save(order):\n    return order\n\n\ndef cancel():\n    pass\n"
-    (root / "app/orders.py").write_text(changed)
+    config = stored_then_changed(tmp_path)
     service = IndexService(config)
     service.hold_work_ahead()
     service.start(watch=False)
@@ -456,12 +462,7 @@ def test_a_full_reindex_while_the_check_is_held_leaves_the_index_current(
     says current at once (no race with a check run again behind it), and the held check
     is not run on the older, loaded index."""
     monkeypatch.setattr(live_module, "CHECK_HOLD", 10 * SAFETY)  # only the answer ends it
-    root = write_tree(tmp_path / "ws", {"app/orders.py": "def save(order):\n    return order\n"})
-    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
-    update_index(config)
-    (root / "app/orders.py").write_text(
-        "def save(order):\n    return order\n\n\ndef cancel():\n    pass\n"
-    )
+    config = stored_then_changed(tmp_path)
     service = IndexService(config)
     service.hold_work_ahead()
     service.start(watch=False)

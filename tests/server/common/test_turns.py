@@ -8,16 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update import live as live_module
-from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
 from symfuse.server.common import turns as turns_module
 from symfuse.server.common.service import IndexService
 from symfuse.server.common.turns import Turns
-from tests.server.common.test_service import until
-from tests.support.cli import write_tree
+from tests.server.common.test_service import stored_then_changed, until
 
 SAFETY = 30.0  # seconds: only turns a change that never comes into a failure
 
@@ -102,12 +99,7 @@ def test_a_stored_index_is_checked_in_a_pause_after_the_first_answer(
     gap = 0.3
     monkeypatch.setattr(turns_module, "IDLE_GAP", gap)
     monkeypatch.setattr(live_module, "CHECK_HOLD", 10 * SAFETY)  # only the pause ends it
-    root = write_tree(tmp_path / "ws", {"app/orders.py": "def save(order):\n    return order\n"})
-    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
-    update_index(config)
-    (root / "app/orders.py").write_text(
-        "def save(order):\n    return order\n\n\ndef cancel():\n    pass\n"
-    )
+    config = stored_then_changed(tmp_path)
     service = IndexService(config)
     released: list[float] = []
     release = service.live.release_check
