@@ -22,6 +22,9 @@ from collections.abc import Callable
 
 IDLE_GAP = 0.25  # seconds without a client's query before the work ahead takes its turn
 HOLD_MAX = 5.0  # seconds of serving a hold lasts without a query (live.CHECK_HOLD's span)
+# Seconds the work ahead waits for a pause at most, each time: a client that never pauses
+# (one polling index_status every 0.1 s for `warmed`) would otherwise starve it for good.
+MAX_WAIT = 1.0
 
 
 def _nothing() -> None:
@@ -37,9 +40,11 @@ class Turns:
         changes: threading.Condition,
         gap: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        max_wait: float = MAX_WAIT,
     ) -> None:
         self._changes = changes
         self.gap = IDLE_GAP if gap is None else gap
+        self.max_wait = max_wait
         self.asking = 0  # clients' queries running
         self._clock = clock
         self._ended = clock() - self.gap  # when the last one ended
@@ -103,21 +108,27 @@ class Turns:
         return not self.asking and self._clock() - self._ended >= self.gap
 
     def paused(self, done: Callable[[], bool]) -> bool:
-        """Whether the clients pause now; if not, wait until they do (or ``done()``)."""
+        """Whether the work ahead may run: the clients pause now, or did after a wait
+        (:meth:`wait_idle`); False when ``done()`` ended the wait."""
         with self._changes:
             if self.idle():
                 return True
-        self.wait_idle(done)
-        return False
+        return self.wait_idle(done)
 
-    def wait_idle(self, done: Callable[[], bool]) -> None:
-        """Block until :meth:`idle`, or ``done()`` (checked at every change)."""
+    def wait_idle(self, done: Callable[[], bool]) -> bool:
+        """Block until :meth:`idle` or for :attr:`max_wait` seconds (True both), or until
+        ``done()`` (False; checked at every change)."""
+        deadline = self._clock() + self.max_wait
         with self._changes:
             while not done():
+                now = self._clock()
+                if now >= deadline:
+                    return True  # starved: the work ahead takes one step anyway
                 if self.asking:
-                    self._changes.wait()
+                    self._changes.wait(deadline - now)
                     continue
-                left = self._ended + self.gap - self._clock()
-                if left <= 0:
-                    return
-                self._changes.wait(left)
+                paused_at = self._ended + self.gap
+                if paused_at <= now:
+                    return True
+                self._changes.wait(min(paused_at, deadline) - now)
+        return False

@@ -91,6 +91,15 @@ def test_waiting_ends_when_the_query_ends_or_when_done() -> None:
     assert not waiter.is_alive()  # stopping ends the wait, the query still running
 
 
+def test_a_client_that_never_pauses_does_not_starve_the_work_ahead() -> None:
+    changes = threading.Condition()
+    turns = Turns(changes, gap=0.25, max_wait=0.05)
+    with changes:
+        turns.begin()  # a query that never ends (or a client polling without a pause)
+    assert turns.paused(lambda: False)  # after max_wait: one step anyway
+    assert not turns.paused(lambda: True)  # unless the wait is cut short
+
+
 def test_a_stored_index_is_checked_in_a_pause_after_the_first_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
