@@ -114,7 +114,7 @@ class IndexService:
         self._wanted = False  # a query asked for structures: build them without a quiet period
         self._stopping = self._started = False
         self._warmed = False  # the first queries were answered ahead (:meth:`_answer_ahead`)
-        self._turns = Turns(self._changes)  # the work ahead waits for the clients' pauses
+        self._turns = Turns(self._changes, lambda: self._stopping or self._wanted)  # pauses
         self._thread = threading.local()  # .warming: this is the warming thread
         self._warmer: threading.Thread | None = None
         self._seen: tuple[int, int] | None = None  # the index the warming thread saw last
@@ -237,7 +237,7 @@ class IndexService:
 
     def give_way(self) -> None:
         """Block until the clients pause (:mod:`~symfuse.server.common.turns`)."""
-        self._turns.wait_idle(lambda: self._stopping or self._wanted)
+        self._turns.wait_idle()
 
     def current(self) -> Index:
         with self.live.reading() as index:
@@ -410,7 +410,7 @@ class IndexService:
 
     def _step(self, wanted: bool) -> float | None:
         """One look: build what is due; how long until the next look (None: the next change)."""
-        if self._turns.check_due() and not self._turns.check_turn(lambda: self._stopping):
+        if self._turns.check_due() and not self._turns.check_turn():
             return 0.0  # the stored index's check: after the first answer, in a pause
         current = self.current()
         now = time.monotonic()
@@ -432,7 +432,7 @@ class IndexService:
                 self._indexed = prepared.names
                 give_back()  # the suffix sort's temporaries
                 self._notify()
-            if not self._turns.paused(lambda: self._stopping or self._wanted):  # the rest
+            if not self._turns.paused():  # the rest, in a pause of the clients'
                 return 0.0
             compile_queries(current, self._compiled)
             if not self._warmed and not status.indexing:  # (a stored index: once checked)

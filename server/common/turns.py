@@ -33,16 +33,19 @@ def _nothing() -> None:
 
 class Turns:
     """Clients' queries in flight and when the last one ended, under ``changes`` (the
-    condition the service notifies at every change), and the hold of a first answer."""
+    condition the service notifies at every change), and the hold of a first answer;
+    ``done()`` ends any wait (the service stops, or a query wants structures built)."""
 
     def __init__(
         self,
         changes: threading.Condition,
+        done: Callable[[], bool],
         gap: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         max_wait: float = MAX_WAIT,
     ) -> None:
         self._changes = changes
+        self._done = done
         self.gap = IDLE_GAP if gap is None else gap
         self.max_wait = max_wait
         self.asking = 0  # clients' queries running
@@ -94,10 +97,10 @@ class Turns:
         """Whether a held check of the stored index waits for its turn alone."""
         return self.check_held and not self.held
 
-    def check_turn(self, done: Callable[[], bool]) -> bool:
+    def check_turn(self) -> bool:
         """Release the held check if the clients pause now, and say so; else wait for
         their pause (:meth:`paused`)."""
-        if not self.paused(done):
+        if not self.paused():
             return False
         self.check_held = False
         self._release_check()
@@ -107,20 +110,20 @@ class Turns:
         """No query runs and none ended within the gap (call with ``changes`` held)."""
         return not self.asking and self._clock() - self._ended >= self.gap
 
-    def paused(self, done: Callable[[], bool]) -> bool:
+    def paused(self) -> bool:
         """Whether the work ahead may run: the clients pause now, or did after a wait
         (:meth:`wait_idle`); False when ``done()`` ended the wait."""
         with self._changes:
             if self.idle():
                 return True
-        return self.wait_idle(done)
+        return self.wait_idle()
 
-    def wait_idle(self, done: Callable[[], bool]) -> bool:
+    def wait_idle(self) -> bool:
         """Block until :meth:`idle` or for :attr:`max_wait` seconds (True both), or until
         ``done()`` (False; checked at every change)."""
         deadline = self._clock() + self.max_wait
         with self._changes:
-            while not done():
+            while not self._done():
                 now = self._clock()
                 if now >= deadline:
                     return True  # starved: the work ahead takes one step anyway

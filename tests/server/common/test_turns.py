@@ -21,7 +21,7 @@ SAFETY = 30.0  # seconds: only turns a change that never comes into a failure
 
 def test_idle_only_a_gap_after_the_last_query() -> None:
     now = [100.0]
-    turns = Turns(threading.Condition(), gap=0.25, clock=lambda: now[0])
+    turns = Turns(threading.Condition(), lambda: False, gap=0.25, clock=lambda: now[0])
     assert turns.idle()  # nobody asked yet
     turns.begin()
     now[0] += 1.0
@@ -37,7 +37,7 @@ def test_idle_only_a_gap_after_the_last_query() -> None:
 def test_a_hold_ends_at_the_first_answer_or_lapses_once_serving() -> None:
     now = [100.0]
     released: list[bool] = []
-    turns = Turns(threading.Condition(), gap=0.25, clock=lambda: now[0])
+    turns = Turns(threading.Condition(), lambda: True, gap=0.25, clock=lambda: now[0])
     turns.hold(lambda: released.append(True))
     now[0] += 60.0
     assert turns.held  # not serving yet: the protocol library still loads
@@ -47,14 +47,14 @@ def test_a_hold_ends_at_the_first_answer_or_lapses_once_serving() -> None:
     assert turns.end()  # the first answer: the hold ends
     assert not turns.held
     assert turns.check_due()
-    assert not turns.check_turn(lambda: True)  # no pause yet (and the wait is cut short)
+    assert not turns.check_turn()  # no pause yet (and done() cuts the wait short)
     assert released == []
     now[0] += 0.25
-    assert turns.check_turn(lambda: True)  # the clients pause: the check goes
+    assert turns.check_turn()  # the clients pause: the check goes
     assert released == [True]
     assert not turns.check_due()
 
-    lapsing = Turns(threading.Condition(), clock=lambda: now[0])
+    lapsing = Turns(threading.Condition(), lambda: True, clock=lambda: now[0])
     lapsing.hold(None)  # the work ahead alone
     lapsing.serve()
     assert lapsing.held
@@ -66,10 +66,11 @@ def test_a_hold_ends_at_the_first_answer_or_lapses_once_serving() -> None:
 
 def test_waiting_ends_when_the_query_ends_or_when_done() -> None:
     changes = threading.Condition()
-    turns = Turns(changes, gap=0.0)
+    stopping = threading.Event()
+    turns = Turns(changes, stopping.is_set, gap=0.0, max_wait=10 * SAFETY)
     with changes:
         turns.begin()
-    waiter = threading.Thread(target=turns.wait_idle, args=(lambda: False,))
+    waiter = threading.Thread(target=turns.wait_idle)
     waiter.start()
     waiter.join(timeout=0.05)
     assert waiter.is_alive()  # a query runs: the work ahead waits for it
@@ -79,10 +80,9 @@ def test_waiting_ends_when_the_query_ends_or_when_done() -> None:
     waiter.join(timeout=SAFETY)
     assert not waiter.is_alive()
 
-    stopping = threading.Event()
     with changes:
         turns.begin()
-    waiter = threading.Thread(target=turns.wait_idle, args=(stopping.is_set,))
+    waiter = threading.Thread(target=turns.wait_idle)
     waiter.start()
     with changes:
         stopping.set()
@@ -93,11 +93,13 @@ def test_waiting_ends_when_the_query_ends_or_when_done() -> None:
 
 def test_a_client_that_never_pauses_does_not_starve_the_work_ahead() -> None:
     changes = threading.Condition()
-    turns = Turns(changes, gap=0.25, max_wait=0.05)
+    stopping = threading.Event()
+    turns = Turns(changes, stopping.is_set, gap=0.25, max_wait=0.05)
     with changes:
         turns.begin()  # a query that never ends (or a client polling without a pause)
-    assert turns.paused(lambda: False)  # after max_wait: one step anyway
-    assert not turns.paused(lambda: True)  # unless the wait is cut short
+    assert turns.paused()  # after max_wait: one step anyway
+    stopping.set()
+    assert not turns.paused()  # unless done() cuts the wait short
 
 
 def test_a_stored_index_is_checked_in_a_pause_after_the_first_answer(
