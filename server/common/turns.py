@@ -23,8 +23,8 @@ from collections.abc import Callable
 IDLE_GAP = 0.25  # seconds without a client's query before the work ahead takes its turn
 HOLD_MAX = 5.0  # seconds of serving a hold lasts without a query (live.CHECK_HOLD's span)
 # Seconds the work ahead waits for a pause at most, each time: a client that never pauses
-# (one polling index_status every 0.1 s for `warmed`) would otherwise starve it for good.
-MAX_WAIT = 1.0
+# would otherwise starve it for good (a status, polled, is no query: server/mcp/server.py).
+MAX_WAIT = 5.0
 
 
 def _nothing() -> None:
@@ -42,12 +42,12 @@ class Turns:
         done: Callable[[], bool],
         gap: float | None = None,
         clock: Callable[[], float] = time.monotonic,
-        max_wait: float = MAX_WAIT,
+        max_wait: float | None = None,
     ) -> None:
         self._changes = changes
         self._done = done
         self.gap = IDLE_GAP if gap is None else gap
-        self.max_wait = max_wait
+        self.max_wait = MAX_WAIT if max_wait is None else max_wait
         self.asking = 0  # clients' queries running
         self._clock = clock
         self._ended = clock() - self.gap  # when the last one ended

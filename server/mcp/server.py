@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,17 +175,21 @@ class Backend:
         *,
         cached: bool = True,
         lane: Lane = Lane.QUERY,
+        light: bool = False,
     ) -> ToolFunction:
         """The tool function of ``body`` (:func:`tool_function`, taking ``surface``'s
         arguments; ``returns``: the model of its structured answer), observed: each call is
         timed, logged and recorded in the metrics, and with ``cached`` (a read-only query)
         answered from the query cache when the same request met the same index. It runs in
-        ``lane``'s thread pool (:mod:`.pools`)."""
+        ``lane``'s thread pool (:mod:`.pools`). A ``light`` tool (a status, statistics)
+        reads no index: its calls are not clients' queries the work ahead waits a pause
+        of (server/common/turns.py), so a client polling it does not hold that work off."""
         run = self._cached(name, body) if cached else body
         inner = tool_function(name, model, run, surface)
 
         def observed(**arguments: Any) -> ToolAnswer:
-            with self.service.asking(), self.observer.query(name) as query:
+            asking = nullcontext() if light else self.service.asking()
+            with asking, self.observer.query(name) as query:
                 call = _Call(query)
                 token = _CALL.set(call)
                 try:

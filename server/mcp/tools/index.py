@@ -95,6 +95,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             StatusResult,
             STATUS_SURFACE,
             cached=False,
+            light=True,
         ),
         name="index_status",
         description=STATUS_DESCRIPTION,

@@ -65,6 +65,7 @@ def register(server: Toolbox, backend: Backend) -> None:
                 result,
                 STATS_SURFACE if name == "stats" else Surface(),
                 cached=False,
+                light=True,
             ),
             name=name,
             description=description,

@@ -8,9 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import anyio
+import pytest
 
 from symfuse.indexer.update.early import EARLY, HOLD
 from symfuse.indexer.update.first_index import SMALL_SOURCE
+from symfuse.server.common import turns as turns_module
 from symfuse.server.common.service import IndexService
 from tests.support.lazy import lazy_tables
 from tests.support.mcp import Workspace, call, hits, mcp_session, mcp_stdio_session, server_log
@@ -47,6 +49,21 @@ async def test_no_first_query_of_any_shape_builds_anything_once_warmed(
         assert await call(session, "search", query="who calls compute_total")
         usages = await call(session, "find_usages", target="shop/pricing.py::round_price#function")
         assert usages
+
+
+async def test_a_client_polling_the_status_does_not_hold_the_work_ahead_off(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The work ahead waits for a pause in the clients' queries; a client asking
+    index_status back to back until it says warmed makes none of them (a status reads no
+    index), so warmed comes, with no cap on that wait to lean on."""
+    monkeypatch.setattr(turns_module, "MAX_WAIT", 10 * SAFETY)
+    service = workspace.service()
+    async with mcp_session(workspace, service=service) as session:
+        assert await call(session, "search", query="checkout")  # the first answer
+        with anyio.fail_after(SAFETY):
+            while not (await call(session, "index_status"))["warmed"]:
+                pass
 
 
 async def test_a_fresh_start_answers_a_name_with_its_definition_then_in_full(
