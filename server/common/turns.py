@@ -48,18 +48,18 @@ class Turns:
         self._done = done
         self.gap = IDLE_GAP if gap is None else gap
         self.max_wait = MAX_WAIT if max_wait is None else max_wait
-        self.asking = 0  # clients' queries running
+        self._asking = 0  # clients' queries running
         self._clock = clock
         self._ended = clock() - self.gap  # when the last one ended
         self._held = False  # the work ahead waits for the first answer (:meth:`hold`)
-        self.check_held = False  # ... and a stored index's check, for a pause after it
+        self._check_held = False  # ... and a stored index's check, for a pause after it
         self._serving: float | None = None  # since when the front end is up
         self._release_check: Callable[[], None] = _nothing
 
     def hold(self, release_check: Callable[[], None] | None) -> None:
         """Hold the work ahead, and a stored index's check (``release_check`` lets it go;
         None: the check is not held)."""
-        self._held, self.check_held = True, release_check is not None
+        self._held, self._check_held = True, release_check is not None
         self._release_check = release_check or _nothing
 
     def serve(self) -> None:
@@ -81,34 +81,34 @@ class Turns:
 
     def begin(self) -> None:
         """A client's query starts (call with ``changes`` held)."""
-        self.asking += 1
+        self._asking += 1
 
     def end(self) -> bool:
         """A client's query ended (call with ``changes`` held); True when it was the held
         first answer, which lets the work ahead start."""
-        self.asking -= 1
+        self._asking -= 1
         self._ended = self._clock()
-        if self._held and self._serving is not None and not self.asking:
+        if self._held and self._serving is not None and not self._asking:
             self._held = False
             return True
         return False
 
     def check_due(self) -> bool:
         """Whether a held check of the stored index waits for its turn alone."""
-        return self.check_held and not self.held
+        return self._check_held and not self.held
 
     def check_turn(self) -> bool:
         """Release the held check if the clients pause now, and say so; else wait for
         their pause (:meth:`paused`)."""
         if not self.paused():
             return False
-        self.check_held = False
+        self._check_held = False
         self._release_check()
         return True
 
     def idle(self) -> bool:
         """No query runs and none ended within the gap (call with ``changes`` held)."""
-        return not self.asking and self._clock() - self._ended >= self.gap
+        return not self._asking and self._clock() - self._ended >= self.gap
 
     def paused(self) -> bool:
         """Whether the work ahead may run: the clients pause now, or did after a wait
@@ -127,7 +127,7 @@ class Turns:
                 now = self._clock()
                 if now >= deadline:
                     return True  # starved: the work ahead takes one step anyway
-                if self.asking:
+                if self._asking:
                     self._changes.wait(deadline - now)
                     continue
                 paused_at = self._ended + self.gap
