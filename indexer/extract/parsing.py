@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 POOL_THRESHOLD = 48  # fewer files than this are parsed in-process
-LANGUAGE_RUN = 32  # a task of one language the workers compile the query of (by_language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,28 +222,21 @@ def _load_for_workers(names: Iterable[str]) -> None:
 def by_language(
     jobs: Iterable[ParseJob], common: set[str], size: int
 ) -> Iterator[list[ParseJob]]:
-    """``jobs`` as the pool's tasks: runs of ``size`` jobs of the ``common`` languages (the
-    first jobs', which every worker meets: forked ones inherit their compiled queries), in
-    order; every other language's jobs in runs of their own, up to :data:`LANGUAGE_RUN`,
-    after them. A worker compiles a language's query the first time it meets it (C++
-    0.3 s, most 0.05-0.2 s): a language whose few files fell in both workers' tasks was
-    compiled twice (symfuse's own tree, fixtures in 48 languages: 14 of them, 1 s of the
-    workers' 4.6 s of compiling)."""
-    waiting: dict[str, list[ParseJob]] = {}
-    run: list[ParseJob] = []
+    """``jobs`` as the pool's tasks of ``size`` jobs: the ``common`` languages' (the first
+    jobs', which every worker meets: forked ones inherit their compiled queries) in order;
+    every other language's in runs of its own, after them. A worker compiles a language's
+    query the first time it meets it (C++ 0.3 s, most 0.05-0.2 s): a language whose few
+    files fell in both workers' tasks was compiled twice (symfuse's own tree, fixtures in
+    48 languages: 14 of them, 1 s of the workers' 4.6 s of compiling). Longer runs would
+    keep more languages to one worker, but leave one worker a long last task (tasks of
+    32 cost rack and gin 0.02-0.04 s)."""
+    waiting: dict[str | None, list[ParseJob]] = {}
     for job in jobs:
-        if job.language in common:
-            run.append(job)
-            if len(run) == size:
-                yield run
-                run = []
-            continue
-        own = waiting.setdefault(job.language, [])
-        own.append(job)
-        if len(own) == LANGUAGE_RUN:
-            yield waiting.pop(job.language)
-    if run:
-        yield run
+        language = None if job.language in common else job.language
+        run = waiting.setdefault(language, [])
+        run.append(job)
+        if len(run) == size:
+            yield waiting.pop(language)
     yield from waiting.values()
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from symfuse.indexer.config import IndexConfig
-from symfuse.indexer.extract.parsing import LANGUAGE_RUN, POOL_THRESHOLD, ParseJob, by_language
+from symfuse.indexer.extract.parsing import POOL_THRESHOLD, ParseJob, by_language
 from symfuse.indexer.update.workspace import update_index
 from tests.support.paths import FIXTURES
 
@@ -28,18 +28,20 @@ def test_other_languages_come_in_runs_of_their_own() -> None:
     assert inherited == [j for j in jobs if j.language == "python"]  # in their order
     for task in tasks:
         assert len({j.language for j in task}) == 1
-        assert len(task) <= (4 if task[0].language == "python" else LANGUAGE_RUN)
-    # 27 go files: a full run as soon as it fills, the rest at the end, one task each
-    assert [len(t) for t in tasks if t[0].language == "go"] == [27]
-    assert [len(t) for t in tasks if t[0].language == "zig"] == [9]
+        assert len(task) <= 4
+    # a run as soon as it fills, the rest of each language at the end: 27 go files, 9 zig
+    assert [len(t) for t in tasks if t[0].language == "go"] == [4, 4, 4, 4, 4, 4, 3]
+    assert [len(t) for t in tasks if t[0].language == "zig"] == [4, 4, 1]
+    left = sorted((t[0].language, len(t)) for t in tasks[-3:])  # what was left, at the end
+    assert left == [("go", 3), ("rust", 1), ("zig", 1)]
 
 
-def test_a_long_run_is_cut_at_its_size() -> None:
-    jobs = [job(n, "go") for n in range(LANGUAGE_RUN * 2 + 3)]
+def test_one_language_keeps_its_order() -> None:
+    jobs = [job(n, "go") for n in range(19)]
 
     tasks = list(by_language(jobs, set(), 8))
 
-    assert [len(t) for t in tasks] == [LANGUAGE_RUN, LANGUAGE_RUN, 3]
+    assert [len(t) for t in tasks] == [8, 8, 3]
     assert [j for task in tasks for j in task] == jobs
 
 
