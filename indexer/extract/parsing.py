@@ -219,9 +219,7 @@ def _load_for_workers(names: Iterable[str]) -> None:
             languages.query(name)
 
 
-def by_language(
-    jobs: Iterable[ParseJob], common: set[str], size: int
-) -> Iterator[list[ParseJob]]:
+def by_language(jobs: Iterable[ParseJob], common: set[str], size: int) -> Iterator[list[ParseJob]]:
     """``jobs`` as the pool's tasks of ``size`` jobs: the ``common`` languages' (the first
     jobs', which every worker meets: forked ones inherit their compiled queries) in order;
     every other language's in runs of its own, after them. A worker compiles a language's
