@@ -148,6 +148,7 @@ Role = tuple[str, Kind | RefKind] | None
 # file), never on a workspace or an index, so every index may share what was learnt.
 _ROLES: dict[tuple[str, bool], dict[int, Role]] = {}
 _UNKNOWN: Role = ("", Kind.VARIABLE)  # a pattern not seen yet (None: seen, no known role)
+_USES: dict[str, dict[int, Role]] = {}  # language -> _use_roles
 
 
 def _collect(
@@ -159,6 +160,7 @@ def _collect(
     raw_refs: list[_RawRef] = []
     append = raw_refs.append
     roles = _ROLES.setdefault((language, definitions_only), {})  # two queries, two numberings
+    uses = {} if definitions_only else _use_roles(language)
     counted = language in COUNTED
     call = RefKind.CALL
     query = languages.definitions_query(language) if definitions_only else languages.query(language)
@@ -166,13 +168,15 @@ def _collect(
         names = caps.get("name")
         if not names:
             continue
-        role = roles.get(pattern, _UNKNOWN)
-        if role is _UNKNOWN or (role is not None and role[0] not in caps):
-            # A pattern's role capture is the same in every match, except across the
-            # branches of an alternation: look again whenever the remembered one is absent.
-            role = roles[pattern] = _role(caps)
+        role: Role = uses.get(pattern)  # a use's role capture is disabled: its pattern says it
         if role is None:
-            continue
+            role = roles.get(pattern, _UNKNOWN)
+            if role is _UNKNOWN or (role is not None and role[0] not in caps):
+                # A pattern's role capture is the same in every match, except across the
+                # branches of an alternation: look again whenever the remembered one is absent.
+                role = roles[pattern] = _role(caps)
+            if role is None:
+                continue
         cap, kind = role
         name = names[0]
         if isinstance(kind, Kind):
@@ -215,6 +219,19 @@ def _fold_function_values(defs: dict[int, Def]) -> None:
         del defs[key]
         if outer.kind in Kind.VALUES:
             outer.kind = entry.kind
+
+
+def _use_roles(language: str) -> dict[int, Role]:
+    """Pattern number -> the role of each pattern of the full query that finds a use
+    (:func:`~symfuse.indexer.files.languages.reference_roles`), remembered."""
+    found = _USES.get(language)
+    if found is None:
+        found = _USES[language] = {}
+        for number, capture in languages.reference_roles(language).items():
+            role = _role((capture,))
+            if role is not None and isinstance(role[1], RefKind):
+                found[number] = role
+    return found
 
 
 def _role(captures: Iterable[str]) -> Role:

@@ -7,6 +7,7 @@ and read the diff before committing it.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,24 @@ def test_the_definitions_query_reads_the_definitions_the_full_query_does(languag
     both = extract(rel, "fixtures", language, sample.read_bytes())
     alone = extract(rel, "fixtures", language, sample.read_bytes(), definitions_only=True)
     assert alone.symbols == both.symbols
+
+
+_ROLE = re.compile(r"@(reference\.[\w-]+|definition\.[\w-]+|local)(?![\w.-])")
+
+
+@pytest.mark.parametrize("language", sorted(languages.supported()))
+def test_a_pattern_that_finds_a_use_says_one_role(language: str) -> None:
+    # the full query's use roles are disabled captures (languages.query): the extractor
+    # reads a use's role from its pattern's number, so a pattern must have one
+    roles = languages.reference_roles(language)
+    for i, pattern in enumerate(languages.query_patterns(languages.query_source(language))):
+        found = set(_ROLE.findall(pattern))
+        uses = {role for role in found if not role.startswith("definition.")}
+        if uses:
+            assert len(found) == 1, (i, pattern)
+            assert roles[i] == uses.pop()
+        else:
+            assert i not in roles
 
 
 def test_at_least_40_languages() -> None:
