@@ -223,11 +223,9 @@ def by_language(jobs: Iterable[ParseJob], common: set[str], size: int) -> Iterat
     """``jobs`` as the pool's tasks of ``size`` jobs: the ``common`` languages' (the first
     jobs', which every worker meets: forked ones inherit their compiled queries) in order;
     every other language's in runs of its own, after them. A worker compiles a language's
-    query the first time it meets it (C++ 0.3 s, most 0.05-0.2 s): a language whose few
-    files fell in both workers' tasks was compiled twice (symfuse's own tree, fixtures in
-    48 languages: 14 of them, 1 s of the workers' 4.6 s of compiling). Longer runs would
-    keep more languages to one worker, but leave one worker a long last task (tasks of
-    32 cost rack and gin 0.02-0.04 s)."""
+    query the first time it meets it, so a language whose few files fell in both workers'
+    tasks was compiled twice; runs longer than a task would keep more languages to one
+    worker but leave it a long last task (tests/bench/README.md, session 32)."""
     waiting: dict[str | None, list[ParseJob]] = {}
     for job in jobs:
         language = None if job.language in common else job.language

@@ -211,8 +211,8 @@ def query(name: str) -> Query:
     """The compiled definitions-and-references query of a language. The captures that say
     a use's role (``@reference.call``, ``@local``) are disabled: a pattern that finds a use
     has one (:func:`reference_roles` reads it from the pattern's text), and the binding
-    made a node of it for every match, next to its ``@name`` (a tenth of the matches'
-    cost on SQLAlchemy)."""
+    would make a node of it for every match, next to its ``@name``, most matches being
+    uses (tests/bench/README.md, session 32)."""
     from tree_sitter import Query
 
     compiled = Query(grammar(name), query_source(name))
