@@ -232,7 +232,7 @@ class IndexService:
                 if self._turns.end():  # the first answer, made
                     self._version += 1
                     if self._warmer is None:  # else the warming thread, in a pause (_step)
-                        self.live.release_check()
+                        self._turns.release_check()
                 self._changes.notify_all()
 
     def give_way(self) -> None:

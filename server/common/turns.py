@@ -102,9 +102,13 @@ class Turns:
         their pause (:meth:`paused`)."""
         if not self.paused():
             return False
+        self.release_check()
+        return True
+
+    def release_check(self) -> None:
+        """Let a held check of the stored index go now."""
         self._check_held = False
         self._release_check()
-        return True
 
     def idle(self) -> bool:
         """No query runs and none ended within the gap (call with ``changes`` held)."""
