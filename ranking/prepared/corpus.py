@@ -58,6 +58,7 @@ from symfuse.ranking.prepared.shared import (
 )
 from symfuse.ranking.prepared.sparse_rows import VALUES, Rows, Vocabulary
 from symfuse.ranking.prepared.structures import FilePiece, Prepared
+from symfuse.ranking.prepared.threads import both
 from symfuse.ranking.prepared.tokenize_pool import (
     FileJob,
     make_piece,
@@ -201,23 +202,38 @@ class Corpus:
     def _update(
         self, index: Index, fingerprint: str, started: float, model: WordModel | None
     ) -> Prepared:
+        """The structures, the word model's side (its training, the symbol vectors) on a
+        thread of its own beside the rest (the translation table, the borrowed doc words,
+        BM25F's columns), which needs no word vector: once the files are tokenized a build
+        would otherwise leave the machine's other core idle. Each side writes only its
+        own attributes (:attr:`model` and its vectors; :attr:`table`), so the structures
+        are the same whatever the timing."""
         rebuilt = self._refresh(index)
         ordered = list(self.pieces.values())
-        documents = concatenate([p.text for p in ordered], self.vocabulary)
+        own = concatenate([p.text for p in ordered], self.vocabulary)
         filters = FilterTable.of([p.filters for p in ordered])
         counted = ~filters.unit_rows  # statistics are the definitions' (see units.py)
         roots = root_rows(index, list(self.pieces), ordered)
-        retrained = self._train(ordered, documents, model, counted, roots)
-        translation = self._translation(documents, retrained, counted, roots)
-        vectors = self._vectors(ordered, documents.tf)
-        extra, heirs = self._borrowed_words(index, documents)
-        documents = with_inherited(documents, extra)
+        retrained = self._retraining(ordered, model)
+
+        def words() -> npt.NDArray[np.float32]:  # the word model's side
+            self._train(ordered, own, model, counted, roots, retrained)
+            return self._vectors(ordered, own.tf)
+
+        def lexical_side() -> tuple[
+            Translation | None, Documents, npt.NDArray[np.int64], LexicalIndex
+        ]:
+            translation = self._translation(own, retrained, counted, roots)
+            extra, heirs = self._borrowed_words(index, own)
+            documents = with_inherited(own, extra)
+            return translation, documents, heirs, LexicalIndex.build(documents, counted)
+
+        vectors, (translation, documents, heirs, lexical) = both(words, lexical_side)
         vectors = self._heir_vectors(vectors, documents, heirs)
         assert self.model is not None
         forms = NameForms.join([p.names for p in ordered])
         trigram_rows_ = Rows.stack([p.trigrams for p in ordered])
         loaded, self.loaded = self.loaded, False
-        lexical = LexicalIndex.build(documents, counted)
         return Prepared(
             generation=index.generation,
             fingerprint=fingerprint,
@@ -263,6 +279,13 @@ class Corpus:
         self.stamps = {k: v for k, v in self.stamps.items() if k in self.pieces}
         return len(todo)
 
+    def _retraining(self, pieces: Sequence[FilePiece], model: WordModel | None) -> bool:
+        """Whether this generation trains its own word vectors: with no ``model`` given nor
+        shared, when the corpus has none yet or moved more than :data:`RETRAIN_SHARE` since."""
+        if model is not None or self.shared is not None:
+            return False
+        return self.model is None or self._drift(pieces) > RETRAIN_SHARE
+
     def _train(
         self,
         pieces: Sequence[FilePiece],
@@ -270,19 +293,16 @@ class Corpus:
         model: WordModel | None,
         counted: npt.NDArray[np.bool_],
         roots: Sequence[RootRows],
-    ) -> bool:
-        """Use ``model`` (or the shared one); or, with none, train word vectors when the
-        corpus has none yet or moved more than :data:`RETRAIN_SHARE` since, one part per
-        root (:mod:`.shared`). Whether it trained."""
+        retraining: bool,
+    ) -> None:
+        """Use ``model`` (or the shared one); or, ``retraining``, train word vectors, one
+        part per root (:mod:`.shared`)."""
         model = model if model is not None or self.shared is None else self.shared.word
         if model is not None:
             self._use(model)
-            return False
-        if self.model is None or self._drift(pieces) > RETRAIN_SHARE:
+        elif retraining:
             stamps = frozenset(p.stamp for p in pieces)
             self._use(word_model(documents, counted, roots, stamps))
-            return True
-        return False
 
     def _translation(
         self,

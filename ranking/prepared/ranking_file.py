@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.store.arrays import HEADERS
-from symfuse.ranking.channels import similarity
+from symfuse.ranking.channels import similarity, word_counts
 from symfuse.ranking.channels.documents import (
     BODY_CHARS,
     CODE_WORDS,
@@ -56,7 +56,7 @@ def _settings() -> str:
     text = f"{FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{DOC_CHARS}|{BODY_CHARS}|{TRAINING_BODY}"
     text += f"|{probe}"
     text += f"|{sorted(STOPWORDS)}|{sorted(CODE_WORDS)}"
-    text += f"|{similarity.WINDOW}|{similarity.EIGENVALUE_WEIGHT}|{similarity.DIMENSIONS}"
+    text += f"|{word_counts.WINDOW}|{similarity.EIGENVALUE_WEIGHT}|{similarity.DIMENSIONS}"
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 

@@ -43,9 +43,14 @@ def distinct_inverse(
     first = np.empty(n, dtype=np.bool_)
     first[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    distinct = ordered[first]
+    del ordered  # (arrays of a key each: the fewer alive at once, the lower a build's peak)
+    positions = np.bitwise_and(packed, (1 << bits) - 1, out=packed)
+    ranks = np.cumsum(first, dtype=np.intp)
+    ranks -= 1
     inverse = np.empty(n, dtype=np.intp)
-    inverse[packed & ((1 << bits) - 1)] = np.cumsum(first) - 1
-    return ordered[first], inverse
+    inverse[positions] = ranks
+    return distinct, inverse
 
 
 class Vocabulary:

@@ -10,21 +10,35 @@ import pytest
 from scipy import sparse
 
 from symfuse.ranking.channels import kept as kept_module
-from symfuse.ranking.channels import similarity
+from symfuse.ranking.channels import similarity, word_counts
 from symfuse.ranking.channels.documents import build_documents
-from symfuse.ranking.channels.similarity import Embedder, RepositoryEmbedder, ppmi, randomized_svd
+from symfuse.ranking.channels.similarity import Embedder, RepositoryEmbedder
+from symfuse.ranking.channels.word_counts import ppmi, randomized_svd
 from tests.support.symbols import make_symbol
 
+# a small matrix; one with an empty row and column, repeated and unsorted entries (not
+# canonical), and pairs whose PMI is not positive (dropped)
+_DENSE = np.asarray([[0, 4, 1], [4, 0, 2], [1, 2, 0]], dtype=np.float64)
+_LOOSE = sparse.csr_matrix(
+    (np.asarray([3.0, 1, 2, 5, 1, 1, 6]), np.asarray([3, 1, 3, 0, 2, 3, 0]), [0, 3, 3, 5, 7]),
+    shape=(4, 4),
+)
 
-def test_ppmi_matches_the_definition() -> None:
-    counts = sparse.csr_matrix(np.asarray([[0, 4, 1], [4, 0, 2], [1, 2, 0]], dtype=np.float64))
-    result = ppmi(counts, smoothing=0.75).toarray()
-    total = counts.sum()
-    row = counts.toarray().sum(axis=1)
-    col = counts.toarray().sum(axis=0) ** 0.75
-    for i in range(3):
-        for j in range(3):
-            c = counts[i, j]
+
+@pytest.mark.parametrize("counts", [sparse.csr_matrix(_DENSE), _LOOSE], ids=["dense", "loose"])
+def test_ppmi_matches_the_definition(counts: sparse.csr_matrix) -> None:
+    dense = counts.toarray()  # (duplicates summed)
+    result = ppmi(counts, smoothing=0.75)
+    assert result.has_canonical_format
+    assert result.nnz == np.count_nonzero(result.toarray())  # no stored zeros
+    result = result.toarray()
+    total = dense.sum()
+    row = dense.sum(axis=1)
+    col = dense.sum(axis=0) ** 0.75
+    n = dense.shape[0]
+    for i in range(n):
+        for j in range(n):
+            c = dense[i, j]
             expected = 0.0
             if c:
                 expected = max(
@@ -92,11 +106,11 @@ def test_word_vectors_learn_from_every_kth_symbol_past_the_token_budget() -> Non
     lengths = rng.integers(0, 30, 1000)
     starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     sequence = rng.integers(0, 100, int(starts[-1])).astype(np.int32)
-    whole, whole_starts = similarity.training_sample(sequence, starts, budget=int(starts[-1]))
+    whole, whole_starts = word_counts.training_sample(sequence, starts, budget=int(starts[-1]))
     assert whole is sequence
     assert whole_starts is starts
     budget = int(starts[-1]) // 3
-    taken, taken_starts = similarity.training_sample(sequence, starts, budget=budget)
+    taken, taken_starts = word_counts.training_sample(sequence, starts, budget=budget)
     assert taken.shape[0] < 1.1 * budget
     expected = [sequence[starts[i] : starts[i + 1]] for i in range(0, 1000, 3)]  # every 3rd
     got = [taken[taken_starts[j] : taken_starts[j + 1]] for j in range(len(taken_starts) - 1)]
@@ -121,7 +135,7 @@ def test_cooccurrence_counts_the_chosen_terms_pairs_within_the_window() -> None:
                 if a != b and a in at and b in at:
                     expected[at[a], at[b]] += 1
                     expected[at[b], at[a]] += 1
-    counts = similarity.cooccurrence(sequence, starts, 40, terms, window=3)
+    counts = word_counts.cooccurrence(sequence, starts, 40, terms, window=3)
     assert counts.has_canonical_format
     assert np.array_equal(counts.toarray(), expected)
 
