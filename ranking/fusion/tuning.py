@@ -22,6 +22,10 @@ class Tuning:
     rrf_k: int = 60  # RRF's rank constant (Cormack et al.): no one channel's top place decides
     # identifiers, dotted names, paths, keywords: the request's defaults, names and BM25 lead
     names: FusionWeights = field(default_factory=FusionWeights)
+    # a bare identifier: the same without similarity, whose paraphrases reorder names the
+    # identity and lexical channels already found (name sets the same or higher without
+    # it) at more than half of a name query's CPU
+    identifier: FusionWeights = field(default_factory=lambda: FusionWeights(similarity=0.0))
     # prose: BM25F over heads and bodies leads, similarity adds paraphrases, names say little
     prose: FusionWeights = field(default_factory=FusionWeights.sentence)
     neural_on: float = 0.2  # neural's prose weight with semantic: on (commit-like queries lose)

@@ -143,7 +143,8 @@ class FusionWeights:
       evidence that a symbol is about the query's words.
     - structural 0.25: PageRank only reorders what other channels found; central
       definitions are what people look for more often.
-    - similarity 0.2: embeddings answer paraphrases, but are noisy for names.
+    - similarity 0.2: embeddings answer paraphrases, but are noisy for names; a bare
+      identifier's plan leaves the channel out (``symfuse.ranking.search.plans``).
     - identity 0.15: name-match tiers are precise; the exact-name guard, not this
       weight, is what puts an exact name first.
     - fuzzy 0.4: runs only when asked or when nothing matched the name as typed;

@@ -228,6 +228,8 @@ def _semantic_weights(request: SearchRequest, plan: Plan) -> FusionWeights:
     w = request.fusion_weights
     if w == FusionWeights():
         w = plan_weights(plan, request.semantic)
+        if s != 0.5 and w.similarity == 0:  # a shape that leaves it out, asked to weigh it
+            w = replace(w, similarity=FusionWeights().similarity)
     if s == 0.5:
         return w
     return FusionWeights(

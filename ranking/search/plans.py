@@ -2,7 +2,8 @@
 
 A query's shape says which evidence can answer it:
 
-- identifier (``getUserById``, ``get_user``): names; the exact-name guard holds;
+- identifier (``getUserById``, ``get_user``): names; the exact-name guard holds; no
+  similarity channel (its paraphrases only reorder the names found);
 - dotted (``models.CharField``, ``Foo::bar``): a qualified name, as an import writes it;
 - path (``a/b.py``, ``b.py:12``, a symbol id): an exact lookup (``mode: auto`` picks get);
 - call graph ("who calls X"): the call graph answers, not a ranking;
@@ -103,7 +104,7 @@ _PROSE = Plan(
 )
 
 PLANS: dict[Shape, Plan] = {
-    Shape.IDENTIFIER: Plan(TUNING.names, reason="names: identity tiers and the guard"),
+    Shape.IDENTIFIER: Plan(TUNING.identifier, reason="names: identity tiers and the guard"),
     Shape.DOTTED: Plan(TUNING.names, reason="a qualified name: identity on the fqn suffix"),
     Shape.PATH: Plan(TUNING.names, reason="auto mode answers a path with get"),
     Shape.CALL_GRAPH: Plan(TUNING.names, reason="the call graph answers the target"),

@@ -222,7 +222,9 @@ def test_the_constants_live_in_one_frozen_object() -> None:
     assert TUNING.rerank_candidates == rerank.CANDIDATES
     assert TUNING.near_typo_length == pipeline.NEAR_TYPO_LENGTH
     assert PLANS[Shape.SENTENCE].weights == TUNING.prose == FusionWeights.sentence()
-    assert PLANS[Shape.IDENTIFIER].weights == TUNING.names == FusionWeights()
+    assert PLANS[Shape.KEYWORDS].weights == TUNING.names == FusionWeights()
+    assert PLANS[Shape.IDENTIFIER].weights == TUNING.identifier
+    assert TUNING.identifier == FusionWeights(similarity=0.0)
     with pytest.raises(FrozenInstanceError):
         TUNING.side_code_share = 1.0  # type: ignore[misc]
     assert Tuning() == TUNING

@@ -105,9 +105,9 @@ def test_read_prints_the_lines_of_any_text_file(ws: Path, index_dir: Path) -> No
 
 def test_search_filters_reach_the_command_line(ws: Path, index_dir: Path) -> None:
     every = data(ws, index_dir, "search", "process_payment", "--limit", "100")
-    strong = data(ws, index_dir, "search", "process_payment", "--min-score", "0.5")
+    strong = data(ws, index_dir, "search", "process_payment", "--min-score", "0.7")
     assert 0 < strong["total"] < every["total"]
-    assert all(item["score"] >= 0.5 for item in strong["items"])
+    assert all(item["score"] >= 0.7 for item in strong["items"])
     only_go = data(ws, index_dir, "search", "main", "--file-extensions", ".go")
     assert only_go["items"]
     assert all(item["file"].endswith(".go") for item in only_go["items"])
