@@ -83,6 +83,7 @@ def _one_way(
         left, right = mapped[:-i][pair], mapped[i:][pair]
         np.add(left * np.int32(k), right, out=keys[at : at + left.shape[0]])
         at += left.shape[0]
+    pairs.clear()  # (the masks: not alive while the keys are sorted and counted)
     return _counted(keys, k)
 
 
