@@ -24,7 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -106,6 +106,17 @@ def reference_bodies(entry: FileEntry) -> list[str]:
         if ref.enclosing is not None:
             names.setdefault(ref.enclosing, []).append(ref.name)
     return [" ".join(names.get(s.symbol_id, ())) for s in entry.symbols]
+
+
+class _LexicalSide(NamedTuple):
+    """What a build makes beside the word model (see :meth:`Corpus._update`)."""
+
+    translation: Translation | None
+    documents: Documents  # with the borrowed doc words
+    heirs: npt.NDArray[np.int64]
+    lexical: LexicalIndex
+    names: NameTable
+    trigrams: TrigramIndex
 
 
 class Corpus:
@@ -204,10 +215,10 @@ class Corpus:
     ) -> Prepared:
         """The structures, the word model's side (its training, the symbol vectors) on a
         thread of its own beside the rest (the translation table, the borrowed doc words,
-        BM25F's columns), which needs no word vector: once the files are tokenized a build
-        would otherwise leave the machine's other core idle. Each side writes only its
-        own attributes (:attr:`model` and its vectors; :attr:`table`), so the structures
-        are the same whatever the timing."""
+        BM25F's columns, the name table and trigrams), which needs no word vector: once the
+        files are tokenized a build would otherwise leave the machine's other core idle.
+        Each side writes only its own attributes (:attr:`model` and its vectors;
+        :attr:`table`), so the structures are the same whatever the timing."""
         rebuilt = self._refresh(index)
         ordered = list(self.pieces.values())
         own = concatenate([p.text for p in ordered], self.vocabulary)
@@ -220,31 +231,27 @@ class Corpus:
             self._train(ordered, own, model, counted, roots, retrained)
             return self._vectors(ordered, own.tf)
 
-        def lexical_side() -> tuple[
-            Translation | None, Documents, npt.NDArray[np.int64], LexicalIndex
-        ]:
+        def lexical_side() -> _LexicalSide:
             translation = self._translation(own, retrained, counted, roots)
             extra, heirs = self._borrowed_words(index, own)
             documents = with_inherited(own, extra)
-            return translation, documents, heirs, LexicalIndex.build(documents, counted)
+            lexical = LexicalIndex.build(documents, counted)
+            return _LexicalSide(translation, documents, heirs, lexical, *self._names(ordered))
 
-        vectors, (translation, documents, heirs, lexical) = both(words, lexical_side)
+        vectors, side = both(words, lexical_side)
+        documents, heirs, lexical = side.documents, side.heirs, side.lexical
         vectors = self._heir_vectors(vectors, documents, heirs)
         assert self.model is not None
-        forms = NameForms.join([p.names for p in ordered])
-        trigram_rows_ = Rows.stack([p.trigrams for p in ordered])
         loaded, self.loaded = self.loaded, False
         return Prepared(
             generation=index.generation,
             fingerprint=fingerprint,
-            names=NameTable.of(forms),
+            names=side.names,
             lexical=lexical,
             similarity=RepositoryEmbedder.assemble(
                 documents, self.model, vectors, lexical, counted
             ),
-            trigrams=TrigramIndex.of(
-                trigram_rows_, self.trigram_vocabulary, forms.lower, forms.wholes
-            ),
+            trigrams=side.trigrams,
             filters=filters,
             pagerank=np.asarray(index.pagerank, dtype=np.float64),
             seconds=time.perf_counter() - started,
@@ -256,8 +263,17 @@ class Corpus:
             vocabulary=tuple(documents.vocabulary),
             trigram_vocabulary=tuple(self.trigram_vocabulary.terms),
             heirs=heirs,
-            translation=translation,
+            translation=side.translation,
         )
+
+    def _names(self, pieces: Sequence[FilePiece]) -> tuple[NameTable, TrigramIndex]:
+        """The name table and the trigram index of ``pieces``' names."""
+        forms = NameForms.join([p.names for p in pieces])
+        trigram_rows_ = Rows.stack([p.trigrams for p in pieces])
+        trigrams = TrigramIndex.of(
+            trigram_rows_, self.trigram_vocabulary, forms.lower, forms.wholes
+        )
+        return NameTable.of(forms), trigrams
 
     def _refresh(self, index: Index) -> int:
         """Make :attr:`pieces` the pieces of ``index``'s files, in key order, tokenizing the
