@@ -168,10 +168,11 @@ def counted_idf(tf: sparse.csr_matrix, counted: npt.NDArray[np.bool_]) -> Floats
     """``idf = ln(N / df)`` of ``tf``'s columns over the rows ``counted`` marks."""
     from scipy import sparse
 
-    rows = sparse.csr_matrix(tf)[np.flatnonzero(counted)]
-    rows.sum_duplicates()
-    df = np.bincount(rows.indices, minlength=tf.shape[1]).astype(np.float64)
-    idf: Floats = np.log(max(rows.shape[0], 1) / np.maximum(df, 1.0))
+    tf = sparse.csr_matrix(tf)
+    tf.sum_duplicates()
+    held = np.repeat(counted, np.diff(tf.indptr))  # the entries of those rows (no copy of them)
+    df = np.bincount(tf.indices[held], minlength=tf.shape[1]).astype(np.float64)
+    idf: Floats = np.log(max(int(np.count_nonzero(counted)), 1) / np.maximum(df, 1.0))
     return idf
 
 

@@ -46,7 +46,8 @@ from symfuse.ranking.channels.inherited_docs import (
     with_inherited,
 )
 from symfuse.ranking.channels.lexical import LexicalIndex
-from symfuse.ranking.channels.similarity import RepositoryEmbedder, WordModel
+from symfuse.ranking.channels.similarity import RepositoryEmbedder, WordModel, tfidf_of
+from symfuse.ranking.channels.tfidf import Tfidf
 from symfuse.ranking.channels.translation import Texts, Translation, stop_ids
 from symfuse.ranking.prepared.blas import one_blas_thread
 from symfuse.ranking.prepared.shared import (
@@ -115,6 +116,7 @@ class _LexicalSide(NamedTuple):
     documents: Documents  # with the borrowed doc words
     heirs: npt.NDArray[np.int64]
     lexical: LexicalIndex
+    tfidf: Tfidf  # the similarity channel's rows
     names: NameTable
     trigrams: TrigramIndex
 
@@ -236,7 +238,9 @@ class Corpus:
             extra, heirs = self._borrowed_words(index, own)
             documents = with_inherited(own, extra)
             lexical = LexicalIndex.build(documents, counted)
-            return _LexicalSide(translation, documents, heirs, lexical, *self._names(ordered))
+            tfidf = tfidf_of(documents, lexical, counted)
+            names = self._names(ordered)
+            return _LexicalSide(translation, documents, heirs, lexical, tfidf, *names)
 
         vectors, side = both(words, lexical_side)
         documents, heirs, lexical = side.documents, side.heirs, side.lexical
@@ -248,9 +252,7 @@ class Corpus:
             fingerprint=fingerprint,
             names=side.names,
             lexical=lexical,
-            similarity=RepositoryEmbedder.assemble(
-                documents, self.model, vectors, lexical, counted
-            ),
+            similarity=RepositoryEmbedder.assemble(documents, self.model, vectors, side.tfidf),
             trigrams=side.trigrams,
             filters=filters,
             pagerank=np.asarray(index.pagerank, dtype=np.float64),
