@@ -47,7 +47,6 @@ from symfuse.ranking.channels.inherited_docs import (
 )
 from symfuse.ranking.channels.lexical import LexicalIndex
 from symfuse.ranking.channels.similarity import RepositoryEmbedder, WordModel, tfidf_of
-from symfuse.ranking.channels.tfidf import Tfidf
 from symfuse.ranking.channels.translation import Texts, Translation, stop_ids
 from symfuse.ranking.prepared.blas import one_blas_thread
 from symfuse.ranking.prepared.shared import (
@@ -116,7 +115,6 @@ class _LexicalSide(NamedTuple):
     documents: Documents  # with the borrowed doc words
     heirs: npt.NDArray[np.int64]
     lexical: LexicalIndex
-    tfidf: Tfidf  # the similarity channel's rows
     names: NameTable
     trigrams: TrigramIndex
 
@@ -238,9 +236,7 @@ class Corpus:
             extra, heirs = self._borrowed_words(index, own)
             documents = with_inherited(own, extra)
             lexical = LexicalIndex.build(documents, counted)
-            tfidf = tfidf_of(documents, lexical, counted)
-            names = self._names(ordered)
-            return _LexicalSide(translation, documents, heirs, lexical, tfidf, *names)
+            return _LexicalSide(translation, documents, heirs, lexical, *self._names(ordered))
 
         vectors, side = both(words, lexical_side)
         documents, heirs, lexical = side.documents, side.heirs, side.lexical
@@ -252,7 +248,9 @@ class Corpus:
             fingerprint=fingerprint,
             names=side.names,
             lexical=lexical,
-            similarity=RepositoryEmbedder.assemble(documents, self.model, vectors, side.tfidf),
+            similarity=RepositoryEmbedder.assemble(
+                documents, self.model, vectors, tfidf_of(documents, lexical, counted)
+            ),
             trigrams=side.trigrams,
             filters=filters,
             pagerank=np.asarray(index.pagerank, dtype=np.float64),
