@@ -225,7 +225,7 @@ class RepositoryEmbedder:
     def train(cls, documents: Documents, dimensions: int = DIMENSIONS) -> RepositoryEmbedder:
         model = WordModel.train(documents, dimensions)
         vectors = model.embed(documents.tf, model.rows_of(documents.vocabulary))
-        return cls.assemble(documents, model, vectors, tfidf_of(documents))
+        return cls.assemble(documents, model, vectors, LexicalIndex.build(documents))
 
     @classmethod
     def assemble(
@@ -233,10 +233,13 @@ class RepositoryEmbedder:
         documents: Documents,
         model: WordModel,
         doc_vectors: npt.NDArray[np.float32],
-        tfidf: Tfidf,
+        lexical: LexicalIndex,
+        counted: npt.NDArray[np.bool_] | None = None,
     ) -> RepositoryEmbedder:
-        """The embedder of ``documents`` with a trained ``model``, their vectors under it
-        and their TF-IDF rows (:func:`tfidf_of`)."""
+        """The embedder of ``documents`` with a trained ``model`` and their vectors under it;
+        its TF-IDF rows read the counts of ``lexical``, the BM25 index of ``documents``, its
+        idf those of the documents ``counted`` marks (all: None)."""
+        tfidf = Tfidf.of(lexical.head, lexical.body, documents.tf, counted)
         return cls(
             tfidf=tfidf,
             idf=tfidf.idf,
@@ -319,18 +322,6 @@ def _outside_norm(
         elif term in outside:
             weights.append(outside[term])
     return float(np.linalg.norm(np.asarray(weights, dtype=np.float64)))
-
-
-def tfidf_of(
-    documents: Documents,
-    lexical: LexicalIndex | None = None,
-    counted: npt.NDArray[np.bool_] | None = None,
-) -> Tfidf:
-    """The TF-IDF rows of ``documents``, reading the counts of ``lexical`` (their BM25
-    index; built here when None), with the idf of the documents ``counted`` marks (all:
-    None)."""
-    lexical = LexicalIndex.build(documents) if lexical is None else lexical
-    return Tfidf.of(lexical.head, lexical.body, documents.tf, counted)
 
 
 def rank(embedder: Embedder, query: str, mask: npt.NDArray[np.bool_] | None, limit: int) -> Ranking:

@@ -46,7 +46,7 @@ from symfuse.ranking.channels.inherited_docs import (
     with_inherited,
 )
 from symfuse.ranking.channels.lexical import LexicalIndex
-from symfuse.ranking.channels.similarity import RepositoryEmbedder, WordModel, tfidf_of
+from symfuse.ranking.channels.similarity import RepositoryEmbedder, WordModel
 from symfuse.ranking.channels.translation import Texts, Translation, stop_ids
 from symfuse.ranking.prepared.blas import one_blas_thread
 from symfuse.ranking.prepared.shared import (
@@ -249,7 +249,7 @@ class Corpus:
             names=side.names,
             lexical=lexical,
             similarity=RepositoryEmbedder.assemble(
-                documents, self.model, vectors, tfidf_of(documents, lexical, counted)
+                documents, self.model, vectors, lexical, counted
             ),
             trigrams=side.trigrams,
             filters=filters,
