@@ -410,7 +410,7 @@ class IndexService:
 
     def _step(self, wanted: bool) -> float | None:
         """One look: build what is due; how long until the next look (None: the next change)."""
-        if self._turns.check_due() and not self._turns.check_turn():
+        if self._turns.check_due() and not self._turns.check_turn(wanted and not self._prepared):
             return 0.0  # the stored index's check: after the first answer, in a pause
         current = self.current()
         now = time.monotonic()

@@ -25,6 +25,9 @@ HOLD_MAX = 5.0  # seconds of serving a hold lasts without a query (live.CHECK_HO
 # Seconds the work ahead waits for a pause at most, each time: a client that never pauses
 # would otherwise starve it for good (a status, polled, is no query: server/mcp/server.py).
 MAX_WAIT = 5.0
+# Seconds a held check of a stored index waits for a pause at most once a query waits for
+# what follows it (the first ranking structures), from that query on (Turns.check_turn).
+WANTED_WAIT = 1.0
 
 
 def _nothing() -> None:
@@ -55,6 +58,7 @@ class Turns:
         self._check_held = False  # ... and a stored index's check, for a pause after it
         self._serving: float | None = None  # since when the front end is up
         self._release_check: Callable[[], None] = _nothing
+        self._wanted_since: float | None = None  # a query waits for the check's end since
 
     def hold(self, release_check: Callable[[], None] | None) -> None:
         """Hold the work ahead, and a stored index's check (``release_check`` lets it go;
@@ -97,35 +101,43 @@ class Turns:
         """Whether a held check of the stored index waits for its turn alone."""
         return self._check_held and not self.held
 
-    def check_turn(self) -> bool:
+    def check_turn(self, wanted: bool = False) -> bool:
         """Release the held check if the clients pause now, and say so; else wait for
-        their pause (:meth:`paused`)."""
-        if not self.paused():
+        their pause (:meth:`paused`). ``wanted``: a query waits for what comes after the
+        check (the first ranking structures), and its client may ask again and again
+        until they come, never pausing: from the first such call on, the check waits
+        for a pause :data:`WANTED_WAIT` seconds at most."""
+        if wanted and self._wanted_since is None:
+            self._wanted_since = self._clock()
+        since = self._wanted_since
+        if not self.paused(None if since is None else since + WANTED_WAIT):
             return False
         self.release_check()
         return True
 
     def release_check(self) -> None:
         """Let a held check of the stored index go now."""
-        self._check_held = False
+        self._check_held, self._wanted_since = False, None
         self._release_check()
 
     def idle(self) -> bool:
         """No query runs and none ended within the gap (call with ``changes`` held)."""
         return not self._asking and self._clock() - self._ended >= self.gap
 
-    def paused(self) -> bool:
+    def paused(self, deadline: float | None = None) -> bool:
         """Whether the work ahead may run: the clients pause now, or did after a wait
         (:meth:`wait_idle`); False when ``done()`` ended the wait."""
         with self._changes:
             if self.idle():
                 return True
-        return self.wait_idle()
+        return self.wait_idle(deadline)
 
-    def wait_idle(self) -> bool:
-        """Block until :meth:`idle` or for :attr:`max_wait` seconds (True both), or until
-        ``done()`` (False; checked at every change)."""
-        deadline = self._clock() + self.max_wait
+    def wait_idle(self, deadline: float | None = None) -> bool:
+        """Block until :meth:`idle`, for :attr:`max_wait` seconds or until ``deadline`` (on
+        the turns' clock; True all three), or until ``done()`` (False; checked at every
+        change)."""
+        starved = self._clock() + self.max_wait
+        deadline = starved if deadline is None else min(starved, deadline)
         with self._changes:
             while not self._done():
                 now = self._clock()

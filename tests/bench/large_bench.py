@@ -22,7 +22,9 @@ Per tree, each measured in this run:
    ranking structures (wall, peak RSS); cold index plus this is the cold start. Warm
    start: the same search again (structures read from disk). MCP cold start: ``symfuse
    mcp`` spawned with no index, timed to its first answers: a name query (answered by
-   names alone while the structures build, on a large index), then a prose query.
+   names alone while the structures build, on a large index), then a prose question
+   (answered by names alone too, with a hint to ask again), asked again until the fused
+   ranking answers it.
 3. Serving: ``symfuse mcp`` over stdio, the first answer after spawning on a warm
    index, then ``--queries`` searches through the SDK's client (p50/p95), and the
    server's RSS after them (read from /proc).
@@ -222,10 +224,22 @@ async def cold_serving(tree: Path, index_dir: Path) -> dict[str, float]:
         await session.initialize()
         named = await session.call_tool("search", {"query": "Session", "limit": 5})
         name_s = time.perf_counter() - started
-        await session.call_tool("search", {"query": "create engine", "limit": 5})
+        prose = {"query": "how are connections returned to the pool", "limit": 5}
+        asked = await session.call_tool("search", prose)
         prose_s = time.perf_counter() - started
+        prose_names_only = bool((asked.structured_content or {}).get("names_only"))
+        while (asked.structured_content or {}).get("names_only"):  # as its hint says: again
+            await asyncio.sleep(0.1)
+            asked = await session.call_tool("search", prose)
+        ranked_s = time.perf_counter() - started
     answer = named.structured_content or {}
-    return {"name_s": name_s, "prose_s": prose_s, "names_only": bool(answer.get("names_only"))}
+    return {
+        "name_s": name_s,
+        "prose_s": prose_s,
+        "ranked_s": ranked_s,
+        "names_only": bool(answer.get("names_only")),
+        "prose_names_only": prose_names_only,
+    }
 
 
 def _server_rss() -> float:
@@ -360,7 +374,10 @@ def report(m: dict[str, Any]) -> None:
         ("cold start peak RSS MB", f"{peak:.0f}", "target <= 500"),
         ("MCP cold: spawn to a name's answer s", f"{cold['name_s']:.2f}",
          "by names alone" if cold["names_only"] else "fused"),
-        ("MCP cold: spawn to a prose answer s", f"{cold['prose_s']:.2f}", "after the name"),
+        ("MCP cold: spawn to a prose answer s", f"{cold['prose_s']:.2f}",
+         "by names alone" if cold.get("prose_names_only") else "fused"),
+        ("MCP cold: spawn to its ranked answer s", f"{cold.get('ranked_s', 0):.2f}",
+         "asked again until fused"),
         ("warm start s (CLI search)", f"{m['warm_search']['wall_s']:.2f}", "target <= 0.8"),
         ("MCP spawn to first answer s", f"{m['serving']['first_answer_s']:.2f}", "warm index"),
         ("MCP serving RSS MB", f"{m['serving']['rss_mb']:.0f}", "target <= 250 / 600"),

@@ -31,6 +31,11 @@ PARTIAL = (
     "partial: the first index is still being built; answered by names from the {files} "
     "files indexed so far: ask again for the whole answer"
 )
+# A names-only answer once the index is whole: the ranking structures are still being built.
+NAMES_ONLY = (
+    "partial: ranked by names alone while the ranking structures are first built: ask "
+    "again in a few seconds for the whole answer"
+)
 
 SURFACE = Surface(
     shown=("query", "kind", "file_pattern", "limit", "offset"),
@@ -70,7 +75,9 @@ def register(server: Toolbox, backend: Backend) -> None:
                 total=answer.total,
                 stale=stale,
             )
-        return _ranked(backend, answer, request, rendering, stale)
+        return _ranked(
+            backend, answer, request, rendering, stale, NAMES_ONLY if answer.names_only else None
+        )
 
     server.add_tool(
         backend.tool("search", SearchRequest, search, SearchResult, SURFACE),

@@ -24,6 +24,7 @@ from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import DepsRequest, ReindexRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
+from symfuse.server.common import turns as turns_module
 from symfuse.server.common.service import NAMES_FIRST, IndexService
 from tests.support.cli import write_tree
 from tests.support.lazy import lazy_tables
@@ -167,6 +168,33 @@ def test_a_cold_start_answers_a_name_by_names_and_builds_the_structures_at_once(
         fused = _searched(service, "save")
         assert not fused.names_only
         assert fused.items[0].symbol.symbol_id == early.items[0].symbol.symbol_id
+
+
+def test_a_query_waiting_for_the_first_structures_lets_the_held_check_run_soon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server holds a stored index's check of the files until its clients pause, and the
+    first structures are built after the check. A client asking again and again, as a
+    names-only answer's hint tells it to, never pauses: from its wish for the structures
+    on, the check waits for a pause WANTED_WAIT seconds at most (it waited for a pause
+    that never came, or for CHECK_HOLD)."""
+    monkeypatch.setattr(turns_module, "IDLE_GAP", 10 * SAFETY)  # the clients never pause
+    monkeypatch.setattr(turns_module, "MAX_WAIT", 10 * SAFETY)
+    monkeypatch.setattr(live_module, "CHECK_HOLD", 10 * SAFETY)
+    root = write_tree(tmp_path / "ws", {"app/orders.py": "def save(order):\n    return order\n"})
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "index")
+    update_index(config)  # a stored index, and no ranking structures yet
+    service = IndexService(config, names_first=0)
+    service.hold_work_ahead()  # as `symfuse mcp` does
+    service.start(watch=False)
+    try:
+        assert service.wait_ready(SAFETY)
+        service.serving()
+        assert _searched(service, "save the order").names_only  # the first answer
+        until(service, prepared(service))
+        assert not _searched(service, "save the order").names_only
+    finally:
+        service.stop()
 
 
 def test_a_cold_start_answers_a_sentence_by_names_and_a_call_question_in_full(

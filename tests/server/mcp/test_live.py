@@ -206,10 +206,12 @@ async def test_a_cold_start_answers_a_name_by_names_until_the_structures_are_bui
     async with mcp_session(workspace, service=service) as session:
         early = await call(session, "search", query="GiftOrder")
         assert early["names_only"] is True
+        assert early["hint"].startswith("partial: ranked by names alone")
         assert hits(early)[0]["name"] == "GiftOrder"
         await built(service)  # the first answer let the build start
         prose = await call(session, "search", query="apply a discount to an amount")
         assert "names_only" not in prose
+        assert "hint" not in prose
         assert hits(prose)[0]["name"] == "apply_discount"
         fused = await call(session, "search", query="GiftOrder")
         assert "names_only" not in fused  # not the cached names-only answer
