@@ -223,7 +223,8 @@ class _Page:
         symbol = self.data["symbol"]
         symbol["source"] = "\n".join(self.lines[:n])
         cut = n < len(self.lines) or self.more_in_file
-        note = _cut_note(self.budget, symbol["start_line"], self.offset, n)
+        cause = f"max_tokens={self.budget}" if n < len(self.lines) else "max_lines"
+        note = _cut_note(cause, symbol["start_line"], self.offset, n)
         hints = [note, *notes] if cut else list(notes)
         self.data["truncated"] = bool(hints)
         self.data.pop("next_offset", None)
@@ -285,8 +286,8 @@ def _source_that_fits(page: _Page, notes: list[str]) -> int:
     return 1
 
 
-def _cut_note(budget: int, start_line: int, offset: int, shown: int) -> str:
-    """The hint when the source is cut: what is shown and how to read on (short: every
-    page of a long source carries it)."""
+def _cut_note(cause: str, start_line: int, offset: int, shown: int) -> str:
+    """The hint when the source is cut (``cause``: the budget, or max_lines): what is shown
+    and how to read on (short: every page of a long source carries it)."""
     where = f"lines {start_line}-{start_line + shown - 1}" if shown else "no source line"
-    return f"{where} shown (max_tokens={budget}); offset={offset + shown} reads on"
+    return f"{where} shown ({cause}); offset={offset + shown} reads on"

@@ -93,3 +93,21 @@ async def test_get_symbol_next_pages_carry_the_source_alone(tmp_path: Path) -> N
     assert read[-1] == "    return total"
     assert len(read) == 123
     assert pages[1]["symbol"]["start_line"] == 1 + first["next_offset"]
+
+
+async def test_get_symbol_cut_by_max_lines_says_so_and_reads_on(tmp_path: Path) -> None:
+    """A source cut by ``max_lines`` (well within the budget) names that cause, not the
+    token budget, and ``next_offset`` reads the next lines."""
+    body = "".join(f"    total = total + {i}\n" for i in range(40))
+    ws = fixture_workspace(
+        tmp_path, {"steps.py": f"def long_sum(total):\n{body}    return total\n"}
+    )
+    target = "steps.py::long_sum#function"
+    async with mcp_session(ws, tools="default") as session:
+        first = await call(session, "get_symbol", target=target, max_lines=10)
+        second = await call(
+            session, "get_symbol", target=target, max_lines=10, offset=first["next_offset"]
+        )
+    assert first["hint"] == "lines 1-10 shown (max_lines); offset=10 reads on"
+    assert second["symbol"]["start_line"] == 11
+    assert second["symbol"]["source"].split("\n")[0] == "    total = total + 9"
