@@ -7,9 +7,11 @@ extra's libraries are not installed (the ``test`` extra installs them).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,7 +22,12 @@ pytest.importorskip("safetensors")
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, prepare
-from symfuse.ranking.channels.neural.model import DISTRIBUTION, SentenceModel, bundled_model
+from symfuse.ranking.channels.neural.model import (
+    CHARS_PER_TOKEN,
+    DISTRIBUTION,
+    SentenceModel,
+    bundled_model,
+)
 from symfuse.ranking.channels.neural.vectors import (
     EMBEDDED_KINDS,
     NeuralEmbedder,
@@ -68,6 +75,30 @@ def test_padding_in_a_batch_changes_no_vector(tiny: SentenceModel) -> None:
 def test_text_past_the_model_length_is_cut(tiny: SentenceModel) -> None:
     vectors = tiny.embed(["write the file " * 200, ""])
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+class _Reading:
+    """The tokenizer as it is, noting the longest text it is given."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer = tokenizer
+        self.longest = 0
+
+    def encode_batch(self, texts: list[str]) -> Any:
+        self.longest = max(self.longest, *(len(t) for t in texts))
+        return self.tokenizer.encode_batch(texts)
+
+
+def test_a_minified_line_is_read_only_as_far_as_the_model_reads(tiny: SentenceModel) -> None:
+    """A definition in a minified file is one line of tens of thousands of characters: the
+    tokenizer splits a whole text before cutting it to max_tokens, so it is given a head of
+    the text (a jquery.min.js shipped in a docs folder made a server's embedding take GBs),
+    and the vector is the whole text's."""
+    line = "function(e,t){return e.write(t)};" * 3000
+    reading = _Reading(tiny.tokenizer)
+    vectors = dataclasses.replace(tiny, tokenizer=reading).embed([line, line[:2000]])
+    assert reading.longest == tiny.max_tokens * CHARS_PER_TOKEN < len(line)
+    assert np.allclose(vectors[0], vectors[1], rtol=0, atol=1e-6)  # 2,000 characters: all read
 
 
 def test_a_zip_one_folder_deep_loads_as_the_directory(tmp_path: Path) -> None:

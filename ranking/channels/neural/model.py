@@ -38,6 +38,11 @@ BUNDLED = "all_minilm_l6_v2/model.zip"
 # machine is slow already at 64 (tests/bench/nl_bench.py --semantic).
 MAX_TOKENS = 64
 BATCH_TOKENS = 4096  # word pieces per forward pass: bounds attention memory (~25 MB at 128)
+# Characters of a text the tokenizer reads per word piece kept: it splits a whole text
+# before cutting it to max_tokens, and a minified file's line (a jquery.min.js shipped in
+# docs/) made each of its definitions' texts a whole line long, the tokenizer's work and
+# memory with it. A word piece covers a few characters, and a word past 100 is one piece.
+CHARS_PER_TOKEN = 32
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
 
 
@@ -120,7 +125,8 @@ class SentenceModel:
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         if not texts:
             return out
-        encodings = self.tokenizer.encode_batch(texts)
+        read = self.max_tokens * CHARS_PER_TOKEN  # a text's head: more is cut off anyway
+        encodings = self.tokenizer.encode_batch([text[:read] for text in texts])
         lengths = np.array([len(e.ids) for e in encodings], dtype=np.int64)
         order = np.argsort(lengths, kind="stable")
         start = 0
