@@ -58,6 +58,7 @@ Corpora: each repository's bare mirror ``<mirrors>/<owner>+<name>/repo`` (``--mi
     python tests/bench/findability_bench.py --repos jbogard+MediatR,expressjs+express
     python tests/bench/findability_bench.py --half held-out --systems symfuse,bm25
     python tests/bench/findability_bench.py --show-misses 3 --json out.json
+    python tests/bench/findability_bench.py --systems symfuse --semantic   # the extra, on
 
 ``--show-misses N``: per repository, up to N queries where symfuse scores NDCG 0, with its
 top 3 results, the targets and the other systems' NDCG.
@@ -95,6 +96,7 @@ INDEXES = CORPUS / ".index"
 DEFAULT_MIRRORS = Path(os.environ.get("SYMFUSE_MIRRORS", "/work/.mirror"))
 
 DEPTH = 10
+WITH = {"semantic": False}  # --semantic: symfuse's neural channel (the semantic extra) on
 K1 = 1.2
 B = 0.75
 CHUNK_LINES = 50
@@ -322,12 +324,21 @@ def build_symfuse(repo: RepoSet, root: Path) -> Built:
     config = IndexConfig(roots=(root,), index_dir=index_dir, progress=False)
     index, _ = update_index(config)
     prepared = prepare(index, index_dir)
+    if WITH["semantic"]:  # the extra's vectors, cached beside the other benches'
+        import nl_semantic
+
+        vectors = nl_semantic.CACHE / f"findability-{repo.slot}"
+        vectors.mkdir(parents=True, exist_ok=True)
+        print("  " + nl_semantic.embed_index(index, vectors), file=sys.stderr)
     seconds = time.perf_counter() - start
     files = frozenset(index.files)  # one root: a file's key is its path under the root
     built = Built(lambda query: [], files, seconds)
 
     def rank(query: str) -> list[Span]:
-        request = SearchRequest.from_mapping({"query": query, "limit": DEPTH})
+        asked: dict[str, Any] = {"query": query, "limit": DEPTH}
+        if WITH["semantic"]:
+            asked["semantic"] = "on"
+        request = SearchRequest.from_mapping(asked)
         try:
             answer = operations.search(index, request, directory=index_dir, prepared=prepared)
         except SymfuseError as exc:  # an error meant for the user: what they get, no results
@@ -743,7 +754,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit-queries", type=int, default=None, help="first N per repository")
     parser.add_argument("--show-misses", type=int, default=0, metavar="N",
                         help="per repository, N queries symfuse scores 0 on")  # fmt: skip
+    parser.add_argument("--semantic", action="store_true",
+                        help="symfuse with the semantic extra (semantic: on)")  # fmt: skip
+    parser.add_argument("--neural-weight", type=float, default=None,
+                        help="with --semantic: the neural channel's prose weight")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.semantic:
+        import nl_semantic
+
+        WITH["semantic"] = True
+        nl_semantic.require()
+        if args.neural_weight is not None:
+            nl_semantic.set_neural_weight(args.neural_weight)
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     unknown = [s for s in systems if s not in SYSTEMS]
     if unknown or not systems:
