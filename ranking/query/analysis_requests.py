@@ -103,8 +103,10 @@ class ImpactRequest(Request):
 
     @model_validator(mode="after")
     def _one_target(self) -> Any:
-        if (self.target is None) == (self.diff is None):
+        if self.target is not None and self.diff is not None:
+            raise InvalidRequest("diff", "give either a target or a diff, not both")
+        if self.target is None and self.diff is None:
             raise InvalidRequest(
-                "target", "give either a target (symbol id, name or file) or a diff, not both"
+                "target", "give a target (symbol id, name or file), or a diff (unified)"
             )
         return self

@@ -14,6 +14,7 @@ generated from the models:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -103,6 +104,18 @@ def optional_text(value: Any) -> Any:
     return value
 
 
+@functools.cache
+def _blank_unset(model: type[BaseModel]) -> frozenset[str]:
+    """The fields of ``model`` whose blank text means "not given" (:func:`optional_text`)."""
+    return frozenset(
+        key
+        for name, info in model.model_fields.items()
+        if any(getattr(m, "func", None) is optional_text for m in info.metadata)
+        for key in (name, info.alias)
+        if key is not None
+    )
+
+
 class Request(BaseModel):
     """Base of every request: frozen, unknown fields refused, ``None`` = default."""
 
@@ -113,8 +126,16 @@ class Request(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _drop_nones(cls, raw: Any) -> Any:
+        """Drop ``None``s, and blank strings where a blank means "not given" (a field that
+        reads its text with :func:`optional_text`: a None from it would meet the field's
+        length limit, which pydantic cannot apply to None, and raise a TypeError)."""
         if isinstance(raw, Mapping):
-            return {k: v for k, v in raw.items() if v is not None}
+            unset = _blank_unset(cls)
+            return {
+                k: v
+                for k, v in raw.items()
+                if v is not None and not (k in unset and isinstance(v, str) and not v.strip())
+            }
         if isinstance(raw, BaseModel):
             return raw
         raise ValueError("must be an object")

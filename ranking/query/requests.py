@@ -293,7 +293,7 @@ class GetRequest(Request):
         given = [f for f in ("target", "symbol_id", "path") if getattr(self, f) is not None]
         if not given:
             raise InvalidRequest(
-                "symbol_id",
+                "target",
                 'give a symbol_id, or a path (a file for its outline, "file:line" for the '
                 "definition there)",
             )

@@ -49,6 +49,13 @@ async def test_invalid_arguments_name_the_field(workspace: Workspace) -> None:
             ("get_symbol", {"path": "shop/models.py", "context_lines": 99}, ["context_lines"]),
             ("find_usages", {}, ["target", "is required", "symbol_id"]),
             ("find_usages", {"target": "checkout", "kind": ["calls"]}, ["kind", "call, reference"]),
+            # a blank text is no argument (it raised a TypeError inside pydantic)
+            ("find_usages", {"target": ""}, ["target", "give a symbol id or a name"]),
+            ("find_usages", {"target": " ", "file": ""}, ["target", "give a symbol id"]),
+            ("get_symbol", {"target": "  "}, ["target", "give a symbol_id, or a path"]),
+            ("impact", {"target": ""}, ["target", "or a diff"]),
+            ("impact", {"target": "checkout", "diff": "x"}, ["diff", "not both"]),
+            ("callers", {"name": ""}, ["target", "give a symbol id or a name"]),
             (
                 "callers",
                 {"name": "total"},
