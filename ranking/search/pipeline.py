@@ -91,12 +91,14 @@ def search(
     directory: Path | None = None,
     prepared: Prepared | None = None,
     parsed: ParsedQuery | None = None,
+    named: bool = False,
 ) -> SearchResponse:
     """Answer ``request`` over ``index``.
 
     ``directory`` is where precomputed ranking data is persisted (the index
     directory); ``prepared`` skips the cache lookup; ``parsed`` is the query door's
-    reading of ``request`` when it has one. Raises ``NotFound`` when a ``get`` target
+    reading of ``request`` when it has one; ``named``: only what a name channel found
+    (the editor's name being typed, :mod:`.picker`). Raises ``NotFound`` when a ``get`` target
     or a ``drill_from`` scope does not exist. Prose queries also rank by the neural
     channel when the ``symfuse[semantic]`` vectors cover the index.
     """
@@ -111,7 +113,7 @@ def search(
         from symfuse.ranking.channels import neural  # (the semantic extra's: not every search)
 
         vectors = neural.embedder_for(index, directory)
-    answer = _answer(index, prepared, request, query, shape, base, vectors)
+    answer = _answer(index, prepared, request, query, shape, base, vectors, named)
     return with_code(index, answer, request)
 
 
@@ -145,6 +147,7 @@ def _answer(
     shape: Shape,
     base: SearchResponse,
     vectors: similarity.Embedder | None = None,
+    named: bool = False,
 ) -> SearchResponse:
     mode = base.search_mode
     mask = search_mask(index, prepared.filters, request)
@@ -166,7 +169,7 @@ def _answer(
         return modes.flat(index, prepared, request, query, mask, base, PLANS[shape].bm25f)
     run, matched = ranked_run(index, prepared, request, query, shape, mask, vectors)
     view = _view(index, prepared, request, query)
-    return fused_answer(view, request, query, shape, run, matched, base)
+    return fused_answer(view, request, query, shape, run, matched, base, named)
 
 
 def search_mask(
@@ -274,8 +277,10 @@ def fused_answer(
     run: ChannelRun,
     matched: int,
     base: SearchResponse,
+    named: bool = False,
 ) -> SearchResponse:
-    """The channels of ``run`` fused, ordered by name-match level, cut to the page."""
+    """The channels of ``run`` fused, ordered by name-match level, cut to the page;
+    ``named``: only the candidates a name channel (identity, fuzzy) ranked."""
     files, heads = None, None
     if not asks_for_files(request):  # file units rank apart and join afterwards
         depth = ranked_depth(request, len(ranked.symbols))
@@ -298,8 +303,8 @@ def fused_answer(
         fused = path_lifted(fused, ranked.symbols, query, MIN_DEPTH)
         fused = siblings_demoted(fused, ranked.symbols, MIN_DEPTH)
     fused, levels, lifted = _guarded(ranked, request, query, run, fused)
-    if request.min_score > 0:
-        keep = np.flatnonzero(np.round(fused.scores, SCORE_DIGITS) >= request.min_score)
+    if request.min_score > 0 or named:
+        keep = _kept(fused, request.min_score, named)
         fused, levels, lifted = fused.reorder(keep, fused.scores[keep]), levels[keep], lifted[keep]
         matched = len(fused)
     page = range(len(fused))[request.offset : request.offset + request.limit]
@@ -317,6 +322,16 @@ def fused_answer(
         channels=ran,
         weights=FusionWeights(**{c.value: fused.weights.get(c, 0.0) for c in Channel}),
     )
+
+
+def _kept(fused: Fused, min_score: float, named: bool) -> npt.NDArray[np.int64]:
+    """The places of ``fused`` scoring ``min_score`` or more (as answers show scores) and,
+    ``named``, ranked by identity or fuzzy."""
+    keep = np.round(fused.scores, SCORE_DIGITS) >= min_score
+    if named:
+        found = [fused.ranks[c] > 0 for c in (Channel.IDENTITY, Channel.FUZZY) if c in fused.ranks]
+        keep &= np.logical_or.reduce(found) if found else False
+    return np.flatnonzero(keep)
 
 
 def _ordered(

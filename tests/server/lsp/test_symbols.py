@@ -110,6 +110,23 @@ async def test_workspace_symbol_filters(tmp_path: Path) -> None:
         assert {x.name for x in inside} == {"total_area", "build_report"}
 
 
+async def test_an_identifier_finds_only_names_before_and_after_the_structures(
+    tmp_path: Path,
+) -> None:
+    # An identifier typed is matched as a name, by the quick ranking and by the fused
+    # search alike: the fused search's lexical channel also found its parts in bodies, so
+    # a name nobody defines listed unrelated definitions once the structures were built.
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        await s.wait_status("ranking", True)
+        assert await s.symbols("AreaReportBuilder") == []
+        assert await s.symbols("total_area_of_box") == []
+        assert (await s.names("total_area"))[0] == "total_area"
+        assert "describe" not in await s.names("total_area")  # its body holds "area"
+        assert "area" in await s.names("surface")  # a word still reads docstrings
+        assert "build_report" in await s.names("build report")  # words: every match
+
+
 async def test_workspace_symbol_is_capped_by_result_limit(tmp_path: Path) -> None:
     async with lsp_session(tmp_path, options={"resultLimit": 3}) as s:
         await s.wait_ready()
