@@ -15,8 +15,9 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Symbol
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.graph import hierarchy
+from symfuse.ranking.graph.usages import MAX_SHOWN_TARGETS
 from symfuse.ranking.query.records import Record, shown, symbol_view
 from symfuse.ranking.query.responses import CallQuery
 
@@ -35,16 +36,22 @@ class RoutedCall(Record):
 
 @dataclass(frozen=True, slots=True)
 class CallGraphAnswer(Record):
-    """The answer to a call-graph question: a page of callers or callees of the targets."""
+    """The answer to a call-graph question: a page of callers or callees of the targets,
+    shown with the first :data:`MAX_SHOWN_TARGETS` targets (those reached first) and how
+    many there are: a common name ("who calls retry") names hundreds of definitions."""
 
     query: str
     intent: CallQuery = field(metadata=shown(view=CallQuery.to_dict))
-    targets: tuple[str, ...]
+    targets: tuple[str, ...] = field(
+        metadata=shown(view=lambda targets: list(targets[:MAX_SHOWN_TARGETS]))
+    )
     items: tuple[RoutedCall, ...]
     total: int
+    target_count: int = field(init=False)  # len(targets)
     search_mode: str = field(init=False)  # the intent's direction, as search answers name it
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "target_count", len(self.targets))
         object.__setattr__(self, "search_mode", self.intent.direction)
 
 
@@ -97,10 +104,16 @@ def call_graph_answer(
                 continue
             rows[edge.symbol.symbol_id] = RoutedCall(edge.symbol, score, target.symbol_id, sites)
     ordered = sorted(rows.values(), key=lambda r: (-r.score, r.symbol.file, r.symbol.line))
+    # the targets with rows first, as their rows come; then what may be called
+    reached = {r.via: None for r in ordered}
+    rest = sorted(
+        (t for t in targets if t.symbol_id not in reached),
+        key=lambda t: t.kind not in Kind.CALL_TARGETS,
+    )
     return CallGraphAnswer(
         query=query,
         intent=intent,
-        targets=tuple(t.symbol_id for t in targets),
+        targets=(*reached, *(t.symbol_id for t in rest)),
         items=tuple(ordered[offset : offset + limit]),
         total=len(ordered),
     )

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from symfuse.indexer.errors import SymfuseError
-from symfuse.ranking.api import SearchMode
+from symfuse.ranking.api import MAX_SHOWN_TARGETS, SearchMode
 from symfuse.ranking.query.operations import operation
 from symfuse.ranking.query.responses import SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest
@@ -166,7 +166,10 @@ def run_search(args: argparse.Namespace) -> int:
         if args.output_format is OutputFormat.TEXT:
             lines = [symbol_line(item.symbol, f"calls at {item.sites}") for item in answer.items]
             print("\n".join(lines))
-            summary_on_stderr([f"{answer.intent.direction} of {', '.join(answer.targets)}"])
+            shown = ", ".join(answer.targets[:MAX_SHOWN_TARGETS])
+            more = answer.target_count - MAX_SHOWN_TARGETS
+            shown += f" and {more} more" if more > 0 else ""
+            summary_on_stderr([f"{answer.intent.direction} of {shown}"])
         elif args.output_format is OutputFormat.TABLE:
             columns = ("score", "kind", "name", "file", "line", "sites")
             print(render(data, OutputFormat.TEXT, rows_key="items", columns=columns))

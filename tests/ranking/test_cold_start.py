@@ -12,6 +12,8 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import (
+    MAX_SHOWN_TARGETS,
+    CallGraphAnswer,
     Channel,
     SearchMode,
     SearchRequest,
@@ -308,3 +310,28 @@ def test_a_pool_orders_the_namesakes_beyond_the_page(tmp_path: Path) -> None:
     assert pooled is not None
     assert pooled.items[0].symbol.symbol_id == "lib/orm/session.py::Session#class"
     assert len(pooled.items) == 3
+
+
+def test_a_call_question_about_a_common_name_shows_some_targets_and_counts_them(
+    tmp_path: Path,
+) -> None:
+    """A call question names every definition of its name (options and test properties
+    among them, in a repository where the name is common): the answer shows the first
+    MAX_SHOWN_TARGETS, those with callers first, then what may be called, and counts all."""
+    fields = "".join(f"class Options{i}:\n    retry = {i}\n\n\n" for i in range(30))
+    root = write_tree(
+        tmp_path / "ws",
+        {
+            "opts.py": fields,
+            "net.py": "def retry():\n    return 1\n\n\ndef fetch():\n    return retry()\n",
+            "later.py": "def retry():\n    return 2\n",
+        },
+    )
+    index, _ = update_index(IndexConfig(roots=(root,), index_dir=tmp_path / "index"))
+    answer = operations.search(index, request(query="who calls retry"))
+    assert isinstance(answer, CallGraphAnswer)
+    assert [item.symbol.name for item in answer.items] == ["fetch"]
+    assert answer.target_count == 32
+    shown = answer.to_dict()["targets"]
+    assert len(shown) == MAX_SHOWN_TARGETS
+    assert shown[:2] == ["net.py::retry#function", "later.py::retry#function"]
