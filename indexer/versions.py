@@ -41,7 +41,9 @@ from __future__ import annotations
 # 25: regions, code outside every definition in pieces (extract/units.py).
 # 26: regions: a triple-quoted string inside a definition no longer closes open lines below.
 # 27: a region encloses the file-level references in its lines (callers, usages, impact).
-EXTRACTOR_VERSION = 27
+# 28: Python names as operands and indexes (`SUB_DELIMS + safe`, `x[KEY]`, `f"{PREFIX}"`)
+#     are references; a name a function declares `global` is the module's, not a local.
+EXTRACTOR_VERSION = 28
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -186,8 +186,8 @@ def _collect(
             continue  # the history index reads definitions alone
         start, end = name.start_byte, name.end_byte
         row, byte_col = name.start_point
-        if cap == LOCAL:
-            append((start, end, row, byte_col, source[start:end], kind, "", _LOCAL_MARK, UNKNOWN))
+        if cap in _MARKS:
+            append((start, end, row, byte_col, source[start:end], kind, "", _MARKS[cap], UNKNOWN))
             continue
         qualifiers = caps.get("qualifier")
         aliases = caps.get("alias")
@@ -243,7 +243,7 @@ def _role(captures: Iterable[str]) -> Role:
                 return cap, Kind(kind)
             if prefix == "reference":
                 return cap, RefKind(kind)
-            if cap == LOCAL:
+            if cap in _MARKS:
                 return cap, RefKind.REFERENCE
         except ValueError:
             return None
@@ -305,6 +305,7 @@ def _build_references(
     raw_refs = _one_per_name(raw_refs)
     wide_rows = columns.wide_rows
     local_names: set[tuple[int, str]] = set()
+    global_names: set[tuple[int, str]] = set()  # declared global: never local
     for start, end, row, byte_col, raw_name, ref_kind, qualifier, alias, args in raw_refs:
         while position < count and spans[position][0] <= start:
             span = spans[position]
@@ -319,17 +320,20 @@ def _build_references(
             continue
         col = columns.col(row, byte_col, start) if row in wide_rows else byte_col + 1
         enclosing = stack[-1][2] if stack else -1
-        if alias == _LOCAL_MARK:
-            local_names.add((enclosing, name))
+        if alias in _MARK_OF:  # a name the function binds, or declares global
+            (local_names if alias == _MARKS[LOCAL] else global_names).add((enclosing, name))
             continue
         references.append(
             (name, row + 1, col, code_of[ref_kind], enclosing, qualifier, alias, args)
         )
-    return _not_local(references, local_names, kept)
+    return _not_local(references, local_names - global_names, kept)
 
 
 LOCAL = "local"  # a query's capture for a name a function binds (a parameter, an assignment)
-_LOCAL_MARK = "@local"  # its mark in the alias slot: no variable's name (`local = f()`)
+GLOBAL = "global"  # ... for a name it declares the module's (Python's `global CACHE`)
+# their marks in the alias slot (no variable's name: `local = f()`)
+_MARKS = {LOCAL: "@local", GLOBAL: "@global"}
+_MARK_OF = frozenset(_MARKS.values())
 _LOCAL_KINDS = frozenset(rows.REF_KIND_CODE[k] for k in (RefKind.REFERENCE, RefKind.CALL))
 
 

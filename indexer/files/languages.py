@@ -221,13 +221,13 @@ def query(name: str) -> Query:
     return compiled
 
 
-_ROLE_CAPTURE = re.compile(r"@(reference\.[\w-]+|local)(?![\w.-])")
+_ROLE_CAPTURE = re.compile(r"@(reference\.[\w-]+|local|global)(?![\w.-])")
 
 
 @functools.cache
 def reference_roles(name: str) -> dict[int, str]:
     """Pattern number -> the role capture of each pattern of the language's query that
-    finds a use (``reference.<kind>`` or ``local``): one a pattern, never beside a
+    finds a use (``reference.<kind>``, ``local`` or ``global``): one a pattern, never beside a
     ``@definition.`` (tests/indexer/test_languages.py checks every language)."""
     found: dict[int, str] = {}
     for number, pattern in enumerate(query_patterns(query_source(name))):
@@ -250,7 +250,9 @@ def definitions_query(name: str) -> Query:
 
 
 def _defines(pattern: str) -> bool:
-    return "@definition." in pattern or not ("@reference." in pattern or "@local" in pattern)
+    return "@definition." in pattern or not (
+        "@reference." in pattern or "@local" in pattern or "@global" in pattern
+    )
 
 
 _TAIL = re.compile(r"(?:[ \t]*(?:@[\w.\-]+|[*+?]))*")  # a pattern's captures and quantifier

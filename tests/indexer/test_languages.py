@@ -76,7 +76,7 @@ def test_the_definitions_query_reads_the_definitions_the_full_query_does(languag
     assert alone.symbols == both.symbols
 
 
-_ROLE = re.compile(r"@(reference\.[\w-]+|definition\.[\w-]+|local)(?![\w.-])")
+_ROLE = re.compile(r"@(reference\.[\w-]+|definition\.[\w-]+|local|global)(?![\w.-])")
 
 
 @pytest.mark.parametrize("language", sorted(languages.supported()))

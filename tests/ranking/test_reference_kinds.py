@@ -116,3 +116,52 @@ def test_typescript_generics_and_export_from(index: Index) -> None:
     types = sorted(u.column for u in found.usages if u.file == "web/use.ts" and u.line == 3)
     assert len(types) == 3  # Array<Foo>, Map<string, Foo>, Promise<Foo>
     assert ("web/use.ts", 4, "call") in by_file  # new Foo()
+
+
+OPERANDS = {
+    "urls.py": """\
+import typing
+
+SUB_DELIMS = "!$&"
+STEP = 2
+KEY = "k"
+PREFIX = "p"
+ALIAS = typing.Tuple[str, ...]
+NESTED = typing.Tuple[ALIAS, ...]
+CACHE: dict = {}
+
+
+def quote_host(host, quote):
+    return quote(host, safe=SUB_DELIMS + "%")
+
+
+def moved(n, table, pending):
+    n += STEP
+    return -STEP, table[KEY], table[KEY:], f"{PREFIX}-{n}", pending
+
+
+def load():
+    global CACHE
+    if len(CACHE) == 0:
+        CACHE = {1: 2}
+
+
+def shadowed(SUB_DELIMS):
+    return SUB_DELIMS + "x"
+""",
+}
+
+
+def test_operands_indexes_and_names_a_function_declares_global(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # httpx's `safe=SUB_DELIMS + WHATWG_SAFE`, `typing.Tuple[_PCTRTT, ...]` and a `global
+    # HTTPCORE_EXC_MAP` map read in the function that fills it: symfuse dead listed the
+    # constants and find_usages found none of these uses
+    index = index_of_tree(tmp_path_factory.mktemp("operands"), OPERANDS)
+    assert places(index, "SUB_DELIMS", "urls.py") == [(13, "reference")]  # not the parameter
+    assert places(index, "STEP", "urls.py") == [(17, "reference"), (18, "reference")]
+    assert places(index, "KEY", "urls.py") == [(18, "reference"), (18, "reference")]
+    assert places(index, "PREFIX", "urls.py") == [(18, "reference")]
+    assert places(index, "ALIAS", "urls.py") == [(8, "reference")]
+    assert places(index, "CACHE", "urls.py") == [(23, "reference")]

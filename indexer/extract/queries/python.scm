@@ -111,6 +111,15 @@
 (return_statement (identifier) @name) @reference.reference
 (assignment right: (identifier) @name) @reference.reference
 (assignment right: (attribute attribute: (identifier) @name)) @reference.reference
+; operands and indexes (`SUB_DELIMS + safe`, `-OFFSET`, `x[KEY]`, `Tuple[ALIAS, ...]`,
+; `n += STEP`, `f"{PREFIX}"`, `await pending`)
+(binary_operator (identifier) @name) @reference.reference
+(unary_operator argument: (identifier) @name) @reference.reference
+(subscript subscript: (identifier) @name) @reference.reference
+(slice (identifier) @name) @reference.reference
+(augmented_assignment right: (identifier) @name) @reference.reference
+(interpolation expression: (identifier) @name) @reference.reference
+(await (identifier) @name) @reference.reference
 ; a dotted name used as a value (`models.DateTimeField` in a tuple, an argument, a dict,
 ; `except base.Error`, `return mod.X`)
 (tuple (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
@@ -203,3 +212,5 @@
 (for_statement left: (pattern_list (identifier) @name @local))
 (with_item value: (as_pattern alias: (as_pattern_target (identifier) @name @local)))
 (named_expression name: (identifier) @name @local)
+; ... unless declared global there (`global CACHE` then `CACHE = {}`): the module's
+(global_statement (identifier) @name @global)
