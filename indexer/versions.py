@@ -43,7 +43,9 @@ from __future__ import annotations
 # 27: a region encloses the file-level references in its lines (callers, usages, impact).
 # 28: Python names as operands and indexes (`SUB_DELIMS + safe`, `x[KEY]`, `f"{PREFIX}"`)
 #     are references; a name a function declares `global` is the module's, not a local.
-EXTRACTOR_VERSION = 28
+# 29: JavaScript/TypeScript indexes (`TABLE[KEY]`) and Rust values before a dot
+#     (`REGISTRY.lock()`) are references.
+EXTRACTOR_VERSION = 29
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

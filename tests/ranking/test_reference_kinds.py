@@ -165,3 +165,37 @@ def test_operands_indexes_and_names_a_function_declares_global(
     assert places(index, "PREFIX", "urls.py") == [(18, "reference")]
     assert places(index, "ALIAS", "urls.py") == [(8, "reference")]
     assert places(index, "CACHE", "urls.py") == [(23, "reference")]
+
+
+INDEXES_AND_RECEIVERS = {
+    "web/table.ts": """\
+const TABLE: Record<string, number> = {};
+const KEY = "k";
+
+export function read(): number {
+  return TABLE[KEY];
+}
+""",
+    "src/lib.rs": """\
+static REGISTRY: Vec<u8> = Vec::new();
+const LIMIT: i32 = 3;
+
+fn count() -> usize {
+    REGISTRY.len() + LIMIT.to_string().len()
+}
+
+fn local() -> usize {
+    let LIMIT = vec![1];
+    LIMIT.len()
+}
+""",
+}
+
+
+def test_typescript_indexes_and_rust_values_before_a_dot(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    index = index_of_tree(tmp_path_factory.mktemp("receivers"), INDEXES_AND_RECEIVERS)
+    assert places(index, "KEY", "web/table.ts") == [(5, "reference")]
+    assert places(index, "REGISTRY", "src/lib.rs") == [(5, "reference")]
+    assert places(index, "LIMIT", "src/lib.rs") == [(5, "reference")]  # not the local's

@@ -68,6 +68,7 @@
 (parenthesized_expression (identifier) @name) @reference.reference
 (await_expression (identifier) @name) @reference.reference
 (subscript_expression object: (identifier) @name) @reference.reference
+(subscript_expression index: (identifier) @name) @reference.reference
 (arrow_function body: (identifier) @name) @reference.reference
 (template_substitution (identifier) @name) @reference.reference
 (export_statement value: (identifier) @name) @reference.reference

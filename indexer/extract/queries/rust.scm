@@ -112,6 +112,8 @@
 (const_item value: (identifier) @name) @reference.reference
 (token_tree (identifier) @name) @reference.reference
 (field_expression value: (identifier) @qualifier field: (field_identifier) @name) @reference.reference
+; the value before the dot (`REGISTRY.lock()`, `LIMIT.to_string()`; a local is dropped)
+(field_expression value: (identifier) @name) @reference.reference
 (scoped_identifier path: (_) @qualifier name: (identifier) @name) @reference.reference
 
 ; a type or module named before a member (`Error::Syntax(..)`, `Compact::new()`)
