@@ -45,7 +45,9 @@ from __future__ import annotations
 #     are references; a name a function declares `global` is the module's, not a local.
 # 29: JavaScript/TypeScript indexes (`TABLE[KEY]`) and Rust values before a dot
 #     (`REGISTRY.lock()`) are references.
-EXTRACTOR_VERSION = 29
+# 30: Kotlin names as values (operands, indexes, initializers, returns, string templates,
+#     loops, `when`) are references; a function's parameters and locals are its own.
+EXTRACTOR_VERSION = 30
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

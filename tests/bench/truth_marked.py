@@ -26,9 +26,9 @@ from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import UsagesRequest
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "usages_truth"
-LANGUAGES = ("python", "javascript", "typescript", "go", "java", "rust", "csharp", "c")
+LANGUAGES = ("python", "javascript", "typescript", "go", "java", "rust", "csharp", "c", "kotlin")
 _MARK = re.compile(r"(?://|/\*|#)\s*((?:def|ref):.*?)\s*(?:\*/)?\s*$")
-_SUFFIXES = (".py", ".js", ".ts", ".go", ".java", ".rs", ".cs", ".c", ".h")
+_SUFFIXES = (".py", ".js", ".ts", ".go", ".java", ".rs", ".cs", ".c", ".h", ".kt")
 
 Site = tuple[str, int]  # (workspace-relative file, line)
 

@@ -89,3 +89,34 @@
 
 (navigation_expression . (simple_identifier) @name) @reference.reference
 (value_argument (simple_identifier) @name) @reference.reference
+; names as values: operands (`n + LIMIT`, `a ?: DEFAULT`, `!FLAG`), indexes (`TABLE[KEY]`),
+; initializers and assigned values, returns, string templates (`"$PREFIX"`), loops,
+; `when` subjects, conditions and branches (`0 -> NONE`), parameter defaults
+(additive_expression (simple_identifier) @name) @reference.reference
+(multiplicative_expression (simple_identifier) @name) @reference.reference
+(comparison_expression (simple_identifier) @name) @reference.reference
+(equality_expression (simple_identifier) @name) @reference.reference
+(conjunction_expression (simple_identifier) @name) @reference.reference
+(disjunction_expression (simple_identifier) @name) @reference.reference
+(elvis_expression (simple_identifier) @name) @reference.reference
+(range_expression (simple_identifier) @name) @reference.reference
+(prefix_expression (simple_identifier) @name) @reference.reference
+(indexing_expression . (simple_identifier) @name) @reference.reference
+(indexing_suffix (simple_identifier) @name) @reference.reference
+(property_declaration (simple_identifier) @name) @reference.reference
+(assignment (simple_identifier) @name) @reference.reference
+(jump_expression (simple_identifier) @name) @reference.reference
+(interpolated_identifier) @name @reference.reference
+(interpolated_expression (simple_identifier) @name) @reference.reference
+(for_statement (simple_identifier) @name) @reference.reference
+(when_subject (simple_identifier) @name) @reference.reference
+(when_condition (simple_identifier) @name) @reference.reference
+(control_structure_body (simple_identifier) @name) @reference.reference
+(function_value_parameters (simple_identifier) @name) @reference.reference
+
+; ---- names a function binds itself (`@local`): its bare uses there are not the file's
+; or the package's definitions of the same name (parameters, locals, loop and lambda
+; variables, caught exceptions)
+(parameter . (simple_identifier) @name @local)
+(variable_declaration . (simple_identifier) @name @local)
+(catch_block (simple_identifier) @name @local)
