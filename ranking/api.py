@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     )
     from symfuse.ranking.graph.positions import definition_at, symbol_at
     from symfuse.ranking.graph.usages import MAX_LIMIT as USAGES_MAX_LIMIT
-    from symfuse.ranking.graph.usages import MAX_SHOWN_TARGETS, find_usages
+    from symfuse.ranking.graph.usages import find_usages
     from symfuse.ranking.history.search import (
         NO_HISTORY,
         Histories,
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from symfuse.ranking.history.tree_at import repository_for, snapshot
     from symfuse.ranking.prepared.build import prepare_shared
     from symfuse.ranking.prepared.shared import ShardParts, SharedModels
+    from symfuse.ranking.query.records import MAX_SHOWN_TARGETS
     from symfuse.ranking.search.cancel import ShouldStop, Stopped, checkpoint, stoppable
     from symfuse.ranking.search.cold_start import early_answer, names_answer
     from symfuse.ranking.search.details import FileOutline, OutlineNode, SymbolDetail
@@ -138,7 +139,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "definition_at": (f"{_R}.graph.positions", "definition_at"),
     "symbol_at": (f"{_R}.graph.positions", "symbol_at"),
     "USAGES_MAX_LIMIT": (f"{_R}.graph.usages", "MAX_LIMIT"),
-    "MAX_SHOWN_TARGETS": (f"{_R}.graph.usages", "MAX_SHOWN_TARGETS"),
+    "MAX_SHOWN_TARGETS": (f"{_R}.query.records", "MAX_SHOWN_TARGETS"),
     "find_usages": (f"{_R}.graph.usages", "find_usages"),
     # Git history.
     "Histories": (f"{_R}.history.search", "Histories"),

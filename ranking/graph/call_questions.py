@@ -17,8 +17,7 @@ import numpy.typing as npt
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.graph import hierarchy
-from symfuse.ranking.graph.usages import MAX_SHOWN_TARGETS
-from symfuse.ranking.query.records import Record, shown, symbol_view
+from symfuse.ranking.query.records import MAX_SHOWN_TARGETS, Record, shown, symbol_view
 from symfuse.ranking.query.responses import CallQuery
 
 _ROUTED = symbol_view("symbol_id", "name", "kind", "fqn", "signature", "file", "line")

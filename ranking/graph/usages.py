@@ -17,14 +17,13 @@ from symfuse.indexer.link.resolve import MAX_CANDIDATES, NAME, SCOPE, Resolver
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.targets import DECLARATION, find_targets, require_symbol, resolver_for
-from symfuse.ranking.query.records import Record, brief, round3, shown
+from symfuse.ranking.query.records import MAX_SHOWN_TARGETS, Record, brief, round3, shown
 from symfuse.ranking.query.search_request import IncludeTests
 from symfuse.ranking.search.filters import glob_match
 from symfuse.ranking.text import paths
 
 USAGE_KINDS = tuple(k.value for k in RefKind)
 MAX_LIMIT = 10_000
-MAX_SHOWN_TARGETS = 20
 # the files past the page named in ``by_file``: those with the most usages left (FastAPI's
 # 1,580 usages span 700 files, whose counts alone filled an agent's 2,000-token page)
 MAX_SHOWN_FILES = 20

@@ -25,6 +25,8 @@ from typing import Any, ClassVar
 
 from symfuse.indexer.model import Symbol
 
+# The targets an answer about a name lists (usages, a call question), beside their count.
+MAX_SHOWN_TARGETS = 20
 BRIEF = ("symbol_id", "name", "kind", "fqn", "file", "line", "end_line", "signature", "repository")
 _RULE = "symfuse.shown"
 
