@@ -47,7 +47,9 @@ from __future__ import annotations
 #     (`REGISTRY.lock()`) are references.
 # 30: Kotlin names as values (operands, indexes, initializers, returns, string templates,
 #     loops, `when`) are references; a function's parameters and locals are its own.
-EXTRACTOR_VERSION = 30
+# 31: the same for Swift (and its @local bindings); Ruby and PHP constants as values
+#     (`n + LIMIT`, `TABLE[KEY]`, `"#{PREFIX}"`, `Foo::BAR`, `K::PREFIX`); C++ indexes.
+EXTRACTOR_VERSION = 31
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

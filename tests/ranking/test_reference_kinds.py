@@ -199,3 +199,69 @@ def test_typescript_indexes_and_rust_values_before_a_dot(
     assert places(index, "KEY", "web/table.ts") == [(5, "reference")]
     assert places(index, "REGISTRY", "src/lib.rs") == [(5, "reference")]
     assert places(index, "LIMIT", "src/lib.rs") == [(5, "reference")]  # not the local's
+
+
+CONSTANTS_AS_VALUES = {
+    "lib/limits.rb": """\
+LIMIT = 3
+TABLE = [1, 2]
+KEY = 0
+PREFIX = "p"
+module Foo
+  BAR = 2
+end
+
+def f(n)
+  n + LIMIT + TABLE[KEY]
+end
+
+def g(mode)
+  case mode
+  when 1 then "#{PREFIX}#{Foo::BAR}"
+  end
+end
+""",
+    "src/limits.php": """\
+<?php
+const LIMIT = 3;
+const KEY = 'k';
+class K {
+    const PREFIX = "p";
+    function m() { return self::PREFIX; }
+}
+function f($n, $t) {
+    return $n + LIMIT . $t[KEY] . K::PREFIX . g(a: LIMIT);
+}
+function g($a) { return $a; }
+""",
+    "Sources/Limits.swift": """\
+let LIMIT = 3
+let PREFIX = "p"
+let DEFAULT = 7
+func f(n: Int, opt: Int?) -> String {
+    return "\\(PREFIX)\\(n + LIMIT)\\(opt ?? DEFAULT)"
+}
+func h(LIMIT: Int) -> Int { return LIMIT + 1 }
+""",
+    "src/limits.cpp": "const int KEY = 0;\nstatic int TABLE[2];\nint f() { return TABLE[KEY]; }\n",
+}
+
+
+def test_constants_as_values_in_ruby_php_swift_and_cpp(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    index = index_of_tree(tmp_path_factory.mktemp("values"), CONSTANTS_AS_VALUES)
+    ruby = "lib/limits.rb"
+    assert places(index, "LIMIT", ruby) == [(10, "reference")]
+    assert places(index, "KEY", ruby) == [(10, "reference")]
+    assert places(index, "PREFIX", ruby) == [(15, "reference")]
+    assert places(index, "BAR", ruby) == [(15, "reference")]
+    php = "src/limits.php"
+    assert places(index, "LIMIT", php) == [(9, "reference"), (9, "reference")]
+    assert places(index, "KEY", php) == [(9, "reference")]
+    assert places(index, "PREFIX", php) == [(6, "reference"), (9, "reference")]
+    swift = "Sources/Limits.swift"
+    assert places(index, "LIMIT", swift) == [(5, "reference")]  # not h's parameter
+    assert places(index, "PREFIX", swift) == [(5, "reference")]
+    assert places(index, "DEFAULT", swift) == [(5, "reference")]
+    assert places(index, "KEY", "src/limits.cpp") == [(3, "reference")]

@@ -167,3 +167,4 @@
 (enum_specifier name: (type_identifier) @name !body) @reference.type
 
 (subscript_expression argument: (identifier) @name) @reference.reference
+(subscript_argument_list (identifier) @name) @reference.reference

@@ -74,4 +74,16 @@
 (named_type (qualified_name (name) @name)) @reference.type
 
 (class_constant_access_expression . (name) @name) @reference.reference
+; a class's constant (`K::PREFIX`, `self::OTHER`), and a constant as a value: an operand,
+; an argument, an element, an index, a condition's branch, a returned or assigned value
+(class_constant_access_expression . (_) @qualifier . (name) @name .) @reference.reference
+(binary_expression (name) @name) @reference.reference
+(unary_op_expression (name) @name) @reference.reference
+(argument !name . (name) @name) @reference.reference
+(argument name: (name) (name) @name) @reference.reference
+(array_element_initializer (name) @name) @reference.reference
+(subscript_expression (name) @name) @reference.reference
+(conditional_expression (name) @name) @reference.reference
+(return_statement (name) @name) @reference.reference
+(assignment_expression right: (name) @name) @reference.reference
 (scoped_property_access_expression scope: (name) @name) @reference.reference

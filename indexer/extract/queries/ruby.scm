@@ -66,3 +66,18 @@
 (assignment right: (constant) @name) @reference.reference
 (optional_parameter value: (constant) @name) @reference.reference
 (body_statement (constant) @name) @reference.reference
+; constants as values: operands (`n + LIMIT`, `!FLAG`), indexes and what they index
+; (`TABLE[KEY]`), elements and hash values, interpolations (`"#{PREFIX}"`), `case` /
+; `when` / `then`, conditions, and a constant inside a namespace (`Foo::BAR`)
+(binary (constant) @name) @reference.reference
+(unary (constant) @name) @reference.reference
+(element_reference (constant) @name) @reference.reference
+(array (constant) @name) @reference.reference
+(pair value: (constant) @name) @reference.reference
+(interpolation (constant) @name) @reference.reference
+(case value: (constant) @name) @reference.reference
+(pattern (constant) @name) @reference.reference
+(then (constant) @name) @reference.reference
+(conditional (constant) @name) @reference.reference
+(parenthesized_statements (constant) @name) @reference.reference
+(scope_resolution scope: (constant) @qualifier name: (constant) @name) @reference.reference
