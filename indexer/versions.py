@@ -49,7 +49,9 @@ from __future__ import annotations
 #     loops, `when`) are references; a function's parameters and locals are its own.
 # 31: the same for Swift (and its @local bindings); Ruby and PHP constants as values
 #     (`n + LIMIT`, `TABLE[KEY]`, `"#{PREFIX}"`, `Foo::BAR`, `K::PREFIX`); C++ indexes.
-EXTRACTOR_VERSION = 31
+# 32: Lua (and Teal) names as values (operands, indexes, fields, conditions, loop
+#     bounds); a function's parameters, locals and loop variables are its own.
+EXTRACTOR_VERSION = 32
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

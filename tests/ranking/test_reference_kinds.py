@@ -265,3 +265,34 @@ def test_constants_as_values_in_ruby_php_swift_and_cpp(
     assert places(index, "PREFIX", swift) == [(5, "reference")]
     assert places(index, "DEFAULT", swift) == [(5, "reference")]
     assert places(index, "KEY", "src/limits.cpp") == [(3, "reference")]
+
+
+LUA = {
+    "src/limits.lua": """\
+local LIMIT = 3
+TABLE = {1, 2}
+KEY = 1
+PREFIX = "p"
+
+local function f(n)
+  local y = TABLE[KEY] .. PREFIX
+  for i = 1, LIMIT do print(i) end
+  return n + LIMIT, y
+end
+
+local function g(LIMIT)
+  return LIMIT + 1
+end
+""",
+}
+
+
+def test_lua_names_as_values_and_a_parameter_that_shadows_one(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    index = index_of_tree(tmp_path_factory.mktemp("lua"), LUA)
+    lua = "src/limits.lua"
+    assert places(index, "LIMIT", lua) == [(8, "reference"), (9, "reference")]  # not g's
+    assert places(index, "TABLE", lua) == [(7, "reference")]
+    assert places(index, "KEY", lua) == [(7, "reference")]
+    assert places(index, "PREFIX", lua) == [(7, "reference")]

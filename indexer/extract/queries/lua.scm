@@ -48,3 +48,22 @@
 (arguments (identifier) @name) @reference.reference
 (expression_list value: (identifier) @name) @reference.reference
 (dot_index_expression table: (identifier) @name) @reference.reference
+; names as values: operands (`n + LIMIT`, `not FLAG`, `s .. PREFIX`), indexes and what
+; they index (`TABLE[KEY]`), table fields (`{ A, b = B }`), conditions, loop bounds
+(binary_expression (identifier) @name) @reference.reference
+(unary_expression operand: (identifier) @name) @reference.reference
+(bracket_index_expression table: (identifier) @name) @reference.reference
+(bracket_index_expression field: (identifier) @name) @reference.reference
+(field value: (identifier) @name) @reference.reference
+(if_statement condition: (identifier) @name) @reference.reference
+(elseif_statement condition: (identifier) @name) @reference.reference
+(while_statement condition: (identifier) @name) @reference.reference
+(for_numeric_clause [start: (identifier) @name end: (identifier) @name step: (identifier) @name]) @reference.reference
+
+; ---- names a function binds itself (`@local`): its bare uses there are not the file's
+; definitions of the same name (parameters, locals, loop variables)
+(parameters name: (identifier) @name @local)
+(variable_declaration (assignment_statement (variable_list name: (identifier) @name @local)))
+(variable_declaration (variable_list name: (identifier) @name @local))
+(for_numeric_clause name: (identifier) @name @local)
+(for_generic_clause (variable_list name: (identifier) @name @local))
