@@ -51,7 +51,8 @@ from __future__ import annotations
 #     (`n + LIMIT`, `TABLE[KEY]`, `"#{PREFIX}"`, `Foo::BAR`, `K::PREFIX`); C++ indexes.
 # 32: Lua (and Teal) names as values (operands, indexes, fields, conditions, loop
 #     bounds); a function's parameters, locals and loop variables are its own.
-EXTRACTOR_VERSION = 32
+# 33: the same for Scala (operands, interpolations, initializers, conditions, matches).
+EXTRACTOR_VERSION = 33
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -296,3 +296,27 @@ def test_lua_names_as_values_and_a_parameter_that_shadows_one(
     assert places(index, "TABLE", lua) == [(7, "reference")]
     assert places(index, "KEY", lua) == [(7, "reference")]
     assert places(index, "PREFIX", lua) == [(7, "reference")]
+
+
+SCALA = {
+    "src/Limits.scala": """\
+object Limits {
+  val LIMIT = 3
+  val KEY = 0
+  val PREFIX = "p"
+  def f(n: Int, t: Array[Int]): Int = n + LIMIT + t(KEY)
+  def g(): String = s"$PREFIX!"
+  def h(LIMIT: Int): Int = LIMIT + 1
+}
+""",
+}
+
+
+def test_scala_names_as_values_and_a_parameter_that_shadows_one(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    index = index_of_tree(tmp_path_factory.mktemp("scala"), SCALA)
+    scala = "src/Limits.scala"
+    assert places(index, "LIMIT", scala) == [(5, "reference")]  # not h's parameter
+    assert places(index, "KEY", scala) == [(5, "reference")]
+    assert places(index, "PREFIX", scala) == [(6, "reference")]

@@ -103,3 +103,25 @@
 
 (field_expression value: (identifier) @name) @reference.reference
 (arguments (identifier) @name) @reference.reference
+; names as values: operands (`n + LIMIT`, `-STEP`), interpolations (`s"$PREFIX"`),
+; initializers and assigned values, conditions and branches, `match` subjects and cases'
+; results, tuple elements
+(infix_expression left: (identifier) @name) @reference.reference
+(infix_expression right: (identifier) @name) @reference.reference
+(prefix_expression (identifier) @name) @reference.reference
+(interpolation (identifier) @name) @reference.reference
+(interpolation (block (identifier) @name)) @reference.reference
+(val_definition value: (identifier) @name) @reference.reference
+(var_definition value: (identifier) @name) @reference.reference
+(assignment_expression right: (identifier) @name) @reference.reference
+(parenthesized_expression (identifier) @name) @reference.reference
+(if_expression [consequence: (identifier) @name alternative: (identifier) @name]) @reference.reference
+(match_expression value: (identifier) @name) @reference.reference
+(case_clause body: (identifier) @name) @reference.reference
+(tuple_expression (identifier) @name) @reference.reference
+
+; ---- names a function binds itself (`@local`): its bare uses there are not the
+; object's or the package's definitions of the same name (parameters, vals and vars)
+(parameter name: (identifier) @name @local)
+(val_definition pattern: (identifier) @name @local)
+(var_definition pattern: (identifier) @name @local)
