@@ -52,7 +52,8 @@ from __future__ import annotations
 # 32: Lua (and Teal) names as values (operands, indexes, fields, conditions, loop
 #     bounds); a function's parameters, locals and loop variables are its own.
 # 33: the same for Scala (operands, interpolations, initializers, conditions, matches).
-EXTRACTOR_VERSION = 33
+# 34: the same for Zig (every bare name as an expression, a name indexed).
+EXTRACTOR_VERSION = 34
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -302,7 +302,7 @@ def _build_references(
     count = len(spans)
     stack: list[tuple[int, int, int]] = []  # the definitions around the reference
     position = 0
-    raw_refs = _one_per_name(raw_refs)
+    raw_refs = _not_their_names(_one_per_name(raw_refs), kept)
     wide_rows = columns.wide_rows
     local_names: set[tuple[int, str]] = set()
     global_names: set[tuple[int, str]] = set()  # declared global: never local
@@ -378,6 +378,18 @@ def _attribute_references(kept: list[Def], columns: Columns) -> list[rows.RefRow
 
 
 _first = operator.itemgetter(0)
+
+
+def _not_their_names(raw_refs: list[_RawRef], kept: list[Def]) -> list[_RawRef]:
+    """The references less a bare name read at an enum member's own name: Zig's members
+    are bare names in their container, which its pattern for names as values matches
+    too, and a member would be a use of itself. Other definitions keep a reference at
+    their name (a Fortran binding `procedure :: order_total` names what it binds, a
+    Haskell instance the type it is for)."""
+    named_at = {e.name_node.start_byte for e in kept if e.kind is Kind.ENUM_MEMBER}
+    if not named_at:
+        return raw_refs
+    return [r for r in raw_refs if not (r[5] is RefKind.REFERENCE and r[0] in named_at)]
 
 
 def _one_per_name(raw_refs: list[_RawRef]) -> list[_RawRef]:

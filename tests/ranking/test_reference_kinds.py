@@ -320,3 +320,32 @@ def test_scala_names_as_values_and_a_parameter_that_shadows_one(
     assert places(index, "LIMIT", scala) == [(5, "reference")]  # not h's parameter
     assert places(index, "KEY", scala) == [(5, "reference")]
     assert places(index, "PREFIX", scala) == [(6, "reference")]
+
+
+ZIG = {
+    "src/limits.zig": """\
+const LIMIT: i32 = 3;
+const TABLE = [_]i32{ 1, 2 };
+const KEY: usize = 0;
+const Status = enum { open, paid };
+fn f(n: i32) i32 {
+    const x = n + LIMIT;
+    return x + TABLE[KEY];
+}
+fn g(LIMIT: i32) Status {
+    _ = LIMIT;
+    return .open;
+}
+""",
+}
+
+
+def test_zig_names_as_values_a_shadowing_parameter_and_enum_members(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    index = index_of_tree(tmp_path_factory.mktemp("zig"), ZIG)
+    zig = "src/limits.zig"
+    assert places(index, "LIMIT", zig) == [(6, "reference")]  # not g's parameter
+    assert places(index, "TABLE", zig) == [(7, "reference")]
+    assert places(index, "KEY", zig) == [(7, "reference")]
+    assert (4, "reference") not in places(index, "open", zig)  # a member is no use of itself
