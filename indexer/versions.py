@@ -53,7 +53,9 @@ from __future__ import annotations
 #     bounds); a function's parameters, locals and loop variables are its own.
 # 33: the same for Scala (operands, interpolations, initializers, conditions, matches).
 # 34: the same for Zig (every bare name as an expression, a name indexed).
-EXTRACTOR_VERSION = 34
+# 35: the same for Dart (operands, interpolations, initializers, indexes, arrow bodies;
+#     @local bindings); C# interpolations (`$"{Prefix}"`).
+EXTRACTOR_VERSION = 35
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -349,3 +349,35 @@ def test_zig_names_as_values_a_shadowing_parameter_and_enum_members(
     assert places(index, "TABLE", zig) == [(7, "reference")]
     assert places(index, "KEY", zig) == [(7, "reference")]
     assert (4, "reference") not in places(index, "open", zig)  # a member is no use of itself
+
+
+DART_AND_CSHARP = {
+    "lib/limits.dart": """\
+const limit = 3;
+const prefix = 'p';
+const table = [1];
+const key = 0;
+int f(int n) => n + limit;
+String g() => '${prefix}!';
+int h(int limit) => limit + 1;
+int k() { var y = table[key]; return y; }
+""",
+    "src/Limits.cs": """\
+class B {
+    const string Prefix = "p";
+    string G() { return $"{Prefix}!"; }
+}
+""",
+}
+
+
+def test_dart_names_as_values_and_a_csharp_interpolation(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    index = index_of_tree(tmp_path_factory.mktemp("dart"), DART_AND_CSHARP)
+    dart = "lib/limits.dart"
+    assert places(index, "limit", dart) == [(5, "reference")]  # not h's parameter
+    assert places(index, "prefix", dart) == [(6, "reference")]
+    assert places(index, "table", dart) == [(8, "reference")]
+    assert places(index, "key", dart) == [(8, "reference")]
+    assert places(index, "Prefix", "src/Limits.cs") == [(3, "reference")]

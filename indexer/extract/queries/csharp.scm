@@ -118,6 +118,7 @@
 (throw_statement (identifier) @name) @reference.reference
 (arrow_expression_clause (identifier) @name) @reference.reference
 (lambda_expression body: (identifier) @name) @reference.reference
+(interpolation (identifier) @name) @reference.reference
 
 ; types in the other places a type is written: constraints, nested generics, catch,
 ; arrays, nullable, `is`/`as`, bases of records, attributes
