@@ -20,7 +20,6 @@ from symfuse.ranking.channels import identity
 from symfuse.ranking.channels.identity import NameTable
 from symfuse.ranking.channels.names.name_words import word_ranked
 from symfuse.ranking.channels.names.names_only import QuickHit, quick_search, quick_search_files
-from symfuse.ranking.channels.tokens import split_identifier
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.search_request import (
     MAX_LIMIT,
@@ -30,6 +29,7 @@ from symfuse.ranking.query.search_request import (
     SemanticMode,
 )
 from symfuse.ranking.search.pipeline import search
+from symfuse.ranking.search.unnamed import one_identifier
 
 # The editor profile: the user is typing a name, so the name channels lead; BM25 and
 # PageRank only order what they found; embeddings stay off (paraphrases are not names).
@@ -75,15 +75,6 @@ def changed_files(old: Index, new: Index) -> list[str]:
     return changed + [k for k in old.files if k not in new.files]
 
 
-def _one_name(text: str) -> bool:
-    """Whether the editor's query is one identifier of several parts (``BuildReport``,
-    ``get_object_or_404``): then what no name channel found (a body that holds one of its
-    parts) is left out, as the quick ranking leaves it out on a cold start. A word
-    ("surface": a docstring's) or words ("queryset filter") keep every match."""
-    words = text.split()
-    return len(words) == 1 and len(split_identifier(words[0])) > 1
-
-
 def editor_search(
     index: Index,
     query: str,
@@ -113,7 +104,9 @@ def editor_search(
         request = editor_request(
             text, limit=limit, kinds=kinds, languages=languages, file_pattern=file_pattern
         )
-        answer = search(index, request, prepared=prepared, named=_one_name(text))
+        # one identifier of several parts: what no name channel found (a body holding one
+        # of its parts) is left out, as the quick ranking leaves it out on a cold start
+        answer = search(index, request, prepared=prepared, named=one_identifier(text))
         return [item.symbol for item in answer.items]
     if previous is not None and text and previous[0].roots == index.roots:
         changed = changed_files(previous[0], index)
@@ -170,7 +163,7 @@ def stale_search(
         file_pattern=file_pattern,
         exclude_path=exclude,
     )
-    answer = search(old, request, prepared=old_prepared, named=_one_name(query))
+    answer = search(old, request, prepared=old_prepared, named=one_identifier(query))
     fused = [item.symbol for item in answer.items]
     fresh = quick_search_files(
         index,

@@ -3,8 +3,8 @@
     symfuse search QUERY [ROOT...] [--kind K] [--language L] [--file-pattern GLOB] ...
 
 The options are generated from :class:`SearchRequest` (:mod:`.options`) and
-validated by it, like MCP arguments; a bad value exits 1 with one line naming
-the field.
+validated by it, like MCP arguments; a bad value exits 2 with one line naming
+the field. No match says so on stderr (the exit stays 0: only ``text`` exits as grep).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from symfuse.server.common.observe import note_results
 from symfuse.server.common.output import OutputFormat, render
 
 if TYPE_CHECKING:  # a search that asks no call question loads no call graph code
+    from symfuse.indexer.index import Index
     from symfuse.ranking.api import CallGraphAnswer
 
 _FORMATS = (OutputFormat.TEXT, OutputFormat.TABLE, OutputFormat.JSON, OutputFormat.TOON)
@@ -151,6 +152,7 @@ def run_search(args: argparse.Namespace) -> int:
 
     request = request_of(SearchRequest, args)  # validate before any indexing work
     answer: SearchResponse | CallGraphAnswer
+    unnamed = None
     if args.shards is not None:
         answer = _sharded(args, request)
     else:
@@ -160,6 +162,7 @@ def run_search(args: argparse.Namespace) -> int:
         answer = operations.search(
             index, request, directory=index_config(args).store.directory, histories=histories
         )
+        unnamed = _unnamed(index, request, answer)
     note_results(answer.total)
     if not isinstance(answer, SearchResponse):  # "who calls X": answered from the call graph
         data = answer.to_dict()
@@ -177,12 +180,29 @@ def run_search(args: argparse.Namespace) -> int:
             print(render(data, args.output_format))
         return 0
     if args.output_format is OutputFormat.TEXT:
-        print(render_lines(answer))
+        if answer.items:
+            print(render_lines(answer))
+        summary_on_stderr(["" if answer.total else "no match", unnamed or ""])
     elif args.output_format is OutputFormat.TABLE:
         print(render_text(answer))
     else:
-        print(render(presented(answer), args.output_format))
+        data = presented(answer)
+        if unnamed:
+            data["hint"] = unnamed
+        print(render(data, args.output_format))
     return 0
+
+
+def _unnamed(
+    index: Index, request: SearchRequest, answer: SearchResponse | CallGraphAnswer
+) -> str | None:
+    """What to say of an answer's first page to one identifier that no definition bears."""
+    from symfuse.ranking.api import named_nowhere
+
+    if not isinstance(answer, SearchResponse) or request.offset or not answer.items:
+        return None
+    name = named_nowhere(index, request.query, (item.symbol for item in answer.items))
+    return None if name is None else f"no definition is named {name}; the nearest first"
 
 
 def presented(response: SearchResponse) -> dict[str, Any]:

@@ -36,6 +36,10 @@ NAMES_ONLY = (
     "partial: ranked by names alone while the ranking structures are first built: ask "
     "again in a few seconds for the whole answer"
 )
+UNNAMED = (
+    "no definition is named {name}: these are the nearest names and definitions that share "
+    "its words (search_text finds it in strings and comments)"
+)
 
 SURFACE = Surface(
     shown=("query", "kind", "file_pattern", "limit", "offset"),
@@ -75,9 +79,7 @@ def register(server: Toolbox, backend: Backend) -> None:
                 total=answer.total,
                 stale=stale,
             )
-        return _ranked(
-            backend, answer, request, rendering, stale, NAMES_ONLY if answer.names_only else None
-        )
+        return _ranked(backend, answer, request, rendering, stale, _hint(backend, answer, request))
 
     server.add_tool(
         backend.tool("search", SearchRequest, search, SearchResult, SURFACE),
@@ -85,6 +87,19 @@ def register(server: Toolbox, backend: Backend) -> None:
         description=DESCRIPTION,
         annotations=Annotations(title="Search symbols", read_only_hint=True, open_world_hint=False),
     )
+
+
+def _hint(backend: Backend, answer: SearchResponse, request: SearchRequest) -> str | None:
+    """Names-only, or asked for a name that no definition bears (the first page only)."""
+    if answer.names_only:
+        return NAMES_ONLY
+    if request.offset or not answer.items:
+        return None
+    from symfuse.ranking.api import named_nowhere
+
+    with backend.service.reading() as index:
+        name = named_nowhere(index, request.query, (item.symbol for item in answer.items))
+    return None if name is None else UNNAMED.format(name=name)
 
 
 # What a row's symbol_id ("path::Qualified.name#kind") says already, and the span an agent

@@ -332,3 +332,24 @@ def test_unknown_kind_and_language_name_the_choices(index_dir: Path) -> None:
     )
     assert result.returncode != 0
     assert "unknown language 'pyy'" in result.stderr
+
+
+def test_a_name_nothing_defines_and_no_match_are_said(index_dir: Path) -> None:
+    def run(query: str, *options: str) -> Any:
+        return run_symfuse(
+            ["search", query, str(WORKSPACE), "--index-dir", str(index_dir), *options]
+        )
+
+    missing = run("process_refund")
+    assert missing.stdout.strip()  # the nearest names still answer
+    assert "symfuse: no definition is named process_refund; the nearest first" in missing.stderr
+    assert json.loads(run("process_refund", "-f", "json").stdout)["hint"].startswith(
+        "no definition is named process_refund"
+    )
+    found = run("process_payment")
+    assert "no definition" not in found.stderr
+    assert "hint" not in json.loads(run("process_payment", "-f", "json").stdout)
+    nothing = run("zqxjvw")
+    assert nothing.returncode == 0
+    assert nothing.stdout == ""  # no blank line for vim -q or a pipe
+    assert nothing.stderr.strip() == "symfuse: no match"

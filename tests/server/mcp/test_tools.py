@@ -350,3 +350,24 @@ async def test_file_dependencies_resolve_imports_both_ways(workspace: Workspace)
     importers = [r for r in by_module["dependencies"] if r["relation"] == "imported_by"]
     assert "shop/service.py" in {r["target"] for r in importers}
     assert "target" in missing
+
+
+async def test_a_name_no_definition_bears_is_said_so(workspace: Workspace) -> None:
+    """Asked for an identifier nothing defines, the nearest names still answer, and the
+    answer says the name is not there: an agent must not take the first for it."""
+    async with mcp_session(workspace) as session:
+        missing = await call(session, "search", query="PaymentProcessor")
+        qualified = await call(session, "search", query="Order.grand_total")
+        typo = await call(session, "search", query="compute_totl")
+        found = await call(session, "search", query="CardGateway")
+        folded = await call(session, "search", query="cardgateway")
+        method = await call(session, "search", query="Order.add_item")
+        words = await call(session, "search", query="payment processor")
+        later = await call(session, "search", query="PaymentProcessor", offset=1)
+    assert hits(missing)  # the nearest: PaymentGateway, PaymentError
+    assert missing["hint"].startswith("no definition is named PaymentProcessor:")
+    assert qualified["hint"].startswith("no definition is named Order.grand_total:")
+    assert hits(typo)[0]["name"] == "compute_total"
+    assert typo["hint"].startswith("no definition is named compute_totl:")
+    for answer in (found, folded, method, words, later):
+        assert "hint" not in answer, answer
