@@ -80,7 +80,7 @@ if TYPE_CHECKING:
         spread,
     )
     from symfuse.ranking.search.snippets import code_of, code_wanted, snippet
-    from symfuse.ranking.search.unnamed import named_nowhere
+    from symfuse.ranking.search.unnamed import named_nowhere, one_identifier
     from symfuse.ranking.shards.compact import compacted
     from symfuse.ranking.shards.fusion import fuse_shards
     from symfuse.ranking.shards.global_stats import CorpusStats, stats_of, with_stats
@@ -113,6 +113,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "names_answer": (f"{_R}.search.cold_start", "names_answer"),
     "early_answer": (f"{_R}.search.cold_start", "early_answer"),
     "named_nowhere": (f"{_R}.search.unnamed", "named_nowhere"),
+    "one_identifier": (f"{_R}.search.unnamed", "one_identifier"),
     # A running search: stopping it between channels.
     "ShouldStop": (f"{_R}.search.cancel", "ShouldStop"),
     "Stopped": (f"{_R}.search.cancel", "Stopped"),
@@ -245,6 +246,7 @@ __all__ = [
     "named_nowhere",
     "names_answer",
     "names_table",
+    "one_identifier",
     "prepare",
     "prepare_shared",
     "repository_for",

@@ -98,12 +98,17 @@ class FuzzyDecision:
 
 
 def fuse_shards(
-    request: SearchRequest, parts: Sequence[ShardPart], order: Sequence[str] = ()
+    request: SearchRequest,
+    parts: Sequence[ShardPart],
+    order: Sequence[str] = (),
+    *,
+    named: bool = False,
 ) -> SearchResponse:
     """One answer to ``request`` from every shard's part, in the order the shards'
     symbols have in a combined index (``parts`` come in that order; ``order``: the
     shards' aliases, when a part may hold several shards' candidates, :mod:`.shard_order`):
-    fused once for a ranked search, merged for a listed one (:mod:`.listing`)."""
+    fused once for a ranked search, merged for a listed one (:mod:`.listing`). ``named``:
+    only what a name channel ranked, as :func:`~symfuse.ranking.search.pipeline.search`."""
     parsed = parse(request)
     query, shape = parsed.subject, parsed.shape
     base = response_base(request, parsed.mode, None, shape)
@@ -146,7 +151,7 @@ def fuse_shards(
     run = ChannelRun(rankings, tiers, weights, decision.auto, decision.near, spelled=spelled)
     translated = _translated(parts, moved)
     ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at], translated)
-    return fused_answer(ranked, request, query, shape, run, matched, base)
+    return fused_answer(ranked, request, query, shape, run, matched, base, named)
 
 
 class Translated:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcContentModified
@@ -23,14 +23,15 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.api import Stopped, snippet
 from symfuse.ranking.query.parse import SymbolQuery, parse_symbol_query
-from symfuse.ranking.query.responses import SearchResponse
-from symfuse.server.common.service import IndexService
 from symfuse.server.lsp import convert as lsp_convert
 from symfuse.server.lsp import questions as lsp_nav
 from symfuse.server.lsp.base import SymfuseLanguageServer, path_of, query
 from symfuse.server.lsp.positions import Encoding, FileMapper
 from symfuse.server.lsp.protocol import ProtocolJson
 from symfuse.server.lsp.search import call_graph, search
+
+if TYPE_CHECKING:
+    from symfuse.server.shards.service import ShardService
 
 PARTIAL_BATCH = 50
 
@@ -50,7 +51,8 @@ async def workspace_symbol(
     limit = ls.state.options.search.result_limit
     service = ls.state.service
     if service is not None and service.sharded:
-        return await asyncio.to_thread(_sharded, service, wanted, limit, ls.state.encoding)
+        shards = cast("ShardService", service)
+        return await asyncio.to_thread(_sharded, shards, wanted, limit, ls.state.encoding)
     lazy = _lazy_locations(ls)
     # the user typed on: a newer query extends or shortens this one
     superseded = ls.conforming.symbol_queries.overtaken(ls.protocol.msg_id)
@@ -90,13 +92,11 @@ def _found(
 
 
 def _sharded(
-    service: IndexService, wanted: SymbolQuery, limit: int, encoding: Encoding
+    service: ShardService, wanted: SymbolQuery, limit: int, encoding: Encoding
 ) -> list[lsp.WorkspaceSymbol]:
     """The ranked names of a sharded service (:mod:`symfuse.server.shards`), located by
     their root: no index here to read lines from, so columns are the stored ones."""
-    answer, _stale = service.search(wanted.request(limit))
-    if not isinstance(answer, SearchResponse):
-        return []
+    answer = service.editor_search(wanted.request(limit))
     roots = service.config.aliases
     mapper = FileMapper({}, encoding)
     found: list[lsp.WorkspaceSymbol] = []

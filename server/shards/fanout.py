@@ -129,16 +129,21 @@ def _per_repo(request: SearchRequest, shards: int) -> bool:
 
 
 def merge_parts(
-    request: SearchRequest, asked: Asked[ShardPart | None], order: Sequence[str], shards: int
+    request: SearchRequest,
+    asked: Asked[ShardPart | None],
+    order: Sequence[str],
+    shards: int,
+    named: bool = False,
 ) -> SearchResponse:
     """One answer from the shards' parts: fused once over all shards for a ranked search,
     listed in one order for the others (:func:`symfuse.ranking.shards.fusion.fuse_shards`),
-    ``order`` being the shards' order in a combined index, ``shards`` their number."""
+    ``order`` being the shards' order in a combined index, ``shards`` their number;
+    ``named``: only what a name channel ranked (the editor's name being typed)."""
     from symfuse.ranking.api import fuse_shards
 
     # a group searched as one index answers for its shards with one part (the others None)
     parts = [part for alias in order if (part := asked.answers.get(alias)) is not None]
-    fused = fuse_shards(coordinator_request(request, shards), parts, order)
+    fused = fuse_shards(coordinator_request(request, shards), parts, order, named=named)
     items = list(fused.items)
     if _per_repo(request, shards):
         items = spread(items, request.limit, lambda i: i.symbol.root)

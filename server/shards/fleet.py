@@ -131,8 +131,9 @@ class Fleet:
             log.warning("shard %s: %s", error.repository, error.reason)
         return list(asked.errors)
 
-    def search(self, request: SearchRequest) -> SearchResponse:
-        """``request`` fanned out to the selected shards and merged (:mod:`.fanout`)."""
+    def search(self, request: SearchRequest, named: bool = False) -> SearchResponse:
+        """``request`` fanned out to the selected shards and merged (:mod:`.fanout`);
+        ``named``: only what a name channel ranked."""
         shards = len(self.shards)
         asked_for = shard_request(request, shards)
         aliases = [
@@ -143,7 +144,8 @@ class Fleet:
             aliases = [a for a in aliases if a in routed]
         self.asked += len(aliases)
         parts: dict[str, Pending[ShardPart | None]] = self._ask("part", aliases, asked_for)
-        merged = merge_parts(request, gather(parts, self.paths, self.timeout), aliases, shards)
+        answers = gather(parts, self.paths, self.timeout)
+        merged = merge_parts(request, answers, aliases, shards, named)
         if request.detail_level is DetailLevel.MINIMAL:
             return dataclasses.replace(merged, snippet_lines=0)
         return self._with_code(request, merged) if code_wanted(request) else merged

@@ -158,6 +158,13 @@ class ShardService(IndexService):
     ) -> tuple[SearchResponse | CallGraphAnswer, bool]:
         return self.fleet.search(request), False
 
+    def editor_search(self, request: SearchRequest) -> SearchResponse:
+        """An editor's name search (the picker's request) over the shards: one identifier
+        keeps what a name channel ranked, as :func:`editor_search` does on one index."""
+        from symfuse.ranking.api import one_identifier
+
+        return self.fleet.search(request, named=one_identifier(request.query))
+
     @contextmanager
     def ranked(self) -> Iterator[Ranked]:
         yield from _refused()

@@ -93,7 +93,7 @@ def _hint(backend: Backend, answer: SearchResponse, request: SearchRequest) -> s
     """Names-only, or asked for a name that no definition bears (the first page only)."""
     if answer.names_only:
         return NAMES_ONLY
-    if request.offset or not answer.items:
+    if request.offset or not answer.items or backend.service.sharded:  # (no index to read)
         return None
     from symfuse.ranking.api import named_nowhere
 

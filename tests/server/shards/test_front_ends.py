@@ -12,6 +12,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_types import TextContent
 
+from symfuse.ranking.api import editor_search, prepare
 from tests.server.shards.conftest import Sharded, write_repos
 from tests.support.cli import run_symfuse, symfuse_command
 from tests.support.lsp import lsp_session
@@ -128,3 +129,19 @@ async def test_lsp_workspace_symbol_fans_out_over_the_shards(
         )
     }
     assert by_uri == expected
+
+
+async def test_lsp_workspace_symbol_over_shards_keeps_the_names_as_one_index_does(
+    sharded: Sharded, tmp_path: Path
+) -> None:
+    """An identifier of several parts lists what a name channel ranked, as the picker over
+    one combined index does, not the definitions whose bodies hold one of its parts."""
+    args = ["--shards", str(sharded.out), "--scheduler", sharded.address]
+    root = Path(sharded.roots["shop"])
+    queries = ("OrderTotal", "compute_refund", "Order")
+    prepared = prepare(sharded.combined, sharded.combined_dir)
+    async with lsp_session(tmp_path, root=root, args=args, stdio=True) as session:
+        for query in queries:
+            found = await session.symbols(query)
+            one = editor_search(sharded.combined, query, limit=100, prepared=prepared)
+            assert [s.name for s in found] == [s.name for s in one], query
