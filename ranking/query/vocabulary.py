@@ -8,7 +8,10 @@ MCP and the language server's ``kind:``/``lang:`` filters take the same words:
 - a language is a supported language's name, an alias (``py``, ``js``, ``cpp``, ...) or
   one of its file extensions (``.rs`` or ``rs``);
 - a filter on ``method`` also matches constructors (a constructor is a method to most
-  people asking); ``constructor`` matches constructors only.
+  people asking); ``constructor`` matches constructors only. ``class`` also matches
+  structs, the class of Rust, Go, C and Zig (asked for a class there, an agent means
+  one); ``interface`` also matches traits (Rust's, Scala's, PHP's), which the language
+  server shows as interfaces. ``struct`` and ``trait`` match themselves only.
 """
 
 from __future__ import annotations
@@ -49,7 +52,11 @@ LANGUAGE_ALIASES: dict[str, str] = {
 }
 
 # A filter on the key also matches the kinds it covers.
-_COVERS: dict[Kind, frozenset[Kind]] = {Kind.METHOD: frozenset({Kind.CONSTRUCTOR})}
+_COVERS: dict[Kind, frozenset[Kind]] = {
+    Kind.METHOD: frozenset({Kind.CONSTRUCTOR}),
+    Kind.CLASS: frozenset({Kind.STRUCT}),
+    Kind.INTERFACE: frozenset({Kind.TRAIT}),
+}
 
 
 def kind_of(word: str) -> Kind | None:

@@ -53,8 +53,18 @@ def test_root_option(index_dir: Path) -> None:
 
 def test_kind(index_dir: Path) -> None:
     data = search(index_dir, "user", "--kind", "class", "--kind", "interface", "--limit", "50")
-    assert {i["kind"] for i in data["items"]} <= {"class", "interface"}
+    assert {i["kind"] for i in data["items"]} <= {"class", "interface", "struct", "trait"}
     assert "User" in names(data)
+
+
+def test_class_matches_structs_and_struct_only_them(index_dir: Path) -> None:
+    """Asked for a class in Go (or Rust, C, Zig), one means its struct."""
+    classes = search(index_dir, "Server", "--kind", "class", "--language", "go")
+    assert names(classes)[0] == "Server"
+    assert classes["items"][0]["kind"] == "struct"
+    structs = search(index_dir, "user", "--kind", "struct", "--limit", "50")
+    assert {i["kind"] for i in structs["items"]} <= {"struct"}
+    assert "User" not in names(structs)  # a class is not a struct
 
 
 def test_language(index_dir: Path) -> None:
