@@ -209,5 +209,12 @@ def _dependency(link: dict[str, Any], relation: str) -> dict[str, Any]:
 
 
 def _lines(lines: Sequence[int]) -> str:
-    """Import lines as one cell ("5,12"), so rows stay one flat table."""
-    return ",".join(map(str, lines))
+    """Import lines as one cell ("5,12", a multi-line import "37-45"), so rows stay one
+    flat table."""
+    runs: list[list[int]] = []
+    for line in sorted(set(lines)):
+        if runs and line == runs[-1][1] + 1:
+            runs[-1][1] = line
+        else:
+            runs.append([line, line])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)

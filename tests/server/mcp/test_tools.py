@@ -352,6 +352,24 @@ async def test_file_dependencies_resolve_imports_both_ways(workspace: Workspace)
     assert "target" in missing
 
 
+async def test_file_dependencies_give_a_multi_line_import_as_a_range(
+    workspace: Workspace,
+) -> None:
+    (workspace.root / "shop" / "report.py").write_text(
+        "from shop.pricing import (\n"
+        "    apply_discount,\n"
+        "    compute_total,\n"
+        "    round_price,\n"
+        ")\n"
+        "from shop.models import Order\n\n"
+        "from shop.models import Item\n"
+    )
+    async with mcp_session(workspace) as session:
+        found = await call(session, "file_dependencies", target="shop/report.py")
+    lines = {r["target"]: r["lines"] for r in found["dependencies"]}
+    assert lines == {"shop/pricing.py": "2-4", "shop/models.py": "6,8"}
+
+
 async def test_a_name_no_definition_bears_is_said_so(workspace: Workspace) -> None:
     """Asked for an identifier nothing defines, the nearest names still answer, and the
     answer says the name is not there: an agent must not take the first for it."""
