@@ -268,7 +268,10 @@ def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]
             for other, kind, weight in index.neighbours(
                 node.symbol_id, outgoing=False, kinds=_TYPE_EDGES
             ):
-                found.append((other, _relation(kind), weight, True))
+                # a routine is no subtype: Elixir's `@behaviour X` quoted in a
+                # `defmacro __using__` is the using module's, not the macro's
+                if not other.kind.is_callable:
+                    found.append((other, _relation(kind), weight, True))
             family = _family(node.language)
             same_name = len(_types_named(index, node.name, node.language)) or 1
             for position, relation in written.get(node.name, ()):

@@ -147,14 +147,17 @@ def _file_key(index: Index, path: str) -> str | None:
 
 def one_of(found: list[Symbol], prefer: frozenset[Kind]) -> list[Symbol]:
     """The definitions a name means: a class and its constructor are the class, a type
-    and its Rust ``impl`` blocks the type; of several, those of a ``prefer`` kind when
-    there are such."""
+    and its Rust ``impl`` blocks the type, code rather than a document's heading or key
+    (``DBConnection`` is the module, not the README's title); of several, those of a
+    ``prefer`` kind when there are such."""
     types = {s.symbol_id for s in found if s.kind in Kind.TYPES and s.kind is not Kind.OBJECT}
+    code = any(s.kind not in Kind.DOCUMENTS for s in found)
     found = [
         s
         for s in found
         if not (s.kind is Kind.CONSTRUCTOR and s.parent in types)
         and not (s.kind is Kind.OBJECT and types and s.language == "rust")
+        and not (code and s.kind in Kind.DOCUMENTS)
     ]
     preferred = [s for s in found if s.kind in prefer]
     return preferred if preferred and len(found) > 1 else found

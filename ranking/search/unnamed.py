@@ -37,7 +37,8 @@ def named_nowhere(index: Index, query: str, answered: Iterable[Symbol]) -> str |
     name = _QUALIFIED.split(text)[-1]
     if not _IDENTIFIER.fullmatch(name):
         return None
-    folded = name.casefold()
-    if any(symbol.name.casefold() == folded for symbol in answered):
-        return None
-    return None if name in index.by_name else text
+    folded, whole = name.casefold(), text.casefold()
+    for symbol in answered:  # Elixir's modules are named with their dots
+        if symbol.name.casefold() in (folded, whole) or symbol.fqn.casefold() == whole:
+            return None
+    return None if name in index.by_name or text in index.by_name else text

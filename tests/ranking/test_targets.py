@@ -9,7 +9,7 @@ import pytest
 
 from symfuse.indexer.model import Kind
 from symfuse.ranking.graph.targets import AmbiguousTarget, resolve_target
-from tests.support.index import index_of_fixture
+from tests.support.index import index_of_fixture, index_of_tree
 
 
 def test_a_rust_type_and_its_impl_blocks_are_the_type(tmp_path: Path) -> None:
@@ -38,3 +38,28 @@ def test_candidates_name_themselves_alone(tmp_path: Path) -> None:
         again = resolve_target(index, c.target)
         assert not isinstance(again, str)
         assert again.symbol_id == c.symbol_id
+
+
+def test_code_is_meant_rather_than_a_heading_or_key_of_its_name(tmp_path: Path) -> None:
+    """An Elixir library's README is titled with its module's name: the module is meant."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "README.md": "# Pool\n\nA pool of connections.\n",
+            "config.yaml": "Pool:\n  size: 4\n",
+            "lib/pool.ex": "defmodule Pool do\n  def checkout(pool), do: pool\nend\n",
+        },
+    )
+    found = resolve_target(index, "Pool")
+    assert not isinstance(found, str)
+    assert (found.symbol_id, found.kind) == ("lib/pool.ex::Pool#module", Kind.MODULE)
+    heading = resolve_target(index, "README.md:1")
+    assert not isinstance(heading, str)
+    assert heading.kind is Kind.HEADING  # named by its place, a heading is still found
+
+
+def test_a_name_only_documents_give_is_still_found(tmp_path: Path) -> None:
+    index = index_of_tree(tmp_path, {"README.md": "# Install\n\nRun it.\n", "a.py": "x = 1\n"})
+    found = resolve_target(index, "Install")
+    assert not isinstance(found, str)
+    assert found.kind is Kind.HEADING
