@@ -55,7 +55,9 @@ from __future__ import annotations
 # 34: the same for Zig (every bare name as an expression, a name indexed).
 # 35: the same for Dart (operands, interpolations, initializers, indexes, arrow bodies;
 #     @local bindings); C# interpolations (`$"{Prefix}"`).
-EXTRACTOR_VERSION = 35
+# 36: C, C++, CUDA and Objective-C macros the preprocessor tests (`#ifdef`, `#ifndef`,
+#     `defined(...)`, `#if NAME`, `#elif NAME`) are references.
+EXTRACTOR_VERSION = 36
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

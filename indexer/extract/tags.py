@@ -10,6 +10,9 @@ plus a few of ours):
 - ``@reference.<kind>`` on a use, with ``@name`` on the name; ``<kind>`` is a
   :class:`RefKind` value. Optional: ``@qualifier`` (``os.path`` in
   ``os.path.join``) and ``@alias`` (the local name an import binds).
+- ``@words`` beside ``@name`` on a C macro's body (``preproc_arg``, text the grammar leaves
+  unparsed): each name in it is a reference (:mod:`.macro_words`), but for the macro's
+  ``@parameters``.
 - ``@receiver`` in a definition pattern names the type a method is declared on
   outside that type's body (Go's ``func (o *Order) Total()``, C++'s
   ``int Order::total()``); a top-level definition's qualified name then starts
@@ -34,6 +37,7 @@ from tree_sitter import Node, QueryCursor, Tree
 from symfuse.indexer.extract.arguments import COUNTED, UNKNOWN, argument_count
 from symfuse.indexer.extract.definitions import Columns, Def, SymbolBuilder
 from symfuse.indexer.extract.haskell import instance_types, whole_functions
+from symfuse.indexer.extract.macro_words import macro_words
 from symfuse.indexer.extract.prepass import PREPASS
 from symfuse.indexer.extract.texts import (
     SPACES,
@@ -188,6 +192,9 @@ def _collect(
         row, byte_col = name.start_point
         if cap in _MARKS:
             append((start, end, row, byte_col, source[start:end], kind, "", _MARKS[cap], UNKNOWN))
+            continue
+        if "words" in caps:  # a C macro's body: token text the grammar does not parse
+            raw_refs.extend(macro_words(name, source, caps.get("parameters")))
             continue
         qualifiers = caps.get("qualifier")
         aliases = caps.get("alias")

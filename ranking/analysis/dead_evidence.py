@@ -35,7 +35,7 @@ from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import Index
 from symfuse.indexer.link.bindings import script_module
 from symfuse.indexer.link.resolve import SELF_NAMES
-from symfuse.indexer.model import RefKind, Symbol
+from symfuse.indexer.model import Kind, RefKind, Symbol
 from symfuse.ranking.graph.targets import resolver_for
 from symfuse.ranking.text import paths
 
@@ -108,7 +108,22 @@ def _used(index: Index) -> frozenset[str]:
             target = symbols[dst].symbol_id
             if target not in used and not _inside(index, symbols[src], target):
                 used.add(target)
-    return frozenset(used)
+    return frozenset(used | _namesake_macros(index, used))
+
+
+def _namesake_macros(index: Index, used: set[str]) -> set[str]:
+    """A C macro defined in several preprocessor branches (``#if ... #define BIG 1
+    #else #define BIG 0``) is one macro: a use resolves to one of its definitions, and
+    is a use of each."""
+    symbols = index.symbols
+    found: set[str] = set()
+    for positions in index.by_name.values():
+        if len(positions) < 2:
+            continue
+        macros = [symbols[i].symbol_id for i in positions if symbols[i].kind is Kind.MACRO]
+        if len(macros) > 1 and not used.isdisjoint(macros):
+            found.update(macros)
+    return found
 
 
 def _member_values(index: Index) -> set[str]:

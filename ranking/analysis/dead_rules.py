@@ -130,6 +130,7 @@ _SCRIPTS = frozenset({"javascript", "typescript", "tsx"})
 _EXPORT = re.compile(r"(^|[\s;])export\s")
 _MODULE_SYNTAX = re.compile(r"^\s*(import\s|import\{|export\s|export\{)", re.M)
 _EXTERNAL = re.compile(r"^\s*(\w+\s+)*external\s")  # Kotlin: declared here, defined in JS
+_RESERVED = re.compile(r"_[A-Z]")  # C's names of the system: `_POSIX_C_SOURCE` configures it
 _EVENT_HANDLER = re.compile(r"on[a-z]+")  # onerror, onreadystatechange: the host calls it
 _FUNCTION_VALUE = re.compile(r"([=(:,?&|]|\breturn)\s*(async\s+)?function\s*\*?\s*$")
 BARREL = 0.3  # exported and re-exported by a package's barrel file: its public API
@@ -171,6 +172,8 @@ class Judge:
             return False  # a local or a member: read through values no reference names
         if symbol.language == "rust" and name.startswith("_"):
             return False  # Rust's mark of an item unused on purpose (a compile-time check)
+        if symbol.kind is Kind.MACRO and _RESERVED.match(name):
+            return False  # a feature-test macro, read by the system's headers
         if role_of(symbol.file) is not Role.PRODUCT and _is_test_code(symbol):
             return False
         decorators = {_decorator_name(d) for d in symbol.decorators}

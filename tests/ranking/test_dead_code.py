@@ -3,6 +3,8 @@ tests, hooks, exports, overrides), what only gets a low confidence, and the filt
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from symfuse.indexer.errors import InvalidRequest
@@ -184,3 +186,35 @@ def test_paging_and_bad_limits(index: Index) -> None:
     assert first.by_kind == {"function": 3}
     with pytest.raises(InvalidRequest, match="limit"):
         dead_code(index, limit=0)
+
+
+C_TREE = {
+    "src/platform.h": """\
+#ifndef PLATFORM_H
+#define PLATFORM_H
+#define _POSIX_C_SOURCE 200809L
+#if SIZE_MAX == 0xffffffff
+#define WORD_BITS 32
+#else
+#define WORD_BITS 64
+#endif
+#define HALF_WORD (WORD_BITS / 2)
+#define NEVER_USED 1
+#endif
+""",
+    "src/main.c": """\
+#include "platform.h"
+int main(void) { return HALF_WORD; }
+""",
+}
+
+
+def test_c_macros_used_by_the_preprocessor_or_another_macro_are_not_dead(
+    tmp_path: Path,
+) -> None:
+    """An include guard, a macro another macro's body uses, each branch's definition of
+    a macro one use resolves to, and a feature-test macro (a reserved name, read by the
+    system's headers) are not dead; a macro nothing names is."""
+    index = index_of_tree(tmp_path, C_TREE)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
+    assert [(d.symbol.name, d.symbol.line) for d in found.items] == [("NEVER_USED", 10)]

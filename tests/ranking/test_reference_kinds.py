@@ -381,3 +381,54 @@ def test_dart_names_as_values_and_a_csharp_interpolation(
     assert places(index, "table", dart) == [(8, "reference")]
     assert places(index, "key", dart) == [(8, "reference")]
     assert places(index, "Prefix", "src/Limits.cs") == [(3, "reference")]
+
+
+C_MACROS = {
+    "src/config.h": """\
+#ifndef CONFIG_H
+#define CONFIG_H
+#define YEAR 26
+#define MONTH 11
+#define VERSION ((YEAR << 16) | \\
+    (MONTH << 8))
+#define CHECK(x, LIMIT) check_value((x), LIMIT, "YEAR") /* MONTH */
+#if defined(USE_TLS) && TLS_LEVEL > 1
+#define SECURE 1
+#elif LEGACY
+#define SECURE 0
+#endif
+#ifdef SECURE
+int check_value(int v, int limit, const char *what);
+#endif
+#endif
+""",
+    "src/check.c": """\
+#include "config.h"
+#define USE_TLS 1
+#define TLS_LEVEL 2
+#define LEGACY 0
+#define LIMIT 10
+int check_value(int v, int limit, const char *what) { return v < limit; }
+""",
+}
+
+
+def test_c_macros_the_preprocessor_tests_and_names_in_macro_bodies(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """`#ifndef` (an include guard's), `defined()`, `#if`, `#elif` and `#ifdef` use a macro;
+    so does another macro's body, but for its parameters and its strings and comments."""
+    index = index_of_tree(tmp_path_factory.mktemp("macros"), C_MACROS)
+    header = "src/config.h"
+    assert places(index, "CONFIG_H", header) == [(1, "reference")]
+    assert places(index, "YEAR", header) == [(5, "reference")]  # not its string in CHECK
+    assert places(index, "MONTH", header) == [(6, "reference")]  # the continued line
+    assert places(index, "SECURE", header) == [(13, "reference")]
+    uses = find_usages(index, name="check_value", file="src/check.c").usages
+    assert [(u.file, u.line) for u in uses] == [(header, 7)]
+    assert [(u.line, u.kind) for u in find_usages(index, name="USE_TLS").usages] == [
+        (8, "reference")
+    ]
+    assert [u.line for u in find_usages(index, name="TLS_LEVEL").usages] == [8]
+    assert [u.line for u in find_usages(index, name="LEGACY").usages] == [10]
+    assert not find_usages(index, name="LIMIT").usages  # CHECK's parameter, not the macro

@@ -84,6 +84,16 @@
 (comma_expression [left: (identifier) @name right: (identifier) @name]) @reference.reference
 (array_declarator size: (identifier) @name) @reference.reference
 
+; a macro the preprocessor tests is used: `#ifdef NAME`, `#ifndef NAME` (an include
+; guard's), `defined(NAME)`, `#if NAME`, `#elif NAME`
+(preproc_ifdef name: (identifier) @name) @reference.reference
+(preproc_defined (identifier) @name) @reference.reference
+(preproc_if condition: (identifier) @name) @reference.reference
+(preproc_elif condition: (identifier) @name) @reference.reference
+; ... and the names in a macro's body, text the grammar leaves unparsed (extract/macro_words.py)
+(preproc_def value: (preproc_arg) @name @words) @reference.reference
+(preproc_function_def parameters: (preproc_params) @parameters value: (preproc_arg) @name @words) @reference.reference
+
 ; ---- names a function binds itself (`@local`): its bare uses there are not the
 ; file's or the program's definitions of those names
 (parameter_declaration declarator: [

@@ -74,6 +74,15 @@
 
 (preproc_include path: (_) @name) @reference.import
 
+; a macro the preprocessor tests is used (as c_common.scm)
+(preproc_ifdef name: (identifier) @name) @reference.reference
+(preproc_defined (identifier) @name) @reference.reference
+(preproc_if condition: (identifier) @name) @reference.reference
+(preproc_elif condition: (identifier) @name) @reference.reference
+; ... and the names in a macro's body, text the grammar leaves unparsed (as c_common.scm)
+(preproc_def value: (preproc_arg) @name @words) @reference.reference
+(preproc_function_def parameters: (preproc_params) @parameters value: (preproc_arg) @name @words) @reference.reference
+
 (call_expression function: (identifier) @name) @reference.call
 (message_expression receiver: (_) @qualifier . method: (identifier) @name) @reference.call
 
