@@ -147,20 +147,27 @@ def _file_key(index: Index, path: str) -> str | None:
 
 def one_of(found: list[Symbol], prefer: frozenset[Kind]) -> list[Symbol]:
     """The definitions a name means: a class and its constructor are the class, a type
-    and its Rust ``impl`` blocks the type, code rather than a document's heading or key
+    and its Rust ``impl`` blocks the type, C's ``typedef struct ctx {...} ctx;`` the
+    struct (which its uses resolve to), code rather than a document's heading or key
     (``DBConnection`` is the module, not the README's title); of several, those of a
     ``prefer`` kind when there are such."""
     types = {s.symbol_id for s in found if s.kind in Kind.TYPES and s.kind is not Kind.OBJECT}
     code = any(s.kind not in Kind.DOCUMENTS for s in found)
+    tagged = {s.file for s in found if s.kind in _TAGGED}
     found = [
         s
         for s in found
         if not (s.kind is Kind.CONSTRUCTOR and s.parent in types)
         and not (s.kind is Kind.OBJECT and types and s.language == "rust")
         and not (code and s.kind in Kind.DOCUMENTS)
+        and not (s.kind is Kind.TYPE and s.file in tagged)
     ]
     preferred = [s for s in found if s.kind in prefer]
     return preferred if preferred and len(found) > 1 else found
+
+
+# what a same-named typedef beside it in one file names (C's struct tags)
+_TAGGED = frozenset({Kind.STRUCT, Kind.UNION, Kind.ENUM})
 
 
 @dataclass(frozen=True, slots=True)

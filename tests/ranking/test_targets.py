@@ -63,3 +63,20 @@ def test_a_name_only_documents_give_is_still_found(tmp_path: Path) -> None:
     found = resolve_target(index, "Install")
     assert not isinstance(found, str)
     assert found.kind is Kind.HEADING
+
+
+def test_a_c_typedef_of_a_struct_of_its_name_is_the_struct(tmp_path: Path) -> None:
+    index = index_of_tree(
+        tmp_path,
+        {
+            "ctx.h": "typedef struct ctx {\n    int fd;\n} ctx;\n"
+            "typedef struct other_s { int x; } other_t;\n",
+            "use.c": '#include "ctx.h"\nint fd_of(ctx *c) { return c->fd; }\n',
+        },
+    )
+    found = resolve_target(index, "ctx")
+    assert not isinstance(found, str)
+    assert found.kind is Kind.STRUCT
+    alias = resolve_target(index, "other_t")  # a typedef of another name stays itself
+    assert not isinstance(alias, str)
+    assert (alias.name, alias.kind) == ("other_t", Kind.TYPE)
