@@ -57,7 +57,9 @@ from __future__ import annotations
 #     @local bindings); C# interpolations (`$"{Prefix}"`).
 # 36: C, C++, CUDA and Objective-C macros the preprocessor tests (`#ifdef`, `#ifndef`,
 #     `defined(...)`, `#if NAME`, `#elif NAME`) are references.
-EXTRACTOR_VERSION = 36
+# 37: a quoted identifier (Swift's `protocol`, Kotlin's `my test`) is named without its
+#     backticks, in definitions and references.
+EXTRACTOR_VERSION = 37
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -211,6 +211,8 @@ def _name(entry: Def) -> str:
         return plain_heading(name)
     if _CONVERSION_OPERATOR.match(name):
         name = SPACES.sub(" ", name.split("(", 1)[0]).strip()  # not its parameters
+    if len(name) > 2 and name[0] == name[-1] == "`":
+        return name[1:-1]  # a quoted identifier (Swift's `protocol`, Kotlin's `my test`)
     if name.startswith(":") and name[1:2].isidentifier():
         name = name[1:]  # a symbol literal (Ruby's `:name`) names its bare word
     elif name.startswith("`") and name[1:2].isidentifier():

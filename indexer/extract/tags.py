@@ -325,6 +325,8 @@ def _build_references(
         name = raw_name.decode("utf-8", errors="replace").strip()
         if not name:
             continue
+        if name[0] == "`":  # a quoted identifier (Swift, Kotlin, Scala), an OCaml variant tag
+            name = name.strip("`")
         col = columns.col(row, byte_col, start) if row in wide_rows else byte_col + 1
         enclosing = stack[-1][2] if stack else -1
         if alias in _MARK_OF:  # a name the function binds, or declares global

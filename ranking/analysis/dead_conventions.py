@@ -290,14 +290,22 @@ RUST_RUNTIME_ATTRIBUTES: dict[str, str] = {
 
 def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
     """Whether the toolchain runs ``symbol`` by name (Go: ``init``, ``main``, tests;
-    Rust: ``#[test]`` functions; ``attributes``: a Rust item's, :func:`rust_attributes`)."""
+    Rust: ``#[test]`` functions; ``attributes``: a Rust item's, :func:`rust_attributes`;
+    Swift's ``deinit``), or it is no code of its own: a Swift or Dart extension adds to
+    a type, applied wherever that type is (nothing names it)."""
     if symbol.language == "rust" and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
         return bool((attributes or set()) & RUST_TEST_ATTRIBUTES)
+    if symbol.language in ("swift", "dart"):
+        return symbol.name == "deinit" or _EXTENSION.match(symbol.signature) is not None
     if symbol.language != "go" or symbol.kind is not Kind.FUNCTION:
         return False
     if symbol.name in ("init", "main"):
         return True
     return symbol.file.endswith("_test.go") and _GO_TEST_ENTRY.fullmatch(symbol.name) is not None
+
+
+# a declaration that opens with `extension` (after Swift's attributes and modifiers)
+_EXTENSION = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+|\w+\s+)*?extension\b")
 
 
 def framework_hook(symbol: Symbol, exported: bool) -> str | None:

@@ -218,3 +218,38 @@ def test_c_macros_used_by_the_preprocessor_or_another_macro_are_not_dead(
     index = index_of_tree(tmp_path, C_TREE)
     found = dead_code(index, DeadCodeScope(min_confidence=0.0))
     assert [(d.symbol.name, d.symbol.line) for d in found.items] == [("NEVER_USED", 10)]
+
+
+SWIFT_TREE = {
+    "Sources/Client.swift": """\
+public final class Client {
+    public enum Failure: Error { case closed }
+    deinit { }
+    public static func `protocol`(_ name: String) -> String { name }
+    func unused() -> Int { 1 }
+}
+
+extension Client.Failure {
+    var reason: String { "closed" }
+}
+
+@available(macOS 10.15, *)
+public extension Client {
+    func send() -> String { Client.`protocol`("x") }
+}
+""",
+    "Sources/main.swift": "let client = Client()\n_ = client.send()\n",
+}
+
+
+def test_swift_extensions_deinit_and_quoted_names_are_not_dead(tmp_path: Path) -> None:
+    """An extension adds to a type (nothing names it), the runtime calls `deinit`, and
+    a quoted name (`protocol`) is used by its bare word."""
+    index = index_of_tree(tmp_path, SWIFT_TREE)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
+    # Failure is named only in its extension's head: low, as a type inside a type
+    assert [(d.symbol.name, d.symbol.kind.value) for d in found.items] == [
+        ("unused", "method"),
+        ("Failure", "enum"),
+    ]
+    assert index.by_name.get("protocol")  # named without its backticks
