@@ -253,3 +253,41 @@ def test_swift_extensions_deinit_and_quoted_names_are_not_dead(tmp_path: Path) -
         ("Failure", "enum"),
     ]
     assert index.by_name.get("protocol")  # named without its backticks
+
+
+GEM = {
+    "widget.gemspec": 'Gem::Specification.new do |s|\n  s.name = "widget"\nend\n',
+    "lib/widget.rb": """\
+module Widget
+  class Part
+    def visible?
+      true
+    end
+
+    def hidden_later
+      1
+    end
+    private :hidden_later
+
+    private
+
+    def helper
+      2
+    end
+  end
+end
+""",
+    "test/test_widget.rb": "class TestWidget\n  def check_part\n    1\n  end\nend\n",
+}
+
+
+def test_a_gems_public_methods_are_its_api(tmp_path: Path) -> None:
+    """Classes and methods of a gem's lib/ may be used by its users (listed only at a
+    low confidence); a method of a private section is not (`private :name` names it)."""
+    index = index_of_tree(tmp_path / "gem", GEM)
+    assert {d.symbol.name for d in dead_code(index).items} == {"helper"}
+    everything = dead_code(index, DeadCodeScope(min_confidence=0.0)).items
+    api = {d.symbol.name for d in everything if "gem's lib/" in d.reason}
+    assert api == {"Part", "visible?"}
+    plain = index_of_tree(tmp_path / "app", {k: v for k, v in GEM.items() if "lib/" in k})
+    assert {d.symbol.name for d in dead_code(plain).items} >= {"visible?", "helper"}
