@@ -59,7 +59,9 @@ from __future__ import annotations
 #     `defined(...)`, `#if NAME`, `#elif NAME`) are references.
 # 37: a quoted identifier (Swift's `protocol`, Kotlin's `my test`) is named without its
 #     backticks, in definitions and references.
-EXTRACTOR_VERSION = 37
+# 38: a Haskell module's export list names what it exports (references); operators
+#     applied (`a <^> b`, a function between backticks, `(<^>) a`) are calls.
+EXTRACTOR_VERSION = 38
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

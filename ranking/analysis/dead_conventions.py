@@ -291,10 +291,13 @@ RUST_RUNTIME_ATTRIBUTES: dict[str, str] = {
 def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
     """Whether the toolchain runs ``symbol`` by name (Go: ``init``, ``main``, tests;
     Rust: ``#[test]`` functions; ``attributes``: a Rust item's, :func:`rust_attributes`;
-    Swift's ``deinit``), or it is no code of its own: a Swift or Dart extension adds to
-    a type, applied wherever that type is (nothing names it)."""
+    Swift's ``deinit``; Haskell's instance methods, dispatched through their class), or
+    it is no code of its own: a Swift or Dart extension adds to a type, applied wherever
+    that type is (nothing names it)."""
     if symbol.language == "rust" and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
         return bool((attributes or set()) & RUST_TEST_ATTRIBUTES)
+    if symbol.language == "haskell":  # its methods are a class's or an instance's
+        return symbol.kind is Kind.METHOD
     if symbol.language in ("swift", "dart"):
         return symbol.name == "deinit" or _EXTENSION.match(symbol.signature) is not None
     if symbol.language != "go" or symbol.kind is not Kind.FUNCTION:

@@ -432,3 +432,47 @@ def test_c_macros_the_preprocessor_tests_and_names_in_macro_bodies(
     assert [u.line for u in find_usages(index, name="TLS_LEVEL").usages] == [8]
     assert [u.line for u in find_usages(index, name="LEGACY").usages] == [10]
     assert not find_usages(index, name="LIMIT").usages  # CHECK's parameter, not the macro
+
+
+HASKELL = {
+    "src/Text/Join.hs": """\
+module Text.Join
+    ( joinWith
+    , Sep(..)
+    , (<+>)
+    ) where
+
+data Sep = Comma | Space
+
+(<+>) :: String -> String -> String
+a <+> b = a ++ b
+
+joinWith :: Sep -> [String] -> String
+joinWith _ = foldr (<+>) ""
+
+twice :: String -> String
+twice s = s <+> s `after` s
+
+after :: String -> String -> String
+after a b = a ++ b
+
+instance Show Sep where
+  show Comma = ","
+  show Space = " "
+""",
+}
+
+
+def test_haskell_export_lists_operators_and_instance_methods(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    from symfuse.ranking.analysis.dead_code import DeadCodeScope, dead_code
+
+    index = index_of_tree(tmp_path_factory.mktemp("haskell"), HASKELL)
+    module = "src/Text/Join.hs"
+    assert places(index, "joinWith", module) == [(2, "reference")]
+    assert places(index, "Sep", module) == [(3, "type"), (12, "type")]
+    assert places(index, "<+>", module) == [(4, "reference"), (13, "reference"), (16, "call")]
+    assert places(index, "after", module) == [(16, "call")]
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0)).items
+    assert [d.symbol.name for d in found] == ["twice"]  # not Show's `show`

@@ -39,6 +39,10 @@
 ; ---- references --------------------------------------------------------------
 
 (import module: (module) @name alias: (module)? @alias) @reference.import
+; a module's export list names what it gives its importers (a library's API)
+(exports (export variable: (variable) @name)) @reference.reference
+(exports (export type: (name) @name)) @reference.type
+(exports (export operator: (prefix_id (operator) @name))) @reference.reference
 (deriving classes: (tuple (name) @name)) @reference.implement
 (deriving classes: (name) @name) @reference.implement
 
@@ -47,6 +51,13 @@
 (apply function: (constructor) @name) @reference.call
 (infix left_operand: (variable) @name) @reference.reference
 (infix right_operand: (variable) @name) @reference.reference
+; an operator applied (`a <^> b`, a function between backticks, `(<^>) a`), but the
+; Prelude's commonest, which a workspace seldom defines (each a reference to resolve;
+; `#not-any-of?` with several values matches all in py-tree-sitter 0.26.1: a regex)
+(infix operator: [(operator) @name (infix_id (variable) @name)]
+  (#not-match? @name "^([.$+*/:-]|[=/<>]=|[<>]|&&|[|][|]|[+][+]|<[$*]>|>>=?|<>|[$]!|!!|<[$*]|[*]>|=<<|>=>|<[|]>)$")) @reference.call
+(apply function: (prefix_id (operator) @name)) @reference.call
+(apply argument: (prefix_id (operator) @name)) @reference.reference
 
 (signature type: (name) @name) @reference.type
 (function parameter: (name) @name) @reference.type
