@@ -91,4 +91,5 @@ EXTRACTOR_VERSION = 38
 #     extension functions on outside types (`fun String.utf8Size()`).
 # 24: across repositories a qualifier's type (`Util.go()`) and a Kotlin extension link only
 #     where an import or the spelled-out path (`a.Util.go()`) says so.
-LINKER_VERSION = 24
+# 25: a Scala or Kotlin singleton `object` is a qualifier's owner (`Registry.lookup()`).
+LINKER_VERSION = 25

@@ -130,15 +130,24 @@ def members_named(index: Index, owner: Symbol, name: str) -> list[Symbol]:
 
 
 def type_named(index: Index, name: str, language: str) -> list[Symbol]:
-    """The workspace's types (and modules) called ``name`` in the language's family."""
+    """The workspace's types (and modules) called ``name`` in the language's family, and
+    Scala's and Kotlin's singleton objects (``Walk.visitor()``)."""
     group = family(language)
     symbols = index.symbols
     return [
         s
         for s in (symbols[at] for at in index.by_name.get(name, ()))
-        if (s.kind in Kind.TYPES or s.kind is Kind.MODULE or s.kind is Kind.NAMESPACE)
+        if (
+            s.kind in Kind.TYPES
+            or s.kind is Kind.MODULE
+            or s.kind is Kind.NAMESPACE
+            or (s.kind is Kind.OBJECT and s.language in _SINGLETONS)
+        )
         and family(s.language) == group
     ]
+
+
+_SINGLETONS = frozenset({"scala", "kotlin"})  # whose `object` declares one
 
 
 _OUTSIDE_ROOTS = ("std", "core", "alloc")

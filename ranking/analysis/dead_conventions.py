@@ -236,6 +236,12 @@ ANNOTATIONS: dict[str, str] = {
     ),
 }
 _ANNOTATED_LANGUAGES = frozenset({"java", "kotlin", "csharp", "scala", "groovy"})
+# what Scala's syntax calls: `Foo(x)`, `case Foo(a, b)`, `xs(i) = v`
+_SCALA_SYNTAX = frozenset({"apply", "unapply", "unapplySeq", "update"})
+# languages that write `override` before a member that implements or overrides one
+_OVERRIDE_KEYWORD = frozenset({"csharp", "scala", "kotlin", "swift"})
+_OVERRIDE = re.compile(r"(?:^|\s)override\s")
+_IMPLICIT = re.compile(r"(?:^|\s)implicit\s+(?:final\s+|lazy\s+)*(?:def|val|object|class)\s")
 # Methods Java serialization calls by name on a Serializable class.
 JAVA_SERIALIZATION = frozenset(
     {
@@ -291,13 +297,16 @@ RUST_RUNTIME_ATTRIBUTES: dict[str, str] = {
 def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
     """Whether the toolchain runs ``symbol`` by name (Go: ``init``, ``main``, tests;
     Rust: ``#[test]`` functions; ``attributes``: a Rust item's, :func:`rust_attributes`;
-    Swift's ``deinit``; Haskell's instance methods, dispatched through their class), or
+    Swift's ``deinit``; Haskell's instance methods, dispatched through their class;
+    Scala's ``apply``/``unapply``/``update``, which call and pattern syntax run), or
     it is no code of its own: a Swift or Dart extension adds to a type, applied wherever
     that type is (nothing names it)."""
     if symbol.language == "rust" and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
         return bool((attributes or set()) & RUST_TEST_ATTRIBUTES)
     if symbol.language == "haskell":  # its methods are a class's or an instance's
         return symbol.kind is Kind.METHOD
+    if symbol.language == "scala" and symbol.name in _SCALA_SYNTAX:
+        return True
     if symbol.language in ("swift", "dart"):
         return symbol.name == "deinit" or _EXTENSION.match(symbol.signature) is not None
     if symbol.language != "go" or symbol.kind is not Kind.FUNCTION:
@@ -326,8 +335,10 @@ def framework_hook(symbol: Symbol, exported: bool) -> str | None:
             return REGISTERING_DECORATORS[name]
     if symbol.language in _ANNOTATED_LANGUAGES and symbol.name in JAVA_SERIALIZATION:
         return f"{symbol.name}: Java serialization calls it by name"
-    if symbol.language == "csharp" and re.search(r"\boverride\b", symbol.signature):
+    if symbol.language in _OVERRIDE_KEYWORD and _OVERRIDE.search(symbol.signature):
         return ANNOTATIONS["Override"]
+    if symbol.language == "scala" and _IMPLICIT.search(symbol.signature):
+        return "an implicit definition: the compiler applies it where a type asks for it"
     if _PDM_HOOK.match(symbol.name) and symbol.file.rsplit("/", 1)[-1] == "pdm_build.py":
         return f"{symbol.name} in pdm_build.py: a build hook PDM's backend calls by name"
     if symbol.language in _SCRIPTS and exported and symbol.parent is None:
@@ -406,3 +417,55 @@ def go_receiver(symbol: Symbol) -> str | None:
         return None
     found = _GO_RECEIVER.match(symbol.signature)
     return found.group(1) if found else None
+
+
+TEST_HOOKS = frozenset(
+    {
+        "setUp",
+        "tearDown",
+        "setUpClass",
+        "tearDownClass",
+        "setUpTestData",
+        "setUpModule",
+        "tearDownModule",
+        "asyncSetUp",
+        "asyncTearDown",
+        "setup_method",
+        "teardown_method",
+        "setup_class",
+        "teardown_class",
+        "setup_module",
+        "teardown_module",
+        "load_tests",
+    }
+)
+
+
+def is_test_code(symbol: Symbol) -> bool:
+    """Test functions, test classes, hooks a test runner calls by name, fixtures files."""
+    name = symbol.name
+    return (
+        name.startswith(("test", "Test", "pytest_"))
+        or (symbol.kind.is_type and name.endswith(("Test", "Tests", "TestCase")))
+        or name in TEST_HOOKS
+        or symbol.file.endswith("conftest.py")
+    )
+
+
+# a line that opens an object's body: `new Generator[Path] {`, `new FileVisitor[P] {`
+_NEW_BLOCK = re.compile(r"\bnew\s+[\w.]+(?:\[.*\])?(?:\(.*\))?(?:\s+with\s+[\w.\[\]]+)*\s*\{\s*$")
+
+
+def built(symbol: Symbol, lines: Sequence[str]) -> bool:
+    """A member of an object its enclosing function builds: a method, or a Scala ``def``
+    in ``new Generator[Path] { def generate(...) = ... }`` (read as a local function)."""
+    if symbol.kind is Kind.METHOD:
+        return True
+    if symbol.language != "scala" or symbol.kind is not Kind.FUNCTION:
+        return False
+    at = symbol.line - 1
+    indent = len(lines[at]) - len(lines[at].lstrip()) if at < len(lines) else 0
+    for line in reversed(lines[:at]):
+        if line.strip() and len(line) - len(line.lstrip()) < indent:
+            return _NEW_BLOCK.search(line) is not None
+    return False

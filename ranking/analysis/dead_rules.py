@@ -102,26 +102,6 @@ INERT_BASES = frozenset(
         "DeprecationWarning",
     }
 )
-TEST_HOOKS = frozenset(
-    {
-        "setUp",
-        "tearDown",
-        "setUpClass",
-        "tearDownClass",
-        "setUpTestData",
-        "setUpModule",
-        "tearDownModule",
-        "asyncSetUp",
-        "asyncTearDown",
-        "setup_method",
-        "teardown_method",
-        "setup_class",
-        "teardown_class",
-        "setup_module",
-        "teardown_module",
-        "load_tests",
-    }
-)
 _STUBS = re.compile(r"\.(pyi|d\.ts|d\.mts|d\.cts)$")
 # Modules read by name by a tool or framework: Sphinx's conf.py, Django's settings.
 _CONFIG_FILE = re.compile(r"(^|/)(conf|config|\w*settings\w*|setup|noxfile|fabfile)\.py$")
@@ -174,7 +154,7 @@ class Judge:
             return False  # Rust's mark of an item unused on purpose (a compile-time check)
         if symbol.kind is Kind.MACRO and _RESERVED.match(name):
             return False  # a feature-test macro, read by the system's headers
-        if role_of(symbol.file) is not Role.PRODUCT and _is_test_code(symbol):
+        if role_of(symbol.file) is not Role.PRODUCT and conventions.is_test_code(symbol):
             return False
         decorators = {_decorator_name(d) for d in symbol.decorators}
         if decorators & DECLARING_DECORATORS or any(_is_accessor(d) for d in symbol.decorators):
@@ -253,7 +233,8 @@ class Judge:
         parent = self.index.get(symbol.parent) if symbol.parent is not None else None
         if hook is None:
             found.extend(_protocol_doubts(symbol, parent))
-        if parent is not None and parent.kind.is_callable and symbol.kind is Kind.METHOD:
+        lines = paths.read_lines(self.index, symbol.file)
+        if parent is not None and parent.kind.is_callable and conventions.built(symbol, lines):
             found.append(Doubt(0.3, "a member of an object built in a function: a callback"))
         if parent is not None and parent.kind.is_type:
             outside = self._related(parent)[1]
@@ -475,17 +456,6 @@ def _protocol_doubts(symbol: Symbol, parent: Symbol | None) -> list[Doubt]:
         reason = f"{symbol.name} is a method of {protocol}: code outside may call it"
         return [Doubt(0.3, reason, used_by_design=True)]
     return []
-
-
-def _is_test_code(symbol: Symbol) -> bool:
-    """Test functions, test classes, hooks a test runner calls by name, fixtures files."""
-    name = symbol.name
-    return (
-        name.startswith(("test", "Test", "pytest_"))
-        or (symbol.kind.is_type and name.endswith(("Test", "Tests", "TestCase")))
-        or name in TEST_HOOKS
-        or symbol.file.endswith("conftest.py")
-    )
 
 
 def _decorator_name(text: str) -> str:

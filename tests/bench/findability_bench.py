@@ -92,7 +92,9 @@ import numpy.typing as npt
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "findability"
 CORPUS = HERE / ".corpus" / "findability"
-INDEXES = CORPUS / ".index"
+# symfuse's indexes, kept between runs; a ranking file's word model is retrained only when
+# enough files changed, so two codes compared should each have a folder of their own
+INDEXES = Path(os.environ.get("SYMFUSE_FINDABILITY_INDEXES", CORPUS / ".index"))
 DEFAULT_MIRRORS = Path(os.environ.get("SYMFUSE_MIRRORS", "/work/.mirror"))
 
 DEPTH = 10

@@ -291,3 +291,51 @@ def test_a_gems_public_methods_are_its_api(tmp_path: Path) -> None:
     assert api == {"Part", "visible?"}
     plain = index_of_tree(tmp_path / "app", {k: v for k, v in GEM.items() if "lib/" in k})
     assert {d.symbol.name for d in dead_code(plain).items} >= {"visible?", "helper"}
+
+
+SCALA = {
+    "src/Walk.scala": """\
+package walk
+
+trait Visitor { def visit(p: String): Unit }
+
+object Walk {
+  implicit def fromString(s: String): Walk.Path = Path(s)
+
+  case class Path(s: String)
+
+  object Glob {
+    def unapply(s: String): Option[String] = Some(s)
+  }
+
+  def visitor() = new Visitor {
+    def visit(p: String): Unit = println(p)
+  }
+
+  def helper(): Unit = {
+    def local(): Int = 1
+    ()
+  }
+}
+
+class Loud extends Visitor {
+  override def visit(p: String): Unit = println(p.toUpperCase)
+}
+""",
+    "src/Main.scala": (
+        "package walk\n\nobject Main {\n  def main(args: Array[String]): Unit = Walk.visitor()\n}\n"
+    ),
+}
+
+
+def test_scala_overrides_implicits_syntax_methods_and_built_objects(tmp_path: Path) -> None:
+    """`override`, an implicit conversion and `unapply` are called by the language; a def in
+    `new Visitor { ... }` is the built object's method (listed low); a local def is dead."""
+    index = index_of_tree(tmp_path, SCALA)
+    surest = {d.symbol.name for d in dead_code(index).items}
+    assert surest == {"helper", "local"}
+    low = {
+        d.symbol.name: d.reason for d in dead_code(index, DeadCodeScope(min_confidence=0.0)).items
+    }
+    assert set(low) == {"helper", "local", "visit", "Loud", "fromString"}
+    assert "an implicit definition" in low["fromString"]

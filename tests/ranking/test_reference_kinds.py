@@ -476,3 +476,22 @@ def test_haskell_export_lists_operators_and_instance_methods(
     assert places(index, "after", module) == [(16, "call")]
     found = dead_code(index, DeadCodeScope(min_confidence=0.0)).items
     assert [d.symbol.name for d in found] == ["twice"]  # not Show's `show`
+
+
+SINGLETONS = {
+    "src/A.kt": "package a\n\nobject Registry {\n  fun lookup(k: String): Int = 1\n}\n",
+    "src/B.kt": 'package a\n\nfun main() {\n  Registry.lookup("x")\n}\n',
+    "src/Walk.scala": "package w\n\nobject Walk {\n  def visitor(): Int = 1\n}\n",
+    "src/Main.scala": "package w\n\nobject Main {\n  def main(): Int = Walk.visitor()\n}\n",
+}
+
+
+def test_a_singleton_objects_members_called_through_it(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Scala's and Kotlin's `object Walk { def visitor() }`, called `Walk.visitor()`."""
+    index = index_of_tree(tmp_path_factory.mktemp("singletons"), SINGLETONS)
+    assert [(u.file, u.line) for u in find_usages(index, name="lookup").usages] == [("src/B.kt", 4)]
+    assert [(u.file, u.line) for u in find_usages(index, name="visitor").usages] == [
+        ("src/Main.scala", 4)
+    ]
