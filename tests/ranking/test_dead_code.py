@@ -339,3 +339,32 @@ def test_scala_overrides_implicits_syntax_methods_and_built_objects(tmp_path: Pa
     }
     assert set(low) == {"helper", "local", "visit", "Loud", "fromString"}
     assert "an implicit definition" in low["fromString"]
+
+
+COMPOSER = {
+    "composer.json": '{"name": "acme/http", "autoload": {"psr-4": {"Acme\\\\": "src/"}}}',
+    "src/Stack.php": """\
+<?php
+namespace Acme;
+
+class Stack
+{
+    public function hasHandler(): bool { return $this->check(); }
+    private function check(): bool { return true; }
+    private function unusedHelper(): int { return 1; }
+}
+""",
+    "tools/build.php": "<?php\nfunction build_release() { return 1; }\n",
+}
+
+
+def test_a_composer_librarys_public_code_is_its_api(tmp_path: Path) -> None:
+    """What a Composer library autoloads may be called by its users (listed only at a low
+    confidence); its private members and a project's code are not its API."""
+    library = index_of_tree(tmp_path / "library", COMPOSER)
+    assert {d.symbol.name for d in dead_code(library).items} == {"unusedHelper", "build_release"}
+    low = dead_code(library, DeadCodeScope(min_confidence=0.0)).items
+    assert {d.symbol.name for d in low if "Composer library" in d.reason} == {"Stack", "hasHandler"}
+    project = dict(COMPOSER, **{"composer.json": '{"type": "project", "autoload": {}}'})
+    plain = index_of_tree(tmp_path / "project", project)
+    assert {"hasHandler", "unusedHelper"} <= {d.symbol.name for d in dead_code(plain).items}
