@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from symfuse.indexer.index import Index
+from symfuse.indexer.update.live import LiveIndex
 from symfuse.ranking.api import ShouldStop, Stopped, checkpoint, stoppable
 from symfuse.server.lsp.framing import FrameReader
 from symfuse.server.lsp.protocol import ConformingProtocol
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 LINK_TRIES = 3  # flushes a reader of the graph tries before it reads what it has
+FIRST_INDEX_WAIT = 60.0  # seconds a question about a file waits for the first index
+READY_POLL = 0.1  # seconds between its checks that the request still stands
 
 
 def _version() -> str:
@@ -129,13 +132,22 @@ def path_of(uri: str) -> str | None:
 
 
 def read_index(
-    state: ServerState, fn: Callable[[Index], T], should_stop: ShouldStop, linked: bool = True
+    state: ServerState,
+    fn: Callable[[Index], T],
+    should_stop: ShouldStop,
+    linked: bool = True,
+    file: str | None = None,
+    whole: bool = False,
 ) -> T:
     """Index pending buffers, then call ``fn`` with the current index (worker thread).
 
     ``linked=False`` (a name search): ``fn`` may read an index whose edited buffers'
     definitions are in but whose links are still being made; by default every link is
-    in place (for references, calls and hierarchies).
+    in place (for references, calls and hierarchies). ``whole``: a question about a
+    position (a definition, a hover) waits while the first index is built (at most
+    :data:`FIRST_INDEX_WAIT`) rather than answer null, which an editor reads as "no
+    definition"; ``file``: a question about that file alone waits until it is indexed.
+    A name search answers from what is indexed so far.
 
     With ``should_stop``: nothing is done for a request already abandoned when its
     turn comes (it may have queued behind many others), and a search ``fn`` runs
@@ -147,6 +159,8 @@ def read_index(
         if live is None:
             state.flush(linked)
             return fn(Index({}))
+        if file is not None or whole:
+            _first_index(live, None if whole else file)
         for _ in range(LINK_TRIES):
             state.flush(linked)
             with live.reading() as index:
@@ -159,11 +173,27 @@ def read_index(
             return fn(index)
 
 
+def _first_index(live: LiveIndex, file: str | None) -> None:
+    """Wait until the first index is in place (or holds ``file``), stopping when the
+    request is abandoned (checked every :data:`READY_POLL` seconds)."""
+    waited = 0.0
+    while not live.ready and waited < FIRST_INDEX_WAIT:
+        if file is not None:
+            with live.reading() as index:
+                if file in index.files:
+                    return
+        live.wait_ready(READY_POLL)
+        waited += READY_POLL
+        checkpoint()
+
+
 async def query(
     ls: SymfuseLanguageServer,
     fn: Callable[[Index], T],
     superseded: ShouldStop | None = None,
     linked: bool = True,
+    file: str | None = None,
+    whole: bool = False,
 ) -> T:
     """``read_index`` in a worker thread; cancellable while it waits, and while it runs.
 
@@ -181,7 +211,7 @@ async def query(
     if should_stop():  # overtaken already: not even a thread hop (a burst has hundreds)
         raise Stopped
     try:
-        return await asyncio.to_thread(read_index, ls.state, fn, should_stop, linked)
+        return await asyncio.to_thread(read_index, ls.state, fn, should_stop, linked, file, whole)
     except asyncio.CancelledError:
         cancelled.set()
         raise

@@ -149,7 +149,7 @@ async def document_symbol(
             return None
         return lsp_convert.document_symbols(ls.state.mapper(index, key), entry.definitions())
 
-    return await query(ls, answer)
+    return await query(ls, answer, file=key)
 
 
 async def hover(ls: SymfuseLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
@@ -171,7 +171,7 @@ async def hover(ls: SymfuseLanguageServer, params: lsp.HoverParams) -> lsp.Hover
         lines = ls.state.options.search.hover_snippet_lines
         return lsp_convert.hover(s, None, snippet(index, s, lines, skip_doc=True))
 
-    return await query(ls, answer)
+    return await query(ls, answer, whole=True)
 
 
 def _lazy_locations(ls: SymfuseLanguageServer) -> bool:

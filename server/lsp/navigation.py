@@ -170,7 +170,7 @@ async def _at(
         line, col = mapper.column(position)
         return fn(index, key, mapper, line, col)
 
-    return await query(ls, answer)
+    return await query(ls, answer, whole=True)
 
 
 async def _item(

@@ -3,11 +3,14 @@ the in-process server."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import pytest
 from lsprotocol import types as lsp
 
 from tests.support.cli import write_tree
+from tests.support.index import index_writer_busy
 from tests.support.lsp import Session, lsp_session
 
 
@@ -215,3 +218,32 @@ async def test_references_leave_out_guesses(tmp_path: Path) -> None:
         (1, 8),  # the declaration, asked for
         (11, 11),  # client.send(1)
     ]
+
+
+@pytest.mark.slow  # symfuse lsp over stdio
+async def test_a_definition_asked_during_the_first_index_waits_for_it(tmp_path: Path) -> None:
+    """An editor opens a file and asks at once: "no definition" would be wrong. While the
+    first index cannot finish (its write lock held), the questions wait; released, they
+    are answered."""
+    with index_writer_busy(tmp_path / "index") as release:
+        # the installed command: its first index is built by a forked process, whose
+        # snapshots its readers see only when it is done
+        async with lsp_session(tmp_path, stdio=True) as s:
+            position = {"text_document": doc(s, "geometry/report.py"), "position": at(13, 17)}
+            definition = asyncio.ensure_future(
+                s.client.text_document_definition_async(lsp.DefinitionParams(**position))
+            )
+            hover = asyncio.ensure_future(
+                s.client.text_document_hover_async(lsp.HoverParams(**position))
+            )
+            outline = await s.client.text_document_document_symbol_async(
+                lsp.DocumentSymbolParams(text_document=doc(s, "geometry/report.py"))
+            )
+            assert not s.ready.is_set()  # the first index is still held
+            release()
+            found = await definition
+            shown = await hover
+    assert isinstance(found, list)
+    assert [where(x) for x in found] == [("geometry/shapes.py", 17, 6)]
+    assert shown is not None
+    assert outline is None or isinstance(outline, list)
