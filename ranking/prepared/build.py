@@ -24,11 +24,13 @@ a :class:`Prepared` never wait.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 from symfuse.indexer.index import Index
@@ -95,10 +97,18 @@ def corpus_of(index: Index) -> Corpus:
     return per_index(index, PreparedCache).corpus
 
 
-def prepare(index: Index, directory: Path | None = None, *, path_prefix: str = "") -> Prepared:
+def prepare(
+    index: Index,
+    directory: Path | None = None,
+    *,
+    path_prefix: str = "",
+    deferred: Callable[[Callable[[], None]], None] | None = None,
+) -> Prepared:
     """The precomputed ranking structures of ``index`` (cached; persisted in ``directory``).
     ``path_prefix``: a repository's shard's ``alias/``, before its files' paths in their
-    documents, as one index of many roots names them (:attr:`.corpus.Corpus.prefix`)."""
+    documents, as one index of many roots names them (:attr:`.corpus.Corpus.prefix`).
+    ``deferred``: given the write of the ranking file, to run it later (a server answers
+    meanwhile); else it is written before this returns."""
     path = None if directory is None else directory / f"ranking-{index.generation}.npz"
     cache = per_index(index, PreparedCache)
     cache.corpus.prefix = path_prefix
@@ -112,8 +122,13 @@ def prepare(index: Index, directory: Path | None = None, *, path_prefix: str = "
                 built = not found.loaded
                 cache.remember(index, found)
     if path is not None and found.pieces and (built or not path.exists()):
-        save(path, found)  # (not the structures of an exact load: they carry no pieces)
+        # (not the structures of an exact load: they carry no pieces)
+        (deferred or _now)(functools.partial(save, path, found))
     return found
+
+
+def _now(write: Callable[[], None]) -> None:
+    write()
 
 
 def _make(index: Index, corpus: Corpus, directory: Path | None) -> Prepared:

@@ -1,21 +1,20 @@
 """One live index for a long-running server (LSP, MCP), its ranking structures kept warm.
 
-:class:`IndexService` wraps a :class:`LiveIndex` (load or build in the
-background, watch the roots) and owns the one staleness policy both servers
-follow:
+:class:`IndexService` wraps a :class:`LiveIndex` (load or build in the background,
+watch the roots) and owns the one staleness policy both servers follow:
 
-- the ranking structures (:func:`symfuse.ranking.api.prepare`) of the first index
-  are built in a background thread as soon as it is ready, those of each later
-  index once it has been still for :data:`WARM_QUIET` seconds, or at once when a
-  query asks for them;
-- meanwhile a query answers from the latest earlier structures of the same
-  workspace, flagged stale (:meth:`IndexService.ranking`, :meth:`IndexService.ranked`);
-- before there are any (a cold start) the quick name ranking answers, and its
-  table is built as soon as each index appears;
+- the ranking structures (:func:`symfuse.ranking.api.prepare`) of the first index are
+  built in a background thread as soon as it is ready, those of each later index once
+  it has been still for :data:`WARM_QUIET` seconds, or at once when a query asks for
+  them; they serve before their ranking file is written (:mod:`.saves`);
+- meanwhile a query answers from the latest earlier structures of the workspace,
+  flagged stale (:meth:`IndexService.ranking`, :meth:`IndexService.ranked`);
+- before there are any (a cold start) the quick name ranking answers, and its table is
+  built as soon as each index appears;
 - a failed build is retried after :data:`RETRY_AFTER` seconds, not at once.
 
 Changes reach the thread as notifications from the live index (:meth:`LiveIndex.on_change`);
-it waits on a condition, with a deadline only for the quiet moment and the retry.
+it waits on a condition, with a deadline for the quiet moment and the retry alone.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.update.live import LiveIndex
 from symfuse.server.common.first_queries import compile_queries
 from symfuse.server.common.heap import give_back
+from symfuse.server.common.saves import Saves
 from symfuse.server.common.service_records import (
     LanguageCount,
     Progress,
@@ -72,14 +72,13 @@ __all__ = [
 WARM_QUIET = 0.5  # seconds an index stays unchanged before its ranking structures are built
 RETRY_AFTER = 60.0  # seconds before a failed build of the ranking structures is tried again
 STOP_TIMEOUT = 5.0  # seconds stop() waits for the warming thread
-# Symbols from which a cold start answers a name or a sentence by names alone rather than
-# wait for the first ranking structures; a smaller index has them in a second or so, and
-# answers a name so only when one definition carries it (symfuse.ranking.search.cold_start).
+# Symbols from which a cold start answers a name or a sentence by names alone, not waiting
+# for the first structures (symfuse.ranking.search.cold_start); a smaller index has them soon.
 NAMES_FIRST = 10_000
 
 AfterPrepare = Callable[[Index, Callable[[], bool]], None]
-"""Work for the warming thread once ``index`` has its structures (the LSP reads line
-texts ahead); it stops as soon as the second argument returns True."""
+"""The warming thread's work once ``index`` has its structures (the LSP reads lines ahead);
+it stops as soon as the second argument returns True."""
 
 
 class IndexService:
@@ -123,6 +122,7 @@ class IndexService:
         self._indexed: NameTable | None = None  # the names last given suffix arrays (_step)
         self._compiled: set[str] = set()  # languages whose parse queries were compiled
         self.semantic: SemanticWorker | None = None  # made by the warming thread
+        self._saves = Saves()  # ranking files, written once their structures serve
         self.live.on_change(self._notify)
 
     # --- lifecycle --------------------------------------------------------------------
@@ -170,6 +170,7 @@ class IndexService:
             warmer.join(timeout=timeout)
         if self.semantic is not None:
             self.semantic.join(timeout)
+        self._saves.close(timeout)
 
     def _has_stored(self) -> bool:
         """Whether an earlier run stored structures (read once): they load in ~1 s, no quick
@@ -257,10 +258,9 @@ class IndexService:
     def ranking(self, index: Index) -> Ranking:
         """The structures of ``index``, or else the latest earlier ones of its workspace.
 
-        Without structures for ``index`` (just after an edit) their build starts at
-        once (no quiet period: a one-file change re-prepares in a few hundred
-        milliseconds); meanwhile the caller answers from the earlier ones, stale.
-        """
+        Without structures for ``index`` (just after an edit) their build starts at once
+        (no quiet period: a one-file change re-prepares in a few hundred milliseconds);
+        meanwhile the caller answers from the earlier ones, stale."""
         found = self.prepared_for(index)
         if found is not None:
             return Ranking(found)
@@ -480,7 +480,7 @@ class IndexService:
                 return found
             from symfuse.ranking.api import forget_names, prepare
 
-            prepared = prepare(index, self.config.store.directory)
+            prepared = prepare(index, self.config.store.directory, deferred=self._saves.add)
             forget_names(index)  # answers come from the structures now (an edit: see editor)
             current = self.current()
             with self._changes:

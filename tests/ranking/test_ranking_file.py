@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -152,3 +153,16 @@ def test_a_stored_text_is_the_joined_text_it_was(texts: list[str]) -> None:
     """Character offsets, not byte offsets, whether or not the text is ASCII."""
     made = Joined.of(texts)
     _same_joined(_joined(joined_strings(made), len(texts)), made)
+
+
+def test_a_deferred_ranking_file_is_written_when_its_writer_runs(
+    index: Index, tmp_path: Path
+) -> None:
+    """A server answers from fresh structures before their file is written."""
+    writes: list[Callable[[], None]] = []
+    found = prepare(index, tmp_path, deferred=writes.append)
+    assert len(writes) == 1
+    assert not _stored(tmp_path, index).exists()
+    assert found.pieces  # the structures serve meanwhile
+    writes[0]()
+    assert _stored(tmp_path, index).exists()

@@ -509,3 +509,22 @@ def test_a_full_reindex_while_the_check_is_held_leaves_the_index_current(
         assert service.current() is refreshed  # the held check ran on no older index
     finally:
         service.stop()
+
+
+def test_the_ranking_file_is_written_after_the_structures_serve(tmp_path: Path) -> None:
+    """Written by the service's writer thread: in place once the service stops."""
+    with running(tmp_path, quiet=0.0) as service:
+        until(service, prepared(service))
+        generation = service.current().generation
+    assert (tmp_path / "index" / f"ranking-{generation}.npz").exists()
+
+
+def test_ranking_files_are_written_in_the_order_given() -> None:
+    from symfuse.server.common.saves import Saves
+
+    saves = Saves()
+    done: list[int] = []
+    for n in range(5):
+        saves.add(lambda n=n: done.append(n))
+    saves.close(SAFETY)
+    assert done == [0, 1, 2, 3, 4]

@@ -1,0 +1,52 @@
+"""Ranking files written after their structures are published.
+
+Writing a large workspace's ranking file takes a third of a second (SQLAlchemy's
+70 MB); a query waiting for the first structures need not wait for it too. The
+service hands each write here (:meth:`Saves.add`, from :func:`prepare`'s ``deferred``)
+and goes on: one thread writes them in the order given (a write removes the older
+ranking files, so a later generation's must come last), and :meth:`close` waits for
+the last one when the service stops.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+Save = Callable[[], None]
+
+
+class Saves:
+    """One writer thread for the service's ranking files, started on the first write."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Save | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def add(self, save: Save) -> None:
+        """Write later, after the writes added before."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="symfuse-save")
+                self._thread.start()
+        self._queue.put(save)
+
+    def close(self, timeout: float) -> None:
+        """Let the writes added so far finish (at most ``timeout`` seconds)."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        while (save := self._queue.get()) is not None:
+            try:
+                save()
+            except Exception:  # a lost ranking file is rebuilt by the next start
+                log.exception("writing a ranking file failed")
