@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
@@ -24,7 +25,8 @@ def public_api(index: Index, symbol: Symbol) -> str | None:
     """Why users of the root's gem may call ``symbol``, or None."""
     if symbol.language != "ruby" or symbol.kind not in _SHIPPED:
         return None
-    if not symbol.file.startswith("lib/") or not _is_gem(index):
+    rel = symbol.file.split("/", 1)[1] if len(index.roots) > 1 else symbol.file
+    if not rel.startswith("lib/") or symbol.root not in _gems(index):
         return None
     parent = index.get(symbol.parent) if symbol.parent is not None else None
     if _hidden(paths.read_lines(index, symbol.file), symbol, parent.line if parent else 1):
@@ -32,10 +34,17 @@ def public_api(index: Index, symbol: Symbol) -> str | None:
     return "public in the gem's lib/: its users may call it"
 
 
-def _is_gem(index: Index) -> bool:
-    return index.derived(
-        "ruby: a gemspec at the root", lambda: any(k.endswith(".gemspec") for k in index.files)
-    )
+def _gems(index: Index) -> frozenset[str]:
+    """The roots (aliases) with a gemspec at their top."""
+    return index.derived("ruby: gem roots", lambda: frozenset(_gem_roots(index)))
+
+
+def _gem_roots(index: Index) -> set[str]:
+    found: set[str] = set()
+    for alias, root in index.roots.items():
+        if any(Path(root).glob("*.gemspec")):
+            found.add(alias)
+    return found
 
 
 def _hidden(lines: Sequence[str], symbol: Symbol, opens: int) -> bool:
