@@ -61,7 +61,9 @@ from __future__ import annotations
 #     backticks, in definitions and references.
 # 38: a Haskell module's export list names what it exports (references); operators
 #     applied (`a <^> b`, a function between backticks, `(<^>) a`) are calls.
-EXTRACTOR_VERSION = 38
+# 39: an Elixir module attribute read (`@default_timeout`) is a reference; a local call as a
+#     clause's body (`-> bad_return!(x)`), in a list, a tuple or an interpolation is a call.
+EXTRACTOR_VERSION = 39
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

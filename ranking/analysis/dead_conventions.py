@@ -450,22 +450,3 @@ def is_test_code(symbol: Symbol) -> bool:
         or name in TEST_HOOKS
         or symbol.file.endswith("conftest.py")
     )
-
-
-# a line that opens an object's body: `new Generator[Path] {`, `new FileVisitor[P] {`
-_NEW_BLOCK = re.compile(r"\bnew\s+[\w.]+(?:\[.*\])?(?:\(.*\))?(?:\s+with\s+[\w.\[\]]+)*\s*\{\s*$")
-
-
-def built(symbol: Symbol, lines: Sequence[str]) -> bool:
-    """A member of an object its enclosing function builds: a method, or a Scala ``def``
-    in ``new Generator[Path] { def generate(...) = ... }`` (read as a local function)."""
-    if symbol.kind is Kind.METHOD:
-        return True
-    if symbol.language != "scala" or symbol.kind is not Kind.FUNCTION:
-        return False
-    at = symbol.line - 1
-    indent = len(lines[at]) - len(lines[at].lstrip()) if at < len(lines) else 0
-    for line in reversed(lines[:at]):
-        if line.strip() and len(line) - len(line.lstrip()) < indent:
-            return _NEW_BLOCK.search(line) is not None
-    return False

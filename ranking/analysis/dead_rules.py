@@ -16,6 +16,7 @@ from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.analysis import composer_api, gem_api, python_api
 from symfuse.ranking.analysis import dead_conventions as conventions
 from symfuse.ranking.analysis import dead_evidence as evidence
+from symfuse.ranking.analysis import dead_sources as sources
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.inheritance import inheritance
 from symfuse.ranking.text import paths
@@ -224,6 +225,8 @@ class Judge:
         runtime = self._attributes(symbol) & conventions.RUST_RUNTIME_ATTRIBUTES.keys()
         hook = hook or (conventions.RUST_RUNTIME_ATTRIBUTES[min(runtime)] if runtime else None)
         hook = hook or self._literal_member(symbol) or self._configured(symbol)
+        lines = paths.read_lines(self.index, symbol.file)
+        hook = hook or sources.elixir_callback(symbol, lines)
         if hook is not None:
             found.append(Doubt(conventions.HOOK, hook, used_by_design=True))
         elif names & PROPERTIES:
@@ -233,8 +236,7 @@ class Judge:
         parent = self.index.get(symbol.parent) if symbol.parent is not None else None
         if hook is None:
             found.extend(_protocol_doubts(symbol, parent))
-        lines = paths.read_lines(self.index, symbol.file)
-        if parent is not None and parent.kind.is_callable and conventions.built(symbol, lines):
+        if parent is not None and parent.kind.is_callable and sources.built(symbol, lines):
             found.append(Doubt(0.3, "a member of an object built in a function: a callback"))
         if parent is not None and parent.kind.is_type:
             outside = self._related(parent)[1]

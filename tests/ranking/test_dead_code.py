@@ -368,3 +368,41 @@ def test_a_composer_librarys_public_code_is_its_api(tmp_path: Path) -> None:
     project = dict(COMPOSER, **{"composer.json": '{"type": "project", "autoload": {}}'})
     plain = index_of_tree(tmp_path / "project", project)
     assert {"hasHandler", "unusedHelper"} <= {d.symbol.name for d in dead_code(plain).items}
+
+
+ELIXIR = {
+    "mix.exs": """\
+defmodule Shop.MixProject do
+  use Mix.Project
+
+  def project, do: [app: :shop]
+  def application, do: []
+end
+""",
+    "lib/shop/server.ex": """\
+defmodule Shop.Server do
+  use GenServer
+
+  @impl true
+  def init(state), do: {:ok, state}
+
+  @doc false
+  @impl GenServer
+  def handle_cast(_msg, state), do: {:noreply, state}
+
+  def unused_helper, do: :ok
+end
+
+defimpl String.Chars, for: Shop.Server do
+  def to_string(_), do: "server"
+end
+""",
+}
+
+
+def test_elixir_callbacks_are_not_dead(tmp_path: Path) -> None:
+    """`@impl` callbacks, a protocol's implementation (defimpl) and a Mix project's
+    `project`/`application` are called by name from outside; a plain def nothing calls is
+    dead."""
+    index = index_of_tree(tmp_path, ELIXIR)
+    assert [d.symbol.name for d in dead_code(index).items] == ["unused_helper"]

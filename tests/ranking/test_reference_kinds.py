@@ -495,3 +495,46 @@ def test_a_singleton_objects_members_called_through_it(
     assert [(u.file, u.line) for u in find_usages(index, name="visitor").usages] == [
         ("src/Main.scala", 4)
     ]
+
+
+ELIXIR = {
+    "lib/pool.ex": """\
+defmodule Pool do
+  @default_timeout 5_000
+  @moduledoc "A pool."
+
+  def checkout(pool, opts \\\\ []) do
+    Keyword.get(opts, :timeout, @default_timeout)
+  end
+
+  def limit, do: @default_timeout * 2
+
+  def run(x) do
+    case x do
+      :ok -> :ok
+      other -> bad_return!(other)
+    end
+  end
+
+  @spec pair(term) :: list
+  defp pair(x), do: [helper(x), {:ok, tail(x)}]
+  defp bad_return!(other), do: raise("bad #{describe(other)}")
+  defp helper(x), do: x
+  defp tail(x), do: x
+  defp describe(x), do: pair(x)
+end
+""",
+}
+
+
+def test_elixir_attribute_reads_and_calls_in_case_arms_lists_and_strings(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    index = index_of_tree(tmp_path_factory.mktemp("elixir"), ELIXIR)
+    module = "lib/pool.ex"
+    assert places(index, "default_timeout", module) == [(6, "reference"), (9, "reference")]
+    assert places(index, "bad_return!", module) == [(14, "call")]
+    assert places(index, "helper", module) == [(19, "call")]
+    assert places(index, "tail", module) == [(19, "call")]
+    assert places(index, "describe", module) == [(20, "call")]
+    assert places(index, "pair", module) == [(23, "call")]  # not its @spec

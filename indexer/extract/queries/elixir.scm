@@ -86,6 +86,8 @@
 
 ; ---- references --------------------------------------------------------------
 
+; a module attribute read (`@default_timeout * 2`); its definition is `@name value`
+(unary_operator operator: "@" operand: (identifier) @name) @reference.reference
 (call
   target: (identifier) @_kw
   (arguments . (alias) @name)
@@ -106,5 +108,11 @@
 (do_block (call target: (identifier) @name (#not-match? @name "^(def|defp|defmacro|defmacrop|defmodule|defprotocol|defimpl|defstruct|defexception|defdelegate|defguard|defguardp|alias|import|require|use|quote|unquote)$"))) @reference.call
 (pair value: (call target: (identifier) @name)) @reference.call
 (binary_operator right: (call target: (identifier) @name)) @reference.call
+; a local call as a clause's body (a case arm's `-> bad_return!(x)`), an element of a list
+; or a tuple, an interpolation
+(stab_clause right: (body (call target: (identifier) @name (#not-match? @name "^(case|cond|if|unless|with|for|fn|try|receive|raise|reraise|throw|quote|unquote)$")))) @reference.call
+(list (call target: (identifier) @name)) @reference.call
+(tuple (call target: (identifier) @name)) @reference.call
+(interpolation (call target: (identifier) @name)) @reference.call
 (unary_operator operator: "&" operand: (binary_operator left: (identifier) @name)) @reference.reference
 (struct (alias) @name) @reference.type
