@@ -14,6 +14,7 @@ import weakref
 from dataclasses import dataclass
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
+from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
 from symfuse.indexer.link.resolve import Resolver
 from symfuse.indexer.model import Kind, Symbol
@@ -127,8 +128,9 @@ def resolve_target(
     except NotFound:
         if key is not None:
             raise NotFound(f"target: {text!r} is a file; {GIVE_A_TARGET}") from None
-        if "/" in text or "\\" in text:  # a path, not a name: say so as for files
-            paths.resolve_file(index, text.rsplit(":", 1)[0], argument="target")
+        path = text.rsplit(":", 1)[0]
+        if "/" in text or "\\" in text or languages.detect(path) is not None:  # a file's
+            paths.resolve_file(index, path, argument="target")
         where = f" in {file}" if file else ""
         raise NotFound(
             f"target: no definition named {text!r}{where}; find it by searching words or text"

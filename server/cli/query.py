@@ -378,7 +378,11 @@ def run_impact(args: argparse.Namespace) -> int:
     """``--diff FILE`` or ``--diff -`` (stdin) is read here: the request takes the text."""
     if args.diff == "-":
         args.diff = sys.stdin.read()
-    elif args.diff is not None and "\n" not in args.diff and Path(args.diff).is_file():
+    elif args.diff is not None and "\n" not in args.diff:  # one line: a file's name
+        if not Path(args.diff).is_file():
+            raise InvalidRequest(
+                "--diff", f"no such file {args.diff!r}: give a file, or - for stdin"
+            )
         args.diff = Path(args.diff).read_text(encoding="utf-8", errors="replace")
     with _one_target(args):
         data = operations.impact(_index(args), request_of(ImpactRequest, args)).to_dict()

@@ -90,3 +90,9 @@ def test_impact_of_a_name_and_of_a_diff(ws: tuple[Path, Path]) -> None:
         check=True,
     )
     assert "tests that exercise it: tests/test_core.py" in stdin.stdout
+    nope = str(root.parent / "nope.diff")
+    missing = run_symfuse(
+        ["impact", "--diff", nope, "--root", str(root), "--index-dir", str(index)], check=False
+    )
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("symfuse: error: --diff: no such file")

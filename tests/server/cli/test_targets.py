@@ -86,6 +86,7 @@ def test_a_name_that_is_nothing_says_so(ws: tuple[Path, Path]) -> None:
         assert "search_text" not in line
         assert "get_symbol" not in line
     assert "is not an indexed file" in run(ws, "get", "minihttp/nothing.py", code=1)
+    assert "is not an indexed file" in run(ws, "get", "nothing.py", code=1)  # no folder
 
 
 def test_a_line_with_no_definition_says_so(ws: tuple[Path, Path]) -> None:
