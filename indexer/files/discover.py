@@ -196,10 +196,10 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
             continue
         if not _visible(real_root, parts, config, specs):
             continue
-        spec = languages.detect(parts[-1])
-        if spec is None or not header_language.admitted(spec.name, config.languages):
-            continue
         abs_path = os.path.join(real_root, rel_path)
+        spec = languages.detect(parts[-1])
+        if spec is None and not languages.has_no_extension(rel_path):
+            continue
         try:
             target = os.path.realpath(abs_path)
             entry_stat = os.stat(abs_path)
@@ -207,7 +207,10 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
             continue
         if target != abs_path or not stat.S_ISREG(entry_stat.st_mode):
             continue  # outside the root, or through a link: indexed under its real path
-        found = admit(rel_path, abs_path, spec.name, entry_stat)
+        name = spec.name if spec is not None else _script(abs_path, config)
+        if name is None or not header_language.admitted(name, config.languages):
+            continue
+        found = admit(rel_path, abs_path, name, entry_stat)
         if found is not None:
             result.candidates.append(found)
     return result
@@ -385,7 +388,7 @@ class _Walk:
 
     def _file(self, entry: os.DirEntry[str], rel_path: str) -> _Found | None:
         kind = self.kind(entry.name)
-        if kind is None:
+        if kind is None and not languages.has_no_extension(entry.name):
             return None
         if self.ignores.ignored(rel_path, is_dir=False):
             return None
@@ -395,6 +398,9 @@ class _Walk:
             self.skip(rel_path, _VANISHED)
             return None
         if not stat.S_ISREG(entry_stat.st_mode):
+            return None  # (a pipe's first line is not read: it would wait for a writer)
+        kind = kind or _script(entry.path, self.config)
+        if kind is None:
             return None
         return rel_path, kind, entry_stat, entry.path
 
@@ -423,6 +429,20 @@ def _linked(rel_dir: str, real: str) -> str:
 def _language(name: str, config: DiscoveryConfig) -> str | None:
     """The language a file is indexed as, by its name; None when it is not indexed."""
     spec = languages.detect(name)
+    if spec is None or not header_language.admitted(spec.name, config.languages):
+        return None
+    return spec.name
+
+
+def _script(abs_path: str, config: DiscoveryConfig) -> str | None:
+    """The language an extensionless file's ``#!`` line names (``bin/luarocks``: lua),
+    when it is indexed; None for any other file (or one that cannot be read)."""
+    try:
+        with open(abs_path, "rb") as file:
+            head = file.read(languages.SHEBANG_BYTES)
+    except OSError:
+        return None
+    spec = languages.by_shebang(head)
     if spec is None or not header_language.admitted(spec.name, config.languages):
         return None
     return spec.name

@@ -185,18 +185,72 @@ def _by_filename() -> dict[str, LanguageSpec]:
     return {fname: spec for spec in supported().values() for fname in spec.filenames}
 
 
-def detect(path: str) -> LanguageSpec | None:
-    """The language of a file by its name, or None when we do not index it."""
+def detect(path: str, head: bytes | None = None) -> LanguageSpec | None:
+    """The language of a file by its name, or None when we do not index it; a name
+    without an extension (``bin/luarocks``) by its first bytes ``head``, when given:
+    a ``#!`` line naming an interpreter (:func:`by_shebang`)."""
     name = path.rsplit("/", 1)[-1]
     spec = _by_filename().get(name)
     if spec is not None:
         return spec
     dot = name.rfind(".")
+    if dot < 0 and head is not None:
+        return by_shebang(head)
     if dot <= 0:  # no extension, or a dot file such as .bashrc
         return None
     suffix = name[dot:]
     table = _by_suffix()
     return table.get(suffix) or table.get(suffix.lower())
+
+
+def has_no_extension(path: str) -> bool:
+    """A name a script may have (``bin/rails``): its language is read from its first line."""
+    return "." not in path.rsplit("/", 1)[-1]
+
+
+def may_index(path: str) -> bool:
+    """Whether a file of this name may be indexed: a language's name or extension, or no
+    extension (a script, if its ``#!`` line names a language: :func:`by_shebang`)."""
+    return detect(path) is not None or has_no_extension(path)
+
+
+SHEBANG_BYTES = 256  # what is read of an extensionless file to find its `#!` line
+# an interpreter named on a `#!` line (its version digits cut: python3.12) -> language
+_INTERPRETERS = {
+    "python": "python",
+    "pypy": "python",
+    "ruby": "ruby",
+    "node": "javascript",
+    "nodejs": "javascript",
+    "lua": "lua",
+    "luajit": "lua",
+    "bash": "bash",
+    "sh": "bash",
+    "zsh": "bash",
+    "dash": "bash",
+    "ksh": "bash",
+    "perl": "perl",
+    "php": "php",
+    "Rscript": "r",
+    "elixir": "elixir",
+    "julia": "julia",
+    "escript": "erlang",
+    "groovy": "groovy",
+}
+
+
+def by_shebang(head: bytes) -> LanguageSpec | None:
+    """The language a ``#!`` line at the start of ``head`` names (``#!/usr/bin/env lua``,
+    ``#!/bin/sh``, ``#!/usr/bin/env -S python3 -u``), when we index it."""
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].split()
+    program = words[0].rsplit(b"/", 1)[-1] if words else b""
+    if program == b"env":  # its options and VAR=value settings come first
+        named = [w for w in words[1:] if not w.startswith(b"-") and b"=" not in w]
+        program = named[0] if named else b""
+    language = _INTERPRETERS.get(program.decode("ascii", "replace").rstrip("0123456789."))
+    return supported().get(language) if language else None
 
 
 @functools.cache

@@ -56,7 +56,7 @@ def parse_buffer(
     entry = index.files.get(key)
     if entry is not None and entry.stamp.digest == digest and (shallow or key not in index.shallow):
         return None
-    spec = languages.detect(rel)
+    spec = languages.detect(rel, data[: languages.SHEBANG_BYTES])
     if spec is None:
         return None
     # a .h keeps the language its project gave it when the buffer's text says nothing

@@ -339,9 +339,9 @@ class LiveIndex:
         needs them (see :mod:`symfuse.indexer.update.buffers`).
         """
         key, alias, rel = self.key_of(path)
-        if languages.detect(rel) is None:
-            return
         data = text.encode("utf-8") if isinstance(text, str) else text
+        if languages.detect(rel, data[: languages.SHEBANG_BYTES]) is None:
+            return
         with self._write_lock:
             self._overlays[key] = data
             if not self._ready.is_set() or self._index is None:
@@ -468,7 +468,7 @@ class LiveIndex:
         roots = list(self.aliases.values())
 
         def interesting(_change: object, path: str) -> bool:
-            return languages.detect(path) is not None and "/.git/" not in path
+            return languages.may_index(path) and "/.git/" not in path
 
         try:
             for changes in watch(
