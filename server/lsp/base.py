@@ -173,18 +173,33 @@ def read_index(
             return fn(index)
 
 
+def _unindexed(live: LiveIndex, file: str | None) -> bool:
+    """Whether a question must still wait: the first index is not in place (nor, when
+    given, ``file`` in what is published of it)."""
+    if live.ready:
+        return False
+    if file is None:
+        return True
+    with live.reading() as index:
+        return file not in index.files
+
+
 def _first_index(live: LiveIndex, file: str | None) -> None:
-    """Wait until the first index is in place (or holds ``file``), stopping when the
-    request is abandoned (checked every :data:`READY_POLL` seconds)."""
+    """Wait while :func:`_unindexed`, stopping when the request is abandoned (checked
+    every :data:`READY_POLL` seconds)."""
     waited = 0.0
-    while not live.ready and waited < FIRST_INDEX_WAIT:
-        if file is not None:
-            with live.reading() as index:
-                if file in index.files:
-                    return
+    while waited < FIRST_INDEX_WAIT and _unindexed(live, file):
         live.wait_ready(READY_POLL)
         waited += READY_POLL
         checkpoint()
+
+
+async def _indexed(live: LiveIndex, file: str | None) -> None:
+    """:func:`_first_index` on the event loop (a cancelled request stops at once)."""
+    waited = 0.0
+    while waited < FIRST_INDEX_WAIT and _unindexed(live, file):
+        await asyncio.sleep(READY_POLL)
+        waited += READY_POLL
 
 
 async def query(
@@ -210,6 +225,11 @@ async def query(
 
     if should_stop():  # overtaken already: not even a thread hop (a burst has hundreds)
         raise Stopped
+    live = ls.state.live
+    if live is not None and (file is not None or whole):
+        # waited here, not in a worker thread: questions asked during a long first index
+        # (hovers, definitions) must not take every thread a name search needs
+        await _indexed(live, None if whole else file)
     try:
         return await asyncio.to_thread(read_index, ls.state, fn, should_stop, linked, file, whole)
     except asyncio.CancelledError:
