@@ -118,11 +118,31 @@ def resolve_file(index: Index, path: str, *, argument: str = "path") -> str:
         if index.key(alias, rel) in index.files:
             return index.key(alias, rel)
     if os.path.isdir(place.real):
-        raise InvalidRequest(argument, f"{path!r} is a directory; give a file")
+        raise a_directory(argument, path, place.real)
     raise NotFound(
         f"{argument}: {path!r} is not an indexed file (missing, ignored or not a supported "
         "language); run `symfuse index` after creating it"
     )
+
+
+MAX_LISTED = 20  # entries a directory's error names
+
+
+def a_directory(argument: str, given: str, real: str) -> InvalidRequest:
+    """The error for a directory given where a file is wanted, naming what is in it (an
+    agent's next call is then one of them, not a listing of its own)."""
+    try:
+        entries = sorted(
+            f"{e.name}/" if e.is_dir() else e.name
+            for e in os.scandir(real)
+            if not e.name.startswith(".")
+        )
+    except OSError:
+        entries = []
+    shown = ", ".join(entries[:MAX_LISTED])
+    more = f" and {len(entries) - MAX_LISTED} more" if len(entries) > MAX_LISTED else ""
+    inside = f": it holds {shown}{more}" if entries else ""
+    return InvalidRequest(argument, f"{given!r} is a directory; give a file{inside}")
 
 
 # --- globs ---------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def read_file(index: Index, request: ReadRequest) -> FileText:
 
 def _text_lines(real: str, given: str) -> list[str]:
     if os.path.isdir(real):
-        raise InvalidRequest("path", f"{given!r} is a directory; give a file")
+        raise paths.a_directory("path", given, real)
     try:
         size = os.path.getsize(real)
         if size > MAX_READ_BYTES:

@@ -93,6 +93,7 @@ async def test_read_file_refuses_escapes_binaries_and_other_encodings(tmp_path: 
     assert "not UTF-8" in latin1
     assert "nope.md" in missing
     assert "directory" in folder
+    assert "it holds guide.rst" in folder  # what is in it, for the next call
 
 
 async def test_search_text_reads_text_files_beside_the_code(tmp_path: Path) -> None:
