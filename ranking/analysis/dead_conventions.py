@@ -305,6 +305,8 @@ def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
         return bool((attributes or set()) & RUST_TEST_ATTRIBUTES)
     if symbol.language == "haskell":  # its methods are a class's or an instance's
         return symbol.kind is Kind.METHOD
+    if symbol.language == "csharp" and is_main(symbol):
+        return True
     if symbol.language == "scala" and symbol.name in _SCALA_SYNTAX:
         return True
     if symbol.language in ("swift", "dart"):
@@ -318,6 +320,15 @@ def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
 
 # a declaration that opens with `extension` (after Swift's attributes and modifiers)
 _EXTENSION = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+|\w+\s+)*?extension\b")
+
+
+def is_main(symbol: Symbol) -> bool:
+    """A program's entry method: Java's, Kotlin's or Scala's ``main``, C#'s static ``Main``."""
+    if symbol.kind not in (Kind.METHOD, Kind.FUNCTION):
+        return False
+    if symbol.language == "csharp":
+        return symbol.name == "Main" and re.search(r"\bstatic\b", symbol.signature) is not None
+    return symbol.name == "main"
 
 
 def framework_hook(symbol: Symbol, exported: bool) -> str | None:

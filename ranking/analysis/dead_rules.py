@@ -147,6 +147,8 @@ class Judge:
             return False
         if conventions.is_entry_point(symbol, self._attributes(symbol)) or self._implements(symbol):
             return False
+        if symbol.kind.is_type and any(conventions.is_main(c) for c in self._members(symbol)):
+            return False  # the class a program starts from (Java's, C#'s `main`)
         if self._function_value(symbol) or self._augments(symbol):
             return False
         if symbol.kind in Kind.VALUES and symbol.parent is not None:
@@ -168,6 +170,9 @@ class Judge:
         if parent is not None and symbol.kind in Kind.CALLABLES and parent.kind.is_type:
             return not self._overrides(symbol, parent) and not self._calls_super(symbol)
         return True
+
+    def _members(self, owner: Symbol) -> list[Symbol]:
+        return [self.index.symbols[i] for i in self.index.children.get(owner.symbol_id, ())]
 
     def _implements(self, method: Symbol) -> bool:
         """A Go method whose receiver type's supertypes (interfaces it satisfies) or

@@ -406,3 +406,36 @@ def test_elixir_callbacks_are_not_dead(tmp_path: Path) -> None:
     dead."""
     index = index_of_tree(tmp_path, ELIXIR)
     assert [d.symbol.name for d in dead_code(index).items] == ["unused_helper"]
+
+
+PROGRAMS = {
+    "App/Program.cs": """\
+namespace App {
+  public class Program {
+    public static void Main(string[] args) { new Worker().Run(); }
+  }
+  public class Worker {
+    public void Run() { }
+  }
+  public class Other { public void Main() { } }
+}
+""",
+    "src/Main.java": """\
+package a;
+public class Main {
+  public static void main(String[] args) { helper(); }
+  static void helper() {}
+}
+""",
+}
+
+
+def test_a_programs_entry_class_and_csharps_main_are_not_dead(tmp_path: Path) -> None:
+    """C#'s static `Main` and the classes holding a program's `main` run it; an instance
+    method that happens to be called Main is a method like any."""
+    index = index_of_tree(tmp_path, PROGRAMS)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0)).items
+    assert [(d.symbol.fqn, d.symbol.kind.value) for d in found] == [
+        ("App.Other", "class"),
+        ("App.Other.Main", "method"),
+    ]
