@@ -198,7 +198,7 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
             continue
         abs_path = os.path.join(real_root, rel_path)
         spec = languages.detect(parts[-1])
-        if spec is None and not languages.has_no_extension(rel_path):
+        if spec is None and not languages.may_be_script(rel_path):
             continue
         try:
             target = os.path.realpath(abs_path)
@@ -388,7 +388,7 @@ class _Walk:
 
     def _file(self, entry: os.DirEntry[str], rel_path: str) -> _Found | None:
         kind = self.kind(entry.name)
-        if kind is None and not languages.has_no_extension(entry.name):
+        if kind is None and not languages.may_be_script(rel_path):
             return None
         if self.ignores.ignored(rel_path, is_dir=False):
             return None

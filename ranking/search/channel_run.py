@@ -121,9 +121,10 @@ def _text_mask(
     and types, regions only where the plan ranks them (unless a kind is asked)."""
     if request.kind:
         return mask
+    kinds: npt.NDArray[np.bool_] | None
     if plan.described:
         wanted = DESCRIBED_KINDS if plan.regions else _DESCRIBED_CODE
-        kinds = prepared.filters.mask(SearchRequest.model_construct(query="", kind=wanted))
+        kinds = prepared.filters.kind_mask(wanted)  # these kinds alone, none a filter covers
     elif not plan.regions:
         kinds = prepared.filters.regions_out()
     else:

@@ -249,6 +249,11 @@ class FilterTable:
                 hit[positions] = True
         return hit
 
+    def kind_mask(self, kinds: Iterable[Kind]) -> npt.NDArray[np.bool_]:
+        """Symbols of exactly these kinds (a request's filter adds the kinds each covers)."""
+        codes = np.asarray(sorted(_KIND_CODE[k] for k in kinds), dtype=np.int8)
+        return np.isin(self.kind, codes)
+
     def mask(
         self, request: SearchRequest, implementers: npt.NDArray[np.bool_] | None = None
     ) -> npt.NDArray[np.bool_] | None:
@@ -265,9 +270,7 @@ class FilterTable:
             mask = other if mask is None else mask & other
 
         if request.kind:
-            matched = matched_kinds(request.kind)  # `method` also matches constructors
-            codes = np.asarray(sorted(_KIND_CODE[k] for k in matched), dtype=np.int8)
-            both(np.isin(self.kind, codes))
+            both(self.kind_mask(matched_kinds(request.kind)))  # `method`: constructors too
         if request.language:
             wanted = [i for i, name in enumerate(self.languages) if name in request.language]
             both(np.isin(self.language, np.asarray(wanted, dtype=np.int16)))

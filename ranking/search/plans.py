@@ -58,7 +58,6 @@ DESCRIBED_KINDS = (
     Kind.CONSTRUCTOR,
     Kind.CLASS,
     Kind.INTERFACE,
-    Kind.TRAIT,  # Rust's and Scala's interfaces (8821457: a filter on interface covers them)
     Kind.STRUCT,
     Kind.ENUM,
     Kind.FILE,

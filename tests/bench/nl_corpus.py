@@ -65,7 +65,11 @@ class Repo:
 
     @property
     def index_dir(self) -> Path:
-        return self.slot / "index"
+        """The cached index; ``SYMFUSE_NL_INDEXES=DIR`` puts it elsewhere (a ranking file's
+        word model is retrained only when enough files changed: two codes compared need a
+        folder each)."""
+        elsewhere = os.environ.get("SYMFUSE_NL_INDEXES")
+        return Path(elsewhere) / self.slot.name if elsewhere else self.slot / "index"
 
 
 # Pinned snapshots: the newest commit of each mirror when the set was mined. Chosen for

@@ -194,17 +194,21 @@ def test_a_byte_order_mark_does_not_shift_the_first_line(tmp_path: Path) -> None
 
 def test_an_extensionless_script_is_indexed_by_its_shebang(tmp_path: Path) -> None:
     """`bin/luarocks` (`#!/usr/bin/env lua`) is the program's entry point: its calls are
-    what make the library's functions used. A file with no `#!`, a binary, a dot file
-    and a named pipe (whose first line would wait for a writer) are left out."""
+    what make the library's functions used. A file with no `#!`, a binary, a dot file,
+    a shell script, a script outside bin/-like folders and a named pipe (whose first
+    line would wait for a writer) are left out."""
     _write(tmp_path, "bin/tool", "#!/usr/bin/env lua\nlocal cmd = require('cmd')\ncmd.run()\n")
     _write(tmp_path, "bin/serve", "#!/usr/bin/env -S python3.12 -u\nprint('hi')\n")
     _write(tmp_path, "bin/setup", "#!/bin/sh\nset -e\n")
     _write(tmp_path, "AUTHORS", "Ada\n")
     _write(tmp_path, "bin/compiled", b"\x7fELF\x02\x01\x01\x00")
     _write(tmp_path, ".envrc", "#!/bin/sh\nexport A=1\n")
+    _write(tmp_path, "benchsuite/benchsuite", "#!/usr/bin/env python3\nprint('bench')\n")
     os.mkfifo(tmp_path / "bin" / "pipe")
     found = {c.path: c.language for c in discover(tmp_path, DiscoveryConfig()).candidates}
-    assert found == {"bin/tool": "lua", "bin/serve": "python", "bin/setup": "bash"}
+    # a shell script without an extension is tooling, and so is a script outside the
+    # folders of programs (languages._INTERPRETERS, languages.SCRIPT_DIRS)
+    assert found == {"bin/tool": "lua", "bin/serve": "python"}
     named = discover_paths(tmp_path, ["bin/tool", "AUTHORS", "bin/pipe"], DiscoveryConfig())
     assert [(c.path, c.language) for c in named.candidates] == [("bin/tool", "lua")]
     only_lua = DiscoveryConfig(languages=frozenset({"lua"}))
