@@ -94,4 +94,5 @@ EXTRACTOR_VERSION = 39
 # 24: across repositories a qualifier's type (`Util.go()`) and a Kotlin extension link only
 #     where an import or the spelled-out path (`a.Util.go()`) says so.
 # 25: a Scala or Kotlin singleton `object` is a qualifier's owner (`Registry.lookup()`).
-LINKER_VERSION = 25
+# 26: C# extension methods on outside types (`services.AddMediatR()`), as Kotlin's (23).
+LINKER_VERSION = 26

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from symfuse.indexer.files.languages import family
@@ -328,23 +328,32 @@ def _one_multiplatform_type(types: list[Symbol]) -> bool:
 def extensions(
     resolver: Resolver, name: str, outside: str, entry: FileEntry, confidence: float
 ) -> list[Resolution]:
-    """The workspace's Kotlin extension functions ``name`` on the outside type ``outside``
-    (``fun String.utf8Size()`` for ``text.utf8Size()`` with ``text: String``): the only
-    workspace definitions a call on an outside type can reach; none in other languages."""
+    """The workspace's extension functions ``name`` on the outside type ``outside``:
+    Kotlin's ``fun String.utf8Size()`` for ``text.utf8Size()`` with ``text: String``, C#'s
+    ``static IServiceCollection AddMediatR(this IServiceCollection services)`` for
+    ``services.AddMediatR()``: the only workspace definitions a call on an outside type
+    can reach; none in other languages."""
     from symfuse.indexer.link.resolve import TYPE, Resolution
 
-    if entry.language != "kotlin":
+    if entry.language not in _EXTENDING:
         return []
     index = resolver.index
     symbols = index.symbols
     named = [symbols[at] for at in index.by_name.get(name, ())]  # mostly none
     if name not in resolver.file_imports(entry):  # another repository's needs its import
         named = [symbol for symbol in named if symbol.root == entry.root]
-    written = (f" {outside}.{name}(", f" {outside}?.{name}(")  # `fun String.utf8Size(`
+    written = _EXTENDING[entry.language](outside, name)
     found = [
         symbol
         for symbol in named
-        if symbol.language == "kotlin" and any(w in symbol.signature for w in written)
+        if symbol.language == entry.language and any(w in symbol.signature for w in written)
     ]
     share = confidence if len(found) == 1 else round(0.5 / max(len(found), 1), 3)
     return [Resolution(symbol, share, TYPE) for symbol in found]
+
+
+# how an extension function's signature names its receiver type, by language
+_EXTENDING: dict[str, Callable[[str, str], tuple[str, ...]]] = {
+    "kotlin": lambda outside, name: (f" {outside}.{name}(", f" {outside}?.{name}("),
+    "csharp": lambda outside, name: (f"(this {outside} ", f"(this {outside}<"),
+}

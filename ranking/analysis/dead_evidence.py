@@ -105,10 +105,23 @@ def _used(index: Index) -> frozenset[str]:
     if len(edges):
         pairs = np.unique(np.stack([edges.src, edges.dst]), axis=1)
         for src, dst in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
-            target = symbols[dst].symbol_id
-            if target not in used and not _inside(index, symbols[src], target):
-                used.add(target)
+            target = symbols[dst]
+            if not _inside(index, symbols[src], target.symbol_id):
+                used.add(target.symbol_id)
+                owner = _owner(index, target)  # used from outside it: its type is in use
+                if owner is not None and not _inside(index, symbols[src], owner):
+                    used.add(owner)
     return frozenset(used | _namesake_macros(index, used))
+
+
+def _owner(index: Index, member: Symbol) -> str | None:
+    """The type ``member`` belongs to, when it is a member (a method, a field): used from
+    outside, its type is in use though its name may appear nowhere (C#'s static class
+    of extension methods, called as ``services.AddMediatR()``)."""
+    if member.parent is None or member.kind not in Kind.MEMBERS:
+        return None
+    parent = index.get(member.parent)
+    return parent.symbol_id if parent is not None and parent.kind.is_type else None
 
 
 def _namesake_macros(index: Index, used: set[str]) -> set[str]:

@@ -439,3 +439,34 @@ def test_a_programs_entry_class_and_csharps_main_are_not_dead(tmp_path: Path) ->
         ("App.Other", "class"),
         ("App.Other.Main", "method"),
     ]
+
+
+EXTENSIONS = {
+    "src/Ext.cs": """\
+namespace App {
+  public static class ServiceCollectionExtensions {
+    public static IServiceCollection AddThing(this IServiceCollection services) {
+      return Register(services);
+    }
+    private static IServiceCollection Register(IServiceCollection services) { return services; }
+  }
+  public class Island {
+    public void A() { B(); }
+    public void B() { }
+  }
+  public class User {
+    public void Go(IServiceCollection services) { services.AddThing(); }
+  }
+}
+""",
+}
+
+
+def test_a_class_whose_members_are_used_from_outside_is_in_use(tmp_path: Path) -> None:
+    """C#'s static class of extension methods is never named (`services.AddThing()`),
+    yet in use; a class whose members only call one another is not."""
+    index = index_of_tree(tmp_path, EXTENSIONS)
+    names = {d.symbol.name for d in dead_code(index, DeadCodeScope(min_confidence=0.0)).items}
+    assert "ServiceCollectionExtensions" not in names
+    assert "AddThing" not in names
+    assert {"Island", "A"} <= names
