@@ -81,6 +81,21 @@ def resolve_one(
     return found
 
 
+def resolve_overloads(
+    index: Index, symbol_id: str | None, name: str | None, file: str | None = None
+) -> list[str]:
+    """:func:`resolve_one`'s symbol id, or the ids of every overload a name gives (one
+    qualified name, file and kind: ``Gson.toJson``'s eight, an Elixir function's
+    arities), for a question asked of them together (usages: each says which it
+    reaches); names of different things stay ambiguous."""
+    try:
+        return [resolve_one(index, symbol_id, name, file).symbol_id]
+    except AmbiguousTarget as exc:
+        if len({(c.qualified_name, c.file, c.kind) for c in exc.candidates}) > 1:
+            raise
+        return [c.symbol_id for c in exc.candidates]
+
+
 GIVE_A_TARGET = (
     "give a symbol id (from search), a name, a qualified name (Client.send, pkg.mod.func) "
     "or path:line"

@@ -125,7 +125,7 @@ def parse_kinds(kinds: Iterable[str | RefKind] | str | None) -> frozenset[str] |
 
 def find_usages(
     index: Index,
-    symbol_id: str | None = None,
+    symbol_id: str | Sequence[str] | None = None,
     name: str | None = None,
     file: str | None = None,
     kinds: Iterable[str | RefKind] | str | None = None,
@@ -135,7 +135,8 @@ def find_usages(
     min_confidence: float = 0.0,
     scope: UsageScope | None = None,
 ) -> UsagesResult:
-    """References that resolve to a symbol (by id) or to the definitions of a name.
+    """References that resolve to a symbol (by id, or several ids: a method's overloads)
+    or to the definitions of a name.
 
     A reference counts when the resolver links it to a target (confidence 1 when
     scope or imports decide, ``1/n``-ish among ``n`` same-named candidates); a
@@ -144,8 +145,10 @@ def find_usages(
     """
     _limits(limit, offset)
     wanted = parse_kinds(kinds)
-    if symbol_id is not None:
+    if isinstance(symbol_id, str):
         targets = [require_symbol(index, symbol_id)]
+    elif symbol_id is not None:  # one method's overloads
+        targets = [require_symbol(index, one) for one in symbol_id]
     elif name is not None:
         targets = find_targets(index, name, file)
     else:

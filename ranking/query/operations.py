@@ -233,11 +233,13 @@ def _search_at(
 
 
 def usages(index: Index, request: UsagesRequest) -> UsagesResult:
+    from symfuse.ranking.graph.targets import resolve_overloads
     from symfuse.ranking.graph.usages import UsageScope, find_usages
 
+    named = request.target if request.target is not None else request.name
     return find_usages(
         index,
-        symbol_id=resolve(index, request).symbol_id,
+        symbol_id=resolve_overloads(index, request.symbol_id, named, request.file),
         kinds=request.kinds or None,
         limit=request.limit,
         offset=request.offset,

@@ -80,3 +80,35 @@ def test_a_c_typedef_of_a_struct_of_its_name_is_the_struct(tmp_path: Path) -> No
     alias = resolve_target(index, "other_t")  # a typedef of another name stays itself
     assert not isinstance(alias, str)
     assert (alias.name, alias.kind) == ("other_t", Kind.TYPE)
+
+
+def test_usages_of_an_overloaded_method_cover_every_overload(tmp_path: Path) -> None:
+    """`Printer.print` names three overloads: their usages together (each says which it
+    reaches); a name of different things (a class and a function) is still refused."""
+    from symfuse.ranking.query import operations
+    from symfuse.ranking.query.requests import UsagesRequest
+
+    index = index_of_tree(
+        tmp_path,
+        {
+            "src/Printer.java": "public class Printer {\n"
+            "  public void print(int n) { }\n"
+            "  public void print(String s) { }\n"
+            "  public void print(int n, String s) { print(n); print(s); }\n"
+            "}\n",
+            "src/Main.java": "public class Main {\n"
+            '  public static void main(String[] a) { new Printer().print(1, "x"); }\n'
+            "}\n",
+        },
+    )
+    found = operations.usages(index, UsagesRequest(target="Printer.print"))
+    assert found.target_count == 3
+    assert sorted(u.line for u in found.usages) == [2, 4, 4]
+    with pytest.raises(AmbiguousTarget):
+        resolve_target(index_of_tree(tmp_path / "b", TWO_THINGS), "Render")
+
+
+TWO_THINGS = {
+    "a.py": "class Render:\n    pass\n",
+    "b.py": "def Render():\n    return 1\n",
+}
