@@ -210,8 +210,8 @@ SCRIPT_DIRS = frozenset({"bin", "sbin", "exe", "script", "scripts", "libexec"})
 def may_be_script(path: str) -> bool:
     """An extensionless file in a folder of programs (``bin/rails``, ``exe/rackup``): its
     language is read from its ``#!`` line. Elsewhere such a file is a benchmark harness,
-    a fixture or a tool (ripgrep's ``benchsuite/benchsuite``, a Python script: indexed,
-    it cost its mined commit subjects 4 of 105 at hit@10; bench README, session 35)."""
+    a fixture or a tool (ripgrep's ``benchsuite/benchsuite``, a Python script, lowered its
+    mined commit subjects: tests/bench/README.md, session 35)."""
     folder, _, name = path.rpartition("/")
     return "." not in name and folder.rsplit("/", 1)[-1] in SCRIPT_DIRS
 
@@ -225,8 +225,8 @@ def may_index(path: str) -> bool:
 SHEBANG_BYTES = 256  # what is read of an extensionless file to find its `#!` line
 # an interpreter named on a `#!` line (its version digits cut: python3.12) -> language. Not
 # the shells: a repository's extensionless shell scripts are its build and test tooling,
-# and as ranked units they pushed library code down (mined commit subjects, jq and redis:
-# hit@10 0.573 -> 0.553 each with them, 0.573 without; bench README, session 35)
+# and as ranked units they pushed library code down (the mined commit subjects of jq and
+# redis: tests/bench/README.md, session 35)
 _INTERPRETERS = {
     "python": "python",
     "pypy": "python",

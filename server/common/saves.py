@@ -1,7 +1,7 @@
 """Ranking files written after their structures are published.
 
-Writing a large workspace's ranking file takes a third of a second (SQLAlchemy's
-70 MB); a query waiting for the first structures need not wait for it too. The
+Writing a large workspace's ranking file takes a while (tests/bench/README.md, session
+35); a query waiting for the first structures need not wait for it too. The
 service hands each write here (:meth:`Saves.add`, from :func:`prepare`'s ``deferred``)
 and goes on: one thread writes them in the order given (a write removes the older
 ranking files, so a later generation's must come last). The thread lives while there
