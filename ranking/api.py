@@ -80,7 +80,7 @@ if TYPE_CHECKING:
         spread,
     )
     from symfuse.ranking.search.snippets import code_of, code_wanted, snippet
-    from symfuse.ranking.search.unnamed import named_nowhere, one_identifier
+    from symfuse.ranking.search.unnamed import asks_one_name, named_nowhere, one_identifier
     from symfuse.ranking.shards.compact import compacted
     from symfuse.ranking.shards.fusion import fuse_shards
     from symfuse.ranking.shards.global_stats import CorpusStats, stats_of, with_stats
@@ -113,6 +113,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "names_answer": (f"{_R}.search.cold_start", "names_answer"),
     "early_answer": (f"{_R}.search.cold_start", "early_answer"),
     "named_nowhere": (f"{_R}.search.unnamed", "named_nowhere"),
+    "asks_one_name": (f"{_R}.search.unnamed", "asks_one_name"),
     "one_identifier": (f"{_R}.search.unnamed", "one_identifier"),
     # A running search: stopping it between channels.
     "ShouldStop": (f"{_R}.search.cancel", "ShouldStop"),
@@ -218,6 +219,7 @@ __all__ = [
     "Stopped",
     "SymbolDetail",
     "Tier",
+    "asks_one_name",
     "available_channels",
     "call_query",
     "callees",

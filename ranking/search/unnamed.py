@@ -9,11 +9,10 @@ for, so the front ends say when no definition has the name (:func:`named_nowhere
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Symbol
 from symfuse.ranking.channels.tokens import split_identifier
+from symfuse.ranking.query.responses import SearchResponse
 
 # The separators of a qualified name in the languages indexed: A.B, A::B, A\B, a->b, A#b.
 _QUALIFIED = re.compile(r"::|->|[.\\#/]")
@@ -27,13 +26,20 @@ def one_identifier(text: str) -> bool:
     return len(words) == 1 and len(split_identifier(words[0])) > 1
 
 
-def named_nowhere(index: Index, query: str, answered: Iterable[Symbol]) -> str | None:
-    """``query``, stripped, when it is one identifier and no definition in ``index`` bears
-    that name (a qualified name's last part), else None. ``answered`` (the answer's first
-    items, where such a definition ranks) is read before the index's name table."""
-    text = query.strip()
-    if not one_identifier(text):
+def asks_one_name(answer: SearchResponse) -> bool:
+    """``answer`` is a first page of items for one identifier (what :func:`named_nowhere`
+    looks at; a front end asks this before it takes the index)."""
+    return not answer.offset and bool(answer.items) and one_identifier(answer.query.strip())
+
+
+def named_nowhere(index: Index, answer: SearchResponse) -> str | None:
+    """The query of ``answer``'s first page, stripped, when it is one identifier and no
+    definition in ``index`` bears that name (a qualified name's last part), else None.
+    The page's items (where such a definition ranks) are read before the name table."""
+    if not asks_one_name(answer):
         return None
+    answered = [item.symbol for item in answer.items]
+    text = answer.query.strip()
     name = _QUALIFIED.split(text)[-1]
     if not _IDENTIFIER.fullmatch(name):
         return None

@@ -162,7 +162,7 @@ def run_search(args: argparse.Namespace) -> int:
         answer = operations.search(
             index, request, directory=index_config(args).store.directory, histories=histories
         )
-        unnamed = _unnamed(index, request, answer)
+        unnamed = _unnamed(index, answer)
     note_results(answer.total)
     if not isinstance(answer, SearchResponse):  # "who calls X": answered from the call graph
         data = answer.to_dict()
@@ -193,15 +193,13 @@ def run_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _unnamed(
-    index: Index, request: SearchRequest, answer: SearchResponse | CallGraphAnswer
-) -> str | None:
+def _unnamed(index: Index, answer: SearchResponse | CallGraphAnswer) -> str | None:
     """What to say of an answer's first page to one identifier that no definition bears."""
     from symfuse.ranking.api import named_nowhere
 
-    if not isinstance(answer, SearchResponse) or request.offset or not answer.items:
+    if not isinstance(answer, SearchResponse):
         return None
-    name = named_nowhere(index, request.query, (item.symbol for item in answer.items))
+    name = named_nowhere(index, answer)
     return None if name is None else f"no definition is named {name}; the nearest first"
 
 

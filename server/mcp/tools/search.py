@@ -79,7 +79,7 @@ def register(server: Toolbox, backend: Backend) -> None:
                 total=answer.total,
                 stale=stale,
             )
-        return _ranked(backend, answer, request, rendering, stale, _hint(backend, answer, request))
+        return _ranked(backend, answer, request, rendering, stale, _hint(backend, answer))
 
     server.add_tool(
         backend.tool("search", SearchRequest, search, SearchResult, SURFACE),
@@ -89,16 +89,17 @@ def register(server: Toolbox, backend: Backend) -> None:
     )
 
 
-def _hint(backend: Backend, answer: SearchResponse, request: SearchRequest) -> str | None:
+def _hint(backend: Backend, answer: SearchResponse) -> str | None:
     """Names-only, or asked for a name that no definition bears (the first page only)."""
+    from symfuse.ranking.api import asks_one_name, named_nowhere
+
     if answer.names_only:
         return NAMES_ONLY
-    if request.offset or not answer.items or backend.service.sharded:  # (no index to read)
+    if backend.service.sharded or not asks_one_name(answer):  # (shards: no index to read)
         return None
-    from symfuse.ranking.api import named_nowhere
 
     with backend.service.reading() as index:
-        name = named_nowhere(index, request.query, (item.symbol for item in answer.items))
+        name = named_nowhere(index, answer)
     return None if name is None else UNNAMED.format(name=name)
 
 
