@@ -23,7 +23,11 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.channels import similarity
 from symfuse.ranking.channels.identity import MatchTier
-from symfuse.ranking.channels.names.namesakes import namesake_keys, sides_lower
+from symfuse.ranking.channels.names.namesakes import (
+    echoes_unguarded,
+    namesake_keys,
+    sides_lower,
+)
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.translation import Translation, query_ids
 from symfuse.ranking.fusion.guards import BOOSTS, guard_levels, level_reasons
@@ -393,6 +397,7 @@ def _guarded(
         sides = sides_lower(request, query)
         order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides)
         order += documents_last(fused, ranked.roles, request, query)
+        levels = echoes_unguarded(ranked.symbols, fused, levels, order)
         fused, lifted = guard_first(fused, levels, order, level_reasons(levels))
         levels = np.sort(levels)
     return fused, levels, lifted

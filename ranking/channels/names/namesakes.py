@@ -54,7 +54,7 @@ SIDE_STEP = 1 << 37
 _DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
 _VERSION = re.compile(r"^v(\d+)$")
 _STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
-_BINDS_AN_IMPORT = re.compile(r"=\s*(?:await\s+)?(?:require|import)\s*\(")
+_BINDS_AN_IMPORT = re.compile(r"=\s*(?:await\s+)?@?(?:require|import)\s*\(")
 _VALUE_KINDS = frozenset({Kind.VARIABLE, Kind.CONSTANT})
 _FREE_ROUTINES = frozenset({Kind.FUNCTION, Kind.MACRO})
 
@@ -66,8 +66,35 @@ def sides_lower(request: SearchRequest, query: str) -> bool:
 
 
 def binds_an_import(symbol: Symbol) -> bool:
-    """``var compile = require('./compile')``: a variable that only names an import."""
+    """``var compile = require('./compile')``, Zig's ``const Uri = @import("Uri.zig")``:
+    a variable that only names an import."""
     return symbol.kind in _VALUE_KINDS and bool(_BINDS_AN_IMPORT.search(symbol.signature))
+
+
+def echoes_unguarded(
+    symbols: Sequence[Symbol],
+    fused: Fused,
+    levels: npt.NDArray[np.int8],
+    keys: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int8]:
+    """``levels`` with the exact-name guard taken from the variables that only bind an
+    import and that the guard's order (``levels``, then the namesake ``keys``) puts after
+    another definition of the name, but the first of them: ``InternPool`` is the struct,
+    then one ``const InternPool = @import(...)``, not the one each user file repeats.
+    They rank by their fused scores, like any other item; a binding before every other
+    namesake (a module that re-exports the name, the tests' copies after it) keeps its
+    place."""
+    named = np.flatnonzero(levels < 2 * MatchTier.NONE)
+    if named.shape[0] < 2:
+        return levels
+    named = named[np.lexsort((keys[named], levels[named]))]
+    positions = fused.positions[named].tolist()
+    echo = np.fromiter((binds_an_import(symbols[p]) for p in positions), np.bool_, len(named))
+    after = echo & np.logical_or.accumulate(~echo)  # after a definition that binds nothing
+    after[np.argmax(after)] = False  # the first of them stays, where it shows one use
+    out = levels.copy()
+    out[named[after]] = 2 * MatchTier.NONE
+    return out
 
 
 def namesake_keys(
