@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,21 +56,37 @@ class CallEdge(Record):
 
 @dataclass(frozen=True, slots=True)
 class CallGraphResult(Record):
+    """The walk from ``root`` and, asked by a name that several overloads bear (C++'s
+    ``vformat`` in four headers, Java's ``Gson.toJson``), from ``overloads`` too: each
+    edge's ``via`` says which it reaches."""
+
     root: Symbol
     direction: str  # "callers" or "callees"
     items: tuple[CallEdge, ...]
     total: int
     truncated: bool
+    overloads: tuple[Symbol, ...] = field(
+        default=(),
+        metadata=shown(view=lambda o: [brief(s) for s in o], omit=lambda r: not r.overloads),
+    )
 
 
-def callers(index: Index, symbol_id: str, depth: int = 1, limit: int = 100) -> CallGraphResult:
-    """Who calls the symbol, breadth first up to ``depth`` hops."""
-    return _walk_calls(index, symbol_id, depth, limit, outgoing=False)
+def callers(
+    index: Index, symbol_id: str | Sequence[str], depth: int = 1, limit: int = 100
+) -> CallGraphResult:
+    """Who calls the symbol (or each of several overloads), breadth first up to ``depth`` hops."""
+    return _walk_calls(index, _ids(symbol_id), depth, limit, outgoing=False)
 
 
-def callees(index: Index, symbol_id: str, depth: int = 1, limit: int = 100) -> CallGraphResult:
-    """What the symbol calls, breadth first up to ``depth`` hops."""
-    return _walk_calls(index, symbol_id, depth, limit, outgoing=True)
+def callees(
+    index: Index, symbol_id: str | Sequence[str], depth: int = 1, limit: int = 100
+) -> CallGraphResult:
+    """What the symbol (or each of several overloads) calls, breadth first up to ``depth`` hops."""
+    return _walk_calls(index, _ids(symbol_id), depth, limit, outgoing=True)
+
+
+def _ids(symbol_id: str | Sequence[str]) -> tuple[str, ...]:
+    return (symbol_id,) if isinstance(symbol_id, str) else tuple(symbol_id)
 
 
 def _check(depth: int, limit: int) -> None:
@@ -80,13 +97,13 @@ def _check(depth: int, limit: int) -> None:
 
 
 def _walk_calls(
-    index: Index, symbol_id: str, depth: int, limit: int, *, outgoing: bool
+    index: Index, symbol_ids: Sequence[str], depth: int, limit: int, *, outgoing: bool
 ) -> CallGraphResult:
     _check(depth, limit)
-    root = require_symbol(index, symbol_id)
+    roots = [require_symbol(index, symbol_id) for symbol_id in symbol_ids]
     sites = _SiteFinder(index)
-    seen = {root.symbol_id}
-    frontier = [root]
+    seen = {root.symbol_id for root in roots}
+    frontier = roots
     items: list[CallEdge] = []
     total = 0
     for level in range(1, depth + 1):
@@ -106,8 +123,9 @@ def _walk_calls(
                     items.append(CallEdge(other, level, node.symbol_id, weight, found))
         frontier = following
     items.sort(key=lambda e: (e.depth, -e.confidence, e.symbol.file, e.symbol.line))
+    direction = "callees" if outgoing else "callers"
     return CallGraphResult(
-        root, "callees" if outgoing else "callers", tuple(items), total, total > len(items)
+        roots[0], direction, tuple(items), total, total > len(items), tuple(roots[1:])
     )
 
 

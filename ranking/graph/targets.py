@@ -12,6 +12,7 @@ import re
 import threading
 import weakref
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.files import languages
@@ -19,6 +20,9 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.link.resolve import Resolver
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.text import paths
+
+if TYPE_CHECKING:
+    from symfuse.ranking.query.requests import TargetRequest
 
 DECLARATION = "definition"  # the usage kind (and definition ``via``) of a target's own definition
 
@@ -81,19 +85,49 @@ def resolve_one(
     return found
 
 
+def request_target(
+    index: Index, request: TargetRequest, *, prefer: frozenset[Kind] = frozenset()
+) -> Symbol:
+    """The one symbol a request is about; an error listing the candidates when ambiguous
+    (a name naming one symbol of a ``prefer`` kind and others means that one)."""
+    if request.symbol_id is not None:
+        return resolve_one(index, request.symbol_id, None)
+    target = request.target if request.target is not None else request.name
+    return resolve_one(index, None, target, request.file, prefer=prefer)
+
+
+def request_overloads(index: Index, request: TargetRequest) -> list[str]:
+    """The symbol id a request gives, or those of every overload its name gives
+    (:func:`resolve_overloads`)."""
+    named = request.target if request.target is not None else request.name
+    return resolve_overloads(index, request.symbol_id, named, request.file)
+
+
 def resolve_overloads(
     index: Index, symbol_id: str | None, name: str | None, file: str | None = None
 ) -> list[str]:
     """:func:`resolve_one`'s symbol id, or the ids of every overload a name gives (one
-    qualified name, file and kind: ``Gson.toJson``'s eight, an Elixir function's
-    arities), for a question asked of them together (usages: each says which it
-    reaches); names of different things stay ambiguous."""
+    qualified name and kind in one file: ``Gson.toJson``'s eight, an Elixir function's
+    arities; in C++, in any file: ``vformat`` for wide strings in ``xchar.h``, for
+    colours in ``color.h``), for a question asked of them together (usages, callers:
+    each says which it reaches); names of different things stay ambiguous."""
     try:
         return [resolve_one(index, symbol_id, name, file).symbol_id]
     except AmbiguousTarget as exc:
-        if len({(c.qualified_name, c.file, c.kind) for c in exc.candidates}) > 1:
+        if len({_overload_key(index, c) for c in exc.candidates}) > 1:
             raise
         return [c.symbol_id for c in exc.candidates]
+
+
+# Languages whose free functions overload across files (a namespace's declarations are
+# spread over headers); elsewhere a name defined in two files names two things.
+_OVERLOADED_ACROSS_FILES = frozenset({"cpp", "cuda"})
+
+
+def _overload_key(index: Index, candidate: Candidate) -> tuple[str, str, str]:
+    symbol = index.get(candidate.symbol_id)
+    across = symbol is not None and symbol.language in _OVERLOADED_ACROSS_FILES
+    return candidate.qualified_name, candidate.kind, "" if across else candidate.file
 
 
 GIVE_A_TARGET = (

@@ -49,7 +49,6 @@ if TYPE_CHECKING:
         HierarchyRequest,
         ReadRequest,
         ReposRequest,
-        TargetRequest,
         TextRequest,
         UsagesRequest,
     )
@@ -233,13 +232,12 @@ def _search_at(
 
 
 def usages(index: Index, request: UsagesRequest) -> UsagesResult:
-    from symfuse.ranking.graph.targets import resolve_overloads
+    from symfuse.ranking.graph.targets import request_overloads
     from symfuse.ranking.graph.usages import UsageScope, find_usages
 
-    named = request.target if request.target is not None else request.name
     return find_usages(
         index,
-        symbol_id=resolve_overloads(index, request.symbol_id, named, request.file),
+        symbol_id=request_overloads(index, request),
         kinds=request.kinds or None,
         limit=request.limit,
         offset=request.offset,
@@ -405,23 +403,27 @@ def history(histories: Histories, request: HistoryRequest) -> HistoryResult:
 
 
 def callers(index: Index, request: CallsRequest) -> CallGraphResult:
+    """Who calls the target; a name that overloads bear, each of them (:func:`usages`)."""
     from symfuse.ranking.graph import hierarchy as graph
+    from symfuse.ranking.graph.targets import request_overloads
 
-    root = resolve(index, request)
-    return graph.callers(index, root.symbol_id, request.depth, request.offset + request.limit)
+    roots = request_overloads(index, request)
+    return graph.callers(index, roots, request.depth, request.offset + request.limit)
 
 
 def callees(index: Index, request: CallsRequest) -> CallGraphResult:
     from symfuse.ranking.graph import hierarchy as graph
+    from symfuse.ranking.graph.targets import request_overloads
 
-    root = resolve(index, request)
-    return graph.callees(index, root.symbol_id, request.depth, request.offset + request.limit)
+    roots = request_overloads(index, request)
+    return graph.callees(index, roots, request.depth, request.offset + request.limit)
 
 
 def hierarchy(index: Index, request: HierarchyRequest) -> TypeHierarchyResult:
     from symfuse.ranking.graph import hierarchy as graph
+    from symfuse.ranking.graph.targets import request_target
 
-    root = resolve(index, request, prefer=Kind.TYPES)
+    root = request_target(index, request, prefer=Kind.TYPES)
     return graph.type_hierarchy(index, root.symbol_id, request.depth, request.direction.value)
 
 
@@ -484,16 +486,3 @@ def read(index: Index, request: ReadRequest) -> FileText:
     from symfuse.ranking.text.reading import read_file
 
     return read_file(index, request)
-
-
-def resolve(
-    index: Index, request: TargetRequest, *, prefer: frozenset[Kind] = frozenset()
-) -> Symbol:
-    """The one symbol a request is about; an error listing the candidates when ambiguous
-    (a name naming one symbol of a ``prefer`` kind and others means that one)."""
-    from symfuse.ranking.graph.targets import resolve_one
-
-    if request.symbol_id is not None:
-        return resolve_one(index, request.symbol_id, None)
-    target = request.target if request.target is not None else request.name
-    return resolve_one(index, None, target, request.file, prefer=prefer)

@@ -304,7 +304,8 @@ def run_calls(args: argparse.Namespace) -> int:
         for item in data["items"][request.offset :]
     ]
     body = table(rows, ("depth", "kind", "name", "file", "line", "confidence", "sites"))
-    head = f"{result.direction} of {result.root.symbol_id}"
+    overloads = f" and {len(result.overloads)} overloads" if result.overloads else ""
+    head = f"{result.direction} of {result.root.symbol_id}{overloads}"
     more = " (cut; raise --limit)" if result.truncated else ""
     if args.output_format is OutputFormat.TEXT:
         summary_on_stderr([head, f"{result.total} total{more}"])

@@ -112,3 +112,39 @@ TWO_THINGS = {
     "a.py": "class Render:\n    pass\n",
     "b.py": "def Render():\n    return 1\n",
 }
+
+
+CPP_OVERLOADS = {
+    "include/format.h": "#include <string>\n"
+    "std::string vformat(const char* fmt);\n"
+    "inline std::string vformat(const char* fmt) { return std::string(fmt); }\n"
+    "inline std::string format(const char* fmt) { return vformat(fmt); }\n",
+    "include/xchar.h": "#include <string>\n"
+    "inline std::wstring vformat(const wchar_t* fmt) { return std::wstring(fmt); }\n"
+    "inline std::wstring wformat(const wchar_t* fmt) { return vformat(fmt); }\n",
+}
+
+
+def test_callers_of_cpp_overloads_in_several_headers_cover_each(tmp_path: Path) -> None:
+    """C++'s ``vformat`` for narrow strings in one header and wide ones in another: the
+    callers (and the usages) of both, each row saying which it reaches; C's functions of
+    one name in two files stay two things."""
+    from symfuse.ranking.query import operations
+    from symfuse.ranking.query.requests import CallsRequest, UsagesRequest
+
+    index = index_of_tree(tmp_path, CPP_OVERLOADS)
+    found = operations.callers(index, CallsRequest(target="vformat"))
+    assert 1 + len(found.overloads) == 2
+    assert {(e.symbol.name, e.via.split("::")[0]) for e in found.items} == {
+        ("format", "include/format.h"),
+        ("wformat", "include/xchar.h"),
+    }
+    callees = operations.callees(index, CallsRequest(target="vformat"))
+    assert callees.items == ()
+    assert operations.usages(index, UsagesRequest(target="vformat")).target_count == 2
+    helpers = {
+        "a.c": "static int helper(void) { return 1; }\nint a(void) { return helper(); }\n",
+        "b.c": "static int helper(void) { return 2; }\nint b(void) { return helper(); }\n",
+    }
+    with pytest.raises(AmbiguousTarget):
+        operations.callers(index_of_tree(tmp_path / "c", helpers), CallsRequest(target="helper"))

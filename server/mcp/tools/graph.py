@@ -148,6 +148,8 @@ def _register_calls(server: Toolbox, backend: Backend, direction: str) -> None:
             "items": rows,
             "total": result.total,
         }
+        if result.overloads:  # a name overloads bear: each row's `via` says which it reaches
+            data["overloads"] = [s.symbol_id for s in result.overloads]
         return backend.answer(
             data,
             "items",

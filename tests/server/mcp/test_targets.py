@@ -45,3 +45,25 @@ async def test_an_ambiguous_name_gets_one_answer_from_every_tool(tmp_path: Path)
     assert offered["symbol"]["symbol_id"] == by_line["symbol"]["symbol_id"] == CLIENT_SEND
     assert [s["name"] for s in hierarchy["subtypes"]] == ["FakeClient"]
     assert impact["changed"] == [CLIENT_SEND]
+
+
+async def test_callers_of_overloads_name_each_one(tmp_path: Path) -> None:
+    """A C++ name two headers overload: `callers` walks from both, says which are the
+    other overloads, and each row's `via` is the overload it reaches."""
+    from tests.ranking.test_targets import CPP_OVERLOADS
+    from tests.support.mcp import Workspace
+
+    root = tmp_path / "ws"
+    for path, text in CPP_OVERLOADS.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    (tmp_path / "home").mkdir()
+    ws = Workspace(root, tmp_path / "index", tmp_path / "home", tmp_path / "stderr.log")
+    async with mcp_session(ws) as session:
+        answer = await call(session, "callers", target="vformat")
+    ids = [answer["symbol"]["symbol_id"], *answer["overloads"]]
+    assert sorted(i.split("::")[0] for i in ids) == ["include/format.h", "include/xchar.h"]
+    assert {(row["name"], row["via"]) for row in answer["items"]} <= {
+        ("format", i) for i in ids
+    } | {("wformat", i) for i in ids}
+    assert len(answer["items"]) == 2
