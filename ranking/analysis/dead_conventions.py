@@ -298,9 +298,16 @@ def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
     """Whether the toolchain runs ``symbol`` by name (Go: ``init``, ``main``, tests;
     Rust: ``#[test]`` functions; ``attributes``: a Rust item's, :func:`rust_attributes`;
     Swift's ``deinit``; Haskell's instance methods, dispatched through their class;
-    Scala's ``apply``/``unapply``/``update``, which call and pattern syntax run), or
-    it is no code of its own: a Swift or Dart extension adds to a type, applied wherever
-    that type is (nothing names it)."""
+    Scala's ``apply``/``unapply``/``update``, which call and pattern syntax run; C++'s
+    destructors and operators, which scope ends and operator syntax run), or it is no
+    code of its own: a Swift or Dart extension adds to a type, applied wherever that type
+    is (nothing names it); a C or C++ macro's use before a block, which the grammar reads
+    as a function with no type (fmt's ``FMT_CATCH(...) {}``, gtest's ``TEST(A, b) {}``),
+    runs where it is written."""
+    if symbol.language in _C_FAMILY and symbol.kind is Kind.FUNCTION:
+        return symbol.name in _C_ENTRIES or _macro_use(symbol)
+    if symbol.language in _CPP and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
+        return symbol.name.startswith(("~", "operator"))
     if symbol.language == "rust" and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
         return bool((attributes or set()) & RUST_TEST_ATTRIBUTES)
     if symbol.language == "haskell":  # its methods are a class's or an instance's
@@ -316,6 +323,18 @@ def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
     if symbol.name in ("init", "main"):
         return True
     return symbol.file.endswith("_test.go") and _GO_TEST_ENTRY.fullmatch(symbol.name) is not None
+
+
+_CPP = frozenset({"cpp", "cuda"})
+_C_FAMILY = frozenset({"c", "cpp", "cuda", "objc"})
+_C_ENTRIES = frozenset({"wmain", "WinMain", "wWinMain", "DllMain"})  # Windows calls them
+_MACRO_USE = re.compile(r"^[A-Z][A-Z0-9_]*\(")  # an upper-case name, no type before it
+
+
+def _macro_use(symbol: Symbol) -> bool:
+    return (
+        symbol.signature.startswith(symbol.name) and _MACRO_USE.match(symbol.signature) is not None
+    )
 
 
 # a declaration that opens with `extension` (after Swift's attributes and modifiers)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from symfuse.indexer.extract.texts import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.analysis import composer_api, gem_api, python_api
+from symfuse.ranking.analysis import c_api, composer_api, gem_api, python_api
 from symfuse.ranking.analysis import dead_conventions as conventions
 from symfuse.ranking.analysis import dead_evidence as evidence
 from symfuse.ranking.analysis import dead_sources as sources
@@ -143,6 +143,8 @@ class Judge:
         name = symbol.name
         if symbol.kind not in REPORTED or _STUBS.search(symbol.file):
             return False
+        if evidence.generated(self.index, symbol.file):
+            return False  # a parser's or a stub generator's output, edited at its source
         if name in ENTRY_POINTS or name.startswith("__") or symbol.language in ENTRY_LANGUAGES:
             return False
         if conventions.is_entry_point(symbol, self._attributes(symbol)) or self._implements(symbol):
@@ -288,7 +290,7 @@ class Judge:
         above = "\n".join(lines[max(0, symbol.line - 4) : symbol.line - 1])
         public = conventions.public_api(symbol, lines[0] if lines else "", above)
         shipped = (
-            api.public_api(self.index, symbol) for api in (python_api, gem_api, composer_api)
+            api.public_api(self.index, symbol) for api in (python_api, gem_api, composer_api, c_api)
         )
         for reason in (r for r in (public, *shipped) if r is not None):
             found.append(Doubt(conventions.PUBLIC_API, reason, used_by_design=True))
