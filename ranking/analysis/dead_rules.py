@@ -27,8 +27,8 @@ PUBLIC_METHOD = 0.75  # a public method: callers may reach it through an untyped
 
 PRIVATE_REASON = "private and unreferenced"
 MODULE_REASON = "not exported from its module, and unreferenced"
-PUBLIC_REASON = "public but not imported anywhere, not exported by the package, not an entry point"
-METHOD_REASON = "public method never called or referenced; no supertype or subtype defines it"
+PUBLIC_REASON = "public, but nothing imports, exports or runs it"
+METHOD_REASON = "a public method nothing calls; no super- or subtype defines it"
 GO_METHOD_REASON = "an exported Go method: may satisfy an interface of a dependency"
 
 REPORTED = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.MACRO, Kind.VARIABLE, Kind.CONSTANT})

@@ -26,7 +26,7 @@ def test_the_default_report_holds_only_what_is_dead(index: Index) -> None:
         ("py/httpkit/decoders.py", "fallback"): (0.8, PUBLIC_REASON),
         ("py/httpkit/client.py", "hooks"): (
             0.75,
-            "public method never called or referenced; no supertype or subtype defines it",
+            "a public method nothing calls; no super- or subtype defines it",
         ),
         ("ts/src/api.ts", "neverUsed"): (0.95, MODULE_REASON),
         ("ts/src/internal.ts", "orphanExport"): (0.8, PUBLIC_REASON),

@@ -30,7 +30,7 @@ async def test_dead_code_lists_unreferenced_definitions(workspace: Workspace) ->
     assert "shop/pricing.py::compute_total#function" not in ids  # called by Order.total
     row = next(r for r in found["items"] if r["symbol_id"].endswith("apply_discount#function"))
     assert row["confidence"] == 0.8
-    assert row["reason"].startswith("public but not imported")
+    assert row["reason"].startswith("public, but nothing imports")
     assert all(r["symbol_id"].endswith("#function") for r in python["items"])
     assert all(".py::" in r["symbol_id"] for r in python["items"])
     assert any(r["confidence"] < 0.5 for r in low["items"])
