@@ -63,7 +63,8 @@ from __future__ import annotations
 #     applied (`a <^> b`, a function between backticks, `(<^>) a`) are calls.
 # 39: an Elixir module attribute read (`@default_timeout`) is a reference; a local call as a
 #     clause's body (`-> bad_return!(x)`), in a list, a tuple or an interpolation is a call.
-EXTRACTOR_VERSION = 39
+# 40: a Zig file's `const Name = @This();` is a struct (the file's), not a variable.
+EXTRACTOR_VERSION = 40
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

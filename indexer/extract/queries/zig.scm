@@ -19,13 +19,20 @@
     variable_type_function: (IDENTIFIER) @name
     (ErrorUnionExpr (SuffixExpr (ContainerDecl (ContainerDeclType) @_type)))
     (#match? @_type "^union")) @definition.union)
+;; a file is a struct: `const Server = @This();` names it
+(source_file
+  (Decl
+    (VarDecl
+      variable_type_function: (IDENTIFIER) @name
+      (ErrorUnionExpr) @_value .
+      (#eq? @_value "@This()")) @definition.struct))
 ;; other constants and variables (a value that is not a container)
 (source_file
   (Decl
     (VarDecl
       variable_type_function: (IDENTIFIER) @name
       (ErrorUnionExpr) @_value .
-      (#not-match? @_value "^(extern |packed )?(struct|enum|union|opaque)")) @definition.variable))
+      (#not-match? @_value "^((extern |packed )?(struct|enum|union|opaque)|@This\\(\\)$)")) @definition.variable))
 (ContainerDecl
   (Decl
     (VarDecl
