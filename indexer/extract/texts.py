@@ -7,8 +7,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from symfuse.indexer.model import Kind
+
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+    from symfuse.indexer.model import Symbol
 
 MAX_SIGNATURE = 240
 MAX_DOC = 800
@@ -32,6 +36,16 @@ _DOC_TRANSPARENT = frozenset({"decorator", "attribute_item"})
 SPACES = re.compile(r"\s+")
 _COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+(?:\s?[|^])?|;+|%+|\(\*+)\s?")
 _LAST_NAME = re.compile(r"([A-Za-z_$][\w$]*)[^\w$]*$")
+
+
+_BINDS_AN_IMPORT = re.compile(r"=\s*(?:await\s+)?@?(?:require|import)\s*\(")
+_VALUE_KINDS = frozenset({Kind.VARIABLE, Kind.CONSTANT})
+
+
+def binds_an_import(symbol: Symbol) -> bool:
+    """``var compile = require('./compile')``, Zig's ``const Uri = @import("Uri.zig")``:
+    a variable that only names an import (it stands for what it imports)."""
+    return symbol.kind in _VALUE_KINDS and bool(_BINDS_AN_IMPORT.search(symbol.signature))
 
 
 def module_name(path: str) -> str:

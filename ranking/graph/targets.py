@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
+from symfuse.indexer.extract.texts import binds_an_import
 from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
 from symfuse.indexer.link.resolve import Resolver
@@ -200,15 +201,20 @@ def one_of(found: list[Symbol], prefer: frozenset[Kind]) -> list[Symbol]:
     """The definitions a name means: a class and its constructor are the class, a type
     and its Rust ``impl`` blocks the type, C's ``typedef struct ctx {...} ctx;`` the
     struct (which its uses resolve to), code rather than a document's heading or key
-    (``DBConnection`` is the module, not the README's title); of several, those of a
-    ``prefer`` kind when there are such."""
+    (``DBConnection`` is the module, not the README's title), a definition rather than
+    the variables that bind it where it is imported (Zig's ``const DocumentStore =
+    @import(...)`` in each user file, CommonJS's ``var f = require('./m').f``); of
+    several, those of a ``prefer`` kind when there are such."""
     types = {s.symbol_id for s in found if s.kind in Kind.TYPES and s.kind is not Kind.OBJECT}
     code = any(s.kind not in Kind.DOCUMENTS for s in found)
     tagged = {s.file for s in found if s.kind in _TAGGED}
+    bindings = {s.symbol_id for s in found if binds_an_import(s)}
+    defined = len(bindings) < len(found)
     found = [
         s
         for s in found
-        if not (s.kind is Kind.CONSTRUCTOR and s.parent in types)
+        if not (defined and s.symbol_id in bindings)
+        and not (s.kind is Kind.CONSTRUCTOR and s.parent in types)
         and not (s.kind is Kind.OBJECT and types and s.language == "rust")
         and not (code and s.kind in Kind.DOCUMENTS)
         and not (s.kind is Kind.TYPE and s.file in tagged)
@@ -292,6 +298,13 @@ def _line_names(index: Index, at_line: str, symbol: Symbol) -> bool:
     return found is not None and found.symbol_id == symbol.symbol_id
 
 
+def _by_file(symbol: Symbol) -> str:
+    """The symbol's qualified name after its file's path, as dotted names
+    (``src.Uri.resolveImport``; CommonJS's ``exports.`` left out)."""
+    module = symbol.file.rsplit(".", 1)[0].replace("/", ".")
+    return f"{module}.{symbol.fqn.removeprefix('module.').removeprefix('exports.')}"
+
+
 def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbol]:
     """Definitions named ``name`` (or whose qualified name ends with it), optionally in ``file``."""
     if not isinstance(name, str) or not name.strip():
@@ -301,11 +314,10 @@ def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbo
     found = [symbols[i] for i in index.by_name.get(name, ())]
     if not found and "." in name:
         last = name.rsplit(".", 1)[1]
-        found = [
-            symbols[i]
-            for i in index.by_name.get(last, ())
-            if symbols[i].fqn == name or symbols[i].fqn.endswith("." + name)
-        ]
+        named = [symbols[i] for i in index.by_name.get(last, ())]
+        found = [s for s in named if s.fqn == name or s.fqn.endswith("." + name)]
+        if not found:  # qualified by its file: Zig's `Uri.resolveImport`, `utils.compileETag`
+            found = [s for s in named if _by_file(s).endswith("." + name)]
     if file is not None:
         key = paths.resolve_file(index, file, argument="file")
         found = [s for s in found if s.file == key]

@@ -148,3 +148,33 @@ def test_callers_of_cpp_overloads_in_several_headers_cover_each(tmp_path: Path) 
     }
     with pytest.raises(AmbiguousTarget):
         operations.callers(index_of_tree(tmp_path / "c", helpers), CallsRequest(target="helper"))
+
+
+def test_import_bindings_do_not_make_a_name_ambiguous(tmp_path: Path) -> None:
+    """Zig's `const Store = @import("Store.zig")` in each user file and CommonJS's
+    `var parse = require('./m').parse` stand for what they import: `Store` is the file's
+    struct, `parse` m.js's function; each is also named by its file (`Store.open`,
+    `m.parse`), the way its users write it."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "src/Store.zig": "const Store = @This();\npub fn open(self: *Store) void {\n"
+            "    _ = self;\n}\n",
+            "src/server.zig": 'const Store = @import("Store.zig");\n'
+            "pub fn serve(s: *Store) void {\n    s.open();\n}\n",
+            "src/hover.zig": 'const Store = @import("Store.zig");\n',
+            "lib/m.js": "exports.parse = function parse(text) { return text; };\n",
+            "lib/app.js": "var parse = require('./m').parse;\nparse('x');\n",
+        },
+    )
+    found = {
+        target: resolve_target(index, target)
+        for target in ("Store", "Store.open", "parse", "m.parse")
+    }
+    ids = {target: getattr(s, "symbol_id", s) for target, s in found.items()}
+    assert ids == {
+        "Store": "src/Store.zig::Store#struct",
+        "Store.open": "src/Store.zig::open#function",
+        "parse": "lib/m.js::exports.parse#function",
+        "m.parse": "lib/m.js::exports.parse#function",
+    }

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.indexer.extract.texts import binds_an_import
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.fusion.roles import asks_for_side_code
@@ -54,8 +55,6 @@ SIDE_STEP = 1 << 37
 _DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
 _VERSION = re.compile(r"^v(\d+)$")
 _STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
-_BINDS_AN_IMPORT = re.compile(r"=\s*(?:await\s+)?@?(?:require|import)\s*\(")
-_VALUE_KINDS = frozenset({Kind.VARIABLE, Kind.CONSTANT})
 _FREE_ROUTINES = frozenset({Kind.FUNCTION, Kind.MACRO})
 
 
@@ -63,12 +62,6 @@ def sides_lower(request: SearchRequest, query: str) -> bool:
     """Whether test, example and benchmark namesakes go after library ones: when the
     request ranks such code with the rest and the query does not ask for it."""
     return request.include_tests is IncludeTests.TRUE and not asks_for_side_code(query)
-
-
-def binds_an_import(symbol: Symbol) -> bool:
-    """``var compile = require('./compile')``, Zig's ``const Uri = @import("Uri.zig")``:
-    a variable that only names an import."""
-    return symbol.kind in _VALUE_KINDS and bool(_BINDS_AN_IMPORT.search(symbol.signature))
 
 
 def echoes_unguarded(
