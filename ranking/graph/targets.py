@@ -174,7 +174,7 @@ def resolve_target(
     if key is not None and files:
         return key
     try:
-        named = one_of(find_targets(index, text, file), prefer)
+        named = one_of(find_targets(index, text, file), prefer, index)
     except NotFound:
         if key is not None:
             raise NotFound(f"target: {text!r} is a file; {GIVE_A_TARGET}") from None
@@ -197,14 +197,17 @@ def _file_key(index: Index, path: str) -> str | None:
         return None
 
 
-def one_of(found: list[Symbol], prefer: frozenset[Kind]) -> list[Symbol]:
+def one_of(
+    found: list[Symbol], prefer: frozenset[Kind], index: Index | None = None
+) -> list[Symbol]:
     """The definitions a name means: a class and its constructor are the class, a type
     and its Rust ``impl`` blocks the type, C's ``typedef struct ctx {...} ctx;`` the
     struct (which its uses resolve to), code rather than a document's heading or key
     (``DBConnection`` is the module, not the README's title), a definition rather than
     the variables that bind it where it is imported (Zig's ``const DocumentStore =
-    @import(...)`` in each user file, CommonJS's ``var f = require('./m').f``); of
-    several, those of a ``prefer`` kind when there are such."""
+    @import(...)`` in each user file, CommonJS's ``var f = require('./m').f``), one form
+    of a file compiled or declared in several (:func:`_one_form`); of several,
+    those of a ``prefer`` kind when there are such."""
     types = {s.symbol_id for s in found if s.kind in Kind.TYPES and s.kind is not Kind.OBJECT}
     code = any(s.kind not in Kind.DOCUMENTS for s in found)
     tagged = {s.file for s in found if s.kind in _TAGGED}
@@ -219,12 +222,35 @@ def one_of(found: list[Symbol], prefer: frozenset[Kind]) -> list[Symbol]:
         and not (code and s.kind in Kind.DOCUMENTS)
         and not (s.kind is Kind.TYPE and s.file in tagged)
     ]
+    found = _one_form(found, index)
     preferred = [s for s in found if s.kind in prefer]
     return preferred if preferred and len(found) > 1 else found
 
 
 # what a same-named typedef beside it in one file names (C's struct tags)
 _TAGGED = frozenset({Kind.STRUCT, Kind.UNION, Kind.ENUM})
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts", ".d.tl", ".pyi")
+
+
+def _one_form(found: list[Symbol], index: Index | None) -> list[Symbol]:
+    """Of one definition in several forms of one file (same qualified name and kind, same
+    folder and stem: luarocks' ``fetch.tl`` and the ``fetch.lua`` compiled from it,
+    ``fs.d.tl`` declaring what ``fs.lua`` implements, a ``.pyi`` stub), the one its uses
+    reach (the highest PageRank: ``require("luarocks.util")`` loads ``util.lua``), else
+    not a declaration."""
+    groups: dict[tuple[str, Kind, str], list[Symbol]] = {}
+    for s in found:
+        folder, _, base = s.file.rpartition("/")
+        groups.setdefault((s.fqn, s.kind, f"{folder}/{base.split('.', 1)[0]}"), []).append(s)
+    if all(len({s.file for s in group}) == 1 for group in groups.values()):
+        return found  # one file each (overloads stay together)
+    left: set[str] = set()
+    for group in groups.values():
+        ranks = index.pagerank_of([s.symbol_id for s in group]) if index else [0.0] * len(group)
+        keys = [(r, not s.file.endswith(_DECLARATIONS)) for s, r in zip(group, ranks, strict=True)]
+        best = group[keys.index(max(keys))].file
+        left.update(s.symbol_id for s in group if s.file != best)
+    return [s for s in found if s.symbol_id not in left]
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +310,7 @@ def candidate(index: Index, symbol: Symbol) -> Candidate:
 
 def _names_alone(index: Index, text: str, symbol: Symbol) -> bool:
     try:
-        found = one_of(find_targets(index, text), frozenset())
+        found = one_of(find_targets(index, text), frozenset(), index)
     except NotFound:
         return False
     return len(found) == 1 and found[0].symbol_id == symbol.symbol_id

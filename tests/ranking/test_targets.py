@@ -178,3 +178,26 @@ def test_import_bindings_do_not_make_a_name_ambiguous(tmp_path: Path) -> None:
         "parse": "lib/m.js::exports.parse#function",
         "m.parse": "lib/m.js::exports.parse#function",
     }
+
+
+def test_a_definition_compiled_or_declared_in_two_forms_is_one(tmp_path: Path) -> None:
+    """luarocks keeps each module as Teal source and the Lua compiled from it, and
+    declares some in `.d.tl`: a name they share means the form its uses reach (a
+    `require` loads the `.lua`), not two definitions."""
+    module = "local fetch = {}\nfunction fetch.sources(url)\n  return url\nend\nreturn fetch\n"
+    index = index_of_tree(
+        tmp_path,
+        {
+            "src/fetch.tl": module,
+            "src/fetch.lua": module,
+            "src/fs.d.tl": "local fs = record\n  make_dir: function(string): boolean\nend\n"
+            "return fs\n",
+            "src/fs.lua": "local fs = {}\nfunction fs.make_dir(d)\n  return true\nend\nreturn fs\n",
+            "src/main.lua": 'local fetch = require("fetch")\nlocal fs = require("fs")\n'
+            'fetch.sources("x")\nfs.make_dir("y")\n',
+        },
+    )
+    for target, file in (("fetch.sources", "src/fetch.lua"), ("fs", "src/fs.lua")):
+        found = resolve_target(index, target)
+        assert not isinstance(found, str)
+        assert found.file == file, target
