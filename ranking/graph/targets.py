@@ -206,7 +206,8 @@ def one_of(
     (``DBConnection`` is the module, not the README's title), a definition rather than
     the variables that bind it where it is imported (Zig's ``const DocumentStore =
     @import(...)`` in each user file, CommonJS's ``var f = require('./m').f``), one form
-    of a file compiled or declared in several (:func:`_one_form`); of several,
+    of a file compiled or declared in several (:func:`_one_form`), the one type at the top
+    level over members of its name (a Rust enum over its impls' associated types); of several,
     those of a ``prefer`` kind when there are such."""
     types = {s.symbol_id for s in found if s.kind in Kind.TYPES and s.kind is not Kind.OBJECT}
     code = any(s.kind not in Kind.DOCUMENTS for s in found)
@@ -223,6 +224,9 @@ def one_of(
         and not (s.kind is Kind.TYPE and s.file in tagged)
     ]
     found = _one_form(found, index)
+    top = [s for s in found if s.parent is None and s.kind in Kind.TYPES]
+    if len(top) == 1 and all(s.parent is not None for s in found if s is not top[0]):
+        return top  # serde_json's `Value`, not each impl's `type Value = ...`
     preferred = [s for s in found if s.kind in prefer]
     return preferred if preferred and len(found) > 1 else found
 
@@ -324,11 +328,19 @@ def _line_names(index: Index, at_line: str, symbol: Symbol) -> bool:
     return found is not None and found.symbol_id == symbol.symbol_id
 
 
+_SEPARATORS = re.compile(r"::|->|\\|#")
+_PACKAGE_FILES = frozenset({"mod", "lib", "main", "__init__", "index"})  # named by their folder
+
+
 def _by_file(symbol: Symbol) -> str:
     """The symbol's qualified name after its file's path, as dotted names
-    (``src.Uri.resolveImport``; CommonJS's ``exports.`` left out)."""
-    module = symbol.file.rsplit(".", 1)[0].replace("/", ".")
-    return f"{module}.{symbol.fqn.removeprefix('module.').removeprefix('exports.')}"
+    (``src.Uri.resolveImport``, ``src.value.Value`` for ``src/value/mod.rs``; CommonJS's
+    ``exports.`` left out)."""
+    parts = symbol.file.rsplit(".", 1)[0].split("/")
+    if len(parts) > 1 and parts[-1] in _PACKAGE_FILES:
+        parts.pop()
+    fqn = symbol.fqn.removeprefix("module.").removeprefix("exports.")
+    return ".".join([*parts, fqn])
 
 
 def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbol]:
@@ -338,12 +350,13 @@ def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbo
     name = name.strip()
     symbols = index.symbols
     found = [symbols[i] for i in index.by_name.get(name, ())]
-    if not found and "." in name:
-        last = name.rsplit(".", 1)[1]
+    dotted = _SEPARATORS.sub(".", name)  # Rust's and C++'s `::`, PHP's `\` and `->`, Ruby's `#`
+    if not found and "." in dotted:
+        last = dotted.rsplit(".", 1)[1]
         named = [symbols[i] for i in index.by_name.get(last, ())]
-        found = [s for s in named if s.fqn == name or s.fqn.endswith("." + name)]
-        if not found:  # qualified by its file: Zig's `Uri.resolveImport`, `utils.compileETag`
-            found = [s for s in named if _by_file(s).endswith("." + name)]
+        found = [s for s in named if s.fqn == dotted or s.fqn.endswith("." + dotted)]
+        if not found:  # qualified by its file: Zig's `Uri.resolveImport`, `value::Value`
+            found = [s for s in named if _by_file(s).endswith("." + dotted)]
     if file is not None:
         key = paths.resolve_file(index, file, argument="file")
         found = [s for s in found if s.file == key]

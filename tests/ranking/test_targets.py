@@ -201,3 +201,29 @@ def test_a_definition_compiled_or_declared_in_two_forms_is_one(tmp_path: Path) -
         found = resolve_target(index, target)
         assert not isinstance(found, str)
         assert found.file == file, target
+
+
+RUST_NAMES = {
+    "src/value/mod.rs": "pub enum Value {\n    Null,\n    Number(Number),\n}\n",
+    "src/number.rs": "pub struct Number {\n    n: f64,\n}\n\nimpl Number {\n"
+    "    pub fn from_f64(f: f64) -> Option<Number> {\n        Some(Number { n: f })\n    }\n}\n",
+    "src/de.rs": "struct NumberVisitor;\n\nimpl<'de> Visitor<'de> for NumberVisitor {\n"
+    "    type Value = Number;\n    fn visit_f64(self, f: f64) -> Number {\n"
+    "        Number::from_f64(f).unwrap()\n    }\n}\n\nstruct ValueVisitor;\n\n"
+    "impl<'de> Visitor<'de> for ValueVisitor {\n    type Value = Value;\n}\n",
+}
+
+
+def test_rust_paths_and_a_type_over_associated_types(tmp_path: Path) -> None:
+    """`Number::from_f64` and `value::Value` as Rust writes them; a bare `Value` is the
+    enum, not each impl's `type Value = ...`."""
+    index = index_of_tree(tmp_path, RUST_NAMES)
+    ids = {
+        target: getattr(resolve_target(index, target), "symbol_id", None)
+        for target in ("Number::from_f64", "value::Value", "Value")
+    }
+    assert ids == {
+        "Number::from_f64": "src/number.rs::Number.from_f64#method",
+        "value::Value": "src/value/mod.rs::Value#enum",
+        "Value": "src/value/mod.rs::Value#enum",
+    }
