@@ -343,6 +343,17 @@ def _by_file(symbol: Symbol) -> str:
     return ".".join([*parts, fqn])
 
 
+_GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
+
+
+def _go_package(index: Index, symbol: Symbol) -> str | None:
+    """The ``package`` clause of a Go definition's file."""
+    if symbol.language != "go":
+        return None
+    found = _GO_PACKAGE.search(paths.read_source(index, symbol.file).text)
+    return found[1] if found else None
+
+
 def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbol]:
     """Definitions named ``name`` (or whose qualified name ends with it), optionally in ``file``."""
     if not isinstance(name, str) or not name.strip():
@@ -357,6 +368,8 @@ def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbo
         found = [s for s in named if s.fqn == dotted or s.fqn.endswith("." + dotted)]
         if not found:  # qualified by its file: Zig's `Uri.resolveImport`, `value::Value`
             found = [s for s in named if _by_file(s).endswith("." + dotted)]
+        if not found:  # by its Go package: `cobra.Command`, `doc.GenMarkdown`
+            found = [s for s in named if f"{_go_package(index, s)}.{s.fqn}" == dotted]
     if file is not None:
         key = paths.resolve_file(index, file, argument="file")
         found = [s for s in found if s.file == key]

@@ -227,3 +227,25 @@ def test_rust_paths_and_a_type_over_associated_types(tmp_path: Path) -> None:
         "value::Value": "src/value/mod.rs::Value#enum",
         "Value": "src/value/mod.rs::Value#enum",
     }
+
+
+def test_a_go_name_qualified_by_its_package(tmp_path: Path) -> None:
+    """Go code names another package's definitions by the package: `cobra.Command` for
+    the repository root's `package cobra`, `doc.GenMarkdown` for a folder's."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "command.go": "package cobra\n\ntype Command struct{}\n\n"
+            "func (c *Command) Execute() error { return nil }\n",
+            "doc/md_docs.go": "package doc\n\nfunc GenMarkdown() error { return nil }\n",
+        },
+    )
+    ids = {
+        target: getattr(resolve_target(index, target), "symbol_id", None)
+        for target in ("cobra.Command", "cobra.Command.Execute", "doc.GenMarkdown")
+    }
+    assert ids == {
+        "cobra.Command": "command.go::Command#struct",
+        "cobra.Command.Execute": "command.go::Command.Execute#method",
+        "doc.GenMarkdown": "doc/md_docs.go::GenMarkdown#function",
+    }
