@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.ranking.graph.targets import AmbiguousTarget, resolve_target
 from tests.support.index import index_of_fixture, index_of_tree
@@ -167,12 +168,7 @@ def test_import_bindings_do_not_make_a_name_ambiguous(tmp_path: Path) -> None:
             "lib/app.js": "var parse = require('./m').parse;\nparse('x');\n",
         },
     )
-    found = {
-        target: resolve_target(index, target)
-        for target in ("Store", "Store.open", "parse", "m.parse")
-    }
-    ids = {target: getattr(s, "symbol_id", s) for target, s in found.items()}
-    assert ids == {
+    assert resolved_ids(index, "Store", "Store.open", "parse", "m.parse") == {
         "Store": "src/Store.zig::Store#struct",
         "Store.open": "src/Store.zig::open#function",
         "parse": "lib/m.js::exports.parse#function",
@@ -218,11 +214,7 @@ def test_rust_paths_and_a_type_over_associated_types(tmp_path: Path) -> None:
     """`Number::from_f64` and `value::Value` as Rust writes them; a bare `Value` is the
     enum, not each impl's `type Value = ...`."""
     index = index_of_tree(tmp_path, RUST_NAMES)
-    ids = {
-        target: getattr(resolve_target(index, target), "symbol_id", None)
-        for target in ("Number::from_f64", "value::Value", "Value")
-    }
-    assert ids == {
+    assert resolved_ids(index, "Number::from_f64", "value::Value", "Value") == {
         "Number::from_f64": "src/number.rs::Number.from_f64#method",
         "value::Value": "src/value/mod.rs::Value#enum",
         "Value": "src/value/mod.rs::Value#enum",
@@ -240,12 +232,13 @@ def test_a_go_name_qualified_by_its_package(tmp_path: Path) -> None:
             "doc/md_docs.go": "package doc\n\nfunc GenMarkdown() error { return nil }\n",
         },
     )
-    ids = {
-        target: getattr(resolve_target(index, target), "symbol_id", None)
-        for target in ("cobra.Command", "cobra.Command.Execute", "doc.GenMarkdown")
-    }
-    assert ids == {
+    assert resolved_ids(index, "cobra.Command", "cobra.Command.Execute", "doc.GenMarkdown") == {
         "cobra.Command": "command.go::Command#struct",
         "cobra.Command.Execute": "command.go::Command.Execute#method",
         "doc.GenMarkdown": "doc/md_docs.go::GenMarkdown#function",
     }
+
+
+def resolved_ids(index: Index, *targets: str) -> dict[str, str | None]:
+    """Each target's symbol id (None for a file)."""
+    return {t: getattr(resolve_target(index, t), "symbol_id", None) for t in targets}
