@@ -135,7 +135,17 @@ GIVE_A_TARGET = (
     "give a symbol id (from search), a name, a qualified name (Client.send, pkg.mod.func) "
     "or path:line"
 )
-_ID_SHAPE = re.compile(r"^\S+::\S+#\w+$")  # path::Qualified.name#kind, as ids are written
+_ID_SHAPE = re.compile(r"^\S+::\S+#(\w+)(?:~\d+)?$")  # path::Qualified.name#kind, as ids are
+_KINDS = frozenset(k.value for k in Kind)
+
+
+def _is_id(text: str) -> bool:
+    """Whether ``text`` is written as a symbol id: a kind after its ``#`` (Ruby's
+    ``Rack::Request#params`` names a method)."""
+    shape = _ID_SHAPE.match(text)
+    return shape is not None and shape[1] in _KINDS
+
+
 _PATH_LINE = re.compile(r"^(.+):(\d+)$")
 
 
@@ -156,7 +166,7 @@ def resolve_target(
     text = target.strip() if isinstance(target, str) else ""
     if not text:
         raise InvalidRequest("target", GIVE_A_TARGET)
-    if index.get(text) is not None or _ID_SHAPE.match(text):
+    if index.get(text) is not None or _is_id(text):
         return require_symbol(index, text, argument="target")
     place = _PATH_LINE.match(text)
     if place is not None and _file_key(index, place.group(1)) is not None:
@@ -179,7 +189,7 @@ def resolve_target(
         if key is not None:
             raise NotFound(f"target: {text!r} is a file; {GIVE_A_TARGET}") from None
         path = text.rsplit(":", 1)[0]
-        if "/" in text or "\\" in text or languages.detect(path) is not None:  # a file's
+        if "/" in text or languages.detect(path) is not None:  # a file's (`\` is PHP's too)
             paths.resolve_file(index, path, argument="target")
         where = f" in {file}" if file else ""
         raise NotFound(
@@ -329,6 +339,7 @@ def _line_names(index: Index, at_line: str, symbol: Symbol) -> bool:
 
 
 _SEPARATORS = re.compile(r"::|->|\\|#")
+_ARITY = re.compile(r"(?<=\w)/\d+$")
 _PACKAGE_FILES = frozenset({"mod", "lib", "main", "__init__", "index"})  # named by their folder
 
 
@@ -343,15 +354,35 @@ def _by_file(symbol: Symbol) -> str:
     return ".".join([*parts, fqn])
 
 
-_GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
+# A file's package or namespace clause, where code names other files' definitions by it
+_PACKAGE = {
+    "go": re.compile(r"^package\s+(\w+)", re.M),
+    "java": re.compile(r"^package\s+([\w.]+)", re.M),
+    "kotlin": re.compile(r"^package\s+([\w.]+)", re.M),
+    "scala": re.compile(r"^package\s+([\w.]+)", re.M),
+    "csharp": re.compile(r"^\s*namespace\s+([\w.]+)", re.M),
+    "php": re.compile(r"^namespace\s+([\w\\]+)", re.M),
+}
 
 
-def _go_package(index: Index, symbol: Symbol) -> str | None:
-    """The ``package`` clause of a Go definition's file."""
-    if symbol.language != "go":
-        return None
-    found = _GO_PACKAGE.search(paths.read_source(index, symbol.file).text)
-    return found[1] if found else None
+def _in_package(index: Index, symbol: Symbol, dotted: str) -> bool:
+    """Whether ``dotted`` is the symbol's qualified name after its file's package
+    (``cobra.Command`` for the root's ``package cobra``, ``GuzzleHttp.Client.send`` for
+    PHP's ``namespace GuzzleHttp;``), whole or its last parts."""
+    clause = _PACKAGE.get(symbol.language)
+    if clause is None:
+        return False
+    found = clause.search(paths.read_source(index, symbol.file).text)
+    if found is None:
+        return False
+    full = f"{found[1].replace(chr(92), '.')}.{symbol.fqn}"
+    return full == dotted or full.endswith("." + dotted)
+
+
+def _public(fqn: str) -> str:
+    """A Python qualified name without its private modules (``_client``), as a package
+    that re-exports it is written: ``httpx.Client.send``."""
+    return ".".join(p for p in fqn.split(".") if not p.startswith("_") or p.startswith("__"))
 
 
 def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbol]:
@@ -360,6 +391,7 @@ def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbo
         raise InvalidRequest("name", "give a name")
     name = name.strip()
     symbols = index.symbols
+    name = _ARITY.sub("", name)  # Elixir's and Erlang's `DBConnection.checkout/2`
     found = [symbols[i] for i in index.by_name.get(name, ())]
     dotted = _SEPARATORS.sub(".", name)  # Rust's and C++'s `::`, PHP's `\` and `->`, Ruby's `#`
     if not found and "." in dotted:
@@ -368,8 +400,10 @@ def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbo
         found = [s for s in named if s.fqn == dotted or s.fqn.endswith("." + dotted)]
         if not found:  # qualified by its file: Zig's `Uri.resolveImport`, `value::Value`
             found = [s for s in named if _by_file(s).endswith("." + dotted)]
-        if not found:  # by its Go package: `cobra.Command`, `doc.GenMarkdown`
-            found = [s for s in named if f"{_go_package(index, s)}.{s.fqn}" == dotted]
+        if not found:  # by its package: `cobra.Command`, `com.google.gson.Gson.toJson`
+            found = [s for s in named if _in_package(index, s, dotted)]
+        if not found:  # by its public path: `httpx.Client.send` for httpx._client.Client.send
+            found = [s for s in named if _public(s.fqn).endswith(dotted)]
     if file is not None:
         key = paths.resolve_file(index, file, argument="file")
         found = [s for s in found if s.file == key]

@@ -242,3 +242,42 @@ def test_a_go_name_qualified_by_its_package(tmp_path: Path) -> None:
 def resolved_ids(index: Index, *targets: str) -> dict[str, str | None]:
     """Each target's symbol id (None for a file)."""
     return {t: getattr(resolve_target(index, t), "symbol_id", None) for t in targets}
+
+
+def test_names_as_each_language_writes_them(tmp_path: Path) -> None:
+    """Ruby's `Rack::Request#params` (no symbol id), PHP's `GuzzleHttp\\Client::send`
+    and `->send` (no Windows path), Java's package (`com.acme.Shop.total`), a Python
+    package's public path over its private module (`shop.Client.send`), Elixir's arity
+    (`Shop.Cart.add/2`)."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "lib/rack/request.rb": "module Rack\n  class Request\n    def params\n"
+            "      {}\n    end\n  end\nend\n",
+            "src/Client.php": "<?php\nnamespace GuzzleHttp;\n\nclass Client\n{\n"
+            "    public function send($request) { return $request; }\n}\n",
+            "src/main/java/com/acme/Shop.java": "package com.acme;\n\npublic class Shop {\n"
+            "  public int total() { return 1; }\n}\n",
+            "shop/__init__.py": "from shop._client import Client\n",
+            "shop/_client.py": "class Client:\n    def send(self, request):\n"
+            "        return request\n",
+            "lib/cart.ex": "defmodule Shop.Cart do\n  def add(cart, item), do: [item | cart]\n"
+            "end\n",
+        },
+    )
+    assert resolved_ids(
+        index,
+        "Rack::Request#params",
+        "GuzzleHttp\\Client::send",
+        "GuzzleHttp\\Client->send",
+        "com.acme.Shop.total",
+        "shop.Client.send",
+        "Shop.Cart.add/2",
+    ) == {
+        "Rack::Request#params": "lib/rack/request.rb::Rack.Request.params#method",
+        "GuzzleHttp\\Client::send": "src/Client.php::Client.send#method",
+        "GuzzleHttp\\Client->send": "src/Client.php::Client.send#method",
+        "com.acme.Shop.total": "src/main/java/com/acme/Shop.java::Shop.total#method",
+        "shop.Client.send": "shop/_client.py::Client.send#method",
+        "Shop.Cart.add/2": "lib/cart.ex::Shop.Cart.add#function",
+    }
