@@ -104,6 +104,17 @@ def request_overloads(index: Index, request: TargetRequest) -> list[str]:
     return resolve_overloads(index, request.symbol_id, named, request.file)
 
 
+def most_linked_overload(index: Index, ambiguous: AmbiguousTarget) -> tuple[Symbol, list[str]]:
+    """Of the overloads an ambiguous name gives (:func:`resolve_overloads`), the most
+    linked (PageRank) and the others' ids; ``ambiguous`` again for a name of several things."""
+    if len({_overload_key(index, c) for c in ambiguous.candidates}) > 1:
+        raise ambiguous
+    ids = [c.symbol_id for c in ambiguous.candidates]
+    ranks = index.pagerank_of(ids)
+    best = ids[ranks.index(max(ranks))]
+    return require_symbol(index, best), [i for i in ids if i != best]
+
+
 def resolve_overloads(
     index: Index, symbol_id: str | None, name: str | None, file: str | None = None
 ) -> list[str]:

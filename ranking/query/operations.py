@@ -273,10 +273,10 @@ def get(
     """A symbol's source (and with ``show_evolution`` the commits that changed it), or a
     file's outline. With ``show_evolution`` a target that is neither an id nor a file is a
     name (``symfuse evolution Order.total``)."""
-    from symfuse.ranking.graph.targets import resolve_target
     from symfuse.ranking.search.details import SymbolDetail, get_symbol
 
     symbol_id, path = request.symbol_id, request.path
+    overloads: list[str] = []
     if request.target is not None:
         target = request.target
         if index.get(target) is None and _ID_SHAPE.match(target) and _by_history(request):
@@ -284,7 +284,7 @@ def get(
         elif request.include_removed and not _named(index, target):
             return _from_git(index, request, None, target, histories)
         else:
-            named = resolve_target(index, target, files=True)
+            named, overloads = _named_or_overload(index, target)
             symbol_id, path = (None, named) if isinstance(named, str) else (named.symbol_id, None)
     if symbol_id is not None and (
         request.at_commit or (request.include_removed and index.get(symbol_id) is None)
@@ -298,6 +298,8 @@ def get(
         context_lines=request.context_lines,
         max_lines=request.offset + request.max_lines,
     )
+    if overloads and isinstance(found, SymbolDetail):
+        found = dataclasses.replace(found, overloads=tuple(overloads))
     if not request.show_evolution or not isinstance(found, SymbolDetail):
         return found
     if histories is None:
@@ -307,6 +309,16 @@ def get(
     return dataclasses.replace(
         found, evolution=tuple(_evolution(index, histories, found.symbol, request))
     )
+
+
+def _named_or_overload(index: Index, target: str) -> tuple[Symbol | str, list[str]]:
+    """What ``target`` names; of overloads, the most linked and the others' ids."""
+    from symfuse.ranking.graph.targets import AmbiguousTarget, most_linked_overload, resolve_target
+
+    try:
+        return resolve_target(index, target, files=True), []
+    except AmbiguousTarget as exc:
+        return most_linked_overload(index, exc)
 
 
 def _by_history(request: GetRequest) -> bool:

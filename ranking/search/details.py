@@ -51,6 +51,8 @@ class SymbolDetail(Record):
         default=None, metadata=shown(omit=lambda record: record.at_commit is None)
     )
     is_removed: bool = field(default=False, metadata=shown(omit=lambda r: not r.at_commit))
+    # Asked by a name its overloads share: the others' ids (this one is the most linked).
+    overloads: tuple[str, ...] = field(default=(), metadata=shown(omit=lambda r: not r.overloads))
     # With show_evolution: the commits that changed it (ranking.history.EvolutionEntry).
     evolution: tuple[Any, ...] | None = field(
         default=None,

@@ -272,6 +272,8 @@ def _detail_text(d: SymbolDetail) -> str:
         out.append("bases: " + ", ".join((*s.extends, *s.implements)))
     if d.parent is not None:
         out.append(f"parent: {d.parent.symbol_id}")
+    if d.overloads:
+        out.append(f"overloads: {', '.join(d.overloads)}")
     if s.kind not in Kind.UNITS:  # a file or a region is no node of the call graph
         out.append(f"callers: {d.callers_count}  callees: {d.callees_count}")
     if s.doc:

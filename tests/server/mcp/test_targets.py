@@ -67,3 +67,34 @@ async def test_callers_of_overloads_name_each_one(tmp_path: Path) -> None:
         ("format", i) for i in ids
     } | {("wformat", i) for i in ids}
     assert len(answer["items"]) == 2
+
+
+async def test_get_symbol_reads_the_most_linked_of_overloads(tmp_path: Path) -> None:
+    """`Printer.print` names three overloads: get_symbol reads the one called most and
+    lists the others, rather than refusing the name."""
+    from tests.support.mcp import Workspace
+
+    root = tmp_path / "ws"
+    (root / "src").mkdir(parents=True)
+    (root / "src/Printer.java").write_text(
+        "public class Printer {\n"
+        "  public void print() { }\n"
+        "  public void print(String s, int times) { }\n"
+        "  public void print(int n, String s, int times) { print(s, times); }\n"
+        "}\n"
+    )
+    (root / "src/Main.java").write_text(
+        "public class Main {\n"
+        '  public static void main(String[] a) { Printer p = new Printer(); p.print("x", 1);'
+        ' p.print("y", 2); }\n'
+        "}\n"
+    )
+    (tmp_path / "home").mkdir()
+    ws = Workspace(root, tmp_path / "index", tmp_path / "home", tmp_path / "stderr.log")
+    async with mcp_session(ws) as session:
+        answer = await call(session, "get_symbol", target="Printer.print")
+    assert answer["symbol"]["symbol_id"] == "src/Printer.java::Printer.print#method~2"
+    assert sorted(answer["symbol"]["overloads"]) == [
+        "src/Printer.java::Printer.print#method",
+        "src/Printer.java::Printer.print#method~3",
+    ]
