@@ -97,6 +97,16 @@ def request_target(
     return resolve_one(index, None, target, request.file, prefer=prefer)
 
 
+def request_type(index: Index, request: TargetRequest) -> Symbol:
+    """The type a request is about (:func:`request_target` preferring types); of one type
+    in several declarations (a class and its companion object, Kotlin's ``expect`` and
+    ``actual`` classes) the most linked class."""
+    try:
+        return request_target(index, request, prefer=Kind.TYPES)
+    except AmbiguousTarget as exc:
+        return most_linked_overload(index, exc, Kind.TYPES)[0]
+
+
 def request_overloads(index: Index, request: TargetRequest) -> list[str]:
     """The symbol id a request gives, or those of every overload its name gives
     (:func:`resolve_overloads`)."""
@@ -104,14 +114,21 @@ def request_overloads(index: Index, request: TargetRequest) -> list[str]:
     return resolve_overloads(index, request.symbol_id, named, request.file)
 
 
-def most_linked_overload(index: Index, ambiguous: AmbiguousTarget) -> tuple[Symbol, list[str]]:
+def most_linked_overload(
+    index: Index, ambiguous: AmbiguousTarget, prefer: frozenset[Kind] = frozenset()
+) -> tuple[Symbol, list[str]]:
     """Of the overloads an ambiguous name gives (:func:`resolve_overloads`), the most
-    linked (PageRank) and the others' ids; ``ambiguous`` again for a name of several things."""
+    linked (PageRank; of a ``prefer`` kind first, a class before its companion object)
+    and the others' ids; ``ambiguous`` again for a name of several things."""
     if len({_overload_key(index, c) for c in ambiguous.candidates}) > 1:
         raise ambiguous
     ids = [c.symbol_id for c in ambiguous.candidates]
     ranks = index.pagerank_of(ids)
-    best = ids[ranks.index(max(ranks))]
+    keys = [
+        (c.kind in prefer and c.kind != Kind.OBJECT, rank)
+        for c, rank in zip(ambiguous.candidates, ranks, strict=True)
+    ]
+    best = ids[keys.index(max(keys))]
     return require_symbol(index, best), [i for i in ids if i != best]
 
 
@@ -133,13 +150,34 @@ def resolve_overloads(
 
 # Languages whose free functions overload across files (a namespace's declarations are
 # spread over headers); elsewhere a name defined in two files names two things.
-_OVERLOADED_ACROSS_FILES = frozenset({"cpp", "cuda"})
+# Languages whose overloads span files: a namespace's functions over C++ headers, a
+# type's methods over Swift extensions and C# partial classes. Elsewhere a name defined
+# in two files names two things (C's static helpers), but for Kotlin's `expect` and
+# `actual` declarations of one thing per platform.
+_OVERLOADED_ACROSS_FILES = frozenset({"cpp", "cuda", "swift", "csharp"})
+_PLATFORMS = re.compile(r"\b(?:expect|actual)\s")
+# A Scala or Kotlin class and its companion object are one name's type.
+_COMPANIONS = frozenset({"scala", "kotlin"})
 
 
 def _overload_key(index: Index, candidate: Candidate) -> tuple[str, str, str]:
     symbol = index.get(candidate.symbol_id)
-    across = symbol is not None and symbol.language in _OVERLOADED_ACROSS_FILES
-    return candidate.qualified_name, candidate.kind, "" if across else candidate.file
+    if symbol is None:
+        return candidate.qualified_name, candidate.kind, candidate.file
+    across = symbol.language in _OVERLOADED_ACROSS_FILES or _per_platform(index, symbol)
+    kind = candidate.kind
+    if symbol.language in _COMPANIONS and symbol.kind in Kind.CONTAINERS:
+        kind = "type"
+    return candidate.qualified_name, kind, "" if across else candidate.file
+
+
+def _per_platform(index: Index, symbol: Symbol | None) -> bool:
+    """A Kotlin ``expect`` or ``actual`` declaration, or a member of one."""
+    while symbol is not None and symbol.language == "kotlin":
+        if _PLATFORMS.search(symbol.signature):
+            return True
+        symbol = index.get(symbol.parent) if symbol.parent else None
+    return False
 
 
 GIVE_A_TARGET = (

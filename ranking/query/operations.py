@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.model import Symbol
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.responses import CallQuery, SearchItem, SearchResponse
 from symfuse.ranking.query.search_request import MAX_LIMIT, Aggregation, SearchRequest
@@ -433,9 +433,9 @@ def callees(index: Index, request: CallsRequest) -> CallGraphResult:
 
 def hierarchy(index: Index, request: HierarchyRequest) -> TypeHierarchyResult:
     from symfuse.ranking.graph import hierarchy as graph
-    from symfuse.ranking.graph.targets import request_target
+    from symfuse.ranking.graph.targets import request_type
 
-    root = request_target(index, request, prefer=Kind.TYPES)
+    root = request_type(index, request)
     return graph.type_hierarchy(index, root.symbol_id, request.depth, request.direction.value)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.model import Kind
-from symfuse.ranking.api import MAX_SHOWN_TARGETS, FileOutline, OutlineNode, SymbolDetail
+from symfuse.ranking.api import FileOutline, OutlineNode, SymbolDetail
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.analysis_requests import DeadCodeRequest, ImpactRequest
 from symfuse.ranking.query.history_requests import HistoryRequest
@@ -173,7 +173,8 @@ def run_usages(args: argparse.Namespace) -> int:
     rows = [u.to_dict() for u in result.usages]
     body = table(rows, columns)
     footer = _footer({**data, "usages": rows})
-    targets = ", ".join(t.symbol_id for t in result.targets[:MAX_SHOWN_TARGETS])
+    others = len(result.targets) - 1
+    targets = result.targets[0].symbol_id + (f" and {others} overloads" if others else "")
     if args.output_format is OutputFormat.TEXT:
         summary_on_stderr([f"usages of {targets}", footer])
     lines = "\n".join(_usage_line(row) for row in rows)

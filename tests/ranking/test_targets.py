@@ -281,3 +281,32 @@ def test_names_as_each_language_writes_them(tmp_path: Path) -> None:
         "shop.Client.send": "shop/_client.py::Client.send#method",
         "Shop.Cart.add/2": "lib/cart.ex::Shop.Cart.add#function",
     }
+
+
+def test_one_type_declared_in_several_places(tmp_path: Path) -> None:
+    """A Scala class and its companion object, Kotlin's `expect` class and its `actual`
+    per platform (members too), a Swift type's methods over its extensions: usages take
+    them together, the type hierarchy takes the class."""
+    from symfuse.ranking.query import operations
+    from symfuse.ranking.query.requests import HierarchyRequest, UsagesRequest
+
+    index = index_of_tree(
+        tmp_path,
+        {
+            "os/Path.scala": "package os\n\nobject Path {\n  def apply(s: String): Path = "
+            "new Path(s)\n}\n\nclass Path(val s: String)\n",
+            "os/Main.scala": 'package os\n\nobject Main {\n  val p: Path = Path("x")\n}\n',
+            "commonMain/okio/Buffer.kt": "package okio\n\nexpect class Buffer() {\n"
+            "  fun readUtf8(): String\n}\n",
+            "jvmMain/okio/Buffer.kt": "package okio\n\nactual class Buffer actual constructor() {\n"
+            '  actual fun readUtf8(): String = ""\n}\n',
+            "Source/Request.swift": "class DataRequest {\n"
+            "    func validate() -> Self { self }\n}\n",
+            "Source/Validation.swift": "extension DataRequest {\n"
+            "    func validate(statusCode: Int) -> Self { self }\n}\n",
+        },
+    )
+    for target, count in (("os.Path", 2), ("Buffer.readUtf8", 2), ("DataRequest.validate", 2)):
+        assert operations.usages(index, UsagesRequest(target=target)).target_count == count
+    root = operations.hierarchy(index, HierarchyRequest(target="os.Path")).root
+    assert (root.symbol_id, root.kind) == ("os/Path.scala::Path#class", Kind.CLASS)
