@@ -249,14 +249,21 @@ def _match(
     target_ids: set[str],
     by_name: dict[str, list[Symbol]],
 ) -> tuple[str, float, str] | None:
-    """(target id, confidence, resolution) when ``ref`` refers to one of the targets."""
+    """(target id, confidence, resolution) when ``ref`` refers to one of the targets: the
+    likeliest, as surely as it refers to any of them (a use the resolver splits between
+    two overloads asked for together is a sure use of one of them)."""
     hits = resolver.resolve(ref, entry)
     best: tuple[str, float, str] | None = None
+    total = 0.0
     for h in hits:
-        if h.target.symbol_id in target_ids and (best is None or h.confidence > best[1]):
-            best = (h.target.symbol_id, h.confidence, h.how)
-    if best is not None or hits:
-        return best
+        if h.target.symbol_id in target_ids:
+            total += h.confidence
+            if best is None or h.confidence > best[1]:
+                best = (h.target.symbol_id, h.confidence, h.how)
+    if best is not None:
+        return best[0], min(1.0, total), best[2]
+    if hits:
+        return None
     # Unlinked because the name is too common: keep it as a weak by-name match.
     same = by_name.get(ref.name)
     count = len(index.by_name.get(ref.name, ()))

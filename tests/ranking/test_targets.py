@@ -310,3 +310,25 @@ def test_one_type_declared_in_several_places(tmp_path: Path) -> None:
         assert operations.usages(index, UsagesRequest(target=target)).target_count == count
     root = operations.hierarchy(index, HierarchyRequest(target="os.Path")).root
     assert (root.symbol_id, root.kind) == ("os/Path.scala::Path#class", Kind.CLASS)
+
+
+def test_a_use_split_between_overloads_is_a_use_of_them(tmp_path: Path) -> None:
+    """MediatR's `IRequestHandler<TRequest>` and `IRequestHandler<TRequest, TResponse>`:
+    the resolver cannot tell which one `: IRequestHandler<Ping, Pong>` implements and
+    links both, each half as surely; asked for together, it is a sure use of them."""
+    from symfuse.ranking.query import operations
+    from symfuse.ranking.query.requests import UsagesRequest
+
+    index = index_of_tree(
+        tmp_path,
+        {
+            "src/IRequestHandler.cs": "namespace MediatR;\n\n"
+            "public interface IRequestHandler<in TRequest, TResponse> { }\n\n"
+            "public interface IRequestHandler<in TRequest> { }\n",
+            "src/PingHandler.cs": "namespace MediatR.Examples;\n\n"
+            "public class PingHandler : IRequestHandler<Ping, Pong> { }\n",
+        },
+    )
+    found = operations.usages(index, UsagesRequest(target="IRequestHandler"))
+    assert found.target_count == 2
+    assert [(u.file, u.line) for u in found.usages] == [("src/PingHandler.cs", 3)]
