@@ -148,8 +148,6 @@ def resolve_overloads(
         return [c.symbol_id for c in exc.candidates]
 
 
-# Languages whose free functions overload across files (a namespace's declarations are
-# spread over headers); elsewhere a name defined in two files names two things.
 # Languages whose overloads span files: a namespace's functions over C++ headers, a
 # type's methods over Swift extensions and C# partial classes. Elsewhere a name defined
 # in two files names two things (C's static helpers), but for Kotlin's `expect` and
@@ -184,7 +182,8 @@ GIVE_A_TARGET = (
     "give a symbol id (from search), a name, a qualified name (Client.send, pkg.mod.func) "
     "or path:line"
 )
-_ID_SHAPE = re.compile(r"^\S+::\S+#(\w+)(?:~\d+)?$")  # path::Qualified.name#kind, as ids are
+# path::Qualified.name#kind (~2 for a second of one name), as ids are written
+_ID_SHAPE = re.compile(r"^\S+::\S+#(\w+)(?:~\d+)?$")
 _KINDS = frozenset(k.value for k in Kind)
 
 
