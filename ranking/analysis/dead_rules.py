@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from symfuse.indexer.extract.texts import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.analysis import c_api, composer_api, gem_api, python_api
+from symfuse.ranking.analysis import c_api, composer_api, gem_api, jvm_api, python_api
 from symfuse.ranking.analysis import dead_conventions as conventions
 from symfuse.ranking.analysis import dead_evidence as evidence
 from symfuse.ranking.analysis import dead_sources as sources
@@ -289,9 +289,8 @@ class Judge:
         lines = paths.read_lines(self.index, symbol.file)
         above = "\n".join(lines[max(0, symbol.line - 4) : symbol.line - 1])
         public = conventions.public_api(symbol, lines[0] if lines else "", above)
-        shipped = (
-            api.public_api(self.index, symbol) for api in (python_api, gem_api, composer_api, c_api)
-        )
+        apis = (python_api, gem_api, composer_api, c_api, jvm_api)
+        shipped = (api.public_api(self.index, symbol) for api in apis)
         for reason in (r for r in (public, *shipped) if r is not None):
             found.append(Doubt(conventions.PUBLIC_API, reason, used_by_design=True))
         return found

@@ -1,6 +1,7 @@
-"""Dead code in C and C++: the headers a library's build installs are its API; what
-C++ runs without naming it (destructors, operators), a macro's use the grammar reads as
-a function, Windows' entry points and a generator's output are no dead code."""
+"""Dead code in C, C++ and JVM libraries: the headers a build installs and the code a
+Maven or Gradle module publishes are API; what C++ runs without naming it (destructors,
+operators), a macro's use the grammar reads as a function, Windows' entry points and a
+generator's output are no dead code."""
 
 from __future__ import annotations
 
@@ -81,3 +82,39 @@ def test_what_cpp_and_windows_run_unnamed_and_generated_code(tmp_path: Path) -> 
     index = index_of_tree(tmp_path, CPP)
     everything = dead_code(index, DeadCodeScope(min_confidence=0.0)).items
     assert {d.symbol.name for d in everything} == {"unused_method", "really_unused"}
+
+
+JVM = {
+    "pom.xml": "<project><packaging>pom</packaging><modules><module>lib</module></modules>"
+    "</project>\n",
+    "lib/pom.xml": "<project><artifactId>lib</artifactId></project>\n",
+    "lib/src/main/java/com/acme/Shop.java": """\
+package com.acme;
+
+public class Shop {
+  public int total() { return 1; }
+  int packageHelper() { return 2; }
+}
+""",
+    "lib/src/main/java/com/acme/internal/Util.java": """\
+package com.acme.internal;
+
+public class Util {
+  public static int internalHelper() { return 3; }
+}
+""",
+    "kt/build.gradle.kts": 'plugins {\n  id("com.vanniktech.maven.publish")\n}\n',
+    "kt/src/commonMain/kotlin/okio/Okio.kt": "package okio\n\n"
+    "fun String.asResource(): Int = 1\n\ninternal fun hiddenHelper(): Int = 2\n",
+}
+
+
+def test_a_published_jvm_librarys_public_code_is_its_api(tmp_path: Path) -> None:
+    """What a Maven jar module or a Gradle module with a publishing plugin ships may be
+    called by its users; package-private and `internal` code and internal packages not."""
+    index = index_of_tree(tmp_path, JVM)
+    listed = {d.symbol.name for d in dead_code(index).items}
+    assert listed == {"packageHelper", "Util", "internalHelper", "hiddenHelper"}
+    low = dead_code(index, DeadCodeScope(min_confidence=0.0)).items
+    api = {d.symbol.name for d in low if "published library" in d.reason}
+    assert api == {"Shop", "total", "asResource"}
