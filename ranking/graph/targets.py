@@ -132,6 +132,17 @@ def most_linked_overload(
     return require_symbol(index, best), [i for i in ids if i != best]
 
 
+def resolve_changed(index: Index, target: str, file: str | None) -> list[Symbol] | str:
+    """What a change to ``target`` changes: its definition, every overload its name
+    gives (``Gson.toJson``), or a file (its key)."""
+    try:
+        found = resolve_target(index, target, file, files=True)
+    except AmbiguousTarget as exc:
+        first, others = most_linked_overload(index, exc)
+        return [first, *(require_symbol(index, i) for i in others)]
+    return [found] if isinstance(found, Symbol) else found
+
+
 def resolve_overloads(
     index: Index, symbol_id: str | None, name: str | None, file: str | None = None
 ) -> list[str]:

@@ -482,13 +482,13 @@ def impact(index: Index, request: ImpactRequest) -> ImpactResult:
     """The impact of a diff, of a file's definitions, or of one symbol (by id or name)."""
     from symfuse.ranking.analysis.impact import changed_by_diff, changed_in_file
     from symfuse.ranking.analysis.impact import impact as impact_of
-    from symfuse.ranking.graph.targets import resolve_target
+    from symfuse.ranking.graph.targets import resolve_changed
 
     if request.diff is not None:
         changed = changed_by_diff(index, request.diff)
     else:
-        found = resolve_target(index, request.target or "", request.file, files=True)
-        changed = [found] if isinstance(found, Symbol) else changed_in_file(index, found)
+        found = resolve_changed(index, request.target or "", request.file)
+        changed = found if isinstance(found, list) else changed_in_file(index, found)
     return impact_of(
         index, changed, request.depth, request.limit, request.offset, request.min_confidence
     )

@@ -87,6 +87,7 @@ def test_usages_of_an_overloaded_method_cover_every_overload(tmp_path: Path) -> 
     """`Printer.print` names three overloads: their usages together (each says which it
     reaches); a name of different things (a class and a function) is still refused."""
     from symfuse.ranking.query import operations
+    from symfuse.ranking.query.analysis_requests import ImpactRequest
     from symfuse.ranking.query.requests import UsagesRequest
 
     index = index_of_tree(
@@ -105,6 +106,8 @@ def test_usages_of_an_overloaded_method_cover_every_overload(tmp_path: Path) -> 
     found = operations.usages(index, UsagesRequest(target="Printer.print"))
     assert found.target_count == 3
     assert sorted(u.line for u in found.usages) == [2, 4, 4]
+    changed = operations.impact(index, ImpactRequest(target="Printer.print")).changed
+    assert len(changed) == 3  # a change to any of them
     with pytest.raises(AmbiguousTarget):
         resolve_target(index_of_tree(tmp_path / "b", TWO_THINGS), "Render")
 
