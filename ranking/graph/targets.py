@@ -275,8 +275,8 @@ def one_of(
     (``DBConnection`` is the module, not the README's title), a definition rather than
     the variables that bind it where it is imported (Zig's ``const DocumentStore =
     @import(...)`` in each user file, CommonJS's ``var f = require('./m').f``), one form
-    of a file compiled or declared in several (:func:`_one_form`), the one type at the top
-    level over members of its name (a Rust enum over its impls' associated types); of several,
+    of a file compiled or declared in several (:func:`_one_form`), types at the top level
+    over members of their name (a Rust enum over its impls' associated types); of several,
     those of a ``prefer`` kind when there are such."""
     types = {s.symbol_id for s in found if s.kind in Kind.TYPES and s.kind is not Kind.OBJECT}
     code = any(s.kind not in Kind.DOCUMENTS for s in found)
@@ -294,8 +294,8 @@ def one_of(
     ]
     found = _one_form(found, index)
     top = [s for s in found if s.parent is None and s.kind in Kind.TYPES]
-    if len(top) == 1 and all(s.parent is not None for s in found if s is not top[0]):
-        return top  # serde_json's `Value`, not each impl's `type Value = ...`
+    if top and all(s.parent is not None for s in found if s not in top):
+        found = top  # serde_json's `Value`, not each impl's `type Value = ...`
     preferred = [s for s in found if s.kind in prefer]
     return preferred if preferred and len(found) > 1 else found
 

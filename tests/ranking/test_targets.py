@@ -335,3 +335,19 @@ def test_a_use_split_between_overloads_is_a_use_of_them(tmp_path: Path) -> None:
     found = operations.usages(index, UsagesRequest(target="IRequestHandler"))
     assert found.target_count == 2
     assert [(u.file, u.line) for u in found.usages] == [("src/PingHandler.cs", 3)]
+
+
+def test_members_give_way_to_top_level_types_of_their_name(tmp_path: Path) -> None:
+    """zod's `ZodString`: a class in v3, an interface in v4, and an enum member: the
+    choice offered is between the two types."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "v3/types.ts": "export class ZodString {}\n"
+            "export enum ZodFirstPartyTypeKind {\n  ZodString = 'ZodString',\n}\n",
+            "v4/schemas.ts": "export interface ZodString {\n  min(n: number): ZodString;\n}\n",
+        },
+    )
+    with pytest.raises(AmbiguousTarget) as raised:
+        resolve_target(index, "ZodString")
+    assert sorted(c.kind for c in raised.value.candidates) == ["class", "interface"]
