@@ -230,48 +230,87 @@ def _types_named(index: Index, name: str, language: str) -> list[Symbol]:
     ]
 
 
+def _impl_blocks(index: Index, symbol: Symbol) -> list[Symbol]:
+    """A Rust type's ``impl`` blocks (kind object, of its name): where it implements its
+    traits (``impl Formatter for PrettyFormatter``)."""
+    if symbol.language != "rust" or symbol.kind not in Kind.TYPES:
+        return []
+    found = (index.symbols[i] for i in index.by_name.get(symbol.name, ()))
+    return [s for s in found if s.kind is Kind.OBJECT and s.language == "rust"]
+
+
+def _implemented_type(index: Index, symbol: Symbol) -> Symbol:
+    """For a Rust ``impl`` block, the type it implements for, when one type has its name;
+    else the block itself."""
+    if symbol.language != "rust" or symbol.kind is not Kind.OBJECT:
+        return symbol
+    types = _types_named(index, symbol.name, "rust")
+    return types[0] if len(types) == 1 else symbol
+
+
 def supertypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:
+    """What ``root`` extends or implements, up to ``depth`` levels (a Rust type's traits
+    through its ``impl`` blocks); a base outside the workspace once, by name."""
     links: list[TypeLink] = []
-    seen = {root.symbol_id}
-    frontier = [root]
+    impls = _impl_blocks(index, root)
+    seen = {root.symbol_id, *(s.symbol_id for s in impls)}
+    unlinked: set[str] = set()
+    frontier = [root, *impls]
     for level in range(1, depth + 1):
         following: list[Symbol] = []
         for node in frontier:
-            linked_names: set[str] = set()
-            for other, kind, weight in index.neighbours(
-                node.symbol_id, outgoing=True, kinds=_TYPE_EDGES
-            ):
-                linked_names.add(other.name)
-                if other.symbol_id not in seen:
-                    seen.add(other.symbol_id)
-                    following.append(other)
-                    links.append(
-                        TypeLink(
-                            other.name,
-                            other,
-                            _relation(kind),
-                            level,
-                            node.symbol_id,
-                            weight,
-                            True,
-                        )
-                    )
-            for name, relation in _written_bases(node):
-                if name in linked_names:
-                    continue
-                candidates = [c for c in _types_named(index, name, node.language) if c != node]
-                if not candidates:
-                    links.append(TypeLink(name, None, relation, level, node.symbol_id, 1.0, False))
-                for c in candidates:
-                    if c.symbol_id not in seen:
-                        seen.add(c.symbol_id)
-                        following.append(c)
-                        conf = 1.0 / len(candidates)
-                        links.append(
-                            TypeLink(name, c, relation, level, node.symbol_id, conf, False)
-                        )
+            for link in _bases_of(index, node, level, seen, unlinked):
+                links.append(link)
+                if link.symbol is not None:
+                    following.append(link.symbol)
         frontier = following
     return tuple(links)
+
+
+def _bases_of(
+    index: Index, node: Symbol, level: int, seen: set[str], unlinked: set[str]
+) -> list[TypeLink]:
+    """``node``'s bases not ``seen`` yet: linked by the graph, else matched by name among
+    the workspace's types, else named as written (once per name: ``unlinked``)."""
+    found: list[TypeLink] = []
+    linked_names: set[str] = set()
+    for other, kind, weight in index.neighbours(node.symbol_id, outgoing=True, kinds=_TYPE_EDGES):
+        if _not_a_trait(other, kind):
+            continue
+        linked_names.add(other.name)
+        if other.symbol_id not in seen:
+            seen.add(other.symbol_id)
+            found.append(
+                TypeLink(other.name, other, _relation(kind), level, node.symbol_id, weight, True)
+            )
+    for name, relation in _written_bases(node):
+        if name in linked_names:
+            continue
+        candidates = [
+            c for c in _types_named(index, name, node.language) if c != node and not _associated(c)
+        ]
+        if node.language == "rust":  # what an impl implements is a trait
+            candidates = [c for c in candidates if c.kind is Kind.TRAIT]
+        if not candidates and name not in unlinked:
+            unlinked.add(name)
+            found.append(TypeLink(name, None, relation, level, node.symbol_id, 1.0, False))
+        for c in candidates:
+            if c.symbol_id not in seen:
+                seen.add(c.symbol_id)
+                conf = 1.0 / len(candidates)
+                found.append(TypeLink(name, c, relation, level, node.symbol_id, conf, False))
+    return found
+
+
+def _associated(symbol: Symbol) -> bool:
+    """A Rust impl's or trait's associated type (``type Deserializer = Self;``): no trait."""
+    return symbol.language == "rust" and symbol.kind is Kind.TYPE and symbol.parent is not None
+
+
+def _not_a_trait(base: Symbol, kind: EdgeKind) -> bool:
+    """A Rust link to what no ``impl`` can implement: the linker's namesake of an outside
+    trait (serde's ``Deserializer`` taken for serde_json's struct, an associated type)."""
+    return base.language == "rust" and kind is EdgeKind.IMPLEMENTS and base.kind is not Kind.TRAIT
 
 
 def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:
@@ -288,7 +327,7 @@ def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]
             ):
                 # a routine is no subtype: Elixir's `@behaviour X` quoted in a
                 # `defmacro __using__` is the using module's, not the macro's
-                if not other.kind.is_callable:
+                if not other.kind.is_callable and not _not_a_trait(node, kind):
                     found.append((other, _relation(kind), weight, True))
             family = _family(node.language)
             same_name = len(_types_named(index, node.name, node.language)) or 1
@@ -297,7 +336,8 @@ def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]
                 if _family(other.language) != family or _links_to_name(index, other, node.name):
                     continue
                 found.append((other, relation, 1.0 / same_name, False))
-            for other, relation, conf, resolved in found:
+            for block, relation, conf, resolved in found:
+                other = _implemented_type(index, block)  # a Rust impl: the type it is for
                 if other.symbol_id in seen:
                     continue
                 seen.add(other.symbol_id)

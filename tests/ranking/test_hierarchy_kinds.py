@@ -32,3 +32,60 @@ def test_a_behaviour_quoted_in_a_using_macro_makes_no_subtype_of_the_macro(
     store = index.by_fqn["Store"]
     below = hierarchy.subtypes(index, store)
     assert [(link.symbol.name, link.relation) for link in below] == [("DiskStore", "implements")]
+
+
+RUST_IMPLS = """\
+pub trait Formatter {
+    fn write(&mut self) {}
+}
+
+pub struct Deserializer {
+    depth: u8,
+}
+
+pub struct Pretty {
+    indent: u8,
+}
+
+impl Formatter for Pretty {}
+
+impl From<u8> for Pretty {
+    fn from(indent: u8) -> Self {
+        Pretty { indent }
+    }
+}
+
+impl From<u16> for Pretty {
+    fn from(indent: u16) -> Self {
+        Pretty { indent: indent as u8 }
+    }
+}
+
+impl<'de> Deserializer<'de> for Pretty {
+    type Error = String;
+}
+"""
+
+
+def test_a_rust_type_implements_the_traits_of_its_impl_blocks(tmp_path: Path) -> None:
+    """`Pretty`'s supertypes are the traits its `impl` blocks implement (an outside one
+    once by name; a struct of a trait's name is no trait); `Formatter`'s subtypes are the
+    structs, not their impl blocks."""
+    index = index_of_tree(tmp_path, {"src/ser.rs": RUST_IMPLS})
+    pretty = index.get("src/ser.rs::Pretty#struct")
+    formatter = index.get("src/ser.rs::Formatter#trait")
+    assert pretty is not None
+    assert formatter is not None
+    up = hierarchy.supertypes(index, pretty)
+    assert sorted((link.name, link.symbol is not None) for link in up) == [
+        ("Deserializer", False),
+        ("Formatter", True),
+        ("From", False),
+    ]
+    down = hierarchy.subtypes(index, formatter)
+    assert [(link.name, link.symbol and link.symbol.kind.value) for link in down] == [
+        ("Pretty", "struct")
+    ]
+    struct = index.get("src/ser.rs::Deserializer#struct")
+    assert struct is not None
+    assert hierarchy.subtypes(index, struct) == ()
