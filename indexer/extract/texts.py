@@ -48,6 +48,15 @@ def binds_an_import(symbol: Symbol) -> bool:
     return symbol.kind in _VALUE_KINDS and bool(_BINDS_AN_IMPORT.search(symbol.signature))
 
 
+# a declaration that opens with `extension` (after Swift's attributes and modifiers)
+_EXTENSION = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+|\w+\s+)*?extension\b")
+
+
+def is_extension(symbol: Symbol) -> bool:
+    """A Swift or Dart ``extension``: more of a type declared elsewhere (or of a protocol)."""
+    return symbol.language in ("swift", "dart") and _EXTENSION.match(symbol.signature) is not None
+
+
 def module_name(path: str) -> str:
     """``pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``."""
     folder, _, name = path.rpartition("/")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from symfuse.indexer.extract.texts import short_name
+from symfuse.indexer.extract.texts import is_extension, short_name
 from symfuse.indexer.model import Kind, Symbol
 
 HOOK = 0.1  # a framework or the language's interfaces call it by name
@@ -317,7 +317,7 @@ def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
     if symbol.language == "scala" and symbol.name in _SCALA_SYNTAX:
         return True
     if symbol.language in ("swift", "dart"):
-        return symbol.name == "deinit" or _EXTENSION.match(symbol.signature) is not None
+        return symbol.name == "deinit" or is_extension(symbol)
     if symbol.language != "go" or symbol.kind is not Kind.FUNCTION:
         return False
     if symbol.name in ("init", "main"):
@@ -335,10 +335,6 @@ def _macro_use(symbol: Symbol) -> bool:
     return (
         symbol.signature.startswith(symbol.name) and _MACRO_USE.match(symbol.signature) is not None
     )
-
-
-# a declaration that opens with `extension` (after Swift's attributes and modifiers)
-_EXTENSION = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+|\w+\s+)*?extension\b")
 
 
 def is_main(symbol: Symbol) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest
-from symfuse.indexer.extract.texts import short_name
+from symfuse.indexer.extract.texts import is_extension, short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, RefKind, Symbol
 from symfuse.ranking.graph.targets import require_symbol, resolver_for
@@ -231,20 +231,29 @@ def _types_named(index: Index, name: str, language: str) -> list[Symbol]:
 
 
 def _impl_blocks(index: Index, symbol: Symbol) -> list[Symbol]:
-    """A Rust type's ``impl`` blocks (kind object, of its name): where it implements its
-    traits (``impl Formatter for PrettyFormatter``)."""
-    if symbol.language != "rust" or symbol.kind not in Kind.TYPES:
+    """A Rust type's ``impl`` blocks (kind object, of its name), a Swift or Dart type's
+    extensions: where it implements its traits and protocols (``impl Formatter for
+    PrettyFormatter``, ``extension Session: RequestDelegate``)."""
+    if symbol.language not in ("rust", "swift", "dart") or symbol.kind not in Kind.TYPES:
+        return []
+    if is_extension(symbol):
         return []
     found = (index.symbols[i] for i in index.by_name.get(symbol.name, ()))
-    return [s for s in found if s.kind is Kind.OBJECT and s.language == "rust"]
+    return [
+        s
+        for s in found
+        if s.language == symbol.language
+        and ((s.kind is Kind.OBJECT and s.language == "rust") or is_extension(s))
+    ]
 
 
 def _implemented_type(index: Index, symbol: Symbol) -> Symbol:
-    """For a Rust ``impl`` block, the type it implements for, when one type has its name;
-    else the block itself."""
-    if symbol.language != "rust" or symbol.kind is not Kind.OBJECT:
+    """For a Rust ``impl`` block or a Swift or Dart extension, the type it is for, when
+    one type (not an extension) has its name; else the block itself."""
+    rust_impl = symbol.language == "rust" and symbol.kind is Kind.OBJECT
+    if not rust_impl and not is_extension(symbol):
         return symbol
-    types = _types_named(index, symbol.name, "rust")
+    types = [t for t in _types_named(index, symbol.name, symbol.language) if not is_extension(t)]
     return types[0] if len(types) == 1 else symbol
 
 
@@ -287,7 +296,9 @@ def _bases_of(
         if name in linked_names:
             continue
         candidates = [
-            c for c in _types_named(index, name, node.language) if c != node and not _associated(c)
+            c
+            for c in _types_named(index, name, node.language)
+            if c != node and not _associated(c) and not is_extension(c)
         ]
         if node.language == "rust":  # what an impl implements is a trait
             candidates = [c for c in candidates if c.kind is Kind.TRAIT]
@@ -308,9 +319,11 @@ def _associated(symbol: Symbol) -> bool:
 
 
 def _not_a_trait(base: Symbol, kind: EdgeKind) -> bool:
-    """A Rust link to what no ``impl`` can implement: the linker's namesake of an outside
-    trait (serde's ``Deserializer`` taken for serde_json's struct, an associated type)."""
-    return base.language == "rust" and kind is EdgeKind.IMPLEMENTS and base.kind is not Kind.TRAIT
+    """A link to what nothing extends or implements: in Rust, the linker's namesake of an
+    outside trait (serde's ``Deserializer`` taken for serde_json's struct, an associated
+    type); in Swift and Dart, an extension (the type it adds to is the base)."""
+    rust = base.language == "rust" and kind is EdgeKind.IMPLEMENTS and base.kind is not Kind.TRAIT
+    return rust or is_extension(base)
 
 
 def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from symfuse.indexer.errors import InvalidRequest, NotFound
-from symfuse.indexer.extract.texts import binds_an_import
+from symfuse.indexer.extract.texts import binds_an_import, is_extension
 from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
 from symfuse.indexer.link.resolve import Resolver
@@ -274,14 +274,15 @@ def one_of(
     struct (which its uses resolve to), code rather than a document's heading or key
     (``DBConnection`` is the module, not the README's title), a definition rather than
     the variables that bind it where it is imported (Zig's ``const DocumentStore =
-    @import(...)`` in each user file, CommonJS's ``var f = require('./m').f``), one form
+    @import(...)`` in each user file, CommonJS's ``var f = require('./m').f``) or the
+    Swift and Dart extensions that add to it (``extension RequestInterceptor``), one form
     of a file compiled or declared in several (:func:`_one_form`), types at the top level
     over members of their name (a Rust enum over its impls' associated types); of several,
     those of a ``prefer`` kind when there are such."""
     types = {s.symbol_id for s in found if s.kind in Kind.TYPES and s.kind is not Kind.OBJECT}
     code = any(s.kind not in Kind.DOCUMENTS for s in found)
     tagged = {s.file for s in found if s.kind in _TAGGED}
-    bindings = {s.symbol_id for s in found if binds_an_import(s)}
+    bindings = {s.symbol_id for s in found if binds_an_import(s) or is_extension(s)}
     defined = len(bindings) < len(found)
     found = [
         s

@@ -89,3 +89,26 @@ def test_a_rust_type_implements_the_traits_of_its_impl_blocks(tmp_path: Path) ->
     struct = index.get("src/ser.rs::Deserializer#struct")
     assert struct is not None
     assert hierarchy.subtypes(index, struct) == ()
+
+
+SWIFT_EXTENSIONS = {
+    "Source/Interceptor.swift": "public protocol RequestInterceptor {}\n\n"
+    "extension RequestInterceptor {\n    func adapt() {}\n}\n",
+    "Source/Session.swift": "open class Session {}\n",
+    "Source/Session+Interceptor.swift": "extension Session: RequestInterceptor {}\n",
+}
+
+
+def test_a_swift_type_is_what_its_extensions_add(tmp_path: Path) -> None:
+    """`RequestInterceptor` names the protocol, not also the extension that adds to it;
+    `Session`'s supertypes include the protocol an extension makes it conform to."""
+    from symfuse.ranking.graph.targets import resolve_target
+
+    index = index_of_tree(tmp_path, SWIFT_EXTENSIONS)
+    protocol = resolve_target(index, "RequestInterceptor")
+    assert getattr(protocol, "symbol_id", None) == (
+        "Source/Interceptor.swift::RequestInterceptor#interface"
+    )
+    session = resolve_target(index, "Session")
+    assert not isinstance(session, str)
+    assert [link.name for link in hierarchy.supertypes(index, session)] == ["RequestInterceptor"]
