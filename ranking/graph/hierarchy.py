@@ -231,27 +231,33 @@ def _types_named(index: Index, name: str, language: str) -> list[Symbol]:
 
 
 def _impl_blocks(index: Index, symbol: Symbol) -> list[Symbol]:
-    """A Rust type's ``impl`` blocks (kind object, of its name), a Swift or Dart type's
-    extensions: where it implements its traits and protocols (``impl Formatter for
-    PrettyFormatter``, ``extension Session: RequestDelegate``)."""
-    if symbol.language not in ("rust", "swift", "dart") or symbol.kind not in Kind.TYPES:
+    """A Rust type's ``impl`` blocks and a Haskell type's instances (kind object, of its
+    name), a Swift or Dart type's extensions: where it implements its traits, classes and
+    protocols (``impl Formatter for PrettyFormatter``, ``extension Session: RequestDelegate``)."""
+    if symbol.language not in _EXTENDED or symbol.kind not in Kind.TYPES:
         return []
     if is_extension(symbol):
         return []
     found = (index.symbols[i] for i in index.by_name.get(symbol.name, ()))
-    return [
-        s
-        for s in found
-        if s.language == symbol.language
-        and ((s.kind is Kind.OBJECT and s.language == "rust") or is_extension(s))
-    ]
+    return [s for s in found if s.language == symbol.language and _adds_to_a_type(s)]
+
+
+# Languages where a type's traits, classes or protocols are declared apart from it: Rust's
+# `impl Trait for T` and Haskell's `instance Class T` (kind object, named after the type),
+# Swift's and Dart's extensions
+_EXTENDED = frozenset({"rust", "haskell", "swift", "dart"})
+_INSTANCES = frozenset({"rust", "haskell"})
+
+
+def _adds_to_a_type(symbol: Symbol) -> bool:
+    """A Rust impl block, a Haskell instance, a Swift or Dart extension."""
+    return (symbol.kind is Kind.OBJECT and symbol.language in _INSTANCES) or is_extension(symbol)
 
 
 def _implemented_type(index: Index, symbol: Symbol) -> Symbol:
-    """For a Rust ``impl`` block or a Swift or Dart extension, the type it is for, when
-    one type (not an extension) has its name; else the block itself."""
-    rust_impl = symbol.language == "rust" and symbol.kind is Kind.OBJECT
-    if not rust_impl and not is_extension(symbol):
+    """For a Rust ``impl`` block, a Haskell instance or a Swift or Dart extension, the type
+    it is for, when one type (not an extension) has its name; else the block itself."""
+    if not _adds_to_a_type(symbol):
         return symbol
     types = [t for t in _types_named(index, symbol.name, symbol.language) if not is_extension(t)]
     return types[0] if len(types) == 1 else symbol
@@ -321,9 +327,9 @@ def _associated(symbol: Symbol) -> bool:
 def _not_a_trait(base: Symbol, kind: EdgeKind) -> bool:
     """A link to what nothing extends or implements: in Rust, the linker's namesake of an
     outside trait (serde's ``Deserializer`` taken for serde_json's struct, an associated
-    type); in Swift and Dart, an extension (the type it adds to is the base)."""
+    type); an impl block, an instance or an extension (the type it adds to is the base)."""
     rust = base.language == "rust" and kind is EdgeKind.IMPLEMENTS and base.kind is not Kind.TRAIT
-    return rust or is_extension(base)
+    return rust or _adds_to_a_type(base)
 
 
 def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:

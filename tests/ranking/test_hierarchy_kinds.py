@@ -112,3 +112,33 @@ def test_a_swift_type_is_what_its_extensions_add(tmp_path: Path) -> None:
     session = resolve_target(index, "Session")
     assert not isinstance(session, str)
     assert [link.name for link in hierarchy.supertypes(index, session)] == ["RequestInterceptor"]
+
+
+HASKELL_INSTANCES = """\
+module Shapes where
+
+class Pretty a where
+  pretty :: a -> String
+
+data Shape = Circle Double | Square Double
+
+instance Pretty Shape where
+  pretty _ = "shape"
+
+instance Show Shape where
+  show _ = "shape"
+"""
+
+
+def test_a_haskell_type_is_an_instance_of_its_instances_classes(tmp_path: Path) -> None:
+    """`Shape`'s supertypes are the classes of its instances (`Show`, outside, by name);
+    `Pretty`'s subtypes name the data type, not the instance."""
+    index = index_of_tree(tmp_path, {"src/Shapes.hs": HASKELL_INSTANCES})
+    shape = next(s for s in index.symbols if s.name == "Shape" and s.kind.is_type)
+    pretty = next(s for s in index.symbols if s.name == "Pretty" and s.kind.is_type)
+    up = sorted((link.name, link.symbol is not None) for link in hierarchy.supertypes(index, shape))
+    assert up == [("Pretty", True), ("Show", False)]
+    down = hierarchy.subtypes(index, pretty)
+    assert [(link.name, link.symbol and link.symbol.symbol_id) for link in down] == [
+        ("Shape", shape.symbol_id)
+    ]
