@@ -319,10 +319,13 @@ class Index:
 
     @property
     def by_fqn(self) -> dict[str, Symbol]:
-        """fqn -> symbol; of several with one fqn, the first (in :attr:`symbols` order)."""
+        """fqn -> symbol; of several with one fqn, the first (in :attr:`symbols` order),
+        code before a document's heading or key (``use DBConnection`` is the module, not
+        the README's ``# DBConnection``)."""
         cached = self._cache.get("by_fqn")
         if cached is None:
-            cached = self._cache["by_fqn"] = {s.fqn: s for s in reversed(self.symbols)}
+            ordered = sorted(self.symbols, key=lambda s: s.kind in Kind.DOCUMENTS)
+            cached = self._cache["by_fqn"] = {s.fqn: s for s in reversed(ordered)}
         return cached  # type: ignore[return-value]
 
     @property

@@ -96,4 +96,6 @@ EXTRACTOR_VERSION = 40
 #     where an import or the spelled-out path (`a.Util.go()`) says so.
 # 25: a Scala or Kotlin singleton `object` is a qualifier's owner (`Registry.lookup()`).
 # 26: C# extension methods on outside types (`services.AddMediatR()`), as Kotlin's (23).
-LINKER_VERSION = 26
+# 27: a qualified name is code's before a document's heading or key (`use DBConnection`
+#     linked the README's `# DBConnection`).
+LINKER_VERSION = 27
