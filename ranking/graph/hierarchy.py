@@ -20,6 +20,7 @@ from symfuse.indexer.errors import InvalidRequest
 from symfuse.indexer.extract.texts import is_extension, short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, RefKind, Symbol
+from symfuse.ranking.graph import behaviours
 from symfuse.ranking.graph.targets import require_symbol, resolver_for
 from symfuse.ranking.query.records import BRIEF, Record, brief, round3, shown
 
@@ -298,6 +299,10 @@ def _bases_of(
             found.append(
                 TypeLink(other.name, other, _relation(kind), level, node.symbol_id, weight, True)
             )
+    for used in behaviours.used(index, node):  # Elixir's `use X`: X's behaviour
+        if used.symbol_id not in seen:
+            seen.add(used.symbol_id)
+            found.append(TypeLink(used.name, used, "implements", level, node.symbol_id, 1.0, True))
     for name, relation in _written_bases(node):
         if name in linked_names:
             continue
@@ -348,6 +353,7 @@ def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]
                 # `defmacro __using__` is the using module's, not the macro's
                 if not other.kind.is_callable and not _not_a_trait(node, kind):
                     found.append((other, _relation(kind), weight, True))
+            found.extend((m, "implements", w, True) for m, w in behaviours.users(index, node))
             family = _family(node.language)
             same_name = len(_types_named(index, node.name, node.language)) or 1
             for position, relation in written.get(node.name, ()):

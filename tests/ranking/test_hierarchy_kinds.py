@@ -142,3 +142,16 @@ def test_a_haskell_type_is_an_instance_of_its_instances_classes(tmp_path: Path) 
     assert [(link.name, link.symbol and link.symbol.symbol_id) for link in down] == [
         ("Shape", shape.symbol_id)
     ]
+
+
+def test_a_module_that_uses_a_behaviour_giving_module_implements_it(tmp_path: Path) -> None:
+    """`use Store` runs Store's `__using__`, which quotes `@behaviour Store`: MemoryStore
+    implements Store though it writes no `@behaviour` line (db_connection's adapters
+    `use DBConnection`)."""
+    memory = "defmodule MemoryStore do\n  use Store\n\n  def fetch(key), do: key\nend\n"
+    index = index_of_tree(tmp_path, {"lib/store.ex": BEHAVIOUR, "lib/memory_store.ex": memory})
+    store = index.by_fqn["Store"]
+    below = sorted((link.name, link.relation) for link in hierarchy.subtypes(index, store))
+    assert below == [("DiskStore", "implements"), ("MemoryStore", "implements")]
+    above = hierarchy.supertypes(index, index.by_fqn["MemoryStore"])
+    assert [(link.name, link.relation) for link in above] == [("Store", "implements")]
