@@ -21,7 +21,7 @@ from symfuse.indexer.extract.texts import is_extension, short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, RefKind, Symbol
 from symfuse.ranking.graph import behaviours
-from symfuse.ranking.graph.targets import require_symbol, resolver_for
+from symfuse.ranking.graph.targets import per_platform, require_symbol, resolver_for
 from symfuse.ranking.query.records import BRIEF, Record, brief, round3, shown
 
 MAX_DEPTH = 10
@@ -266,16 +266,22 @@ def _implemented_type(index: Index, symbol: Symbol) -> Symbol:
 
 def supertypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:
     """What ``root`` extends or implements, up to ``depth`` levels (a Rust type's traits
-    through its ``impl`` blocks); a base outside the workspace once, by name."""
+    through its ``impl`` blocks); a base outside the workspace once, by name, and one
+    declared per platform (Kotlin's ``expect`` and its ``actual`` ones) once."""
     links: list[TypeLink] = []
     impls = _impl_blocks(index, root)
     seen = {root.symbol_id, *(s.symbol_id for s in impls)}
     unlinked: set[str] = set()
+    platforms: set[str] = set()  # names of bases declared per platform, listed once
     frontier = [root, *impls]
     for level in range(1, depth + 1):
         following: list[Symbol] = []
         for node in frontier:
             for link in _bases_of(index, node, level, seen, unlinked):
+                if link.symbol is not None and per_platform(index, link.symbol):
+                    if link.name in platforms:
+                        continue  # another platform's declaration of a base listed
+                    platforms.add(link.name)
                 links.append(link)
                 if link.symbol is not None:
                     following.append(link.symbol)

@@ -173,14 +173,14 @@ def _overload_key(index: Index, candidate: Candidate) -> tuple[str, str, str]:
     symbol = index.get(candidate.symbol_id)
     if symbol is None:
         return candidate.qualified_name, candidate.kind, candidate.file
-    across = symbol.language in _OVERLOADED_ACROSS_FILES or _per_platform(index, symbol)
+    across = symbol.language in _OVERLOADED_ACROSS_FILES or per_platform(index, symbol)
     kind = candidate.kind
     if symbol.language in _COMPANIONS and symbol.kind in Kind.CONTAINERS:
         kind = "type"
     return candidate.qualified_name, kind, "" if across else candidate.file
 
 
-def _per_platform(index: Index, symbol: Symbol | None) -> bool:
+def per_platform(index: Index, symbol: Symbol | None) -> bool:
     """A Kotlin ``expect`` or ``actual`` declaration, or a member of one."""
     while symbol is not None and symbol.language == "kotlin":
         if _PLATFORMS.search(symbol.signature):

@@ -155,3 +155,21 @@ def test_a_module_that_uses_a_behaviour_giving_module_implements_it(tmp_path: Pa
     assert below == [("DiskStore", "implements"), ("MemoryStore", "implements")]
     above = hierarchy.supertypes(index, index.by_fqn["MemoryStore"])
     assert [(link.name, link.relation) for link in above] == [("Store", "implements")]
+
+
+def test_a_base_declared_per_platform_is_listed_once(tmp_path: Path) -> None:
+    """okio's `Source : Closeable`, where `Closeable` is an `expect` interface and an
+    `actual` one per platform: one supertype."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "commonMain/okio/Platform.kt": "package okio\n\nexpect interface Closeable {\n"
+            "  fun close()\n}\n",
+            "nonJvmMain/okio/Platform.kt": "package okio\n\nactual interface Closeable {\n"
+            "  actual fun close()\n}\n",
+            "commonMain/okio/Source.kt": "package okio\n\ninterface Source : Closeable {\n"
+            "  fun read(): Long\n}\n",
+        },
+    )
+    source = index.by_fqn["Source"]
+    assert [link.name for link in hierarchy.supertypes(index, source)] == ["Closeable"]
