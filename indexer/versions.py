@@ -98,4 +98,6 @@ EXTRACTOR_VERSION = 40
 # 26: C# extension methods on outside types (`services.AddMediatR()`), as Kotlin's (23).
 # 27: a qualified name is code's before a document's heading or key (`use DBConnection`
 #     linked the README's `# DBConnection`).
-LINKER_VERSION = 27
+# 28: what a Rust `impl` implements is a trait (not a struct its suffix names, nor an
+#     associated type).
+LINKER_VERSION = 28

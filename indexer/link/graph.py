@@ -18,6 +18,7 @@ from symfuse.indexer.link import go_interfaces
 from symfuse.indexer.link.edges import EdgeRow
 from symfuse.indexer.link.receivers import CHAINING_FAMILIES, variable_of
 from symfuse.indexer.link.resolve import SELF_NAMES, Resolver
+from symfuse.indexer.link.scopes import implementable
 from symfuse.indexer.model import EdgeKind, RefKind, Symbol
 
 FEW_NAMES = 64  # changed names up to which affected_files scans the files
@@ -71,7 +72,7 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             targets = shared
             if targets is None:
                 targets = resolver.resolve_name(name, qualifier, kind, source, entry, args=args)
-            for target, confidence, _how in targets:
+            for target, confidence, _how in implementable(targets, kind, entry):
                 target_id = target.symbol_id
                 if target_id == source:
                     continue

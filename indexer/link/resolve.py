@@ -35,7 +35,7 @@ from symfuse.indexer.link.bindings import (
     python_modules,
     script_module,
 )
-from symfuse.indexer.link.scopes import in_scope
+from symfuse.indexer.link.scopes import implementable, in_scope
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.indexer.store.rows import LinkGroup
 
@@ -134,9 +134,10 @@ class Resolver:
 
     def resolve(self, ref: Reference, entry: FileEntry) -> list[Resolution]:
         """The definitions one reference of ``entry`` may stand for."""
-        return self.resolve_name(
+        found = self.resolve_name(
             ref.name, ref.qualifier, ref.kind, ref.enclosing, entry, args=ref.args
         )
+        return implementable(found, ref.kind, entry)
 
     def resolve_name(
         self,

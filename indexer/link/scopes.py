@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
 from symfuse.indexer.link.typed import scopes_outward
 from symfuse.indexer.model import Kind, RefKind, Symbol
+
+_R = TypeVar("_R", bound=tuple[Symbol, float, str])
 
 
 def in_scope(
@@ -41,4 +45,13 @@ def _top_level(top: dict[str, Symbol], name: str, entry: FileEntry) -> Symbol | 
     found = top.get(name)
     if found is not None and found.kind in Kind.MEMBERS and family(entry.language) == "javascript":
         return None
+    return found
+
+
+def implementable(found: list[_R], kind: RefKind, entry: FileEntry) -> list[_R]:
+    """``found`` for a reference of ``kind`` in ``entry``; what a Rust ``impl`` implements
+    is a trait (serde's ``Deserializer``, not serde_json's struct ``de::Deserializer``
+    that its suffix names, nor an impl's associated type)."""
+    if kind is RefKind.IMPLEMENT and entry.language == "rust":
+        return [r for r in found if r[0].kind is Kind.TRAIT]
     return found

@@ -366,6 +366,8 @@ def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]
                 other = index.symbols[position]
                 if _family(other.language) != family or _links_to_name(index, other, node.name):
                     continue
+                if relation == "implements" and _not_a_trait(node, EdgeKind.IMPLEMENTS):
+                    continue  # a Rust impl of a trait named like this struct
                 found.append((other, relation, 1.0 / same_name, False))
             for block, relation, conf, resolved in found:
                 other = _implemented_type(index, block)  # a Rust impl: the type it is for
