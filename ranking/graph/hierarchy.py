@@ -297,7 +297,7 @@ def _bases_of(
     found: list[TypeLink] = []
     linked_names: set[str] = set()
     for other, kind, weight in index.neighbours(node.symbol_id, outgoing=True, kinds=_TYPE_EDGES):
-        if _not_a_trait(other, kind):
+        if _adds_to_a_type(other):  # an impl, instance or extension is no base
             continue
         linked_names.add(other.name)
         if other.symbol_id not in seen:
@@ -315,10 +315,8 @@ def _bases_of(
         candidates = [
             c
             for c in _types_named(index, name, node.language)
-            if c != node and not _associated(c) and not is_extension(c)
+            if c != node and not is_extension(c) and not _no_trait(c)
         ]
-        if node.language == "rust":  # what an impl implements is a trait
-            candidates = [c for c in candidates if c.kind is Kind.TRAIT]
         if not candidates and name not in unlinked:
             unlinked.add(name)
             found.append(TypeLink(name, None, relation, level, node.symbol_id, 1.0, False))
@@ -330,17 +328,11 @@ def _bases_of(
     return found
 
 
-def _associated(symbol: Symbol) -> bool:
-    """A Rust impl's or trait's associated type (``type Deserializer = Self;``): no trait."""
-    return symbol.language == "rust" and symbol.kind is Kind.TYPE and symbol.parent is not None
-
-
-def _not_a_trait(base: Symbol, kind: EdgeKind) -> bool:
-    """A link to what nothing extends or implements: in Rust, the linker's namesake of an
-    outside trait (serde's ``Deserializer`` taken for serde_json's struct, an associated
-    type); an impl block, an instance or an extension (the type it adds to is the base)."""
-    rust = base.language == "rust" and kind is EdgeKind.IMPLEMENTS and base.kind is not Kind.TRAIT
-    return rust or _adds_to_a_type(base)
+def _no_trait(symbol: Symbol) -> bool:
+    """A Rust definition no ``impl`` implements (the linker links only traits: 8fbd5e4),
+    which a base written by name must not be taken for (serde's ``Deserializer`` is not
+    serde_json's struct)."""
+    return symbol.language == "rust" and symbol.kind is not Kind.TRAIT
 
 
 def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:
@@ -357,7 +349,7 @@ def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]
             ):
                 # a routine is no subtype: Elixir's `@behaviour X` quoted in a
                 # `defmacro __using__` is the using module's, not the macro's
-                if not other.kind.is_callable and not _not_a_trait(node, kind):
+                if not other.kind.is_callable and not _adds_to_a_type(node):
                     found.append((other, _relation(kind), weight, True))
             found.extend((m, "implements", w, True) for m, w in behaviours.users(index, node))
             family = _family(node.language)
@@ -366,7 +358,7 @@ def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]
                 other = index.symbols[position]
                 if _family(other.language) != family or _links_to_name(index, other, node.name):
                     continue
-                if relation == "implements" and _not_a_trait(node, EdgeKind.IMPLEMENTS):
+                if relation == "implements" and _no_trait(node):
                     continue  # a Rust impl of a trait named like this struct
                 found.append((other, relation, 1.0 / same_name, False))
             for block, relation, conf, resolved in found:
