@@ -100,4 +100,6 @@ EXTRACTOR_VERSION = 40
 #     linked the README's `# DBConnection`).
 # 28: what a Rust `impl` implements is a trait (not a struct its suffix names, nor an
 #     associated type).
-LINKER_VERSION = 28
+# 29: a Go method of an interface's method name with another parameter count implements
+#     nothing (echo's `Context` is no `Renderer`).
+LINKER_VERSION = 29

@@ -2,10 +2,14 @@
 
 Go never writes ``implements``; the linker infers it. A named type (struct or other
 non-interface type) implements an interface when it has a method of every name the
-interface declares. The edge (type -> interface, ``IMPLEMENTS``) carries a confidence:
+interface declares, each taking as many parameters: Go wants the same signature, so a
+method of the name with another count (echo's ``Context.Render(code, name, data)`` beside
+``Renderer.Render(c, w, templateName, data)``) implements nothing. The edge (type ->
+interface, ``IMPLEMENTS``) carries a confidence:
 
-- 1.0 when every method also takes as many parameters as the interface's;
-- 0.6 when only the names match (some parameter count differs);
+- 1.0 when every count matches;
+- 0.6 when some count could not be read (a signature cut short, or written over several
+  lines where an interface's method keeps its first): the names alone match;
 - halved when the interface embeds others the index cannot read (``io.Reader`` from
   outside the workspace), whose methods could not be checked.
 
@@ -39,7 +43,7 @@ _TYPE_KINDS = frozenset({Kind.STRUCT, Kind.TYPE, Kind.CLASS})
 class _Interface:
     symbol: Symbol
     package: str
-    methods: dict[str, int] = field(default_factory=dict)  # name -> parameter count
+    methods: dict[str, int | None] = field(default_factory=dict)  # name -> parameter count
     embedded: list[str] = field(default_factory=list)  # embedded type names, as written
 
 
@@ -47,17 +51,21 @@ class _Interface:
 class _Type:
     symbol: Symbol
     package: str
-    methods: dict[str, int] = field(default_factory=dict)
+    methods: dict[str, int | None] = field(default_factory=dict)
 
 
-def parameter_count(signature: str, receiver: bool) -> int:
+def parameter_count(signature: str, receiver: bool) -> int | None:
     """Parameters in a Go signature (``func (o *T) Add(a, b int, s ...string) error``
-    has 3; ``Add(a, b int) error``, as an interface lists it, 2)."""
+    has 3; ``Add(a, b int) error``, as an interface lists it, 2); None when the
+    signature stops before its parameters close (``Add(``: cut short, or continued on
+    the next lines)."""
     groups = _paren_groups(signature)
+    if groups is None:
+        return None
     if receiver and groups:
         groups = groups[1:]
     if not groups:
-        return 0
+        return None
     inside = groups[0].strip()
     if not inside:
         return 0
@@ -73,8 +81,9 @@ def parameter_count(signature: str, receiver: bool) -> int:
     return count
 
 
-def _paren_groups(text: str) -> list[str]:
-    """The top-level ``(...)`` groups of a signature, their insides."""
+def _paren_groups(text: str) -> list[str] | None:
+    """The top-level ``(...)`` groups of a signature, their insides; None when one is
+    left open."""
     groups: list[str] = []
     depth = 0
     start = 0
@@ -87,7 +96,7 @@ def _paren_groups(text: str) -> list[str]:
             depth -= 1
             if depth == 0:
                 groups.append(text[start:i])
-    return groups
+    return None if depth else groups
 
 
 def _package(symbol: Symbol) -> str:
@@ -157,7 +166,10 @@ def implicit_edges(index: Index) -> dict[str, list[EdgeRow]]:
             t = types[key]
             if t.package != interface.package and not all(m[:1].isupper() for m in wanted):
                 continue  # unexported methods: only within the package
-            exact = all(t.methods[m] == count for m, count in wanted.items())
+            counts = [(t.methods[m], count) for m, count in wanted.items()]
+            if any(a != b for a, b in counts if a is not None and b is not None):
+                continue  # a method of the name with other parameters: another signature
+            exact = all(a is not None and b is not None for a, b in counts)
             confidence = (FULL if exact else NAMES_ONLY) * (UNREAD_EMBEDDING if unread else 1.0)
             row = (t.symbol.symbol_id, interface.symbol.symbol_id, _IMPLEMENTS, confidence)
             edges[t.symbol.file].append(row)
