@@ -240,7 +240,8 @@ def _impl_blocks(index: Index, symbol: Symbol) -> list[Symbol]:
     if is_extension(symbol):
         return []
     found = (index.symbols[i] for i in index.by_name.get(symbol.name, ()))
-    return [s for s in found if s.language == symbol.language and _adds_to_a_type(s)]
+    blocks = [s for s in found if s.language == symbol.language and _adds_to_a_type(s)]
+    return [s for s in blocks if _implemented_type(index, s) == symbol]
 
 
 # Languages where a type's traits, classes or protocols are declared apart from it: Rust's
@@ -257,11 +258,34 @@ def _adds_to_a_type(symbol: Symbol) -> bool:
 
 def _implemented_type(index: Index, symbol: Symbol) -> Symbol:
     """For a Rust ``impl`` block, a Haskell instance or a Swift or Dart extension, the type
-    it is for, when one type (not an extension) has its name; else the block itself."""
+    it is for: the one type (not an extension) of its name, or of several (ripgrep's
+    ``RegexMatcher`` in three crates) the one nearest to it, in its file or else sharing
+    the most folders with it; else the block itself."""
     if not _adds_to_a_type(symbol):
         return symbol
     types = [t for t in _types_named(index, symbol.name, symbol.language) if not is_extension(t)]
+    if len(types) > 1:
+        types = _nearest(types, symbol.file)
     return types[0] if len(types) == 1 else symbol
+
+
+def _nearest(symbols: list[Symbol], file: str) -> list[Symbol]:
+    """Of ``symbols``, those in ``file``, else those sharing the most leading folders with it."""
+    here = [s for s in symbols if s.file == file]
+    if here:
+        return here
+    folders = file.split("/")[:-1]
+
+    def shared(s: Symbol) -> int:
+        count = 0
+        for mine, theirs in zip(folders, s.file.split("/")[:-1], strict=False):
+            if mine != theirs:
+                break
+            count += 1
+        return count
+
+    best = max(shared(s) for s in symbols)
+    return [s for s in symbols if shared(s) == best]
 
 
 def supertypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:

@@ -91,6 +91,36 @@ def test_a_rust_type_implements_the_traits_of_its_impl_blocks(tmp_path: Path) ->
     assert hierarchy.subtypes(index, struct) == ()
 
 
+RUST_CRATES = {
+    "crates/core/src/lib.rs": "pub trait Runner {\n    fn run(&self);\n}\n\n"
+    "pub trait Named {\n    fn name(&self) -> String;\n}\n",
+    "crates/fast/src/engine.rs": "pub struct Engine;\n\n"
+    "impl Runner for Engine {\n    fn run(&self) {}\n}\n",
+    "crates/slow/src/engine.rs": "pub struct Engine;\n",
+    "crates/slow/src/named.rs": "impl Runner for Engine {\n    fn run(&self) {}\n}\n\n"
+    "impl Named for Engine {\n    fn name(&self) -> String { String::new() }\n}\n",
+}
+
+
+def test_a_rust_impl_is_for_the_type_of_its_name_nearest_to_it(tmp_path: Path) -> None:
+    """Two crates each have an `Engine`: an impl block is for the one in its file, else
+    in its crate (the most folders shared), on both sides of the hierarchy."""
+    index = index_of_tree(tmp_path, RUST_CRATES)
+    runner = index.get("crates/core/src/lib.rs::Runner#trait")
+    fast = index.get("crates/fast/src/engine.rs::Engine#struct")
+    slow = index.get("crates/slow/src/engine.rs::Engine#struct")
+    assert runner is not None
+    assert fast is not None
+    assert slow is not None
+    down = hierarchy.subtypes(index, runner)
+    assert sorted((link.symbol.file, link.symbol.kind.value) for link in down if link.symbol) == [
+        ("crates/fast/src/engine.rs", "struct"),
+        ("crates/slow/src/engine.rs", "struct"),
+    ]
+    assert [link.name for link in hierarchy.supertypes(index, fast)] == ["Runner"]
+    assert sorted(link.name for link in hierarchy.supertypes(index, slow)) == ["Named", "Runner"]
+
+
 SWIFT_EXTENSIONS = {
     "Source/Interceptor.swift": "public protocol RequestInterceptor {}\n\n"
     "extension RequestInterceptor {\n    func adapt() {}\n}\n",
