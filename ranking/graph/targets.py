@@ -18,6 +18,7 @@ from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.extract.texts import binds_an_import, is_extension
 from symfuse.indexer.files import languages
 from symfuse.indexer.index import Index
+from symfuse.indexer.link import rust_paths
 from symfuse.indexer.link.resolve import Resolver
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.text import paths
@@ -464,6 +465,8 @@ def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbo
             found = [s for s in named if _in_package(index, s, dotted)]
         if not found:  # by its public path: `httpx.Client.send` for httpx._client.Client.send
             found = [s for s in named if _public(s.fqn).endswith(dotted)]
+        if not found and "::" in name:  # a Rust path from its crate: `tokio::spawn`
+            found = rust_paths.resolve(index, dotted.split("."))
     if file is not None:
         key = paths.resolve_file(index, file, argument="file")
         found = [s for s in found if s.file == key]
