@@ -102,4 +102,6 @@ EXTRACTOR_VERSION = 40
 #     associated type).
 # 29: a Go method of an interface's method name with another parameter count implements
 #     nothing (echo's `Context` is no `Renderer`).
-LINKER_VERSION = 29
+# 30: a qualified Rust reference is read as a path from its module first (`mpsc::channel()`
+#     where the file says `use tokio::sync::mpsc;`, `tokio::spawn()`, `super::helper()`).
+LINKER_VERSION = 30

@@ -59,6 +59,8 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             (name in nested_names and (not qualifier or qualifier in SELF_NAMES))
             or (bool(typed) and _typed_receiver(qualifier, typed))
             or (chaining and qualifier.endswith(")"))
+            # Rust's `super::helper()` in an inline `mod tests`: relative to that module
+            or (qualifier.startswith("super") and entry.language == "rust")
         )
         shared = (
             None

@@ -9,7 +9,7 @@ A reference is resolved by trying, in order:
    (a Python module's imports are names of its own, ``from x import *`` too; a
    JavaScript/TypeScript relative import names a file, barrels are followed), by
    path where names are not qualified by it (Java, Rust); a qualifier naming a type
-   or a Go package narrows to its members;
+   or a Go package narrows to its members (a Rust path first: :mod:`.rust_paths`);
 4. the bare name anywhere in the workspace, ``n`` candidates at ``0.5/n`` (0.8 for
    one, 0.4 for a script's member of an unknown receiver; more than ``MAX_CANDIDATES``
    are too ambiguous to link).
@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.link import go_scope, overloads, receivers, typed
+from symfuse.indexer.link import go_scope, overloads, receivers, rust_paths, typed
 from symfuse.indexer.link.bindings import (
     RELATIVE,
     Bindings,
@@ -170,6 +170,9 @@ class Resolver:
             if target is None and family(entry.language) in receivers.TYPED_FAMILIES:
                 target = receivers.import_by_path(self.index, name, qualifier, entry)
             return [Resolution(target, 1.0, IMPORT)] if target is not None else []
+        paths = rust_paths.linked(self.index, entry, qualifier, name, enclosing)
+        if paths is not None:  # a Rust path: `mpsc::channel()`, `std::mem::take()`
+            return [Resolution(s, weight, IMPORT) for s, weight in paths]
         if qualifier in SUPER_NAMES or (not qualifier or qualifier in SELF_NAMES):
             scoped = None
             if qualifier not in SUPER_NAMES:
@@ -196,9 +199,8 @@ class Resolver:
     def _outside(
         self, name: str, qualifier: str, kind: RefKind, entry: FileEntry, args: int
     ) -> list[Resolution]:
-        # Past the scopes the answer depends on the file, the written name and, for a
-        # qualified call, its number of arguments alone: remembered per file (a test
-        # module says `self.assertEqual` a thousand times).
+        # Past the scopes the answer depends on the file, the written name and a qualified
+        # call's argument count alone: remembered per file (`self.assertEqual` x1000).
         key = (entry.path, name, qualifier, kind, args)
         found = self._outside_cache.get(key)
         if found is None:
@@ -493,7 +495,6 @@ class Resolver:
 
 
 def _go_index(kind: RefKind, entry: FileEntry) -> bool:
-    """Go parses ``c.handlers[c.index](c)`` as a conversion to a generic type
-    ``pkg.Type[Arg]``: its "type" and "package" may be a variable's field; a declared
-    variable before the dot says it is (:func:`typed.by_receiver` looks, None otherwise)."""
+    """Go parses ``c.handlers[c.index](c)`` as a generic type ``pkg.Type[Arg]``: its "type"
+    may be a variable's field (:func:`typed.by_receiver` looks for the variable)."""
     return kind is RefKind.TYPE and family(entry.language) == "go"

@@ -52,63 +52,92 @@ def resolve(index: Index, parts: Sequence[str]) -> list[Symbol]:
     return list(found.values())
 
 
+def linked(
+    index: Index, entry: FileEntry, qualifier: str, name: str, enclosing: str | None
+) -> list[tuple[Symbol, float]] | None:
+    """:func:`qualified`'s definitions, each with the linker's confidence (1/n: a path
+    names several where ``#[cfg]`` picks one); an empty list for a path into another
+    crate (``std::mem::take``, ``mpsc::channel`` after ``use std::sync::mpsc;``), which
+    names nothing here; None when the path says nothing (``self.x``, ``tx.send``)."""
+    if not qualifier or qualifier == "self" or entry.language != "rust":
+        return None
+    found = qualified(index, entry, qualifier, name, enclosing)
+    return None if found is None else [(s, round(1.0 / len(found), 3)) for s in found]
+
+
 def qualified(
     index: Index, entry: FileEntry, qualifier: str, name: str, enclosing: str | None
-) -> list[Symbol]:
+) -> list[Symbol] | None:
     """What a qualified reference written in ``entry`` names (``mpsc::channel`` where the
     file says ``use tokio::sync::mpsc;``, ``crate::io::read``, ``super::helper``,
-    ``tokio::spawn``), from the module the reference is in; none when its qualifier's
-    first part is neither ``crate``, ``self``, ``super``, a name a ``use`` binds, a child
-    module nor a crate of the workspace (a variable: ``tx.send``)."""
+    ``tokio::spawn``), from the module the reference is in: [] for a path into a crate
+    outside the workspace; None when its qualifier's first part is neither ``crate``,
+    ``self``, ``super``, a name a ``use`` binds, a child module nor a crate (a variable:
+    ``tx.send``), or when no definition of the workspace is found."""
     parts = qualifier.split("::")
+    module = _module_of(index, entry.path, enclosing)
     if not all(p.isidentifier() for p in parts):
-        return []
-    key = (entry.path, qualifier, name, enclosing or "")
-    state = _state(index)
-    found = state.resolved.get(key)
-    if found is None:
-        module = _module_of(index, entry.path, enclosing)
-        found = _from(index, module, [*parts, name], MAX_HOPS) if module else []
-        state.resolved[key] = found = list({s.symbol_id: s for s in found}.values())
-    return found
-
-
-def _module_of(index: Index, file: str, enclosing: str | None) -> _Module | None:
-    """The module a reference at ``enclosing`` (a symbol id) in ``file`` is written in:
-    the file's, or an inline ``mod`` holding it; None outside every crate."""
-    crates = [c for c, _ in _all_crates(index) if file.startswith(c)]
-    if not crates:
         return None
+    key = (module, qualifier, name)
+    state = _state(index)
+    if key not in state.resolved:
+        found = _from(index, module, [*parts, name], MAX_HOPS)
+        state.resolved[key] = found and list({s.symbol_id: s for s in found}.values())
+    return state.resolved[key]
+
+
+def _module_of(index: Index, file: str, enclosing: str | None) -> _Module:
+    """The module a reference at ``enclosing`` (a symbol id) in ``file`` is written in:
+    the file's, or an inline ``mod`` holding it. A file outside every crate's folder (a
+    workspace's benches, a crate of bench targets alone) is in the workspace's root."""
+    crates = [c for c, _ in _all_crates(index) if file.startswith(c)]
     inline: list[str] = []
     at = index.get(enclosing) if enclosing else None
     while at is not None and at.file == file:
         if at.kind is Kind.MODULE:
             inline.insert(0, at.name)
         at = index.get(at.parent) if at.parent else None
-    return _Module(max(crates, key=len), file, "".join(p + "." for p in inline))
+    return _Module(max(crates, key=len, default=""), file, "".join(p + "." for p in inline))
 
 
-def _from(index: Index, module: _Module, path: list[str], hops: int) -> list[Symbol]:
-    """``path`` (two parts or more) read from ``module`` as Rust resolves a path there."""
+def _from(index: Index, module: _Module, path: list[str], hops: int) -> list[Symbol] | None:
+    """``path`` (two parts or more) read from ``module`` as Rust resolves a path there:
+    its definitions, [] when it leads into a crate outside the workspace, None when it
+    finds nothing (its first part may be a variable's name)."""
     head, rest = path[0], path[1:]
     if head in _KEYWORDS:
         start = _start(index, module, [head])
-        return _walk(index, start, rest, hops) if start is not None else []
+        return (_walk(index, start, rest, hops) if start is not None else []) or None
+    if head in _STANDARD:
+        return []
     for used, alias in _uses(index, module.file):
         if alias == head and used[-1] != "*":
+            if _foreign(index, module, used[0]):
+                return []
             start = _start(index, module, used[:-1])
             found = _walk(index, start, [used[-1], *rest], hops - 1) if start else []
             if found:
                 return found
     child = _child(index, module, head)
     if child is not None:
-        return _walk(index, child, rest, hops)
+        return _walk(index, child, rest, hops) or None
     found = []
     for crate, root in _crates(index).get(head, ()):
         found += _walk(index, _Module(crate, root, ""), rest, hops)
-    return found
+    return found or None
 
 
+def _foreign(index: Index, module: _Module, first: str) -> bool:
+    """Whether a ``use`` path starting with ``first`` leads out of the workspace: not
+    ``crate``/``self``/``super``, no module here or at the crate's root (2015's paths),
+    no crate of the workspace."""
+    if first in _KEYWORDS or first in _crates(index) or _child(index, module, first):
+        return False
+    roots = [r for c, r in _all_crates(index) if c == module.crate]
+    return not (roots and _child(index, _Module(module.crate, roots[0], ""), first))
+
+
+_STANDARD = frozenset({"std", "core", "alloc"})
 _KEYWORDS = frozenset({"crate", "self", "super"})
 
 
@@ -322,7 +351,7 @@ class _State:
     texts: dict[str, str] = field(default_factory=dict)
     uses: dict[str, list[tuple[list[str], str]]] = field(default_factory=dict)
     fqns: dict[str, dict[str, list[Symbol]]] = field(default_factory=dict)
-    resolved: dict[tuple[str, str, str, str], list[Symbol]] = field(default_factory=dict)
+    resolved: dict[tuple[_Module, str, str], list[Symbol] | None] = field(default_factory=dict)
     walks: dict[tuple[_Module, tuple[str, ...]], list[Symbol]] = field(default_factory=dict)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from symfuse.indexer.index import Index
 from symfuse.ranking.graph.targets import resolve_target
-from tests.support.index import index_of_tree
+from tests.support.index import index_of_tree, links
 
 LIBRARY = {
     "Cargo.toml": '[workspace]\nmembers = ["my-crate", "app"]\n',
@@ -50,6 +50,30 @@ impl Engine {
     "my-crate/src/sync/mpsc/mod.rs": "mod list;\nmod bounded;\npub use self::bounded::channel;\n",
     "my-crate/src/sync/mpsc/list.rs": "pub(crate) fn channel() {}\n",
     "my-crate/src/sync/mpsc/bounded.rs": "pub fn channel() {}\n",
+    "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
+    "app/src/main.rs": """\
+mod util;
+use my_crate::sync::mpsc;
+use std::sync::mpsc as std_mpsc;
+
+fn main() {
+    my_crate::spawn();
+    mpsc::channel();
+    std_mpsc::channel();
+    crate::util::helper();
+}
+""",
+    "app/src/util.rs": """\
+pub fn helper() {}
+
+mod tests {
+    fn helper() {}
+
+    fn calls() {
+        super::helper();
+    }
+}
+""",
 }
 
 
@@ -77,3 +101,18 @@ def test_a_rust_path_names_what_its_crate_exports(
 ) -> None:
     found = resolve_target(index, written)
     assert getattr(found, "symbol_id", found) == expected
+
+
+def test_the_linker_reads_a_qualified_rust_reference_as_a_path(index: Index) -> None:
+    """`mpsc::channel()` after `use my_crate::sync::mpsc;` is the public channel (not the
+    crate-private one of list.rs, a namesake); after `use std::sync::mpsc as std_mpsc;`
+    nothing of the workspace; `super::` in an inline module is the file's module."""
+    linked = links(index, "app/src/main.rs", "app/src/main.rs::main#function")
+    called = {target: weight for target, weight in linked.items() if "#function" in target}
+    assert called == {
+        "my-crate/src/task/spawn.rs::spawn#function": 1.0,
+        "my-crate/src/sync/mpsc/bounded.rs::channel#function": 1.0,
+        "app/src/util.rs::helper#function": 1.0,
+    }
+    inner = links(index, "app/src/util.rs", "app/src/util.rs::tests.calls#function")
+    assert inner == {"app/src/util.rs::helper#function": 1.0}  # not tests.helper
