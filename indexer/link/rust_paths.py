@@ -16,9 +16,7 @@ the module's text (those inside macro calls such as tokio's ``cfg_rt! { ... }`` 
 from __future__ import annotations
 
 import re
-import threading
 import tomllib
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -90,6 +88,14 @@ def _module_of(index: Index, file: str, enclosing: str | None) -> _Module:
     """The module a reference at ``enclosing`` (a symbol id) in ``file`` is written in:
     the file's, or an inline ``mod`` holding it. A file outside every crate's folder (a
     workspace's benches, a crate of bench targets alone) is in the workspace's root."""
+    modules = _state(index).modules
+    found = modules.get((file, enclosing))
+    if found is None:
+        found = modules[(file, enclosing)] = _module_in(index, file, enclosing)
+    return found
+
+
+def _module_in(index: Index, file: str, enclosing: str | None) -> _Module:
     crates = [c for c, _ in _all_crates(index) if file.startswith(c)]
     inline: list[str] = []
     at = index.get(enclosing) if enclosing else None
@@ -110,8 +116,8 @@ def _from(index: Index, module: _Module, path: list[str], hops: int) -> list[Sym
         return (_walk(index, start, rest, hops) if start is not None else []) or None
     if head in _STANDARD:
         return []
-    for used, alias in _uses(index, module.file):
-        if alias == head and used[-1] != "*":
+    for used in _bound(index, module.file).get(head, ()):
+        if used[-1] != "*":
             if _foreign(index, module, used[0]):
                 return []
             start = _start(index, module, used[:-1])
@@ -208,6 +214,14 @@ def _by_fqn(index: Index, file: str) -> dict[str, list[Symbol]]:
 
 def _child(index: Index, module: _Module, name: str) -> _Module | None:
     """The module ``name`` inside ``module``: its file, else an inline ``mod name {...}``."""
+    children = _state(index).children
+    key = (module, name)
+    if key not in children:
+        children[key] = _child_module(index, module, name)
+    return children[key]
+
+
+def _child_module(index: Index, module: _Module, name: str) -> _Module | None:
     folder = _folder(module)
     for candidate in (f"{folder}{name}.rs", f"{folder}{name}/mod.rs"):
         if candidate in index.files:
@@ -292,6 +306,17 @@ def _start(index: Index, module: _Module, path: list[str]) -> _Module | None:
     return at
 
 
+def _bound(index: Index, file: str) -> dict[str, list[list[str]]]:
+    """The file's ``use`` paths by the name each binds."""
+    bound = _state(index).bound
+    found = bound.get(file)
+    if found is None:
+        found = bound[file] = {}
+        for path, alias in _uses(index, file):
+            found.setdefault(alias, []).append(path)
+    return found
+
+
 def _uses(index: Index, file: str) -> list[tuple[list[str], str]]:
     """The ``use`` declarations of a file: each imported path and the name it binds."""
     uses = _state(index).uses
@@ -304,7 +329,8 @@ def _uses(index: Index, file: str) -> list[tuple[list[str], str]]:
     return out
 
 
-_USE = re.compile(r"\buse\s+((?:::)?[\w:{}*,\s]+?)\s*;")
+# a `use` declaration starting a line (`pub use`, `pub(crate) use`): its tree up to the `;`
+_USE = re.compile(r"^[ \t]*(?:pub(?:\([\w: ]*\))?\s+)?use\s+([\w:{}*,\s]+);", re.M)
 _SPACE_AROUND = re.compile(r"\s*(::|[{},])\s*")
 _ALIAS = re.compile(r"(.+?) as (\w+)")
 
@@ -349,21 +375,21 @@ class _State:
     generation: int
     crates: dict[str, list[tuple[str, str]]]
     texts: dict[str, str] = field(default_factory=dict)
+    all_crates: list[tuple[str, str]] = field(default_factory=list)
     uses: dict[str, list[tuple[list[str], str]]] = field(default_factory=dict)
+    bound: dict[str, dict[str, list[list[str]]]] = field(default_factory=dict)
+    modules: dict[tuple[str, str | None], _Module] = field(default_factory=dict)
+    children: dict[tuple[_Module, str], _Module | None] = field(default_factory=dict)
     fqns: dict[str, dict[str, list[Symbol]]] = field(default_factory=dict)
     resolved: dict[tuple[_Module, str, str], list[Symbol] | None] = field(default_factory=dict)
     walks: dict[tuple[_Module, tuple[str, ...]], list[Symbol]] = field(default_factory=dict)
 
 
-_STATES: weakref.WeakKeyDictionary[Index, _State] = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
-
-
 def _state(index: Index) -> _State:
-    with _LOCK:
-        state = _STATES.get(index)
-        if state is not None and state.generation == index.generation:
-            return state
+    """The index's :class:`_State` for its generation (kept with the index)."""
+    state = index.companions.get(_State)
+    if isinstance(state, _State) and state.generation == index.generation:
+        return state
     state = _State(index.generation, {})
     for key in index.files:
         folder, _, file = key.rpartition("/")
@@ -374,8 +400,8 @@ def _state(index: Index) -> _State:
         name = _crate_name(_read(index, key))
         if root is not None and name:
             state.crates.setdefault(name, []).append((crate, root))
-    with _LOCK:
-        _STATES[index] = state
+    state.all_crates = [pair for pairs in state.crates.values() for pair in pairs]
+    index.companions[_State] = state
     return state
 
 
@@ -385,7 +411,7 @@ def _crates(index: Index) -> dict[str, list[tuple[str, str]]]:
 
 
 def _all_crates(index: Index) -> list[tuple[str, str]]:
-    return [pair for pairs in _crates(index).values() for pair in pairs]
+    return _state(index).all_crates
 
 
 def _text(index: Index, file: str) -> str:
