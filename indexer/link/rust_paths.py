@@ -139,8 +139,8 @@ def _foreign(index: Index, module: _Module, first: str) -> bool:
     no crate of the workspace."""
     if first in _KEYWORDS or first in _crates(index) or _child(index, module, first):
         return False
-    roots = [r for c, r in _all_crates(index) if c == module.crate]
-    return not (roots and _child(index, _Module(module.crate, roots[0], ""), first))
+    root = _crate_root(index, module.crate)
+    return not (root and _child(index, root, first))
 
 
 _STANDARD = frozenset({"std", "core", "alloc"})
@@ -291,8 +291,7 @@ def _start(index: Index, module: _Module, path: list[str]) -> _Module | None:
         if at is None:
             return None
         if part == "crate":
-            roots = [r for c, r in _all_crates(index) if c == at.crate]
-            at = _Module(at.crate, roots[0], "") if roots else None
+            at = _crate_root(index, at.crate)
         elif part == "self":
             continue
         elif part == "super":
@@ -408,6 +407,11 @@ def _state(index: Index) -> _State:
 def _crates(index: Index) -> dict[str, list[tuple[str, str]]]:
     """Crate name -> (its folder, its root file) of each crate in the workspace."""
     return _state(index).crates
+
+
+def _crate_root(index: Index, crate: str) -> _Module | None:
+    """The root module (``src/lib.rs`` or ``src/main.rs``) of the crate in folder ``crate``."""
+    return next((_Module(c, r, "") for c, r in _all_crates(index) if c == crate), None)
 
 
 def _all_crates(index: Index) -> list[tuple[str, str]]:
