@@ -183,9 +183,11 @@ class Grouping(StrEnum):
     IMPACT_BY_FILE = "impact_by_file"  # {"files": [{file, test, items}]}
     TYPES_BY_DIRECTION = "types_by_direction"  # {"supertypes": [...], "subtypes": [...]}
     HITS_BY_FILE = "hits_by_file"  # {"files": [{file, items}]}, group_by file
+    BY_REASON = "by_reason"  # {"groups": [{confidence, reason, items}]}: dead code
 
 
 TIERS = ("high", "medium", "low")
+_WHY = ("confidence", "reason")
 
 
 def group(data: dict[str, Any], rows_key: str, grouping: Grouping) -> dict[str, Any]:
@@ -221,6 +223,14 @@ def group(data: dict[str, Any], rows_key: str, grouping: Grouping) -> dict[str, 
             "files": [
                 {"file": file, "test": found[0]["test"], "items": _without(found, "file", "test")}
                 for file, found in _by_field(rows, "file").items()
+            ]
+        }
+    elif grouping is Grouping.BY_REASON:
+        keyed = ({"why": (row["confidence"], row["reason"]), **row} for row in rows)
+        groups = {
+            "groups": [
+                {"confidence": c, "reason": r, "items": _without(found, "why", *_WHY)}
+                for (c, r), found in _by_field(keyed, "why").items()
             ]
         }
     else:

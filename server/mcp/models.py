@@ -205,12 +205,18 @@ class DependenciesResult(Answer):
 class DeadCodeRow(Row):
     symbol_id: str = Field(description='"path::Qualified.name#kind": the file and the kind')
     line: int
-    confidence: float = Field(description="0..1: how sure the report is that nothing uses it")
-    reason: str = Field(description="why it is reported, and what lowered the confidence")
+
+
+class DeadCodeGroup(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    confidence: float = Field(description="0..1: how sure the report is that nothing uses them")
+    reason: str = Field(description="why they are reported, and what lowered the confidence")
+    items: list[DeadCodeRow]
 
 
 class DeadCodeResult(Answer):
-    items: list[DeadCodeRow] = Field(description="unreferenced definitions, surest first")
+    groups: list[DeadCodeGroup] = Field(description="unreferenced definitions, surest first")
     total: int
     by_kind: dict[str, int] = Field(description="how many were found of each kind")
 

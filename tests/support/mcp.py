@@ -256,6 +256,15 @@ def hits(answer: dict[str, Any], key: str = "items") -> list[dict[str, Any]]:
     return rows
 
 
+def dead_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """A dead_code answer's rows, each with its group's confidence and reason."""
+    return [
+        {"confidence": g["confidence"], "reason": g["reason"], **row}
+        for g in answer["groups"]
+        for row in g["items"]
+    ]
+
+
 def server_log(ws: Workspace) -> str:
     return ws.stderr.read_text() if ws.stderr.exists() else ""
 

@@ -13,8 +13,8 @@ from symfuse.server.mcp.server import Backend
 from symfuse.server.mcp.surface import Surface
 
 DEAD_DESCRIPTION = """\
-List definitions nothing in the workspace refers to, surest first, each with a
-`confidence` (0..1) and the reason. Entry points, tests, dunder methods, exported
+List definitions nothing in the workspace refers to, surest first, in groups of
+one `confidence` (0..1) and reason. Entry points, tests, dunder methods, exported
 and overriding names are never listed; decorated ones and names mentioned in text
 get a low confidence, which `min_confidence` (default 0.5) hides.
 Examples: {} ; {"file_pattern": "shop/**", "kind": "function"}"""
@@ -47,7 +47,8 @@ IMPACT_SURFACE = Surface(
 
 MAX_LISTED = 20  # changed symbols and test files named in full; the counts say the rest
 _READ_ONLY = {"read_only_hint": True, "open_world_hint": False}
-# The symbol id names the file and the kind ("path::Name#kind"): rows leave them out.
+# The symbol id names the file and the kind ("path::Name#kind"): rows leave them out;
+# rows of one confidence and reason are sent as one group, the reason written once.
 _DEAD_COLUMNS = ("symbol_id", "line", "confidence", "reason")
 _IMPACT_COLUMNS = ("line", "name", "kind", "relation", "depth")
 
@@ -66,6 +67,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             rendering.max_tokens,
             offset=request.offset,
             total=result.total,
+            grouping=Grouping.BY_REASON,
         )
 
     def impact(request: ImpactRequest, rendering: Rendering) -> ToolAnswer:

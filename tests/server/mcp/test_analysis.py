@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import toon_format
 
-from tests.support.mcp import Workspace, call, call_error, mcp_session, text_of
+from tests.support.mcp import Workspace, call, call_error, dead_rows, mcp_session, text_of
 
 DIFF = """\
 --- a/shop/pricing.py
@@ -25,16 +25,23 @@ async def test_dead_code_lists_unreferenced_definitions(workspace: Workspace) ->
         low = await call(session, "dead_code", min_confidence=0.0, file_pattern="shop/**")
         toon = await session.call_tool("dead_code", {"output_format": "toon"})
         bad = await call_error(session, "dead_code", min_confidence=2)
-    ids = {row["symbol_id"] for row in found["items"]}
+    rows = dead_rows(found)
+    ids = {row["symbol_id"] for row in rows}
     assert "shop/pricing.py::apply_discount#function" in ids
     assert "shop/pricing.py::compute_total#function" not in ids  # called by Order.total
-    row = next(r for r in found["items"] if r["symbol_id"].endswith("apply_discount#function"))
+    row = next(r for r in rows if r["symbol_id"].endswith("apply_discount#function"))
     assert row["confidence"] == 0.8
     assert row["reason"].startswith("public, but nothing imports")
-    assert all(r["symbol_id"].endswith("#function") for r in python["items"])
-    assert all(".py::" in r["symbol_id"] for r in python["items"])
-    assert any(r["confidence"] < 0.5 for r in low["items"])
-    assert all(r["symbol_id"].startswith("shop/") for r in low["items"])
+    # each reason is written once, over the rows it explains, surest first
+    reasons = [(g["confidence"], g["reason"]) for g in found["groups"]]
+    assert len(set(reasons)) == len(reasons)
+    assert len(rows) > len(reasons)
+    assert [c for c, _ in reasons] == sorted((c for c, _ in reasons), reverse=True)
+    assert text_of(toon).count(row["reason"]) == 1
+    assert all(r["symbol_id"].endswith("#function") for r in dead_rows(python))
+    assert all(".py::" in r["symbol_id"] for r in dead_rows(python))
+    assert any(r["confidence"] < 0.5 for r in dead_rows(low))
+    assert all(r["symbol_id"].startswith("shop/") for r in dead_rows(low))
     assert toon_format.decode(text_of(toon))["total"] == found["total"]
     assert "min_confidence" in bad
 

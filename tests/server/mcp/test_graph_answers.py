@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.mcp import Workspace, call, fixture_workspace, mcp_session
+from tests.support.mcp import Workspace, call, dead_rows, fixture_workspace, mcp_session
 
 
 def graph_workspace(tmp_path: Path) -> Workspace:
@@ -24,10 +24,10 @@ async def test_usages_and_dead_code_an_agent_can_act_on(tmp_path: Path) -> None:
     assert ("py/httpkit/decoders.py", 23, "reference") in uses  # "gzip": GZipDecoder
     assert ("py/httpkit/__init__.py", 4, "import") in uses
     assert [(u["line"], u["kind"]) for u in tick["usages"]] == [(9, "reference")]
-    reported = {row["symbol_id"] for row in dead["items"]}
+    reported = {row["symbol_id"] for row in dead_rows(dead)}
     assert "go/codec/codec.go::unusedHelper#function" in reported
     assert not any("::init#" in i or "_tuple" in i or "MarshalJSON" in i for i in reported)
-    go = {row["symbol_id"]: (row["confidence"], row["reason"]) for row in low["items"]}
+    go = {row["symbol_id"]: (row["confidence"], row["reason"]) for row in dead_rows(low)}
     assert not any("::init#" in i for i in go)
     confidence, reason = go["go/codec/codec.go::Error.MarshalJSON#method"]
     assert confidence == 0.1
