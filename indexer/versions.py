@@ -104,4 +104,6 @@ EXTRACTOR_VERSION = 40
 #     nothing (echo's `Context` is no `Renderer`).
 # 30: a qualified Rust reference is read as a path from its module first (`mpsc::channel()`
 #     where the file says `use tokio::sync::mpsc;`, `tokio::spawn()`, `super::helper()`).
-LINKER_VERSION = 30
+# 31: a Rust name a `use` binds, written alone (`channel()` after `use
+#     tokio::sync::mpsc::channel;`), is that path's definition, or nothing for std's.
+LINKER_VERSION = 31

@@ -1,7 +1,8 @@
 """Rust paths as Rust code writes them: ``tokio::spawn``, ``tokio::sync::mpsc::channel``,
 ``serde_json::Value::as_str``, from a crate's name through its modules and the ``use``
 declarations that re-export a name; and a qualified reference (``mpsc::channel()``,
-``crate::io::read``, ``super::helper()``) from the module it is written in.
+``crate::io::read``, ``super::helper()``) or a name a ``use`` binds (``channel()``) from
+the module it is written in.
 
 A crate is a ``Cargo.toml`` with a ``[package]`` name (``-`` read as ``_``, or its
 ``[lib]`` name) beside ``src/lib.rs`` or ``src/main.rs``. A module is a file (``a.rs`` or
@@ -57,10 +58,33 @@ def linked(
     names several where ``#[cfg]`` picks one); an empty list for a path into another
     crate (``std::mem::take``, ``mpsc::channel`` after ``use std::sync::mpsc;``), which
     names nothing here; None when the path says nothing (``self.x``, ``tx.send``)."""
-    if not qualifier or qualifier == "self" or entry.language != "rust":
+    if qualifier == "self" or entry.language != "rust":
         return None
-    found = qualified(index, entry, qualifier, name, enclosing)
+    if qualifier:
+        found = qualified(index, entry, qualifier, name, enclosing)
+    else:
+        found = imported(index, entry, name, enclosing)
     return None if found is None else [(s, round(1.0 / len(found), 3)) for s in found]
+
+
+def imported(
+    index: Index, entry: FileEntry, name: str, enclosing: str | None
+) -> list[Symbol] | None:
+    """What a name a ``use`` binds names where code writes it alone (``channel()`` after
+    ``use tokio::sync::mpsc::channel;``, ``build()`` after ``use my_crate::make as
+    build;``): [] for a name from a crate outside the workspace (``use std::mem::take;``);
+    None when no ``use`` of the file binds it, the module defines it itself, or no
+    definition of the workspace is found."""
+    if name not in _bound(index, entry.path):
+        return None
+    module = _module_of(index, entry.path, enclosing)
+    key = (module, "", name)
+    state = _state(index)
+    if key not in state.resolved:
+        defined = _defined(index, module, name)
+        found = None if defined else _through_use(index, module, name, [], MAX_HOPS)
+        state.resolved[key] = found and list({s.symbol_id: s for s in found}.values())
+    return state.resolved[key]
 
 
 def qualified(
@@ -116,6 +140,23 @@ def _from(index: Index, module: _Module, path: list[str], hops: int) -> list[Sym
         return (_walk(index, start, rest, hops) if start is not None else []) or None
     if head in _STANDARD:
         return []
+    through = _through_use(index, module, head, rest, hops)
+    if through is not None:
+        return through
+    child = _child(index, module, head)
+    if child is not None:
+        return _walk(index, child, rest, hops) or None
+    found = []
+    for crate, root in _crates(index).get(head, ()):
+        found += _walk(index, _Module(crate, root, ""), rest, hops)
+    return found or None
+
+
+def _through_use(
+    index: Index, module: _Module, head: str, rest: list[str], hops: int
+) -> list[Symbol] | None:
+    """``rest`` inside what a ``use`` of the file binds to ``head``: [] when that leads
+    out of the workspace, None when no ``use`` binds ``head`` to something found."""
     for used in _bound(index, module.file).get(head, ()):
         if used[-1] != "*":
             if _foreign(index, module, used[0]):
@@ -124,13 +165,7 @@ def _from(index: Index, module: _Module, path: list[str], hops: int) -> list[Sym
             found = _walk(index, start, [used[-1], *rest], hops - 1) if start else []
             if found:
                 return found
-    child = _child(index, module, head)
-    if child is not None:
-        return _walk(index, child, rest, hops) or None
-    found = []
-    for crate, root in _crates(index).get(head, ()):
-        found += _walk(index, _Module(crate, root, ""), rest, hops)
-    return found or None
+    return None
 
 
 def _foreign(index: Index, module: _Module, first: str) -> bool:

@@ -53,6 +53,7 @@ impl Engine {
     "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
     "app/src/main.rs": """\
 mod util;
+mod other;
 use my_crate::sync::mpsc;
 use std::sync::mpsc as std_mpsc;
 
@@ -62,6 +63,20 @@ fn main() {
     std_mpsc::channel();
     crate::util::helper();
 }
+""",
+    "app/src/other.rs": """\
+use my_crate::sync::mpsc::channel;
+use std::sync::mpsc::channel as std_channel;
+use my_crate::build;
+use std::fmt::Display;
+
+fn calls() {
+    channel();
+    std_channel();
+    build();
+}
+
+fn shows(value: &dyn Display) {}
 """,
     "app/src/util.rs": """\
 pub fn helper() {}
@@ -116,3 +131,15 @@ def test_the_linker_reads_a_qualified_rust_reference_as_a_path(index: Index) -> 
     }
     inner = links(index, "app/src/util.rs", "app/src/util.rs::tests.calls#function")
     assert inner == {"app/src/util.rs::helper#function": 1.0}  # not tests.helper
+
+
+def test_a_name_a_use_binds_is_the_definition_its_path_names(index: Index) -> None:
+    """`channel()` after `use my_crate::sync::mpsc::channel;` is bounded.rs's public
+    channel alone (not list.rs's namesake), `build()` the function `build` aliases, and a
+    name from std (`std_channel()`, the type `Display`) nothing of the workspace."""
+    linked = links(index, "app/src/other.rs", "app/src/other.rs::calls#function")
+    assert linked == {
+        "my-crate/src/sync/mpsc/bounded.rs::channel#function": 1.0,
+        "my-crate/src/task/helpers.rs::make#function": 1.0,
+    }
+    assert links(index, "app/src/other.rs", "app/src/other.rs::shows#function") == {}
