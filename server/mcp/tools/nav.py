@@ -81,9 +81,7 @@ def register(server: Toolbox, backend: Backend) -> None:
             backend.reading() as index,
         ):
             result = operations.usages(index, request)
-        data = result.to_dict()
-        for key in ("offset", "limit", "truncated"):
-            data.pop(key, None)
+        data = _lean_usages(result.to_dict(), len(backend.service.config.roots) == 1)
         return backend.answer(
             data,
             "usages",
@@ -166,6 +164,25 @@ def _slim(detail: dict[str, Any]) -> dict[str, Any]:
     detail["children"] = [{k: c.get(k) for k in _BRIEF} for c in detail.get("children") or []]
     detail.pop("type", None)
     return detail
+
+
+# What a target's symbol_id already says ("path::Qualified.name#kind"), and its span's end.
+_TARGET_KEYS = ("symbol_id", "line", "signature", "repository")
+
+
+def _lean_usages(data: dict[str, Any], one_root: bool) -> dict[str, Any]:
+    """A usages answer without what every row would repeat: the one root's alias, the one
+    target's id, and the fields of a target its symbol_id holds."""
+    for key in ("offset", "limit", "truncated"):
+        data.pop(key, None)
+    dropped = {"repository"} if one_root else set()
+    if data["target_count"] == 1:
+        dropped.add("target")
+    data["targets"] = [
+        {k: t[k] for k in _TARGET_KEYS if k in t and k not in dropped} for t in data["targets"]
+    ]
+    data["usages"] = [{k: v for k, v in u.items() if k not in dropped} for u in data["usages"]]
+    return data
 
 
 def _flatten(nodes: list[dict[str, Any]], depth: int) -> list[dict[str, Any]]:

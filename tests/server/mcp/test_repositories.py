@@ -82,6 +82,10 @@ async def test_hits_name_their_repository_and_filters_select_repositories(
         handlers = [[h["name"][:7] for h in hits(g)].count("handle_") for g in by_repo.values()]
         assert handlers == [5, 5, 5]
 
+        declared = await call(session, "find_usages", target="OrdersOnly", include_declaration=True)
+        assert [u["repository"] for u in declared["usages"]] == ["svc-orders"]  # several roots
+        assert declared["targets"][0]["repository"] == "svc-orders"
+
         repos = await call(session, "list_repositories")
         rows = {r["repository"]: r for r in repos["repositories"]}
         assert set(rows) == set(REPOS)

@@ -45,3 +45,16 @@ async def test_a_page_of_a_much_used_definition_carries_usages(tmp_path: Path) -
     seen = {(u["file"], u["line"]) for u in first["usages"]}
     assert second["usages"]
     assert seen.isdisjoint((u["file"], u["line"]) for u in second["usages"])
+
+
+async def test_a_row_leaves_out_what_every_row_would_repeat(tmp_path: Path) -> None:
+    """One root, one target: no row names the root's alias or the target's id, and the
+    target is its id, line and signature (the id holds its file, name and kind)."""
+    async with mcp_session(busy_workspace(tmp_path)) as session:
+        answer = await call(session, "find_usages", target="helper")
+    assert answer["targets"] == [
+        {"symbol_id": "app/core.py::helper#function", "line": 1, "signature": "def helper(value)"}
+    ]
+    assert answer["usages"]
+    assert all("repository" not in u and "target" not in u for u in answer["usages"])
+    assert all(u["file"].startswith("app/user_") for u in answer["usages"])
