@@ -159,10 +159,7 @@ class UsagesResult(Answer):
 
 
 class GraphRow(Row):
-    symbol_id: str
-    name: str
-    kind: str
-    file: str
+    symbol_id: str  # "path::Qualified.name#kind": the description says so
     line: int
 
 

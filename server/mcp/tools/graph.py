@@ -18,8 +18,9 @@ from symfuse.server.mcp.surface import Surface
 
 CALLS_DESCRIPTION = """\
 {what}, from the call graph, breadth first up to `depth` hops (1: direct {who}).
-Rows: symbol_id, file, line, signature, depth, via (the symbol one hop nearer),
-confidence (below 1 where only the name decided) and the call sites.
+Rows: symbol_id ("path::Qualified.name#kind"), line, signature, depth, via (the
+symbol one hop nearer, when not the target), confidence (below 1 where only the
+name decided) and the call sites ("line:column" in the calling definition's file).
 Examples: {{"target": "shop/service.py::checkout#function"}} ;
 {{"target": "{example}", "depth": 2}}"""
 
@@ -141,7 +142,8 @@ def _register_calls(server: Toolbox, backend: Backend, direction: str) -> None:
             backend.reading() as index,
         ):
             result = walk(index, request)
-        rows = [_call_row(edge.to_dict()) for edge in result.items[request.offset :]]
+        root = result.root.symbol_id
+        rows = [_call_row(edge.to_dict(), root, callers) for edge in result.items[request.offset :]]
         data = {
             "symbol": _root(result.root),
             "direction": direction,
@@ -187,10 +189,21 @@ def _root(symbol: Symbol) -> dict[str, Any]:
     }
 
 
-def _call_row(edge: dict[str, Any]) -> dict[str, Any]:
-    row = {k: edge.get(k) for k in _ROW_FIELDS}
-    row.update(depth=edge["depth"], via=edge["via"], confidence=edge["confidence"])
-    row["sites"] = " ".join(f"{s['file']}:{s['line']}:{s['column']}" for s in edge["sites"])
+def _call_row(edge: dict[str, Any], root: str, callers: bool) -> dict[str, Any]:
+    """A row without what its symbol_id says (file, name, kind), ``via`` when it is the
+    target itself, or the calling definition's file before each call site."""
+    row = {k: edge.get(k) for k in ("symbol_id", "line", "signature")}
+    row["depth"] = edge["depth"]
+    if edge["via"] != root:
+        row["via"] = edge["via"]
+    row["confidence"] = edge["confidence"]
+    home = edge["file"] if callers else str(edge["via"]).partition("::")[0]
+    row["sites"] = " ".join(
+        f"{s['line']}:{s['column']}"
+        if s["file"] == home
+        else f"{s['file']}:{s['line']}:{s['column']}"
+        for s in edge["sites"]
+    )
     return row
 
 

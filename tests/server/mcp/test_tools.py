@@ -237,7 +237,9 @@ async def test_callers_callees_and_type_hierarchy(workspace: Workspace) -> None:
             session, "type_hierarchy", name="GiftOrder", direction="supertypes", depth=3
         )
     assert [r["symbol_id"] for r in hits(callers)] == ["shop/models.py::Order.total#method"]
-    assert hits(callers)[0]["sites"] == "shop/models.py:42:16"
+    assert hits(callers)[0]["sites"] == "42:16"  # in the caller's own file
+    assert "via" not in hits(callers)[0]  # the target itself
+    assert all(r["via"].startswith("shop/") for r in hits(deeper) if r["depth"] == 2)
     assert callers["direction"] == "callers"
     assert {r["name"] for r in hits(deeper)} >= {"total", "checkout"}
     assert {r["depth"] for r in hits(deeper)} == {1, 2}
