@@ -26,8 +26,8 @@ Examples: {{"target": "shop/service.py::checkout#function"}} ;
 
 HIERARCHY_DESCRIPTION = """\
 Show a class's, interface's or trait's supertypes (what it extends or implements)
-and subtypes, up to `depth` levels each way. Bases outside the workspace appear by
-name with a null symbol_id.
+and subtypes, up to `depth` levels each way; `via` names the type one level nearer
+past the first. Bases outside the workspace appear by name with a null symbol_id.
 Examples: {"target": "shop/payments.py::PaymentGateway#class"} ;
 {"target": "Order", "direction": "supertypes", "depth": 3}"""
 
@@ -72,9 +72,13 @@ def register(server: Toolbox, backend: Backend) -> None:
             backend.reading() as index,
         ):
             result = operations.hierarchy(index, request)
+        root = result.root.symbol_id
         rows = [
-            {**_type_row(link.to_dict()), "direction": "supertype"} for link in result.supertypes
-        ] + [{**_type_row(link.to_dict()), "direction": "subtype"} for link in result.subtypes]
+            {**_type_row(link.to_dict(), root), "direction": "supertype"}
+            for link in result.supertypes
+        ] + [
+            {**_type_row(link.to_dict(), root), "direction": "subtype"} for link in result.subtypes
+        ]
         data = {"symbol": _root(result.root), "types": rows[request.offset :]}
         return backend.answer(
             data,
@@ -207,10 +211,16 @@ def _call_row(edge: dict[str, Any], root: str, callers: bool) -> dict[str, Any]:
     return row
 
 
-def _type_row(link: dict[str, Any]) -> dict[str, Any]:
-    row = {k: link.get(k) for k in _ROW_FIELDS}
+def _type_row(link: dict[str, Any], root: str) -> dict[str, Any]:
+    """A type's row: its file and kind only for a base outside the workspace (a symbol_id
+    says them), ``via`` when it is not the target itself."""
+    fields = (
+        _ROW_FIELDS if link.get("symbol_id") is None else ("symbol_id", "name", "line", "signature")
+    )
+    row = {k: link.get(k) for k in fields}
     for key in ("relation", "depth", "via", "confidence", "resolved"):
-        row[key] = link.get(key)
+        if key != "via" or link.get(key) != root:
+            row[key] = link.get(key)
     return row
 
 

@@ -249,6 +249,9 @@ async def test_callers_callees_and_type_hierarchy(workspace: Workspace) -> None:
     assert [(r["name"], r["symbol_id"]) for r in down["supertypes"]] == [("ABC", None)]
     assert [(r["name"], r["depth"]) for r in up["supertypes"]] == [("Order", 1), ("Entity", 2)]
     assert up["subtypes"] == []
+    # the symbol_id says a workspace type's file and kind; via only past the first level
+    assert all("file" not in r and "kind" not in r for r in down["subtypes"])
+    assert [r.get("via", "").split("::")[-1] for r in up["supertypes"]] == ["", "Order#class"]
 
 
 async def test_toon_answers_decode_to_the_json_answers(workspace: Workspace) -> None:
