@@ -166,7 +166,8 @@ def _slim(detail: dict[str, Any]) -> dict[str, Any]:
     return detail
 
 
-# What a target's symbol_id already says ("path::Qualified.name#kind"), and its span's end.
+# The fields of a target an answer keeps: its symbol_id ("path::Qualified.name#kind") says
+# its file, name and kind.
 _TARGET_KEYS = ("symbol_id", "line", "signature", "repository")
 
 
