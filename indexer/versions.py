@@ -64,7 +64,9 @@ from __future__ import annotations
 # 39: an Elixir module attribute read (`@default_timeout`) is a reference; a local call as a
 #     clause's body (`-> bad_return!(x)`), in a list, a tuple or an interpolation is a call.
 # 40: a Zig file's `const Name = @This();` is a struct (the file's), not a variable.
-EXTRACTOR_VERSION = 40
+# 41: a Swift parameter's or property's declared type, and the constructor call that
+#     initialises a property (`let session = Session()`), name the variable (`@alias`).
+EXTRACTOR_VERSION = 41
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -106,4 +108,7 @@ EXTRACTOR_VERSION = 40
 #     where the file says `use tokio::sync::mpsc;`, `tokio::spawn()`, `super::helper()`).
 # 31: a Rust name a `use` binds, written alone (`channel()` after `use
 #     tokio::sync::mpsc::channel;`), is that path's definition, or nothing for std's.
-LINKER_VERSION = 31
+# 32: a Swift `extension`, a Rust `impl` block and a Haskell `instance` are no declaration
+#     of the type they name (a name only they have is a type from outside); a Swift
+#     type's members include its extensions' in any folder.
+LINKER_VERSION = 32

@@ -57,6 +57,15 @@ def is_extension(symbol: Symbol) -> bool:
     return symbol.language in ("swift", "dart") and _EXTENSION.match(symbol.signature) is not None
 
 
+def adds_to_a_type(symbol: Symbol) -> bool:
+    """A Swift ``extension Session``, a Rust ``impl Session`` or a Haskell ``instance ToJSON
+    Value``: a block named after a type (or class) declared elsewhere, not a declaration
+    of it. (A Dart extension has a name of its own.)"""
+    if symbol.kind is Kind.OBJECT:
+        return symbol.language in ("rust", "haskell")
+    return symbol.language == "swift" and is_extension(symbol)
+
+
 def module_name(path: str) -> str:
     """``pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``."""
     folder, _, name = path.rpartition("/")

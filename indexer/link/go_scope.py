@@ -23,7 +23,8 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.files.languages import family
+from symfuse.indexer.model import Kind, RefKind, Symbol
 
 if TYPE_CHECKING:
     from symfuse.indexer.link.resolve import Resolution
@@ -73,3 +74,9 @@ def same_package(index: Index, name: str, entry: FileEntry) -> list[Resolution]:
     folder = posixpath.dirname(entry.rel)
     found = package_definitions(index, name, [folder], entry.root, is_test(entry.rel))
     return as_one_declaration(found, SCOPE) if found else []
+
+
+def indexed_type(kind: RefKind, entry: FileEntry) -> bool:
+    """Go parses ``c.handlers[c.index](c)`` as a generic type ``pkg.Type[Arg]``: its "type"
+    may be a variable's field (:func:`.typed.by_receiver` looks for the variable)."""
+    return kind is RefKind.TYPE and family(entry.language) == "go"

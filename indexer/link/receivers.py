@@ -112,8 +112,9 @@ def variable_of(qualifier: str) -> tuple[str, bool] | None:
 
 def members_named(index: Index, owner: Symbol, name: str) -> list[Symbol]:
     """``owner``'s own members called ``name``: children, or (Go, Rust, C++) methods
-    declared outside its body under its qualified name, in its folder."""
-    home = posixpath.dirname(owner.file)
+    declared outside its body under its qualified name, in its folder (Swift: an
+    ``extension`` of the type anywhere, a test target's too)."""
+    home = None if owner.language == "swift" else posixpath.dirname(owner.file)
     wanted = f"{owner.fqn}.{name}"
     found = []
     symbols = index.symbols
@@ -122,7 +123,7 @@ def members_named(index: Index, owner: Symbol, name: str) -> list[Symbol]:
         symbol = symbols[at]
         if symbol.parent == owner_id or (
             symbol.fqn == wanted
-            and posixpath.dirname(symbol.file) == home
+            and home in (None, posixpath.dirname(symbol.file))
             and symbol.language == owner.language
         ):
             found.append(symbol)

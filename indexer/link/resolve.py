@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from symfuse.indexer.extract.texts import adds_to_a_type
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.link import go_scope, overloads, receivers, rust_paths, typed
@@ -186,7 +187,7 @@ class Resolver:
                 scoped = overloads.of_enclosing(self, name, enclosing, entry, args)
             if scoped is not None:
                 return [Resolution(overloads.in_scope(self, scoped, args), 1.0, SCOPE)]
-        elif kind in (RefKind.CALL, RefKind.REFERENCE) or _go_index(kind, entry):
+        elif kind in (RefKind.CALL, RefKind.REFERENCE) or go_scope.indexed_type(kind, entry):
             used = RefKind.REFERENCE if kind is RefKind.TYPE else kind
             by_type = typed.by_receiver(self, name, qualifier, enclosing, entry, used, args)
             if by_type is not None:
@@ -473,6 +474,9 @@ class Resolver:
         elif qualified:
             # ``order.total()``: an attribute of a value is a member, when one is so named.
             candidates = [c for c in candidates if c.parent is not None] or candidates
+        # `extension Session {}`, `impl Session {}`, `instance ToJSON Value`: more of a type
+        # declared elsewhere, not its declaration (none here: the type is from outside)
+        candidates = [c for c in candidates if not adds_to_a_type(c)]
         if not candidates:
             return []
         # `new ParseException(..)`: the class and its constructor are one candidate
@@ -492,9 +496,3 @@ class Resolver:
         # three decimals, as the store keeps them: stored and fresh edges compare equal
         confidence = round(1.0 / len(candidates) * (0.5 if len(candidates) > 1 else one), 3)
         return [Resolution(c, confidence) for c in candidates]
-
-
-def _go_index(kind: RefKind, entry: FileEntry) -> bool:
-    """Go parses ``c.handlers[c.index](c)`` as a generic type ``pkg.Type[Arg]``: its "type"
-    may be a variable's field (:func:`typed.by_receiver` looks for the variable)."""
-    return kind is RefKind.TYPE and family(entry.language) == "go"

@@ -82,6 +82,20 @@
 
 (import_declaration (identifier (simple_identifier) @name .) @qualifier) @reference.import
 
+; a parameter's or a property's declared type, and a property a constructor call
+; initialises (`let session = Session()`): `@alias` names the variable (what a method
+; called on it belongs to)
+(parameter (simple_identifier) @alias .
+  [(user_type (type_identifier) @name)
+   (optional_type (user_type (type_identifier) @name))]) @reference.type
+(property_declaration
+  name: (pattern bound_identifier: (simple_identifier) @alias)
+  (type_annotation [(user_type (type_identifier) @name)
+                    (optional_type (user_type (type_identifier) @name))])) @reference.type
+(property_declaration
+  name: (pattern bound_identifier: (simple_identifier) @alias)
+  value: (call_expression (simple_identifier) @name (#match? @name "^[A-Z]"))) @reference.call
+
 (type_annotation (user_type (type_identifier) @name)) @reference.type
 (type_annotation (optional_type (user_type (type_identifier) @name))) @reference.type
 (parameter (user_type (type_identifier) @name)) @reference.type

@@ -1,0 +1,90 @@
+"""Swift receivers: a parameter's or a property's declared type, or the constructor call
+that initialises it (`let session = Session()`), says what a method called on it belongs
+to, rather than every method of that name (Alamofire's `request` has dozens); an
+`extension` is more of a type, not a declaration of it (`extension String` declares no
+`String` of the workspace), and its methods, in any folder, are the type's."""
+
+from __future__ import annotations
+
+import pytest
+
+from symfuse.indexer.index import Index
+from tests.support.index import index_of_tree, links
+
+FILES = {
+    "Source/Session.swift": """\
+open class Session {
+    open func request(_ url: String) -> Int { 1 }
+    open func download(_ url: String) -> Int { 2 }
+}
+""",
+    "Source/Extensions.swift": """\
+extension Session {
+    func upload(_ url: String) -> Int { 5 }
+}
+extension String {
+    var asURL: Int { 6 }
+}
+""",
+    # namesakes a guess by name would split with
+    "Source/Other.swift": """\
+class Other {
+    func request(_ a: Int) -> Int { 3 }
+    func download(_ a: Int) -> Int { 4 }
+}
+""",
+    "Tests/Client.swift": """\
+final class Client {
+    let session: Session
+    let backup = Session()
+
+    init(session: Session) { self.session = session }
+
+    func viaProperty() { session.request("a") }
+    func viaInitialised() { backup.download("b") }
+    func viaParameter(with other: Session?) { other?.download("c") }
+    func viaLocal() {
+        let local = Session()
+        local.request("d")
+    }
+    func viaOutsideType(url: URL) { url.download("e") }
+    func viaExtension(session: Session) { session.upload("f") }
+    func named(text: String) -> Session? { nil }
+}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_tree(tmp_path_factory.mktemp("swift_receivers"), FILES)
+
+
+@pytest.mark.parametrize(
+    ("method", "reached"),
+    [
+        ("viaProperty", "Session.request"),  # `let session: Session`
+        ("viaInitialised", "Session.download"),  # `let backup = Session()`
+        ("viaParameter", "Session.download"),  # `with other: Session?`
+        ("viaLocal", "Session.request"),  # `let local = Session()`
+        ("viaExtension", "Session.upload"),  # an extension's, in Tests/ and Source/
+    ],
+)
+def test_a_typed_receiver_reaches_its_type_s_method(
+    index: Index, method: str, reached: str
+) -> None:
+    found = links(index, "Tests/Client.swift", f"Tests/Client.swift::Client.{method}#method")
+    methods = {dst.split("::")[1]: w for dst, w in found.items() if dst.endswith("#method")}
+    assert list(methods) == [f"{reached}#method"]
+    assert methods[f"{reached}#method"] >= 0.8
+
+
+def test_a_receiver_of_an_outside_type_reaches_no_namesake(index: Index) -> None:
+    found = links(index, "Tests/Client.swift", "Tests/Client.swift::Client.viaOutsideType#method")
+    assert not [dst for dst in found if dst.endswith("download#method")]
+
+
+def test_an_extension_is_no_declaration_of_its_type(index: Index) -> None:
+    """`Session` is the class alone (not split with its extension), `String` nothing."""
+    found = links(index, "Tests/Client.swift", "Tests/Client.swift::Client.named#method")
+    assert found == {"Source/Session.swift::Session#class": 0.8}
