@@ -22,8 +22,8 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.files.languages import family
+from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.model import Kind, RefKind, Symbol
 
 if TYPE_CHECKING:
