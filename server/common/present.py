@@ -17,7 +17,7 @@ next page starts.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -266,7 +266,17 @@ def _where(rows: Iterable[dict[str, Any]], key: str, value: Any) -> list[dict[st
 
 
 def _without(rows: Iterable[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
-    return [{k: v for k, v in row.items() if k not in keys} for row in rows]
+    return [lean(row, keys) for row in rows]
+
+
+# What a row's symbol_id ("path::Qualified.name#kind") says, and its span's end: an agent's
+# rows leave them out
+IN_THE_ID = frozenset({"name", "kind", "fqn", "file", "end_line"})
+
+
+def lean(row: dict[str, Any], dropped: Collection[str]) -> dict[str, Any]:
+    """``row`` without the keys ``dropped``."""
+    return {k: v for k, v in row.items() if k not in dropped}
 
 
 def search_grouping(response: SearchResponse) -> Grouping | None:

@@ -8,7 +8,7 @@ from typing import Any
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import CallsRequest, DepsRequest, HierarchyRequest
-from symfuse.server.common.present import Grouping
+from symfuse.server.common.present import IN_THE_ID, Grouping
 from symfuse.server.mcp.errors import given, tool_errors
 from symfuse.server.mcp.models import CallGraphResult, DependenciesResult, HierarchyResult
 from symfuse.server.mcp.protocol import Annotations, ToolAnswer
@@ -180,6 +180,9 @@ def _register_calls(server: Toolbox, backend: Backend, direction: str) -> None:
 
 
 _ROW_FIELDS = ("symbol_id", "name", "kind", "file", "line", "signature")
+_CALL_FIELDS = tuple(k for k in _ROW_FIELDS if k not in IN_THE_ID)
+# a type's row keeps its name, which a base outside the workspace has alone
+_TYPE_FIELDS = tuple(k for k in _ROW_FIELDS if k == "name" or k not in IN_THE_ID)
 
 
 def _root(symbol: Symbol) -> dict[str, Any]:
@@ -196,7 +199,7 @@ def _root(symbol: Symbol) -> dict[str, Any]:
 def _call_row(edge: dict[str, Any], root: str, callers: bool) -> dict[str, Any]:
     """A row without what its symbol_id says (file, name, kind), ``via`` when it is the
     target itself, or the calling definition's file before each call site."""
-    row = {k: edge.get(k) for k in ("symbol_id", "line", "signature")}
+    row = {k: edge.get(k) for k in _CALL_FIELDS}
     row["depth"] = edge["depth"]
     if edge["via"] != root:
         row["via"] = edge["via"]
@@ -214,9 +217,7 @@ def _call_row(edge: dict[str, Any], root: str, callers: bool) -> dict[str, Any]:
 def _type_row(link: dict[str, Any], root: str) -> dict[str, Any]:
     """A type's row: its file and kind only for a base outside the workspace (a symbol_id
     says them), ``via`` when it is not the target itself."""
-    fields = (
-        _ROW_FIELDS if link.get("symbol_id") is None else ("symbol_id", "name", "line", "signature")
-    )
+    fields = _ROW_FIELDS if link.get("symbol_id") is None else _TYPE_FIELDS
     row = {k: link.get(k) for k in fields}
     for key in ("relation", "depth", "via", "confidence", "resolved"):
         if key != "via" or link.get(key) != root:

@@ -12,12 +12,14 @@ from symfuse.ranking.query.requests import GetRequest, UsagesRequest
 from symfuse.server.common.present import (
     CHARS_PER_TOKEN,
     CLIP_MARK,
+    IN_THE_ID,
     Fitted,
     Format,
     Grouping,
     clip_strings,
     estimate_tokens,
     fit,
+    lean,
     render,
 )
 from symfuse.server.mcp.errors import given, tool_errors
@@ -166,11 +168,6 @@ def _slim(detail: dict[str, Any]) -> dict[str, Any]:
     return detail
 
 
-# The fields of a target an answer keeps: its symbol_id ("path::Qualified.name#kind") says
-# its file, name and kind.
-_TARGET_KEYS = ("symbol_id", "line", "signature", "repository")
-
-
 def _lean_usages(data: dict[str, Any], one_root: bool) -> dict[str, Any]:
     """A usages answer without what every row would repeat: the one root's alias, the one
     target's id, and the fields of a target its symbol_id holds."""
@@ -179,10 +176,8 @@ def _lean_usages(data: dict[str, Any], one_root: bool) -> dict[str, Any]:
     dropped = {"repository"} if one_root else set()
     if data["target_count"] == 1:
         dropped.add("target")
-    data["targets"] = [
-        {k: t[k] for k in _TARGET_KEYS if k in t and k not in dropped} for t in data["targets"]
-    ]
-    data["usages"] = [{k: v for k, v in u.items() if k not in dropped} for u in data["usages"]]
+    data["targets"] = [lean(t, IN_THE_ID | dropped) for t in data["targets"]]
+    data["usages"] = [lean(u, dropped) for u in data["usages"]]
     return data
 
 

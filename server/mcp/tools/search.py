@@ -5,12 +5,10 @@ Its parameters are :class:`SearchRequest`'s fields (:mod:`.schema`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from symfuse.ranking.api import CallGraphAnswer
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import DetailLevel, SearchRequest, SemanticMode
-from symfuse.server.common.present import Grouping, search_grouping
+from symfuse.server.common.present import IN_THE_ID, Grouping, lean, search_grouping
 from symfuse.server.mcp.errors import tool_errors
 from symfuse.server.mcp.models import SearchResult
 from symfuse.server.mcp.protocol import Annotations, ToolAnswer
@@ -105,7 +103,6 @@ def _hint(backend: Backend, answer: SearchResponse) -> str | None:
 
 # What a row's symbol_id ("path::Qualified.name#kind") says already, and the span an agent
 # reads with get_symbol: left out of a row unless detail_level is full.
-IN_THE_ID = ("name", "kind", "fqn", "file", "end_line")
 
 
 def _ranked(
@@ -128,7 +125,9 @@ def _ranked(
         dropped = set(IN_THE_ID)
         if len(backend.service.config.roots) == 1 and grouping is not Grouping.REPOSITORIES:
             dropped.add("repository")  # the one root every row is in
-        data["items"] = [_lean(item, dropped) for item in data.get("items") or []]
+        # a row an agent reads: its id, line, signature, score and snippet, and whatever
+        # else the request asked for (fusion_debug columns, removed_in)
+        data["items"] = [lean(item, dropped) for item in data.get("items") or []]
     return backend.answer(
         data,
         "items",
@@ -139,9 +138,3 @@ def _ranked(
         grouping=grouping,
         stale=stale,
     )
-
-
-def _lean(item: dict[str, Any], dropped: set[str]) -> dict[str, Any]:
-    """A row an agent reads: its id, line, signature, score and snippet, and whatever else
-    the request asked for (fusion_debug columns, removed_in)."""
-    return {key: value for key, value in item.items() if key not in dropped}
