@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from symfuse.indexer.index import FileEntry, Index
@@ -78,13 +78,12 @@ def imported(
     if name not in _bound(index, entry.path):
         return None
     module = _module_of(index, entry.path, enclosing)
-    key = (module, "", name)
-    state = _state(index)
-    if key not in state.resolved:
+
+    def find() -> list[Symbol] | None:
         defined = _defined(index, module, name)
-        found = None if defined else _through_use(index, module, name, [], MAX_HOPS)
-        state.resolved[key] = found and list({s.symbol_id: s for s in found}.values())
-    return state.resolved[key]
+        return None if defined else _through_use(index, module, name, [], MAX_HOPS)
+
+    return _remembered(index, (module, "", name), find)
 
 
 def qualified(
@@ -100,12 +99,21 @@ def qualified(
     module = _module_of(index, entry.path, enclosing)
     if not all(p.isidentifier() for p in parts):
         return None
-    key = (module, qualifier, name)
-    state = _state(index)
-    if key not in state.resolved:
-        found = _from(index, module, [*parts, name], MAX_HOPS)
-        state.resolved[key] = found and list({s.symbol_id: s for s in found}.values())
-    return state.resolved[key]
+    return _remembered(
+        index, (module, qualifier, name), lambda: _from(index, module, [*parts, name], MAX_HOPS)
+    )
+
+
+def _remembered(
+    index: Index, key: tuple[_Module, str, str], find: Callable[[], list[Symbol] | None]
+) -> list[Symbol] | None:
+    """What ``find`` gives for a reference ``key`` (module, qualifier, name), each
+    definition once, found once per index generation."""
+    resolved = _state(index).resolved
+    if key not in resolved:
+        found = find()
+        resolved[key] = found and list({s.symbol_id: s for s in found}.values())
+    return resolved[key]
 
 
 def _module_of(index: Index, file: str, enclosing: str | None) -> _Module:
