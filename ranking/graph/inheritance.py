@@ -67,6 +67,23 @@ def inheritance(index: Index) -> Inheritance:
     return index.derived("inheritance", lambda: _build(index))
 
 
+def inherited(index: Index, owners: list[Symbol], member: str) -> list[Symbol]:
+    """The definitions named ``member`` that ``owners`` inherit: of each owner, those of
+    its nearest supertype that defines one (``Flask.register_blueprint`` is App's)."""
+    table = inheritance(index)
+    by_parent: defaultdict[str, list[Symbol]] = defaultdict(list)
+    for i in index.by_name.get(member, ()):
+        symbol = index.symbols[i]
+        if symbol.parent is not None:
+            by_parent[symbol.parent].append(symbol)
+    found: dict[str, Symbol] = {}
+    for owner in owners:
+        nearest = next((a for a in table.ancestors(owner.symbol_id) if a in by_parent), None)
+        if nearest is not None:
+            found.update((s.symbol_id, s) for s in by_parent[nearest])
+    return list(found.values())
+
+
 def _build(index: Index) -> Inheritance:
     symbols = index.symbols
     linked: defaultdict[str, list[tuple[Symbol, float]]] = defaultdict(list)

@@ -21,6 +21,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.link import rust_paths
 from symfuse.indexer.link.resolve import Resolver
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.graph.inheritance import inherited
 from symfuse.ranking.text import paths
 
 if TYPE_CHECKING:
@@ -440,6 +441,15 @@ def _in_package(index: Index, symbol: Symbol, dotted: str) -> bool:
     return full == dotted or full.endswith("." + dotted)
 
 
+def _inherited(index: Index, dotted: str) -> list[Symbol]:
+    owner, member = dotted.rsplit(".", 1)
+    try:
+        types = [s for s in find_targets(index, owner) if s.kind in Kind.TYPES]
+    except NotFound:
+        return []
+    return inherited(index, types, member)
+
+
 def _public(fqn: str) -> str:
     """A Python qualified name without its private modules (``_client``), as a package
     that re-exports it is written: ``httpx.Client.send``."""
@@ -467,6 +477,8 @@ def find_targets(index: Index, name: str, file: str | None = None) -> list[Symbo
             found = [s for s in named if _public(s.fqn).endswith(dotted)]
         if not found and "::" in name:  # a Rust path from its crate: `tokio::spawn`
             found = rust_paths.resolve(index, dotted.split("."))
+        if not found:  # a member a type inherits: `Flask.register_blueprint` is App's
+            found = _inherited(index, dotted)
     if file is not None:
         key = paths.resolve_file(index, file, argument="file")
         found = [s for s in found if s.file == key]

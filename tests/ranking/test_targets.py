@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from symfuse.indexer.errors import NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind
 from symfuse.ranking.graph.targets import AmbiguousTarget, resolve_target
@@ -351,3 +352,28 @@ def test_members_give_way_to_top_level_types_of_their_name(tmp_path: Path) -> No
     with pytest.raises(AmbiguousTarget) as raised:
         resolve_target(index, "ZodString")
     assert sorted(c.kind for c in raised.value.candidates) == ["class", "interface"]
+
+
+def test_a_member_a_type_inherits_is_its_nearest_supertypes(tmp_path: Path) -> None:
+    """`Flask.register_blueprint` where Flask inherits it from App: App's method; an
+    override is the subclass's own; the nearest supertype that defines it wins; a name no
+    supertype defines is still not found (Python, Java)."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "app/base.py": "class App:\n    def register(self, bp):\n        return bp\n\n"
+            "    def run(self):\n        return 0\n",
+            "app/flask.py": "from app.base import App\n\n\nclass Flask(App):\n"
+            "    def run(self):\n        return 1\n\n\nclass Quart(Flask):\n    pass\n",
+            "src/Shape.java": "class Shape {\n  int area() { return 0; }\n}\n"
+            "class Square extends Shape {\n}\n",
+        },
+    )
+    assert resolved_ids(index, "Flask.register", "Quart.run", "Flask.run", "Square.area") == {
+        "Flask.register": "app/base.py::App.register#method",
+        "Quart.run": "app/flask.py::Flask.run#method",
+        "Flask.run": "app/flask.py::Flask.run#method",
+        "Square.area": "src/Shape.java::Shape.area#method",
+    }
+    with pytest.raises(NotFound):
+        resolve_target(index, "Quart.stop")
