@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from symfuse.indexer.extract.texts import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.identity import MatchTier
@@ -48,17 +49,30 @@ def _loose(word: str) -> str:
     return word.replace("_", "").replace("-", "")
 
 
-def _fit(qualifier: list[str], name: str, symbol: Symbol, arguments: list[str]) -> tuple[int, ...]:
+_DEEPEST = 8  # supertypes followed from a qualifier's type (and the fit of its own members)
+
+
+def _fit(
+    qualifier: list[str],
+    name: str,
+    symbol: Symbol,
+    arguments: list[str],
+    supertypes: dict[str, int],
+) -> tuple[int, ...]:
     """How well ``symbol`` fits the qualified name (smaller is better): the fqn ending in
-    the qualifier, the qualifier's parts among its scopes (twice) and its path's folders
-    and stem, the call's argument words in its signature, the name as written, fewer
-    scopes, a type or module before a routine."""
+    the qualifier (or, where the qualifier's type has no such member, a member of a type
+    it inherits from, the nearer the better: ``Flask.register_blueprint`` is App's), the
+    qualifier's parts among its scopes (twice) and its path's folders and stem, the call's
+    argument words in its signature, the name as written, fewer scopes, a type or module
+    before a routine."""
     scopes = [w for w in _SEPARATOR.split(symbol.container.lower()) if w]
     folder, _, file = symbol.file.lower().rpartition("/")
     path = {w for w in folder.split("/") if w} | {file.split(".", 1)[0]}
     path |= {_loose(w) for w in path}
     loose_scopes = set(scopes) | {_loose(w) for w in scopes}
-    suffix = scopes[-len(qualifier) :] == qualifier
+    suffix = _DEEPEST if scopes[-len(qualifier) :] == qualifier else 0
+    if not suffix and symbol.parent in supertypes:
+        suffix = _DEEPEST - supertypes[symbol.parent]
     in_scope = sum(q in loose_scopes or _loose(q) in loose_scopes for q in qualifier)
     on_path = sum(q in path or _loose(q) in path for q in qualifier)
     signature = symbol.signature.lower()
@@ -136,8 +150,15 @@ def qualified_fits(
     if mask is not None:
         found = found[mask[found]]
     symbols = index.symbols
+    owner = qualifier[-1]
+    own = any(_SEPARATOR.split(symbols[p].container.lower())[-1] == owner for p in found.tolist())
+    supertypes = {} if own else _supertypes(index, prepared, owner)
     fits = sorted(
-        (_fit(qualifier, name, symbols[p], arguments), -float(prepared.pagerank[p]), p)
+        (
+            _fit(qualifier, name, symbols[p], arguments, supertypes),
+            -float(prepared.pagerank[p]),
+            p,
+        )
         for p in found.tolist()
         if symbols[p].kind not in Kind.UNITS
     )
@@ -151,6 +172,28 @@ def qualified_fits(
     else:
         offered = tuple(o for o in fits if o[0][:3] == best[:3])
     return Fits(best, offered, len(written), len(top))
+
+
+def _supertypes(index: Index, prepared: Prepared, owner: str) -> dict[str, int]:
+    """The ids of the types that the types named ``owner`` (lower-cased) extend or
+    implement, as written in their declarations, with how many levels up each is (a
+    name's every type of that name: a nudge among namesakes needs no resolver)."""
+    symbols = index.symbols
+    frontier = [
+        symbols[p] for p in prepared.names.lower.equal(owner).tolist()
+        if symbols[p].kind in Kind.TYPES
+    ]  # fmt: skip
+    found: dict[str, int] = {}
+    for depth in range(1, _DEEPEST):
+        written = {short_name(b) for s in frontier for b in (*s.extends, *s.implements)}
+        frontier = [
+            symbols[i] for n in written for i in index.by_name.get(n, ())
+            if symbols[i].kind in Kind.TYPES and symbols[i].symbol_id not in found
+        ]  # fmt: skip
+        found.update((s.symbol_id, depth) for s in frontier if s.symbol_id not in found)
+        if not frontier:
+            break
+    return found
 
 
 def qualified_matches(

@@ -11,7 +11,7 @@ from symfuse.indexer.index import Index
 from symfuse.ranking.api import SearchRequest, prepare
 from symfuse.ranking.query import operations
 from symfuse.ranking.search.qualified import paired_name, qualified_matches, qualified_parts
-from tests.support.index import index_of_fixture
+from tests.support.index import index_of_fixture, index_of_tree
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +103,28 @@ def test_a_macro_named_as_it_is_invoked_comes_first(index: Index) -> None:
         "macro",
     )
     assert top.boost is not None
+
+
+def test_a_member_the_qualifiers_type_inherits_leads(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """`Flask.register` where Flask inherits `register` from App: App's, not the more
+    central `Blueprint.register`; the nearest supertype's over a farther one's; a type's
+    own member over an inherited one."""
+    index = index_of_tree(
+        tmp_path_factory.mktemp("inherited"),
+        {
+            "web/sansio/base.py": "class Base:\n    def register(self, bp):\n        return 0\n",
+            "web/sansio/app.py": "from web.sansio.base import Base\n\n\nclass App(Base):\n"
+            "    def register(self, bp):\n        return bp\n\n    def run(self):\n"
+            "        return 1\n",
+            "web/sansio/blueprints.py": "class Blueprint:\n    def register(self, app):\n"
+            "        return app\n\n\ndef setup(b: Blueprint):\n    b.register(1)\n"
+            "    b.register(2)\n    b.register(3)\n",
+            "web/flask.py": "from web.sansio.app import App\n\n\nclass Flask(App):\n"
+            "    def run(self):\n        return 2\n",
+        },
+    )
+    assert first(index, "Flask.register")[1] == "web.sansio.app.App.register"
+    assert first(index, "Flask.run")[1] == "web.flask.Flask.run"
+    assert first(index, "App.register")[1] == "web.sansio.app.App.register"
