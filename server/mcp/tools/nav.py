@@ -114,7 +114,7 @@ def register(server: Toolbox, backend: Backend) -> None:
                     outline, "outline", rendering.format, budget, offset=offset, total=len(rows)
                 )
                 return as_result(fitted)
-            detail = _slim(found.to_dict())
+            detail = _slim(found.to_dict(), len(backend.service.config.roots) == 1)
         return as_result(_fit_source(detail, fresh, offset, rendering.format, budget))
 
     for name, model, body, result, title, description, surface in (
@@ -159,13 +159,20 @@ _LONG_FIELDS = ("doc", "signature", "context_before", "context_after")
 MIN_LINE_CHARS = 80  # a source line shown when nothing else fits is cut to this at least
 
 
-def _slim(detail: dict[str, Any]) -> dict[str, Any]:
-    """Parent and children by id, name, kind, line and signature (their file is the same)."""
+# a symbol's fields an agent reads only when they say something
+_UNLESS_EMPTY = ("doc", "decorators", "extends", "implements", "children")
+
+
+def _slim(detail: dict[str, Any], one_root: bool) -> dict[str, Any]:
+    """Parent and children by id, name, kind, line and signature (their file is the same);
+    without what the symbol_id says (name, kind, file), the one root's alias, and the
+    relations and doc it does not have."""
     if isinstance(detail.get("parent"), dict):
         detail["parent"] = {k: detail["parent"].get(k) for k in _BRIEF}
     detail["children"] = [{k: c.get(k) for k in _BRIEF} for c in detail.get("children") or []]
-    detail.pop("type", None)
-    return detail
+    dropped = {"type", "name", "kind", "file", *(("repository",) if one_root else ())}
+    dropped.update(k for k in _UNLESS_EMPTY if not detail.get(k))
+    return lean(detail, dropped)
 
 
 def _lean_usages(data: dict[str, Any], one_root: bool) -> dict[str, Any]:

@@ -54,8 +54,11 @@ def register(server: Toolbox, backend: Backend) -> None:
         finally:
             backend.scans.release()
         hits = []
+        one_root = len(backend.service.config.roots) == 1
         for hit in result.hits:
             row = hit.to_dict()
+            if one_root:
+                del row["repository"]  # the one root every hit is in
             if not request.snippet_lines:
                 del row["snippet"]
             if not request.distance:

@@ -214,7 +214,7 @@ async def test_get_symbol_at_a_commit_and_removed_definitions(
     assert by_tagless_hash["symbol"]["is_removed"] is True
     assert removed["symbol"]["is_removed"] is True
     assert removed["symbol"]["at_commit"] == c[1]  # the parent of the commit deleting it
-    assert removed["symbol"]["file"] == "shop/models.py"
+    assert removed["symbol"]["symbol_id"] == "shop/models.py::helper#function"
     assert "helper" in gone
     assert "at_commit" in bad_ref
 

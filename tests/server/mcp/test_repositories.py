@@ -85,6 +85,8 @@ async def test_hits_name_their_repository_and_filters_select_repositories(
         declared = await call(session, "find_usages", target="OrdersOnly", include_declaration=True)
         assert [u["repository"] for u in declared["usages"]] == ["svc-orders"]  # several roots
         assert declared["targets"][0]["repository"] == "svc-orders"
+        text = await call(session, "search_text", query="OrdersOnly")
+        assert {h["repository"] for h in text["hits"]} == {"svc-orders"}  # several roots
 
         repos = await call(session, "list_repositories")
         rows = {r["repository"]: r for r in repos["repositories"]}

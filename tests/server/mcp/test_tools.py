@@ -126,6 +126,8 @@ async def test_get_symbol_by_id_outline_and_line(workspace: Workspace) -> None:
     assert symbol["parent"]["symbol_id"] == "shop/models.py::Order#class"
     assert symbol["callers_count"] >= 1
     assert symbol["callees_count"] == 1
+    # what the symbol_id says, the one root, relations it does not have: left out
+    assert not {"name", "kind", "file", "repository", "decorators", "children"} & set(symbol)
     assert got["stale"] is False
     assert got["truncated"] is False
 
@@ -206,6 +208,7 @@ async def test_search_text_literal_regex_fuzzy_and_filters(workspace: Workspace)
     hit = todo["hits"][0]
     assert (hit["file"], hit["line"], hit["column"]) == ("shop/pricing.py", 20, 7)
     assert hit["text"] == "    # TODO: refuse discounts above 50 percent"
+    assert "repository" not in hit  # the one root every hit is in
     assert regex["mode"] == "regex"
     assert {h["file"] for h in regex["hits"]} == {
         "shop/payments.py",
