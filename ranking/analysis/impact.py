@@ -18,6 +18,7 @@ that exercise the change.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from symfuse.indexer.errors import InvalidRequest, NotFound
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import EdgeKind, Kind, Symbol
 from symfuse.ranking.analysis.dead_evidence import file_level_uses
-from symfuse.ranking.analysis.diffs import changed_lines, file_key
+from symfuse.ranking.analysis.diffs import Lines, changes, file_key
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.graph.inheritance import inheritance
 from symfuse.ranking.query.records import Record, brief, shown
@@ -191,6 +192,39 @@ def _item(symbol: Symbol, relation: str, depth: int, via: str) -> Impacted:
     )
 
 
+# a decorator or annotation (Python, Java, TypeScript, Kotlin, Swift), an attribute (Rust, C#)
+_DECORATION = re.compile(r"^\s*(?:@|#\[|\[\w.*\]\s*$)")
+_DECORATION_LINES = 8  # the most lines a decoration above its definition is looked through
+
+
+def _innermost(symbols: list[Symbol], line: int) -> Symbol | None:
+    holders = [s for s in symbols if s.line <= line <= s.end_line]
+    return min(holders, key=lambda s: (s.end_line - s.line, -s.line)) if holders else None
+
+
+def _decorated(symbols: list[Symbol], line: int, text: str) -> Symbol | None:
+    """The decorated definition that ``line``, a decorator or attribute, stands above."""
+    if not _DECORATION.match(text):
+        return None
+    below = [s for s in symbols if line < s.line <= line + _DECORATION_LINES and s.decorators]
+    return min(below, key=lambda s: s.line) if below else None
+
+
+def _attached(symbols: list[Symbol], container: Symbol, line: int, lines: Lines) -> Symbol | None:
+    """The member of ``container`` (itself unchanged) that a changed line between its
+    members belongs to: the value it follows (an attribute's docstring: Python's string
+    literal after ``x = 1``), else the member it stands above (a comment on it), when
+    changed or blank lines run unbroken from the member to ``line``."""
+    members = [s for s in symbols if s.parent == container.symbol_id]
+    above = max((s for s in members if s.end_line < line), key=lambda s: s.end_line, default=None)
+    if above is not None and above.kind in Kind.VALUES and lines.unbroken(above.end_line + 1, line):
+        return above
+    below = min((s for s in members if s.line > line), key=lambda s: s.line, default=None)
+    if below is not None and lines.unbroken(line, below.line - 1):
+        return below
+    return None
+
+
 def changed_in_file(index: Index, path: str) -> list[Symbol]:
     """Every definition of a workspace file (code, not document headings or keys)."""
     key = file_key(index, path)
@@ -201,18 +235,26 @@ def changed_in_file(index: Index, path: str) -> list[Symbol]:
 
 def changed_by_diff(index: Index, diff: str) -> list[Symbol]:
     """The definitions whose spans the new side of a unified diff touches: for each
-    changed line, the innermost definition holding it."""
+    changed line, the innermost definition holding it, or the definition a changed
+    decorator or attribute line stands above (a definition's span starts at its
+    name's line: ``@property`` above a method changes the method, not its class)."""
     touched: dict[str, Symbol] = {}
-    for path, lines in changed_lines(diff).items():
+    found = changes(diff)
+    for path, lines in found.items():
         key = file_key(index, path)
         if key is None:
             continue
         symbols = [s for s in index.files[key].definitions() if s.kind not in Kind.DOCUMENTS]
-        for line in sorted(lines):
-            holders = [s for s in symbols if s.line <= line <= s.end_line]
-            if holders:
-                inner = min(holders, key=lambda s: (s.end_line - s.line, -s.line))
+        for line, text in sorted(lines.changed.items()):
+            inner = _decorated(symbols, line, text) or _innermost(symbols, line)
+            if (
+                inner is not None
+                and inner.kind in Kind.CONTAINERS
+                and inner.line not in lines.changed
+            ):
+                inner = _attached(symbols, inner, line, lines) or inner
+            if inner is not None:
                 touched.setdefault(inner.symbol_id, inner)
-    if not touched and not changed_lines(diff):
+    if not touched and not found:
         raise InvalidRequest("diff", "no file changes found: give `git diff` output (unified)")
     return list(touched.values())

@@ -391,7 +391,9 @@ def run_impact(args: argparse.Namespace) -> int:
     with _one_target(args):
         data = operations.impact(_index(args), request_of(ImpactRequest, args)).to_dict()
     columns = ("depth", "relation", "kind", "name", "line", "via")
-    parts = ["changed: " + ", ".join(c["symbol_id"] for c in data["changed"][:20])]
+    changed = data["changed"]
+    beyond = f" and {len(changed) - 20} more (-f json lists them)" if len(changed) > 20 else ""
+    parts = ["changed: " + ", ".join(c["symbol_id"] for c in changed[:20]) + beyond]
     for impacted in data["files"]:
         parts += [
             f"{impacted['file']}{' (test)' if impacted['test'] else ''}",

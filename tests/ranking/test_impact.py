@@ -166,3 +166,45 @@ def test_paging(index: Index) -> None:
     assert first.truncated
     assert sum(len(g.items) for g in first.files) == 1
     assert first.total > 1
+
+
+CLASS_DIFF = "\n".join(
+    [
+        "--- a/m.py",
+        "+++ b/m.py",
+        "@@ -1,9 +1,18 @@",
+        " class Shop:",
+        '     """A shop."""',
+        " ",
+        "     limit = 3",
+        '+    """How many items at most."""',
+        " ",
+        "+    # the total, with tax",
+        "+    @property",
+        "     def total(self):",
+        "         return 1",
+        "+",
+        "     def pay(self):",
+        "         return 2",
+        "+",
+        "+",
+        "+class Added:",
+        "+    def go(self):",
+        "+        return 3",
+    ]
+)
+
+
+def test_a_diff_between_members_touches_the_member_not_its_class(tmp_path: Path) -> None:
+    """A decorator, a comment above a method, an attribute's docstring and a blank line
+    change the member they belong to (or nothing), not the whole class, whose every use
+    the impact would follow; a class the diff adds is changed with its members."""
+    new_side = "".join(line[1:] + "\n" for line in CLASS_DIFF.splitlines()[3:] if line[0] != "-")
+    small = index_of_tree(tmp_path, {"m.py": new_side})
+    touched = sorted(s.symbol_id for s in changed_by_diff(small, CLASS_DIFF))
+    assert touched == [
+        "m.py::Added#class",
+        "m.py::Added.go#method",
+        "m.py::Shop.limit#field",
+        "m.py::Shop.total#method",
+    ]

@@ -96,3 +96,14 @@ def test_impact_of_a_name_and_of_a_diff(ws: tuple[Path, Path]) -> None:
     )
     assert missing.returncode == 2
     assert missing.stderr.startswith("symfuse: error: --diff: no such file")
+
+
+def test_impact_text_says_how_many_changed_it_does_not_list(tmp_path: Path) -> None:
+    many = "".join(f"def f{n}():\n    return {n}\n\n\n" for n in range(23))
+    root = write_tree(tmp_path / "ws", {"many.py": many})
+    done = run_symfuse(
+        ["impact", "many.py", "--root", str(root), "--index-dir", str(tmp_path / "i"), "-f", "text"]
+    )
+    first = done.stdout.splitlines()[0]
+    assert first.count("many.py::") == 20
+    assert first.endswith(" and 3 more (-f json lists them)")
