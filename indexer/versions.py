@@ -66,7 +66,9 @@ from __future__ import annotations
 # 40: a Zig file's `const Name = @This();` is a struct (the file's), not a variable.
 # 41: a Swift parameter's or property's declared type, and the constructor call that
 #     initialises a property (`let session = Session()`), name the variable (`@alias`).
-EXTRACTOR_VERSION = 41
+# 42: a Go struct's embedded types and an interface's embedded interfaces are its bases
+#     (`extends`): `type Engine struct { RouterGroup }`.
+EXTRACTOR_VERSION = 42
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -111,4 +113,6 @@ EXTRACTOR_VERSION = 41
 # 32: a Swift `extension`, a Rust `impl` block and a Haskell `instance` are no declaration
 #     of the type they name (a name only they have is a type from outside); a Swift
 #     type's members include its extensions' in any folder.
-LINKER_VERSION = 32
+# 33: a type written in a Go struct is never one of its fields (an embedded field is
+#     named after the type it embeds): `Engine`'s base is the struct RouterGroup.
+LINKER_VERSION = 33

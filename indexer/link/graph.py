@@ -74,7 +74,7 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             targets = shared
             if targets is None:
                 targets = resolver.resolve_name(name, qualifier, kind, source, entry, args=args)
-            for target, confidence, _how in implementable(targets, kind, entry):
+            for target, confidence, _how in implementable(targets, kind, entry, qualifier):
                 target_id = target.symbol_id
                 if target_id == source:
                     continue

@@ -138,7 +138,7 @@ class Resolver:
         found = self.resolve_name(
             ref.name, ref.qualifier, ref.kind, ref.enclosing, entry, args=ref.args
         )
-        return implementable(found, ref.kind, entry)
+        return implementable(found, ref.kind, entry, ref.qualifier)
 
     def resolve_name(
         self,

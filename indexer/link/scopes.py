@@ -13,6 +13,9 @@ from symfuse.indexer.model import Kind, RefKind, Symbol
 _R = TypeVar("_R", bound=tuple[Symbol, float, str])
 
 
+_TYPED = frozenset({RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT})
+
+
 def in_scope(
     name: str,
     self_scope: bool,
@@ -24,18 +27,24 @@ def in_scope(
     ``self_scope``: written ``self.name`` (only class scopes count). A type written
     inside its class is the class, not its same-named constructor."""
     by_id, top, scoped, nested_names = entry.lookups()
-    typed = kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT)
+    typed = kind in _TYPED
     if name not in nested_names:  # no scope of this file defines it: skip the walk
         return None if self_scope else _top_level(top, name, entry)
     for scope in scopes_outward(by_id, enclosing, containers_only=self_scope):
         found = scoped.get((scope, name))
-        if found is not None and typed and found.kind is Kind.CONSTRUCTOR:
+        if found is not None and typed and (found.kind is Kind.CONSTRUCTOR or _embedded(found)):
             found = None
         if found is not None and (self_scope or found.symbol_id != enclosing):
             return found  # `self.run()` inside `run` is itself; a bare `run` is not
     if self_scope:
         return None
     return _top_level(top, name, entry)
+
+
+def _embedded(symbol: Symbol) -> bool:
+    """A Go field, which no type written in its struct names: an embedded field is named
+    after the type it embeds (the struct's base), `Foo Foo` after its type."""
+    return symbol.kind is Kind.FIELD and symbol.language == "go"
 
 
 def _top_level(top: dict[str, Symbol], name: str, entry: FileEntry) -> Symbol | None:
@@ -48,10 +57,16 @@ def _top_level(top: dict[str, Symbol], name: str, entry: FileEntry) -> Symbol | 
     return found
 
 
-def implementable(found: list[_R], kind: RefKind, entry: FileEntry) -> list[_R]:
+def implementable(
+    found: list[_R], kind: RefKind, entry: FileEntry, qualifier: str = ""
+) -> list[_R]:
     """``found`` for a reference of ``kind`` in ``entry``; what a Rust ``impl`` implements
     is a trait (serde's ``Deserializer``, not serde_json's struct ``de::Deserializer``
-    that its suffix names, nor an impl's associated type)."""
+    that its suffix names, nor an impl's associated type); a Go type written alone is
+    never a field (another struct's embedded ``int8``; ``c.handlers[c.index](c)``, which
+    the grammar reads as a generic type, is the field it spells)."""
     if kind is RefKind.IMPLEMENT and entry.language == "rust":
         return [r for r in found if r[0].kind is Kind.TRAIT]
+    if kind in _TYPED and entry.language == "go" and not qualifier:
+        return [r for r in found if not _embedded(r[0])]
     return found

@@ -74,14 +74,33 @@ def inherited(index: Index, owners: list[Symbol], member: str) -> list[Symbol]:
     by_parent: defaultdict[str, list[Symbol]] = defaultdict(list)
     for i in index.by_name.get(member, ()):
         symbol = index.symbols[i]
-        if symbol.parent is not None:
-            by_parent[symbol.parent].append(symbol)
+        # a Go method is declared beside its type: its receiver names it (the container)
+        holder = symbol.parent or symbol.container
+        if holder:
+            by_parent[holder].append(symbol)
+
+    def defines(type_id: str) -> bool:
+        return type_id in by_parent or _fqn(index, type_id) in by_parent
+
     found: dict[str, Symbol] = {}
     for owner in owners:
-        nearest = next((a for a in table.ancestors(owner.symbol_id) if a in by_parent), None)
-        if nearest is not None:
-            found.update((s.symbol_id, s) for s in by_parent[nearest])
+        defining = [a for a in table.ancestors(owner.symbol_id) if defines(a)]
+        # of those, a class's over an interface's declaration (Go's embedded struct over
+        # the interface the type implements, Java's base class over its interface)
+        concrete = [a for a in defining if _concrete(index.get(a))]
+        nearest = (concrete or defining)[:1]
+        for a in nearest:
+            found.update((s.symbol_id, s) for s in by_parent.get(a) or by_parent[_fqn(index, a)])
     return list(found.values())
+
+
+def _fqn(index: Index, symbol_id: str) -> str:
+    symbol = index.get(symbol_id)
+    return symbol.fqn if symbol is not None else ""
+
+
+def _concrete(symbol: Symbol | None) -> bool:
+    return symbol is not None and symbol.kind not in (Kind.INTERFACE, Kind.TRAIT)
 
 
 def _build(index: Index) -> Inheritance:

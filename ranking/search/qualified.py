@@ -71,8 +71,9 @@ def _fit(
     path |= {_loose(w) for w in path}
     loose_scopes = set(scopes) | {_loose(w) for w in scopes}
     suffix = _DEEPEST if scopes[-len(qualifier) :] == qualifier else 0
-    if not suffix and symbol.parent in supertypes:
-        suffix = _DEEPEST - supertypes[symbol.parent]
+    holder = symbol.parent or symbol.container  # a Go method's receiver type
+    if not suffix and holder in supertypes:
+        suffix = _DEEPEST - supertypes[holder]
     in_scope = sum(q in loose_scopes or _loose(q) in loose_scopes for q in qualifier)
     on_path = sum(q in path or _loose(q) in path for q in qualifier)
     signature = symbol.signature.lower()
@@ -175,7 +176,7 @@ def qualified_fits(
 
 
 def _supertypes(index: Index, prepared: Prepared, owner: str) -> dict[str, int]:
-    """The ids of the types that the types named ``owner`` (lower-cased) extend or
+    """The ids and fqns of the types that the types named ``owner`` (lower-cased) extend or
     implement, as written in their declarations, with how many levels up each is (a
     name's every type of that name: a nudge among namesakes needs no resolver)."""
     symbols = index.symbols
@@ -190,7 +191,9 @@ def _supertypes(index: Index, prepared: Prepared, owner: str) -> dict[str, int]:
             symbols[i] for n in written for i in index.by_name.get(n, ())
             if symbols[i].kind in Kind.TYPES and symbols[i].symbol_id not in found
         ]  # fmt: skip
-        found.update((s.symbol_id, depth) for s in frontier if s.symbol_id not in found)
+        for s in frontier:
+            found.setdefault(s.symbol_id, depth)
+            found.setdefault(s.fqn, depth)  # for members declared beside it (Go's methods)
         if not frontier:
             break
     return found

@@ -91,3 +91,18 @@ def test_a_call_through_an_indexed_field_is_the_declared_receiver_s_field(index:
     assert found["chain/chain.go::Context.handlers#field"] == 1.0
     assert found["chain/chain.go::Context.index#field"] == 1.0
     assert "chain/chain.go::Group.handlers#field" not in found
+
+
+def test_a_type_written_alone_is_never_a_field(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`int8 int8` names a field after its type, and `Target` embeds `int8`: the type
+    `int8` written in the struct (and in another struct) is Go's, not either field."""
+    index = index_of_tree(
+        tmp_path_factory.mktemp("go_types"),
+        {
+            "go.mod": "module example.com/t\n\ngo 1.22\n",
+            "t.go": "package t\n\ntype Target struct {\n\tint8 int8\n\tmust int8\n}\n\n"
+            "type Embeds struct {\n\tint16\n}\n\ntype Other struct {\n\tsmall int16\n}\n",
+        },
+    )
+    assert links(index, "t.go", "t.go::Target.must#field") == {}
+    assert links(index, "t.go", "t.go::Other.small#field") == {}

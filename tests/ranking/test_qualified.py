@@ -128,3 +128,10 @@ def test_a_member_the_qualifiers_type_inherits_leads(
     assert first(index, "Flask.register")[1] == "web.sansio.app.App.register"
     assert first(index, "Flask.run")[1] == "web.flask.Flask.run"
     assert first(index, "App.register")[1] == "web.sansio.app.App.register"
+
+
+def test_a_go_method_the_struct_embeds_leads(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from tests.ranking.test_targets import GO_EMBEDDING
+
+    index = index_of_tree(tmp_path_factory.mktemp("embedded"), GO_EMBEDDING)
+    assert first(index, "Engine.GET")[1] == "RouterGroup.GET"

@@ -377,3 +377,30 @@ def test_a_member_a_type_inherits_is_its_nearest_supertypes(tmp_path: Path) -> N
     }
     with pytest.raises(NotFound):
         resolve_target(index, "Quart.stop")
+
+
+GO_EMBEDDING = {
+    "go.mod": "module example.com/web\n\ngo 1.22\n",
+    "routes.go": "package web\n\ntype IRoutes interface {\n\tGET(path string) IRoutes\n}\n\n"
+    "type RouterGroup struct {\n\tbase string\n}\n\n"
+    "func (g *RouterGroup) GET(path string) IRoutes {\n\treturn g\n}\n",
+    "engine.go": "package web\n\ntype Engine struct {\n\tRouterGroup\n\tname string\n}\n\n"
+    "func New() *Engine {\n\treturn &Engine{}\n}\n",
+}
+
+
+def test_a_go_struct_embeds_its_bases(tmp_path: Path) -> None:
+    """`type Engine struct { RouterGroup }`: Engine's base is the struct RouterGroup (not
+    its embedded field, named after it), and `Engine.GET` is RouterGroup's method rather
+    than the interface's declaration it implements."""
+    from symfuse.ranking.graph.hierarchy import supertypes
+
+    index = index_of_tree(tmp_path, GO_EMBEDDING)
+    engine = index.get("engine.go::Engine#struct")
+    assert engine is not None
+    assert engine.extends == ("RouterGroup",)
+    bases = [
+        (link.name, link.symbol and link.symbol.symbol_id) for link in supertypes(index, engine)
+    ]
+    assert bases == [("RouterGroup", "routes.go::RouterGroup#struct")]
+    assert resolved_ids(index, "Engine.GET") == {"Engine.GET": "routes.go::RouterGroup.GET#method"}

@@ -17,6 +17,16 @@
 
 (type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct
 (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
+; an embedded type is a base: its methods are the embedding type's (`engine.GET` is the
+; embedded RouterGroup's), and an embedded interface's are the embedding interface's
+(type_spec
+  name: (type_identifier) @name
+  type: (struct_type
+    (field_declaration_list (field_declaration !name type: (_) @extends)))) @definition.struct
+(type_spec
+  name: (type_identifier) @name
+  type: (interface_type
+    (type_elem . [(type_identifier) (qualified_type)] @extends .))) @definition.interface
 (type_spec
   name: (type_identifier) @name
   type: [(type_identifier) (generic_type) (qualified_type) (pointer_type) (array_type)
