@@ -47,6 +47,7 @@ def test_types_covering_an_interface_are_its_subtypes(workspace: tuple[Path, Pat
         "Circle": ("implements", 1.0),
         "Square": ("implements", 1.0),  # Area and Perimeter are in two files
         "Cube": ("implements", 1.0),
+        "Solid": ("extends", 1.0),  # it embeds Shape
     }  # not Line: it has Perimeter alone
     solid = _cli(workspace, "hierarchy", "Solid")
     assert _links(solid, "subtypes") == {"Cube": ("implements", 1.0)}  # Shape's methods too
