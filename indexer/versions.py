@@ -68,7 +68,9 @@ from __future__ import annotations
 #     initialises a property (`let session = Session()`), name the variable (`@alias`).
 # 42: a Go struct's embedded types and an interface's embedded interfaces are its bases
 #     (`extends`): `type Engine struct { RouterGroup }`.
-EXTRACTOR_VERSION = 42
+# 43: of two patterns reading one name as the same kind, the one with its qualifier is
+#     kept (`options[k] = self.select` is `self.select`, not a bare `select`).
+EXTRACTOR_VERSION = 43
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -404,14 +404,16 @@ def _not_their_names(raw_refs: list[_RawRef], kept: list[Def]) -> list[_RawRef]:
 def _one_per_name(raw_refs: list[_RawRef]) -> list[_RawRef]:
     """The references in source order, one per written name: a name two patterns match
     (``self.save()`` is a call and a member read) keeps the more specific kind, and of
-    two of one kind the one naming an alias (``var m = require('./m')``)."""
+    two of one kind the one naming an alias (``var m = require('./m')``) or else its
+    qualifier (``x[k] = self.select``, where one pattern reads the value alone)."""
     raw_refs.sort(key=_first)
     kept: list[_RawRef] = []
     for ref in raw_refs:
         if kept and kept[-1][0] == ref[0] and kept[-1][1] == ref[1]:
             last = kept[-1]
             specific = last[5] is RefKind.REFERENCE and ref[5] is not RefKind.REFERENCE
-            if specific or (last[5] is ref[5] and ref[7] and not last[7]):
+            same = last[5] is ref[5]
+            if specific or (same and ref[7] and not last[7]) or (same and ref[6] and not last[6]):
                 kept[-1] = ref
             continue
         kept.append(ref)
