@@ -67,10 +67,12 @@ def inheritance(index: Index) -> Inheritance:
     return index.derived("inheritance", lambda: _build(index))
 
 
-def inherited(index: Index, owners: list[Symbol], member: str) -> list[Symbol]:
-    """The definitions named ``member`` that ``owners`` inherit: of each owner, those of
-    its nearest supertype that defines one (``Flask.register_blueprint`` is App's)."""
-    table = inheritance(index)
+def inherited(index: Index, lineages: list[list[Symbol]], member: str) -> list[Symbol]:
+    """The definitions named ``member`` that types inherit, given each type's supertypes
+    nearest first (``lineages``): of each, those of the nearest supertype that defines
+    one (``Flask.register_blueprint`` is App's), a class's before an interface's or
+    trait's declaration (Go's embedded struct's method over the interface the type
+    implements; a Rust trait's default method when no impl has its own)."""
     by_parent: defaultdict[str, list[Symbol]] = defaultdict(list)
     for i in index.by_name.get(member, ()):
         symbol = index.symbols[i]
@@ -79,28 +81,16 @@ def inherited(index: Index, owners: list[Symbol], member: str) -> list[Symbol]:
         if holder:
             by_parent[holder].append(symbol)
 
-    def defines(type_id: str) -> bool:
-        return type_id in by_parent or _fqn(index, type_id) in by_parent
+    def members(base: Symbol) -> list[Symbol]:
+        return by_parent.get(base.symbol_id) or by_parent.get(base.fqn) or []
 
     found: dict[str, Symbol] = {}
-    for owner in owners:
-        defining = [a for a in table.ancestors(owner.symbol_id) if defines(a)]
-        # of those, a class's over an interface's declaration (Go's embedded struct over
-        # the interface the type implements, Java's base class over its interface)
-        concrete = [a for a in defining if _concrete(index.get(a))]
-        nearest = (concrete or defining)[:1]
-        for a in nearest:
-            found.update((s.symbol_id, s) for s in by_parent.get(a) or by_parent[_fqn(index, a)])
+    for lineage in lineages:
+        defining = [base for base in lineage if members(base)]
+        concrete = [base for base in defining if base.kind not in (Kind.INTERFACE, Kind.TRAIT)]
+        for base in (concrete or defining)[:1]:
+            found.update((s.symbol_id, s) for s in members(base))
     return list(found.values())
-
-
-def _fqn(index: Index, symbol_id: str) -> str:
-    symbol = index.get(symbol_id)
-    return symbol.fqn if symbol is not None else ""
-
-
-def _concrete(symbol: Symbol | None) -> bool:
-    return symbol is not None and symbol.kind not in (Kind.INTERFACE, Kind.TRAIT)
 
 
 def _build(index: Index) -> Inheritance:

@@ -442,12 +442,20 @@ def _in_package(index: Index, symbol: Symbol, dotted: str) -> bool:
 
 
 def _inherited(index: Index, dotted: str) -> list[Symbol]:
+    """``Type.member`` that ``Type`` inherits, through the supertypes a type hierarchy
+    lists (bases, Rust impls' traits, Swift extensions' protocols, Go embeddings)."""
+    from symfuse.ranking.graph.hierarchy import MAX_DEPTH, supertypes  # it imports this
+
     owner, member = dotted.rsplit(".", 1)
     try:
         types = [s for s in find_targets(index, owner) if s.kind in Kind.TYPES]
     except NotFound:
         return []
-    return inherited(index, types, member)
+    lineages = [
+        [link.symbol for link in supertypes(index, t, MAX_DEPTH) if link.symbol is not None]
+        for t in types
+    ]
+    return inherited(index, lineages, member)
 
 
 def _public(fqn: str) -> str:

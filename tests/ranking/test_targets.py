@@ -404,3 +404,21 @@ def test_a_go_struct_embeds_its_bases(tmp_path: Path) -> None:
     ]
     assert bases == [("RouterGroup", "routes.go::RouterGroup#struct")]
     assert resolved_ids(index, "Engine.GET") == {"Engine.GET": "routes.go::RouterGroup.GET#method"}
+
+
+def test_a_rust_type_inherits_its_traits_default_methods(tmp_path: Path) -> None:
+    """`impl Formatter for CompactFormatter {}`: `CompactFormatter.write_null` is the
+    trait's default method; `PrettyFormatter.write_null`, which its impl defines, its own."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "src/lib.rs": "pub trait Formatter {\n    fn write_null(&mut self) {}\n}\n\n"
+            "pub struct CompactFormatter;\n\nimpl Formatter for CompactFormatter {}\n\n"
+            "pub struct PrettyFormatter;\n\nimpl Formatter for PrettyFormatter {\n"
+            "    fn write_null(&mut self) {}\n}\n",
+        },
+    )
+    compact = resolve_target(index, "CompactFormatter.write_null")
+    pretty = resolve_target(index, "PrettyFormatter.write_null")
+    assert getattr(compact, "symbol_id", None) == "src/lib.rs::Formatter.write_null#method"
+    assert getattr(pretty, "line", None) == 12
