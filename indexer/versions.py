@@ -70,7 +70,8 @@ from __future__ import annotations
 #     (`extends`): `type Engine struct { RouterGroup }`.
 # 43: of two patterns reading one name as the same kind, the one with its qualifier is
 #     kept (`options[k] = self.select` is `self.select`, not a bare `select`).
-EXTRACTOR_VERSION = 43
+# 44: a Go value before a dot (`quoteEscaper.Replace(s)`, `bufPool.Get()`) is a reference.
+EXTRACTOR_VERSION = 44
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -117,4 +118,6 @@ EXTRACTOR_VERSION = 43
 #     type's members include its extensions' in any folder.
 # 33: a type written in a Go struct is never one of its fields (an embedded field is
 #     named after the type it embeds): `Engine`'s base is the struct RouterGroup.
-LINKER_VERSION = 33
+# 34: a Go name a file imports as a package (`fmt`, `json`, `time` before a dot) links
+#     nothing: not a method `time` of the receiver, nor a Makefile's `fmt` target.
+LINKER_VERSION = 34

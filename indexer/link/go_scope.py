@@ -20,6 +20,7 @@ main``) are taken as the folder's package too.
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
 from symfuse.indexer.files.languages import family
@@ -80,3 +81,26 @@ def indexed_type(kind: RefKind, entry: FileEntry) -> bool:
     """Go parses ``c.handlers[c.index](c)`` as a generic type ``pkg.Type[Arg]``: its "type"
     may be a variable's field (:func:`.typed.by_receiver` looks for the variable)."""
     return kind is RefKind.TYPE and family(entry.language) == "go"
+
+
+# (path, content digest) -> the package names the file imports: a pure function of the
+# file's text, so shared by every index (bounded)
+_PACKAGES: dict[tuple[str, str], frozenset[str]] = {}
+# a module path's version (`/v2`, gopkg.in's `.v3`): the package is named before it
+_VERSION = re.compile(r"(?:/v\d+|\.v\d+)$")
+
+
+def names_a_package(name: str, entry: FileEntry) -> bool:
+    """Whether ``name`` in the Go file ``entry`` is a package it imports (by its alias, or
+    the last element of its path)."""
+    if entry.language != "go":
+        return False
+    key = (entry.path, entry.stamp.digest)
+    names = _PACKAGES.get(key)
+    if names is None:
+        if len(_PACKAGES) > 100_000:
+            _PACKAGES.clear()
+        names = _PACKAGES[key] = frozenset(
+            ref.alias or _VERSION.sub("", ref.name).rsplit("/", 1)[-1] for ref in entry.imports()
+        )
+    return name in names

@@ -321,6 +321,8 @@ class Resolver:
             if found is not None:
                 return [Resolution(found, 1.0, IMPORT)]
         imports = self.file_imports(entry)
+        if not qualifier and go_scope.names_a_package(name, entry):
+            return []  # `fmt` of `fmt.Println`, `json` of `json.Marshal`: no definition
         if qualifier:
             head = qualifier.split(".", 1)[0]
             rest = qualifier[len(head) :]

@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
+from symfuse.indexer.link.go_scope import names_a_package
 from symfuse.indexer.link.typed import scopes_outward
 from symfuse.indexer.model import Kind, RefKind, Symbol
 
@@ -27,6 +28,8 @@ def in_scope(
     ``self_scope``: written ``self.name`` (only class scopes count). A type written
     inside its class is the class, not its same-named constructor."""
     by_id, top, scoped, nested_names = entry.lookups()
+    if not self_scope and names_a_package(name, entry):
+        return None  # Go's `time` of `time.Second`, not a method `time` of the receiver
     typed = kind in _TYPED
     if name not in nested_names:  # no scope of this file defines it: skip the walk
         return None if self_scope else _top_level(top, name, entry)

@@ -106,3 +106,25 @@ def test_a_type_written_alone_is_never_a_field(tmp_path_factory: pytest.TempPath
     )
     assert links(index, "t.go", "t.go::Target.must#field") == {}
     assert links(index, "t.go", "t.go::Other.small#field") == {}
+
+
+def test_a_package_level_value_before_a_dot_is_used(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """`quoteEscaper.Replace(s)` uses the package's variable (`symfuse dead` listed it);
+    `time.Second` and `fmt.Sprint` name imported packages, not the receiver's method
+    `time` nor a Makefile's `fmt` target."""
+    index = index_of_tree(
+        tmp_path_factory.mktemp("go_values"),
+        {
+            "go.mod": "module example.com/v\n\ngo 1.22\n",
+            "Makefile": "fmt:\n\tgo fmt ./...\n",
+            "v.go": 'package v\n\nimport (\n\t"fmt"\n\t"strings"\n\t"time"\n)\n\n'
+            'var quoteEscaper = strings.NewReplacer(`"`, `\\"`)\n\n'
+            "type Binder struct{}\n\nfunc (b *Binder) time() int { return 1 }\n\n"
+            "func (b *Binder) Wait() time.Duration {\n\treturn time.Second\n}\n\n"
+            "func escape(s string) string {\n\treturn fmt.Sprint(quoteEscaper.Replace(s))\n}\n",
+        },
+    )
+    assert links(index, "v.go", "v.go::escape#function") == {"v.go::quoteEscaper#variable": 1.0}
+    assert links(index, "v.go", "v.go::Binder.Wait#method") == {"v.go::Binder#struct": 1.0}

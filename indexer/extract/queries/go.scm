@@ -90,6 +90,9 @@
 (defer_statement (identifier) @name) @reference.reference
 ; `pkg.Name` and `value.field` read, not called
 (selector_expression operand: (identifier) @qualifier field: (field_identifier) @name) @reference.reference
+; a value before a dot (`quoteEscaper.Replace(s)`, `bufPool.Get()`): a package-level
+; variable's use (a package's name links nothing; a local's is the function's own)
+(selector_expression operand: (identifier) @name) @reference.reference
 
 ; types anywhere: a package-qualified type, array, channel and generic types
 (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name) @reference.type
