@@ -71,7 +71,9 @@ from __future__ import annotations
 # 43: of two patterns reading one name as the same kind, the one with its qualifier is
 #     kept (`options[k] = self.select` is `self.select`, not a bare `select`).
 # 44: a Go value before a dot (`quoteEscaper.Replace(s)`, `bufPool.Get()`) is a reference.
-EXTRACTOR_VERSION = 44
+# 45: the same for Java (a field or variable in lower case before a dot), Ruby (a constant
+#     before a dot: `REGISTRY.fetch(k)`) and PHP (a static property: `self::$registry`).
+EXTRACTOR_VERSION = 45
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -73,6 +73,10 @@
 
 (method_reference . (identifier) @qualifier (identifier) @name .) @reference.reference
 (field_access object: (_) @qualifier field: (identifier) @name) @reference.reference
+; a field or variable before a dot (`registry.get(k)`, `out.flush()`): its use (a local's
+; is the method's own)
+(method_invocation object: (identifier) @name (#match? @name "^[a-z_$]")) @reference.reference
+(field_access object: (identifier) @name (#match? @name "^[a-z_$]")) @reference.reference
 (argument_list (identifier) @name) @reference.reference
 (return_statement (identifier) @name) @reference.reference
 (assignment_expression right: (identifier) @name) @reference.reference

@@ -87,3 +87,7 @@
 (return_statement (name) @name) @reference.reference
 (assignment_expression right: (name) @name) @reference.reference
 (scoped_property_access_expression scope: (name) @name) @reference.reference
+; a static property read (`self::$registry`, `Cache::$items`)
+(scoped_property_access_expression
+  scope: (_) @qualifier
+  name: (variable_name (name) @name)) @reference.reference

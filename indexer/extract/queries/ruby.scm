@@ -61,6 +61,8 @@
   (#eq? @_new "new")) @reference.call
 
 (scope_resolution scope: (constant) @name) @reference.reference
+; a constant before a dot (`REGISTRY.fetch(k)`, `Parser.parse(s)`): its use
+(call receiver: (constant) @name) @reference.reference
 (argument_list (constant) @name) @reference.reference
 (argument_list (scope_resolution name: (constant) @name)) @reference.reference
 (assignment right: (constant) @name) @reference.reference

@@ -1,0 +1,35 @@
+"""A value used only as the receiver of a call is used: Java's `registry.get(k)` (a
+field), Ruby's `REGISTRY.fetch(k)` (a constant), PHP's `self::$registry->get($k)` (a
+static property). Before, each had no usage and `symfuse dead` doubted it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from symfuse.ranking.query import operations
+from symfuse.ranking.query.requests import UsagesRequest
+from tests.support.index import index_of_tree
+
+FILES = {
+    "D.java": "class D {\n    private static final java.util.Map<String, Integer> registry =\n"
+    "        new java.util.HashMap<>();\n    int find(String k) { return registry.get(k); }\n}\n",
+    "f.rb": "class Finder\n  REGISTRY = {}\n  def find(k)\n    REGISTRY.fetch(k)\n  end\nend\n",
+    "i.php": "<?php\nclass I {\n    private static $registry = [];\n"
+    "    public function find($k) { return self::$registry->get($k); }\n}\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("symbol_id", "line"),
+    [
+        ("D.java::D.registry#field", 4),
+        ("f.rb::Finder.REGISTRY#constant", 4),
+        ("i.php::I.registry#property", 4),
+    ],
+)
+def test_a_value_before_a_dot_is_used(tmp_path: Path, symbol_id: str, line: int) -> None:
+    index = index_of_tree(tmp_path, FILES)
+    found = operations.usages(index, UsagesRequest(target=symbol_id))
+    assert [(u.line, u.confidence) for u in found.usages] == [(line, 1.0)]
