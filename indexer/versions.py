@@ -73,7 +73,9 @@ from __future__ import annotations
 # 44: a Go value before a dot (`quoteEscaper.Replace(s)`, `bufPool.Get()`) is a reference.
 # 45: the same for Java (a field or variable in lower case before a dot), Ruby (a constant
 #     before a dot: `REGISTRY.fetch(k)`) and PHP (a static property: `self::$registry`).
-EXTRACTOR_VERSION = 45
+# 46: a Python property tested (`if url.is_relative_url:`, `not r.is_error`, operands of
+#     `and`/`or`/comparisons, asserts) and a Kotlin value as an `if`/`while` condition.
+EXTRACTOR_VERSION = 46
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -122,4 +124,6 @@ EXTRACTOR_VERSION = 45
 #     named after the type it embeds): `Engine`'s base is the struct RouterGroup.
 # 34: a Go name a file imports as a package (`fmt`, `json`, `time` before a dot) links
 #     nothing: not a method `time` of the receiver, nor a Makefile's `fmt` target.
-LINKER_VERSION = 34
+# 35: a Python attribute read of a value of unknown type is a member of its name or
+#     nothing (not a test's fixture function or variable of that name elsewhere).
+LINKER_VERSION = 35

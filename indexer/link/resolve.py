@@ -36,7 +36,7 @@ from symfuse.indexer.link.bindings import (
     python_modules,
     script_module,
 )
-from symfuse.indexer.link.scopes import implementable, in_scope
+from symfuse.indexer.link.scopes import attribute_candidates, implementable, in_scope
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.indexer.store.rows import LinkGroup
 
@@ -473,9 +473,8 @@ class Resolver:
             # An unqualified name is not a member of some class elsewhere: a parameter
             # ``items`` is not the field ``Order.items`` (members in scope resolved above).
             candidates = [c for c in candidates if c.kind not in Kind.MEMBERS]
-        elif qualified:
-            # ``order.total()``: an attribute of a value is a member, when one is so named.
-            candidates = [c for c in candidates if c.parent is not None] or candidates
+        elif qualified:  # ``order.total()``: an attribute of a value is a member
+            candidates = attribute_candidates(candidates, kind, group)
         # `extension Session {}`, `impl Session {}`, `instance ToJSON Value`: more of a type
         # declared elsewhere, not its declaration (none here: the type is from outside)
         candidates = [c for c in candidates if not adds_to_a_type(c)]

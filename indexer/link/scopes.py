@@ -73,3 +73,13 @@ def implementable(
     if kind in _TYPED and entry.language == "go" and not qualifier:
         return [r for r in found if not _embedded(r[0])]
     return found
+
+
+def attribute_candidates(candidates: list[Symbol], kind: RefKind, group: str) -> list[Symbol]:
+    """Of the definitions an attribute's name (``order.total``) has, with its value's type
+    unknown: the members, when one is so named; a Python attribute read, only members (a
+    test's ``response.status_code`` is no fixture function ``status_code`` of conftest)."""
+    members = [c for c in candidates if c.parent is not None]
+    if kind is RefKind.REFERENCE and group == "python":
+        return [c for c in members if c.kind in Kind.MEMBERS]
+    return members or candidates

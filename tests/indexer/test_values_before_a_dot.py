@@ -33,3 +33,30 @@ def test_a_value_before_a_dot_is_used(tmp_path: Path, symbol_id: str, line: int)
     index = index_of_tree(tmp_path, FILES)
     found = operations.usages(index, UsagesRequest(target=symbol_id))
     assert [(u.line, u.confidence) for u in found.usages] == [(line, 1.0)]
+
+
+CONDITIONS = {
+    "web/urls.py": "class URL:\n    @property\n    def is_relative_url(self):\n"
+    "        return True\n",
+    "web/client.py": "from web.urls import URL\n\n\ndef merge(url: URL):\n"
+    "    if url.is_relative_url:\n        return 1\n    return 0\n",
+    "tests/conftest.py": "def status_code():\n    return 200\n",
+    "tests/test_client.py": "def test_ok(response):\n    assert response.status_code == 200\n",
+    "gradle/kmp.kt": 'val kmpJsEnabled = System.getProperty("kjs", "true").toBoolean()\n',
+    "gradle/platforms.kt": "fun configure() {\n  if (kmpJsEnabled) {\n    println(1)\n  }\n}\n",
+}
+
+
+def test_a_value_tested_in_a_condition_is_used(tmp_path: Path) -> None:
+    """A property tested (`if url.is_relative_url:`) and a Kotlin value as a condition
+    (`if (kmpJsEnabled)`) are uses; an attribute of an untyped value is no module's
+    function of its name (`response.status_code` is not conftest's fixture)."""
+    index = index_of_tree(tmp_path, CONDITIONS)
+
+    def lines(symbol_id: str) -> list[int]:
+        found = operations.usages(index, UsagesRequest(target=symbol_id, min_confidence=0.0))
+        return [u.line for u in found.usages]
+
+    assert lines("web/urls.py::URL.is_relative_url#method") == [5]
+    assert lines("gradle/kmp.kt::kmpJsEnabled#variable") == [2]
+    assert lines("tests/conftest.py::status_code#function") == []

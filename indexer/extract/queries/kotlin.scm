@@ -111,6 +111,9 @@
 (for_statement (simple_identifier) @name) @reference.reference
 (when_subject (simple_identifier) @name) @reference.reference
 (when_condition (simple_identifier) @name) @reference.reference
+(if_expression condition: (simple_identifier) @name) @reference.reference
+(while_statement (simple_identifier) @name) @reference.reference
+(do_while_statement (simple_identifier) @name) @reference.reference
 (control_structure_body (simple_identifier) @name) @reference.reference
 (function_value_parameters (simple_identifier) @name) @reference.reference
 

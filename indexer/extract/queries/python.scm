@@ -135,6 +135,14 @@
 (except_clause (tuple (attribute object: (identifier) @qualifier attribute: (identifier) @name))) @reference.type
 (return_statement (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
 (expression_list (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+; a property tested (`if url.is_relative_url:`, `not response.is_error`, `a.x == b.y`)
+(if_statement condition: (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(elif_clause condition: (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(while_statement condition: (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(not_operator argument: (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(boolean_operator (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(comparison_operator (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
+(assert_statement (attribute object: (identifier) @qualifier attribute: (identifier) @name)) @reference.reference
 
 ; the type a variable is declared with (`@alias` names the variable; `self.x` a member):
 ; what a method called on it belongs to. An annotation (`client: Client`, `h: Headers |
