@@ -75,7 +75,9 @@ from __future__ import annotations
 #     before a dot: `REGISTRY.fetch(k)`) and PHP (a static property: `self::$registry`).
 # 46: a Python property tested (`if url.is_relative_url:`, `not r.is_error`, operands of
 #     `and`/`or`/comparisons, asserts) and a Kotlin value as an `if`/`while` condition.
-EXTRACTOR_VERSION = 46
+# 47: a JSX expression's name (`onClick={handleCopy}`) and a Lua value before a colon
+#     (`template:gsub(...)`) are references.
+EXTRACTOR_VERSION = 47
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -60,3 +60,24 @@ def test_a_value_tested_in_a_condition_is_used(tmp_path: Path) -> None:
     assert lines("web/urls.py::URL.is_relative_url#method") == [5]
     assert lines("gradle/kmp.kt::kmpJsEnabled#variable") == [2]
     assert lines("tests/conftest.py::status_code#function") == []
+
+
+def test_jsx_braces_and_lua_colon_calls_use_their_values(tmp_path: Path) -> None:
+    index = index_of_tree(
+        tmp_path,
+        {
+            "c.tsx": "function shared() { return 2; }\nexport function Other() {\n"
+            "  return <div title={shared}></div>;\n}\n",
+            "a.jsx": "function onSave() { return 1; }\nexport function Form() {\n"
+            "  return <form onSubmit={onSave} />;\n}\n",
+            "i.lua": "local template = [[x $VER y]]\nlocal function render(ver)\n"
+            '  return template:gsub("$VER", ver)\nend\nreturn { render = render }\n',
+        },
+    )
+    for symbol_id, line in (
+        ("c.tsx::shared#function", 3),
+        ("a.jsx::onSave#function", 3),
+        ("i.lua::template#variable", 3),
+    ):
+        found = operations.usages(index, UsagesRequest(target=symbol_id))
+        assert [u.line for u in found.usages] == [line], symbol_id

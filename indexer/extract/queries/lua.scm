@@ -48,6 +48,7 @@
 (arguments (identifier) @name) @reference.reference
 (expression_list value: (identifier) @name) @reference.reference
 (dot_index_expression table: (identifier) @name) @reference.reference
+(method_index_expression table: (identifier) @name) @reference.reference
 ; names as values: operands (`n + LIMIT`, `not FLAG`, `s .. PREFIX`), indexes and what
 ; they index (`TABLE[KEY]`), table fields (`{ A, b = B }`), conditions, loop bounds
 (binary_expression (identifier) @name) @reference.reference

@@ -9,3 +9,5 @@
   name: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
 (jsx_self_closing_element
   name: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
+; a value in braces (`onClick={handleCopy}`, `{items}`)
+(jsx_expression (identifier) @name) @reference.reference
