@@ -77,7 +77,9 @@ from __future__ import annotations
 #     `and`/`or`/comparisons, asserts) and a Kotlin value as an `if`/`while` condition.
 # 47: a JSX expression's name (`onClick={handleCopy}`) and a Lua value before a colon
 #     (`template:gsub(...)`) are references.
-EXTRACTOR_VERSION = 47
+# 48: an Elixir type named in a `@spec` or `@callback` (its arguments, its result or a
+#     tuple of it) is a type reference.
+EXTRACTOR_VERSION = 48
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

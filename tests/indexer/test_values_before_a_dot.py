@@ -81,3 +81,20 @@ def test_jsx_braces_and_lua_colon_calls_use_their_values(tmp_path: Path) -> None
     ):
         found = operations.usages(index, UsagesRequest(target=symbol_id))
         assert [u.line for u in found.usages] == [line], symbol_id
+
+
+def test_an_elixir_type_named_in_a_spec_is_used(tmp_path: Path) -> None:
+    index = index_of_tree(
+        tmp_path,
+        {
+            "lib/conn.ex": "defmodule Conn do\n  @type params :: [term]\n  @type result :: term\n\n"
+            "  @callback handle(params, state :: any) :: {:ok, result}\n\n"
+            "  @spec run(params) :: result\n  def run(params), do: params\nend\n",
+        },
+    )
+    for symbol_id, lines in (
+        ("lib/conn.ex::Conn.params#type", [5, 7]),
+        ("lib/conn.ex::Conn.result#type", [5, 7]),
+    ):
+        found = operations.usages(index, UsagesRequest(target=symbol_id))
+        assert sorted(u.line for u in found.usages) == lines, symbol_id

@@ -116,3 +116,17 @@
 (interpolation (call target: (identifier) @name)) @reference.call
 (unary_operator operator: "&" operand: (binary_operator left: (identifier) @name)) @reference.reference
 (struct (alias) @name) @reference.type
+; a type named in a spec or callback (`@spec execute(conn, query, params) :: result`)
+(unary_operator
+  operator: "@"
+  operand: (call
+    target: (identifier) @_s
+    (arguments (binary_operator
+      left: (call (arguments (identifier) @name)))))
+  (#any-of? @_s "spec" "callback" "macrocallback")) @reference.type
+(unary_operator
+  operator: "@"
+  operand: (call
+    target: (identifier) @_s
+    (arguments (binary_operator right: [(identifier) @name (tuple (identifier) @name)])))
+  (#any-of? @_s "spec" "callback" "macrocallback")) @reference.type
