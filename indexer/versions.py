@@ -79,7 +79,9 @@ from __future__ import annotations
 #     (`template:gsub(...)`) are references.
 # 48: an Elixir type named in a `@spec` or `@callback` (its arguments, its result or a
 #     tuple of it) is a type reference.
-EXTRACTOR_VERSION = 48
+# 49: a C# generic type in `typeof` (`typeof(Wrapper<>)`, `typeof(Handler<,>)`) is a type
+#     reference.
+EXTRACTOR_VERSION = 49
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

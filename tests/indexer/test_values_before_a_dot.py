@@ -98,3 +98,16 @@ def test_an_elixir_type_named_in_a_spec_is_used(tmp_path: Path) -> None:
     ):
         found = operations.usages(index, UsagesRequest(target=symbol_id))
         assert sorted(u.line for u in found.usages) == lines, symbol_id
+
+
+def test_a_csharp_generic_type_in_typeof_is_used(tmp_path: Path) -> None:
+    index = index_of_tree(
+        tmp_path,
+        {
+            "src/Wrapper.cs": "public class Wrapper<T> { }\n",
+            "src/Registrar.cs": "public static class Registrar {\n"
+            "    public static System.Type Open() { return typeof(Wrapper<>); }\n}\n",
+        },
+    )
+    found = operations.usages(index, UsagesRequest(target="src/Wrapper.cs::Wrapper#class"))
+    assert [(u.file, u.line) for u in found.usages] == [("src/Registrar.cs", 2)]

@@ -97,6 +97,7 @@
 (type_parameter_constraint type: (identifier) @name) @reference.type
 (cast_expression type: (identifier) @name) @reference.type
 (typeof_expression type: (identifier) @name) @reference.type
+(typeof_expression type: (generic_name . (identifier) @name)) @reference.type
 
 (member_access_expression expression: (identifier) @name) @reference.reference
 (argument (identifier) @name) @reference.reference
