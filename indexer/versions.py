@@ -132,4 +132,6 @@ EXTRACTOR_VERSION = 49
 #     nothing: not a method `time` of the receiver, nor a Makefile's `fmt` target.
 # 35: a Python attribute read of a value of unknown type is a member of its name or
 #     nothing (not a test's fixture function or variable of that name elsewhere).
-LINKER_VERSION = 35
+# 36: a JavaScript or TypeScript module's value it neither defines, binds nor imports is a
+#     global: it links to no other module's top-level name of its spelling.
+LINKER_VERSION = 36

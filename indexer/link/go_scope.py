@@ -93,14 +93,20 @@ _VERSION = re.compile(r"(?:/v\d+|\.v\d+)$")
 def names_a_package(name: str, entry: FileEntry) -> bool:
     """Whether ``name`` in the Go file ``entry`` is a package it imports (by its alias, or
     the last element of its path)."""
-    if entry.language != "go":
-        return False
+    return entry.language == "go" and name in imported_names(entry)
+
+
+def imported_names(entry: FileEntry) -> frozenset[str]:
+    """The names ``entry``'s imports bind: a Go package's (its alias, or the last element
+    of its path), else each import's alias or name (remembered by path and content)."""
     key = (entry.path, entry.stamp.digest)
     names = _PACKAGES.get(key)
     if names is None:
         if len(_PACKAGES) > 100_000:
             _PACKAGES.clear()
+        go = entry.language == "go"
         names = _PACKAGES[key] = frozenset(
-            ref.alias or _VERSION.sub("", ref.name).rsplit("/", 1)[-1] for ref in entry.imports()
+            ref.alias or (_VERSION.sub("", ref.name).rsplit("/", 1)[-1] if go else ref.name)
+            for ref in entry.imports()
         )
-    return name in names
+    return names

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from symfuse.indexer.extract.texts import adds_to_a_type
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.link import go_scope, overloads, receivers, rust_paths, typed
+from symfuse.indexer.link import go_scope, overloads, receivers, rust_paths, scopes, typed
 from symfuse.indexer.link.bindings import (
     RELATIVE,
     Bindings,
@@ -36,7 +36,6 @@ from symfuse.indexer.link.bindings import (
     python_modules,
     script_module,
 )
-from symfuse.indexer.link.scopes import attribute_candidates, implementable, in_scope
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.indexer.store.rows import LinkGroup
 
@@ -138,7 +137,7 @@ class Resolver:
         found = self.resolve_name(
             ref.name, ref.qualifier, ref.kind, ref.enclosing, entry, args=ref.args
         )
-        return implementable(found, ref.kind, entry, ref.qualifier)
+        return scopes.implementable(found, ref.kind, entry, ref.qualifier)
 
     def resolve_name(
         self,
@@ -177,7 +176,7 @@ class Resolver:
         if qualifier in SUPER_NAMES or (not qualifier or qualifier in SELF_NAMES):
             scoped = None
             if qualifier not in SUPER_NAMES:
-                scoped = in_scope(name, bool(qualifier), enclosing, entry, kind)
+                scoped = scopes.in_scope(name, bool(qualifier), enclosing, entry, kind)
             if scoped is not None and not qualifier and self._is_import_alias(scoped, entry):
                 required = self._script_import(entry, name, "")
                 scoped = required if required is not None else scoped
@@ -353,6 +352,8 @@ class Resolver:
                 return go_scope.same_package(self.index, name, entry) or self._by_bare_name(
                     name, False, kind, entry
                 )
+            if scopes.a_modules_global(name, kind, entry):
+                return []
         return self._by_bare_name(name, bool(qualifier), kind, entry)
 
     def _fqn(self, dotted: str, hops: int = 0) -> Symbol | None:
@@ -474,7 +475,7 @@ class Resolver:
             # ``items`` is not the field ``Order.items`` (members in scope resolved above).
             candidates = [c for c in candidates if c.kind not in Kind.MEMBERS]
         elif qualified:  # ``order.total()``: an attribute of a value is a member
-            candidates = attribute_candidates(candidates, kind, group)
+            candidates = scopes.attribute_candidates(candidates, kind, group)
         # `extension Session {}`, `impl Session {}`, `instance ToJSON Value`: more of a type
         # declared elsewhere, not its declaration (none here: the type is from outside)
         candidates = [c for c in candidates if not adds_to_a_type(c)]

@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
-from symfuse.indexer.link.go_scope import names_a_package
+from symfuse.indexer.link.go_scope import imported_names, names_a_package
 from symfuse.indexer.link.typed import scopes_outward
 from symfuse.indexer.model import Kind, RefKind, Symbol
 
@@ -83,3 +83,14 @@ def attribute_candidates(candidates: list[Symbol], kind: RefKind, group: str) ->
     if kind is RefKind.REFERENCE and group == "python":
         return [c for c in members if c.kind in Kind.MEMBERS]
     return members or candidates
+
+
+def a_modules_global(name: str, kind: RefKind, entry: FileEntry) -> bool:
+    """A value a JavaScript or TypeScript module names without defining, binding or
+    importing it: a global (the runtime's, a test framework's), never another module's
+    top-level definition (a file with no import may be a script sharing its globals)."""
+    return (
+        kind in (RefKind.REFERENCE, RefKind.CALL)
+        and family(entry.language) == "javascript"
+        and bool(imported_names(entry))
+    )

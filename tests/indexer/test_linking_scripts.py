@@ -159,3 +159,30 @@ def test_calls_through_a_require_alias_link_to_the_required_module(tmp_path: Pat
     assert "lib/index.js::compile#variable" not in calls
     assert not any(dst.startswith("other/") for dst in calls)
     assert any(dst.startswith("lib/util.js::") and "trim" in dst for dst in calls), calls
+
+
+def test_a_modules_unbound_value_is_no_other_modules_name(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """zod's schemas linked 934 times to a test file's top-level `def`: a module's name
+    that it neither defines nor imports is a global, not another module's variable; a
+    script without imports may still share its globals."""
+    index = index_of_tree(
+        tmp_path_factory.mktemp("js_modules"),
+        {
+            "src/schema.ts": 'import { check } from "./check";\n\n'
+            "export function parse(def: unknown) {\n  return check(def, options);\n}\n",
+            "src/check.ts": "export function check(a: unknown, b: unknown) {\n"
+            "  return a ?? b;\n}\n",
+            "test/schema.test.ts": 'import { parse } from "../src/schema";\n\n'
+            "const options = {};\nconst def = 1;\nparse(def);\n",
+            "public/app.js": "function boot() {\n  return settings;\n}\n",
+            "public/settings.js": "var settings = {};\n",
+        },
+    )
+    assert links(index, "src/schema.ts", "src/schema.ts::parse#function") == {
+        "src/check.ts::check#function": 1.0
+    }
+    assert "public/settings.js::settings#variable" in links(
+        index, "public/app.js", "public/app.js::boot#function"
+    )
