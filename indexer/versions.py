@@ -134,4 +134,7 @@ EXTRACTOR_VERSION = 49
 #     nothing (not a test's fixture function or variable of that name elsewhere).
 # 36: a JavaScript or TypeScript module's value it neither defines, binds nor imports is a
 #     global: it links to no other module's top-level name of its spelling.
-LINKER_VERSION = 36
+# 37: a Python attribute called on a value of unknown type or an unknown module
+#     (`f.read()`, `httpcore.Request(...)`) is a class's member or nested class or nothing:
+#     not a function nested in a test, not a top-level definition of its name.
+LINKER_VERSION = 37

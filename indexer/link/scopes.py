@@ -77,11 +77,12 @@ def implementable(
 
 def attribute_candidates(candidates: list[Symbol], kind: RefKind, group: str) -> list[Symbol]:
     """Of the definitions an attribute's name (``order.total``) has, with its value's type
-    unknown: the members, when one is so named; a Python attribute read, only members (a
-    test's ``response.status_code`` is no fixture function ``status_code`` of conftest)."""
+    unknown: the members, when one is so named; in Python only a class's members (a test's
+    ``response.status_code`` is no fixture function ``status_code`` of conftest, and
+    ``f.read()`` no function ``read`` nested in a test)."""
     members = [c for c in candidates if c.parent is not None]
-    if kind is RefKind.REFERENCE and group == "python":
-        return [c for c in members if c.kind in Kind.MEMBERS]
+    if group == "python":  # a class's (a nested function is no attribute of anything)
+        return [c for c in members if c.kind in Kind.MEMBERS or c.kind in Kind.TYPES]
     return members or candidates
 
 
