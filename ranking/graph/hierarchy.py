@@ -313,6 +313,33 @@ def supertypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ..
     return tuple(links)
 
 
+def inherited_members(index: Index, types: list[Symbol], member: str) -> list[Symbol]:
+    """The definitions named ``member`` that ``types`` inherit: of each type, those of
+    the nearest supertype (:func:`supertypes`) that defines one (``Flask.register_blueprint``
+    is App's), a class's before an interface's or trait's declaration (Go's embedded
+    struct's method over the interface the type implements; a Rust trait's default method
+    when no impl has its own)."""
+    by_parent: defaultdict[str, list[Symbol]] = defaultdict(list)
+    for i in index.by_name.get(member, ()):
+        symbol = index.symbols[i]
+        # a Go method is declared beside its type: its receiver names it (the container)
+        holder = symbol.parent or symbol.container
+        if holder:
+            by_parent[holder].append(symbol)
+
+    def members(base: Symbol) -> list[Symbol]:
+        return by_parent.get(base.symbol_id) or by_parent.get(base.fqn) or []
+
+    found: dict[str, Symbol] = {}
+    for owner in types:
+        lineage = [link.symbol for link in supertypes(index, owner, MAX_DEPTH) if link.symbol]
+        defining = [base for base in lineage if members(base)]
+        concrete = [base for base in defining if base.kind not in (Kind.INTERFACE, Kind.TRAIT)]
+        for base in (concrete or defining)[:1]:
+            found.update((s.symbol_id, s) for s in members(base))
+    return list(found.values())
+
+
 def _bases_of(
     index: Index, node: Symbol, level: int, seen: set[str], unlinked: set[str]
 ) -> list[TypeLink]:

@@ -21,7 +21,6 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.link import rust_paths
 from symfuse.indexer.link.resolve import Resolver
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.graph.inheritance import inherited
 from symfuse.ranking.text import paths
 
 if TYPE_CHECKING:
@@ -444,18 +443,14 @@ def _in_package(index: Index, symbol: Symbol, dotted: str) -> bool:
 def _inherited(index: Index, dotted: str) -> list[Symbol]:
     """``Type.member`` that ``Type`` inherits, through the supertypes a type hierarchy
     lists (bases, Rust impls' traits, Swift extensions' protocols, Go embeddings)."""
-    from symfuse.ranking.graph.hierarchy import MAX_DEPTH, supertypes  # it imports this
+    from symfuse.ranking.graph.hierarchy import inherited_members  # it imports this module
 
     owner, member = dotted.rsplit(".", 1)
     try:
         types = [s for s in find_targets(index, owner) if s.kind in Kind.TYPES]
     except NotFound:
         return []
-    lineages = [
-        [link.symbol for link in supertypes(index, t, MAX_DEPTH) if link.symbol is not None]
-        for t in types
-    ]
-    return inherited(index, lineages, member)
+    return inherited_members(index, types, member)
 
 
 def _public(fqn: str) -> str:
