@@ -81,7 +81,8 @@ from __future__ import annotations
 #     tuple of it) is a type reference.
 # 49: a C# generic type in `typeof` (`typeof(Wrapper<>)`, `typeof(Handler<,>)`) is a type
 #     reference.
-EXTRACTOR_VERSION = 49
+# 50: a Kotlin property read after a dot (`fileSystem.isFakeFileSystem`, `buffer.size`).
+EXTRACTOR_VERSION = 50
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -111,3 +111,15 @@ def test_a_csharp_generic_type_in_typeof_is_used(tmp_path: Path) -> None:
     )
     found = operations.usages(index, UsagesRequest(target="src/Wrapper.cs::Wrapper#class"))
     assert [(u.file, u.line) for u in found.usages] == [("src/Registrar.cs", 2)]
+
+
+def test_a_kotlin_property_read_after_a_dot_is_used(tmp_path: Path) -> None:
+    index = index_of_tree(
+        tmp_path,
+        {
+            "src/Buffer.kt": "class Buffer {\n  var size: Long = 0L\n}\n",
+            "src/Use.kt": "fun empty(buffer: Buffer): Boolean {\n  return buffer.size == 0L\n}\n",
+        },
+    )
+    found = operations.usages(index, UsagesRequest(target="src/Buffer.kt::Buffer.size#property"))
+    assert [(u.file, u.line) for u in found.usages] == [("src/Use.kt", 2)]

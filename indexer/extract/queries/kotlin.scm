@@ -88,6 +88,10 @@
     (navigation_expression (_) @qualifier (navigation_suffix (simple_identifier) @name))])) @reference.call
 
 (navigation_expression . (simple_identifier) @name) @reference.reference
+; a property read (`fileSystem.isFakeFileSystem`, `buffer.size`); a call is read as a call
+(navigation_expression
+  (_) @qualifier
+  (navigation_suffix (simple_identifier) @name)) @reference.reference
 (value_argument (simple_identifier) @name) @reference.reference
 ; names as values: operands (`n + LIMIT`, `a ?: DEFAULT`, `!FLAG`), indexes (`TABLE[KEY]`),
 ; initializers and assigned values, returns, string templates (`"$PREFIX"`), loops,
