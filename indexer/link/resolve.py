@@ -487,7 +487,7 @@ class Resolver:
             c for c in candidates if c.kind is not Kind.CONSTRUCTOR or c.parent not in classes
         ]
         wanted = Kind.CALL_TARGETS if kind is RefKind.CALL else None
-        if kind in (RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT):
+        if kind in scopes.TYPED:
             wanted = Kind.TYPE_TARGETS
         if wanted is not None:
             candidates = [c for c in candidates if c.kind in wanted] or candidates

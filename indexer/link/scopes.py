@@ -14,7 +14,8 @@ from symfuse.indexer.model import Kind, RefKind, Symbol
 _R = TypeVar("_R", bound=tuple[Symbol, float, str])
 
 
-_TYPED = frozenset({RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT})
+# the reference kinds that name a type
+TYPED = frozenset({RefKind.TYPE, RefKind.INHERIT, RefKind.IMPLEMENT})
 
 
 def in_scope(
@@ -30,12 +31,12 @@ def in_scope(
     by_id, top, scoped, nested_names = entry.lookups()
     if not self_scope and names_a_package(name, entry):
         return None  # Go's `time` of `time.Second`, not a method `time` of the receiver
-    typed = kind in _TYPED
+    typed = kind in TYPED
     if name not in nested_names:  # no scope of this file defines it: skip the walk
         return None if self_scope else _top_level(top, name, entry)
     for scope in scopes_outward(by_id, enclosing, containers_only=self_scope):
         found = scoped.get((scope, name))
-        if found is not None and typed and (found.kind is Kind.CONSTRUCTOR or _embedded(found)):
+        if found is not None and typed and (found.kind is Kind.CONSTRUCTOR or _go_field(found)):
             found = None
         if found is not None and (self_scope or found.symbol_id != enclosing):
             return found  # `self.run()` inside `run` is itself; a bare `run` is not
@@ -44,7 +45,7 @@ def in_scope(
     return _top_level(top, name, entry)
 
 
-def _embedded(symbol: Symbol) -> bool:
+def _go_field(symbol: Symbol) -> bool:
     """A Go field, which no type written in its struct names: an embedded field is named
     after the type it embeds (the struct's base), `Foo Foo` after its type."""
     return symbol.kind is Kind.FIELD and symbol.language == "go"
@@ -70,8 +71,8 @@ def implementable(
     the grammar reads as a generic type, is the field it spells)."""
     if kind is RefKind.IMPLEMENT and entry.language == "rust":
         return [r for r in found if r[0].kind is Kind.TRAIT]
-    if kind in _TYPED and entry.language == "go" and not qualifier:
-        return [r for r in found if not _embedded(r[0])]
+    if kind in TYPED and entry.language == "go" and not qualifier:
+        return [r for r in found if not _go_field(r[0])]
     return found
 
 
