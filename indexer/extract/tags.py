@@ -28,6 +28,7 @@ What this module (with definitions.py, extract_text.py and prepass.py) yields is
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -137,7 +138,16 @@ def extract_tree(
     )
     prefix = module_name(module_path or path) if spec.module_fqn else ""
     symbols = SymbolBuilder(path, root, spec, source, columns, prefix).build(ordered)
-    return Extraction(path, symbols, _build_references(ordered, raw_refs, columns), problems)
+    references = _build_references(ordered, raw_refs, columns, _marks_free(language))
+    return Extraction(path, symbols, references, problems)
+
+
+@functools.cache
+def _marks_free(language: str) -> bool:
+    """Whether the language's query marks bare names ``@free``: it writes a call apart
+    from a variable (Ruby's ``stat = stat(path)`` calls ``stat``), so its locals hide only
+    those."""
+    return FREE_MARK in languages.query_source(language)
 
 
 # A reference as collected from a match: start and end byte, row, byte column, name,
@@ -201,7 +211,7 @@ def _collect(
         append((
             start, end, row, byte_col, source[start:end], kind,
             _qualifier(qualifiers, name, source) if qualifiers else "",
-            node_text(aliases[0]) if aliases else "",
+            node_text(aliases[0]) if aliases else (FREE_MARK if "free" in caps else ""),
             argument_count(name) if counted and kind is call else UNKNOWN,
         ))  # fmt: skip
     return defs, raw_refs
@@ -300,7 +310,7 @@ def _qualifier(nodes: list[Node], name_node: Node, source: bytes) -> str:
 
 
 def _build_references(
-    ordered: list[Def], raw_refs: list[_RawRef], columns: Columns
+    ordered: list[Def], raw_refs: list[_RawRef], columns: Columns, marks_free: bool
 ) -> list[rows.RefRow]:
     kept = [entry for entry in ordered if entry.symbol is not None]
     references = _attribute_references(kept, columns)
@@ -313,6 +323,7 @@ def _build_references(
     wide_rows = columns.wide_rows
     local_names: set[tuple[int, str]] = set()
     global_names: set[tuple[int, str]] = set()  # declared global: never local
+    free: set[int] = set()  # positions in ``references`` of bare names (``@free``)
     for start, end, row, byte_col, raw_name, ref_kind, qualifier, alias, args in raw_refs:
         while position < count and spans[position][0] <= start:
             span = spans[position]
@@ -332,10 +343,14 @@ def _build_references(
         if alias in _MARK_OF:  # a name the function binds, or declares global
             (local_names if alias == _MARKS[LOCAL] else global_names).add((enclosing, name))
             continue
-        references.append(
-            (name, row + 1, col, code_of[ref_kind], enclosing, qualifier, alias, args)
-        )
-    return _not_local(references, local_names - global_names, kept)
+        if alias == FREE_MARK:
+            free.add(len(references))
+        references.append((
+            name, row + 1, col, code_of[ref_kind], enclosing, qualifier,
+            "" if alias == FREE_MARK else alias, args,
+        ))  # fmt: skip
+    hidden = free if marks_free else None
+    return _not_local(references, local_names - global_names, kept, free, hidden)
 
 
 LOCAL = "local"  # a query's capture for a name a function binds (a parameter, an assignment)
@@ -343,24 +358,38 @@ GLOBAL = "global"  # ... for a name it declares the module's (Python's `global C
 # their marks in the alias slot (no variable's name: `local = f()`)
 _MARKS = {LOCAL: "@local", GLOBAL: "@global"}
 _MARK_OF = frozenset(_MARKS.values())
+# ... for a bare name that is a use only inside a function that does not bind it (Ruby's
+# `helper`, a call or a local variable by the bindings before it); no variable's name either
+FREE_MARK = "@free"
 _LOCAL_KINDS = frozenset(rows.REF_KIND_CODE[k] for k in (RefKind.REFERENCE, RefKind.CALL))
 
 
 def _not_local(
-    references: list[rows.RefRow], local_names: set[tuple[int, str]], kept: list[Def]
+    references: list[rows.RefRow],
+    local_names: set[tuple[int, str]],
+    kept: list[Def],
+    free: set[int],
+    hidden: set[int] | None,
 ) -> list[rows.RefRow]:
     """The references less the bare names a function binds itself (its parameters and
     assignments): ``attrs = tuple(attrs)`` inside a function is not the module's
-    ``attrs``. Only where the language's query says what is local (``@local``)."""
-    if not local_names:
+    ``attrs``. Only where the language's query says what is local (``@local``); of
+    ``hidden`` positions alone when given. A bare name marked ``@free`` (at a position
+    in ``free``) is kept only inside a function."""
+    if not local_names and not free:
         return references
     functions = {e.index for e in kept if e.symbol is not None and e.symbol.kind.is_callable}
     return [
         r
-        for r in references
+        for at, r in enumerate(references)
         if not (
-            r[3] in _LOCAL_KINDS and not r[5] and r[4] in functions and (r[4], r[0]) in local_names
+            r[3] in _LOCAL_KINDS
+            and not r[5]
+            and r[4] in functions
+            and (r[4], r[0]) in local_names
+            and (hidden is None or at in hidden)
         )
+        and (at not in free or r[4] in functions)
     ]
 
 

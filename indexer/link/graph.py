@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.link import go_interfaces
+from symfuse.indexer.link import go_interfaces, inherit
 from symfuse.indexer.link.edges import EdgeRow
 from symfuse.indexer.link.receivers import CHAINING_FAMILIES, variable_of
 from symfuse.indexer.link.resolve import SELF_NAMES, Resolver
@@ -61,6 +61,8 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             or (chaining and qualifier.endswith(")"))
             # Rust's `super::helper()` in an inline `mod tests`: relative to that module
             or (qualifier.startswith("super") and entry.language == "rust")
+            # Ruby's `helper`: a call on self, reaching what its class inherits
+            or inherit.self_call(qualifier, kind, entry)
         )
         shared = (
             None

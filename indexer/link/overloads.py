@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
-from symfuse.indexer.link import receivers
+from symfuse.indexer.link import inherit, receivers
 from symfuse.indexer.link.chained import parameter_count
+from symfuse.indexer.link.inherit import MAX_BASE_HOPS
 from symfuse.indexer.model import Kind, RefKind, Symbol
 
 if TYPE_CHECKING:
@@ -55,7 +56,6 @@ def same_named(resolver: Resolver, owner: Symbol, name: str, kind: RefKind) -> l
     first (breadth first, as :meth:`Resolver.member` looks); methods alone for a call
     (Java's field ``childNodes`` is not the method ``childNodes()``). Remembered for
     the resolver's pass: a class's methods are called by name again and again."""
-    from symfuse.indexer.link.resolve import MAX_BASE_HOPS
 
     key = (owner.symbol_id, name, kind is RefKind.CALL)
     known = resolver.same_named.get(key)
@@ -72,7 +72,7 @@ def same_named(resolver: Resolver, owner: Symbol, name: str, kind: RefKind) -> l
             own = [m for m in own if m.kind in Kind.CALLABLES]
         if own:
             levels.append(own)
-        for base in resolver.bases(current):
+        for base in inherit.bases(resolver, current):
             if base.symbol_id not in seen:
                 seen.add(base.symbol_id)
                 queue.append(base)

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from symfuse.indexer.extract.texts import adds_to_a_type
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.link import go_scope, overloads, receivers, rust_paths, scopes, typed
+from symfuse.indexer.link import go_scope, inherit, overloads, receivers, rust_paths, scopes, typed
 from symfuse.indexer.link.bindings import (
     RELATIVE,
     Bindings,
@@ -43,7 +43,6 @@ MAX_CANDIDATES = 8
 MAX_REEXPORT_HOPS = 4  # `pkg` re-exports from `pkg.sub`, which re-exports from ...
 SELF_NAMES = frozenset({"self", "this", "cls", "super()", "Self", "@"})
 SUPER_NAMES = frozenset({"super()", "super"})
-MAX_BASE_HOPS = 6  # base classes followed for an inherited member
 SCOPE, IMPORT, TYPE, NAME = "scope", "import", "type", "name"  # Resolution.how
 
 
@@ -77,6 +76,8 @@ class Resolver:
         self.typing: set[tuple[str, str | None, str]] = set()  # receivers being typed
         # (type id, name, calls only) -> its same-named members per class (overloads.py)
         self.same_named: dict[tuple[str, str, bool], list[list[Symbol]]] = {}
+        self.inherited: dict[tuple[str, str, bool], Symbol | None] = {}  # (inherit.py)
+        self.bases_of: dict[str, list[Symbol]] = {}
 
     def declared(self, entry: FileEntry) -> receivers.Declared:
         """The declared types of the file's variables, per scope (remembered)."""
@@ -180,8 +181,9 @@ class Resolver:
             if scoped is not None and not qualifier and self._is_import_alias(scoped, entry):
                 required = self._script_import(entry, name, "")
                 scoped = required if required is not None else scoped
-            if scoped is None and qualifier:
-                scoped = self._inherited(name, qualifier in SUPER_NAMES, enclosing, entry)
+            self_call = inherit.self_call(qualifier, kind, entry)  # Ruby's `helper`
+            if scoped is None and (qualifier or self_call):
+                scoped = inherit.inherited(self, name, qualifier in SUPER_NAMES, enclosing, entry)
             if scoped is None and not qualifier and kind is RefKind.CALL:
                 scoped = overloads.of_enclosing(self, name, enclosing, entry, args)
             if scoped is not None:
@@ -225,7 +227,7 @@ class Resolver:
             return self._script_export(module, local) or exported_value(module, local)
         found = self._script_export(module, imported or member)
         if imported and member:  # `Headers.from()`: a static member of an imported class
-            return self._member_of(found, member) if found is not None else None
+            return inherit.member_of(self, found, member) if found is not None else None
         return found
 
     def _is_import_alias(self, symbol: Symbol, entry: FileEntry) -> bool:
@@ -237,53 +239,6 @@ class Resolver:
             and family(entry.language) == "javascript"
             and symbol.name in self._bindings(entry).relative
         )
-
-    def _inherited(
-        self, name: str, skip_own: bool, enclosing: str | None, entry: FileEntry
-    ) -> Symbol | None:
-        """``self.name`` that the enclosing class inherits, or ``super().name``: the
-        member of the nearest base class (bases resolved as the class's own file
-        resolves them, breadth first) that defines it."""
-        by_id = entry.lookups().by_id
-        owner = by_id.get(enclosing) if enclosing else None
-        while owner is not None and owner.kind not in Kind.TYPES:
-            owner = by_id.get(owner.parent) if owner.parent else None
-        if owner is None:
-            return None
-        queue, seen = [owner], {owner.symbol_id}
-        for _ in range(MAX_BASE_HOPS):
-            if not queue:
-                break
-            current = queue.pop(0)
-            if current is not owner or not skip_own:
-                found = self._member_of(current, name)
-                if found is not None:
-                    return found
-            for base in self.bases(current):
-                if base.symbol_id not in seen:
-                    seen.add(base.symbol_id)
-                    queue.append(base)
-        return None
-
-    def bases(self, cls: Symbol) -> list[Symbol]:
-        """The classes ``cls`` extends, as its file's scope and imports name them."""
-        home = self.index.files.get(cls.file)
-        if home is None:
-            return []
-        found = []
-        for written in cls.extends:
-            qualifier, _, base = written.split("[", 1)[0].split("(", 1)[0].strip().rpartition(".")
-            hits = self.resolve_name(base, qualifier, RefKind.INHERIT, cls.parent, home)
-            # sure, or the one type of that name (Java's same-package base, unimported)
-            sure = [h for h in hits if h.confidence >= 0.8 and h.target.kind in Kind.TYPES]
-            found += [h.target for h in sure]
-        return found
-
-    def _member_of(self, owner: Symbol, member: str) -> Symbol | None:
-        home = self.index.files.get(owner.file)
-        if home is None or not owner.kind.is_container:
-            return None
-        return home.lookups().scoped.get((owner.symbol_id, member))
 
     def _script_export(self, module: FileEntry, name: str, hops: int = 0) -> Symbol | None:
         """The definition a JavaScript/TypeScript module exports as ``name``: its own, or

@@ -33,6 +33,13 @@ GO_METHOD_REASON = "an exported Go method: may satisfy an interface of a depende
 
 REPORTED = frozenset({Kind.FUNCTION, Kind.METHOD, Kind.MACRO, Kind.VARIABLE, Kind.CONSTANT})
 REPORTED |= Kind.TYPES
+# How a method calls the one it overrides, by language (``super.name`` elsewhere).
+_SUPER_CALLS = {
+    "python": r"\bsuper\([^)]*\)\.{name}\b",
+    "ruby": r"(?<![\w.:])super\b",  # `super` calls the method of its own name
+    "csharp": r"\bbase\.{name}\b",
+    "php": r"\bparent::{name}\b",
+}
 ENTRY_POINTS = frozenset(
     {
         "main",
@@ -169,9 +176,13 @@ class Judge:
             return False
         if any(_EXTERNAL.search(s.signature) for s in (symbol, parent) if s is not None):
             return False  # a Kotlin `external` declaration binds code written elsewhere
-        if parent is not None and symbol.kind in Kind.CALLABLES and parent.kind.is_type:
-            return not self._overrides(symbol, parent) and not self._calls_super(symbol)
-        return True
+        if parent is None or symbol.kind not in Kind.CALLABLES:
+            return True
+        if parent.kind.is_type and self._overrides(symbol, parent):
+            return False
+        return not (parent.kind.is_type or parent.kind is Kind.MODULE) or not self._calls_super(
+            symbol
+        )
 
     def _members(self, owner: Symbol) -> list[Symbol]:
         return [self.index.symbols[i] for i in self.index.children.get(owner.symbol_id, ())]
@@ -192,11 +203,13 @@ class Judge:
         )
 
     def _calls_super(self, method: Symbol) -> bool:
-        """``super().name(...)`` in its own body: it overrides a base's method."""
+        """Its own body calls the method it overrides (``super().name(...)``, Ruby's
+        ``super``, ``base.Name(...)``): a base's or, for a Ruby module's method, the class's
+        it is mixed into."""
+        shape = _SUPER_CALLS.get(method.language, r"\bsuper\.{name}\b")
         lines = paths.read_lines(self.index, method.file)[method.line - 1 : method.end_line]
-        return (
-            re.search(rf"super\([^)]*\)\.{re.escape(method.name)}\b", "\n".join(lines)) is not None
-        )
+        body = evidence.strip_comments("\n".join(lines), method.language)
+        return re.search(shape.format(name=re.escape(method.name)), body) is not None
 
     def verdict(self, symbol: Symbol) -> tuple[float, str]:
         """The confidence that ``symbol`` is dead, and why."""

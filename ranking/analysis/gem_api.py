@@ -1,6 +1,8 @@
 """The public API of a Ruby gem: the methods its users may call.
 
-A root declares a gem when it holds a ``*.gemspec``; the gem ships ``lib/``. A class,
+A folder declares a gem when it holds a ``*.gemspec``; the gem ships its ``lib/`` (a
+repository of several gems, as rails or sinatra with sinatra-contrib, has one per
+folder). A class,
 a module or a method there is public API unless a bare ``private`` or ``protected`` line
 above it (at its indentation, in its class) or a ``private :name`` below it hides it:
 rack's ``Request#delete?``, which nothing in the repository calls, is still a method its
@@ -25,8 +27,7 @@ def public_api(index: Index, symbol: Symbol) -> str | None:
     """Why users of the root's gem may call ``symbol``, or None."""
     if symbol.language != "ruby" or symbol.kind not in _SHIPPED:
         return None
-    rel = symbol.file.split("/", 1)[1] if len(index.roots) > 1 else symbol.file
-    if not rel.startswith("lib/") or symbol.root not in _gems(index):
+    if not _shipped(index, symbol.file):
         return None
     parent = index.get(symbol.parent) if symbol.parent is not None else None
     if _hidden(paths.read_lines(index, symbol.file), symbol, parent.line if parent else 1):
@@ -34,17 +35,27 @@ def public_api(index: Index, symbol: Symbol) -> str | None:
     return "public in the gem's lib/: its users may call it"
 
 
-def _gems(index: Index) -> frozenset[str]:
-    """The roots (aliases) with a gemspec at their top."""
-    return index.derived("ruby: gem roots", lambda: frozenset(_gem_roots(index)))
+def _shipped(index: Index, file: str) -> bool:
+    """``file`` is under the ``lib/`` of a folder that holds a gemspec."""
+    gems = index.derived("ruby: gem folders", lambda: frozenset(_gem_folders(index)))
+    return any(folder in gems for folder in _lib_owners(file))
 
 
-def _gem_roots(index: Index) -> set[str]:
-    found: set[str] = set()
-    for alias, root in index.roots.items():
-        if any(Path(root).glob("*.gemspec")):
-            found.add(alias)
-    return found
+def _lib_owners(file: str) -> list[str]:
+    """The folders ``file`` is under the ``lib/`` of, as index paths (``""`` for a
+    one-root index's top)."""
+    parts = file.split("/")
+    return ["/".join(parts[:at]) for at, part in enumerate(parts[:-1]) if part == "lib"]
+
+
+def _gem_folders(index: Index) -> set[str]:
+    folders = {
+        owner
+        for key, entry in index.files.items()
+        if entry.language == "ruby"
+        for owner in _lib_owners(key)
+    }
+    return {f for f in folders if any(Path(paths.key_path(index, f)).glob("*.gemspec"))}
 
 
 def _hidden(lines: Sequence[str], symbol: Symbol, opens: int) -> bool:

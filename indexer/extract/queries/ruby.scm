@@ -83,3 +83,60 @@
 (conditional (constant) @name) @reference.reference
 (parenthesized_statements (constant) @name) @reference.reference
 (scope_resolution scope: (constant) @qualifier name: (constant) @name) @reference.reference
+
+; ---- bare names: Ruby writes a method call without arguments as a bare name
+; (`helper`, `authorization_key.nil?`, `case consume_boundary`), which the grammar reads as
+; it reads a local variable. Such a name is a call (`@free`) only inside a method that does
+; not bind it (`@local`: its parameters, its blocks' and its assignments).
+[
+  (body_statement (identifier) @name @free)
+  (block_body (identifier) @name @free)
+  (then (identifier) @name @free)
+  (else (identifier) @name @free)
+  (do (identifier) @name @free)
+  (begin (identifier) @name @free)
+  (ensure (identifier) @name @free)
+  (parenthesized_statements (identifier) @name @free)
+  (argument_list (identifier) @name @free)
+  (array (identifier) @name @free)
+  (interpolation (identifier) @name @free)
+  (element_reference (identifier) @name @free)
+  (binary (identifier) @name @free)
+  (conditional (identifier) @name @free)
+  (if_modifier (identifier) @name @free)
+  (unless_modifier (identifier) @name @free)
+  (while_modifier (identifier) @name @free)
+  (until_modifier (identifier) @name @free)
+  (rescue_modifier (identifier) @name @free)
+  (right_assignment_list (identifier) @name @free)
+  (in (identifier) @name @free)
+  (call receiver: (identifier) @name @free)
+  (unary operand: (identifier) @name @free)
+  (assignment right: (identifier) @name @free)
+  (operator_assignment right: (identifier) @name @free)
+  (if condition: (identifier) @name @free)
+  (unless condition: (identifier) @name @free)
+  (while condition: (identifier) @name @free)
+  (until condition: (identifier) @name @free)
+  (case value: (identifier) @name @free)
+  (pair value: (identifier) @name @free)
+  (optional_parameter value: (identifier) @name @free)
+  (keyword_parameter value: (identifier) @name @free)] @reference.call
+
+[
+  (method_parameters (identifier) @name)
+  (block_parameters (identifier) @name)
+  (lambda_parameters (identifier) @name)
+  (destructured_parameter (identifier) @name)
+  (optional_parameter name: (identifier) @name)
+  (keyword_parameter name: (identifier) @name)
+  (splat_parameter name: (identifier) @name)
+  (hash_splat_parameter name: (identifier) @name)
+  (block_parameter name: (identifier) @name)
+  (assignment left: (identifier) @name)
+  (operator_assignment left: (identifier) @name)
+  (left_assignment_list (identifier) @name)
+  (rest_assignment (identifier) @name)
+  (destructured_left_assignment (identifier) @name)
+  (for pattern: (identifier) @name)
+  (exception_variable (identifier) @name)] @local
