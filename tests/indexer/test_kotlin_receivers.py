@@ -5,6 +5,8 @@ workspace's extension functions on that type, and nothing else of the workspace.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from symfuse.indexer.index import Index
@@ -59,3 +61,23 @@ def test_an_outside_type_reaches_extension_functions_alone(index: Index) -> None
     assert "other/Other.kt::Other.utf8Size#method" not in size
     trimmed = links_of_use(index, "common/okio/Use.kt::Use.outside#method")
     assert not [dst for dst in trimmed if dst.endswith("trim#method")]  # String.trim
+
+
+REFERENCES = {
+    "Adapter.kt": "class Adapter {\n"
+    "    fun read(peeked: List<String>): Int = peeked.map(::labelIndex).sum()\n"
+    "    fun same(a: Int, b: Int): Boolean = a valueEquals b\n"
+    "    private fun labelIndex(s: String): Int = s.length\n"
+    "    private infix fun Int.valueEquals(other: Int): Boolean = this == other\n"
+    "}\n",
+}
+
+
+def test_a_function_reference_and_an_infix_call_are_uses(tmp_path: Path) -> None:
+    """`::labelIndex` passed as a value and `a valueEquals b` use the functions (moshi:
+    `symfuse dead` listed both)."""
+    index = index_of_tree(tmp_path, REFERENCES)
+    read = links(index, "Adapter.kt", "Adapter.kt::Adapter.read#method")
+    assert read.get("Adapter.kt::Adapter.labelIndex#method") == 1.0
+    same = links(index, "Adapter.kt", "Adapter.kt::Adapter.same#method")
+    assert same.get("Adapter.kt::Adapter.valueEquals#method") == 1.0

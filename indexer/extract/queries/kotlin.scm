@@ -78,6 +78,11 @@
 (receiver_type (user_type (type_identifier) @name)) @reference.type
 (type_parameter (user_type (type_identifier) @name)) @reference.type
 (callable_reference (type_identifier) @name) @reference.type
+; a function's reference (`peeked.use(::labelIndex)`, `String::length`) and an infix
+; call (`a valueEquals b`, `1 to 2`): their uses
+(callable_reference . (simple_identifier) @name) @reference.reference
+(callable_reference (type_identifier) @qualifier (simple_identifier) @name) @reference.reference
+(infix_expression (_) . (simple_identifier) @name . (_)) @reference.call
 
 ; `val doc = cleaner.clean(dirty)`, `val doc = Document()`: the variable (`@alias`) holds
 ; what the call returns
