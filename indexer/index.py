@@ -75,13 +75,17 @@ class FileEntry:
             by_id: dict[str, Symbol] = {}
             top: dict[str, Symbol] = {}
             scoped: dict[tuple[str, str], Symbol] = {}
+            namesakes: dict[tuple[str, str], list[Symbol]] = {}
             for s in reversed(self.symbols):  # the first of several namesakes wins
                 by_id[s.symbol_id] = s
                 if s.parent is None:
                     top[s.name] = s
                 else:
                     scoped[(s.parent, s.name)] = s
-            self._lookups = FileLookups(by_id, top, scoped, {name for _, name in scoped})
+                namesakes.setdefault((s.parent or "", s.name), []).insert(0, s)
+            repeated = {key: found for key, found in namesakes.items() if len(found) > 1}
+            nested = {name for _, name in scoped}
+            self._lookups = FileLookups(by_id, top, scoped, nested, repeated)
         return self._lookups
 
 
@@ -90,6 +94,9 @@ class FileLookups(NamedTuple):
     top: dict[str, Symbol]
     scoped: dict[tuple[str, str], Symbol]
     nested_names: set[str]  # names defined inside some definition of the file
+    # (parent id or "", name) -> the definitions of a name defined more than once in one
+    # scope, in order (overloads; Python's `if ...: def f()` / `else: def f()`)
+    repeated: dict[tuple[str, str], list[Symbol]]
 
 
 _T = TypeVar("_T")

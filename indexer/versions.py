@@ -82,7 +82,9 @@ from __future__ import annotations
 # 49: a C# generic type in `typeof` (`typeof(Wrapper<>)`, `typeof(Handler<,>)`) is a type
 #     reference.
 # 50: a Kotlin property read after a dot (`fileSystem.isFakeFileSystem`, `buffer.size`).
-EXTRACTOR_VERSION = 50
+# 51: a name a function binds and also defines there (`def wrapper(): ...` then `wrapper =
+#     wraps(f)(wrapper)`) keeps its uses; Ruby's bare names (`@free`, ruby.scm).
+EXTRACTOR_VERSION = 51
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.
@@ -138,4 +140,7 @@ EXTRACTOR_VERSION = 50
 # 37: a Python attribute called on a value of unknown type or an unknown module
 #     (`f.read()`, `httpcore.Request(...)`) is a class's member or nested class or nothing:
 #     not a function nested in a test, not a top-level definition of its name.
-LINKER_VERSION = 37
+# 38: a Ruby bare call reaches what its class inherits (mixins, then the superclass, a
+#     base looked up from the modules around the class); a use of a name defined twice in
+#     one scope (`if ...: def f()` / `else: def f()`) reaches each definition.
+LINKER_VERSION = 38

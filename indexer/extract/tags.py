@@ -373,12 +373,20 @@ def _not_local(
 ) -> list[rows.RefRow]:
     """The references less the bare names a function binds itself (its parameters and
     assignments): ``attrs = tuple(attrs)`` inside a function is not the module's
-    ``attrs``. Only where the language's query says what is local (``@local``); of
-    ``hidden`` positions alone when given. A bare name marked ``@free`` (at a position
-    in ``free``) is kept only inside a function."""
+    ``attrs``, unless it defines the name there. Only where the language's query says
+    what is local (``@local``); of ``hidden`` positions alone when given. A bare name
+    marked ``@free`` (at a position in ``free``) is kept only inside a function."""
     if not local_names and not free:
         return references
     functions = {e.index for e in kept if e.symbol is not None and e.symbol.kind.is_callable}
+    # a name a function binds by a nested definition too (`def wrapper(): ...` then
+    # `wrapper = wraps(f)(wrapper)`) stands for that definition: its uses are kept
+    number = {e.symbol.symbol_id: e.index for e in kept if e.symbol is not None}
+    local_names = local_names - {
+        (number[e.symbol.parent], e.symbol.name)
+        for e in kept
+        if e.symbol is not None and e.symbol.parent in number
+    }
     return [
         r
         for at, r in enumerate(references)

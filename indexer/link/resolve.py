@@ -187,7 +187,9 @@ class Resolver:
             if scoped is None and not qualifier and kind is RefKind.CALL:
                 scoped = overloads.of_enclosing(self, name, enclosing, entry, args)
             if scoped is not None:
-                return [Resolution(overloads.in_scope(self, scoped, args), 1.0, SCOPE)]
+                found = scopes.alternatives(overloads.in_scope(self, scoped, args), entry)
+                share = 1.0 if len(found) == 1 else max(0.5, round(1 / len(found), 3))
+                return [Resolution(s, share, SCOPE) for s in found]
         elif kind in (RefKind.CALL, RefKind.REFERENCE) or go_scope.indexed_type(kind, entry):
             used = RefKind.REFERENCE if kind is RefKind.TYPE else kind
             by_type = typed.by_receiver(self, name, qualifier, enclosing, entry, used, args)

@@ -28,7 +28,7 @@ def in_scope(
     """A definition of the name in the reference's scopes (all in its own file);
     ``self_scope``: written ``self.name`` (only class scopes count). A type written
     inside its class is the class, not its same-named constructor."""
-    by_id, top, scoped, nested_names = entry.lookups()
+    by_id, top, scoped, nested_names, _ = entry.lookups()
     if not self_scope and names_a_package(name, entry):
         return None  # Go's `time` of `time.Second`, not a method `time` of the receiver
     typed = kind in TYPED
@@ -43,6 +43,25 @@ def in_scope(
     if self_scope:
         return None
     return _top_level(top, name, entry)
+
+
+def alternatives(found: Symbol, entry: FileEntry) -> list[Symbol]:
+    """``found`` and the other functions or classes of its name in its scope, where a
+    language that has no overloads defines one name twice: each branch of ``if ...: def f()``
+    / ``else: def f()`` or ``try: from x import f`` / ``except: def f()`` is what a use
+    may reach (jinja's two ``is_async`` and ``finalize``: one was left unused)."""
+    if found.kind not in _ALTERNATIVES or entry.language not in _BRANCHING:
+        return [found]
+    repeated = entry.lookups().repeated.get((found.parent or "", found.name))
+    if not repeated:
+        return [found]
+    return [s for s in repeated if s.kind in _ALTERNATIVES]
+
+
+_ALTERNATIVES = frozenset({Kind.FUNCTION, Kind.CLASS})
+# languages whose namesakes in one scope are alternatives (branches, `#[cfg(...)]`), not
+# overloads or an Elixir function's clauses
+_BRANCHING = frozenset({"python", "ruby", "lua", "rust"})
 
 
 def _go_field(symbol: Symbol) -> bool:
