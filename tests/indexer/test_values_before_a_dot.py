@@ -123,3 +123,20 @@ def test_a_kotlin_property_read_after_a_dot_is_used(tmp_path: Path) -> None:
     )
     found = operations.usages(index, UsagesRequest(target="src/Buffer.kt::Buffer.size#property"))
     assert [(u.file, u.line) for u in found.usages] == [("src/Use.kt", 2)]
+
+
+VTABLE = {
+    "src/lib.rs": "struct VTable {\n    drop: unsafe fn(),\n    size: usize,\n}\n\n"
+    "unsafe fn object_drop<E>() {}\n\n"
+    "fn vtable(size: usize) -> VTable {\n"
+    "    VTable {\n        drop: object_drop::<u8>,\n        size,\n    }\n}\n",
+}
+
+
+def test_a_generic_function_named_as_a_value_is_used(tmp_path: Path) -> None:
+    """anyhow's `object_drop: object_drop::<E>` (a vtable of functions): the function is
+    used where it is named; `symfuse dead` listed seven of them. A shorthand field
+    (`size,`) names the local it copies, no definition."""
+    index = index_of_tree(tmp_path, VTABLE)
+    found = operations.usages(index, UsagesRequest(target="src/lib.rs::object_drop#function"))
+    assert [(u.line, u.confidence) for u in found.usages] == [(10, 1.0)]

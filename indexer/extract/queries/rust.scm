@@ -99,6 +99,9 @@
 (reference_expression value: (identifier) @name) @reference.reference
 (let_declaration value: (identifier) @name) @reference.reference
 (field_initializer value: (identifier) @name) @reference.reference
+(shorthand_field_initializer (identifier) @name) @reference.reference
+; a generic function named as a value (`object_drop: object_drop::<E>`, `f(g::<T>)`)
+(generic_function function: (identifier) @name) @reference.reference
 (array_expression (identifier) @name) @reference.reference
 (tuple_expression (identifier) @name) @reference.reference
 (assignment_expression right: (identifier) @name) @reference.reference
