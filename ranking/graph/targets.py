@@ -164,7 +164,7 @@ def resolve_overloads(
 # type's methods over Swift extensions and C# partial classes. Elsewhere a name defined
 # in two files names two things (C's static helpers), but for Kotlin's `expect` and
 # `actual` declarations of one thing per platform.
-_OVERLOADED_ACROSS_FILES = frozenset({"cpp", "cuda", "swift", "csharp"})
+_OVERLOADED_ACROSS_FILES = frozenset({"cpp", "cuda", "swift", "csharp", "ruby"})
 _PLATFORMS = re.compile(r"\b(?:expect|actual)\s")
 # A Scala or Kotlin class and its companion object are one name's type.
 _COMPANIONS = frozenset({"scala", "kotlin"})

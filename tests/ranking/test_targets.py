@@ -289,8 +289,9 @@ def test_names_as_each_language_writes_them(tmp_path: Path) -> None:
 
 def test_one_type_declared_in_several_places(tmp_path: Path) -> None:
     """A Scala class and its companion object, Kotlin's `expect` class and its `actual`
-    per platform (members too), a Swift type's methods over its extensions: usages take
-    them together, the type hierarchy takes the class."""
+    per platform (members too), a Swift type's methods over its extensions, a Ruby class
+    reopened in another file: usages take them together, the type hierarchy takes the
+    class (the most linked declaration)."""
     from symfuse.ranking.query import operations
     from symfuse.ranking.query.requests import HierarchyRequest, UsagesRequest
 
@@ -308,12 +309,21 @@ def test_one_type_declared_in_several_places(tmp_path: Path) -> None:
             "    func validate() -> Self { self }\n}\n",
             "Source/Validation.swift": "extension DataRequest {\n"
             "    func validate(statusCode: Int) -> Self { self }\n}\n",
+            # a Ruby class reopened in another file (sinatra's Application)
+            "lib/app/base.rb": "module App\n  class Base\n  end\n\n"
+            "  class Application < Base\n    def run!; end\n  end\nend\n",
+            "lib/app/main.rb": "module App\n  class Application\n    def main?; end\n"
+            "  end\nend\nApp::Application.run!\n",
         },
     )
     for target, count in (("os.Path", 2), ("Buffer.readUtf8", 2), ("DataRequest.validate", 2)):
         assert operations.usages(index, UsagesRequest(target=target)).target_count == count
     root = operations.hierarchy(index, HierarchyRequest(target="os.Path")).root
     assert (root.symbol_id, root.kind) == ("os/Path.scala::Path#class", Kind.CLASS)
+    assert operations.usages(index, UsagesRequest(target="App::Application")).target_count == 2
+    ruby = operations.hierarchy(index, HierarchyRequest(target="App::Application"))
+    assert ruby.root.symbol_id == "lib/app/base.rb::App.Application#class"
+    assert [s.name for s in ruby.supertypes] == ["Base"]
 
 
 def test_a_use_split_between_overloads_is_a_use_of_them(tmp_path: Path) -> None:
