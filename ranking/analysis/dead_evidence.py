@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import Index
 from symfuse.indexer.link.bindings import script_module
+from symfuse.indexer.link.chained import parameter_count
 from symfuse.indexer.link.resolve import SELF_NAMES
 from symfuse.indexer.model import Kind, RefKind, Symbol
 from symfuse.ranking.graph.targets import resolver_for
@@ -111,7 +112,7 @@ def _used(index: Index) -> frozenset[str]:
                 owner = _owner(index, target)  # used from outside it: its type is in use
                 if owner is not None and not _inside(index, symbols[src], owner):
                     used.add(owner)
-    return frozenset(used | _namesake_macros(index, used))
+    return frozenset(used | _namesake_macros(index, used) | _clauses(index, used))
 
 
 def _owner(index: Index, member: Symbol) -> str | None:
@@ -137,6 +138,35 @@ def _namesake_macros(index: Index, used: set[str]) -> set[str]:
         if len(macros) > 1 and not used.isdisjoint(macros):
             found.update(macros)
     return found
+
+
+def _clauses(index: Index, used: set[str]) -> set[str]:
+    """An Elixir or Erlang function written as several clauses (``defp empty?([]), do:
+    true`` / ``defp empty?(_), do: false``) is one function: a call resolves to its first
+    clause, and is a use of each of its arity."""
+    found: set[str] = set()
+    for symbol_id in used:
+        symbol = index.get(symbol_id)
+        if symbol is None or symbol.language not in _CLAUSED:
+            continue
+        entry = index.files.get(symbol.file)
+        repeated = (
+            entry.lookups().repeated.get((symbol.parent or "", symbol.name)) if entry else None
+        )
+        arity = _arity(symbol)
+        found.update(
+            s.symbol_id for s in repeated or () if None in (arity, _arity(s)) or _arity(s) == arity
+        )
+    return found
+
+
+def _arity(clause: Symbol) -> int | None:
+    """A clause's number of parameters, None where its head is not on its first line."""
+    head = clause.signature
+    return parameter_count(clause) if head.count("(") == head.count(")") else None
+
+
+_CLAUSED = frozenset({"elixir", "erlang"})
 
 
 def _member_values(index: Index) -> set[str]:

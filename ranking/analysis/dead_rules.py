@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from symfuse.indexer.extract.texts import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.analysis import c_api, composer_api, gem_api, jvm_api, python_api
+from symfuse.ranking.analysis import c_api, composer_api, gem_api, hex_api, jvm_api, python_api
 from symfuse.ranking.analysis import dead_conventions as conventions
 from symfuse.ranking.analysis import dead_evidence as evidence
 from symfuse.ranking.analysis import dead_sources as sources
@@ -302,7 +302,7 @@ class Judge:
         lines = paths.read_lines(self.index, symbol.file)
         above = "\n".join(lines[max(0, symbol.line - 4) : symbol.line - 1])
         public = conventions.public_api(symbol, lines[0] if lines else "", above)
-        apis = (python_api, gem_api, composer_api, c_api, jvm_api)
+        apis = (python_api, gem_api, hex_api, composer_api, c_api, jvm_api)
         shipped = (api.public_api(self.index, symbol) for api in apis)
         for reason in (r for r in (public, *shipped) if r is not None):
             found.append(Doubt(conventions.PUBLIC_API, reason, used_by_design=True))
@@ -452,7 +452,8 @@ def is_private(symbol: Symbol) -> bool:
     """Private by its language's convention: ``_name`` (Python), a lower-case first letter
     (Go), no ``pub`` (Rust), ``#name`` or ``private`` (JavaScript/TypeScript; ``_name``
     too, in a script, whose names are global: in a module the leading underscore hides
-    nothing, ``export`` decides), ``static`` (C family), ``private`` (the others)."""
+    nothing, ``export`` decides), ``static`` (C family), ``defp`` (Elixir), ``private``
+    (the others)."""
     name, language, signature = symbol.name, symbol.language, symbol.signature
     if language == "python":
         return name.startswith("_")
@@ -465,6 +466,8 @@ def is_private(symbol: Symbol) -> bool:
         return signature.lstrip().startswith("static")
     if language == "rust":
         return not signature.lstrip().startswith("pub")
+    if language == "elixir":
+        return re.match(r"\s*def(p|macrop|guardp)\s", signature) is not None
     return re.search(r"\bprivate\b", signature) is not None
 
 

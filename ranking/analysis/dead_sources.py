@@ -39,6 +39,30 @@ _ELIXIR_DEFIMPL = re.compile(r"^(\s*)defimpl\s")
 _MIX_CALLBACKS = frozenset({"project", "application", "cli"})
 
 
+def _impl_above(lines: Sequence[str], at: int) -> bool:
+    for line in reversed(lines[max(0, at - 12) : at]):
+        if _ELIXIR_IMPL.match(line):
+            return True
+        if not _ELIXIR_SKIPPED.match(line):
+            return False
+    return False
+
+
+def _first_clause(symbol: Symbol, lines: Sequence[str], at: int) -> int:
+    """The line (0-based) of the first of the clauses before ``at`` that run on into it
+    (`def handle_info({:DOWN, ...})` ... `def handle_info(_msg, state)`: one callback,
+    `@impl` written once above its first clause)."""
+    head = re.compile(rf"^\s*def\s+{re.escape(symbol.name)}\b")
+    first = at
+    for number in range(at - 1, -1, -1):
+        line = lines[number]
+        if head.match(line):
+            first = number
+        elif re.match(r"^\s*(defp?|defmacrop?|defmodule)\s", line):
+            break
+    return first
+
+
 def elixir_callback(symbol: Symbol, lines: Sequence[str]) -> str | None:
     """Why a behaviour or a protocol calls an Elixir function, or None: ``@impl`` above
     it, an enclosing ``defimpl``, or a ``use Mix.Project`` module's ``project``,
@@ -46,11 +70,8 @@ def elixir_callback(symbol: Symbol, lines: Sequence[str]) -> str | None:
     if symbol.language != "elixir" or symbol.kind is not Kind.FUNCTION:
         return None
     at = symbol.line - 1
-    for line in reversed(lines[max(0, at - 12) : at]):
-        if _ELIXIR_IMPL.match(line):
-            return "@impl: a behaviour's callback, called by the behaviour"
-        if not _ELIXIR_SKIPPED.match(line):
-            break
+    if _impl_above(lines, at) or _impl_above(lines, _first_clause(symbol, lines, at)):
+        return "@impl: a behaviour's callback, called by the behaviour"
     indent = len(lines[at]) - len(lines[at].lstrip()) if at < len(lines) else 0
     for line in reversed(lines[:at]):
         opened = _ELIXIR_DEFIMPL.match(line)

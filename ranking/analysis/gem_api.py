@@ -37,8 +37,15 @@ def public_api(index: Index, symbol: Symbol) -> str | None:
 
 def _shipped(index: Index, file: str) -> bool:
     """``file`` is under the ``lib/`` of a folder that holds a gemspec."""
-    gems = index.derived("ruby: gem folders", lambda: frozenset(_gem_folders(index)))
-    return any(folder in gems for folder in _lib_owners(file))
+    return ships_lib(index, file, "ruby", "*.gemspec")
+
+
+def ships_lib(index: Index, file: str, language: str, marker: str) -> bool:
+    """``file`` is under the ``lib/`` of a folder that holds a file matching ``marker``
+    (a gemspec, Mix's ``mix.exs``): a package's shipped code."""
+    key = f"{language}: folders with {marker}"
+    folders = index.derived(key, lambda: frozenset(_package_folders(index, language, marker)))
+    return any(folder in folders for folder in _lib_owners(file))
 
 
 def _lib_owners(file: str) -> list[str]:
@@ -48,14 +55,14 @@ def _lib_owners(file: str) -> list[str]:
     return ["/".join(parts[:at]) for at, part in enumerate(parts[:-1]) if part == "lib"]
 
 
-def _gem_folders(index: Index) -> set[str]:
+def _package_folders(index: Index, language: str, marker: str) -> set[str]:
     folders = {
         owner
         for key, entry in index.files.items()
-        if entry.language == "ruby"
+        if entry.language == language
         for owner in _lib_owners(key)
     }
-    return {f for f in folders if any(Path(paths.key_path(index, f)).glob("*.gemspec"))}
+    return {f for f in folders if any(Path(paths.key_path(index, f)).glob(marker))}
 
 
 def _hidden(lines: Sequence[str], symbol: Symbol, opens: int) -> bool:

@@ -390,7 +390,7 @@ defmodule Shop.Server do
   @impl GenServer
   def handle_cast(_msg, state), do: {:noreply, state}
 
-  def unused_helper, do: :ok
+  defp unused_helper, do: :ok
 end
 
 defimpl String.Chars, for: Shop.Server do
@@ -402,8 +402,8 @@ end
 
 def test_elixir_callbacks_are_not_dead(tmp_path: Path) -> None:
     """`@impl` callbacks, a protocol's implementation (defimpl) and a Mix project's
-    `project`/`application` are called by name from outside; a plain def nothing calls is
-    dead."""
+    `project`/`application` are called by name from outside; a private function nothing
+    calls is dead (a public one is the package's API: tests/ranking/test_dead_elixir.py)."""
     index = index_of_tree(tmp_path, ELIXIR)
     assert [d.symbol.name for d in dead_code(index).items] == ["unused_helper"]
 

@@ -37,6 +37,12 @@
     (call target: (identifier) @name)
     (binary_operator left: (call target: (identifier) @name))])
   (#any-of? @_kw "defmacro" "defmacrop")) @definition.macro
+; a record's macros: `Record.defrecord(:conn, [...])` defines `conn(...)`
+(call
+  target: (dot left: (alias) @_r right: (identifier) @_d)
+  (arguments . (atom) @name)
+  (#eq? @_r "Record")
+  (#any-of? @_d "defrecord" "defrecordp")) @definition.macro
 
 ; `@doc "..."` or `@doc ~S"""..."""` (and an optional `@spec` after it) right before a def
 ((unary_operator
@@ -112,6 +118,18 @@
 ; or a tuple, an interpolation
 (stab_clause right: (body (call target: (identifier) @name (#not-match? @name "^(case|cond|if|unless|with|for|fn|try|receive|raise|reraise|throw|quote|unquote)$")))) @reference.call
 (list (call target: (identifier) @name)) @reference.call
+; a `cond` clause's condition, an argument of a remote call (`Enum.any?(xs, match?(n))`),
+; an operand (`not xhr?(conn)`, `&allowed?(&1, host)`,
+; `empty?(head) and empty?(tail)`; not a spec's `f(x) :: t`, a type union)
+(stab_clause left: (arguments (call target: (identifier) @name))) @reference.call
+(call
+  target: (dot)
+  (arguments (call target: (identifier) @name))
+  (#not-match? @name "^unquote(_splicing)?$")) @reference.call
+(unary_operator operator: ["not" "!" "&" "-" "^"] operand: (call target: (identifier) @name)) @reference.call
+(binary_operator
+  left: (call target: (identifier) @name)
+  operator: ["and" "or" "&&" "||" "|>" "==" "!=" "===" "!==" "<" ">" "<=" ">=" "++" "--" "<>" "+" "-" "*" "/" "in" "=~"]) @reference.call
 (tuple (call target: (identifier) @name)) @reference.call
 (interpolation (call target: (identifier) @name)) @reference.call
 (unary_operator operator: "&" operand: (binary_operator left: (identifier) @name)) @reference.reference
