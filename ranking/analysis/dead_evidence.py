@@ -112,7 +112,8 @@ def _used(index: Index) -> frozenset[str]:
                 owner = _owner(index, target)  # used from outside it: its type is in use
                 if owner is not None and not _inside(index, symbols[src], owner):
                     used.add(owner)
-    return frozenset(used | _namesake_macros(index, used) | _clauses(index, used))
+    used |= _clauses(index, used)
+    return frozenset(used | _namesake_macros(index, used) | _twins(index, used))
 
 
 def _owner(index: Index, member: Symbol) -> str | None:
@@ -167,6 +168,22 @@ def _arity(clause: Symbol) -> int | None:
 
 
 _CLAUSED = frozenset({"elixir", "erlang"})
+# a source and the file compiled from it, both indexed (luarocks ships each Teal module
+# as `x.tl` and the `x.lua` made from it): one module, its uses reach either form
+_TWINS = {".tl": ".lua", ".lua": ".tl"}
+
+
+def _twins(index: Index, used: set[str]) -> set[str]:
+    """The same definition in a used definition's twin file (``path.tl`` beside
+    ``path.lua``): callers reach the ``.lua`` form, the ``.tl`` is its source."""
+    found: set[str] = set()
+    for symbol_id in used:
+        path, _, rest = symbol_id.partition("::")
+        stem, dot, suffix = path.rpartition(".")
+        twin = _TWINS.get(dot + suffix)
+        if twin is not None and f"{stem}{twin}" in index.files:
+            found.add(f"{stem}{twin}::{rest}")
+    return found
 
 
 def _member_values(index: Index) -> set[str]:
