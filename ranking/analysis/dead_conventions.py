@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from symfuse.indexer.extract.texts import is_extension, short_name
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.analysis import dead_runtime as runtime
 
 HOOK = 0.1  # a framework or the language's interfaces call it by name
 PUBLIC_API = 0.45  # public API of a library: below the default threshold (0.5)
@@ -297,7 +298,8 @@ RUST_RUNTIME_ATTRIBUTES: dict[str, str] = {
 def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
     """Whether the toolchain runs ``symbol`` by name (Go: ``init``, ``main``, tests;
     Rust: ``#[test]`` functions; ``attributes``: a Rust item's, :func:`rust_attributes`;
-    Swift's ``deinit``; Ruby's ``initialize``, ``method_missing``, ``to_s`` and operators;
+    Swift's ``deinit``; Ruby's ``initialize``, ``method_missing``, ``to_s``; operators
+    (Ruby's, Scala's and Swift's symbolic methods, Kotlin's ``operator fun``);
     Haskell's instance methods, dispatched through their class;
     Scala's ``apply``/``unapply``/``update``, which call and pattern syntax run; C++'s
     destructors and operators, which scope ends and operator syntax run), or it is no
@@ -311,8 +313,8 @@ def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
         return symbol.name.startswith(("~", "operator"))
     if symbol.language == "rust" and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
         return bool((attributes or set()) & RUST_TEST_ATTRIBUTES)
-    if symbol.language == "ruby" and symbol.kind is Kind.METHOD:
-        return symbol.name in _RUBY_HOOKS or _OPERATOR.fullmatch(symbol.name) is not None
+    if runtime.runs_it(symbol):
+        return True
     if symbol.language == "haskell":  # its methods are a class's or an instance's
         return symbol.kind is Kind.METHOD
     if symbol.language == "csharp" and is_main(symbol):
@@ -328,19 +330,6 @@ def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
     return symbol.file.endswith("_test.go") and _GO_TEST_ENTRY.fullmatch(symbol.name) is not None
 
 
-# What Ruby runs by name: `new` runs `initialize`, `dup` `initialize_copy`, a missing
-# method `method_missing`, a mixin's inclusion `included`, interpolation `to_s`, a block
-# argument `to_proc`, Comparable `<=>`, Enumerable `each`, a Hash key `hash` and `eql?`.
-_RUBY_HOOKS = frozenset(
-    {
-        *("initialize", "initialize_copy", "initialize_dup", "initialize_clone"),
-        *("method_missing", "respond_to_missing?", "const_missing", "method_added"),
-        *("inherited", "included", "extended", "prepended"),
-        *("to_s", "to_str", "to_ary", "to_hash", "to_proc", "coerce", "inspect"),
-        *("each", "hash", "eql?"),
-    }
-)
-_OPERATOR = re.compile(r"[^\w]+|\[\]=?|[+\-!~]@")  # `<=>`, `==`, `[]=`, `-@`: run by syntax
 _CPP = frozenset({"cpp", "cuda"})
 _C_FAMILY = frozenset({"c", "cpp", "cuda", "objc"})
 _C_ENTRIES = frozenset({"wmain", "WinMain", "wWinMain", "DllMain"})  # Windows calls them

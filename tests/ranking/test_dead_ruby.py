@@ -1,7 +1,8 @@
 """Dead code in Ruby: what the runtime calls by name (`initialize` on `new`,
-`method_missing`, `to_s`, operators), a module's method that calls `super` (it overrides
-the method of whatever class includes it), and the gems of a repository of several
-(sinatra with sinatra-contrib/ and rack-protection/, each with its gemspec)."""
+`method_missing`, `to_s`, operators, as Scala's, Swift's and Kotlin's are), a module's
+method that calls `super` (it overrides the method of whatever class includes it), and
+the gems of a repository of several (sinatra with sinatra-contrib/ and rack-protection/,
+each with its gemspec)."""
 
 from __future__ import annotations
 
@@ -61,13 +62,21 @@ module Reloader
 end
 """,
     "app/main.rb": "puts Money.new(5)\n",
+    # operators elsewhere: Scala's and Swift's symbolic methods, Kotlin's `operator fun`
+    "src/Perms.scala": "class Perms(v: Int) {\n  def +(o: Perms): Perms = this\n"
+    "  def unusedPerm: Int = v\n}\n",
+    "src/Vec.kt": "class Vec {\n    operator fun plus(o: Vec): Vec = this\n"
+    "    fun unusedVec(): Int = 1\n}\n",
+    "src/Money.swift": "struct Cents {\n"
+    "    static func == (a: Cents, b: Cents) -> Bool { true }\n}\n",
 }
 
 
 def test_what_ruby_runs_by_name_and_overrides_are_not_dead(tmp_path: Path) -> None:
     index = index_of_tree(tmp_path, HOOKS)
     found = dead_code(index, DeadCodeScope(min_confidence=0.0))
-    assert sorted(d.symbol.name for d in found.items) == ["forgotten", "unused_rate"]
+    names = sorted(d.symbol.name for d in found.items)
+    assert names == ["Cents", "Perms", "Vec", "forgotten", "unusedPerm", "unusedVec", "unused_rate"]
 
 
 GEMS = {
