@@ -442,12 +442,16 @@ def _one_per_name(raw_refs: list[_RawRef]) -> list[_RawRef]:
     """The references in source order, one per written name: a name two patterns match
     (``self.save()`` is a call and a member read) keeps the more specific kind, and of
     two of one kind the one naming an alias (``var m = require('./m')``) or else its
-    qualifier (``x[k] = self.select``, where one pattern reads the value alone)."""
+    qualifier (``x[k] = self.select``, where one pattern reads the value alone); a name
+    marked ``@free`` gives way to any other reading of it."""
     raw_refs.sort(key=_first)
     kept: list[_RawRef] = []
     for ref in raw_refs:
         if kept and kept[-1][0] == ref[0] and kept[-1][1] == ref[1]:
             last = kept[-1]
+            if FREE_MARK in (ref[7], last[7]):  # a bare name another pattern reads too
+                kept[-1] = last if ref[7] == FREE_MARK else ref
+                continue
             specific = last[5] is RefKind.REFERENCE and ref[5] is not RefKind.REFERENCE
             same = last[5] is ref[5]
             if specific or (same and ref[7] and not last[7]) or (same and ref[6] and not last[6]):

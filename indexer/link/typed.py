@@ -43,6 +43,9 @@ def by_receiver(
             return _by_result(resolver, (name, kind, args), qualifier, enclosing, entry)
         # a literal (`{"http": 80}.get(scheme)`, `"a,b".split(",")`, `[x].map(f)`) is
         # a builtin value: none of its members are ours
+        if entry.language == "ruby":  # `%w[a b].include?(k)`, `:sym.to_proc`, `3.times`
+            literal = qualifier[:1] in _RUBY_LITERALS and qualifier[:2] != "::"  # `::File`
+            return [] if literal else None
         literal = family(entry.language) in receivers.RETURNING_FAMILIES
         return [] if literal and qualifier[:1] in _LITERALS else None
     if variable[0] not in resolver.declared_variables(entry):
@@ -137,6 +140,7 @@ def _members_of(
 
 _OWN = frozenset({"Self", "this"})  # a method's return type that is its own class
 _LITERALS = frozenset("{[\"'`")
+_RUBY_LITERALS = frozenset("{[\"'%:/0123456789")
 # what an annotation says is no type at all
 _ANY = frozenset({"Any", "object", "any", "unknown"})
 # a wrapper whose first argument is the type: `Promise<Client>`, `Awaitable[Client]`

@@ -129,7 +129,8 @@
 (unary_operator operator: ["not" "!" "&" "-" "^"] operand: (call target: (identifier) @name)) @reference.call
 (binary_operator
   left: (call target: (identifier) @name)
-  operator: ["and" "or" "&&" "||" "|>" "==" "!=" "===" "!==" "<" ">" "<=" ">=" "++" "--" "<>" "+" "-" "*" "/" "in" "=~"]) @reference.call
+  operator: _ @_op
+  (#not-match? @_op "^(::|[|]|when|<-|->)$")) @reference.call
 (tuple (call target: (identifier) @name)) @reference.call
 (interpolation (call target: (identifier) @name)) @reference.call
 (unary_operator operator: "&" operand: (binary_operator left: (identifier) @name)) @reference.reference

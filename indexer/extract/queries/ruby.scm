@@ -55,6 +55,10 @@
   receiver: [(identifier) (constant) (scope_resolution) (self) (instance_variable) (class_variable)] @qualifier
   method: (identifier) @name) @reference.call
 (call receiver: [(call) (element_reference) (parenthesized_statements)] method: (identifier) @name) @reference.call
+; a literal's method (`%w[a b].include? k`, `[1, 2].each`): a builtin's, which links nothing
+(call
+  receiver: [(array) (string_array) (symbol_array) (hash) (string) (simple_symbol) (integer) (float) (regex)] @qualifier
+  method: (identifier) @name) @reference.call
 (call
   receiver: [(constant) @name (scope_resolution name: (constant) @name)]
   method: (identifier) @_new
@@ -88,40 +92,7 @@
 ; (`helper`, `authorization_key.nil?`, `case consume_boundary`), which the grammar reads as
 ; it reads a local variable. Such a name is a call (`@free`) only inside a method that does
 ; not bind it (`@local`: its parameters, its blocks' and its assignments).
-[
-  (body_statement (identifier) @name @free)
-  (block_body (identifier) @name @free)
-  (then (identifier) @name @free)
-  (else (identifier) @name @free)
-  (do (identifier) @name @free)
-  (begin (identifier) @name @free)
-  (ensure (identifier) @name @free)
-  (parenthesized_statements (identifier) @name @free)
-  (argument_list (identifier) @name @free)
-  (array (identifier) @name @free)
-  (interpolation (identifier) @name @free)
-  (element_reference (identifier) @name @free)
-  (binary (identifier) @name @free)
-  (conditional (identifier) @name @free)
-  (if_modifier (identifier) @name @free)
-  (unless_modifier (identifier) @name @free)
-  (while_modifier (identifier) @name @free)
-  (until_modifier (identifier) @name @free)
-  (rescue_modifier (identifier) @name @free)
-  (right_assignment_list (identifier) @name @free)
-  (in (identifier) @name @free)
-  (call receiver: (identifier) @name @free)
-  (unary operand: (identifier) @name @free)
-  (assignment right: (identifier) @name @free)
-  (operator_assignment right: (identifier) @name @free)
-  (if condition: (identifier) @name @free)
-  (unless condition: (identifier) @name @free)
-  (while condition: (identifier) @name @free)
-  (until condition: (identifier) @name @free)
-  (case value: (identifier) @name @free)
-  (pair value: (identifier) @name @free)
-  (optional_parameter value: (identifier) @name @free)
-  (keyword_parameter value: (identifier) @name @free)] @reference.call
+((identifier) @name @free) @reference.call
 
 [
   (method_parameters (identifier) @name)
