@@ -313,7 +313,7 @@ def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
         return symbol.name.startswith(("~", "operator"))
     if symbol.language == "rust" and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
         return bool((attributes or set()) & RUST_TEST_ATTRIBUTES)
-    if runtime.runs_it(symbol):
+    if runtime.runs_it(symbol) or runtime.swift_manifest(symbol):
         return True
     if symbol.language == "haskell":  # its methods are a class's or an instance's
         return symbol.kind is Kind.METHOD

@@ -1,7 +1,8 @@
 """Methods a language runs by name or by its syntax, which no reference names: Ruby's
-``initialize`` (run by ``new``), ``method_missing``, ``to_s``, ``each``; operators, run
-by ``a + b`` and ``xs[i]`` (Ruby's, Scala's and Swift's methods named by their symbol,
-Kotlin's ``operator fun``)."""
+``initialize`` (run by ``new``), ``method_missing``, ``to_s``, ``each``; Swift's
+``subscript``, ``makeIterator``, ``hash(into:)``, ``description``; operators, run by
+``a + b`` and ``xs[i]`` (Ruby's, Scala's and Swift's methods named by their symbol,
+Kotlin's ``operator fun``); SwiftPM's ``package`` value."""
 
 from __future__ import annotations
 
@@ -16,7 +17,16 @@ def runs_it(symbol: Symbol) -> bool:
         return False
     if symbol.language == "ruby" and symbol.name in _RUBY_HOOKS:
         return True
+    if symbol.language == "swift" and symbol.name in _SWIFT_WITNESSES:
+        return True
     return _by_syntax(symbol)
+
+
+def swift_manifest(symbol: Symbol) -> bool:
+    """SwiftPM's manifest value (``let package = Package(...)`` in Package.swift or a
+    versioned ``Package@swift-6.0.swift``), which SwiftPM reads."""
+    name = symbol.file.rpartition("/")[2]
+    return symbol.name == "package" and symbol.language == "swift" and name.startswith("Package")
 
 
 # What Ruby runs by name: `new` runs `initialize`, `dup` `initialize_copy`, a missing
@@ -29,6 +39,14 @@ _RUBY_HOOKS = frozenset(
         *("inherited", "included", "extended", "prepended"),
         *("to_s", "to_str", "to_ary", "to_hash", "to_proc", "coerce", "inspect"),
         *("each", "hash", "eql?"),
+    }
+)
+# What Swift runs by syntax or its standard library calls on a conforming type: `x[i]`,
+# `x(...)`, `for ... in x` (an iterator's `next`), hashing, coding, printing.
+_SWIFT_WITNESSES = frozenset(
+    {
+        *("subscript", "callAsFunction", "makeIterator", "makeAsyncIterator", "next"),
+        *("hash", "encode", "description", "debugDescription", "customMirror"),
     }
 )
 _OPERATOR = re.compile(r"[^\w]+|\[\]=?|[+\-!~]@")  # `<=>`, `==`, `[]=`, `-@`: run by syntax

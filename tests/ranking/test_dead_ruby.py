@@ -68,7 +68,10 @@ end
     "src/Vec.kt": "class Vec {\n    operator fun plus(o: Vec): Vec = this\n"
     "    fun unusedVec(): Int = 1\n}\n",
     "src/Money.swift": "struct Cents {\n"
-    "    static func == (a: Cents, b: Cents) -> Bool { true }\n}\n",
+    "    static func == (a: Cents, b: Cents) -> Bool { true }\n"
+    "    subscript(i: Int) -> Int { i }\n"
+    "    func makeIterator() -> IndexingIterator<[Int]> { [1].makeIterator() }\n}\n",
+    "Package.swift": 'import PackageDescription\n\nlet package = Package(name: "Money")\n',
 }
 
 
