@@ -144,7 +144,8 @@ def _namesake_macros(index: Index, used: set[str]) -> set[str]:
 def _clauses(index: Index, used: set[str]) -> set[str]:
     """An Elixir or Erlang function written as several clauses (``defp empty?([]), do:
     true`` / ``defp empty?(_), do: false``) is one function: a call resolves to its first
-    clause, and is a use of each of its arity."""
+    clause, and is a use of each of its arity; so is a Haskell function defined in each
+    branch of an ``#if`` (aeson's ``toHashMap`` for either map)."""
     found: set[str] = set()
     for symbol_id in used:
         symbol = index.get(symbol_id)
@@ -167,7 +168,7 @@ def _arity(clause: Symbol) -> int | None:
     return parameter_count(clause) if head.count("(") == head.count(")") else None
 
 
-_CLAUSED = frozenset({"elixir", "erlang"})
+_CLAUSED = frozenset({"elixir", "erlang", "haskell"})
 # a source and the file compiled from it, both indexed (luarocks ships each Teal module
 # as `x.tl` and the `x.lua` made from it): one module, its uses reach either form
 _TWINS = {".tl": ".lua", ".lua": ".tl"}

@@ -51,6 +51,16 @@
 (apply function: (constructor) @name) @reference.call
 (infix left_operand: (variable) @name) @reference.reference
 (infix right_operand: (variable) @name) @reference.reference
+; a value named as an argument, an element or a binding's whole value (`mkFunCommon
+; consFromJSON`, `[(ParseJSON, consFromJSON)]`, `parseJSON = genericParseJSON`)
+; (inside a function only, and not one it binds: `@free`, `@local` below)
+(apply argument: (variable) @name @free) @reference.reference
+(tuple element: (variable) @name @free) @reference.reference
+(list element: (variable) @name @free) @reference.reference
+(match expression: (variable) @name @free) @reference.reference
+; Template Haskell's names of definitions: `'noObjectFail`, `[|noArrayFail|]`
+(th_quoted_name name: (variable) @name) @reference.reference
+(quoted_expression (variable) @name @free) @reference.reference
 ; an operator applied (`a <^> b`, a function between backticks, `(<^>) a`), but the
 ; Prelude's commonest, which a workspace seldom defines (each a reference to resolve;
 ; `#not-any-of?` with several values matches all in py-tree-sitter 0.26.1: a regex)
@@ -65,3 +75,20 @@
 (list element: (name) @name) @reference.type
 (apply argument: (name) @name) @reference.type
 (field type: (name) @name) @reference.type
+
+; ---- names a function binds (`@local`): its parameters (in constructor patterns too,
+; an operator's `a |+| b`), a lambda's, a `case` alternative's, its `where` and `let`
+; bindings, a do block's `x <- ...`; their bare uses there (`@free`) are not the module's definitions of those
+; names (an instance's clauses and patterns are left as they were)
+[
+  (patterns (variable) @name)
+  (patterns (_ (variable) @name))
+  (patterns (_ (_ (variable) @name)))
+  (function (infix [left_operand: (variable) @name right_operand: (variable) @name]))
+  (alternative pattern: (variable) @name)
+  (alternative pattern: (_ (variable) @name))
+  (alternative pattern: (_ (_ (variable) @name)))
+  (bind pattern: (variable) @name)
+  (bind pattern: (_ (variable) @name))
+  (local_binds (bind name: (variable) @name))
+  (local_binds (function name: (variable) @name))] @local
