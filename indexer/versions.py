@@ -143,4 +143,6 @@ EXTRACTOR_VERSION = 51
 # 38: a Ruby bare call reaches what its class inherits (mixins, then the superclass, a
 #     base looked up from the modules around the class); a use of a name defined twice in
 #     one scope (`if ...: def f()` / `else: def f()`) reaches each definition.
-LINKER_VERSION = 38
+# 39: a Ruby literal's method (`%w[a b].include? k`) links nothing; a Swift implicit
+#     member (`.accept("x")`, `.retry`) is a static member or an enum case of its name.
+LINKER_VERSION = 39

@@ -25,7 +25,16 @@ from typing import NamedTuple
 from symfuse.indexer.extract.texts import adds_to_a_type
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
-from symfuse.indexer.link import go_scope, inherit, overloads, receivers, rust_paths, scopes, typed
+from symfuse.indexer.link import (
+    go_scope,
+    inherit,
+    overloads,
+    receivers,
+    rust_paths,
+    scopes,
+    swift,
+    typed,
+)
 from symfuse.indexer.link.bindings import (
     RELATIVE,
     Bindings,
@@ -78,6 +87,7 @@ class Resolver:
         self.same_named: dict[tuple[str, str, bool], list[list[Symbol]]] = {}
         self.inherited: dict[tuple[str, str, bool], Symbol | None] = {}  # (inherit.py)
         self.bases_of: dict[str, list[Symbol]] = {}
+        self.implicit: dict[tuple[str, str], list[Resolution]] = {}  # (swift.py)
 
     def declared(self, entry: FileEntry) -> receivers.Declared:
         """The declared types of the file's variables, per scope (remembered)."""
@@ -151,9 +161,8 @@ class Resolver:
         once: bool = False,
         args: int = -1,
     ) -> list[Resolution]:
-        """``once``: the caller asks for this written name once per file (a link
-        group), so the answer past the scopes is not worth remembering. ``args``: the
-        number of arguments a call passes (-1: unknown), which chooses overloads."""
+        """``once``: asked once per file (a link group): the answer past the scopes is not
+        remembered. ``args``: a call's number of arguments (-1: unknown), for overloads."""
         if name == "_" and entry.language == "go":
             return []  # the blank identifier (`_ = f()`, `var _ I = T{}`) names nothing
         if qualifier[:1] == "(":  # `((Element) child).x`
@@ -171,6 +180,8 @@ class Resolver:
             if target is None and family(entry.language) in receivers.TYPED_FAMILIES:
                 target = receivers.import_by_path(self.index, name, qualifier, entry)
             return [Resolution(target, 1.0, IMPORT)] if target is not None else []
+        if qualifier == swift.IMPLICIT and entry.language == "swift":
+            return swift.implicit_member(self, name, entry)  # `.accept("x")`, `.retry`
         paths = rust_paths.linked(self.index, entry, qualifier, name, enclosing)
         if paths is not None:  # a Rust path: `mpsc::channel()`, `std::mem::take()`
             return [Resolution(s, weight, IMPORT) for s, weight in paths]
