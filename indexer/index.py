@@ -75,15 +75,15 @@ class FileEntry:
             by_id: dict[str, Symbol] = {}
             top: dict[str, Symbol] = {}
             scoped: dict[tuple[str, str], Symbol] = {}
-            namesakes: dict[tuple[str, str], list[Symbol]] = {}
+            repeated: dict[tuple[str, str], list[Symbol]] = {}
             for s in reversed(self.symbols):  # the first of several namesakes wins
                 by_id[s.symbol_id] = s
                 if s.parent is None:
-                    top[s.name] = s
+                    later, top[s.name] = top.get(s.name), s
                 else:
-                    scoped[(s.parent, s.name)] = s
-                namesakes.setdefault((s.parent or "", s.name), []).insert(0, s)
-            repeated = {key: found for key, found in namesakes.items() if len(found) > 1}
+                    later, scoped[(s.parent, s.name)] = scoped.get((s.parent, s.name)), s
+                if later is not None:  # a namesake after it in its scope: in file order
+                    repeated.setdefault((s.parent or "", s.name), [later]).insert(0, s)
             nested = {name for _, name in scoped}
             self._lookups = FileLookups(by_id, top, scoped, nested, repeated)
         return self._lookups
