@@ -381,12 +381,13 @@ def _not_local(
     functions = {e.index for e in kept if e.symbol is not None and e.symbol.kind.is_callable}
     # a name a function binds by a nested definition too (`def wrapper(): ...` then
     # `wrapper = wraps(f)(wrapper)`) stands for that definition: its uses are kept
-    number = {e.symbol.symbol_id: e.index for e in kept if e.symbol is not None}
-    local_names = local_names - {
-        (number[e.symbol.parent], e.symbol.name)
-        for e in kept
-        if e.symbol is not None and e.symbol.parent in number
-    }
+    if local_names:
+        number = {e.symbol.symbol_id: e.index for e in kept if e.symbol is not None}
+        local_names = local_names - {
+            (number[e.symbol.parent], e.symbol.name)
+            for e in kept
+            if e.symbol is not None and e.symbol.parent in number
+        }
     return [
         r
         for at, r in enumerate(references)
