@@ -156,9 +156,10 @@ def _clauses(index: Index, used: set[str]) -> set[str]:
             entry.lookups().repeated.get((symbol.parent or "", symbol.name)) if entry else None
         )
         arity = _arity(symbol)
-        found.update(
-            s.symbol_id for s in repeated or () if None in (arity, _arity(s)) or _arity(s) == arity
-        )
+        for clause in repeated or ():
+            other = _arity(clause)
+            if arity is None or other is None or other == arity:
+                found.add(clause.symbol_id)
     return found
 
 

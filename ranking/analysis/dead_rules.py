@@ -180,9 +180,9 @@ class Judge:
             return True
         if parent.kind.is_type and self._overrides(symbol, parent):
             return False
-        return not (parent.kind.is_type or parent.kind is Kind.MODULE) or not self._calls_super(
-            symbol
-        )
+        if not (parent.kind.is_type or parent.kind is Kind.MODULE):
+            return True
+        return not self._calls_super(symbol)  # a Ruby module's too: it overrides its includer's
 
     def _members(self, owner: Symbol) -> list[Symbol]:
         return [self.index.symbols[i] for i in self.index.children.get(owner.symbol_id, ())]
