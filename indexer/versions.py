@@ -84,7 +84,9 @@ from __future__ import annotations
 # 50: a Kotlin property read after a dot (`fileSystem.isFakeFileSystem`, `buffer.size`).
 # 51: a name a function binds and also defines there (`def wrapper(): ...` then `wrapper =
 #     wraps(f)(wrapper)`) keeps its uses; Ruby's bare names (`@free`, ruby.scm).
-EXTRACTOR_VERSION = 51
+# 52: a C# file whose `#if` the grammar cannot place (a base list, an expression) parsed
+#     as one build of it (extract/conditionals.py).
+EXTRACTOR_VERSION = 52
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, QueryCursor, Tree
 
+from symfuse.indexer.extract import conditionals
 from symfuse.indexer.extract.arguments import COUNTED, UNKNOWN, argument_count
 from symfuse.indexer.extract.definitions import Columns, Def, SymbolBuilder
 from symfuse.indexer.extract.haskell import instance_types, whole_functions
@@ -106,7 +107,8 @@ def extract(
     """
     source = strip_bom(source)  # editors hide it: line 1's columns start after it
     prepass = PREPASS.get(language)
-    tree = languages.parser(language).parse(prepass(source) if prepass else source)
+    text = prepass(source) if prepass else source
+    tree = conditionals.parse(languages.parser(language), language, text)
     return extract_tree(path, root, language, source, tree, module_path, definitions_only)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Tree
 
+from symfuse.indexer.extract import conditionals
 from symfuse.indexer.extract.prepass import PREPASS
 from symfuse.indexer.extract.tags import extract_tree
 from symfuse.indexer.files import headers as header_language
@@ -60,11 +61,14 @@ def language_of(path: str, source: bytes) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
-    """One version of a file, parsed: the tree the next version is parsed from."""
+    """One version of a file, parsed: the tree the next version is parsed from.
+    ``as_written``: the tree is of ``source`` itself, not of a rewrite of it (only such
+    a tree may be edited into the next version's)."""
 
     language: str
     source: bytes
     tree: Tree
+    as_written: bool = True
 
 
 def parse(
@@ -77,18 +81,26 @@ def parse(
         return None
     parser = languages.parser(language)
     prepass = PREPASS.get(language)
-    if declared_encoding(source) is not None:  # a PEP 263 cookie, a wide BOM: as indexed
-        text = strip_bom(as_utf8(source))
-        return Parsed(language, text, parser.parse(prepass(text) if prepass else text))
-    text = strip_bom(source)
+    encoded = declared_encoding(source) is not None  # a PEP 263 cookie, a wide BOM
+    text = strip_bom(as_utf8(source) if encoded else source)
     rewritten = prepass(text) if prepass else text
-    if text is source and rewritten == text:  # what is parsed is the blob itself
-        if base is not None and base.language == language and hunks:
-            tree = base.tree.copy()
-            if _edit(tree, base.source, source, hunks):
-                return Parsed(language, source, parser.parse(source, tree))
-        return Parsed(language, source, parser.parse(source))
-    return Parsed(language, text, parser.parse(rewritten))
+    as_written = text is source and rewritten == text  # what is parsed is the blob itself
+    if as_written and hunks and base is not None and _editable(base, language):
+        tree = base.tree.copy()
+        if _edit(tree, base.source, source, hunks):
+            tree = parser.parse(source, tree)
+            if not conditionals.recoverable(language, source, tree):
+                return Parsed(language, source, tree)
+    tree = parser.parse(rewritten)
+    if conditionals.recoverable(language, rewritten, tree):
+        recovered = conditionals.best_parse(parser, rewritten, tree)
+        tree, as_written = recovered, as_written and recovered is tree
+    return Parsed(language, text, tree, as_written)
+
+
+def _editable(base: Parsed, language: str) -> bool:
+    """Whether ``base``'s tree may be edited into the next version's, in ``language``."""
+    return base.as_written and base.language == language
 
 
 def _line_starts(source: bytes) -> list[int]:

@@ -30,11 +30,20 @@ OVERLOADING = frozenset({"java", "csharp", "kotlin", "c", "javascript"})
 def by_arguments(levels: list[list[Symbol]], args: int) -> Symbol | None:
     """The one method a call passing ``args`` arguments may be, of the same-named
     methods per class of a type's hierarchy (``levels``, nearest first); None when the
-    count is unknown (``args`` < 0), or none or several may be it. An inherited method
-    taking as many parameters as a nearer one is overridden by it, not a candidate.
+    count is unknown (``args`` < 0), or none or several may be it (:func:`callable_with`).
     A name with one method has no overloads to choose among: None too."""
+    matching = callable_with(levels, args)
+    return matching[0] if len(matching) == 1 else None
+
+
+def callable_with(levels: list[list[Symbol]], args: int) -> list[Symbol]:
+    """Of the same-named methods per class of a type's hierarchy (``levels``, nearest
+    first), those a call passing ``args`` arguments may be: [] when the count is
+    unknown (``args`` < 0) or the name has one method (no overloads to choose among).
+    An inherited method taking as many parameters as a nearer one is overridden by it,
+    not a candidate."""
     if args < 0 or sum(len(level) for level in levels) < 2:
-        return None
+        return []
     nearer: set[int] = set()
     matching: list[Symbol] = []
     for level in levels:
@@ -48,7 +57,7 @@ def by_arguments(levels: list[list[Symbol]], args: int) -> Symbol | None:
             if count is None or count == args:
                 matching.append(method)
         nearer |= counts
-    return matching[0] if len(matching) == 1 else None
+    return matching
 
 
 def same_named(resolver: Resolver, owner: Symbol, name: str, kind: RefKind) -> list[list[Symbol]]:
@@ -84,21 +93,31 @@ def chosen(resolver: Resolver, owner: Symbol, name: str, args: int) -> Symbol | 
     """The overload of ``owner``'s method ``name`` (its own or inherited) that a call
     passing ``args`` arguments is; None unless the type has several methods of that
     name and exactly one of them may be called so."""
+    matching = possible(resolver, owner, name, args)
+    return matching[0] if len(matching) == 1 else None
+
+
+def possible(resolver: Resolver, owner: Symbol, name: str, args: int) -> list[Symbol]:
+    """The overloads of ``owner``'s method ``name`` (its own or inherited) that a call
+    passing ``args`` arguments may be (:func:`callable_with`); [] in a language without
+    overloads."""
     if args < 0 or family(owner.language) not in OVERLOADING:
-        return None
-    return by_arguments(same_named(resolver, owner, name, RefKind.CALL), args)
+        return []
+    return callable_with(same_named(resolver, owner, name, RefKind.CALL), args)
 
 
-def in_scope(resolver: Resolver, found: Symbol, args: int) -> Symbol:
+def in_scope(resolver: Resolver, found: Symbol, args: int) -> list[Symbol]:
     """A method a call reaches through its scope (``text(s)``, ``this.text(s)``), or
-    the overload of it that the call's arguments say (:func:`chosen`)."""
+    the overloads of it the call's number of arguments allows: the one, or each of
+    several taking as many (``CalculateSize(int)`` and ``CalculateSize(BsonToken)``
+    for ``CalculateSize(t)``: the types would choose, which the index does not know)."""
     if args < 0 or found.kind not in Kind.CALLABLES or found.parent is None:
-        return found
+        return [found]
     home = resolver.index.files.get(found.file)
     owner = home.lookups().by_id.get(found.parent) if home is not None else None
     if owner is None or owner.kind not in Kind.TYPES:
-        return found
-    return chosen(resolver, owner, found.name, args) or found
+        return [found]
+    return possible(resolver, owner, found.name, args) or [found]
 
 
 def of_enclosing(

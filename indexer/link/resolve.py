@@ -198,9 +198,8 @@ class Resolver:
             if scoped is None and not qualifier and kind is RefKind.CALL:
                 scoped = overloads.of_enclosing(self, name, enclosing, entry, args)
             if scoped is not None:
-                found = scopes.alternatives(overloads.in_scope(self, scoped, args), entry)
-                share = 1.0 if len(found) == 1 else max(0.5, round(1 / len(found), 3))
-                return [Resolution(s, share, SCOPE) for s in found]
+                reached = scopes.reached(self, scoped, args, entry)
+                return [Resolution(s, share, SCOPE) for s, share in reached]
         elif kind in (RefKind.CALL, RefKind.REFERENCE) or go_scope.indexed_type(kind, entry):
             used = RefKind.REFERENCE if kind is RefKind.TYPE else kind
             by_type = typed.by_receiver(self, name, qualifier, enclosing, entry, used, args)
@@ -301,7 +300,9 @@ class Resolver:
                     continue
                 target = self._fqn(f"{base}{rest}.{name}")
                 if target is not None:  # `Jsoup.parse(html)`: the overload it calls
-                    return [Resolution(overloads.in_scope(self, target, args), 1.0, how)]
+                    called = overloads.in_scope(self, target, args)
+                    share = 1.0 if len(called) == 1 else round(0.5 / len(called), 3)
+                    return [Resolution(s, share, how) for s in called]
             if family(entry.language) in receivers.TYPED_FAMILIES:
                 narrowed = typed.by_qualifier(self, name, qualifier, entry, args)
                 if narrowed is not None:

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
+from symfuse.indexer.link import overloads
 from symfuse.indexer.link.go_scope import imported_names, names_a_package
 from symfuse.indexer.link.typed import scopes_outward
 from symfuse.indexer.model import Kind, RefKind, Symbol
+
+if TYPE_CHECKING:
+    from symfuse.indexer.link.resolve import Resolver
 
 _R = TypeVar("_R", bound=tuple[Symbol, float, str])
 
@@ -43,6 +47,20 @@ def in_scope(
     if self_scope:
         return None
     return _top_level(top, name, entry)
+
+
+def reached(
+    resolver: Resolver, found: Symbol, args: int, entry: FileEntry
+) -> list[tuple[Symbol, float]]:
+    """What a use the scopes resolve to ``found`` reaches, and how surely: the overloads
+    a call passing ``args`` arguments may be (:func:`~.overloads.in_scope`; several are a
+    guess, half sure in all), or ``found`` and its :func:`alternatives` (each may run)."""
+    called = overloads.in_scope(resolver, found, args)
+    if len(called) > 1:
+        return [(symbol, round(0.5 / len(called), 3)) for symbol in called]
+    found_all = alternatives(called[0], entry)
+    share = 1.0 if len(found_all) == 1 else max(0.5, round(1 / len(found_all), 3))
+    return [(symbol, share) for symbol in found_all]
 
 
 def alternatives(found: Symbol, entry: FileEntry) -> list[Symbol]:

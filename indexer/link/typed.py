@@ -73,13 +73,16 @@ def by_receiver(
     for owner in types:
         if methods_apart:  # Java's field `size` is not the method `size()`
             levels = same_named(resolver, owner, name, kind)
-            one = overloads.by_arguments(levels, args) if call else None
-            member = one or (levels[0][0] if levels else None)
+            matching = overloads.callable_with(levels, args) if call else []
+            first = levels[0][:1] if levels else []
         else:  # `add(1, 2)` of C++'s `add(int)` and `add(int, int)`
-            one = overloads.chosen(resolver, owner, name, args) if call else None
-            member = one or resolver.member(owner, name)
-        if member is not None:
-            return [Resolution(member, confidence, TYPE)]
+            matching = overloads.possible(resolver, owner, name, args) if call else []
+            member = resolver.member(owner, name)
+            first = [member] if member is not None else []
+        found = matching or first  # several taking as many arguments: each, as a guess
+        if found:
+            share = confidence if len(found) == 1 else round(min(confidence, 0.5) / len(found), 3)
+            return [Resolution(member, share, TYPE) for member in found]
     return None
 
 
@@ -110,8 +113,9 @@ def _by_result(
     if said is None or said[0] < 0.5:
         return None  # not said, or a guess among same-named types: the name guesses
     confidence, types = said
-    if not types:
-        return []  # an outside type's members (`new StringBuilder().append(x)`)
+    if not types:  # an outside type's members (`new StringBuilder().append(x)`), or a
+        # workspace extension of it (`Read().ToAsync()` of `ToAsync(this bool value)`)
+        return extensions(resolver, member[0], "", entry, confidence)
     for owner in types:
         found = _members_of(resolver, owner, member, confidence)
         if found:
@@ -279,15 +283,20 @@ def by_qualifier(
     members: list[Symbol] = []
     for owner in owners:
         member = resolver.member(owner, name) if owner.kind is not Kind.MODULE else None
-        if member is not None:  # `Jsoup.parse(html, base)`: the overload it calls
-            member = overloads.in_scope(resolver, member, args)
         if member is None and owner.kind in (Kind.MODULE, Kind.NAMESPACE):
             home = index.files.get(owner.file)
             member = home.lookups().scoped.get((owner.symbol_id, name)) if home else None
-        if member is not None and member not in members:
-            members.append(member)
+        # `Jsoup.parse(html, base)`: the overload it calls, or those it may be
+        called = overloads.in_scope(resolver, member, args) if member is not None else []
+        members.extend(m for m in called if m not in members)
     if not members:
-        return []
+        # `model.Items.AddRangeDistinct(x)`: a value's property (not `Math.Max(a, b)`,
+        # an outside class's static method) of an outside type: an extension, if any
+        through_value = not owners and "." in qualifier and qualifier[:1].islower()
+        return extensions(resolver, name, "", entry, 1.0) if through_value else []
+    if len(owners) == 1:  # one type: its member, or the overloads the call may be
+        confidence = 1.0 if len(members) == 1 else round(0.5 / len(members), 3)
+        return [Resolution(m, confidence, IMPORT) for m in members]
     confidence = 1.0 if len(members) == 1 else round(0.5 / len(members), 3)
     return [Resolution(m, confidence, IMPORT if len(members) == 1 else "name") for m in members]
 
@@ -346,14 +355,29 @@ def extensions(
     named = [symbols[at] for at in index.by_name.get(name, ())]  # mostly none
     if name not in resolver.file_imports(entry):  # another repository's needs its import
         named = [symbol for symbol in named if symbol.root == entry.root]
-    written = _EXTENDING[entry.language](outside, name)
-    found = [
-        symbol
-        for symbol in named
-        if symbol.language == entry.language and any(w in symbol.signature for w in written)
-    ]
+    named = [symbol for symbol in named if symbol.language == entry.language]
+    written = _EXTENDING[entry.language](outside, name) if outside else ()
+    found = [symbol for symbol in named if any(w in symbol.signature for w in written)]
+    if not found and entry.language == "csharp":
+        # `list.ContainsValue(x)` of `ContainsValue(this IEnumerable<T> source, ...)`
+        # with `list` an `IList<T>`: an outside type's own bases are not known, so an
+        # extension of any outside type may be the one, as a guess
+        found = [symbol for symbol in named if _extends_outside(resolver, symbol, entry)]
+        confidence = min(confidence, 0.5)
     share = confidence if len(found) == 1 else round(0.5 / max(len(found), 1), 3)
     return [Resolution(symbol, share, TYPE) for symbol in found]
+
+
+_THIS_TYPE = re.compile(r"\(\s*this\s+([A-Za-z_][\w.]*)")
+
+
+def _extends_outside(resolver: Resolver, symbol: Symbol, entry: FileEntry) -> bool:
+    """Whether ``symbol`` is a C# extension method of a type from outside the workspace."""
+    this = _THIS_TYPE.search(symbol.signature)
+    if this is None:
+        return False
+    segment = receivers.last_segment(this.group(1))
+    return not receivers.type_named(resolver.index, segment, entry.language)
 
 
 # how an extension function's signature names its receiver type, by language

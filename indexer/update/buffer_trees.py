@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from tree_sitter import Tree
 
+from symfuse.indexer.extract import conditionals
 from symfuse.indexer.extract.prepass import PREPASS
 from symfuse.indexer.files import languages
 from symfuse.indexer.files.source import BOM
@@ -45,7 +46,8 @@ class BufferTrees:
 
     def parse(self, key: str, language: str, source: bytes) -> Tree | None:
         """``source`` parsed, from the buffer's previous tree when there is one; None for a
-        text this does not parse (one a pre-pass rewrites, a byte-order mark)."""
+        text this does not parse (one a pre-pass rewrites, a byte-order mark, one whose
+        conditionals are read as one build: :mod:`~symfuse.indexer.extract.conditionals`)."""
         prepass = PREPASS.get(language)
         if source.startswith(BOM) or (prepass is not None and prepass(source) != source):
             return None
@@ -68,6 +70,8 @@ class BufferTrees:
                 _point(source, edit.new_end),
             )
             tree = parser.parse(source, old)
+        if conditionals.recoverable(language, source, tree):
+            return None  # parsed again as one build of the file (C#'s `#if` in a base list)
         with self._lock:
             self._trees[key] = _Kept(language, source, tree)
             self._trees.move_to_end(key)

@@ -293,10 +293,11 @@ def supertypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ..
     through its ``impl`` blocks); a base outside the workspace once, by name, and one
     declared per platform (Kotlin's ``expect`` and its ``actual`` ones) once."""
     links: list[TypeLink] = []
-    impls = _impl_blocks(index, root)
+    impls = _impl_blocks(index, root) + _declared_again(index, root)
     seen = {root.symbol_id, *(s.symbol_id for s in impls)}
     unlinked: set[str] = set()
     platforms: set[str] = set()  # names of bases declared per platform, listed once
+    listed: set[str] = set()  # the bases listed, by id
     frontier = [root, *impls]
     for level in range(1, depth + 1):
         following: list[Symbol] = []
@@ -306,9 +307,14 @@ def supertypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ..
                     if link.name in platforms:
                         continue  # another platform's declaration of a base listed
                     platforms.add(link.name)
-                links.append(link)
                 if link.symbol is not None:
-                    following.append(link.symbol)
+                    parts = _declared_again(index, link.symbol)  # JToken.cs, JToken.Async.cs
+                    if any(part.symbol_id in listed for part in parts):
+                        continue
+                    listed.add(link.symbol.symbol_id)
+                    seen.update(part.symbol_id for part in parts)
+                    following.extend([link.symbol, *parts])
+                links.append(link)
         frontier = following
     return tuple(links)
 
@@ -386,10 +392,31 @@ def _no_trait(symbol: Symbol) -> bool:
     return symbol.language == "rust" and symbol.kind is not Kind.TRAIT
 
 
+def _declared_again(index: Index, root: Symbol) -> list[Symbol]:
+    """The other declarations of ``root``'s type where a language lets one type be
+    declared in several places, each naming bases of its own: C#'s partial classes
+    (Newtonsoft.Json's ``JValue`` names its bases in JValue.cs, not in JValue.Async.cs),
+    Ruby's reopened classes."""
+    if root.language not in _DECLARED_IN_PARTS or root.kind not in Kind.TYPES:
+        return []
+    return [
+        other
+        for other in (index.symbols[i] for i in index.by_name.get(root.name, ()))
+        if other.fqn == root.fqn
+        and other.kind is root.kind
+        and other.language == root.language
+        and other.symbol_id != root.symbol_id
+    ]
+
+
+_DECLARED_IN_PARTS = frozenset({"csharp", "ruby"})
+
+
 def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:
     links: list[TypeLink] = []
-    seen = {root.symbol_id}
-    frontier = [root]
+    parts = _declared_again(index, root)
+    seen = {root.symbol_id, *(s.symbol_id for s in parts)}
+    frontier = [root, *parts]
     written = _subclasses_by_name(index)
     for level in range(1, depth + 1):
         following: list[Symbol] = []

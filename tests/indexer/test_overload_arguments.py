@@ -2,7 +2,8 @@
 ``Element`` declares ``text(String)`` and inherits ``Node.text()`` is ``Node.text``, and
 ``el.text("x")`` is ``Element.text``, on a declared receiver, a chained call's result,
 ``this`` and the implicit receiver; in Java, C#, Kotlin, C++ and TypeScript. When no
-overload or several take as many parameters, linking stays as it was."""
+overload takes as many parameters, linking stays as it was; when several do, each is a
+guess (tests/indexer/test_csharp_builds.py)."""
 
 from __future__ import annotations
 

@@ -140,6 +140,8 @@
 ; the type a variable is declared with (`@alias` names the variable): what a method
 ; called on it belongs to (`outbox.Send()` with `var outbox = new Outbox()`)
 (parameter type: [(identifier) @name (generic_name (identifier) @name)] name: (identifier) @alias) @reference.type
+; a property, read bare inside its class (`Enum.AddRangeDistinct(x)`) or through a value
+(property_declaration type: [(identifier) @name (generic_name (identifier) @name)] name: (identifier) @alias) @reference.type
 (variable_declaration
   type: [(identifier) @name (generic_name (identifier) @name)]
   (variable_declarator name: (identifier) @alias)) @reference.type
