@@ -147,4 +147,7 @@ EXTRACTOR_VERSION = 52
 #     one scope (`if ...: def f()` / `else: def f()`) reaches each definition.
 # 39: a Ruby literal's method (`%w[a b].include? k`) links nothing; a Swift implicit
 #     member (`.accept("x")`, `.retry`) is a static member or an enum case of its name.
-LINKER_VERSION = 39
+# 40: overloads taking as many arguments as a call passes are each a guess; C# extension
+#     methods on values of outside types; a field or property a base class declares in
+#     another file, used bare (`Serializer.GetMatchingConverter(t)`), says its type.
+LINKER_VERSION = 40

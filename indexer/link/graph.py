@@ -59,6 +59,9 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             (name in nested_names and (not qualifier or qualifier in SELF_NAMES))
             or (bool(typed) and _typed_receiver(qualifier, typed))
             or (chaining and qualifier.endswith(")"))
+            # `Serializer.Convert(x)`, `this.Serializer.Convert(x)`: perhaps a field a
+            # base class declares elsewhere
+            or (chaining and kind is RefKind.CALL and variable_of(qualifier) is not None)
             # Rust's `super::helper()` in an inline `mod tests`: relative to that module
             or (qualifier.startswith("super") and entry.language == "rust")
             # Ruby's `helper`: a call on self, reaching what its class inherits

@@ -88,7 +88,7 @@ def declared_types(entry: FileEntry, groups: list[LinkGroup]) -> Declared:
 
 # a cast as a receiver: `((Element) child).accept()` (Java, C#), `(child as Element).x()`
 _CAST = re.compile(
-    r"\(\s*\(\s*([A-Z][\w.]*)\s*\)\s*[\w.]+\s*\)"  # ((Element) child)
+    r"\(\s*\(\s*([A-Z][\w.]*)\s*\??\s*\)\s*[\w.]+\s*\)"  # ((Element) child), ((Element?) child)
     r"|\(\s*[\w.]+\s+as\s+([A-Z][\w.]*)\s*\)"  # (child as Element)
 )
 

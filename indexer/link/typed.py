@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry
-from symfuse.indexer.link import chained, go_scope, overloads, receivers
+from symfuse.indexer.link import chained, go_scope, inherit, overloads, receivers
 from symfuse.indexer.link.overloads import same_named
 from symfuse.indexer.model import Kind, RefKind, Symbol
 
@@ -48,8 +48,8 @@ def by_receiver(
             return [] if literal else None
         literal = family(entry.language) in receivers.RETURNING_FAMILIES
         return [] if literal and qualifier[:1] in _LITERALS else None
-    if variable[0] not in resolver.declared_variables(entry):
-        return None  # no scope of the file says its type
+    if variable[0] not in resolver.declared_variables(entry):  # no scope of the file says
+        return _inherited_field(resolver, (name, kind, args), variable, enclosing, entry)
     from symfuse.indexer.link.resolve import TYPE, Resolution
 
     key = (entry.path, enclosing, variable[0])
@@ -84,6 +84,28 @@ def by_receiver(
             share = confidence if len(found) == 1 else round(min(confidence, 0.5) / len(found), 3)
             return [Resolution(member, share, TYPE) for member in found]
     return None
+
+
+def _inherited_field(
+    resolver: Resolver,
+    member: tuple[str, RefKind, int],
+    variable: tuple[str, bool],
+    enclosing: str | None,
+    entry: FileEntry,
+) -> list[Resolution] | None:
+    """``Serializer.GetMatchingConverter(t)`` in a class whose base declares the field or
+    property ``Serializer`` (in another file; Java, C#, Kotlin): a ``member`` (name, kind
+    of use, arguments) of the type it is declared with there; None when no base does."""
+    if family(entry.language) not in receivers.CHAINING_FAMILIES:
+        return None
+    field = inherit.inherited(resolver, variable[0], False, enclosing, entry)
+    if field is None or field.kind not in Kind.VALUES or field.file == entry.path:
+        return None
+    home = resolver.index.files.get(field.file)
+    if home is None or variable[0] not in resolver.declared_variables(home):
+        return None
+    name, kind, args = member
+    return by_receiver(resolver, name, variable[0], field.parent, home, kind, args)
 
 
 def _by_result(

@@ -2,7 +2,10 @@
 ``initialize`` (run by ``new``), ``method_missing``, ``to_s``, ``each``; Swift's
 ``subscript``, ``makeIterator``, ``hash(into:)``, ``description``; operators, run by
 ``a + b`` and ``xs[i]`` (Ruby's, Scala's and Swift's methods named by their symbol,
-Kotlin's ``operator fun``); SwiftPM's ``package`` value."""
+Kotlin's ``operator fun``); C#'s explicit interface members (``bool
+IConvertible.ToBoolean(...)``), which only a call through the interface reaches (one
+from outside the workspace, or of a type the index cannot tell); SwiftPM's ``package``
+value."""
 
 from __future__ import annotations
 
@@ -19,7 +22,17 @@ def runs_it(symbol: Symbol) -> bool:
         return True
     if symbol.language == "swift" and symbol.name in _SWIFT_WITNESSES:
         return True
+    if symbol.language == "csharp":
+        return _explicit_member(symbol)
     return _by_syntax(symbol)
+
+
+def _explicit_member(symbol: Symbol) -> bool:
+    """A C# method implementing an interface's member explicitly (``IEnumerator
+    IEnumerable.GetEnumerator()``): its name is written after the interface's."""
+    head = symbol.signature.split("{", 1)[0]
+    explicit = re.compile(rf"\.\s*{re.escape(symbol.name)}\s*(?:<[^()]*>)?\s*\(")
+    return explicit.search(head) is not None
 
 
 def swift_manifest(symbol: Symbol) -> bool:

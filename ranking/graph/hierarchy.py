@@ -13,7 +13,7 @@ import threading
 import weakref
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from symfuse.indexer.errors import InvalidRequest
@@ -202,7 +202,7 @@ def type_hierarchy(
     _check(depth, MAX_ITEMS)
     if direction not in ("both", "supertypes", "subtypes"):
         raise InvalidRequest("direction", "one of both, supertypes, subtypes")
-    root = require_symbol(index, symbol_id)
+    root = main_part(index, require_symbol(index, symbol_id))  # JValue.cs of its parts
     up = supertypes(index, root, depth) if direction != "subtypes" else ()
     down = subtypes(index, root, depth) if direction != "supertypes" else ()
     return TypeHierarchyResult(root, up, down)
@@ -302,19 +302,21 @@ def supertypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ..
     for level in range(1, depth + 1):
         following: list[Symbol] = []
         for node in frontier:
-            for link in _bases_of(index, node, level, seen, unlinked):
-                if link.symbol is not None and per_platform(index, link.symbol):
-                    if link.name in platforms:
+            for found in _bases_of(index, node, level, seen, unlinked):
+                if found.symbol is not None and per_platform(index, found.symbol):
+                    if found.name in platforms:
                         continue  # another platform's declaration of a base listed
-                    platforms.add(link.name)
-                if link.symbol is not None:
-                    parts = _declared_again(index, link.symbol)  # JToken.cs, JToken.Async.cs
+                    platforms.add(found.name)
+                shown = found
+                if found.symbol is not None:
+                    parts = _declared_again(index, found.symbol)  # JToken.cs, JToken.Async.cs
                     if any(part.symbol_id in listed for part in parts):
                         continue
-                    listed.add(link.symbol.symbol_id)
+                    listed.add(found.symbol.symbol_id)
                     seen.update(part.symbol_id for part in parts)
-                    following.extend([link.symbol, *parts])
-                links.append(link)
+                    following.extend([found.symbol, *parts])
+                    shown = replace(found, symbol=main_part(index, found.symbol, parts))
+                links.append(shown)
         frontier = following
     return tuple(links)
 
@@ -410,6 +412,21 @@ def _declared_again(index: Index, root: Symbol) -> list[Symbol]:
 
 
 _DECLARED_IN_PARTS = frozenset({"csharp", "ruby"})
+
+
+def main_part(index: Index, symbol: Symbol, parts: list[Symbol] | None = None) -> Symbol:
+    """Of a type declared in parts (:func:`_declared_again`), the one to show: the part in
+    the file named after the type (``JsonReader.cs``, not ``JsonReader.Async.cs``), else
+    the one naming the most bases; ``symbol`` itself when it is declared once."""
+    parts = _declared_again(index, symbol) if parts is None else parts
+    if not parts:
+        return symbol
+
+    def key(part: Symbol) -> tuple[bool, int]:
+        stem = part.file.rpartition("/")[2].rpartition(".")[0]
+        return stem == part.name, len(part.extends) + len(part.implements)
+
+    return max([symbol, *parts], key=key)
 
 
 def subtypes(index: Index, root: Symbol, depth: int = 1) -> tuple[TypeLink, ...]:

@@ -48,7 +48,6 @@ VALUE_ASYNC = """namespace Demo
         public void SetAsync(int value) { Set(value); }
     }
 
-    public class JToken { }
 
     public class JRaw : JValue { }
 }
@@ -88,6 +87,40 @@ MODEL = """namespace Demo
     }
 }
 """
+# a field a base class declares in another file, a call reached through `?.` on a cast
+BASE = """namespace Demo
+{
+    internal abstract class InternalBase
+    {
+        internal readonly JsonSerializer Serializer;
+    }
+}
+"""
+READER = """namespace Demo
+{
+    internal class InternalReader : InternalBase
+    {
+        public void Read(Type t, JToken parent)
+        {
+            Serializer.GetMatchingConverter(t);
+            ((JsonSerializer?)parent)?.Changed(this);
+        }
+    }
+}
+"""
+SERIALIZER = """namespace Demo
+{
+    public class JsonSerializer
+    {
+        internal JsonConverter GetMatchingConverter(Type type) { return null; }
+        internal static JsonConverter GetMatchingConverter(IList<JsonConverter> c, Type t)
+        {
+            return null;
+        }
+        internal void Changed(object sender) { }
+    }
+}
+"""
 WRITER = """namespace Demo
 {
     public class BsonWriter
@@ -108,9 +141,14 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     files = {
         "src/JValue.cs": VALUE,
         "src/JValue.Async.cs": VALUE_ASYNC,
+        "src/JToken.Async.cs": "namespace Demo\n{\n    public partial class JToken { }\n}\n",
+        "src/JToken.cs": "namespace Demo\n{\n    public partial class JToken { }\n}\n",
         "src/Utils.cs": UTILS,
         "src/Model.cs": MODEL,
         "src/BsonWriter.cs": WRITER,
+        "src/Base.cs": BASE,
+        "src/Reader.cs": READER,
+        "src/JsonSerializer.cs": SERIALIZER,
     }
     return index_of_tree(tmp_path_factory.mktemp("csharp"), files)
 
@@ -198,6 +236,31 @@ def test_a_partial_class_s_hierarchy_is_every_part_s(index: Index, part: str) ->
     from symfuse.ranking.query.requests import HierarchyRequest
 
     found = operations.hierarchy(index, HierarchyRequest(target=f"{part}::Demo.JValue#class"))
+    assert found.root.symbol_id == "src/JValue.cs::Demo.JValue#class"  # the file named so
     bases = sorted(link.name for link in found.supertypes)
     assert bases == ["IComparable", "IConvertible", "JToken"]
+    token = next(link.symbol for link in found.supertypes if link.name == "JToken")
+    assert token is not None
+    assert token.file == "src/JToken.cs"  # of its two parts, the file named after it
     assert [link.name for link in found.subtypes] == ["JRaw"]
+
+
+def test_a_field_a_base_declares_elsewhere_says_its_type(index: Index) -> None:
+    found = named_links(index, "src/Reader.cs", "Demo.InternalReader.Read", signature=True)
+    calls = {k: w for k, w in found.items() if "GetMatchingConverter" in k or "Changed" in k}
+    assert sorted(calls) == [
+        "Demo.JsonSerializer.Changed internal void Changed(object sender)",  # `?.`
+        "Demo.JsonSerializer.GetMatchingConverter"
+        " internal JsonConverter GetMatchingConverter(Type type)",  # the one-parameter one
+    ]
+    assert min(calls.values()) >= 0.8  # the field's type is a name the index finds once
+
+
+def test_an_explicit_interface_member_is_not_dead(index: Index) -> None:
+    from symfuse.ranking.query import operations
+    from symfuse.ranking.query.analysis_requests import DeadCodeRequest
+
+    found = operations.dead(index, DeadCodeRequest(min_confidence=0.0, limit=500))
+    names = {d.symbol.fqn for d in found.items}
+    assert "Demo.JValue.ToBoolean" not in names  # `bool IConvertible.ToBoolean(...)`
+    assert "Demo.JValue.SetAsync" in names  # a public method nothing calls, still listed

@@ -76,6 +76,18 @@
     expression: (_) @qualifier
     name: [(identifier) @name (generic_name (identifier) @name)])) @reference.call
 
+; `parent?.Changed(this)`, `a?.B?.C()`, `x = a?.Count`: a member reached when the value is
+; not null
+(invocation_expression
+  function: (conditional_access_expression
+    condition: (_) @qualifier
+    (member_binding_expression
+      name: [(identifier) @name (generic_name (identifier) @name)]))) @reference.call
+(conditional_access_expression
+  condition: (_) @qualifier
+  (member_binding_expression name: (identifier) @name)) @reference.reference
+(conditional_access_expression condition: (identifier) @name) @reference.reference
+
 (object_creation_expression type: (identifier) @name) @reference.call
 (object_creation_expression type: (generic_name (identifier) @name)) @reference.call
 (object_creation_expression type: (qualified_name qualifier: (_) @qualifier name: (_) @name)) @reference.call
