@@ -85,3 +85,5 @@
   name: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @reference.call
 ; a value in braces (`onClick={handleCopy}`, `{items}`)
 (jsx_expression (identifier) @name) @reference.reference
+; a class field's initial value (`handler = notFound`)
+(field_definition value: (identifier) @name) @reference.reference

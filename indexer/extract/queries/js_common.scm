@@ -78,6 +78,9 @@
 (yield_expression (identifier) @name) @reference.reference
 (for_in_statement right: (identifier) @name) @reference.reference
 (computed_property_name (identifier) @name) @reference.reference
+; a counter or accumulator updated in place (`index = counter++`, `total += step`)
+(update_expression argument: (identifier) @name) @reference.reference
+(augmented_assignment_expression [left: (identifier) @name right: (identifier) @name]) @reference.reference
 ; a member read through `this` and not called (`callbacks.push(this.handler)`,
 ; `setTimeout(this.tick, 10)`): a use of the method; `this.handler()` stays a call
 (member_expression object: (this) @qualifier property: [(property_identifier) (private_property_identifier)] @name) @reference.reference

@@ -143,3 +143,14 @@
 (return_statement (identifier) @name) @reference.reference
 (assignment_expression right: (identifier) @name) @reference.reference
 (member_expression object: (identifier) @name) @reference.reference
+; a class field's initial value (`#notFoundHandler: NotFoundHandler = notFoundHandler`)
+(public_field_definition value: (identifier) @name) @reference.reference
+; types inside other type expressions: `A extends B ? C : D`, `{ [K in Keys]: V }`,
+; `keyof Options`, `Options['a']`, `(a: A) => Result`, `x is Guard`, `(Paren)`
+(conditional_type [left: (type_identifier) @name right: (type_identifier) @name consequence: (type_identifier) @name alternative: (type_identifier) @name]) @reference.type
+(mapped_type_clause type: (type_identifier) @name) @reference.type
+(index_type_query (type_identifier) @name) @reference.type
+(lookup_type . (type_identifier) @name) @reference.type
+(function_type return_type: (type_identifier) @name) @reference.type
+(type_predicate type: (type_identifier) @name) @reference.type
+(parenthesized_type (type_identifier) @name) @reference.type
