@@ -150,4 +150,6 @@ EXTRACTOR_VERSION = 52
 # 40: overloads taking as many arguments as a call passes are each a guess; C# extension
 #     methods on values of outside types; a field or property a base class declares in
 #     another file, used bare (`Serializer.GetMatchingConverter(t)`), says its type.
-LINKER_VERSION = 40
+# 41: Zig: a name bound to `@import("x.zig")` reaches that file's definitions; the
+#     standard library's and a value's fields link nothing.
+LINKER_VERSION = 41

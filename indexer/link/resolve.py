@@ -34,6 +34,7 @@ from symfuse.indexer.link import (
     scopes,
     swift,
     typed,
+    zig_imports,
 )
 from symfuse.indexer.link.bindings import (
     RELATIVE,
@@ -286,6 +287,10 @@ class Resolver:
             found = self._script_import(entry, name, qualifier)
             if found is not None:
                 return [Resolution(found, 1.0, IMPORT)]
+        elif entry.language == "zig" and qualifier:  # `posix.listen(fd)`: a module's
+            in_module = zig_imports.member(self, name, qualifier, kind, entry)
+            if in_module is not None:
+                return in_module
         imports = self.file_imports(entry)
         if not qualifier and go_scope.names_a_package(name, entry):
             return []  # `fmt` of `fmt.Println`, `json` of `json.Marshal`: no definition

@@ -53,12 +53,38 @@
   (BUILTINIDENTIFIER) @_import
   (FnCallArguments (ErrorUnionExpr (SuffixExpr (STRINGLITERALSINGLE) @name)))
   (#eq? @_import "@import")) @reference.import
+; `const posix = @import("posix.zig");`: the name the module is bound to (`@alias`)
+(VarDecl
+  variable_type_function: (IDENTIFIER) @alias
+  (ErrorUnionExpr
+    (SuffixExpr
+      (BUILTINIDENTIFIER) @_import
+      (FnCallArguments (ErrorUnionExpr (SuffixExpr (STRINGLITERALSINGLE) @name))) .))
+  (#eq? @_import "@import")) @reference.import
 
 (SuffixExpr variable_type_function: (IDENTIFIER) @name . (FnCallArguments)) @reference.call
 (SuffixExpr
   variable_type_function: (IDENTIFIER) @qualifier
   (FieldOrFnCall)* @qualifier
   . (FieldOrFnCall function_call: (IDENTIFIER) @name)) @reference.call
+
+; a value read through a dot (`request.Request`, `Handler.reqQuery` passed as a function,
+; `http.Protocol.HTTP11`): a capitalised name after a dot, or any name after a
+; capitalised one (a value's own fields, `buf.len`, `self.allocator`, are left out: half
+; of zls's field reads, which no rule could link); and the first name as a use of what it
+; names (`log` of `log.info(...)`, `worker` of `worker.HTTPConn`)
+(SuffixExpr
+  variable_type_function: (IDENTIFIER) @qualifier
+  (FieldOrFnCall)* @qualifier
+  . (FieldOrFnCall field_access: (IDENTIFIER) @name)
+  (#match? @name "^[A-Z]")) @reference.reference
+(SuffixExpr
+  variable_type_function: (IDENTIFIER) @qualifier @_type
+  (FieldOrFnCall)* @qualifier
+  . (FieldOrFnCall field_access: (IDENTIFIER) @name)
+  (#match? @_type "^[A-Z]")
+  (#match? @name "^[a-z_]")) @reference.reference
+(SuffixExpr variable_type_function: (IDENTIFIER) @name . (FieldOrFnCall)) @reference.reference
 
 (ParamType (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @name))) @reference.type
 (FnProto (ErrorUnionExpr (SuffixExpr variable_type_function: (IDENTIFIER) @name))) @reference.type
