@@ -82,7 +82,7 @@ def by_receiver(
         found = matching or first  # several taking as many arguments: each, as a guess
         if found:
             share = confidence if len(found) == 1 else round(min(confidence, 0.5) / len(found), 3)
-            return [Resolution(member, share, TYPE) for member in found]
+            return [Resolution(method, share, TYPE) for method in found]
     return None
 
 
@@ -316,11 +316,10 @@ def by_qualifier(
         # an outside class's static method) of an outside type: an extension, if any
         through_value = not owners and "." in qualifier and qualifier[:1].islower()
         return extensions(resolver, name, "", entry, 1.0) if through_value else []
-    if len(owners) == 1:  # one type: its member, or the overloads the call may be
-        confidence = 1.0 if len(members) == 1 else round(0.5 / len(members), 3)
-        return [Resolution(m, confidence, IMPORT) for m in members]
     confidence = 1.0 if len(members) == 1 else round(0.5 / len(members), 3)
-    return [Resolution(m, confidence, IMPORT if len(members) == 1 else "name") for m in members]
+    # one type's member, or the overloads the call may be; else a guess among types
+    how = IMPORT if len(members) == 1 or len(owners) == 1 else "name"
+    return [Resolution(m, confidence, how) for m in members]
 
 
 def _reachable(
