@@ -86,7 +86,8 @@ from __future__ import annotations
 #     wraps(f)(wrapper)`) keeps its uses; Ruby's bare names (`@free`, ruby.scm).
 # 52: a C# file whose `#if` the grammar cannot place (a base list, an expression) parsed
 #     as one build of it (extract/conditionals.py).
-EXTRACTOR_VERSION = 52
+# 53: a C# definition's signature leaves out the `#if` / `#else` / `#endif` lines in its head.
+EXTRACTOR_VERSION = 53
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

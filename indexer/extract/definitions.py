@@ -114,6 +114,7 @@ class SymbolBuilder:
         prefix: str,
     ) -> None:
         self.path, self.root, self.spec = path, root, spec
+        self.bare = spec.name == "csharp"  # signatures without their `#if` lines
         self.source, self.columns, self.prefix = source, columns, prefix
         self.stack: list[tuple[Def, str]] = []  # enclosing definitions, qualified names
         self.seen_ids: dict[str, int] = {}
@@ -191,7 +192,7 @@ class SymbolBuilder:
             name,
             kind,
             f"{self.prefix}.{qualified}" if self.prefix else qualified,
-            "\n".join([signature(node, name_node, self.source), *entry.overloads]),
+            "\n".join([signature(node, name_node, self.source, self.bare), *entry.overloads]),
             spec.name,
             self.path,
             self.root,

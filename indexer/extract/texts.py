@@ -169,12 +169,21 @@ def body_of(node: Node) -> Node | None:
     return body
 
 
-def signature(node: Node, name_node: Node, source: bytes) -> str:
+# a conditional compilation line inside a definition's head: not its signature
+_CONDITIONAL_LINE = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*", re.M)
+
+
+def signature(node: Node, name_node: Node, source: bytes, bare: bool = False) -> str:
+    """The definition's head, squashed to one line; ``bare``: without its conditional
+    compilation lines (C#'s base lists; C and C++ keep theirs, whose words the ranking
+    reads)."""
     body = body_of(node)
     end = body.start_byte if body is not None and body.start_byte > node.start_byte else -1
     if end == -1:  # up to the end of the name's line, past annotations above it
         newline = source.find(b"\n", max(node.start_byte, name_node.start_byte), node.end_byte)
         end = newline if newline != -1 else node.end_byte
     text = source[node.start_byte : min(end, node.start_byte + MAX_SIGNATURE * 2)]
+    if bare and b"#" in text:  # `class JValue : JToken #if HAVE_X , IConvertible #endif`
+        text = _CONDITIONAL_LINE.sub(b"", text)
     squashed = " ".join(text.decode("utf-8", errors="replace").split())
     return squashed.rstrip("{:= ").strip()[:MAX_SIGNATURE] or squashed[:MAX_SIGNATURE]

@@ -161,6 +161,8 @@ def test_a_conditional_base_leaves_the_class_whole() -> None:
     assert found.problems == []
     value = next(s for s in found.symbols if s.fqn == "Demo.JValue")
     assert "IConvertible" in value.implements
+    # the head's directive lines are no part of the signature an answer shows
+    assert value.signature == "public partial class JValue : JToken, IComparable , IConvertible"
 
 
 def test_the_first_branch_is_read_when_every_branch_would_not_parse() -> None:
