@@ -91,10 +91,10 @@ def _walk(resolver: Resolver, module: FileEntry, parts: list[str]) -> Symbol | N
     """The definition ``parts`` name from ``module``'s top level down its members, into
     a module the walk's module imports under the name (windows.zig's ``pub const ws2_32
     = @import("ws2_32.zig");`` for ``windows.ws2_32.SD_BOTH``)."""
-    for _ in range(len(parts)):
+    while len(parts) > 1:
         spec = imported(resolver, module, linked=False).get(parts[0])
         inner = _module(resolver, module, spec) if spec is not None else None
-        if inner is None or len(parts) == 1:
+        if inner is None:
             break
         module, parts = inner, parts[1:]
     found = module.lookups().top.get(parts[0])
