@@ -87,7 +87,8 @@ from __future__ import annotations
 # 52: a C# file whose `#if` the grammar cannot place (a base list, an expression) parsed
 #     as one build of it (extract/conditionals.py).
 # 53: a C# definition's signature leaves out the `#if` / `#else` / `#endif` lines in its head.
-EXTRACTOR_VERSION = 53
+# 54: a file is reported with syntax errors only when its tree holds an error node.
+EXTRACTOR_VERSION = 54
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

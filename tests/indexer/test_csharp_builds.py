@@ -266,3 +266,13 @@ def test_an_explicit_interface_member_is_not_dead(index: Index) -> None:
     names = {d.symbol.fqn for d in found.items}
     assert "Demo.JValue.ToBoolean" not in names  # `bool IConvertible.ToBoolean(...)`
     assert "Demo.JValue.SetAsync" in names  # a public method nothing calls, still listed
+
+
+def test_a_directive_at_the_end_without_a_newline_is_no_syntax_error() -> None:
+    # the grammar flags the tree for a token it never shows: nothing is lost
+    source = b"class A\n{\n    void F() { }\n}\n#pragma warning restore 618"
+    found = extract("a.cs", ".", "csharp", source)
+    assert found.problems == []
+    assert [s.name for s in found.symbols] == ["A", "F"]
+    broken = extract("b.cs", ".", "csharp", b"class B { void F() {")
+    assert broken.problems  # a real error is still reported
