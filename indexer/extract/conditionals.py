@@ -30,8 +30,16 @@ LANGUAGES = frozenset({"csharp"})
 def parse(parser: Parser, language: str, source: bytes) -> Tree:
     """``source`` parsed (by ``parser``, for ``language``), as one build of the file
     when the file as written has errors this may mend."""
+    return parse_build(parser, language, source)[0]
+
+
+def parse_build(parser: Parser, language: str, source: bytes) -> tuple[Tree, bool]:
+    """:func:`parse`, and whether the tree is of ``source`` as written (not a rewrite)."""
     tree = parser.parse(source)
-    return best_parse(parser, source, tree) if recoverable(language, source, tree) else tree
+    if not recoverable(language, source, tree):
+        return tree, True
+    best = best_parse(parser, source, tree)
+    return best, best is tree
 
 
 def recoverable(language: str, source: bytes, tree: Tree) -> bool:

@@ -91,11 +91,8 @@ def parse(
             tree = parser.parse(source, tree)
             if not conditionals.recoverable(language, source, tree):
                 return Parsed(language, source, tree)
-    tree = parser.parse(rewritten)
-    if conditionals.recoverable(language, rewritten, tree):
-        recovered = conditionals.best_parse(parser, rewritten, tree)
-        tree, as_written = recovered, as_written and recovered is tree
-    return Parsed(language, text, tree, as_written)
+    tree, whole = conditionals.parse_build(parser, language, rewritten)
+    return Parsed(language, text, tree, as_written and whole)
 
 
 def _editable(base: Parsed, language: str) -> bool:

@@ -31,8 +31,10 @@ def _explicit_member(symbol: Symbol) -> bool:
     """A C# method implementing an interface's member explicitly (``IEnumerator
     IEnumerable.GetEnumerator()``): its name is written after the interface's."""
     head = symbol.signature.split("{", 1)[0]
-    explicit = re.compile(rf"\.\s*{re.escape(symbol.name)}\s*(?:<[^()]*>)?\s*\(")
-    return explicit.search(head) is not None
+    return any(found[1] == symbol.name for found in _EXPLICIT.finditer(head))
+
+
+_EXPLICIT = re.compile(r"\.\s*([A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*\(")  # `IEnumerable.GetEnumerator(`
 
 
 def swift_manifest(symbol: Symbol) -> bool:
