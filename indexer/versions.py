@@ -88,7 +88,10 @@ from __future__ import annotations
 #     as one build of it (extract/conditionals.py).
 # 53: a C# definition's signature leaves out the `#if` / `#else` / `#endif` lines in its head.
 # 54: a file is reported with syntax errors only when its tree holds an error node.
-EXTRACTOR_VERSION = 54
+# 55: a C++ member defined outside its class is qualified by the namespace around it and
+#     every scope written before its name (`namespace ns { void Foo::f() {} }`: `ns.Foo.f`,
+#     was `ns.f`).
+EXTRACTOR_VERSION = 55
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -35,6 +35,10 @@ class Def:
     extends: list[tuple[str, Node]] = field(default_factory=list)
     implements: list[tuple[str, Node]] = field(default_factory=list)
     receiver: str = ""
+    # the receiver is written from the enclosing scope: C++'s `void Foo::enable() {}`
+    # inside `namespace ns` is `ns.Foo.enable` (Julia's `Base.show(...) = ...` in a
+    # module names another module's function: not nested)
+    nested_receiver: bool = False
     symbol: Symbol | None = None
     index: int = -1  # the symbol's position in the file's list, once built
     overloads: list[str] = field(default_factory=list)  # signatures of its typing stubs
@@ -170,7 +174,10 @@ class SymbolBuilder:
             elif not (_is_module_function(parent.node) and _holds_a_call(entry.node)):
                 return  # a local variable: noise for a workspace index, as in ctags
         entry.kind = kind
-        scope = parent_q or entry.receiver
+        if entry.nested_receiver and parent_q:
+            scope = f"{parent_q}.{entry.receiver}"
+        else:
+            scope = parent_q or entry.receiver
         qualified = f"{scope}.{name}" if scope else name
         entry.symbol = self._symbol(entry, name, qualified, parent)
         entry.index = len(self.symbols)
@@ -285,3 +292,32 @@ def _contains(outer: Def, inner: Def) -> bool:
 
 def _same_span(one: Def, other: Def) -> bool:
     return one.node.start_byte == other.node.start_byte and one.end_byte == other.end_byte
+
+
+def receiver_path(receiver: Node) -> tuple[str, bool]:
+    """The receiver's name with the scopes written before it, dotted, and whether it is
+    a C++ qualified name (written from the enclosing namespace): ``void
+    spdlog::details::backtracer::enable()`` is a member of ``spdlog.details.backtracer``,
+    ``Foo<T>::bar`` of ``Foo``."""
+    text = node_text(receiver)
+    scope = receiver.parent
+    if scope is not None and scope.type == "template_type":
+        scope = scope.parent
+    if scope is None or scope.type != "qualified_identifier":
+        return text, False
+    while scope is not None and scope.type == "qualified_identifier":
+        outer = scope.parent
+        if (
+            outer is None
+            or outer.type != "qualified_identifier"
+            or outer.child_by_field_name("name") != scope
+        ):
+            break
+        written = outer.child_by_field_name("scope")
+        if written is None:
+            break
+        if written.type == "template_type":
+            written = written.child_by_field_name("name") or written
+        text = f"{node_text(written)}.{text}"
+        scope = outer
+    return text, True

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import numpy as np
 from tree_sitter import Node
 
 from symfuse.indexer.extract.arguments import UNKNOWN
@@ -60,3 +61,38 @@ def macro_words(body: Node, source: bytes, parameters: list[Node] | None) -> Ite
         counted = offset
         at = start + offset
         yield (at, at + len(word), row, at - line_start, word, RefKind.REFERENCE, "", "", UNKNOWN)
+
+
+def blanked_words(source: bytes, text: bytes) -> list[Word]:
+    """A reference for each name of ``source`` that ``text`` (``source`` rewritten by
+    :mod:`.prepass`, byte for byte) blanks: ``SPDLOG_API`` in ``class SPDLOG_API
+    logger``, ``FMT_ENABLE_IF(is_integer<T>::value)`` in a template's parameters. The
+    grammar never sees them, yet they are uses of the macros and of the names they pass
+    (without them every export macro of a library read as dead)."""
+    if text is source or len(text) != len(source):
+        return []
+    differs = np.flatnonzero(np.frombuffer(source, np.uint8) != np.frombuffer(text, np.uint8))
+    if not differs.size:
+        return []
+    breaks = np.flatnonzero(np.diff(differs) > 1)
+    starts = differs[np.concatenate(([0], breaks + 1))].tolist()
+    ends = (differs[np.concatenate((breaks, [differs.size - 1]))] + 1).tolist()
+    runs: list[list[int]] = []
+    for run_start, run_end in zip(starts, ends, strict=True):
+        if runs and not source[runs[-1][1] : run_start].strip():
+            runs[-1][1] = run_end  # one rewrite with spaces inside: `API( "a b" )`
+        else:
+            runs.append([run_start, run_end])
+    words: list[Word] = []
+    row, counted = 0, 0  # ``row``: the newlines of ``source`` before ``counted``
+    for run_start, run_end in runs:
+        for match in _TOKEN.finditer(source, run_start, run_end):
+            word = match.group(1)
+            if word is None or word in _KEYWORDS:
+                continue
+            at = match.start(1)
+            row += source.count(b"\n", counted, at)
+            counted = at
+            column = at - source.rfind(b"\n", 0, at) - 1
+            words.append((at, match.end(1), row, column, word, RefKind.REFERENCE, "", "", UNKNOWN))
+    return words

@@ -30,16 +30,16 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node, QueryCursor, Tree
 
 from symfuse.indexer.extract import conditionals
 from symfuse.indexer.extract.arguments import COUNTED, UNKNOWN, argument_count
-from symfuse.indexer.extract.definitions import Columns, Def, SymbolBuilder
+from symfuse.indexer.extract.definitions import Columns, Def, SymbolBuilder, receiver_path
 from symfuse.indexer.extract.haskell import instance_types, whole_functions
-from symfuse.indexer.extract.macro_words import macro_words
+from symfuse.indexer.extract.macro_words import blanked_words, macro_words
 from symfuse.indexer.extract.prepass import PREPASS
 from symfuse.indexer.extract.texts import (
     SPACES,
@@ -109,7 +109,8 @@ def extract(
     prepass = PREPASS.get(language)
     text = prepass(source) if prepass else source
     tree = conditionals.parse(languages.parser(language), language, text)
-    return extract_tree(path, root, language, source, tree, module_path, definitions_only)
+    hidden = blanked_words(source, text) if language in _BLANKS_USES else ()
+    return extract_tree(path, root, language, source, tree, module_path, definitions_only, hidden)
 
 
 def extract_tree(
@@ -120,9 +121,11 @@ def extract_tree(
     tree: Tree,
     module_path: str | None = None,
     definitions_only: bool = False,
+    hidden: Sequence[_RawRef] = (),
 ) -> Extraction:
     """:func:`extract` of a file already parsed (``source`` without its BOM): the history
-    index parses a file's next version incrementally, from the previous one's tree."""
+    index parses a file's next version incrementally, from the previous one's tree.
+    ``hidden``: references the parsed text no longer shows (:func:`blanked_words`)."""
     spec = languages.supported()[language]
     problems: list[str] = []
     # an error node, not the flag alone: a C# file ending in `#pragma warning restore 618`
@@ -131,6 +134,8 @@ def extract_tree(
         problems.append("syntax errors; indexed what the parser recovered")
     columns = Columns(source)
     defs, raw_refs = _collect(language, tree, source, definitions_only)
+    if hidden and not definitions_only:
+        raw_refs.extend(hidden)
     _fold_function_values(defs)
     if spec.grammar_name == "haskell":
         instance_types(defs)
@@ -144,6 +149,11 @@ def extract_tree(
     symbols = SymbolBuilder(path, root, spec, source, columns, prefix).build(ordered)
     references = _build_references(ordered, raw_refs, columns, _marks_free(language))
     return Extraction(path, symbols, references, problems)
+
+
+# The languages whose pre-pass blanks names that are uses (C's attribute macros); other
+# pre-passes blank keywords (TypeScript's `in` / `out`) or rewrite whole files (Teal).
+_BLANKS_USES = frozenset({"c", "cpp", "cuda", "objc"})
 
 
 @functools.cache
@@ -290,7 +300,7 @@ def _add_def(
     if "body" in caps and entry.body is None:
         entry.body = caps["body"][0]
     if "receiver" in caps and not entry.receiver:
-        entry.receiver = node_text(caps["receiver"][0])
+        entry.receiver, entry.nested_receiver = receiver_path(caps["receiver"][0])
     for cap, target in (
         ("decorator", entry.decorators),
         ("extends", entry.extends),

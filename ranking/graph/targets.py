@@ -21,6 +21,7 @@ from symfuse.indexer.index import Index
 from symfuse.indexer.link import rust_paths
 from symfuse.indexer.link.resolve import Resolver
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.channels.names.namesakes import declares_only
 from symfuse.ranking.text import paths
 
 if TYPE_CHECKING:
@@ -119,15 +120,18 @@ def most_linked_overload(
     index: Index, ambiguous: AmbiguousTarget, prefer: frozenset[Kind] = frozenset()
 ) -> tuple[Symbol, list[str]]:
     """Of the overloads an ambiguous name gives (:func:`resolve_overloads`), the most
-    linked (PageRank; of a ``prefer`` kind first, a class before its companion object)
-    and the others' ids; ``ambiguous`` again for a name of several things."""
+    linked (PageRank; of a ``prefer`` kind first, a class before its companion object, a
+    definition with a body before a declaration) and the others' ids; ``ambiguous``
+    again for a name of several things."""
     if len({_overload_key(index, c) for c in ambiguous.candidates}) > 1:
         raise ambiguous
     ids = [c.symbol_id for c in ambiguous.candidates]
     ranks = index.pagerank_of(ids)
-    keys = [
-        (c.kind in prefer and c.kind != Kind.OBJECT, rank)
-        for c, rank in zip(ambiguous.candidates, ranks, strict=True)
+    keys = [  # a body before its declaration (a C++ header's `void enable(int);`)
+        (c.kind in prefer and c.kind != Kind.OBJECT, not declares_only(symbol), rank)
+        for c, symbol, rank in zip(
+            ambiguous.candidates, (require_symbol(index, i) for i in ids), ranks, strict=True
+        )
     ]
     best = ids[keys.index(max(keys))]
     return require_symbol(index, best), [i for i in ids if i != best]
