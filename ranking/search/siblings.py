@@ -16,7 +16,9 @@ in the impl blocks or instances (kind ``object``) of one file. In the head of a 
 answer, a name and kind already shown :data:`KEEP` times (the same qualified name: two
 classes' ``__init__`` are not one definition), or :data:`KEEP_IN_FILE` times from its own
 file, or an implemented method shown :data:`KEEP` times from its file's impl blocks,
-makes way: it drops below the head's other items, in its order.
+makes way: it drops below the head's other items, in its order. So does a declaration
+whose definition the head shows (C++'s `void flush();` in its class, with `void
+file_sink::flush() {...}` out of line: one qualified name, and the body says more).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.channels.names.namesakes import declares_only
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.responses import Change
 
@@ -45,7 +48,10 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     in_file: dict[str, int] = {}
     implemented: dict[tuple[str, str, Kind], int] = {}
     extra = np.zeros(len(fused), dtype=np.bool_)
-    for i, p in enumerate(fused.positions[:head].tolist()):
+    positions = fused.positions[:head].tolist()
+    # qualified names and kinds the head shows with a body: their declarations make way
+    defined = {_key(symbols[p]) for p in positions if not declares_only(symbols[p])}
+    for i, p in enumerate(positions):
         # the id without its copy number ("a.py::Order.total#method~2"): the file, then
         # the qualified name and kind: the same definition, not two classes' methods of
         # one name; wherever its files are (a folder's locales, or a text, a bytes and a
@@ -55,7 +61,7 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
         key = here.partition("::")[2]
         seen = shown[key] = shown.get(key, 0) + 1
         again = in_file[here] = in_file.get(here, 0) + 1
-        extra[i] = seen > KEEP or again > KEEP_IN_FILE
+        extra[i] = seen > KEEP or again > KEEP_IN_FILE or (declares_only(symbol) and key in defined)
         if symbol.parent is not None and symbol.parent.endswith(_IMPL):
             # one trait's method for several types of one file: its file, name and kind
             method = (symbol.file, symbol.name, symbol.kind)
@@ -71,6 +77,11 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     ).astype(np.int64)
     why = f"its name is shown {KEEP} times already ({KEEP_IN_FILE} from its file)"
     return fused.adjusted(order, scores[order], Change.OTHER, why, which=extra)
+
+
+def _key(symbol: Symbol) -> str:
+    """The qualified name and kind of ``symbol``'s id, without its copy number."""
+    return _uncounted(symbol.symbol_id).partition("::")[2]
 
 
 def _uncounted(symbol_id: str) -> str:

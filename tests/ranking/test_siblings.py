@@ -166,3 +166,27 @@ def test_one_traits_method_for_several_types_of_a_file_takes_two_places(tmp_path
     assert names[0] == "end", names
     assert names.count("end") == 2, names  # the other two types' copies made way
     assert "flush_writer" in names
+
+
+def test_a_declaration_makes_way_for_its_body(tmp_path: Path) -> None:
+    # C++: a class declares `flush` in its header, a source file defines it out of line
+    files = {
+        "include/sink.h": "namespace log {\nclass file_sink {\n public:\n"
+        "  // Flushes the file: writes the buffered messages out.\n"
+        "  void flush();\n};\n}\n",
+        "src/sink.cpp": '#include "sink.h"\nnamespace log {\n'
+        "// Flushes the file: writes the buffered messages out.\n"
+        "void file_sink::flush() { std::fflush(file_); }\n}\n",
+        "src/rotate.cpp": "// Rotates the file when it is full.\nvoid rotate_file() {}\n",
+        "src/level.cpp": "// Whether a level is enabled.\nbool should_log(int level) {}\n",
+        "src/format.cpp": "// Formats a date.\nvoid format_date() {}\n",
+        "src/open.cpp": "// Opens a socket.\nvoid open_socket() {}\n",
+        "src/pool.cpp": "// Starts the worker threads.\nvoid start_pool() {}\n",
+        "src/color.cpp": "// Colours a terminal line.\nvoid colour_line() {}\n",
+    }
+    index = index_of_tree(tmp_path, files)
+    found = search(index, SearchRequest(query="flush the buffered messages to the file", limit=10))
+    shown = [(item.symbol.name, item.symbol.file) for item in found.items]
+    # the declaration drops below the head's other items; the body keeps its place
+    assert shown[-1] == ("flush", "include/sink.h"), shown
+    assert ("flush", "src/sink.cpp") in shown[:3], shown
