@@ -157,4 +157,6 @@ EXTRACTOR_VERSION = 55
 #     another file, used bare (`Serializer.GetMatchingConverter(t)`), says its type.
 # 41: Zig: a name bound to `@import("x.zig")` reaches that file's definitions; the
 #     standard library's and a value's fields link nothing.
-LINKER_VERSION = 41
+# 42: C++: a bare name, or a field's member (`tracer_.enable(n)`), in a member defined
+#     outside its class reaches the class's members (and its bases').
+LINKER_VERSION = 42

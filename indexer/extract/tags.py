@@ -35,8 +35,9 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, QueryCursor, Tree
 
-from symfuse.indexer.extract import conditionals
+from symfuse.indexer.extract import conditionals, cpp_declared
 from symfuse.indexer.extract.arguments import COUNTED, UNKNOWN, argument_count
+from symfuse.indexer.extract.cpp_declared import declared_name
 from symfuse.indexer.extract.definitions import Columns, Def, SymbolBuilder, receiver_path
 from symfuse.indexer.extract.haskell import instance_types, whole_functions
 from symfuse.indexer.extract.macro_words import blanked_words, macro_words
@@ -190,7 +191,8 @@ def _collect(
     roles = _ROLES.setdefault((language, definitions_only), {})  # two queries, two numberings
     uses = {} if definitions_only else _use_roles(language)
     counted = language in COUNTED
-    call = RefKind.CALL
+    call, typed = RefKind.CALL, RefKind.TYPE
+    declaring = language in cpp_declared.LANGUAGES
     query = languages.definitions_query(language) if definitions_only else languages.query(language)
     for pattern, caps in QueryCursor(query).matches(tree.root_node):
         names = caps.get("name")
@@ -222,10 +224,12 @@ def _collect(
             continue
         qualifiers = caps.get("qualifier")
         aliases = caps.get("alias")
+        alias = node_text(aliases[0]) if aliases else (FREE_MARK if "free" in caps else "")
+        if declaring and kind is typed and not alias:  # C++'s `backtracer tracer_;`
+            alias = declared_name(name)
         append((
             start, end, row, byte_col, source[start:end], kind,
-            _qualifier(qualifiers, name, source) if qualifiers else "",
-            node_text(aliases[0]) if aliases else (FREE_MARK if "free" in caps else ""),
+            _qualifier(qualifiers, name, source) if qualifiers else "", alias,
             argument_count(name) if counted and kind is call else UNKNOWN,
         ))  # fmt: skip
     return defs, raw_refs

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import FileEntry, Index
@@ -37,14 +38,8 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
     """
     merged: dict[tuple[str, str, int], float] = {}
     ids = [s.symbol_id for s in entry.symbols]
-    nested_names = entry.lookups().nested_names
     groups = resolver.link_groups(entry)  # decoded once: declared() reads them too
-    # receivers whose declared type some scope says (`c: Client`, `c = Client()`): their
-    # members are resolved per enclosing definition too, as usages resolve them
-    typed = resolver.declared_variables(entry)
-    # a chained call's receiver, typed by the call before it (`cleaner.clean(d).text()`),
-    # is typed from the enclosing definition's scope too
-    chaining = family(entry.language) in CHAINING_FAMILIES
+    scoping = _Scoping.of(resolver, entry)
     for name, qualifier, code, _, enclosings, args in groups:
         if enclosings == _FILE_LEVEL:
             continue  # an import at file level alone: it binds names, it makes no edge
@@ -55,18 +50,7 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
             # edges drowned the ranks of what other code uses (quality gate, nl MRR@10)
             continue
         edge_kind = _EDGE_KIND_OF_CODE[code]
-        per_scope = (
-            (name in nested_names and (not qualifier or qualifier in SELF_NAMES))
-            or (bool(typed) and _typed_receiver(qualifier, typed))
-            or (chaining and qualifier.endswith(")"))
-            # `Serializer.Convert(x)`, `this.Serializer.Convert(x)`: perhaps a field a
-            # base class declares elsewhere
-            or (chaining and kind is RefKind.CALL and variable_of(qualifier) is not None)
-            # Rust's `super::helper()` in an inline `mod tests`: relative to that module
-            or (qualifier.startswith("super") and entry.language == "rust")
-            # Ruby's `helper`: a call on self, reaching what its class inherits
-            or inherit.self_call(qualifier, kind, entry)
-        )
+        per_scope = scoping.per_scope(name, qualifier, kind, entry)
         shared = (
             None
             if per_scope
@@ -87,6 +71,46 @@ def edges_of_file(resolver: Resolver, entry: FileEntry) -> list[EdgeRow]:
                 if confidence > merged.get(key, -1.0):
                     merged[key] = confidence
     return [(s, d, k, w) for (s, d, k), w in merged.items()]
+
+
+@dataclass(frozen=True, slots=True)
+class _Scoping:
+    """What says a name of a file must be resolved per enclosing definition."""
+
+    nested_names: set[str]
+    # receivers whose declared type some scope says (`c: Client`, `c = Client()`): their
+    # members are resolved per enclosing definition too, as usages resolve them
+    typed: set[str]
+    # a chained call's receiver, typed by the call before it (`cleaner.clean(d).text()`),
+    # is typed from the enclosing definition's scope too
+    chaining: bool
+    out_of_line: bool  # C++: a member function's class's members, wherever declared
+
+    @classmethod
+    def of(cls, resolver: Resolver, entry: FileEntry) -> _Scoping:
+        return cls(
+            entry.lookups().nested_names,
+            resolver.declared_variables(entry),
+            family(entry.language) in CHAINING_FAMILIES,
+            inherit.member_scope(entry),
+        )
+
+    def per_scope(self, name: str, qualifier: str, kind: RefKind, entry: FileEntry) -> bool:
+        chaining = self.chaining
+        return (
+            (name in self.nested_names and (not qualifier or qualifier in SELF_NAMES))
+            or (bool(self.typed) and _typed_receiver(qualifier, self.typed))
+            or (chaining and qualifier.endswith(")"))
+            # `Serializer.Convert(x)`, `this.Serializer.Convert(x)`: perhaps a field a
+            # base class declares elsewhere
+            or (chaining and kind is RefKind.CALL and variable_of(qualifier) is not None)
+            # Rust's `super::helper()` in an inline `mod tests`: relative to that module
+            or (qualifier.startswith("super") and entry.language == "rust")
+            # Ruby's `helper`: a call on self, reaching what its class inherits
+            or inherit.self_call(qualifier, kind, entry)
+            # C++'s `flush_()` or `tracer_.enable(n)` in `void logger::f() {}`
+            or (self.out_of_line and (not qualifier or variable_of(qualifier) is not None))
+        )
 
 
 def _typed_receiver(qualifier: str, typed: set[str]) -> bool:

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 MAX_BASE_HOPS = 6  # base classes followed for an inherited member
 # languages whose bare call inside a method is a call on its object
 SELF_CALLING = frozenset({"ruby"})
+# languages whose members may be defined outside their class (`void logger::flush_() {}`),
+# where a bare name is looked up in the class (and its bases) before the namespace
+OUT_OF_LINE = frozenset({"cpp", "cuda"})
 _RUBY_OWNERS = Kind.TYPES | {Kind.MODULE}
 
 
@@ -31,13 +34,20 @@ def self_call(qualifier: str, kind: RefKind, entry: FileEntry) -> bool:
     return not qualifier and kind is RefKind.CALL and entry.language in SELF_CALLING
 
 
+def member_scope(entry: FileEntry) -> bool:
+    """Whether a member function of ``entry``'s language may be defined outside its
+    class (C++): its bare names and fields are its class's members (its own or a
+    base's) wherever that class is declared."""
+    return entry.language in OUT_OF_LINE
+
+
 def inherited(
     resolver: Resolver, name: str, skip_own: bool, enclosing: str | None, entry: FileEntry
 ) -> Symbol | None:
     """``self.name`` that the enclosing class inherits, or ``super().name``: the member
     of the nearest base class (bases resolved as the class's own file resolves them,
     breadth first) that defines it. Remembered per class and name for the pass."""
-    owner = _owner(enclosing, entry)
+    owner = _owner(resolver, enclosing, entry)
     if owner is None:
         return None
     key = (owner.symbol_id, name, skip_own)
@@ -102,14 +112,30 @@ def _constant(resolver: Resolver, cls: Symbol, path: str) -> Symbol | None:
         scope = scope.rpartition(".")[0]
 
 
-def _owner(enclosing: str | None, entry: FileEntry) -> Symbol | None:
-    """The class (or, in Ruby, module) around ``enclosing``."""
+def _owner(resolver: Resolver, enclosing: str | None, entry: FileEntry) -> Symbol | None:
+    """The class (or, in Ruby, module) around ``enclosing``; for a C++ member defined
+    outside its class, that class."""
     by_id = entry.lookups().by_id
     owners = _RUBY_OWNERS if entry.language in SELF_CALLING else Kind.TYPES
-    owner = by_id.get(enclosing) if enclosing else None
+    written = owner = by_id.get(enclosing) if enclosing else None
     while owner is not None and owner.kind not in owners:
         owner = by_id.get(owner.parent) if owner.parent else None
+    if owner is None and written is not None and entry.language in OUT_OF_LINE:
+        return _defined_for(resolver, written, by_id)
     return owner
+
+
+def _defined_for(resolver: Resolver, symbol: Symbol, by_id: dict[str, Symbol]) -> Symbol | None:
+    """The class a C++ member defined outside it belongs to: the type its qualified name
+    puts it in (``spdlog.logger`` of ``void logger::flush_() {}`` in ``namespace
+    spdlog``), wherever that type is declared."""
+    parent = by_id.get(symbol.parent) if symbol.parent else None
+    while parent is not None and parent.kind.is_callable:  # a lambda's: its function's
+        symbol, parent = parent, by_id.get(parent.parent) if parent.parent else None
+    if not symbol.kind.is_callable:
+        return None
+    found = resolver.index.by_fqn.get(symbol.container)
+    return found if found is not None and found.kind in Kind.TYPES else None
 
 
 def _owns(symbol: Symbol) -> bool:

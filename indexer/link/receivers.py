@@ -100,8 +100,11 @@ def cast_type(qualifier: str) -> str | None:
 
 
 def variable_of(qualifier: str) -> tuple[str, bool] | None:
-    """The variable a qualifier names (``c``; ``this.counter`` as ``counter``, a
-    member), or None for an expression (``a.b()``, ``x[0]``)."""
+    """The variable a qualifier names (``c``; ``this.counter`` or C++'s
+    ``this->counter`` as ``counter``, a member), or None for an expression (``a.b()``, ``x[0]``)."""
+    if qualifier.startswith("this->"):  # C++
+        rest = qualifier[6:]
+        return (rest, True) if rest.isidentifier() else None
     head, dot, rest = qualifier.partition(".")
     if dot:
         if head not in ("this", "self") or not rest.isidentifier():
@@ -110,11 +113,15 @@ def variable_of(qualifier: str) -> tuple[str, bool] | None:
     return (qualifier, False) if qualifier.isidentifier() else None
 
 
+_ANY_FOLDER = frozenset({"swift", "cpp", "cuda"})
+
+
 def members_named(index: Index, owner: Symbol, name: str) -> list[Symbol]:
     """``owner``'s own members called ``name``: children, or (Go, Rust, C++) methods
     declared outside its body under its qualified name, in its folder (Swift: an
-    ``extension`` of the type anywhere, a test target's too)."""
-    home = None if owner.language == "swift" else posixpath.dirname(owner.file)
+    ``extension`` of the type anywhere, a test target's too; C++: a source file of the
+    repository, `src/` beside the header's `include/`)."""
+    home = None if owner.language in _ANY_FOLDER else posixpath.dirname(owner.file)
     wanted = f"{owner.fqn}.{name}"
     found = []
     symbols = index.symbols
@@ -125,6 +132,7 @@ def members_named(index: Index, owner: Symbol, name: str) -> list[Symbol]:
             symbol.fqn == wanted
             and home in (None, posixpath.dirname(symbol.file))
             and symbol.language == owner.language
+            and symbol.root == owner.root
         ):
             found.append(symbol)
     return found

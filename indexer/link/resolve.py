@@ -193,8 +193,9 @@ class Resolver:
             if scoped is not None and not qualifier and self._is_import_alias(scoped, entry):
                 required = self._script_import(entry, name, "")
                 scoped = required if required is not None else scoped
-            self_call = inherit.self_call(qualifier, kind, entry)  # Ruby's `helper`
-            if scoped is None and (qualifier or self_call):
+            # Ruby's `helper` (a call on self); a bare name in a C++ member function
+            members = inherit.self_call(qualifier, kind, entry) or inherit.member_scope(entry)
+            if scoped is None and (qualifier or members):
                 scoped = inherit.inherited(self, name, qualifier in SUPER_NAMES, enclosing, entry)
             if scoped is None and not qualifier and kind is RefKind.CALL:
                 scoped = overloads.of_enclosing(self, name, enclosing, entry, args)

@@ -94,9 +94,13 @@ def _inherited_field(
     entry: FileEntry,
 ) -> list[Resolution] | None:
     """``Serializer.GetMatchingConverter(t)`` in a class whose base declares the field or
-    property ``Serializer`` (in another file; Java, C#, Kotlin): a ``member`` (name, kind
-    of use, arguments) of the type it is declared with there; None when no base does."""
-    if family(entry.language) not in receivers.CHAINING_FAMILIES:
+    property ``Serializer`` (in another file; Java, C#, Kotlin), or C++'s
+    ``tracer_.enable(n)`` in a member defined outside its class (the header declares
+    ``tracer_``): a ``member`` (name, kind of use, arguments) of the type it is declared
+    with there; None when no base does."""
+    if family(entry.language) not in receivers.CHAINING_FAMILIES and not inherit.member_scope(
+        entry
+    ):
         return None
     field = inherit.inherited(resolver, variable[0], False, enclosing, entry)
     if field is None or field.kind not in Kind.VALUES or field.file == entry.path:
@@ -229,6 +233,9 @@ def _types_of(
         if outside and family(entry.language) == "javascript":
             head = (declared.qualifier or declared.name).split(".", 1)[0]
             outside = head not in resolver.file_imports(entry)
+        # C++'s `Handler& handler` of `template <typename Handler>`: any type; `std::` is
+        # outside
+        outside = outside and (bool(declared.qualifier) or not inherit.member_scope(entry))
         return (1.0, []) if outside else None
     types = [h for h in hits if h.target.kind in Kind.TYPE_TARGETS]
     if types:

@@ -35,8 +35,10 @@ from symfuse.indexer.files.languages import family
 from symfuse.indexer.index import Index
 from symfuse.indexer.link.bindings import script_module
 from symfuse.indexer.link.chained import parameter_count
+from symfuse.indexer.link.inherit import OUT_OF_LINE
 from symfuse.indexer.link.resolve import SELF_NAMES
 from symfuse.indexer.model import Kind, RefKind, Symbol
+from symfuse.ranking.channels.names.namesakes import declares_only
 from symfuse.ranking.graph.targets import resolver_for
 from symfuse.ranking.text import paths
 
@@ -128,16 +130,26 @@ def _owner(index: Index, member: Symbol) -> str | None:
 
 def _namesake_macros(index: Index, used: set[str]) -> set[str]:
     """A C macro defined in several preprocessor branches (``#if ... #define BIG 1
-    #else #define BIG 0``) is one macro: a use resolves to one of its definitions, and
+    #else #define BIG 0``) is one macro, and a C++ member declared in its class and
+    defined out of line (``void flush();``, ``void sink::flush() {}``: one qualified
+    name, as many parameters) one member: a use resolves to one of its definitions, and
     is a use of each."""
     symbols = index.symbols
     found: set[str] = set()
     for positions in index.by_name.values():
         if len(positions) < 2:
             continue
-        macros = [symbols[i].symbol_id for i in positions if symbols[i].kind is Kind.MACRO]
-        if len(macros) > 1 and not used.isdisjoint(macros):
-            found.update(macros)
+        twice: dict[tuple[str, Kind, int | None], list[Symbol]] = {}
+        for s in (symbols[i] for i in positions):
+            if s.kind is Kind.MACRO or (s.kind.is_callable and s.language in OUT_OF_LINE):
+                macro = s.kind is Kind.MACRO
+                key = ("", s.kind, None) if macro else (s.fqn, s.kind, parameter_count(s))
+                twice.setdefault(key, []).append(s)
+        for (fqn, _, _), alike in twice.items():
+            ids = [s.symbol_id for s in alike]
+            # a macro's definitions, or a member's declaration and body (not overloads)
+            if len(ids) > 1 and (not fqn or any(declares_only(s) for s in alike)):
+                found.update(ids if not used.isdisjoint(ids) else ())
     return found
 
 

@@ -8,7 +8,7 @@ from symfuse.ranking.analysis.dead_code import DeadCodeScope, dead_code
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import GetRequest
 from symfuse.ranking.search.details import SymbolDetail
-from tests.support.index import index_of_tree
+from tests.support.index import index_of_tree, links
 
 TREE = {
     "include/ui/config.h": """\
@@ -68,3 +68,101 @@ def test_macros_the_prepass_blanks_are_still_used(tmp_path: Path) -> None:
     found = dead_code(index, DeadCodeScope(min_confidence=0.0))
     dead = {d.symbol.name for d in found.items}
     assert not dead & {"UI_API", "UI_INLINE", "UI_ENABLE_IF", "is_handle"}
+
+
+LOGGER = {
+    "include/log/backtracer.h": """\
+#pragma once
+namespace log {
+class backtracer {
+ public:
+  void enable(int size);
+  void push_back(int message);
+};
+}  // namespace log
+""",
+    "include/log/circular.h": """\
+#pragma once
+namespace log {
+template <typename T> class circular_q {
+ public:
+  void push_back(T item) {}
+};
+}  // namespace log
+""",
+    "include/log/logger.h": """\
+#pragma once
+#include <memory>
+#include <vector>
+#include "backtracer.h"
+namespace log {
+class sink { public: void flush() {} };
+class logger {
+ public:
+  void enable_backtrace(int n);
+  void log_it(int message);
+  template <typename Handler> void visit(Handler &handler) { handler.on_message(1); }
+ private:
+  void flush_();
+  backtracer tracer_;
+  std::shared_ptr<sink> sink_;
+  std::vector<int> pending_;
+};
+struct printer { void on_message(int m) {} };
+}  // namespace log
+""",
+    "src/backtracer.cpp": """\
+#include "log/backtracer.h"
+namespace log {
+void backtracer::enable(int size) { (void)size; }
+void backtracer::push_back(int message) { (void)message; }
+}  // namespace log
+""",
+    "src/logger.cpp": """\
+#include "log/logger.h"
+namespace log {
+void logger::enable_backtrace(int n) { tracer_.enable(n); }
+void logger::log_it(int message) {
+  tracer_.push_back(message);
+  pending_.push_back(message);
+  sink_->flush();
+  flush_();
+}
+void logger::flush_() {}
+}  // namespace log
+""",
+}
+
+
+def test_members_defined_outside_their_class_see_its_fields_types(tmp_path: Path) -> None:
+    """In ``void logger::log_it()`` (the class declared in a header), ``tracer_`` is the
+    class's field of type ``backtracer``: ``tracer_.push_back(m)`` is backtracer's
+    (defined out of line), not circular_q's namesake; a standard container's
+    ``push_back`` is none of ours; a smart pointer reaches what it points to; a bare
+    ``flush_()`` is the class's own member; a template parameter's type (``Handler``)
+    says nothing, so its member stays a guess by name."""
+    index = index_of_tree(tmp_path, LOGGER)
+    source = "src/logger.cpp::log.logger.log_it#method"
+    found = links(index, "src/logger.cpp", source)
+    assert found["src/backtracer.cpp::log.backtracer.push_back#method"] >= 0.8
+    assert not any("circular" in target for target in found), found
+    assert found["include/log/logger.h::log.sink.flush#method"] >= 0.8
+    assert any(target.endswith("log.logger.flush_#method") for target in found), found
+    enable = links(index, "src/logger.cpp", "src/logger.cpp::log.logger.enable_backtrace#method")
+    assert enable["src/backtracer.cpp::log.backtracer.enable#method"] >= 0.8
+    visit = links(index, "include/log/logger.h", "include/log/logger.h::log.logger.visit#method")
+    assert "include/log/logger.h::log.printer.on_message#method" in visit
+
+
+def test_a_member_used_through_its_declaration_is_not_dead(tmp_path: Path) -> None:
+    """A call inside the class reaches the header's declaration; the body defined out of
+    line is the same member, and neither is dead."""
+    files = {
+        "include/q.h": "namespace q {\nclass parse_context {\n public:\n"
+        "  void do_check(int id);\n  void next(int id) { do_check(id); }\n};\n}\n",
+        "src/q.cpp": '#include "q.h"\nnamespace q {\nvoid parse_context::do_check(int id) {}\n}\n'
+        "int main() { q::parse_context c; c.next(1); }\n",
+    }
+    index = index_of_tree(tmp_path, files)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
+    assert "do_check" not in {d.symbol.name for d in found.items}
