@@ -91,7 +91,9 @@ from __future__ import annotations
 # 55: a C++ member defined outside its class is qualified by the namespace around it and
 #     every scope written before its name (`namespace ns { void Foo::f() {} }`: `ns.Foo.f`,
 #     was `ns.f`).
-EXTRACTOR_VERSION = 55
+# 56: C++: the variable a type declares (`backtracer tracer_;`), a call's arguments after
+#     template arguments (`encode<int>()`); exception and `if constexpr` macros blanked.
+EXTRACTOR_VERSION = 56
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

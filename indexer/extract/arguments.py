@@ -34,6 +34,8 @@ def argument_count(name: Node) -> int:
             return UNKNOWN
         node = parent
         listed = node.child_by_field_name("arguments")
+        if listed is not None and listed.type == "template_argument_list":
+            continue  # C++'s `encode<int>()`: the call's arguments are further out
         if listed is None and node.type == "call_expression":
             return _kotlin_count(node, name)
         if listed is not None:

@@ -112,8 +112,27 @@ def _c_macro_lines(source: bytes) -> bytes:
     return bytes(out) if out is not None else source
 
 
+# Exception macros as statements (`SPDLOG_TRY {` ... `} SPDLOG_LOGGER_CATCH(loc)`, `FMT_TRY`,
+# `FMT_CATCH(...) {}`): the grammar reads `SPDLOG_TRY {` as a type and the block's
+# `for` as a call, and the namespace around ends there. Blanked, the blocks are blocks.
+# A `_TRY` taking arguments is a statement of its own (`FASTFLOAT_TRY(v.push(x))`): kept.
+_C_TRY_CATCH = re.compile(
+    rb"(?:^|(?<=[{};]))[ \t]*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*"
+    rb"(?:_TRY(?=\s*\{)|_CATCH[A-Z0-9_]*\b(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?)",
+    re.M,
+)
+
+
+# `if FMT_CONSTEXPR20 (cond)`: an `if constexpr` for the compilers that have it
+_C_IF_MACRO = re.compile(rb"(?<=\bif)[ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=[ \t]*\()")
+
+
 def _c_prepass(source: bytes) -> bytes:
     source = _c_attribute_macros(source)
+    if b"_TRY" in source or b"_CATCH" in source:
+        source = _C_TRY_CATCH.sub(_blank_keep_lines, source)
+    if b"if " in source:
+        source = _C_IF_MACRO.sub(_blank_keep_lines, source)
     if b"_" in source:
         source = _c_macro_lines(source)
     if b"template" in source:

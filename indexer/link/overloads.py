@@ -128,13 +128,27 @@ def in_scope(resolver: Resolver, found: Symbol, args: int) -> list[Symbol]:
     the overloads of it the call's number of arguments allows: the one, or each of
     several taking as many (``CalculateSize(int)`` and ``CalculateSize(BsonToken)``
     for ``CalculateSize(t)``: the types would choose, which the index does not know)."""
-    if args < 0 or found.kind not in Kind.CALLABLES or found.parent is None:
+    if args < 0 or found.kind not in Kind.CALLABLES:
         return [found]
     home = resolver.index.files.get(found.file)
-    owner = home.lookups().by_id.get(found.parent) if home is not None else None
-    if owner is None or owner.kind not in Kind.TYPES:
+    if home is None:
         return [found]
+    owner = home.lookups().by_id.get(found.parent) if found.parent is not None else None
+    if owner is None or owner.kind not in Kind.TYPES:
+        return _free_overloads(found, home, args)
     return possible(resolver, owner, found.name, args) or [found]
+
+
+def _free_overloads(found: Symbol, home: FileEntry, args: int) -> list[Symbol]:
+    """C++'s functions of ``found``'s name in its namespace that a call passing ``args``
+    arguments may be (``encode_types<Context, T...>()`` of two templates taking none)."""
+    if found.language not in inherit.OUT_OF_LINE:
+        return [found]
+    repeated = home.lookups().repeated.get((found.parent or "", found.name), [])
+    callable_so = [
+        s for s in repeated if s.kind in Kind.CALLABLES and parameter_count(s) in (None, args)
+    ]
+    return _one_per_member(callable_so) if len(callable_so) > 1 else [found]
 
 
 def of_enclosing(

@@ -307,10 +307,12 @@ def is_entry_point(symbol: Symbol, attributes: set[str] | None = None) -> bool:
     is (nothing names it); a C or C++ macro's use before a block, which the grammar reads
     as a function with no type (fmt's ``FMT_CATCH(...) {}``, gtest's ``TEST(A, b) {}``),
     runs where it is written."""
+    if symbol.language in _CPP and symbol.name.startswith(("~", "operator")):
+        return symbol.kind in (Kind.FUNCTION, Kind.METHOD)  # `operator==` in a namespace too
     if symbol.language in _C_FAMILY and symbol.kind is Kind.FUNCTION:
         return symbol.name in _C_ENTRIES or _macro_use(symbol)
-    if symbol.language in _CPP and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
-        return symbol.name.startswith(("~", "operator"))
+    if symbol.language in _CPP and symbol.kind is Kind.METHOD:
+        return False
     if symbol.language == "rust" and symbol.kind in (Kind.FUNCTION, Kind.METHOD):
         return bool((attributes or set()) & RUST_TEST_ATTRIBUTES)
     if runtime.runs_it(symbol) or runtime.swift_manifest(symbol):

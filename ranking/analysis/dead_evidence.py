@@ -129,26 +129,25 @@ def _owner(index: Index, member: Symbol) -> str | None:
 
 
 def _namesake_macros(index: Index, used: set[str]) -> set[str]:
-    """A C macro defined in several preprocessor branches (``#if ... #define BIG 1
-    #else #define BIG 0``) is one macro, and a C++ member declared in its class and
+    """One thing defined in several places: a C macro in several preprocessor branches
+    (``#if ... #define BIG 1 #else #define BIG 0``), a C++ template and its
+    specializations (``struct is_char<char>``), a C++ member declared in its class and
     defined out of line (``void flush();``, ``void sink::flush() {}``: one qualified
-    name, as many parameters) one member: a use resolves to one of its definitions, and
-    is a use of each."""
+    name, as many parameters). A use resolves to one of them, and is a use of each."""
     symbols = index.symbols
     found: set[str] = set()
     for positions in index.by_name.values():
-        if len(positions) < 2:
-            continue
         twice: dict[tuple[str, Kind, int | None], list[Symbol]] = {}
-        for s in (symbols[i] for i in positions):
-            if s.kind is Kind.MACRO or (s.kind.is_callable and s.language in OUT_OF_LINE):
-                macro = s.kind is Kind.MACRO
-                key = ("", s.kind, None) if macro else (s.fqn, s.kind, parameter_count(s))
-                twice.setdefault(key, []).append(s)
-        for (fqn, _, _), alike in twice.items():
+        for s in (symbols[i] for i in positions) if len(positions) > 1 else ():
+            if s.kind is Kind.MACRO:
+                twice.setdefault(("", s.kind, None), []).append(s)
+            elif s.language in OUT_OF_LINE and (s.kind.is_callable or s.kind.is_type):
+                count = parameter_count(s) if s.kind.is_callable else -2
+                twice.setdefault((s.fqn, s.kind, count), []).append(s)
+        for (fqn, _, count), alike in twice.items():
             ids = [s.symbol_id for s in alike]
-            # a macro's definitions, or a member's declaration and body (not overloads)
-            if len(ids) > 1 and (not fqn or any(declares_only(s) for s in alike)):
+            # overloads of one name are several things; a declaration and its body one
+            if len(ids) > 1 and (not fqn or count == -2 or any(map(declares_only, alike))):
                 found.update(ids if not used.isdisjoint(ids) else ())
     return found
 

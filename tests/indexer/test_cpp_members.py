@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from symfuse.indexer.extract.tags import extract
+from symfuse.indexer.model import RefKind
 from symfuse.ranking.analysis.dead_code import DeadCodeScope, dead_code
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.requests import GetRequest
@@ -166,3 +168,88 @@ def test_a_member_used_through_its_declaration_is_not_dead(tmp_path: Path) -> No
     index = index_of_tree(tmp_path, files)
     found = dead_code(index, DeadCodeScope(min_confidence=0.0))
     assert "do_check" not in {d.symbol.name for d in found.items}
+
+
+EXCEPTIONS = """\
+namespace log {
+class pool {
+  void stop();
+  void wait();
+};
+void pool::stop() {
+  LOG_TRY {
+    for (int i = 0; i < 3; i++) {
+      wait();
+    }
+  }
+  LOG_CATCH_STD
+}
+template <typename T> bool is_large(T v) {
+  if FMT_CONSTEXPR20 (sizeof(T) > 4) {
+    return true;
+  }
+  return false;
+}
+void report(int code) { (void)code; }
+}  // namespace log
+"""
+
+
+def test_exception_and_constexpr_macros_leave_the_code_readable() -> None:
+    """``LOG_TRY { ... } LOG_CATCH_STD`` (try and catch behind macros) and ``if
+    FMT_CONSTEXPR20 (...)`` (an ``if constexpr``) parse without errors: the loop's
+    ``for`` is no call, the definitions after them keep their namespace, and ``wait()``
+    is a call in ``pool::stop``."""
+    found = extract("src/pool.cpp", ".", "cpp", EXCEPTIONS.encode())
+    assert found.problems == []
+    assert {s.fqn for s in found.symbols} >= {"log.pool.stop", "log.is_large", "log.report"}
+    calls = {(r.name, r.enclosing) for r in found.references if r.kind is RefKind.CALL}
+    assert any(
+        name == "wait" and (at or "").endswith("log.pool.stop#method~2") for name, at in calls
+    )
+    assert not any(name == "for" for name, _ in calls)
+
+
+def test_template_overloads_of_one_arity_are_each_a_use(tmp_path: Path) -> None:
+    """Two function templates of one name taking no argument (``encode<T>()`` and
+    ``encode<T, U, Rest...>()``): the types choose, which the index does not know, so
+    a call is a use of each, as with a class's overloads."""
+    files = {
+        "include/enc.h": "namespace enc {\n"
+        "template <typename T> constexpr int encode() { return 0; }\n"
+        "template <typename T, typename U, typename... R> constexpr int encode() {\n"
+        "  return 1;\n}\n"
+        "inline int run() { return encode<int>(); }\n}\n",
+        "src/main.cpp": '#include "enc.h"\nint main() { return enc::run(); }\n',
+    }
+    index = index_of_tree(tmp_path, files)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
+    assert "encode" not in {d.symbol.name for d in found.items}
+
+
+def test_a_template_s_specializations_are_the_template(tmp_path: Path) -> None:
+    """``is_char<T>`` and its specialization ``is_char<char>``: a use of the name is a
+    use of each (the type argument chooses)."""
+    files = {
+        "include/traits.h": "namespace tr {\n"
+        "template <typename T> struct is_char { static constexpr bool value = false; };\n"
+        "template <> struct is_char<char> { static constexpr bool value = true; };\n"
+        "template <typename T> bool check() { return is_char<T>::value; }\n}\n",
+        "src/main.cpp": '#include "traits.h"\nint main() { return tr::check<int>(); }\n',
+    }
+    index = index_of_tree(tmp_path, files)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
+    assert "is_char" not in {d.symbol.name for d in found.items}
+
+
+def test_operators_outside_a_class_are_run_by_their_syntax(tmp_path: Path) -> None:
+    """``bool operator==(const point&, const point&)`` in a namespace is run by ``a ==
+    b``, which names no function: not dead (a member operator never was)."""
+    files = {
+        "include/geo.h": "namespace geo {\nstruct point { int x; };\n"
+        "inline bool operator==(const point& a, const point& b) { return a.x == b.x; }\n}\n",
+        "src/main.cpp": '#include "geo.h"\nint main() { geo::point a{1}, b{1}; return a == b; }\n',
+    }
+    index = index_of_tree(tmp_path, files)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
+    assert "operator==" not in {d.symbol.name for d in found.items}

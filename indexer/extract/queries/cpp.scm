@@ -151,7 +151,10 @@
 (call_expression
   function: (field_expression argument: (_) @qualifier field: [(field_identifier) (template_method)] @name)) @reference.call
 (call_expression
-  function: (qualified_identifier scope: (_) @qualifier name: [(identifier) (template_function)] @name)) @reference.call
+  function: (qualified_identifier scope: (_) @qualifier name: [(identifier) @name (template_function name: (identifier) @name)])) @reference.call
+; `fmt::detail::write(...)`: the innermost scope qualifies
+(call_expression
+  function: (qualified_identifier name: (qualified_identifier scope: (_) @qualifier name: [(identifier) @name (template_function name: (identifier) @name)]))) @reference.call
 (call_expression function: (template_function name: (identifier) @name)) @reference.call
 (new_expression type: [(type_identifier) @name (template_type name: (type_identifier) @name)
                        (qualified_identifier scope: (_) @qualifier name: (type_identifier) @name)]) @reference.call
@@ -162,6 +165,8 @@
 (_ type: (template_type name: (type_identifier) @name)) @reference.type
 (_ type: (qualified_identifier scope: (_) @qualifier name: [(type_identifier) @name (template_type name: (type_identifier) @name)])) @reference.type
 (template_argument_list (type_descriptor type: (type_identifier) @name)) @reference.type
+; a template's member read through its type: `is_char<T>::value`
+(qualified_identifier scope: (template_type name: (type_identifier) @name)) @reference.type
 (struct_specifier name: (type_identifier) @name !body) @reference.type
 (class_specifier name: (type_identifier) @name !body) @reference.type
 (enum_specifier name: (type_identifier) @name !body) @reference.type
