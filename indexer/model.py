@@ -235,6 +235,12 @@ class Symbol:
         head, _, _ = self.fqn.rpartition(".")
         return head
 
+    @property
+    def prototype(self) -> bool:
+        """A one-line declaration ending in ``;`` (C++'s ``void flush();`` in its class):
+        the body, if any, is defined elsewhere."""
+        return self.line == self.end_line and self.signature.rstrip().endswith(";")
+
 
 @dataclass(slots=True)
 class Reference:

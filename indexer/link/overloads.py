@@ -64,17 +64,10 @@ def _one_per_member(methods: list[Symbol]) -> list[Symbol]:
     """``methods`` without the declarations whose definition is among them: C++'s
     ``void push_back(const log_msg &msg);`` in its class and ``void
     backtracer::push_back(const log_msg &msg) {...}`` out of line are one method."""
-    defined = {(m.fqn, parameter_count(m)) for m in methods if not _declares_only(m)}
+    defined = {(m.fqn, parameter_count(m)) for m in methods if not m.prototype}
     if len(defined) == len(methods):
         return methods
-    return [
-        m for m in methods if not _declares_only(m) or (m.fqn, parameter_count(m)) not in defined
-    ]
-
-
-def _declares_only(method: Symbol) -> bool:
-    """A one-line declaration ending in ``;`` (a prototype), not a definition."""
-    return method.line == method.end_line and method.signature.rstrip().endswith(";")
+    return [m for m in methods if not m.prototype or (m.fqn, parameter_count(m)) not in defined]
 
 
 def same_named(resolver: Resolver, owner: Symbol, name: str, kind: RefKind) -> list[list[Symbol]]:

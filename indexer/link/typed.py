@@ -98,9 +98,7 @@ def _inherited_field(
     ``tracer_.enable(n)`` in a member defined outside its class (the header declares
     ``tracer_``): a ``member`` (name, kind of use, arguments) of the type it is declared
     with there; None when no base does."""
-    if family(entry.language) not in receivers.CHAINING_FAMILIES and not inherit.member_scope(
-        entry
-    ):
+    if not (family(entry.language) in receivers.CHAINING_FAMILIES or inherit.member_scope(entry)):
         return None
     field = inherit.inherited(resolver, variable[0], False, enclosing, entry)
     if field is None or field.kind not in Kind.VALUES or field.file == entry.path:

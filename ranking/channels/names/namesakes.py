@@ -125,7 +125,7 @@ def declares_only(symbol: Symbol) -> bool:
     parent = symbol.parent or ""
     if parent.endswith(_DECLARING):
         return True
-    return symbol.line == symbol.end_line and symbol.signature.rstrip().endswith(";")
+    return symbol.prototype
 
 
 def _places(symbols: Sequence[Symbol], positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
