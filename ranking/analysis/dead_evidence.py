@@ -130,10 +130,10 @@ def _owner(index: Index, member: Symbol) -> str | None:
 
 def _namesake_macros(index: Index, used: set[str]) -> set[str]:
     """One thing defined in several places: a C macro in several preprocessor branches
-    (``#if ... #define BIG 1 #else #define BIG 0``), a C++ template and its
-    specializations (``struct is_char<char>``), a C++ member declared in its class and
-    defined out of line (``void flush();``, ``void sink::flush() {}``: one qualified
-    name, as many parameters). A use resolves to one of them, and is a use of each."""
+    (``#if ... #define BIG 1 #else #define BIG 0``), a C struct and its typedef, a C++
+    template and its specializations (``struct is_char<char>``), a C++ member declared in
+    its class and defined out of line (``void flush();``, ``void sink::flush() {}``: one
+    qualified name, as many parameters). A use resolves to one of them, and is a use of each."""
     symbols = index.symbols
     found: set[str] = set()
     for positions in index.by_name.values():
@@ -141,9 +141,10 @@ def _namesake_macros(index: Index, used: set[str]) -> set[str]:
         for s in (symbols[i] for i in positions) if len(positions) > 1 else ():
             if s.kind is Kind.MACRO:
                 twice.setdefault(("", s.kind, None), []).append(s)
-            elif s.language in OUT_OF_LINE and (s.kind.is_callable or s.kind.is_type):
-                count = parameter_count(s) if s.kind.is_callable else -2
-                twice.setdefault((s.fqn, s.kind, count), []).append(s)
+            elif s.kind.is_type and family(s.language) == "c":  # `typedef struct X {} X;`
+                twice.setdefault((s.fqn, Kind.TYPE, -2), []).append(s)
+            elif s.language in OUT_OF_LINE and s.kind.is_callable:
+                twice.setdefault((s.fqn, s.kind, parameter_count(s)), []).append(s)
         for (fqn, _, count), alike in twice.items():
             ids = [s.symbol_id for s in alike]
             # overloads of one name are several things; a declaration and its body one

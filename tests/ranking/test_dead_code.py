@@ -470,3 +470,15 @@ def test_a_class_whose_members_are_used_from_outside_is_in_use(tmp_path: Path) -
     assert "ServiceCollectionExtensions" not in names
     assert "AddThing" not in names
     assert {"Island", "A"} <= names
+
+
+def test_a_c_struct_and_its_typedef_are_one_type(tmp_path: Path) -> None:
+    """``typedef struct events { int fd; } events;``: a use names the typedef or the
+    struct, and is a use of both."""
+    files = {
+        "src/events.h": "typedef struct events {\n  int fd;\n} events;\n",
+        "src/main.c": '#include "events.h"\nint main(void) { events e; e.fd = 0; return e.fd; }\n',
+    }
+    index = index_of_tree(tmp_path, files)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
+    assert "events" not in {d.symbol.name for d in found.items}
