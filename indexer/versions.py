@@ -93,7 +93,8 @@ from __future__ import annotations
 #     was `ns.f`).
 # 56: C++: the variable a type declares (`backtracer tracer_;`), a call's arguments after
 #     template arguments (`encode<int>()`); exception and `if constexpr` macros blanked.
-EXTRACTOR_VERSION = 56
+# 57: C and C++: Clang's thread-safety annotations blanked (`GUARDED_BY(mu_)`, ...).
+EXTRACTOR_VERSION = 57
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -123,6 +123,29 @@ _C_TRY_CATCH = re.compile(
 )
 
 
+# Clang's thread-safety annotations (`void Lock() EXCLUSIVE_LOCK_FUNCTION();`, `int n_
+# GUARDED_BY(mu_);`, `class SCOPED_LOCKABLE MutexLock`, abseil's `ABSL_GUARDED_BY`):
+# never an expression, so blanked wherever they stand (not on a preprocessor line).
+_C_THREAD_ANNOTATION = re.compile(
+    rb"\b(?:[A-Z][A-Z0-9]*_)*(?:PT_GUARDED_BY|GUARDED_BY|(?:EXCLUSIVE_|SHARED_)?LOCKS_REQUIRED"
+    rb"|LOCKS_EXCLUDED|(?:EXCLUSIVE_|SHARED_|UN)?(?:TRY)?LOCK_FUNCTION|LOCK_RETURNED"
+    rb"|ACQUIRED_(?:AFTER|BEFORE)|ASSERT_(?:EXCLUSIVE|SHARED)_LOCK|NO_THREAD_SAFETY_ANALYSIS"
+    rb"|SCOPED_LOCKABLE|LOCKABLE)\b(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?"
+)
+
+
+def _c_thread_annotations(source: bytes) -> bytes:
+    out: bytearray | None = None
+    for match in _C_THREAD_ANNOTATION.finditer(source):
+        line_start = source.rfind(b"\n", 0, match.start()) + 1
+        if source[line_start : match.start()].lstrip().startswith(b"#"):
+            continue  # `#define GUARDED_BY(x) ...`
+        if out is None:
+            out = bytearray(source)
+        out[match.start() : match.end()] = _blank_keep_lines(match)
+    return bytes(out) if out is not None else source
+
+
 # `if FMT_CONSTEXPR20 (cond)`: an `if constexpr` for the compilers that have it
 _C_IF_MACRO = re.compile(rb"(?<=\bif)[ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=[ \t]*\()")
 
@@ -133,6 +156,8 @@ def _c_prepass(source: bytes) -> bytes:
         source = _C_TRY_CATCH.sub(_blank_keep_lines, source)
     if b"if " in source:
         source = _C_IF_MACRO.sub(_blank_keep_lines, source)
+    if b"LOCK" in source or b"GUARDED_BY" in source:
+        source = _c_thread_annotations(source)
     if b"_" in source:
         source = _c_macro_lines(source)
     if b"template" in source:

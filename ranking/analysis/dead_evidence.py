@@ -132,23 +132,23 @@ def _namesake_macros(index: Index, used: set[str]) -> set[str]:
     """One thing defined in several places: a C macro in several preprocessor branches
     (``#if ... #define BIG 1 #else #define BIG 0``), a C struct and its typedef, a C++
     template and its specializations (``struct is_char<char>``), a C++ member declared in
-    its class and defined out of line (``void flush();``, ``void sink::flush() {}``: one
-    qualified name, as many parameters). A use resolves to one of them, and is a use of each."""
+    a header and defined in a source file, or declared in its class and defined out of
+    line (``void flush();``, ``void sink::flush() {}``). A use of one is a use of each;
+    overloads in one file stay several things."""
     symbols = index.symbols
     found: set[str] = set()
     for positions in index.by_name.values():
-        twice: dict[tuple[str, Kind, int | None], list[Symbol]] = {}
+        twice: dict[tuple[str, Kind], list[Symbol]] = {}
         for s in (symbols[i] for i in positions) if len(positions) > 1 else ():
-            if s.kind is Kind.MACRO:
-                twice.setdefault(("", s.kind, None), []).append(s)
-            elif s.kind.is_type and family(s.language) == "c":  # `typedef struct X {} X;`
-                twice.setdefault((s.fqn, Kind.TYPE, -2), []).append(s)
+            macro = s.kind is Kind.MACRO  # below, a macro's kind is TYPE: always one thing
+            if macro or (s.kind.is_type and family(s.language) == "c"):
+                twice.setdefault(("" if macro else s.fqn, Kind.TYPE), []).append(s)
             elif s.language in OUT_OF_LINE and s.kind.is_callable:
-                twice.setdefault((s.fqn, s.kind, parameter_count(s)), []).append(s)
-        for (fqn, _, count), alike in twice.items():
+                twice.setdefault((s.fqn, s.kind), []).append(s)
+        for (_, kind), alike in twice.items():
             ids = [s.symbol_id for s in alike]
-            # overloads of one name are several things; a declaration and its body one
-            if len(ids) > 1 and (not fqn or count == -2 or any(map(declares_only, alike))):
+            one = kind is Kind.TYPE or len({s.file for s in alike}) > 1
+            if len(ids) > 1 and (one or any(map(declares_only, alike))):
                 found.update(ids if not used.isdisjoint(ids) else ())
     return found
 

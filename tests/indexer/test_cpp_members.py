@@ -253,3 +253,50 @@ def test_operators_outside_a_class_are_run_by_their_syntax(tmp_path: Path) -> No
     index = index_of_tree(tmp_path, files)
     found = dead_code(index, DeadCodeScope(min_confidence=0.0))
     assert "operator==" not in {d.symbol.name for d in found.items}
+
+
+ANNOTATED = """\
+namespace port {
+class LOCKABLE Mutex {
+ public:
+  void Lock() EXCLUSIVE_LOCK_FUNCTION();
+  void Unlock() UNLOCK_FUNCTION();
+  void AssertHeld() ASSERT_EXCLUSIVE_LOCK() {}
+};
+class SCOPED_LOCKABLE MutexLock {
+ public:
+  explicit MutexLock(Mutex* mu) EXCLUSIVE_LOCK_FUNCTION(mu) : mu_(mu) { mu_->Lock(); }
+  ~MutexLock() UNLOCK_FUNCTION() { mu_->Unlock(); }
+ private:
+  Mutex* const mu_;
+  int waiting_ GUARDED_BY(mu_);
+};
+}  // namespace port
+"""
+
+
+def test_thread_safety_annotations_leave_the_code_readable() -> None:
+    """Clang's thread-safety annotations (leveldb's, abseil's ``ABSL_GUARDED_BY``) after a
+    parameter list, after a field and before a class name parse without errors, and
+    name no member (``MutexLock.EXCLUSIVE_LOCK_FUNCTION`` was one)."""
+    found = extract("port/mutex.h", ".", "cpp", ANNOTATED.encode())
+    assert found.problems == []
+    names = {s.fqn for s in found.symbols}
+    assert {"port.Mutex", "port.MutexLock", "port.MutexLock.waiting_"} <= names
+    assert not any("LOCK_FUNCTION" in name for name in names), names
+
+
+def test_a_declaration_over_several_lines_and_its_body_are_one_member(tmp_path: Path) -> None:
+    """A header's declaration written over two lines (``Status MakeRoom(bool force)`` then
+    an annotation) and its body in a source file: a call of either is a use of both."""
+    files = {
+        "db/impl.h": "namespace db {\nclass Impl {\n public:\n  int Write();\n"
+        " private:\n  int MakeRoom(bool force)\n      EXCLUSIVE_LOCKS_REQUIRED(mutex_);\n};\n}\n",
+        "db/impl.cc": '#include "impl.h"\nnamespace db {\n'
+        "int Impl::Write() { return MakeRoom(false); }\n"
+        "int Impl::MakeRoom(bool force) { return force ? 1 : 0; }\n}\n"
+        "int main() { db::Impl i; return i.Write(); }\n",
+    }
+    index = index_of_tree(tmp_path, files)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
+    assert "MakeRoom" not in {d.symbol.name for d in found.items}
