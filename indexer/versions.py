@@ -94,7 +94,9 @@ from __future__ import annotations
 # 56: C++: the variable a type declares (`backtracer tracer_;`), a call's arguments after
 #     template arguments (`encode<int>()`); exception and `if constexpr` macros blanked.
 # 57: C and C++: Clang's thread-safety annotations blanked (`GUARDED_BY(mu_)`, ...).
-EXTRACTOR_VERSION = 57
+# 58: C++: a member function passed by address (`&DBImpl::BGWork`) is a reference; a
+#     definition's own qualified name is none.
+EXTRACTOR_VERSION = 58
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -141,8 +141,11 @@ def extract_tree(
     if spec.grammar_name == "haskell":
         instance_types(defs)
         whole_functions(defs)
-    # a definition's own name is not a call of it (Julia's `f(x) = ...` head is a call)
-    raw_refs = [r for r in raw_refs if r[5] is not RefKind.CALL or r[0] not in defs]
+    # a definition's own name is not a call of it (Julia's `f(x) = ...` head is a call),
+    # nor in C++ a read of it (`void DBImpl::go() {}` is a qualified name); a mark
+    # (`@local`) at a local's name stays
+    own = (RefKind.CALL, RefKind.REFERENCE) if language in cpp_declared.LANGUAGES else _CALLS
+    raw_refs = [r for r in raw_refs if r[5] not in own or r[0] not in defs or r[7] in _LOCALS]
     ordered = sorted(
         defs.values(), key=lambda d: (d.node.start_byte, -d.end_byte, d.name_node.start_byte)
     )
@@ -152,6 +155,7 @@ def extract_tree(
     return Extraction(path, symbols, references, problems)
 
 
+_CALLS = (RefKind.CALL,)
 # The languages whose pre-pass blanks names that are uses (C's attribute macros); other
 # pre-passes blank keywords (TypeScript's `in` / `out`) or rewrite whole files (Teal).
 _BLANKS_USES = frozenset({"c", "cpp", "cuda", "objc"})
@@ -375,6 +379,7 @@ LOCAL = "local"  # a query's capture for a name a function binds (a parameter, a
 GLOBAL = "global"  # ... for a name it declares the module's (Python's `global CACHE`)
 # their marks in the alias slot (no variable's name: `local = f()`)
 _MARKS = {LOCAL: "@local", GLOBAL: "@global"}
+_LOCALS = frozenset(_MARKS.values())
 _MARK_OF = frozenset(_MARKS.values())
 # ... for a bare name that is a use only inside a function that does not bind it (Ruby's
 # `helper`, a call or a local variable by the bindings before it); no variable's name either

@@ -300,3 +300,23 @@ def test_a_declaration_over_several_lines_and_its_body_are_one_member(tmp_path: 
     index = index_of_tree(tmp_path, files)
     found = dead_code(index, DeadCodeScope(min_confidence=0.0))
     assert "MakeRoom" not in {d.symbol.name for d in found.items}
+
+
+def test_a_member_function_passed_by_address_is_used(tmp_path: Path) -> None:
+    """``env->Schedule(&DBImpl::BGWork, this)``: the address of a static member function
+    passed as a callback is a use of it (its only one in leveldb); the qualified name
+    of an out-of-line definition is not a use of itself."""
+    files = {
+        "db/impl.h": "namespace db {\nclass DBImpl {\n public:\n  void Start();\n"
+        " private:\n  static void BGWork(void* db);\n};\n}\n",
+        "db/impl.cc": '#include "impl.h"\nnamespace db {\n'
+        "void Schedule(void (*f)(void*), void* a);\n"
+        "void DBImpl::Start() { Schedule(&DBImpl::BGWork, this); }\n"
+        "void DBImpl::BGWork(void* db) { (void)db; }\n}\n"
+        "int main() { db::DBImpl d; d.Start(); }\n",
+    }
+    index = index_of_tree(tmp_path, files)
+    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
+    assert "BGWork" not in {d.symbol.name for d in found.items}
+    reads = [r.name for r in index.files["db/impl.cc"].references() if r.kind is RefKind.REFERENCE]
+    assert "Start" not in reads, reads

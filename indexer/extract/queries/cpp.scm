@@ -165,6 +165,9 @@
 (_ type: (template_type name: (type_identifier) @name)) @reference.type
 (_ type: (qualified_identifier scope: (_) @qualifier name: [(type_identifier) @name (template_type name: (type_identifier) @name)])) @reference.type
 (template_argument_list (type_descriptor type: (type_identifier) @name)) @reference.type
+; a member function passed as a callback: `&DBImpl::BGWork`, `std::bind(&Foo::run, this)`
+; (qualified values read otherwise, `level::info`, would be guesses among namesakes)
+(pointer_expression argument: (qualified_identifier scope: (_) @qualifier name: (identifier) @name)) @reference.reference
 ; a template's member read through its type: `is_char<T>::value`
 (qualified_identifier scope: (template_type name: (type_identifier) @name)) @reference.type
 (struct_specifier name: (type_identifier) @name !body) @reference.type
