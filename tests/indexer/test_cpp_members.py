@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from symfuse.indexer.extract.tags import extract
+from symfuse.indexer.index import Index
 from symfuse.indexer.model import RefKind
 from symfuse.ranking.analysis.dead_code import DeadCodeScope, dead_code
 from symfuse.ranking.query import operations
@@ -47,6 +48,11 @@ void ui::Widget::bind_all() {}
 }
 
 
+def dead_names(index: Index) -> set[str]:
+    """The names of the definitions dead code reports in ``index``, at any confidence."""
+    return {d.symbol.name for d in dead_code(index, DeadCodeScope(min_confidence=0.0)).items}
+
+
 def test_a_member_defined_outside_its_class_is_qualified_by_it(tmp_path: Path) -> None:
     """``void Widget::enable()`` inside ``namespace ui`` is ``ui.Widget.enable`` (it was
     ``ui.enable``), and ``get ui::Widget::enable`` shows that body, with the class's
@@ -66,9 +72,7 @@ def test_macros_the_prepass_blanks_are_still_used(tmp_path: Path) -> None:
     as ``UI_ENABLE_IF(is_handle<T>::value)`` are blanked before the parse (the grammar
     cannot read them), yet they use the macros and what they pass: none of those is
     dead."""
-    index = index_of_tree(tmp_path, TREE)
-    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
-    dead = {d.symbol.name for d in found.items}
+    dead = dead_names(index_of_tree(tmp_path, TREE))
     assert not dead & {"UI_API", "UI_INLINE", "UI_ENABLE_IF", "is_handle"}
 
 
@@ -165,9 +169,7 @@ def test_a_member_used_through_its_declaration_is_not_dead(tmp_path: Path) -> No
         "src/q.cpp": '#include "q.h"\nnamespace q {\nvoid parse_context::do_check(int id) {}\n}\n'
         "int main() { q::parse_context c; c.next(1); }\n",
     }
-    index = index_of_tree(tmp_path, files)
-    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
-    assert "do_check" not in {d.symbol.name for d in found.items}
+    assert "do_check" not in dead_names(index_of_tree(tmp_path, files))
 
 
 EXCEPTIONS = """\
@@ -222,9 +224,7 @@ def test_template_overloads_of_one_arity_are_each_a_use(tmp_path: Path) -> None:
         "inline int run() { return encode<int>(); }\n}\n",
         "src/main.cpp": '#include "enc.h"\nint main() { return enc::run(); }\n',
     }
-    index = index_of_tree(tmp_path, files)
-    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
-    assert "encode" not in {d.symbol.name for d in found.items}
+    assert "encode" not in dead_names(index_of_tree(tmp_path, files))
 
 
 def test_a_template_s_specializations_are_the_template(tmp_path: Path) -> None:
@@ -237,9 +237,7 @@ def test_a_template_s_specializations_are_the_template(tmp_path: Path) -> None:
         "template <typename T> bool check() { return is_char<T>::value; }\n}\n",
         "src/main.cpp": '#include "traits.h"\nint main() { return tr::check<int>(); }\n',
     }
-    index = index_of_tree(tmp_path, files)
-    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
-    assert "is_char" not in {d.symbol.name for d in found.items}
+    assert "is_char" not in dead_names(index_of_tree(tmp_path, files))
 
 
 def test_operators_outside_a_class_are_run_by_their_syntax(tmp_path: Path) -> None:
@@ -250,9 +248,7 @@ def test_operators_outside_a_class_are_run_by_their_syntax(tmp_path: Path) -> No
         "inline bool operator==(const point& a, const point& b) { return a.x == b.x; }\n}\n",
         "src/main.cpp": '#include "geo.h"\nint main() { geo::point a{1}, b{1}; return a == b; }\n',
     }
-    index = index_of_tree(tmp_path, files)
-    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
-    assert "operator==" not in {d.symbol.name for d in found.items}
+    assert "operator==" not in dead_names(index_of_tree(tmp_path, files))
 
 
 ANNOTATED = """\
@@ -297,9 +293,7 @@ def test_a_declaration_over_several_lines_and_its_body_are_one_member(tmp_path: 
         "int Impl::MakeRoom(bool force) { return force ? 1 : 0; }\n}\n"
         "int main() { db::Impl i; return i.Write(); }\n",
     }
-    index = index_of_tree(tmp_path, files)
-    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
-    assert "MakeRoom" not in {d.symbol.name for d in found.items}
+    assert "MakeRoom" not in dead_names(index_of_tree(tmp_path, files))
 
 
 def test_a_member_function_passed_by_address_is_used(tmp_path: Path) -> None:
@@ -316,7 +310,6 @@ def test_a_member_function_passed_by_address_is_used(tmp_path: Path) -> None:
         "int main() { db::DBImpl d; d.Start(); }\n",
     }
     index = index_of_tree(tmp_path, files)
-    found = dead_code(index, DeadCodeScope(min_confidence=0.0))
-    assert "BGWork" not in {d.symbol.name for d in found.items}
+    assert "BGWork" not in dead_names(index)
     reads = [r.name for r in index.files["db/impl.cc"].references() if r.kind is RefKind.REFERENCE]
     assert "Start" not in reads, reads
