@@ -96,7 +96,9 @@ from __future__ import annotations
 # 57: C and C++: Clang's thread-safety annotations blanked (`GUARDED_BY(mu_)`, ...).
 # 58: C++: a member function passed by address (`&DBImpl::BGWork`) is a reference; a
 #     definition's own qualified name is none.
-EXTRACTOR_VERSION = 58
+# 59: a C++ scope that is not a name (a misparse's whole class) no longer qualifies a
+#     definition; no name or qualified name holds a line break.
+EXTRACTOR_VERSION = 59
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

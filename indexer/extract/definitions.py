@@ -179,6 +179,8 @@ class SymbolBuilder:
         else:
             scope = parent_q or entry.receiver
         qualified = f"{scope}.{name}" if scope else name
+        if "\n" in qualified or "\r" in qualified:  # one line in every table and answer
+            name, qualified = SPACES.sub(" ", name), SPACES.sub(" ", qualified)
         entry.symbol = self._symbol(entry, name, qualified, parent)
         entry.index = len(self.symbols)
         self.symbols.append(entry.symbol)
@@ -294,6 +296,9 @@ def _same_span(one: Def, other: Def) -> bool:
     return one.node.start_byte == other.node.start_byte and one.end_byte == other.end_byte
 
 
+_SCOPE_NAMES = frozenset({"namespace_identifier", "type_identifier", "identifier"})
+
+
 def receiver_path(receiver: Node) -> tuple[str, bool]:
     """The receiver's name with the scopes written before it, dotted, and whether it is
     a C++ qualified name (written from the enclosing namespace): ``void
@@ -318,6 +323,8 @@ def receiver_path(receiver: Node) -> tuple[str, bool]:
             break
         if written.type == "template_type":
             written = written.child_by_field_name("name") or written
+        if written.type not in _SCOPE_NAMES:
+            break  # not a name: a misparse can make the scope a whole class's text
         text = f"{node_text(written)}.{text}"
         scope = outer
     return text, True

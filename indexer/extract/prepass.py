@@ -86,11 +86,17 @@ _C_MACRO_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _BLANKS = frozenset(b" \t\r\n")
 
 
-# A macro alone on its line between declarations (`FMT_BEGIN_NAMESPACE`, `G_BEGIN_DECLS`):
-# the grammar reads it as the start of an expression and the declaration after it breaks.
-# Not when the next line continues it or closes a list (the last enumerator of an enum).
-_C_MACRO_LINE = re.compile(rb"^[ \t]*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[ \t]*(?://[^\n]*)?$", re.M)
-_C_CONTINUES = re.compile(rb"\s*[}),;=:.+\-|&?<>*/]")
+# A macro alone on its line between declarations (`FMT_BEGIN_NAMESPACE`, `G_BEGIN_DECLS`,
+# `FMT_PRAGMA_GCC(push_options)`): the grammar reads it as the start of an expression and
+# the declaration after it breaks. Not when the next line continues it or closes a list
+# (the last enumerator of an enum), nor a call whose block follows (`TEST(A, b)` `{`).
+_C_MACRO_LINE = re.compile(
+    rb"^[ \t]*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
+    rb"(\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\))?[ \t]*(?://[^\n]*)?$",
+    re.M,
+)
+_C_CONTINUES = re.compile(rb"\s*(?:[}),;=:.+\-|&?<>*]|/(?![/*]))")
+_C_BLOCK_FOLLOWS = re.compile(rb"\s*\{")
 _C_ENDS_DECLARATION = re.compile(rb"(?:[;{}]|\*/|^[ \t]*#[^\n]*|^)[ \t]*(?://[^\n]*)?\s*\Z", re.M)
 # A macro as a template's last parameter (`template <typename T, FMT_ENABLE_IF(x)>`: an
 # enable_if in disguise): blanked with its comma, the template reads `<typename T>`.
@@ -103,6 +109,8 @@ def _c_macro_lines(source: bytes) -> bytes:
     out: bytearray | None = None
     for match in _C_MACRO_LINE.finditer(source):
         if _C_CONTINUES.match(source, match.end()):
+            continue
+        if match.group(1) and _C_BLOCK_FOLLOWS.match(source, match.end()):
             continue
         if not _C_ENDS_DECLARATION.search(source, max(0, match.start() - 200), match.start()):
             continue

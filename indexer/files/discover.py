@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -191,8 +192,9 @@ def discover_paths(root: Path, rel_paths: Iterable[str], config: DiscoveryConfig
         parts = rel_path.split("/")
         if not rel_path or any(p in ("", ".", "..") for p in parts):
             continue
-        if not rel_path.isascii() and _undecodable(rel_path):
-            result.skipped.append(Skipped(rel_path, _UNDECODABLE))
+        unnameable = _unnameable(rel_path)
+        if unnameable is not None:
+            result.skipped.append(Skipped(rel_path, unnameable))
             continue
         if not _visible(real_root, parts, config, specs):
             continue
@@ -267,6 +269,18 @@ def _visible(
 
 
 _UNDECODABLE = "name is not valid UTF-8 (no editor, URI or JSON answer could name it)"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROLLED = "name holds a line break or control character (no `file:line` answer could name it)"
+
+
+def _unnameable(name: str) -> str | None:
+    """Why a file or folder name cannot be indexed, if it cannot: a line break would split
+    every list of paths (the ranking file's, `file:line` lines, ripgrep's output)."""
+    if _CONTROL.search(name):
+        return _CONTROLLED
+    if not name.isascii() and _undecodable(name):
+        return _UNDECODABLE
+    return None
 
 
 def _undecodable(name: str) -> bool:
@@ -359,8 +373,9 @@ class _Walk:
 
     def _entry(self, entry: os.DirEntry[str], rel_dir: str, real_dir: str) -> Iterator[_Found]:
         rel_path = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-        if not entry.name.isascii() and _undecodable(entry.name):
-            self.skip(rel_path, _UNDECODABLE)
+        unnameable = _unnameable(entry.name)
+        if unnameable is not None:
+            self.skip(rel_path, unnameable)
             return
         target: str | None = None
         try:

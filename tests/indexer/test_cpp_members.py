@@ -313,3 +313,61 @@ def test_a_member_function_passed_by_address_is_used(tmp_path: Path) -> None:
     assert "BGWork" not in dead_names(index)
     reads = [r.name for r in index.files["db/impl.cc"].references() if r.kind is RefKind.REFERENCE]
     assert "Start" not in reads, reads
+
+
+MACRO_LINES = """\
+// Enable minimal optimizations.
+LIB_PRAGMA_GCC(push_options)
+LIB_PRAGMA_MSVC(warning(disable : 4702))
+namespace lib {
+LIB_BEGIN_EXPORT
+
+/** A view of characters. */
+template <typename Char> class string_view {
+ public:
+  string_view(const Char* s) : data_(s) {
+    if (std::is_same<Char, char>::value && !detail::is_constant_evaluated()) {
+      return;
+    }
+  }
+
+ private:
+  const Char* data_;
+  LIB_UNCHECKED_ITERATOR(string_view);
+};
+LIB_END_EXPORT
+}  // namespace lib
+TEST(Suite, Views)
+{
+  lib::string_view<char> v("x");
+}
+"""
+
+
+def test_macros_alone_on_their_line_before_a_comment_leave_the_class_readable() -> None:
+    """``LIB_BEGIN_EXPORT`` (fmt's ``FMT_BEGIN_EXPORT``) before a doc comment, and
+    ``LIB_PRAGMA_GCC(push_options)`` between declarations: blanked, the class after them
+    is a class with its constructor (it was a stray function, and a misread scope made
+    one definition's qualified name the class's whole text); a test macro whose block
+    follows on the next line is kept; a macro called in the class body is a call, not a
+    constructor (a constructor has its class's name)."""
+    found = extract("include/lib/view.h", ".", "cpp", MACRO_LINES.encode())
+    names = {s.fqn: s.kind.value for s in found.symbols}
+    assert names["lib.string_view"] == "class", names
+    assert names["lib.string_view.string_view"] == "constructor", names
+    assert names["TEST"] == "function", names  # as before: its block is read
+    assert {"LIB_PRAGMA_GCC", "LIB_BEGIN_EXPORT"} <= {r.name for r in found.references}
+    assert "lib.string_view.LIB_UNCHECKED_ITERATOR" not in names
+    calls = {r.name for r in found.references if r.kind is RefKind.CALL}
+    assert "LIB_UNCHECKED_ITERATOR" in calls
+
+
+def test_a_scope_that_is_no_name_never_qualifies_a_definition() -> None:
+    """A macro the pre-pass cannot know (lower case) still breaks the class after it:
+    the definition the grammar then finds is qualified by the names written before it,
+    never by the broken node's text (a line break in a qualified name made every load
+    of the ranking file fail and rebuild)."""
+    source = MACRO_LINES.replace("LIB_BEGIN_EXPORT", "lib_begin_export").encode()
+    found = extract("include/lib/view.h", ".", "cpp", source)
+    assert found.symbols
+    assert not [s.fqn for s in found.symbols if "\n" in s.fqn + s.name]

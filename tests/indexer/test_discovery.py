@@ -170,6 +170,33 @@ def test_names_that_are_not_utf8_are_skipped_with_a_reason(tmp_path: Path) -> No
     assert len(report.skipped) == 2
 
 
+def test_names_with_a_line_break_are_skipped_and_the_ranking_file_reloads(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A file called ``a<newline>b.py`` (or a folder with a tab) cannot be a line of a
+    ``file:line`` answer nor of the ranking file's table of paths: it is skipped with a
+    reason, by the walk and when named alone, and the next start reads the ranking file
+    as written (before, each load found the table one path short and rebuilt it)."""
+    from symfuse.ranking.api import prepare
+
+    root = tmp_path / "ws"
+    _write(root, "ok.py")
+    _write(root, "a\nb.py")
+    _write(root, "tab\there/inside.py")
+    reasons = dict(discover(root, DiscoveryConfig()).skipped)
+    assert set(reasons) == {"a\nb.py", "tab\there"}
+    assert all("line break" in reason for reason in reasons.values())
+    named = discover_paths(root, ["a\nb.py", "ok.py"], DiscoveryConfig())
+    assert [c.path for c in named.candidates] == ["ok.py"]
+    config = IndexConfig(roots=(root,), index_dir=tmp_path / "idx", progress=False)
+    index, _ = update_index(config)
+    assert set(index.files) == {"ok.py"}
+    prepare(index, config.index_dir)
+    with caplog.at_level(logging.INFO):
+        prepare(update_index(config)[0], config.index_dir)
+    assert not [r for r in caplog.records if "ranking data" in r.getMessage()]
+
+
 def test_a_byte_order_mark_does_not_shift_the_first_line(tmp_path: Path) -> None:
     # Editors hide a UTF-8 BOM: the columns they send and expect start after it.
     root = tmp_path / "ws"

@@ -115,7 +115,13 @@
     (reference_declarator (function_declarator declarator: [(field_identifier) (operator_name)] @name))
   ]) @definition.method
 (field_declaration_list
-  (declaration declarator: (function_declarator declarator: (identifier) @name)) @definition.constructor)
+  (declaration declarator: (function_declarator declarator: (identifier) @name)
+  (#not-match? @name "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")) @definition.constructor)
+; a macro called in a class body (`FMT_UNCHECKED_ITERATOR(appender);`) reads as a
+; constructor's declaration: a constructor has its class's name, never a macro's
+(field_declaration_list
+  (declaration declarator: (function_declarator declarator: (identifier) @name)
+  (#match? @name "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$")) @reference.call)
 (field_declaration_list
   (declaration declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method)
 
