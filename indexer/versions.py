@@ -98,7 +98,9 @@ from __future__ import annotations
 #     definition's own qualified name is none.
 # 59: a C++ scope that is not a name (a misparse's whole class) no longer qualifies a
 #     definition; no name or qualified name holds a line break.
-EXTRACTOR_VERSION = 59
+# 60: C and C++: an empty braced default argument (`= {}`), `*_CONSTEXPR_FUNC` and a macro
+#     as an array's initializer read.
+EXTRACTOR_VERSION = 60
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -73,7 +73,7 @@ def _ts_prepass(source: bytes) -> bytes:
 # before a declaration (an identifier follows) or after a parameter list (`)` or `const`
 # precedes), never on a preprocessor line. Found by their suffix, then widened to the word.
 _C_ATTRIBUTE_MACRO = re.compile(
-    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\d*|DECL|API|EXPORT|IMPORT"
+    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\w*|DECL|API|EXPORT|IMPORT"
     rb"|NO_UNIQUE_ADDRESS|MAYBE_UNUSED|UNUSED|INLINE_VARIABLE"
     rb"|NORETURN|NODISCARD|DEPRECATED|MAY_ALIAS|SYMBOL_VISIBLE|VISIBLE|HIDDEN|OVERRIDE|FINAL"
     rb"|ATTRIBUTE_\w+)\b"
@@ -158,8 +158,19 @@ def _c_thread_annotations(source: bytes) -> bytes:
 _C_IF_MACRO = re.compile(rb"(?<=\bif)[ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=[ \t]*\()")
 
 
+# A macro as an array's initializer (`static const char *names[] LEVEL_NAMES;`).
+_C_INITIALIZER_MACRO = re.compile(rb"(?<=\])[ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=[ \t]*;)")
+# An empty braced default argument (`const handlers &h = {})`), which the grammar cannot
+# read in a parameter list: `= 0 ` keeps the parameter and its columns.
+_C_EMPTY_DEFAULT = re.compile(rb"(?<=[^=!<>]=)([ \t]*)\{\}(?=[ \t]*[,)])")
+
+
 def _c_prepass(source: bytes) -> bytes:
     source = _c_attribute_macros(source)
+    if b"] " in source:
+        source = _C_INITIALIZER_MACRO.sub(_blank_keep_lines, source)
+    if b"{}" in source:
+        source = _C_EMPTY_DEFAULT.sub(rb"\g<1>0 ", source)
     if b"_TRY" in source or b"_CATCH" in source:
         source = _C_TRY_CATCH.sub(_blank_keep_lines, source)
     if b"if " in source:

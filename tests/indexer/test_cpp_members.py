@@ -371,3 +371,27 @@ def test_a_scope_that_is_no_name_never_qualifies_a_definition() -> None:
     found = extract("include/lib/view.h", ".", "cpp", source)
     assert found.symbols
     assert not [s.fqn for s in found.symbols if "\n" in s.fqn + s.name]
+
+
+def test_empty_braced_defaults_and_constexpr_macros_are_no_syntax_errors() -> None:
+    """spdlog's sinks take ``const file_event_handlers &event_handlers = {}``, which the
+    grammar cannot read in a parameter list, and mark functions ``SPDLOG_CONSTEXPR_FUNC``:
+    each file was listed by ``problems`` as indexed in part, and the macro was a type."""
+    source = b"""namespace sinks {
+class file_sink {
+ public:
+  explicit file_sink(const char *name, const handlers &event_handlers = {});
+  void open(const char *name, bool truncate = false, const handlers &h = {}) {}
+};
+LIB_CONSTEXPR_FUNC int digits(int n) { return n; }
+static const char *short_names[] LIB_SHORT_NAMES;
+}  // namespace sinks
+const char *error::what() const noexcept { return "e"; }
+"""
+    found = extract("include/sinks/file_sink.h", ".", "cpp", source)
+    assert found.problems == []
+    assert {"sinks.file_sink.file_sink", "sinks.digits", "sinks.short_names", "error.what"} <= {
+        s.fqn for s in found.symbols
+    }
+    kinds = {r.name: r.kind for r in found.references}
+    assert kinds["LIB_CONSTEXPR_FUNC"] is RefKind.REFERENCE
