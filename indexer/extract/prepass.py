@@ -158,6 +158,29 @@ def _c_thread_annotations(source: bytes) -> bytes:
 _C_IF_MACRO = re.compile(rb"(?<=\bif)[ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=[ \t]*\()")
 
 
+# Catch2's and doctest's test blocks, named by strings: `TEST_CASE("a", "[tag]") {` reads
+# as a function whose parameters have no types (its locals became the file's variables),
+# and `SECTION("b") {` in its body as a call missing its `;`. A test case's arguments
+# are blanked (a function `TEST_CASE()`, as googletest's `TEST(A, b)` reads); a section
+# becomes `if (1)` (a block). The strings are no references either way.
+_C_TEST_BLOCK = re.compile(
+    rb"^([ \t]*)(\w*(?:TEST_CASE|SCENARIO)\w*|SECTION|DYNAMIC_SECTION|SUBCASE|GIVEN|WHEN|THEN"
+    rb"|AND_GIVEN|AND_WHEN|AND_THEN)([ \t]*)\(((?:[^()\"\n]|\"(?:\\.|[^\"\\\n])*\")*)\)"
+    rb"(?=[ \t]*\{)",
+    re.M,
+)
+
+
+def _test_block(match: re.Match[bytes]) -> bytes:
+    indent, name, space, arguments = match.group(1, 2, 3, 4)
+    if b'"' not in arguments:
+        return match.group(0)
+    if b"TEST_CASE" in name or b"SCENARIO" in name:
+        return b"%s%s%s(%s)" % (indent, name, space, b" " * len(arguments))
+    gap = b" " * (len(name) - 2 + len(space))
+    return b"%sif%s(1%s)" % (indent, gap, b" " * (len(arguments) - 1))
+
+
 # A macro as an array's initializer (`static const char *names[] LEVEL_NAMES;`).
 _C_INITIALIZER_MACRO = re.compile(rb"(?<=\])[ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=[ \t]*;)")
 # An empty braced default argument (`const handlers &h = {})`), which the grammar cannot
@@ -171,6 +194,8 @@ def _c_prepass(source: bytes) -> bytes:
         source = _C_INITIALIZER_MACRO.sub(_blank_keep_lines, source)
     if b"{}" in source:
         source = _C_EMPTY_DEFAULT.sub(rb"\g<1>0 ", source)
+    if b'("' in source:
+        source = _C_TEST_BLOCK.sub(_test_block, source)
     if b"_TRY" in source or b"_CATCH" in source:
         source = _C_TRY_CATCH.sub(_blank_keep_lines, source)
     if b"if " in source:

@@ -395,3 +395,30 @@ const char *error::what() const noexcept { return "e"; }
     }
     kinds = {r.name: r.kind for r in found.references}
     assert kinds["LIB_CONSTEXPR_FUNC"] is RefKind.REFERENCE
+
+
+def test_catch2_test_cases_are_functions_and_their_locals_stay_local() -> None:
+    """``TEST_CASE("name", "[tag]") {`` and ``SECTION("step") {``: the test's locals were
+    the file's variables (``logger``, ``test_sink`` in every spdlog test file) and each
+    file a syntax-error problem; now each test case is a function, a section a block, and
+    what they call is still called."""
+    source = b"""#include "includes.h"
+TEST_CASE("logger clone", "[clone]") {
+    auto test_sink = std::make_shared<test_sink_mt>();
+    auto logger = std::make_shared<spdlog::logger>("orig", test_sink);
+    SECTION("Tear down") { spdlog::drop_all(); }
+    SECTION ("nested \\"quoted\\" name") {
+        WHEN("cloned") { logger->clone("clone"); }
+    }
+}
+TEST_CASE_METHOD(Fixture, "with a fixture") { helper(); }
+"""
+    found = extract("tests/test_clone.cpp", ".", "cpp", source)
+    assert found.problems == []
+    assert [(s.kind.value, s.name) for s in found.symbols] == [
+        ("function", "TEST_CASE"),
+        ("function", "TEST_CASE_METHOD"),
+    ]
+    calls = {r.name for r in found.references if r.kind is RefKind.CALL}
+    assert {"drop_all", "clone", "helper"} <= calls
+    assert "Fixture" in {r.name for r in found.references}
