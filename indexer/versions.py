@@ -101,7 +101,8 @@ from __future__ import annotations
 # 60: C and C++: an empty braced default argument (`= {}`), `*_CONSTEXPR_FUNC` and a macro
 #     as an array's initializer read.
 # 61: C++: Catch2 and doctest test cases (`TEST_CASE("a", "[t]") {`) and sections read.
-EXTRACTOR_VERSION = 61
+# 62: Zig: destructuring declarations (`const a, const b = f();`) read.
+EXTRACTOR_VERSION = 62
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

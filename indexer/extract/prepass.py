@@ -435,6 +435,31 @@ def _swift_prepass(source: bytes) -> bytes:
     return _SWIFT_DIRECTIVE.sub(_blank, source)
 
 
+# Zig 0.12's destructuring (`const lhs, const rhs = tree.nodeData(n).node_and_node;`),
+# which the bundled grammar predates: the targets after the first are blanked, and the
+# statement declares its first (the others are locals, never indexed).
+_ZIG_TARGET = rb"(?:(?:const|var)[ \t]+)?[\w.]+(?:[ \t]*:[ \t]*[^,=\n{]+)?"
+_ZIG_DESTRUCTURE = re.compile(
+    rb"^([ \t]*" + _ZIG_TARGET + rb")((?:,[ \t]*" + _ZIG_TARGET + rb")+)(?=[ \t]*=[^=>])", re.M
+)
+
+
+def _zig_destructure(match: re.Match[bytes]) -> bytes:
+    first, rest = match.group(1, 2)
+    if not (_DECLARES.search(match.group(0)) or first.strip() == b"_"):
+        return match.group(0)  # `a: u8, b: u8 = 0` (fields) or a plain assignment
+    return first + b" " * len(rest)
+
+
+_DECLARES = re.compile(rb"\b(?:const|var)\b")
+
+
+def _zig_prepass(source: bytes) -> bytes:
+    if b"," not in source:
+        return source
+    return _ZIG_DESTRUCTURE.sub(_zig_destructure, source)
+
+
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "rust": open_item_macros,
     "teal": teal_to_lua,
@@ -450,4 +475,5 @@ PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "cpp": _c_prepass,
     "objc": _objc_prepass,
     "cuda": _c_prepass,
+    "zig": _zig_prepass,
 }

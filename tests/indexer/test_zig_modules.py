@@ -88,3 +88,26 @@ def test_the_standard_library_and_value_fields_link_nothing(index: Index) -> Non
     assert "mem" not in found  # std.mem, not unused.zig's `const mem = std.mem;`
     assert "Slice.len" not in found  # `buf.len`: no guess among fields named `len`
     assert "Request.len" not in found
+
+
+def test_destructuring_declarations_parse() -> None:
+    """Zig 0.12's ``const lhs, const rhs = tree.nodeData(node).node_and_node;`` (32 of
+    zls's 103 files) was a syntax error the bundled grammar flagged in every such file;
+    the call on its right is read, and a struct's fields on one line are left alone."""
+    from symfuse.indexer.extract.tags import extract
+
+    source = b"""const Tree = struct {
+    a: u8, b: u8 = 0,
+    fn split(tree: Tree, node: u32) u8 {
+        const lhs, const rhs = tree.nodeData(node);
+        _, const loc = identifierAt(tree, node) orelse return 0;
+        const start: usize, var end: usize = .{ 0, 1 };
+        return lhs + rhs + loc + start + end;
+    }
+};
+"""
+    found = extract("src/tree.zig", ".", "zig", source)
+    assert found.problems == []
+    calls = {r.name for r in found.references if r.kind.value == "call"}
+    assert {"nodeData", "identifierAt"} <= calls
+    assert {"Tree.a", "Tree.b", "Tree.split"} <= {s.fqn for s in found.symbols}
