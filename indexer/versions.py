@@ -102,7 +102,8 @@ from __future__ import annotations
 #     as an array's initializer read.
 # 61: C++: Catch2 and doctest test cases (`TEST_CASE("a", "[t]") {`) and sections read.
 # 62: Zig: destructuring declarations (`const a, const b = f();`) read.
-EXTRACTOR_VERSION = 62
+# 63: Kotlin: a primary constructor on the line after its class head, `actual val` parameters.
+EXTRACTOR_VERSION = 63
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from symfuse.indexer.extract.kotlin_heads import kotlin_heads
 from symfuse.indexer.extract.rust_macros import open_item_macros
 from symfuse.indexer.extract.teal import teal_to_lua
 
@@ -476,4 +477,5 @@ PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "objc": _objc_prepass,
     "cuda": _c_prepass,
     "zig": _zig_prepass,
+    "kotlin": kotlin_heads,
 }

@@ -38,6 +38,7 @@ from symfuse.indexer.link.chained import parameter_count
 from symfuse.indexer.link.inherit import OUT_OF_LINE
 from symfuse.indexer.link.resolve import SELF_NAMES
 from symfuse.indexer.model import Kind, RefKind, Symbol
+from symfuse.ranking.analysis.dead_twins import twins
 from symfuse.ranking.channels.names.namesakes import declares_only
 from symfuse.ranking.graph.targets import resolver_for
 from symfuse.ranking.text import paths
@@ -115,7 +116,7 @@ def _used(index: Index) -> frozenset[str]:
                 if owner is not None and not _inside(index, symbols[src], owner):
                     used.add(owner)
     used |= _clauses(index, used)
-    return frozenset(used | _namesake_macros(index, used) | _twins(index, used))
+    return frozenset(used | _namesake_macros(index, used) | twins(index, used))
 
 
 def _owner(index: Index, member: Symbol) -> str | None:
@@ -182,22 +183,6 @@ def _arity(clause: Symbol) -> int | None:
 
 
 _CLAUSED = frozenset({"elixir", "erlang", "haskell"})
-# a source and the file compiled from it, both indexed (luarocks ships each Teal module
-# as `x.tl` and the `x.lua` made from it): one module, its uses reach either form
-_TWINS = {".tl": ".lua", ".lua": ".tl"}
-
-
-def _twins(index: Index, used: set[str]) -> set[str]:
-    """The same definition in a used definition's twin file (``path.tl`` beside
-    ``path.lua``): callers reach the ``.lua`` form, the ``.tl`` is its source."""
-    found: set[str] = set()
-    for symbol_id in used:
-        path, _, rest = symbol_id.partition("::")
-        stem, dot, suffix = path.rpartition(".")
-        twin = _TWINS.get(dot + suffix)
-        if twin is not None and f"{stem}{twin}" in index.files:
-            found.add(f"{stem}{twin}::{rest}")
-    return found
 
 
 def _member_values(index: Index) -> set[str]:

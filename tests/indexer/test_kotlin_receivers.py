@@ -81,3 +81,79 @@ def test_a_function_reference_and_an_infix_call_are_uses(tmp_path: Path) -> None
     assert read.get("Adapter.kt::Adapter.labelIndex#method") == 1.0
     same = links(index, "Adapter.kt", "Adapter.kt::Adapter.same#method")
     assert same.get("Adapter.kt::Adapter.valueEquals#method") == 1.0
+
+
+def test_a_constructor_on_the_line_after_the_class_head_keeps_the_members() -> None:
+    """okio's ``expect open class ByteString`` / a comment / ``internal constructor(data:
+    ByteArray) : Comparable<ByteString> {`` and its ``actual`` classes' ``internal actual
+    val data: ByteArray,``: the grammar lost the class head, and every member was one of
+    the file's functions (``utf8``, not ``ByteString.utf8``); a secondary constructor in
+    a class body is left as it is, and the signature keeps the words as written."""
+    from symfuse.indexer.extract.tags import extract
+
+    common = b"""package okio
+
+expect open class ByteString
+// Trusted internal constructor doesn't clone data.
+internal constructor(data: ByteArray) : Comparable<ByteString> {
+  fun utf8(): String
+}
+"""
+    actual = b"""package okio
+
+actual open class ByteString
+/**
+ * Shares the array with its trusted caller.
+ */
+internal actual constructor(
+  internal actual val data: ByteArray,
+) : Comparable<ByteString> {
+  constructor(text: String) : this(text.encodeToByteArray())
+  actual fun utf8(): String = ""
+}
+"""
+    for path, source in (("common/okio/ByteString.kt", common), ("jvm/okio/ByteString.kt", actual)):
+        found = extract(path, ".", "kotlin", source)
+        assert found.problems == [], path
+        fqns = {s.fqn for s in found.symbols}
+        assert {"ByteString", "ByteString.utf8"} <= fqns, fqns
+        head = next(s for s in found.symbols if s.fqn == "ByteString")
+        assert "internal" in head.signature
+        assert "constructor" in head.signature
+    assert "ByteString.data" in {s.fqn for s in extract("a.kt", ".", "kotlin", actual).symbols}
+
+
+def test_a_member_used_through_one_platform_declaration_is_used_in_each(tmp_path: Path) -> None:
+    """``deflaterSink.finishDeflate()`` reaches one of okio's ``DeflaterSink`` declarations
+    (the ``expect`` class in ``zlibMain``, the ``actual`` ones per platform): each declares
+    the member, none of them is dead code; a namesake in another file name is."""
+    from symfuse.ranking.analysis.dead_code import DeadCodeScope, dead_code
+
+    expect = (
+        "package okio\n\nexpect class DeflaterSink\ninternal constructor(sink: Sink) : Sink {\n"
+        "  internal fun finishDeflate()\n}\n"
+    )
+    actual = (
+        "package okio\n\nactual class DeflaterSink internal actual constructor(\n"
+        "  private val sink: Sink,\n) : Sink {\n  internal actual fun finishDeflate() {}\n}\n"
+    )
+    files = {
+        "src/zlibMain/kotlin/okio/DeflaterSink.kt": expect,
+        "src/jvmMain/kotlin/okio/DeflaterSink.kt": actual,
+        "src/nativeMain/kotlin/okio/DeflaterSink.kt": actual,
+        "src/zlibMain/kotlin/okio/GzipSink.kt": (
+            "package okio\n\nclass GzipSink(sink: Sink) {\n"
+            "  private val deflaterSink = DeflaterSink(sink)\n"
+            "  fun close() { deflaterSink.finishDeflate() }\n}\n"
+        ),
+        "src/zlibMain/kotlin/okio/Other.kt": (
+            "package okio\n\nclass Other {\n  internal fun finishDeflate() {}\n}\n"
+        ),
+    }
+    index = index_of_tree(tmp_path, files)
+    dead = {
+        (d.symbol.file, d.symbol.fqn)
+        for d in dead_code(index, DeadCodeScope(min_confidence=0.0)).items
+    }
+    assert not [f for f, fqn in dead if fqn == "DeflaterSink.finishDeflate"], dead
+    assert ("src/zlibMain/kotlin/okio/Other.kt", "Other.finishDeflate") in dead
