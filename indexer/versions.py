@@ -103,7 +103,8 @@ from __future__ import annotations
 # 61: C++: Catch2 and doctest test cases (`TEST_CASE("a", "[t]") {`) and sections read.
 # 62: Zig: destructuring declarations (`const a, const b = f();`) read.
 # 63: Kotlin: a primary constructor on the line after its class head, `actual val` parameters.
-EXTRACTOR_VERSION = 63
+# 64: Swift: `nonisolated(unsafe)`, `sending` parameters, `()` as an argument read.
+EXTRACTOR_VERSION = 64
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from symfuse.indexer.extract.kotlin_heads import kotlin_heads
+from symfuse.indexer.extract.newer_syntax import swift_prepass, zig_prepass
 from symfuse.indexer.extract.rust_macros import open_item_macros
 from symfuse.indexer.extract.teal import teal_to_lua
 
@@ -423,48 +424,10 @@ def _haskell_prepass(source: bytes) -> bytes:
     return _HASKELL_CPP_CONDITIONAL.sub(_blank, source)
 
 
-# Swift: the grammar takes a conditional compilation block (`#if canImport(Darwin)` ...
-# `#endif`) inside a type's body as the body's end, and the members after it as top-level
-# code (Alamofire's `Protected` ended at its first line). The directive lines, and the
-# `#error` / `#warning` diagnostics between them, are blanked: every branch is read.
-_SWIFT_DIRECTIVE = re.compile(rb"^[ \t]*#(?:if|elseif|else|endif|error|warning)\b.*$", re.M)
-
-
-def _swift_prepass(source: bytes) -> bytes:
-    if b"#" not in source:
-        return source
-    return _SWIFT_DIRECTIVE.sub(_blank, source)
-
-
-# Zig 0.12's destructuring (`const lhs, const rhs = tree.nodeData(n).node_and_node;`),
-# which the bundled grammar predates: the targets after the first are blanked, and the
-# statement declares its first (the others are locals, never indexed).
-_ZIG_TARGET = rb"(?:(?:const|var)[ \t]+)?[\w.]+(?:[ \t]*:[ \t]*[^,=\n{]+)?"
-_ZIG_DESTRUCTURE = re.compile(
-    rb"^([ \t]*" + _ZIG_TARGET + rb")((?:,[ \t]*" + _ZIG_TARGET + rb")+)(?=[ \t]*=[^=>])", re.M
-)
-
-
-def _zig_destructure(match: re.Match[bytes]) -> bytes:
-    first, rest = match.group(1, 2)
-    if not (_DECLARES.search(match.group(0)) or first.strip() == b"_"):
-        return match.group(0)  # `a: u8, b: u8 = 0` (fields) or a plain assignment
-    return first + b" " * len(rest)
-
-
-_DECLARES = re.compile(rb"\b(?:const|var)\b")
-
-
-def _zig_prepass(source: bytes) -> bytes:
-    if b"," not in source:
-        return source
-    return _ZIG_DESTRUCTURE.sub(_zig_destructure, source)
-
-
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "rust": open_item_macros,
     "teal": teal_to_lua,
-    "swift": _swift_prepass,
+    "swift": swift_prepass,
     "haskell": _haskell_prepass,
     "make": _make_prepass,
     "sql": _sql_prepass,
@@ -476,6 +439,6 @@ PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "cpp": _c_prepass,
     "objc": _objc_prepass,
     "cuda": _c_prepass,
-    "zig": _zig_prepass,
+    "zig": zig_prepass,
     "kotlin": kotlin_heads,
 }

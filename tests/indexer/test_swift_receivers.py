@@ -88,3 +88,37 @@ def test_an_extension_is_no_declaration_of_its_type(index: Index) -> None:
     """`Session` is the class alone (not split with its extension), `String` nothing."""
     found = links(index, "Tests/Client.swift", "Tests/Client.swift::Client.named#method")
     assert found == {"Source/Session.swift::Session#class": 0.8}
+
+
+def test_swift_6_words_leave_the_type_whole() -> None:
+    """Alamofire's ``Protected``: ``private nonisolated(unsafe) var value: Value`` was a
+    syntax error and no property (the value the wrapper protects); a ``sending``
+    parameter and ``.success(())`` were syntax errors too, each file a problem."""
+    from symfuse.indexer.extract.tags import extract
+
+    source = b"""final class Protected<Value> {
+    private let lock = UnfairLock()
+    private nonisolated(unsafe) var value: Value
+
+    func read<U>(_ closure: (Value) throws -> U) rethrows -> U {
+        try lock.around { try closure(self.value) }
+    }
+
+    func perform(_ event: sending @escaping (Value) -> Void) {
+        event(value)
+    }
+
+    func validate() -> Result<Void, Error> {
+        guard !isEmpty else { return .success(()) }
+        return finish(Result(value: (), error: nil))
+    }
+}
+"""
+    found = extract("Source/Core/Protected.swift", ".", "swift", source)
+    assert found.problems == []
+    fqns = [s.fqn for s in found.symbols]
+    assert fqns.count("Protected") == 1, fqns
+    assert {"Protected.value", "Protected.read", "Protected.perform", "Protected.validate"} <= set(
+        fqns
+    )
+    assert {"finish", "around"} <= {r.name for r in found.references if r.kind.value == "call"}

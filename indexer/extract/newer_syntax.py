@@ -1,0 +1,60 @@
+"""Swift and Zig written in syntax the bundled grammars cannot read, rewritten byte for
+byte before the parse (see :mod:`.prepass`): each form below threw the grammar's
+recovery off for the statement or the type around it."""
+
+from __future__ import annotations
+
+import re
+
+
+def _blank(match: re.Match[bytes]) -> bytes:
+    return b" " * (match.end() - match.start())
+
+
+# Swift: the grammar takes a conditional compilation block (`#if canImport(Darwin)` ...
+# `#endif`) inside a type's body as the body's end, and the members after it as top-level
+# code (Alamofire's `Protected` ended at its first line). The directive lines, and the
+# `#error` / `#warning` diagnostics between them, are blanked: every branch is read.
+_SWIFT_DIRECTIVE = re.compile(rb"^[ \t]*#(?:if|elseif|else|endif|error|warning)\b.*$", re.M)
+# Swift 5.10 and 6: `nonisolated(unsafe) var value` (no property of Alamofire's
+# `Protected`), a `sending` parameter (`_ event: sending @escaping ...`), and the empty
+# tuple as an argument (`.success(())`, `Result(value: (), error: e)`): the first two
+# lose their extra word, the tuple reads `0 `.
+_SWIFT_UNSAFE = re.compile(rb"(?<=\bnonisolated)\(unsafe\)")
+_SWIFT_SENDING = re.compile(rb"(?<=:[ \t])sending(?=[ \t]+[@\w(\[])")
+_SWIFT_VOID_ARGUMENT = re.compile(rb"(?<=[(:,])([ \t]*)\(\)(?=[ \t]*[,)])")
+
+
+def swift_prepass(source: bytes) -> bytes:
+    if b"#" in source:
+        source = _SWIFT_DIRECTIVE.sub(_blank, source)
+    if b"nonisolated(" in source:
+        source = _SWIFT_UNSAFE.sub(_blank, source)
+    if b"sending" in source:
+        source = _SWIFT_SENDING.sub(_blank, source)
+    if b"()" in source:
+        source = _SWIFT_VOID_ARGUMENT.sub(rb"\g<1>0 ", source)
+    return source
+
+
+# Zig 0.12's destructuring (`const lhs, const rhs = tree.nodeData(n).node_and_node;`),
+# which the bundled grammar predates: the targets after the first are blanked, and the
+# statement declares its first (the others are locals, never indexed).
+_ZIG_TARGET = rb"(?:(?:const|var)[ \t]+)?[\w.]+(?:[ \t]*:[ \t]*[^,=\n{]+)?"
+_ZIG_DESTRUCTURE = re.compile(
+    rb"^([ \t]*" + _ZIG_TARGET + rb")((?:,[ \t]*" + _ZIG_TARGET + rb")+)(?=[ \t]*=[^=>])", re.M
+)
+_DECLARES = re.compile(rb"\b(?:const|var)\b")
+
+
+def _zig_destructure(match: re.Match[bytes]) -> bytes:
+    first, rest = match.group(1, 2)
+    if not (_DECLARES.search(match.group(0)) or first.strip() == b"_"):
+        return match.group(0)  # `a: u8, b: u8 = 0` (fields) or a plain assignment
+    return first + b" " * len(rest)
+
+
+def zig_prepass(source: bytes) -> bytes:
+    if b"," not in source:
+        return source
+    return _ZIG_DESTRUCTURE.sub(_zig_destructure, source)
