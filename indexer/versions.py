@@ -104,7 +104,8 @@ from __future__ import annotations
 # 62: Zig: destructuring declarations (`const a, const b = f();`) read.
 # 63: Kotlin: a primary constructor on the line after its class head, `actual val` parameters.
 # 64: Swift: `nonisolated(unsafe)`, `sending` parameters, `()` as an argument read.
-EXTRACTOR_VERSION = 64
+# 65: C and C++: `extern "C" {` under `#ifdef __cplusplus`, `va_arg(ap, T)`, `*_CAPI` read.
+EXTRACTOR_VERSION = 65
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

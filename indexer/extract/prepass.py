@@ -75,7 +75,7 @@ def _ts_prepass(source: bytes) -> bytes:
 # before a declaration (an identifier follows) or after a parameter list (`)` or `const`
 # precedes), never on a preprocessor line. Found by their suffix, then widened to the word.
 _C_ATTRIBUTE_MACRO = re.compile(
-    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\w*|DECL|API|EXPORT|IMPORT"
+    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\w*|DECL|C?API|EXPORT|IMPORT"
     rb"|NO_UNIQUE_ADDRESS|MAYBE_UNUSED|UNUSED|INLINE_VARIABLE"
     rb"|NORETURN|NODISCARD|DEPRECATED|MAY_ALIAS|SYMBOL_VISIBLE|VISIBLE|HIDDEN|OVERRIDE|FINAL"
     rb"|ATTRIBUTE_\w+)\b"
@@ -183,6 +183,18 @@ def _test_block(match: re.Match[bytes]) -> bytes:
     return b"%sif%s(1%s)" % (indent, gap, b" " * (len(arguments) - 1))
 
 
+# A header's `#ifdef __cplusplus` / `extern "C" {` / `#endif` ... `#ifdef __cplusplus` /
+# `}` / `#endif`: the grammar takes both branches, so the brace opened in the first closes
+# past the second's `#endif`, and every C header was a syntax-error problem. Both the
+# opening line and the closing brace are blanked: the declarations are the file's.
+_CPLUSPLUS = rb"#[ \t]*(?:ifdef[ \t]+__cplusplus|if[ \t]+defined[ \t]*\(?[ \t]*__cplusplus\b[^\n]*)"
+_C_LINKAGE = re.compile(
+    rb"^([ \t]*" + _CPLUSPLUS + rb"[ \t]*\n)"
+    rb"([ \t]*(?:extern[ \t]+\"C\"[ \t]*\{|\})[^\n]*)(?=\n[ \t]*#[ \t]*endif)",
+    re.M,
+)
+# `va_arg(ap, char*)`: a macro taking a type; its type is blanked (`va_arg(ap        )`).
+_C_VA_ARG = re.compile(rb"(?<=\bva_arg\()([^,()]+)(,[^()]*)(?=\))")
 # A macro as an array's initializer (`static const char *names[] LEVEL_NAMES;`).
 _C_INITIALIZER_MACRO = re.compile(rb"(?<=\])[ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=[ \t]*;)")
 # An empty braced default argument (`const handlers &h = {})`), which the grammar cannot
@@ -192,6 +204,10 @@ _C_EMPTY_DEFAULT = re.compile(rb"(?<=[^=!<>]=)([ \t]*)\{\}(?=[ \t]*[,)])")
 
 def _c_prepass(source: bytes) -> bytes:
     source = _c_attribute_macros(source)
+    if b"__cplusplus" in source:
+        source = _C_LINKAGE.sub(_blank_second, source)
+    if b"va_arg(" in source:
+        source = _C_VA_ARG.sub(_blank_second, source)
     if b"] " in source:
         source = _C_INITIALIZER_MACRO.sub(_blank_keep_lines, source)
     if b"{}" in source:
@@ -209,6 +225,10 @@ def _c_prepass(source: bytes) -> bytes:
     if b"template" in source:
         source = _C_TEMPLATE_MACRO.sub(_blank_keep_lines, source)
     return source
+
+
+def _blank_second(match: re.Match[bytes]) -> bytes:
+    return match.group(1) + b" " * len(match.group(2))
 
 
 def _blank_keep_lines(match: re.Match[bytes]) -> bytes:

@@ -1,0 +1,45 @@
+"""C headers as libraries write them: a `extern "C"` block opened and closed under
+`#ifdef __cplusplus`, export macros between the return type and the name, `va_arg`
+taking a type. Each was a syntax error that made the file a `problems` row."""
+
+from __future__ import annotations
+
+from symfuse.indexer.extract.tags import extract
+from symfuse.indexer.model import RefKind
+
+HEADER = b"""#ifndef LIB_H
+#define LIB_H
+#include <stdarg.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct reply { int type; } reply;
+int LIB_CAPI lib_vformat(char *buffer, const char *fmt, va_list ap);
+reply *lib_command(const char *format, ...);
+
+#if defined(__cplusplus)
+}  /* extern "C" */
+#endif
+#endif
+"""
+
+SOURCE = b"""#include "lib.h"
+int LIB_CAPI lib_vformat(char *buffer, const char *fmt, va_list ap) {
+    char *text = va_arg(ap, char *);
+    long long number = va_arg(ap, long long);
+    return format_one(buffer, fmt, text, number);
+}
+"""
+
+
+def test_extern_c_blocks_export_macros_and_va_arg_leave_no_syntax_error() -> None:
+    header = extract("lib.h", ".", "c", HEADER)
+    assert header.problems == []
+    assert {"reply", "reply.type"} <= {s.fqn for s in header.symbols}
+    source = extract("lib.c", ".", "c", SOURCE)
+    assert source.problems == []
+    assert [s.name for s in source.symbols] == ["lib_vformat"]
+    calls = {r.name for r in source.references if r.kind is RefKind.CALL}
+    assert "format_one" in calls
+    assert "LIB_CAPI" in {r.name for r in source.references}  # blanked, still a use
