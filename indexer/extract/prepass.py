@@ -173,6 +173,9 @@ _C_TEST_BLOCK = re.compile(
 )
 
 
+_TEST_WORDS = (b"TEST_CASE", b"SCENARIO", b"SECTION", b"SUBCASE", b"GIVEN", b"WHEN", b"THEN")
+
+
 def _test_block(match: re.Match[bytes]) -> bytes:
     indent, name, space, arguments = match.group(1, 2, 3, 4)
     if b'"' not in arguments:
@@ -194,12 +197,12 @@ _C_LINKAGE = re.compile(
     re.M,
 )
 # `va_arg(ap, char*)`: a macro taking a type; its type is blanked (`va_arg(ap        )`).
-_C_VA_ARG = re.compile(rb"(?<=\bva_arg\()([^,()]+)(,[^()]*)(?=\))")
+_C_VA_ARG = re.compile(rb"(\bva_arg\([^,()]+)(,[^()]*)(?=\))")
 # A macro as an array's initializer (`static const char *names[] LEVEL_NAMES;`).
-_C_INITIALIZER_MACRO = re.compile(rb"(?<=\])[ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?=[ \t]*;)")
+_C_INITIALIZER_MACRO = re.compile(rb"(\])([ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?=[ \t]*;)")
 # An empty braced default argument (`const handlers &h = {})`), which the grammar cannot
 # read in a parameter list: `= 0 ` keeps the parameter and its columns.
-_C_EMPTY_DEFAULT = re.compile(rb"(?<=[^=!<>]=)([ \t]*)\{\}(?=[ \t]*[,)])")
+_C_EMPTY_DEFAULT = re.compile(rb"([^=!<>]=[ \t]*)\{\}(?=[ \t]*[,)])")
 
 
 def _c_prepass(source: bytes) -> bytes:
@@ -209,10 +212,10 @@ def _c_prepass(source: bytes) -> bytes:
     if b"va_arg(" in source:
         source = _C_VA_ARG.sub(_blank_second, source)
     if b"] " in source:
-        source = _C_INITIALIZER_MACRO.sub(_blank_keep_lines, source)
+        source = _C_INITIALIZER_MACRO.sub(_blank_second, source)
     if b"{}" in source:
         source = _C_EMPTY_DEFAULT.sub(rb"\g<1>0 ", source)
-    if b'("' in source:
+    if any(word in source for word in _TEST_WORDS):
         source = _C_TEST_BLOCK.sub(_test_block, source)
     if b"_TRY" in source or b"_CATCH" in source:
         source = _C_TRY_CATCH.sub(_blank_keep_lines, source)
