@@ -16,7 +16,8 @@ from symfuse.indexer.index import FileEntry, Index
 from symfuse.indexer.link.resolve import MAX_CANDIDATES, NAME, SCOPE, Resolver
 from symfuse.indexer.model import Kind, Reference, RefKind, Symbol
 from symfuse.ranking.fusion.roles import Role, role_of
-from symfuse.ranking.graph.targets import DECLARATION, find_targets, require_symbol, resolver_for
+from symfuse.ranking.graph.named import find_targets
+from symfuse.ranking.graph.targets import DECLARATION, require_symbol, resolver_for
 from symfuse.ranking.query.records import MAX_SHOWN_TARGETS, Record, brief, round3, shown
 from symfuse.ranking.query.search_request import IncludeTests
 from symfuse.ranking.search.filters import glob_match

@@ -432,3 +432,23 @@ def test_a_rust_type_inherits_its_traits_default_methods(tmp_path: Path) -> None
     pretty = resolve_target(index, "PrettyFormatter.write_null")
     assert getattr(compact, "symbol_id", None) == "src/lib.rs::Formatter.write_null#method"
     assert getattr(pretty, "line", None) == 12
+
+
+def test_a_cpp_namespace_a_macro_opens_is_no_part_of_the_name(tmp_path: Path) -> None:
+    """fmt opens ``namespace fmt`` with ``FMT_BEGIN_NAMESPACE`` (blanked before the
+    parse), so its definitions are ``format_to`` and ``detail.write``; an agent asking
+    for ``fmt::format_to`` or ``fmt::detail::write`` as the code writes them got "no
+    definition named". ``std::`` names stay the library's."""
+    files = {
+        "include/lib/base.h": "#define LIB_BEGIN_NAMESPACE namespace lib {\n"
+        "#define LIB_END_NAMESPACE }\nLIB_BEGIN_NAMESPACE\n"
+        "namespace detail {\ninline int write(int x) { return x; }\n}\n"
+        "inline int format_to(int x) { return detail::write(x); }\n"
+        "class vector { public: int size() const { return 0; } };\nLIB_END_NAMESPACE\n",
+    }
+    index = index_of_tree(tmp_path, files)
+    assert resolve_target(index, "lib::format_to").fqn == "format_to"
+    assert resolve_target(index, "lib::detail::write").fqn == "detail.write"
+    assert resolve_target(index, "lib::vector::size").fqn == "vector.size"
+    with pytest.raises(NotFound):
+        resolve_target(index, "std::vector")
