@@ -105,7 +105,8 @@ from __future__ import annotations
 # 63: Kotlin: a primary constructor on the line after its class head, `actual val` parameters.
 # 64: Swift: `nonisolated(unsafe)`, `sending` parameters, `()` as an argument read.
 # 65: C and C++: `extern "C" {` under `#ifdef __cplusplus`, `va_arg(ap, T)`, `*_CAPI` read.
-EXTRACTOR_VERSION = 65
+# 66: C and C++: access-specifier macros, a macro call before `}`, one-word `#if` branches.
+EXTRACTOR_VERSION = 66
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -422,3 +422,30 @@ TEST_CASE_METHOD(Fixture, "with a fixture") { helper(); }
     calls = {r.name for r in found.references if r.kind is RefKind.CALL}
     assert {"drop_all", "clone", "helper"} <= calls
     assert "Fixture" in {r.name for r in found.references}
+
+
+def test_access_macros_macro_calls_before_a_brace_and_one_word_branches() -> None:
+    """nlohmann's ``JSON_PRIVATE_UNLESS_TESTED:`` and Qt's ``public Q_SLOTS:`` (an access
+    specifier as a macro), ``NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, name)`` as a class's
+    last line, and ``#if defined(X)`` / ``constexpr`` / ``#endif`` between a template's
+    head and its declaration: each a syntax error, the class's members its file's."""
+    source = b"""namespace ns {
+class person {
+  JSON_PRIVATE_UNLESS_TESTED:
+    int age = 0;
+  public Q_SLOTS:
+    void rename();
+  public:
+    template <typename T>
+#if defined(JSON_HAS_CPP_14)
+    constexpr
+#endif
+    T get() const { return T(); }
+    NLOHMANN_DEFINE_TYPE_INTRUSIVE(person, age)
+};
+}  // namespace ns
+"""
+    found = extract("include/ns/person.hpp", ".", "cpp", source)
+    assert found.problems == []
+    assert {"ns.person.age", "ns.person.rename", "ns.person.get"} <= {s.fqn for s in found.symbols}
+    assert "NLOHMANN_DEFINE_TYPE_INTRUSIVE" in {r.name for r in found.references}
