@@ -106,7 +106,8 @@ from __future__ import annotations
 # 64: Swift: `nonisolated(unsafe)`, `sending` parameters, `()` as an argument read.
 # 65: C and C++: `extern "C" {` under `#ifdef __cplusplus`, `va_arg(ap, T)`, `*_CAPI` read.
 # 66: C and C++: access-specifier macros, a macro call before `}`, one-word `#if` branches.
-EXTRACTOR_VERSION = 66
+# 67: TypeScript variance after a comment; Rust `impl<>`.
+EXTRACTOR_VERSION = 67
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

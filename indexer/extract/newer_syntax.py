@@ -1,10 +1,12 @@
-"""Swift and Zig written in syntax the bundled grammars cannot read, rewritten byte for
-byte before the parse (see :mod:`.prepass`): each form below threw the grammar's
+"""Swift, Zig and Rust written in syntax the bundled grammars cannot read, rewritten byte
+for byte before the parse (see :mod:`.prepass`): each form below threw the grammar's
 recovery off for the statement or the type around it."""
 
 from __future__ import annotations
 
 import re
+
+from symfuse.indexer.extract.rust_macros import open_item_macros
 
 
 def _blank(match: re.Match[bytes]) -> bytes:
@@ -58,3 +60,15 @@ def zig_prepass(source: bytes) -> bytes:
     if b"," not in source:
         return source
     return _ZIG_DESTRUCTURE.sub(_zig_destructure, source)
+
+
+# Rust: `impl<> Waiter {` (tokio writes empty generics in its `generate_addr_of_methods!`
+# invocations): the grammar wants a parameter between the brackets.
+_RUST_EMPTY_GENERICS = re.compile(rb"\bimpl<>")
+
+
+def rust_prepass(source: bytes) -> bytes:
+    source = open_item_macros(source)
+    if b"impl<>" in source:
+        source = _RUST_EMPTY_GENERICS.sub(b"impl  ", source)
+    return source

@@ -13,8 +13,7 @@ from collections.abc import Callable
 
 from symfuse.indexer.extract.c_prepass import c_prepass
 from symfuse.indexer.extract.kotlin_heads import kotlin_heads
-from symfuse.indexer.extract.newer_syntax import swift_prepass, zig_prepass
-from symfuse.indexer.extract.rust_macros import open_item_macros
+from symfuse.indexer.extract.newer_syntax import rust_prepass, swift_prepass, zig_prepass
 from symfuse.indexer.extract.teal import teal_to_lua
 
 # TypeScript: a call signature on its own line after a member ending in a type
@@ -23,12 +22,11 @@ from symfuse.indexer.extract.teal import teal_to_lua
 # the member first.
 _TS_SIGNATURE_LINE = re.compile(rb"\n[ \t]*[ \t]<(?=[\w$\r\n])")
 # variance annotations (`interface Tag<in out Id, out A>`): unknown to the grammar, blanked
-_TS_VARIANCE_FIRST = re.compile(
-    rb"<(\s*)(in[ \t]+out|in|out)(?=[ \t]+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
-)
-_TS_VARIANCE_NEXT = re.compile(
-    rb",(\s*)(in[ \t]+out|in|out)(?=[ \t]+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
-)
+# (also after a comment: zod's `<` / `/** @ts-ignore Cast variance */` / `out Shape ...`)
+_TS_GAP = rb"(\s*+(?:(?:/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+)\s*+)*+)"  # possessive: no backtracking
+_TS_VARIANCE = rb"(in[ \t]+out|in|out)(?=[ \t]+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
+_TS_VARIANCE_FIRST = re.compile(rb"<" + _TS_GAP + _TS_VARIANCE)
+_TS_VARIANCE_NEXT = re.compile(rb"," + _TS_GAP + _TS_VARIANCE)
 # an escaped backtick, which the grammar's template literal *types* do not take
 _TS_ESCAPED_BACKTICK = re.compile(rb"(?<!\\)((?:\\\\)*)\\`")
 
@@ -239,7 +237,7 @@ def _haskell_prepass(source: bytes) -> bytes:
 
 
 PREPASS: dict[str, Callable[[bytes], bytes]] = {
-    "rust": open_item_macros,
+    "rust": rust_prepass,
     "teal": teal_to_lua,
     "swift": swift_prepass,
     "haskell": _haskell_prepass,

@@ -64,3 +64,21 @@ def test_the_closing_brace_skips_strings_characters_and_comments() -> None:
     assert SOURCE[end - 1 : end + 1] == b"\n}"
     assert SOURCE[:end].count(b"\n") == 10
     assert closing_brace(b"m! { unclosed", 3) is None
+
+
+def test_empty_generics_in_an_item_macro_keep_the_impl() -> None:
+    """tokio's ``generate_addr_of_methods! { impl<> Waiter { ... } }``: the grammar wants
+    a parameter between ``<>``, so the impl and its method were a syntax error."""
+    source = b"""struct Waiter { pointers: u8 }
+
+generate_addr_of_methods! {
+    impl<> Waiter {
+        unsafe fn addr_of_pointers(self: NonNull<Self>) -> NonNull<u8> {
+            &self.pointers
+        }
+    }
+}
+"""
+    found = extract("tokio/src/sync/notify.rs", ".", "rust", source)
+    assert found.problems == []
+    assert "Waiter.addr_of_pointers" in {s.fqn for s in found.symbols}
