@@ -107,7 +107,8 @@ from __future__ import annotations
 # 65: C and C++: `extern "C" {` under `#ifdef __cplusplus`, `va_arg(ap, T)`, `*_CAPI` read.
 # 66: C and C++: access-specifier macros, a macro call before `}`, one-word `#if` branches.
 # 67: TypeScript variance after a comment; Rust `impl<>`.
-EXTRACTOR_VERSION = 67
+# 68: a file's syntax-error problem names the line of its first error.
+EXTRACTOR_VERSION = 68
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -76,6 +76,17 @@ def error_nodes(tree: Tree) -> int:
     return count
 
 
+def first_error_line(tree: Tree) -> int | None:
+    """The 1-based line of the first ERROR or missing node of ``tree``, if it has one."""
+    node = tree.root_node
+    while node.has_error and node.type != "ERROR" and not node.is_missing:
+        flawed = [c for c in node.children if c.has_error or c.type == "ERROR" or c.is_missing]
+        if not flawed:
+            return None  # flagged with no error node (a token the tree never shows)
+        node = flawed[0]
+    return node.start_point[0] + 1 if node.type == "ERROR" or node.is_missing else None
+
+
 def every_branch(source: bytes) -> bytes:
     """``source`` with its conditional directive lines blanked."""
     return _DIRECTIVE.sub(lambda match: b" " * len(match.group(0)), source)

@@ -131,8 +131,9 @@ def extract_tree(
     problems: list[str] = []
     # an error node, not the flag alone: a C# file ending in `#pragma warning restore 618`
     # with no newline is flagged for a token the tree never shows (Newtonsoft's tests)
-    if tree.root_node.has_error and not spec.stand_in and conditionals.error_nodes(tree):
-        problems.append("syntax errors; indexed what the parser recovered")
+    line = conditionals.first_error_line(tree) if tree.root_node.has_error else None
+    if line is not None and not spec.stand_in:
+        problems.append(f"syntax errors from line {line}; indexed what the parser recovered")
     columns = Columns(source)
     defs, raw_refs = _collect(language, tree, source, definitions_only)
     if hidden and not definitions_only:

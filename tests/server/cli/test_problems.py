@@ -49,9 +49,9 @@ def test_a_re_run_counts_and_lists_the_stored_problems(ws: tuple[Path, list[str]
     verbose = index(args, "-v")
     listed = verbose[verbose.index("2 files with problems (indexed what could be read):") + 1 :]
     assert [line for line in listed if line.startswith("  ") and "py: " in line][:3] == [
-        "  broken.py: syntax errors; indexed what the parser recovered",
+        "  broken.py: syntax errors from line 1; indexed what the parser recovered",
         "  latin.py: not valid UTF-8 at byte 27; undecodable bytes replaced",
-        "  latin.py: syntax errors; indexed what the parser recovered",
+        "  latin.py: syntax errors from line 1; indexed what the parser recovered",
     ]
 
 
@@ -60,9 +60,9 @@ def test_symfuse_problems_lists_them_and_follows_the_files(ws: tuple[Path, list[
     index(args)
     shown = run_symfuse(["problems", *args]).stdout.splitlines()
     assert shown == [
-        "broken.py: syntax errors; indexed what the parser recovered",
+        "broken.py: syntax errors from line 1; indexed what the parser recovered",
         "latin.py: not valid UTF-8 at byte 27; undecodable bytes replaced",
-        "latin.py: syntax errors; indexed what the parser recovered",
+        "latin.py: syntax errors from line 1; indexed what the parser recovered",
         "blob.py: skipped: binary file",
     ]
     # fixed and removed files drop out of the stored problems
