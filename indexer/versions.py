@@ -108,7 +108,8 @@ from __future__ import annotations
 # 66: C and C++: access-specifier macros, a macro call before `}`, one-word `#if` branches.
 # 67: TypeScript variance after a comment; Rust `impl<>`.
 # 68: a file's syntax-error problem names the line of its first error.
-EXTRACTOR_VERSION = 68
+# 69: Scala: a parent's empty argument list before another (`ListEq[A]()(ev)`).
+EXTRACTOR_VERSION = 69
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

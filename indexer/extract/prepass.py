@@ -12,8 +12,13 @@ import re
 from collections.abc import Callable
 
 from symfuse.indexer.extract.c_prepass import c_prepass
+from symfuse.indexer.extract.grammar_gaps import (
+    rust_prepass,
+    scala_prepass,
+    swift_prepass,
+    zig_prepass,
+)
 from symfuse.indexer.extract.kotlin_heads import kotlin_heads
-from symfuse.indexer.extract.newer_syntax import rust_prepass, swift_prepass, zig_prepass
 from symfuse.indexer.extract.teal import teal_to_lua
 
 # TypeScript: a call signature on its own line after a member ending in a type
@@ -253,4 +258,5 @@ PREPASS: dict[str, Callable[[bytes], bytes]] = {
     "cuda": c_prepass,
     "zig": zig_prepass,
     "kotlin": kotlin_heads,
+    "scala": scala_prepass,
 }

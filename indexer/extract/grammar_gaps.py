@@ -1,6 +1,7 @@
-"""Swift, Zig and Rust written in syntax the bundled grammars cannot read, rewritten byte
-for byte before the parse (see :mod:`.prepass`): each form below threw the grammar's
-recovery off for the statement or the type around it."""
+"""Swift, Zig, Rust and Scala written in forms the bundled grammars cannot read (newer
+syntax, or a gap in the grammar), rewritten byte for byte before the parse (see
+:mod:`.prepass`): each form below threw the grammar's recovery off for the statement or
+the type around it."""
 
 from __future__ import annotations
 
@@ -72,3 +73,15 @@ def rust_prepass(source: bytes) -> bytes:
     if b"impl<>" in source:
         source = _RUST_EMPTY_GENERICS.sub(b"impl  ", source)
     return source
+
+
+# Scala: a parent's empty argument list before another (cats' `extends ListEq[A]()(ev)`,
+# the implicit list after the explicit one): the grammar takes one list; the empty one
+# is blanked (`ListEq[A]  (ev)`).
+_SCALA_EMPTY_FIRST_LIST = re.compile(rb"(?<=\])\(\)(?=\()")
+
+
+def scala_prepass(source: bytes) -> bytes:
+    if b"]()(" not in source:
+        return source
+    return _SCALA_EMPTY_FIRST_LIST.sub(b"  ", source)
