@@ -124,7 +124,7 @@ def most_linked_overload(
     definition with a body before a declaration) and the others' ids; ``ambiguous``
     again for a name of several things."""
     if len({_overload_key(index, c) for c in ambiguous.candidates}) > 1:
-        raise ambiguous
+        raise _one_per_thing(index, ambiguous)
     ids = [c.symbol_id for c in ambiguous.candidates]
     ranks = index.pagerank_of(ids)
     keys = [  # a body before its declaration (a C++ header's `void enable(int);`)
@@ -160,8 +160,22 @@ def resolve_overloads(
         return [resolve_one(index, symbol_id, name, file).symbol_id]
     except AmbiguousTarget as exc:
         if len({_overload_key(index, c) for c in exc.candidates}) > 1:
-            raise
+            raise _one_per_thing(index, exc) from None
         return [c.symbol_id for c in exc.candidates]
+
+
+def _one_per_thing(index: Index, ambiguous: AmbiguousTarget) -> AmbiguousTarget:
+    """``ambiguous`` with one candidate per thing (overloads, Kotlin's per-platform
+    declarations of one member: okio's ``ByteString.utf8`` was eight choices, a property
+    and a method in four source sets; now two, each its ``expect`` declaration)."""
+    kept: dict[tuple[str, str, str], Candidate] = {}
+    for c in ambiguous.candidates:
+        key = _overload_key(index, c)
+        if key not in kept or per_platform(index, index.get(c.symbol_id), _EXPECT):
+            kept[key] = c
+    if len(kept) == len(ambiguous.candidates):
+        return ambiguous
+    return AmbiguousTarget(ambiguous.name, tuple(kept.values()))
 
 
 # Languages whose overloads span files: a namespace's functions over C++ headers, a
@@ -170,6 +184,7 @@ def resolve_overloads(
 # `actual` declarations of one thing per platform.
 _OVERLOADED_ACROSS_FILES = frozenset({"cpp", "cuda", "swift", "csharp", "ruby"})
 _PLATFORMS = re.compile(r"\b(?:expect|actual)\s")
+_EXPECT = re.compile(r"\bexpect\s")
 # A Scala or Kotlin class and its companion object are one name's type.
 _COMPANIONS = frozenset({"scala", "kotlin"})
 
@@ -185,10 +200,11 @@ def _overload_key(index: Index, candidate: Candidate) -> tuple[str, str, str]:
     return candidate.qualified_name, kind, "" if across else candidate.file
 
 
-def per_platform(index: Index, symbol: Symbol | None) -> bool:
-    """A Kotlin ``expect`` or ``actual`` declaration, or a member of one."""
+def per_platform(index: Index, symbol: Symbol | None, words: re.Pattern[str] = _PLATFORMS) -> bool:
+    """A Kotlin ``expect`` or ``actual`` declaration, or a member of one (of an
+    ``expect`` one alone with ``words`` ``_EXPECT``)."""
     while symbol is not None and symbol.language == "kotlin":
-        if _PLATFORMS.search(symbol.signature):
+        if words.search(symbol.signature):
             return True
         symbol = index.get(symbol.parent) if symbol.parent else None
     return False

@@ -157,3 +157,34 @@ def test_a_member_used_through_one_platform_declaration_is_used_in_each(tmp_path
     }
     assert not [f for f, fqn in dead if fqn == "DeflaterSink.finishDeflate"], dead
     assert ("src/zlibMain/kotlin/okio/Other.kt", "Other.finishDeflate") in dead
+
+
+def test_a_name_declared_per_platform_is_one_choice(tmp_path: Path) -> None:
+    """``get ByteString.utf8`` on okio listed the ``expect`` declaration and each
+    platform's ``actual`` one of both a property and a method (8 choices); the choice is
+    between the two things, each named by its ``expect`` declaration."""
+    from symfuse.ranking.graph.targets import AmbiguousTarget
+    from symfuse.ranking.query import operations
+    from symfuse.ranking.query.requests import GetRequest
+
+    common = (
+        "package okio\n\nexpect open class ByteString\n"
+        "internal constructor(data: ByteArray) {\n  internal var hex: String?\n"
+        "  fun hex(): String\n}\n"
+    )
+    actual = (
+        "package okio\n\nactual open class ByteString\ninternal actual constructor(\n"
+        "  internal actual val data: ByteArray,\n) {\n  internal actual var hex: String? = null\n"
+        '  actual fun hex(): String = ""\n}\n'
+    )
+    files = {
+        "src/jvmMain/kotlin/okio/ByteString.kt": actual,
+        "src/commonMain/kotlin/okio/ByteString.kt": common,
+        "src/nativeMain/kotlin/okio/ByteString.kt": actual,
+    }
+    index = index_of_tree(tmp_path, files)
+    with pytest.raises(AmbiguousTarget) as raised:
+        operations.get(index, GetRequest(target="ByteString.hex"))
+    choices = raised.value.candidates
+    assert sorted(c.kind for c in choices) == ["method", "property"]
+    assert {c.file for c in choices} == {"src/commonMain/kotlin/okio/ByteString.kt"}
