@@ -5,7 +5,8 @@ or a type stays a reference (:func:`~.macro_words.blanked_words`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+
+from symfuse.indexer.extract.rewrites import by_line
 
 # C and C++: attribute-like macros (`BOOST_CONTAINER_FORCEINLINE T& f() BOOST_NOEXCEPT {`,
 # `ZSTDLIB_API size_t g(void)`) break the declaration around them; blanked when they sit
@@ -217,14 +218,14 @@ def c_prepass(source: bytes) -> bytes:
         source = _C_LINKAGE.sub(_blank_second, source)
     if b"va_arg(" in source:
         source = _C_VA_ARG.sub(_blank_second, source)
-    source = _by_line(source, _ACCESS_CORE, _C_ACCESS_MACRO, _access_macro)
+    source = by_line(source, _ACCESS_CORE, _C_ACCESS_MACRO, _access_macro)
     if b"#" in source:
         source = _c_word_branches(source)
     if b"] " in source:
         source = _C_INITIALIZER_MACRO.sub(_blank_second, source)
     if b"{}" in source:
         source = _C_EMPTY_DEFAULT.sub(_empty_default, source)
-    source = _by_line(source, _TEST_CORE, _C_TEST_BLOCK, _test_block)
+    source = by_line(source, _TEST_CORE, _C_TEST_BLOCK, _test_block)
     if _TRY_WORDS.search(source):
         source = _C_TRY_CATCH.sub(_blank_keep_lines, source)
     if b"if " in source:
@@ -235,30 +236,6 @@ def c_prepass(source: bytes) -> bytes:
     if b"template" in source:
         source = _C_TEMPLATE_MACRO.sub(_blank_keep_lines, source)
     return source
-
-
-def _by_line(
-    source: bytes,
-    core: re.Pattern[bytes],
-    line: re.Pattern[bytes],
-    rewrite: Callable[[re.Match[bytes]], bytes],
-) -> bytes:
-    """``line`` (a pattern from a line's start) rewritten where it matches on a line that
-    holds ``core``: a scan for a literal, not a try at every line (the same result)."""
-    out: bytearray | None = None
-    done = -1
-    for hit in core.finditer(source):
-        start = source.rfind(b"\n", 0, hit.start()) + 1
-        if start <= done:
-            continue
-        done = start
-        match = line.match(source, start)
-        if match is None or match.end() < hit.end():
-            continue
-        if out is None:
-            out = bytearray(source)
-        out[match.start() : match.end()] = rewrite(match)
-    return bytes(out) if out is not None else source
 
 
 def _blank_second(match: re.Match[bytes]) -> bytes:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from symfuse.indexer.extract.rewrites import by_line
 from symfuse.indexer.extract.rust_macros import open_item_macros
 
 
@@ -23,20 +24,38 @@ _SWIFT_DIRECTIVE = re.compile(rb"^[ \t]*#(?:if|elseif|else|endif|error|warning)\
 # `Protected`), a `sending` parameter (`_ event: sending @escaping ...`), and the empty
 # tuple as an argument (`.success(())`, `Result(value: (), error: e)`): the first two
 # lose their extra word, the tuple reads `0 `.
-_SWIFT_UNSAFE = re.compile(rb"(?<=\bnonisolated)\(unsafe\)")
-_SWIFT_SENDING = re.compile(rb"(?<=:[ \t])sending(?=[ \t]+[@\w(\[])")
-_SWIFT_VOID_ARGUMENT = re.compile(rb"(?<=[(:,])([ \t]*)\(\)(?=[ \t]*[,)])")
+# Each starts on a literal (a fast scan) and checks what stands before it.
+_SWIFT_UNSAFE = re.compile(rb"nonisolated(\(unsafe\))")
+_SWIFT_SENDING = re.compile(rb"sending(?=[ \t]+[@\w(\[])")
+_SWIFT_VOID_ARGUMENT = re.compile(rb"\(\)(?=[ \t]*[,)])")
+
+
+def _unsafe(match: re.Match[bytes]) -> bytes:
+    before = match.string[match.start() - 1 : match.start()]
+    if before.isalnum() or before == b"_":
+        return match.group(0)
+    return b"nonisolated" + b" " * len(match.group(1))
+
+
+def _sending(match: re.Match[bytes]) -> bytes:
+    before = match.string[max(0, match.start() - 2) : match.start()]
+    return b"       " if before in (b": ", b":\t") else match.group(0)
+
+
+def _void_argument(match: re.Match[bytes]) -> bytes:
+    before = match.string[: match.start()].rstrip(b" \t")[-1:]
+    return b"0 " if before in (b"(", b":", b",") else match.group(0)
 
 
 def swift_prepass(source: bytes) -> bytes:
     if b"#" in source:
         source = _SWIFT_DIRECTIVE.sub(_blank, source)
     if b"nonisolated(" in source:
-        source = _SWIFT_UNSAFE.sub(_blank, source)
+        source = _SWIFT_UNSAFE.sub(_unsafe, source)
     if b"sending" in source:
-        source = _SWIFT_SENDING.sub(_blank, source)
+        source = _SWIFT_SENDING.sub(_sending, source)
     if b"()" in source:
-        source = _SWIFT_VOID_ARGUMENT.sub(rb"\g<1>0 ", source)
+        source = _SWIFT_VOID_ARGUMENT.sub(_void_argument, source)
     return source
 
 
@@ -45,8 +64,10 @@ def swift_prepass(source: bytes) -> bytes:
 # statement declares its first (the others are locals, never indexed).
 _ZIG_TARGET = rb"(?:(?:const|var)[ \t]+)?[\w.]+(?:[ \t]*:[ \t]*[^,=\n{]+)?"
 _ZIG_DESTRUCTURE = re.compile(
-    rb"^([ \t]*" + _ZIG_TARGET + rb")((?:,[ \t]*" + _ZIG_TARGET + rb")+)(?=[ \t]*=[^=>])", re.M
+    rb"([ \t]*" + _ZIG_TARGET + rb")((?:,[ \t]*" + _ZIG_TARGET + rb")+)(?=[ \t]*=[^=>])"
 )
+# a line that may be one: a declared target and a comma, `, const` / `, var`, or `_,`
+_ZIG_CORE = re.compile(rb"(?:const|var)[ \t]+[^,=\n{]+,|,[ \t]*(?:const|var)\b|_[ \t]*,")
 _DECLARES = re.compile(rb"\b(?:const|var)\b")
 
 
@@ -60,7 +81,7 @@ def _zig_destructure(match: re.Match[bytes]) -> bytes:
 def zig_prepass(source: bytes) -> bytes:
     if b"," not in source:
         return source
-    return _ZIG_DESTRUCTURE.sub(_zig_destructure, source)
+    return by_line(source, _ZIG_CORE, _ZIG_DESTRUCTURE, _zig_destructure)
 
 
 # Rust: `impl<> Waiter {` (tokio writes empty generics in its `generate_addr_of_methods!`

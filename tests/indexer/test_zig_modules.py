@@ -102,6 +102,7 @@ def test_destructuring_declarations_parse() -> None:
         const lhs, const rhs = tree.nodeData(node);
         _, const loc = identifierAt(tree, node) orelse return 0;
         const start: usize, var end: usize = .{ 0, 1 };
+        const decl, _ = resolveDecl(tree) orelse return 0;
         return lhs + rhs + loc + start + end;
     }
 };
@@ -109,5 +110,5 @@ def test_destructuring_declarations_parse() -> None:
     found = extract("src/tree.zig", ".", "zig", source)
     assert found.problems == []
     calls = {r.name for r in found.references if r.kind.value == "call"}
-    assert {"nodeData", "identifierAt"} <= calls
+    assert {"nodeData", "identifierAt", "resolveDecl"} <= calls
     assert {"Tree.a", "Tree.b", "Tree.split"} <= {s.fqn for s in found.symbols}
