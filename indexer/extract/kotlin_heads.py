@@ -20,28 +20,37 @@ from __future__ import annotations
 
 import re
 
+from symfuse.indexer.extract.rewrites import by_line
+
+_CONSTRUCTOR = re.compile(rb"constructor(?=[ \t]*\()")  # found by its text, then its line read
 _CONSTRUCTOR_LINE = re.compile(
-    rb"^[ \t]*((?:(?:public|internal|private|protected|actual|expect)[ \t]+)*constructor)"
-    rb"(?=[ \t]*\()",
-    re.M,
+    rb"[ \t]*((?:(?:public|internal|private|protected|actual|expect)[ \t]+)*constructor)"
+    rb"(?=[ \t]*\()"
 )
 # the line before it: a class or object head without its body (`expect open class B<T>`)
 _HEAD = re.compile(rb"\b(?:class|object)[ \t]+\w+(?:[ \t]*<[^\n{]*>)?[ \t]*\Z")
 _BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
-_ACTUAL_PROPERTY = re.compile(rb"\bactual(?=[ \t]+(?:val|var)\b)")
+_ACTUAL_PROPERTY = re.compile(rb"actual(?=[ \t]+(?:val|var)\b)")
 _LOOK_BACK = 600  # bytes before a constructor line searched for its class's head
 
 
 def kotlin_heads(source: bytes) -> bytes:
     if b"constructor" not in source and b"actual" not in source:
         return source
-    out = bytearray(source)
-    for match in _CONSTRUCTOR_LINE.finditer(source):
-        if _after_head(source, match.start()):
-            out[match.start(1) : match.end(1)] = b" " * (match.end(1) - match.start(1))
-    for match in _ACTUAL_PROPERTY.finditer(source):
-        out[match.start() : match.end()] = b" " * len(b"actual")
-    return bytes(out)
+    source = by_line(source, _CONSTRUCTOR, _CONSTRUCTOR_LINE, _constructor)
+    return _ACTUAL_PROPERTY.sub(_actual, source) if b"actual" in source else source
+
+
+def _constructor(match: re.Match[bytes]) -> bytes:
+    if not _after_head(match.string, match.start()):
+        return match.group(0)
+    start, end = match.span(1)
+    return match.string[match.start() : start] + b" " * (end - start)
+
+
+def _actual(match: re.Match[bytes]) -> bytes:
+    before = match.string[match.start() - 1 : match.start()]
+    return match.group(0) if before.isalnum() or before == b"_" else b"      "
 
 
 def _after_head(source: bytes, start: int) -> bool:
