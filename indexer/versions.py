@@ -109,7 +109,8 @@ from __future__ import annotations
 # 67: TypeScript variance after a comment; Rust `impl<>`.
 # 68: a file's syntax-error problem names the line of its first error.
 # 69: Scala: a parent's empty argument list before another (`ListEq[A]()(ev)`).
-EXTRACTOR_VERSION = 69
+# 70: C and C++: keyword casts (`unsigned(x)`), anonymous enum bases, `x G_GNUC_UNUSED)`.
+EXTRACTOR_VERSION = 70
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -22,6 +22,8 @@ _C_MACRO_ARGS = re.compile(rb"[ \t]*\((?:[^()\n]|\([^()\n]*\))*\)")
 _C_MACRO_WORD = re.compile(rb"[A-Z][A-Z0-9_]*")
 _C_PREVIOUS_WORD = re.compile(rb"(\w+)\s*\Z")
 _C_AFTER_PARAMETERS = frozenset({b"const", b"override", b"final", b"noexcept", b"volatile"})
+# words before which a name in capitals is a type, not a parameter's attribute
+_C_TYPE_WORDS = frozenset(b"struct union enum class typename const volatile sizeof".split())
 _C_MACRO_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _BLANKS = frozenset(b" \t\r\n")
 
@@ -198,6 +200,30 @@ def _c_word_branches(source: bytes) -> bytes:
     return bytes(out) if out is not None else source
 
 
+# Two forms of fmt's `base.h` the grammar cannot read: a cast written as a call of a
+# keyword type (`unsigned(size)`, `long(x)`: the keyword is blanked, a parenthesized
+# expression stays) and an anonymous enum with a base type (`enum : unsigned {`: the
+# base is blanked).
+# one literal-first pattern a keyword (an alternation would be tried at every byte)
+_C_KEYWORD_CASTS = {
+    word: re.compile(word + rb"(?=\((?![ \t]*\)))")  # not `short()`
+    for word in (b"unsigned", b"signed", b"long", b"short")
+}
+_C_ENUM_BASE = re.compile(rb"enum([ \t]*:[ \t]*[A-Za-z_][\w:]*(?:[ \t]+[A-Za-z_]\w*)*)(?=[ \t]*\{)")
+
+
+def _keyword_cast(match: re.Match[bytes]) -> bytes:
+    before = match.string[match.start() - 1 : match.start()]
+    return match.group(0) if before.isalnum() or before == b"_" else b" " * len(match.group(0))
+
+
+def _enum_base(match: re.Match[bytes]) -> bytes:
+    before = match.string[match.start() - 1 : match.start()]
+    if before.isalnum() or before == b"_":
+        return match.group(0)
+    return b"enum" + b" " * len(match.group(1))
+
+
 # A macro as an array's initializer (`static const char *names[] LEVEL_NAMES;`).
 _C_INITIALIZER_MACRO = re.compile(rb"(\])([ \t]+[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?=[ \t]*;)")
 # An empty braced default argument (`const handlers &h = {})`), which the grammar cannot
@@ -221,6 +247,11 @@ def c_prepass(source: bytes) -> bytes:
     source = by_line(source, _ACCESS_CORE, _C_ACCESS_MACRO, _access_macro)
     if b"#" in source:
         source = _c_word_branches(source)
+    for word, cast in _C_KEYWORD_CASTS.items():
+        if word + b"(" in source:
+            source = cast.sub(_keyword_cast, source)
+    if b"enum" in source:
+        source = _C_ENUM_BASE.sub(_enum_base, source)
     if b"] " in source:
         source = _C_INITIALIZER_MACRO.sub(_blank_second, source)
     if b"{}" in source:
@@ -274,8 +305,12 @@ def _c_attribute_macros(source: bytes) -> bytes:
             and before != previous_end
         ):
             word = _C_PREVIOUS_WORD.search(source, max(0, before - 40), before)
-            if word is None or word.group(1) not in _C_AFTER_PARAMETERS:
-                continue  # nor after a parameter list: an expression's constant
+            named = next_char in (b",", b")") and before < start  # `gpointer data G_GNUC_UNUSED)`
+            if word is None or not (
+                word.group(1) in _C_AFTER_PARAMETERS
+                or (named and word.group(1)[:1].islower() and word.group(1) not in _C_TYPE_WORDS)
+            ):
+                continue  # nor after a parameter list or a parameter's name: a constant
         line_start = source.rfind(b"\n", 0, start) + 1
         if source[line_start:start].lstrip().startswith(b"#"):
             continue  # `#define X_API ...`, `#ifdef X_API`

@@ -449,3 +449,28 @@ class person {
     assert found.problems == []
     assert {"ns.person.age", "ns.person.rename", "ns.person.get"} <= {s.fqn for s in found.symbols}
     assert "NLOHMANN_DEFINE_TYPE_INTRUSIVE" in {r.name for r in found.references}
+
+
+def test_keyword_casts_anonymous_enum_bases_and_parameter_macros() -> None:
+    """fmt's ``base.h`` (``data_ = unsigned(size) << shift;``, ``enum : unsigned {``)
+    and hiredis's GLib example (``connect_cb(const redisAsyncContext *ac G_GNUC_UNUSED,
+    int status)``): syntax errors that cost the structs around them members;
+    ``short()`` and ``sizeof(struct PAGE_UNUSED)`` stay as written."""
+    source = b"""namespace detail {
+struct specs {
+  enum : unsigned { width_shift = 3 };
+  unsigned data_ = 0;
+  void set_width(int w) { data_ = (data_ & 7u) | (unsigned(w) << width_shift); }
+  long get() const { return long(data_) + short() + sizeof(struct PAGE_UNUSED); }
+};
+template <typename Context> class value {
+ public:
+  constexpr value(bool x G_GNUC_UNUSED, int y) : bool_value(y) {}
+  bool bool_value;
+};
+}  // namespace detail
+"""
+    found = extract("include/fmt/base.h", ".", "cpp", source)
+    assert found.problems == []
+    fqns = {s.fqn for s in found.symbols}
+    assert {"detail.specs.set_width", "detail.specs.get", "detail.value.value"} <= fqns, fqns
