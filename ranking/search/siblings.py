@@ -35,7 +35,10 @@ from symfuse.ranking.query.responses import Change
 KEEP = 2  # of one name and kind, before the rest make way
 KEEP_IN_FILE = 1  # of one name and kind from one file (overloads, a type's trait impls)
 SHARE = 0.5  # of the head's lowest score a sibling past KEEP is given
-_IMPL = f"#{Kind.OBJECT.value}"  # a parent id's ending: a Rust impl block, a Haskell instance
+_IMPL = f"#{Kind.OBJECT.value}"
+# a definition of one name and kind in files of one name (okio's ByteString.kt in
+# commonMain, jvmMain, appleMain, nonAppleMain): one per platform, shown once
+_PER_PLATFORM = frozenset({"kotlin"})  # a parent id's ending: a Rust impl block, a Haskell instance
 
 
 def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fused:
@@ -47,6 +50,7 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     shown: dict[str, int] = {}
     in_file: dict[str, int] = {}
     implemented: dict[tuple[str, str, Kind], int] = {}
+    platforms: dict[tuple[str, str], str] = {}  # (name and kind, file name): the first file
     extra = np.zeros(len(fused), dtype=np.bool_)
     positions = fused.positions[:head].tolist()
     # qualified names and kinds the head shows with a body: their declarations make way
@@ -62,6 +66,9 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
         seen = shown[key] = shown.get(key, 0) + 1
         again = in_file[here] = in_file.get(here, 0) + 1
         extra[i] = seen > KEEP or again > KEEP_IN_FILE or (declares_only(symbol) and key in defined)
+        if symbol.language in _PER_PLATFORM:  # Kotlin's `expect` and `actual` copies: one
+            copy = (key, symbol.file.rpartition("/")[2])
+            extra[i] |= platforms.setdefault(copy, symbol.file) != symbol.file
         if symbol.parent is not None and symbol.parent.endswith(_IMPL):
             # one trait's method for several types of one file: its file, name and kind
             method = (symbol.file, symbol.name, symbol.kind)

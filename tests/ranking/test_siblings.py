@@ -190,3 +190,38 @@ def test_a_declaration_makes_way_for_its_body(tmp_path: Path) -> None:
     # the declaration drops below the head's other items; the body keeps its place
     assert shown[-1] == ("flush", "include/sink.h"), shown
     assert ("flush", "src/sink.cpp") in shown[:3], shown
+
+
+def test_kotlin_platform_copies_take_one_place(tmp_path: Path) -> None:
+    """okio's ``ByteString`` is declared in commonMain (``expect``) and again in each
+    platform's source set (``actual``), each with its ``base64()``: a sentence's answer
+    showed four ``ByteString`` classes; one of each, and room for the rest."""
+    actual = (
+        "package okio\n\n/** An immutable sequence of bytes, encoded as base64 text. */\n"
+        "actual open class ByteString internal actual constructor(\n"
+        "  internal actual val data: ByteArray,\n) {\n"
+        "  /** Encode the bytes as base64 text. */\n"
+        "  actual open fun base64(): String = encodeBase64(data)\n}\n"
+    )
+    files = {
+        f"okio/src/{platform}Main/kotlin/okio/ByteString.kt": actual
+        for platform in ("common", "jvm", "apple", "nonApple")
+    }
+    files["okio/src/commonMain/kotlin/okio/Base64.kt"] = (
+        "package okio\n\n/** Encode bytes as base64 text, with or without padding. */\n"
+        'internal fun ByteArray.encodeBase64(padding: Boolean = true): String = ""\n'
+    )
+    files["okio/src/commonMain/kotlin/okio/Text.kt"] = (
+        "package okio\n\n/** Encode text as UTF-8 bytes. */\n"
+        "fun String.encodeUtf8(): ByteArray = ByteArray(0)\n\n"
+        "/** Encode the bytes as hex text. */\n"
+        'fun ByteArray.hex(): String = ""\n\n'
+        "/** Decode base64 text to bytes. */\n"
+        "fun String.decodeBase64(): ByteArray? = null\n"
+    )
+    index = index_of_tree(tmp_path, files)
+    answer = search(index, SearchRequest(query="encode the bytes as base64 text", limit=10))
+    shown = [(item.symbol.kind.value, item.symbol.fqn) for item in answer.items[:5]]
+    assert shown.count(("class", "ByteString")) == 1, shown
+    assert shown.count(("method", "ByteString.base64")) == 1, shown
+    assert ("function", "encodeBase64") in shown, shown
