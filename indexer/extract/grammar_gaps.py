@@ -43,7 +43,8 @@ def _sending(match: re.Match[bytes]) -> bytes:
 
 
 def _void_argument(match: re.Match[bytes]) -> bytes:
-    before = match.string[: match.start()].rstrip(b" \t")[-1:]
+    start = match.start()  # a bounded look back: not a copy of the text before each `()`
+    before = match.string[max(0, start - 80) : start].rstrip(b" \t")[-1:]
     return b"0 " if before in (b"(", b":", b",") else match.group(0)
 
 
