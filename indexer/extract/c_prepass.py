@@ -154,10 +154,23 @@ def _test_block(match: re.Match[bytes]) -> bytes:
 # opening line and the closing brace are blanked: the declarations are the file's.
 _CPLUSPLUS = rb"#[ \t]*(?:ifdef[ \t]+__cplusplus|if[ \t]+defined[ \t]*\(?[ \t]*__cplusplus\b[^\n]*)"
 _C_LINKAGE = re.compile(
-    rb"^([ \t]*" + _CPLUSPLUS + rb"[ \t]*\n)"
-    rb"([ \t]*(?:extern[ \t]+\"C\"[ \t]*\{|\})[^\n]*)(?=\n[ \t]*#[ \t]*endif)",
-    re.M,
+    rb"^([ \t]*" + _CPLUSPLUS + rb"[ \t]*\n)([ \t]*(?:extern[ \t]+\"C\"[ \t]*\{|\})[^\n]*)", re.M
 )
+
+
+def _c_linkage(source: bytes) -> bytes:
+    """The `extern "C" {` lines and closing braces of `#ifdef __cplusplus` blocks
+    blanked, when they pair up (one brace left alone would be a syntax error of ours)."""
+    found = list(_C_LINKAGE.finditer(source))
+    opened = sum(1 for m in found if m.group(2).lstrip().startswith(b"extern"))
+    if not found or 2 * opened != len(found):
+        return source
+    out = bytearray(source)
+    for match in found:
+        out[match.start(2) : match.end(2)] = b" " * (match.end(2) - match.start(2))
+    return bytes(out)
+
+
 # `va_arg(ap, char*)`: a macro taking a type; its type is blanked (`va_arg(ap        )`).
 _C_VA_ARG = re.compile(rb"(\bva_arg\([^,()]+)(,[^()]*)(?=\))")
 # An access specifier written as a macro (`JSON_PRIVATE_UNLESS_TESTED:` in nlohmann's
@@ -241,7 +254,7 @@ def c_prepass(source: bytes) -> bytes:
     """``source`` with the C and C++ forms above rewritten, byte for byte."""
     source = _c_attribute_macros(source)
     if b"__cplusplus" in source:
-        source = _C_LINKAGE.sub(_blank_second, source)
+        source = _c_linkage(source)
     if b"va_arg(" in source:
         source = _C_VA_ARG.sub(_blank_second, source)
     source = by_line(source, _ACCESS_CORE, _C_ACCESS_MACRO, _access_macro)

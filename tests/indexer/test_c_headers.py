@@ -4,6 +4,7 @@ taking a type. Each was a syntax error that made the file a `problems` row."""
 
 from __future__ import annotations
 
+from symfuse.indexer.extract.prepass import PREPASS
 from symfuse.indexer.extract.tags import extract
 from symfuse.indexer.model import RefKind
 
@@ -43,3 +44,23 @@ def test_extern_c_blocks_export_macros_and_va_arg_leave_no_syntax_error() -> Non
     calls = {r.name for r in source.references if r.kind is RefKind.CALL}
     assert "format_one" in calls
     assert "LIB_CAPI" in {r.name for r in source.references}  # blanked, still a use
+
+
+def test_extern_c_braces_are_blanked_in_pairs_only() -> None:
+    """A closing block with more after its brace (``}`` then a C++-only namespace before
+    ``#endif``) still pairs with its opening; an opening with no closing block found is
+    left as written (blanking one brace of a pair would make the error)."""
+    source = b"""#ifdef __cplusplus
+extern "C" {
+#endif
+int ring_push(char c);
+#ifdef __cplusplus
+}
+namespace ring_cxx { inline int answer() { return 42; } }
+#endif
+"""
+    found = extract("ring.h", ".", "cpp", source)
+    assert found.problems == []
+    assert "ring_cxx.answer" in {s.fqn for s in found.symbols}
+    lone = b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n'
+    assert PREPASS["c"](lone) == lone
