@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from symfuse.indexer.extract.rewrites import by_line
+from symfuse.indexer.extract.rewrites import blank_second, by_line
 
 # C and C++: attribute-like macros (`BOOST_CONTAINER_FORCEINLINE T& f() BOOST_NOEXCEPT {`,
 # `ZSTDLIB_API size_t g(void)`) break the declaration around them; blanked when they sit
@@ -195,22 +195,15 @@ def _access_macro(match: re.Match[bytes]) -> bytes:
 # defined(JSON_HAS_CPP_14)` / `constexpr` / `#endif` / `auto get() const`): the grammar
 # ends the declaration at the directive. The directive lines are blanked, the word kept.
 _C_WORD_BRANCH = re.compile(
-    rb"#[ \t]*if[^\n]*\n[ \t]*[A-Za-z_]\w*[ \t]*\n[ \t]*#[ \t]*endif[^\n]*"
-)  # literal-first (a fast scan for `#`), checked to start its line
+    rb"([ \t]*#[ \t]*if[^\n]*)\n[ \t]*[A-Za-z_]\w*[ \t]*\n([ \t]*#[ \t]*endif[^\n]*)"
+)
+_C_IF_DIRECTIVE = re.compile(rb"#[ \t]*if")
 
 
-def _c_word_branches(source: bytes) -> bytes:
-    out: bytearray | None = None
-    for match in _C_WORD_BRANCH.finditer(source):
-        start, end = match.span()
-        if source[source.rfind(b"\n", 0, start) + 1 : start].strip():
-            continue
-        if out is None:
-            out = bytearray(source)
-        first, last = source.index(b"\n", start), source.rindex(b"\n", start, end) + 1
-        out[start:first] = b" " * (first - start)
-        out[last:end] = b" " * (end - last)
-    return bytes(out) if out is not None else source
+def _word_branch(match: re.Match[bytes]) -> bytes:
+    opening, closing = match.group(1, 2)
+    middle = match.group(0)[len(opening) : len(match.group(0)) - len(closing)]
+    return b" " * len(opening) + middle + b" " * len(closing)
 
 
 # Two forms of fmt's `base.h` the grammar cannot read: a cast written as a call of a
@@ -256,17 +249,17 @@ def c_prepass(source: bytes) -> bytes:
     if b"__cplusplus" in source:
         source = _c_linkage(source)
     if b"va_arg(" in source:
-        source = _C_VA_ARG.sub(_blank_second, source)
+        source = _C_VA_ARG.sub(blank_second, source)
     source = by_line(source, _ACCESS_CORE, _C_ACCESS_MACRO, _access_macro)
     if b"#" in source:
-        source = _c_word_branches(source)
+        source = by_line(source, _C_IF_DIRECTIVE, _C_WORD_BRANCH, _word_branch)
     for word, cast in _C_KEYWORD_CASTS.items():
         if word + b"(" in source:
             source = cast.sub(_keyword_cast, source)
     if b"enum" in source:
         source = _C_ENUM_BASE.sub(_enum_base, source)
     if b"] " in source:
-        source = _C_INITIALIZER_MACRO.sub(_blank_second, source)
+        source = _C_INITIALIZER_MACRO.sub(blank_second, source)
     if b"{}" in source:
         source = _C_EMPTY_DEFAULT.sub(_empty_default, source)
     source = by_line(source, _TEST_CORE, _C_TEST_BLOCK, _test_block)
@@ -280,10 +273,6 @@ def c_prepass(source: bytes) -> bytes:
     if b"template" in source:
         source = _C_TEMPLATE_MACRO.sub(_blank_keep_lines, source)
     return source
-
-
-def _blank_second(match: re.Match[bytes]) -> bytes:
-    return match.group(1) + b" " * len(match.group(2))
 
 
 def _blank_keep_lines(match: re.Match[bytes]) -> bytes:

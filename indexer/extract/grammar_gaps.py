@@ -7,13 +7,8 @@ from __future__ import annotations
 
 import re
 
-from symfuse.indexer.extract.rewrites import by_line
+from symfuse.indexer.extract.rewrites import blank, by_line
 from symfuse.indexer.extract.rust_macros import open_item_macros
-
-
-def _blank(match: re.Match[bytes]) -> bytes:
-    return b" " * (match.end() - match.start())
-
 
 # Swift: the grammar takes a conditional compilation block (`#if canImport(Darwin)` ...
 # `#endif`) inside a type's body as the body's end, and the members after it as top-level
@@ -50,7 +45,7 @@ def _void_argument(match: re.Match[bytes]) -> bytes:
 
 def swift_prepass(source: bytes) -> bytes:
     if b"#" in source:
-        source = _SWIFT_DIRECTIVE.sub(_blank, source)
+        source = _SWIFT_DIRECTIVE.sub(blank, source)
     if b"nonisolated(" in source:
         source = _SWIFT_UNSAFE.sub(_unsafe, source)
     if b"sending" in source:

@@ -19,6 +19,7 @@ from symfuse.indexer.extract.grammar_gaps import (
     zig_prepass,
 )
 from symfuse.indexer.extract.kotlin_heads import kotlin_heads
+from symfuse.indexer.extract.rewrites import blank, blank_second
 from symfuse.indexer.extract.teal import teal_to_lua
 
 # TypeScript: a call signature on its own line after a member ending in a type
@@ -130,24 +131,16 @@ def _blank_ivar_directives(source: bytes) -> bytes:
     return bytes(out) if out is not None else source
 
 
-def _blank_guarded(match: re.Match[bytes]) -> bytes:
-    return match.group(1) + b" " * len(match.group(2))
-
-
-def _blank(match: re.Match[bytes]) -> bytes:
-    return b" " * len(match.group(0))
-
-
 def _blank_trailing_macros(match: re.Match[bytes]) -> bytes:
-    return _OBJC_TRAILING_MACRO.sub(_blank, match.group(0))
+    return _OBJC_TRAILING_MACRO.sub(blank, match.group(0))
 
 
 def _objc_prepass(source: bytes) -> bytes:
     source = c_prepass(source)
     if b"__cplusplus" in source:
-        source = _OBJC_LINKAGE_GUARD.sub(_blank_guarded, source)
-    source = _OBJC_MACRO_LINE.sub(_blank, source)
-    source = _OBJC_ANNOTATION.sub(_blank, source)
+        source = _OBJC_LINKAGE_GUARD.sub(blank_second, source)
+    source = _OBJC_MACRO_LINE.sub(blank, source)
+    source = _OBJC_ANNOTATION.sub(blank, source)
     if b"#" in source:
         source = _blank_ivar_directives(source)
     return _OBJC_MEMBER_LINE.sub(_blank_trailing_macros, source)
@@ -184,7 +177,7 @@ _SQL_UNKNOWN_STATEMENT = re.compile(
 
 def _sql_prepass(source: bytes) -> bytes:
     if b"\\" in source:
-        source = _PSQL_META_LINE.sub(_blank, source)
+        source = _PSQL_META_LINE.sub(blank, source)
     return _SQL_UNKNOWN_STATEMENT.sub(_blank_statement, source)
 
 
@@ -238,7 +231,7 @@ _HASKELL_CPP_CONDITIONAL = re.compile(rb"^#[ \t]*(?:if|ifdef|ifndef|elif|else|en
 def _haskell_prepass(source: bytes) -> bytes:
     if b"#" not in source:
         return source
-    return _HASKELL_CPP_CONDITIONAL.sub(_blank, source)
+    return _HASKELL_CPP_CONDITIONAL.sub(blank, source)
 
 
 PREPASS: dict[str, Callable[[bytes], bytes]] = {

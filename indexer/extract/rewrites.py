@@ -1,5 +1,5 @@
-"""A helper of the pre-passes (:mod:`.prepass`): a line pattern tried only where a literal
-says it may match."""
+"""Helpers of the pre-passes (:mod:`.prepass`): blanks of a match, and a line pattern
+tried only where a literal says it may match."""
 
 from __future__ import annotations
 
@@ -29,3 +29,13 @@ def by_line(
             out = bytearray(source)
         out[match.start() : match.end()] = rewrite(match)
     return bytes(out) if out is not None else source
+
+
+def blank(match: re.Match[bytes]) -> bytes:
+    """The match as spaces."""
+    return b" " * (match.end() - match.start())
+
+
+def blank_second(match: re.Match[bytes]) -> bytes:
+    """The match's first group as it is, its second as spaces."""
+    return match.group(1) + b" " * len(match.group(2))
