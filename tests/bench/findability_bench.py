@@ -38,6 +38,10 @@ first 10 results (depth 10):
 - recall@10: the share of the query's targets some result of the 10 covers;
 - MRR@10: 1 / the rank of the first relevant result (0 when there is none).
 
+``--by-file`` scores files instead: each target is its file (a query's targets in one file
+count once) and each result its file, so a file is credited by its first result and later
+results in it are not relevant (what an agent looking for files gets from the ten).
+
 Each figure is a mean over queries, overall, per category and per language (one
 repository per language), with symfuse - semble beside them. A repository whose mirror is
 missing, or on which a system fails (the traceback goes to stderr), is NOT MEASURED for
@@ -99,6 +103,7 @@ DEFAULT_MIRRORS = Path(os.environ.get("SYMFUSE_MIRRORS", "/work/.mirror"))
 
 DEPTH = 10
 WITH = {"semantic": False}  # --semantic: symfuse's neural channel (the semantic extra) on
+BY_FILE = {"on": False}  # --by-file: targets and results are files (spans dropped)
 K1 = 1.2
 B = 0.75
 CHUNK_LINES = 50
@@ -285,7 +290,15 @@ def relevant(results: Sequence[Span], targets: Sequence[Span]) -> list[bool]:
     return gains
 
 
+def as_files(spans: Sequence[Span]) -> list[Span]:
+    """``spans`` as their files, each once, in order of first appearance (--by-file)."""
+    return [Span(path) for path in dict.fromkeys(s.path for s in spans)]
+
+
 def score(results: Sequence[Span], targets: Sequence[Span]) -> Score:
+    if BY_FILE["on"]:
+        targets = as_files(targets)
+        results = [Span(r.path) for r in results]
     top = results[:DEPTH]
     gains = relevant(top, targets)
     dcg = sum(1 / math.log2(rank + 1) for rank, gain in enumerate(gains, start=1) if gain)
@@ -690,6 +703,7 @@ def as_json(
 ) -> dict[str, Any]:
     return {
         "depth": DEPTH,
+        "scoring": "files" if BY_FILE["on"] else "spans",
         "systems": list(systems),
         "semble": {"version": SEMBLE_VERSION, "alpha": 0.0, "model": "offline stand-in"},
         "bm25": {"k1": K1, "b": B, "chunk_lines": CHUNK_LINES},
@@ -760,7 +774,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="symfuse with the semantic extra (semantic: on)")  # fmt: skip
     parser.add_argument("--neural-weight", type=float, default=None,
                         help="with --semantic: the neural channel's prose weight")  # fmt: skip
+    parser.add_argument("--set", type=Path, default=DATA,
+                        help="the set's directory (default: data/findability)")  # fmt: skip
+    parser.add_argument("--by-file", action="store_true",
+                        help="score files: each target and result its file")  # fmt: skip
     args = parser.parse_args(argv)
+    BY_FILE["on"] = args.by_file
     if args.semantic:
         import nl_semantic
 
@@ -774,7 +793,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown systems {unknown}; known: {', '.join(SYSTEMS)}")
     systems = [s for s in SYSTEMS if s in systems]
     halves = [args.half] if args.half != "all" else ["all", *HALVES]
-    chosen = _select(load_set(), args.repos)
+    chosen = _select(load_set(args.set), args.repos)
 
     with tempfile.TemporaryDirectory(prefix="findability-") as tmp:
         builders: dict[str, Callable[[RepoSet, Path], Built]] = {}
@@ -812,7 +831,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{measured} queries (--half {args.half}), depth {DEPTH}\n")  # fmt: skip
     print("semble " + SEMBLE_VERSION + " offline (alpha 0: BM25 + its reranking); "
           f"bm25: {CHUNK_LINES}-line chunks, k1 {K1}, b {B}; "
-          "held out: sha1(id)[0] odd\n")  # fmt: skip
+          "held out: sha1(id)[0] odd; scored by "
+          + ("files" if BY_FILE["on"] else "spans") + "\n")  # fmt: skip
     for repo_name, reason in not_measured.items():
         print(f"NOT MEASURED {repo_name}: {reason}")
     if not_measured:
