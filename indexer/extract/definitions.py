@@ -178,6 +178,10 @@ class SymbolBuilder:
             scope = f"{parent_q}.{entry.receiver}"
         else:
             scope = parent_q or entry.receiver
+        if "::" in name and self.spec.name == "ruby":  # `class Sinatra::Base` is Base in Sinatra
+            written, _, name = name.rpartition("::")
+            written = written.lstrip(":").replace("::", ".")
+            scope = f"{scope}.{written}" if scope and written else scope or written
         qualified = f"{scope}.{name}" if scope else name
         if "\n" in qualified or "\r" in qualified:  # one line in every table and answer
             name, qualified = SPACES.sub(" ", name), SPACES.sub(" ", qualified)

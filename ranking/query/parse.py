@@ -50,7 +50,14 @@ def parse(request: SearchRequest) -> ParsedQuery:
             mode = SearchMode.GET if is_path_shaped(subject) else SearchMode.SINGLE
     call = call_query(subject) if mode is not SearchMode.GET else None
     subject = call.target if call is not None else subject
+    if mode is not SearchMode.GET and _METHOD_CALL.fullmatch(subject.strip()):
+        subject = subject.strip().replace(":", ".")  # Lua's `Picker:find` is `Picker.find`
     return ParsedQuery(mode, call, subject, classify(subject))
+
+
+# a method as Lua writes its call and definition (`Picker:find`, `M.Job:new`): a name, then
+# one colon and a name (not `::`, not `file:12`)
+_METHOD_CALL = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 
 
 _QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\\|::|->|\.|#)[A-Za-z_$][\w$]*)+(?:/\d+)?")

@@ -391,12 +391,14 @@ def _guarded(
     named = is_identifier_shaped(query) or run.spelled
     if named and len(fused) and request.semantic is not SemanticMode.ONLY:
         levels = ranked.levels(run, fused.positions)
+        documents = documents_last(fused, ranked.roles, request, query)
         if not is_identifier_shaped(query):  # words that spell a name: only it is lifted
             spelled = levels <= 2 * MatchTier.CASE_INSENSITIVE
+            spelled &= documents == 0  # not a heading a sentence's word names (README's)
             levels = np.where(spelled, levels, np.int8(2 * MatchTier.NONE))
         sides = sides_lower(request, query)
         order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides)
-        order += documents_last(fused, ranked.roles, request, query)
+        order += documents
         levels = echoes_unguarded(ranked.symbols, fused, levels, order)
         fused, lifted = guard_first(fused, levels, order, level_reasons(levels))
         levels = np.sort(levels)

@@ -49,6 +49,12 @@ def _loose(word: str) -> str:
     return word.replace("_", "").replace("-", "")
 
 
+def _tail(word: str) -> str:
+    """A package name's last word, the folder it often lives in (Rust's crate
+    ``grep_searcher`` is ``crates/searcher``)."""
+    return word.rpartition("_")[2]
+
+
 _DEEPEST = 8  # supertypes followed from a qualifier's type (and the fit of its own members)
 
 
@@ -75,7 +81,7 @@ def _fit(
     if not suffix and holder in supertypes:
         suffix = _DEEPEST - supertypes[holder]
     in_scope = sum(q in loose_scopes or _loose(q) in loose_scopes for q in qualifier)
-    on_path = sum(q in path or _loose(q) in path for q in qualifier)
+    on_path = sum(q in path or _loose(q) in path or _tail(q) in path for q in qualifier)
     signature = symbol.signature.lower()
     said = sum(a in signature for a in arguments)
     routine = symbol.kind in Kind.CALLABLES
@@ -168,11 +174,17 @@ def qualified_fits(
     best = fits[0][0]
     written = [o for o in fits if o[0][3] == 0]
     top = [o for o in written if o[0][4] == 0]
+    things = _things(symbols, written)  # a type and its impl blocks or extensions are one
     if _lives_nowhere(best):
-        offered = tuple(written if len(written) == 1 else top)
+        offered = tuple(written if things == 1 else top)
     else:
         offered = tuple(o for o in fits if o[0][:3] == best[:3])
-    return Fits(best, offered, len(written), len(top))
+    return Fits(best, offered, things, _things(symbols, top))
+
+
+def _things(symbols: Sequence[Symbol], offers: Sequence[Offer]) -> int:
+    """How many distinct definitions ``offers`` name: one per file and qualified name."""
+    return len({(symbols[p].file, symbols[p].fqn) for _, _, p in offers})
 
 
 def _supertypes(index: Index, prepared: Prepared, owner: str) -> dict[str, int]:

@@ -17,6 +17,10 @@ from tests.support.cli import write_tree
 
 FILES = {
     "README.md": "# Checkout\n\nHow an order is paid.\n\n## Settings\n\nSee config.yaml.\n",
+    "docs/guide.md": "# shop.nvim\n\n## Sorters\n\nA sorter scores entries.\n",
+    "lua/sorters.lua": "local sorters = {}\n\nfunction sorters.get_fuzzy_sorter(prompt)\n"
+    "  -- score each entry against the prompt\n  return function(entry) return #entry end\n"
+    "end\n\nreturn sorters\n",
     "config.yaml": "checkout:\n  retries: 3\nsettings:\n  debug: true\n",
     "shop/pay.py": (
         "def checkout(order):\n"
@@ -58,3 +62,11 @@ def test_a_query_that_names_documents_leaves_them_where_fusion_puts_them(index: 
     assert asks_for_documents("debug settings")
     assert not asks_for_documents("checkout")
     assert kinds(index, "checkout section")[0] is Kind.HEADING
+
+
+def test_a_word_of_a_sentence_does_not_lift_a_heading_it_names(index: Index) -> None:
+    """ "shop.sorters Sorter class that scores entries": no code is named Sorters, the
+    guide's heading is (`shop.nvim.Sorters`); the sentence asks for the code that does it."""
+    found = kinds(index, "shop.sorters Sorter class that scores entries against the prompt")
+    assert found[0] is Kind.FUNCTION
+    assert kinds(index, "Sorters")[0] is Kind.HEADING  # the name alone: what is named so

@@ -10,6 +10,8 @@ import pytest
 from symfuse.indexer.index import Index
 from symfuse.ranking.api import SearchRequest, prepare
 from symfuse.ranking.query import operations
+from symfuse.ranking.query.parse import parse
+from symfuse.ranking.search.plans import Shape
 from symfuse.ranking.search.qualified import paired_name, qualified_matches, qualified_parts
 from tests.support.index import index_of_fixture, index_of_tree
 
@@ -135,3 +137,63 @@ def test_a_go_method_the_struct_embeds_leads(tmp_path_factory: pytest.TempPathFa
 
     index = index_of_tree(tmp_path_factory.mktemp("embedded"), GO_EMBEDDING)
     assert first(index, "Engine.GET")[1] == "RouterGroup.GET"
+
+
+# A workspace of two Rust crates (a struct with impl blocks, fields and a method named like
+# it), a Lua class, and Ruby classes reopened by their qualified name.
+WRITTEN_FORMS = {
+    "crates/searcher/src/searcher/mod.rs": "pub struct Searcher {\n    config: u8,\n}\n\n"
+    "impl Searcher {\n    pub fn new() -> Searcher {\n        Searcher { config: 0 }\n    }\n}\n\n"
+    "impl Clone for Searcher {\n    fn clone(&self) -> Searcher {\n        Searcher::new()\n"
+    "    }\n}\n",
+    "crates/core/search.rs": "pub struct SearchWorker {\n    searcher: u8,\n}\n\n"
+    "impl SearchWorker {\n    pub fn searcher(&self) -> u8 {\n        self.searcher\n    }\n}\n",
+    "lua/telescope/pickers.lua": "local Picker = {}\n\nfunction Picker:new(opts)\n"
+    "  return setmetatable(opts, self)\nend\n\nfunction Picker:find()\n  return self\nend\n\n"
+    "local function find_files(opts)\n  return Picker:new(opts):find()\nend\n\n"
+    "return { Picker = Picker, find_files = find_files }\n",
+    "lib/web/base.rb": "module Web\n  class Base\n    def call(env)\n      env\n    end\n"
+    "  end\nend\n",
+    "test/test_helper.rb": "class Web::Base\n  def settings\n    1\n  end\nend\n\n"
+    "class ::Web::Helpers::Testing\nend\n",
+}
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    return index_of_tree(tmp_path_factory.mktemp("written"), WRITTEN_FORMS)
+
+
+def test_a_crates_package_name_names_its_folder(written: Index) -> None:
+    """`grep_searcher::Searcher`: the crate is `crates/searcher`; the struct and its impl
+    blocks are one definition, chosen ahead of fields and methods named `searcher`."""
+    found = qualified_matches(written, prepare(written, None), "grep_searcher::Searcher", None)
+    chosen = [written.symbols[p] for p in found.tolist()]
+    crate = "crates/searcher/src/searcher/mod.rs"
+    assert {(s.file, s.fqn) for s in chosen} == {(crate, "Searcher")}
+    assert len(chosen) == 3  # the struct and its two impl blocks
+    assert first(written, "grep_searcher::Searcher") == (
+        "crates/searcher/src/searcher/mod.rs",
+        "Searcher",
+        1,
+    )
+
+
+def test_a_lua_method_written_with_a_colon(written: Index) -> None:
+    parsed = parse(SearchRequest.from_mapping({"query": "Picker:find"}))
+    assert (parsed.subject, parsed.shape) == ("Picker.find", Shape.DOTTED)
+    assert first(written, "Picker:find")[:2] == ("lua/telescope/pickers.lua", "Picker.find")
+    assert first(written, "Picker:new")[:2] == ("lua/telescope/pickers.lua", "Picker.new")
+    for other in ("shop.py:12", "a::b", "std::io"):  # a place in a file, paths of names
+        assert parse(SearchRequest.from_mapping({"query": other})).subject == other
+
+
+def test_a_ruby_class_reopened_by_its_qualified_name(written: Index) -> None:
+    """`class Web::Base` in a test helper is Base in Web, as the library's is: the
+    library's comes first."""
+    reopened = [s for s in written.symbols if s.file == "test/test_helper.rb"]
+    assert [(s.name, s.fqn) for s in reopened if s.kind.value == "class"] == [
+        ("Base", "Web.Base"),
+        ("Testing", "Web.Helpers.Testing"),
+    ]
+    assert first(written, "Web::Base")[:2] == ("lib/web/base.rb", "Web.Base")
