@@ -68,7 +68,7 @@ from symfuse.ranking.search.plans import (
 )
 from symfuse.ranking.search.qualified import with_qualified_names
 from symfuse.ranking.search.repositories import repository_mask
-from symfuse.ranking.search.siblings import siblings_demoted
+from symfuse.ranking.search.siblings import older_copies_demoted, siblings_demoted
 from symfuse.ranking.search.snippets import with_code
 from symfuse.ranking.search.units import (
     LIFT,
@@ -306,6 +306,7 @@ def fused_answer(
     if shape in (Shape.KEYWORDS, Shape.SENTENCE):
         fused = path_lifted(fused, ranked.symbols, query, MIN_DEPTH)
         fused = siblings_demoted(fused, ranked.symbols, MIN_DEPTH)
+        fused = older_copies_demoted(fused, ranked.symbols, MIN_DEPTH)
     fused, levels, lifted = _guarded(ranked, request, query, run, fused)
     if request.min_score > 0 or named:
         keep = _kept(fused, request.min_score, named)

@@ -19,13 +19,19 @@ file, or an implemented method shown :data:`KEEP` times from its file's impl blo
 makes way: it drops below the head's other items, in its order. So does a declaration
 whose definition the head shows (C++'s `void flush();` in its class, with `void
 file_sink::flush() {...}` out of line: one qualified name, and the body says more).
+
+A repository that keeps an older version beside the new one (zod's ``src/v3/`` and
+``src/v4/``) answers a sentence from both; in the head, the older version folder's items
+make way for the rest once the newer one's show (:func:`older_copies_demoted`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.names.namesakes import declares_only
@@ -74,7 +80,24 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
             method = (symbol.file, symbol.name, symbol.kind)
             alike = implemented[method] = implemented.get(method, 0) + 1
             extra[i] |= alike > KEEP
-    if not extra.any():
+    why = f"its name is shown {KEEP} times already ({KEEP_IN_FILE} from its file)"
+    return _made_way(fused, head, extra, why)
+
+
+def older_copies_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fused:
+    """``fused`` with the items of its first ``head`` under an older version folder than
+    another of the head's (:func:`_older_copies`) given a score below the head's others."""
+    head = min(head, len(fused))
+    files = [symbols[p].file for p in fused.positions[:head].tolist()]
+    extra = np.zeros(len(fused), dtype=np.bool_)
+    extra[:head] = _older_copies(files)
+    return _made_way(fused, head, extra, "a newer version folder's copy answers too")
+
+
+def _made_way(fused: Fused, head: int, extra: npt.NDArray[np.bool_], why: str) -> Fused:
+    """``fused`` with the ``extra`` items of its head scored below the head's others
+    (times :data:`SHARE`), in their order."""
+    if not extra.any() or extra[:head].all():
         return fused
     scores = fused.scores.copy()
     floor = float(scores[:head][~extra[:head]].min())
@@ -82,8 +105,28 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     order = np.concatenate(
         [np.argsort(-scores[:head], kind="stable"), np.arange(head, len(fused))]
     ).astype(np.int64)
-    why = f"its name is shown {KEEP} times already ({KEEP_IN_FILE} from its file)"
     return fused.adjusted(order, scores[order], Change.OTHER, why, which=extra)
+
+
+_VERSION = re.compile(r"v(\d+)")
+
+
+def _older_copies(files: Sequence[str]) -> npt.NDArray[np.bool_]:
+    """Per file: whether it lies under a version folder (``src/v3/``) of which the others
+    show a newer one beside it (``src/v4/``): zod's v3 answers a sentence as well as its v4
+    does, and the newer is what a reader works on."""
+    versions: list[tuple[str, int] | None] = []
+    for file in files:
+        folders = file.split("/")[:-1]
+        found = [(i, int(m[1])) for i, f in enumerate(folders) if (m := _VERSION.fullmatch(f))]
+        versions.append(("/".join(folders[: found[-1][0]]), found[-1][1]) if found else None)
+    newest: dict[str, int] = {}
+    for place in versions:
+        if place is not None:
+            newest[place[0]] = max(place[1], newest.get(place[0], place[1]))
+    return np.asarray(
+        [place is not None and place[1] < newest[place[0]] for place in versions], dtype=np.bool_
+    )
 
 
 def _key(symbol: Symbol) -> str:

@@ -225,3 +225,32 @@ def test_kotlin_platform_copies_take_one_place(tmp_path: Path) -> None:
     assert shown.count(("class", "ByteString")) == 1, shown
     assert shown.count(("method", "ByteString.base64")) == 1, shown
     assert ("function", "encodeBase64") in shown, shown
+
+
+def test_an_older_version_folders_copy_makes_way_for_the_newer(tmp_path: Path) -> None:
+    """zod's `src/v3/` beside `src/v4/`: a sentence matching both answers from v4 first;
+    a version folder with no newer sibling (`api/v2/` alone) keeps its place."""
+    union_v3 = (
+        "/** A tagged union: pick which option to parse from the tag field value. */\n"
+        "export function pickUnionOptionByTag(tag: string, options: Map<string, unknown>) {\n"
+        "  return options.get(tag);\n}\n"
+    )
+    union_v4 = (
+        "/** The union option for a tag. */\n"
+        "export function optionFor(tag: string, options: Map<string, unknown>) {\n"
+        "  return options.get(tag);\n}\n"
+    )
+    files = {
+        "packages/lib/src/v3/types.ts": union_v3,
+        "packages/lib/src/v4/core/schemas.ts": union_v4,
+        "api/v2/routes.ts": "export function parseTag(tag: string) {\n  return tag;\n}\n",
+        "src/fields.ts": "export function fieldValue(field: string) {\n  return field;\n}\n",
+        "src/choose.ts": "export function chooseOption(option: string) {\n  return option;\n}\n",
+    }
+    index = index_of_tree(tmp_path, files)
+    query = "how does a tagged union pick which option to parse from the tag field value"
+    found = search(index, SearchRequest(query=query, limit=10))
+    files_found = [item.symbol.file for item in found.items]
+    newer = files_found.index("packages/lib/src/v4/core/schemas.ts")
+    assert newer < files_found.index("packages/lib/src/v3/types.ts"), files_found
+    assert files_found.index("api/v2/routes.ts") < newer  # no newer copy beside it
