@@ -25,6 +25,7 @@ import numpy.typing as npt
 from symfuse.indexer.extract.texts import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.search.channel_run import ChannelRun, names_lead
@@ -146,7 +147,9 @@ def qualified_fits(
     mask: npt.NDArray[np.bool_] | None,
 ) -> Fits:
     """How the definitions ``token`` (a qualified name) names fit it (:func:`_fit`),
-    offering those that :meth:`Fits.chosen` may choose, here or joined with others'."""
+    offering those that :meth:`Fits.chosen` may choose, here or joined with others'. The
+    product's definitions only, when it has any: nlohmann's `tests/abi` copy of json.hpp
+    shows its namespace, which the library opens by a macro."""
     parsed = qualified_parts(token)
     if parsed is None:
         return Fits(None, ())
@@ -160,14 +163,15 @@ def qualified_fits(
     owner = qualifier[-1]
     own = any(_SEPARATOR.split(symbols[p].container.lower())[-1] == owner for p in found.tolist())
     supertypes = {} if own else _supertypes(index, prepared, owner)
+    named = [p for p in found.tolist() if symbols[p].kind not in Kind.UNITS]
+    product = [p for p in named if role_of(symbols[p].file) is Role.PRODUCT]
     fits = sorted(
         (
             _fit(qualifier, name, symbols[p], arguments, supertypes),
             -float(prepared.pagerank[p]),
             p,
         )
-        for p in found.tolist()
-        if symbols[p].kind not in Kind.UNITS
+        for p in product or named  # a test's copy or reopening only when nothing else is
     )
     if not fits:
         return Fits(None, ())

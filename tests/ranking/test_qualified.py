@@ -154,6 +154,11 @@ WRITTEN_FORMS = {
     "return { Picker = Picker, find_files = find_files }\n",
     "lib/web/base.rb": "module Web\n  class Base\n    def call(env)\n      env\n    end\n"
     "  end\nend\n",
+    # a library whose namespace a macro opens, and an old copy of it kept for a test
+    "include/lib/json.hpp": "LIB_BEGIN_NAMESPACE\nclass basic_json {\n  int size() const;\n};\n"
+    "LIB_END_NAMESPACE\n",
+    "tests/abi/include/lib/json_v1.hpp": "namespace lib {\nclass basic_json {\n"
+    "  int size() const;\n};\n}\n",
     "test/test_helper.rb": "class Web::Base\n  def settings\n    1\n  end\nend\n\n"
     "class ::Web::Helpers::Testing\nend\n",
 }
@@ -197,3 +202,9 @@ def test_a_ruby_class_reopened_by_its_qualified_name(written: Index) -> None:
         ("Testing", "Web.Helpers.Testing"),
     ]
     assert first(written, "Web::Base")[:2] == ("lib/web/base.rb", "Web.Base")
+
+
+def test_the_products_definition_before_a_tests_copy(written: Index) -> None:
+    """`lib::basic_json`: the test's old copy shows the namespace, the library's (opened by
+    a macro) does not; the library's is the one asked for."""
+    assert first(written, "lib::basic_json")[0] == "include/lib/json.hpp"
