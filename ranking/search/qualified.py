@@ -25,8 +25,8 @@ import numpy.typing as npt
 from symfuse.indexer.extract.texts import short_name
 from symfuse.indexer.index import Index
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.search.channel_run import ChannelRun, names_lead
 
