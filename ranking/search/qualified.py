@@ -73,6 +73,8 @@ def _fit(
     argument words in its signature, the name as written, fewer scopes, a type or module
     before a routine."""
     scopes = [w for w in _SEPARATOR.split(symbol.container.lower()) if w]
+    if symbol.kind is Kind.CONSTRUCTOR and scopes and scopes[-1] == symbol.name.lower():
+        scopes.pop()  # `Jsoup.Jsoup` lives where its class does: `org.jsoup.Jsoup` is both
     folder, _, file = symbol.file.lower().rpartition("/")
     path = {w for w in folder.split("/") if w} | {file.split(".", 1)[0]}
     path |= {_loose(w) for w in path}

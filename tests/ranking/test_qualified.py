@@ -154,6 +154,10 @@ WRITTEN_FORMS = {
     "return { Picker = Picker, find_files = find_files }\n",
     "lib/web/base.rb": "module Web\n  class Base\n    def call(env)\n      env\n    end\n"
     "  end\nend\n",
+    "src/main/java/org/webclient/Webclient.java": "package org.webclient;\n\n"
+    "public class Webclient {\n    private Webclient() {\n    }\n\n"
+    "    public static Webclient connect(String url) {\n        return new Webclient();\n"
+    "    }\n}\n",
     # a library whose namespace a macro opens, and an old copy of it kept for a test
     "include/lib/json.hpp": "LIB_BEGIN_NAMESPACE\nclass basic_json {\n  int size() const;\n};\n"
     "LIB_END_NAMESPACE\n",
@@ -208,3 +212,9 @@ def test_the_products_definition_before_a_tests_copy(written: Index) -> None:
     """`lib::basic_json`: the test's old copy shows the namespace, the library's (opened by
     a macro) does not; the library's is the one asked for."""
     assert first(written, "lib::basic_json")[0] == "include/lib/json.hpp"
+
+
+def test_a_class_before_its_constructor(written: Index) -> None:
+    """`org.webclient.Webclient` (jsoup's `org.jsoup.Jsoup`): the class, not its
+    constructor `Webclient.Webclient`, whose class name read as the package's."""
+    assert first(written, "org.webclient.Webclient")[1:] == ("Webclient", 3)
