@@ -158,6 +158,10 @@ WRITTEN_FORMS = {
     "public class Webclient {\n    private Webclient() {\n    }\n\n"
     "    public static Webclient connect(String url) {\n        return new Webclient();\n"
     "    }\n}\n",
+    "src/main/java/org/net/Connection.java": "package org.net;\n\npublic interface Connection {\n"
+    "    enum Method {\n        GET(false), POST(true);\n\n        private final boolean body;\n\n"
+    "        Method(boolean body) {\n            this.body = body;\n        }\n    }\n\n"
+    "    Connection method(Method method);\n}\n",
     # a library whose namespace a macro opens, and an old copy of it kept for a test
     "include/lib/json.hpp": "LIB_BEGIN_NAMESPACE\nclass basic_json {\n  int size() const;\n};\n"
     "LIB_END_NAMESPACE\n",
@@ -218,3 +222,10 @@ def test_a_class_before_its_constructor(written: Index) -> None:
     """`org.webclient.Webclient` (jsoup's `org.jsoup.Jsoup`): the class, not its
     constructor `Webclient.Webclient`, whose class name read as the package's."""
     assert first(written, "org.webclient.Webclient")[1:] == ("Webclient", 3)
+
+
+def test_a_type_nested_in_an_interface_is_no_declaration(written: Index) -> None:
+    """jsoup's `Connection.Method`: the enum an interface holds, before its constructor
+    and the interface's `method`."""
+    assert first(written, "Connection.Method")[1:] == ("Connection.Method", 4)
+    assert first(written, "org.net.Connection.Method")[1:] == ("Connection.Method", 4)

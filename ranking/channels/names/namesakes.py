@@ -121,9 +121,10 @@ def namesake_keys(
 
 
 def declares_only(symbol: Symbol) -> bool:
-    """An interface's or trait's method, or a one-line prototype ending in ``;``."""
+    """An interface's or trait's method (not a type nested in one: jsoup's enum
+    ``Connection.Method``), or a one-line prototype ending in ``;``."""
     parent = symbol.parent or ""
-    if parent.endswith(_DECLARING):
+    if parent.endswith(_DECLARING) and symbol.kind not in Kind.TYPES:
         return True
     return symbol.prototype
 
