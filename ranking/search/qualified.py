@@ -80,6 +80,8 @@ def _fit(
     path |= {_loose(w) for w in path}
     loose_scopes = set(scopes) | {_loose(w) for w in scopes}
     suffix = _DEEPEST if scopes[-len(qualifier) :] == qualifier else 0
+    if symbol.name.lower() == ".".join([*qualifier, name.lower()]):
+        suffix = _DEEPEST + 1  # named whole: Elixir's and Haskell's modules (`Text.Pandoc.Char`)
     holder = symbol.parent or symbol.container  # a Go method's receiver type
     if not suffix and holder in supertypes:
         suffix = _DEEPEST - supertypes[holder]
@@ -159,6 +161,9 @@ def qualified_fits(
     call = _ARGUMENTS.search(token.strip().strip("`"))
     arguments = re.findall(r"\w+", call.group(0).lower()) if call else []
     found = prepared.names.lower.equal(name.lower())
+    whole = prepared.names.lower.equal(".".join([*qualifier, name.lower()]))
+    if whole.shape[0]:  # a module named by its dotted path, as Elixir and Haskell write it
+        found = np.union1d(found, whole)
     if mask is not None:
         found = found[mask[found]]
     symbols = index.symbols

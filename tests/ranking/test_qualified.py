@@ -162,6 +162,14 @@ WRITTEN_FORMS = {
     "    enum Method {\n        GET(false), POST(true);\n\n        private final boolean body;\n\n"
     "        Method(boolean body) {\n            this.body = body;\n        }\n    }\n\n"
     "    Connection method(Method method);\n}\n",
+    "lib/web/token.ex": 'defmodule Web.Token do\n  @moduledoc """\n  Signs data into tokens.\n'
+    '  """\n\n  def sign(data), do: data\nend\n',
+    "lib/web/socket.ex": 'defmodule Web.Socket do\n  @doc "The token of a socket: signs data for '
+    'clients."\n  def token(socket), do: socket\nend\n',
+    "src/Text/Doc/Char.hs": "-- | Characters of a document.\n"
+    "module Text.Doc.Char (isBlank) where\n\nisBlank :: Char -> Bool\nisBlank c = c == ' '\n",
+    "src/Text/Doc/Sources.hs": "module Text.Doc.Sources (char) where\n\n-- | A character of a "
+    "document's sources.\nchar :: Char -> Char\nchar c = c\n",
     # a library whose namespace a macro opens, and an old copy of it kept for a test
     "include/lib/json.hpp": "LIB_BEGIN_NAMESPACE\nclass basic_json {\n  int size() const;\n};\n"
     "LIB_END_NAMESPACE\n",
@@ -229,3 +237,13 @@ def test_a_type_nested_in_an_interface_is_no_declaration(written: Index) -> None
     and the interface's `method`."""
     assert first(written, "Connection.Method")[1:] == ("Connection.Method", 4)
     assert first(written, "org.net.Connection.Method")[1:] == ("Connection.Method", 4)
+
+
+def test_a_module_named_by_its_dotted_path_in_a_sentence(written: Index) -> None:
+    """Elixir's and Haskell's modules are named whole (`Web.Token`): written in a
+    sentence, the module leads, not a function named like its last part."""
+    assert first(written, "Web.Token signs data for clients")[:2] == (
+        "lib/web/token.ex",
+        "Web.Token",
+    )
+    assert first(written, "Text.Doc.Char characters of a document")[0] == "src/Text/Doc/Char.hs"
