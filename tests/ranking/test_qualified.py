@@ -152,8 +152,9 @@ WRITTEN_FORMS = {
     "  return setmetatable(opts, self)\nend\n\nfunction Picker:find()\n  return self\nend\n\n"
     "local function find_files(opts)\n  return Picker:new(opts):find()\nend\n\n"
     "return { Picker = Picker, find_files = find_files }\n",
-    "lib/web/base.rb": "module Web\n  class Base\n    def call(env)\n      env\n    end\n"
-    "  end\nend\n",
+    "lib/web/base.rb": "module Web\n  class Base\n    def call(env)\n      env\n    end\n\n"
+    "    def merge(other)\n      other\n    end\n\n    def merge!(other)\n      other\n    end\n"
+    "\n    def include?(key)\n      key\n    end\n  end\nend\n",
     "src/main/java/org/webclient/Webclient.java": "package org.webclient;\n\n"
     "public class Webclient {\n    private Webclient() {\n    }\n\n"
     "    public static Webclient connect(String url) {\n        return new Webclient();\n"
@@ -247,3 +248,12 @@ def test_a_module_named_by_its_dotted_path_in_a_sentence(written: Index) -> None
         "Web.Token",
     )
     assert first(written, "Text.Doc.Char characters of a document")[0] == "src/Text/Doc/Char.hs"
+
+
+def test_a_name_ending_in_a_bang_or_a_question_mark(written: Index, index: Index) -> None:
+    """Ruby's `merge!` and `include?`, a Rust macro's `json!` (Elixir's `execute!` too): names as
+    written, not keywords."""
+    assert first(written, "Web::Base#merge!")[1] == "Web.Base.merge!"
+    assert first(written, "merge!")[1] == "Web.Base.merge!"
+    assert first(written, "Web::Base#include?")[1] == "Web.Base.include?"
+    assert first(index, "json!")[:2] == ("src/macros.rs", "json")
