@@ -66,7 +66,7 @@ from symfuse.ranking.search.plans import (
     documents_demoted,
     documents_last,
 )
-from symfuse.ranking.search.qualified import with_qualified_names
+from symfuse.ranking.search.qualified import qualified_parts, with_qualified_names
 from symfuse.ranking.search.repositories import repository_mask
 from symfuse.ranking.search.siblings import older_copies_demoted, siblings_demoted
 from symfuse.ranking.search.snippets import with_code
@@ -397,6 +397,10 @@ def _guarded(
             spelled = levels <= 2 * MatchTier.CASE_INSENSITIVE
             spelled &= documents == 0  # not a heading a sentence's word names (README's)
             levels = np.where(spelled, levels, np.int8(2 * MatchTier.NONE))
+        elif qualified_parts(query) is not None:  # code matches a qualified name by its fqn,
+            # a level below a heading written as the name (cats' doc heading `Eval.now`)
+            floor = np.int8(2 * MatchTier.CASE_INSENSITIVE)
+            levels = np.where(documents != 0, np.maximum(levels, floor), levels)
         sides = sides_lower(request, query)
         order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides)
         order += documents

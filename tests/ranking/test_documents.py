@@ -17,7 +17,9 @@ from tests.support.cli import write_tree
 
 FILES = {
     "README.md": "# Checkout\n\nHow an order is paid.\n\n## Settings\n\nSee config.yaml.\n",
-    "docs/guide.md": "# shop.nvim\n\n## Sorters\n\nA sorter scores entries.\n",
+    "docs/guide.md": "# shop.nvim\n\n## Sorters\n\nA sorter scores entries.\n\n"
+    "## Cart.total\n\nThe sum of a cart's prices.\n",
+    "shop/cart.py": "class Cart:\n    def total(self):\n        return 0\n",
     "lua/sorters.lua": "local sorters = {}\n\nfunction sorters.get_fuzzy_sorter(prompt)\n"
     "  -- score each entry against the prompt\n  return function(entry) return #entry end\n"
     "end\n\nreturn sorters\n",
@@ -70,3 +72,9 @@ def test_a_word_of_a_sentence_does_not_lift_a_heading_it_names(index: Index) -> 
     found = kinds(index, "shop.sorters Sorter class that scores entries against the prompt")
     assert found[0] is Kind.FUNCTION
     assert kinds(index, "Sorters")[0] is Kind.HEADING  # the name alone: what is named so
+
+
+def test_code_before_a_heading_written_as_the_qualified_name(index: Index) -> None:
+    """cats' docs heading `Eval.now` led `Eval.now`: code matches a qualified name by its
+    fqn, a level below a heading whose text is the name."""
+    assert kinds(index, "Cart.total")[:2] == [Kind.METHOD, Kind.HEADING]
