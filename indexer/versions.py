@@ -112,7 +112,8 @@ from __future__ import annotations
 # 70: C and C++: keyword casts (`unsigned(x)`), anonymous enum bases, `x G_GNUC_UNUSED)`.
 # 71: C and C++: `extern "C"` braces blanked in pairs only (a closing block may hold more).
 # 72: Ruby: `class Sinatra::Base` is Base in Sinatra (name Base, fqn Sinatra.Base).
-EXTRACTOR_VERSION = 72
+# 73: test harness and test utility folders are test code (no regions).
+EXTRACTOR_VERSION = 73
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

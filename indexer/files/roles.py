@@ -26,6 +26,7 @@ from enum import StrEnum
 # Folder names (lower-cased) whose files are all of a role.
 _TEST_DIRS = frozenset(
     {"tests", "__tests__", "spec", "specs", "testdata", "test-data", "testing_utils", "e2e"}
+    | {"testharness", "test_harness", "test-harness", "testutils", "test_utils", "test-utils"}
 )
 _FIXTURE_DIRS = frozenset({"fixtures", "__fixtures__", "__mocks__", "mocks", "testdata"})
 # docs_src: the code a documentation site includes (FastAPI, Typer, SQLModel)

@@ -396,7 +396,9 @@ def _guarded(
         if not is_identifier_shaped(query):  # words that spell a name: only it is lifted
             spelled = levels <= 2 * MatchTier.CASE_INSENSITIVE
             spelled &= documents == 0  # not a heading a sentence's word names (README's)
-            levels = np.where(spelled, levels, np.int8(2 * MatchTier.NONE))
+            # lower-case words say no case: "to json" spells `ToJSON` as well as `ToJson`
+            case = np.int8(2 * MatchTier.CASE_INSENSITIVE)
+            levels = np.where(spelled, np.maximum(levels, case), np.int8(2 * MatchTier.NONE))
         elif qualified_parts(query) is not None:  # code matches a qualified name by its fqn,
             # a level below a heading written as the name (cats' doc heading `Eval.now`)
             floor = np.int8(2 * MatchTier.CASE_INSENSITIVE)

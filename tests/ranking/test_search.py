@@ -30,6 +30,7 @@ from symfuse.ranking.query.responses import Change
 from symfuse.ranking.search import pipeline as search_module
 from symfuse.ranking.search.cancel import Stopped, stoppable
 from symfuse.ranking.search.plans import DESCRIBED_KINDS
+from tests.support.index import index_of_tree
 from tests.support.paths import FIXTURES
 
 WORKSPACE = FIXTURES / "workspace"
@@ -664,3 +665,18 @@ def test_a_whole_bug_report_is_a_query(index: Index) -> None:
     assert len(report) > 10_000
     response = run(index, query=report)
     assert "process_payment" in names(response)[:3]
+
+
+def test_words_spell_a_name_in_any_case_and_the_products_first(tmp_path: Path) -> None:
+    """ "to json" spells aeson's `ToJSON` as well as a benchmark's `ToJson`: lower-case words
+    say no case, and the product's class comes before the benchmark's."""
+    tree = {
+        "src/Types/ToJSON.py": "class ToJSON:\n    def encode(self):\n        return 1\n",
+        "benchmarks/compare/builder.py": "class ToJson:\n    def encode(self):\n        return 2\n",
+    }
+    index = index_of_tree(tmp_path, tree)
+    response = run(index, query="to json", limit=3)
+    assert (response.items[0].symbol.name, response.items[0].symbol.file) == (
+        "ToJSON",
+        "src/Types/ToJSON.py",
+    )

@@ -103,6 +103,8 @@ def test_names_see_only_the_code_tokens_of_prose() -> None:
         ("test/parser.c", Role.TEST),
         ("examples/password.py", Role.EXAMPLE),
         ("benches/parse.rs", Role.BENCHMARK),
+        ("lua/telescope/testharness/helpers.lua", Role.TEST),  # a test harness's helpers
+        ("pkg/test_utils/fakes.go", Role.TEST),
         ("django/test/client.py", Role.PRODUCT),  # Django's test package is product code
         ("termkit/termui.py", Role.PRODUCT),
         ("src/main/java/org/x/Parser.java", Role.PRODUCT),
