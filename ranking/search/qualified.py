@@ -66,7 +66,9 @@ def _fit(
     arguments: list[str],
     supertypes: dict[str, int],
 ) -> tuple[int, ...]:
-    """How well ``symbol`` fits the qualified name (smaller is better): the fqn ending in
+    """How well ``symbol`` fits the qualified name (smaller is better): living somewhere
+    the qualifier says, then the product's code before a test's (nlohmann's ``tests/abi``
+    copy of json.hpp shows the namespace the library opens by a macro), the fqn ending in
     the qualifier (or, where the qualifier's type has no such member, a member of a type
     it inherits from, the nearer the better: ``Flask.register_blueprint`` is App's), the
     qualifier's parts among its scopes (twice) and its path's folders and stem, the call's
@@ -90,16 +92,21 @@ def _fit(
     signature = symbol.signature.lower()
     said = sum(a in signature for a in arguments)
     routine = symbol.kind in Kind.CALLABLES
-    return (-suffix, -(2 * in_scope + on_path), -said, symbol.name != name, len(scopes), routine)
+    place = 2 * in_scope + on_path
+    nowhere = not suffix and not place
+    side = role_of(symbol.file) is not Role.PRODUCT  # a test's copy or reopening
+    return (nowhere, side, -suffix, -place, -said, symbol.name != name, len(scopes), routine)
 
 
 Fit = tuple[int, ...]  # :func:`_fit`'s key, smaller is better
+_PLACE = 5  # a fit's first items: where it lives, before how it is written
+_WRITTEN, _TOP = 5, 6  # a fit's items: named as written (0), at the top level (0)
 Offer = tuple[Fit, float, int]  # (fit, -PageRank, position): sorted, the choice's order
 
 
 def _lives_nowhere(best: Fit) -> bool:
     """Whether the best fit lives nowhere the qualifier says (no scope, no path part)."""
-    return best[0] == 0 and best[1] == 0
+    return bool(best[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,13 +129,13 @@ class Fits:
         if self.best is None:
             return np.zeros(0, dtype=np.int64)
         if _lives_nowhere(self.best):
-            written = [p for fit, _, p in self.offered if fit[3] == 0]
-            top = [p for fit, _, p in self.offered if fit[3] == 0 and fit[4] == 0]
+            written = [p for fit, _, p in self.offered if fit[_WRITTEN] == 0]
+            top = [p for fit, _, p in self.offered if fit[_WRITTEN] == 0 and fit[_TOP] == 0]
             if self.written == 1:
                 return np.asarray(written, dtype=np.int64)
             return np.asarray(top if self.top < self.written else [], dtype=np.int64)
-        best = self.best[:3]
-        return np.asarray([p for fit, _, p in self.offered if fit[:3] == best], dtype=np.int64)
+        best = self.best[:_PLACE]
+        return np.asarray([p for fit, _, p in self.offered if fit[:_PLACE] == best], dtype=np.int64)
 
     def moved(self, where: Callable[[int], int]) -> Fits:
         """These fits with each offered position ``p`` read as ``where(p)``."""
@@ -151,9 +158,7 @@ def qualified_fits(
     mask: npt.NDArray[np.bool_] | None,
 ) -> Fits:
     """How the definitions ``token`` (a qualified name) names fit it (:func:`_fit`),
-    offering those that :meth:`Fits.chosen` may choose, here or joined with others'. The
-    product's definitions only, when it has any: nlohmann's `tests/abi` copy of json.hpp
-    shows its namespace, which the library opens by a macro."""
+    offering those that :meth:`Fits.chosen` may choose, here or joined with others'."""
     parsed = qualified_parts(token)
     if parsed is None:
         return Fits(None, ())
@@ -170,26 +175,25 @@ def qualified_fits(
     owner = qualifier[-1]
     own = any(_SEPARATOR.split(symbols[p].container.lower())[-1] == owner for p in found.tolist())
     supertypes = {} if own else _supertypes(index, prepared, owner)
-    named = [p for p in found.tolist() if symbols[p].kind not in Kind.UNITS]
-    product = [p for p in named if role_of(symbols[p].file) is Role.PRODUCT]
     fits = sorted(
         (
             _fit(qualifier, name, symbols[p], arguments, supertypes),
             -float(prepared.pagerank[p]),
             p,
         )
-        for p in product or named  # a test's copy or reopening only when nothing else is
+        for p in found.tolist()
+        if symbols[p].kind not in Kind.UNITS
     )
     if not fits:
         return Fits(None, ())
     best = fits[0][0]
-    written = [o for o in fits if o[0][3] == 0]
-    top = [o for o in written if o[0][4] == 0]
+    written = [o for o in fits if o[0][_WRITTEN] == 0]
+    top = [o for o in written if o[0][_TOP] == 0]
     things = _things(symbols, written)  # a type and its impl blocks or extensions are one
     if _lives_nowhere(best):
         offered = tuple(written if things == 1 else top)
     else:
-        offered = tuple(o for o in fits if o[0][:3] == best[:3])
+        offered = tuple(o for o in fits if o[0][:_PLACE] == best[:_PLACE])
     return Fits(best, offered, things, _things(symbols, top))
 
 
