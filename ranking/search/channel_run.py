@@ -9,14 +9,14 @@ A dotted query also finds what an import would name (:func:`with_import_paths`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.index import Index
-from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.model import Kind
 from symfuse.ranking.channels import fuzzy, identity, lexical, similarity, structural
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.tokens import is_identifier_shaped
@@ -32,7 +32,6 @@ from symfuse.ranking.query.search_request import (
 from symfuse.ranking.search.cancel import checkpoint
 from symfuse.ranking.search.plans import (
     DESCRIBED_KINDS,
-    MACRO_CALL,
     PLANS,
     Plan,
     Shape,
@@ -399,99 +398,3 @@ def matched_count(run: ChannelRun, size: int) -> int:
         if channel is not Channel.STRUCTURAL:
             hit[ranking.matched] = True
     return int(np.count_nonzero(hit))
-
-
-# A capitalised word, humps allowed, that is not part of a hyphenated word (`Retry-After`),
-# a generic's parameter list or a dotted name, and the kind nouns that say a sentence
-# speaks of it as a type: "the Value data type", "the Parser type", "class Buffer".
-_CAPITALISED = re.compile(r"(?<![-\w<,.])[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*(?![-\w>])")
-_KIND_NOUNS = frozenset(
-    [
-        "type",
-        "types",
-        "class",
-        "classes",
-        "struct",
-        "structs",
-        "interface",
-        "interfaces",
-        "enum",
-        "enums",
-        "trait",
-        "traits",
-        "protocol",
-        "protocols",
-        "record",
-        "records",
-        "datatype",
-    ]
-)
-_TYPE_KINDS = frozenset(
-    {Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.ENUM, Kind.TRAIT, Kind.TYPE, Kind.UNION}
-)
-
-
-# A generic type written with its arguments, and nothing else: `IPipelineBehavior<TRequest,
-# TResponse>` asks for the type (a member after it, `Impl<T>.Handle`, asks for the member).
-_GENERIC_TYPE = re.compile(r"\s*([A-Z][\w$]*)<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>\s*")
-
-
-def named_types(query: str) -> list[str]:
-    """The capitalised words past the first of ``query`` that a kind noun follows within
-    two words or just precedes (``the Value data type``: ``Value``), or the generic type
-    the whole query writes (``IPipelineBehavior<TRequest, TResponse>``)."""
-    generic = _GENERIC_TYPE.fullmatch(query)
-    if generic is not None:
-        return [generic.group(1)]
-    words = query.split()
-    out = []
-    for i, raw in enumerate(words):
-        if i == 0 or not _CAPITALISED.fullmatch(raw.strip(".,;:!?\"'`()")):
-            continue
-        near = [w.strip(".,;:!?").lower() for w in (words[i - 1 : i] + words[i + 1 : i + 3])]
-        if any(w in _KIND_NOUNS for w in near):
-            out.append(raw.strip(".,;:!?\"'`()"))
-    return out
-
-
-_MACRO_KINDS = frozenset({Kind.MACRO})
-
-
-def invoked_macros(query: str) -> list[str]:
-    """The macros a sentence names as Rust invokes them (``how does the json! literal macro
-    expand``: ``json``), a word other than the last."""
-    return [w.strip("`").removesuffix("!") for w in query.split()[:-1] if MACRO_CALL.fullmatch(w)]
-
-
-def with_named_types(
-    prepared: Prepared,
-    run: ChannelRun,
-    query: str,
-    mask: npt.NDArray[np.bool_] | None,
-    symbols: Sequence[Symbol],
-) -> ChannelRun:
-    """A capitalised word past a prose query's first that is a type's exact name (``the
-    Value data type for JSON values``, ``how does the JSON Parser type carry ...``), or a
-    macro's name as Rust invokes it (``the json! literal macro``): those types or macros
-    join the identity channel first and the exact-name guard puts them first
-    (``spelled``), as a name would be. Without it the learned re-ranking, trained on
-    questions about code that changed (mostly functions), sank the type the sentence names;
-    and a sentence ranks no macro by its words (not among the kinds it describes)."""
-    wanted = [(w, _TYPE_KINDS) for w in named_types(query)]
-    wanted += [(w, _MACRO_KINDS) for w in invoked_macros(query)]
-    if not wanted:
-        return run
-    exact = np.asarray(
-        [
-            p
-            for word, kinds in wanted
-            for p in prepared.names.names.equal(word).tolist()
-            if symbols[p].kind in kinds and (mask is None or mask[p])
-        ],
-        dtype=np.int64,
-    )
-    exact = np.unique(exact)
-    if not len(exact):
-        return run
-    known = exact[np.argsort(-prepared.pagerank[exact], kind="stable")]
-    return names_lead(prepared, run, known, MatchTier.EXACT, spelled=True)

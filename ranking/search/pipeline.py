@@ -51,7 +51,6 @@ from symfuse.ranking.search.channel_run import (
     run_channels,
     truncated,
     with_import_paths,
-    with_named_types,
     with_spelled_names,
 )
 from symfuse.ranking.search.filters import FilterTable, SymbolRoles, linked_implementers
@@ -66,6 +65,7 @@ from symfuse.ranking.search.plans import (
     documents_demoted,
     documents_last,
 )
+from symfuse.ranking.search.prose_names import with_named_types
 from symfuse.ranking.search.qualified import qualified_parts, with_qualified_names
 from symfuse.ranking.search.repositories import repository_mask
 from symfuse.ranking.search.siblings import older_copies_demoted, siblings_demoted

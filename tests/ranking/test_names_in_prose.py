@@ -58,3 +58,33 @@ def test_a_file_whose_path_holds_the_words_rises(index: Index) -> None:
 def test_a_generic_type_written_with_its_arguments_is_that_type(index: Index) -> None:
     first = answer(index, "IPipelineBehavior<TRequest, TResponse>").items[0]
     assert (first.symbol.fqn, first.symbol.kind.value) == ("IPipelineBehavior", "interface")
+
+
+def test_a_sentence_that_opens_with_a_code_name_is_about_it(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """MediatR's "INotification marker interface to represent a notification": the
+    interface, not the methods that publish notifications (their words match more); a
+    plain capitalised first word stays a word, and a label (`Name:`) opens no subject."""
+    from tests.support.index import index_of_tree
+
+    mediator = (
+        "namespace Bus;\n\npublic class Mediator\n{\n"
+        "    /// <summary>Publish a notification to every notification handler: represent\n"
+        "    /// the notification as a marker for its handlers.</summary>\n"
+        "    public void Publish(INotification notification) { }\n\n"
+        "    /// <summary>Publish a notification marker to represent a notification.</summary>\n"
+        "    public void PublishAll(INotification notification) { }\n}\n"
+    )
+    index = index_of_tree(
+        tmp_path_factory.mktemp("written"),
+        {
+            "src/Contracts/INotification.cs": "namespace Bus;\n\n/// <summary>Marker.</summary>\n"
+            "public interface INotification { }\n",
+            "src/Mediator.cs": mediator,
+        },
+    )
+    first = answer(index, "INotification marker interface to represent a notification")
+    assert first.items[0].symbol.name == "INotification"
+    label = answer(index, "INotification: publish a notification marker to represent it")
+    assert label.items[0].symbol.name != "INotification"

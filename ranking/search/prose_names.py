@@ -1,0 +1,137 @@
+"""Names a sentence writes: the types, macros and code names that a prose query is about.
+
+A capitalised word with a kind noun beside it (``the Value data type``), a generic type
+written whole (``IPipelineBehavior<TRequest, TResponse>``), a macro as Rust invokes it
+(``the json! literal macro``) and a sentence's first word written as a code name
+(``INotification marker interface ...``) each name a definition: those definitions lead
+the identity channel, and the exact-name guard puts them first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.prepared.build import Prepared
+from symfuse.ranking.search.channel_run import ChannelRun, names_lead
+from symfuse.ranking.search.plans import MACRO_CALL
+
+# A capitalised word, humps allowed, that is not part of a hyphenated word (`Retry-After`),
+# a generic's parameter list or a dotted name, and the kind nouns that say a sentence
+# speaks of it as a type: "the Value data type", "the Parser type", "class Buffer".
+_CAPITALISED = re.compile(r"(?<![-\w<,.])[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*(?![-\w>])")
+_KIND_NOUNS = frozenset(
+    [
+        "type",
+        "types",
+        "class",
+        "classes",
+        "struct",
+        "structs",
+        "interface",
+        "interfaces",
+        "enum",
+        "enums",
+        "trait",
+        "traits",
+        "protocol",
+        "protocols",
+        "record",
+        "records",
+        "datatype",
+    ]
+)
+_TYPE_KINDS = frozenset(
+    {Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.ENUM, Kind.TRAIT, Kind.TYPE, Kind.UNION}
+)
+
+
+# A generic type written with its arguments, and nothing else: `IPipelineBehavior<TRequest,
+# TResponse>` asks for the type (a member after it, `Impl<T>.Handle`, asks for the member).
+_GENERIC_TYPE = re.compile(r"\s*([A-Z][\w$]*)<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>\s*")
+
+
+def named_types(query: str) -> list[str]:
+    """The capitalised words past the first of ``query`` that a kind noun follows within
+    two words or just precedes (``the Value data type``: ``Value``), or the generic type
+    the whole query writes (``IPipelineBehavior<TRequest, TResponse>``)."""
+    generic = _GENERIC_TYPE.fullmatch(query)
+    if generic is not None:
+        return [generic.group(1)]
+    words = query.split()
+    out = []
+    for i, raw in enumerate(words):
+        if i == 0 or not _CAPITALISED.fullmatch(raw.strip(".,;:!?\"'`()")):
+            continue
+        near = [w.strip(".,;:!?").lower() for w in (words[i - 1 : i] + words[i + 1 : i + 3])]
+        if any(w in _KIND_NOUNS for w in near):
+            out.append(raw.strip(".,;:!?\"'`()"))
+    return out
+
+
+_MACRO_KINDS = frozenset({Kind.MACRO})
+
+
+def invoked_macros(query: str) -> list[str]:
+    """The macros a sentence names as Rust invokes them (``how does the json! literal macro
+    expand``: ``json``), a word other than the last."""
+    return [w.strip("`").removesuffix("!") for w in query.split()[:-1] if MACRO_CALL.fullmatch(w)]
+
+
+_NAMED_KINDS = _TYPE_KINDS | {Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR, Kind.MODULE}
+# a name no sentence writes by chance: humps (`INotification`, `redisSSLOptions`,
+# `TypeAdapterFactory`) or an underscore between letters (`parse_header`)
+_WRITTEN_NAME = re.compile(
+    r"[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+"
+)
+
+
+def written_names(query: str) -> list[str]:
+    """A sentence's first word when it is written as a code name (`INotification marker
+    interface ...`): the sentence is about it. (Any such word, wherever it stands, lowered
+    the Django docstring set: a docstring names the things its function returns or takes.)"""
+    words = query.split()
+    if len(words) < 2 or words[0].endswith(":"):  # `RemovedInDjango60Warning: when ...`
+        return []  # a label before what the sentence says, not its subject
+    first = words[0].strip(".,;!?\"'`()")
+    return [first] if _WRITTEN_NAME.fullmatch(first) else []
+
+
+def with_named_types(
+    prepared: Prepared,
+    run: ChannelRun,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+    symbols: Sequence[Symbol],
+) -> ChannelRun:
+    """A capitalised word past a prose query's first that is a type's exact name (``the
+    Value data type for JSON values``, ``how does the JSON Parser type carry ...``), or a
+    macro's name as Rust invokes it (``the json! literal macro``): those types or macros
+    join the identity channel first and the exact-name guard puts them first
+    (``spelled``), as a name would be. Without it the learned re-ranking, trained on
+    questions about code that changed (mostly functions), sank the type the sentence names;
+    and a sentence ranks no macro by its words (not among the kinds it describes)."""
+    wanted = [(w, _TYPE_KINDS) for w in named_types(query)]
+    wanted += [(w, _MACRO_KINDS) for w in invoked_macros(query)]
+    wanted += [(w, _NAMED_KINDS) for w in written_names(query)]
+    if not wanted:
+        return run
+    exact = np.asarray(
+        [
+            p
+            for word, kinds in wanted
+            for p in prepared.names.names.equal(word).tolist()
+            if symbols[p].kind in kinds and (mask is None or mask[p])
+        ],
+        dtype=np.int64,
+    )
+    exact = np.unique(exact)
+    if not len(exact):
+        return run
+    known = exact[np.argsort(-prepared.pagerank[exact], kind="stable")]
+    return names_lead(prepared, run, known, MatchTier.EXACT, spelled=True)

@@ -1,0 +1,197 @@
+"""Names as agents write them: each repository's central definitions asked in its own forms.
+
+Over the findability corpora (both sets, ``findability_bench.py`` writes them out), each
+repository's most central product definitions (by PageRank) are asked four ways:
+
+- ``qualified``: a type by its qualified name in the language's separator (Ruby, C++ and
+  Rust ``::``, PHP ``\\``, else ``.``); Java, Kotlin and Scala types by package
+  (``org.jsoup.nodes.Element``), Rust types by crate path (``grep_searcher::Searcher``);
+- ``prose``: a type with a docstring, by its qualified name followed by the doc's first
+  words ("Text.Pandoc.Char module ...");
+- ``members``: a method or function as its language writes one (Ruby ``A::B#m``, PHP
+  ``A\\B::m``, Go ``pkg.T.M``, else the qualified name);
+- ``words``: a name of two to four parts by its lower-case words ("to json").
+
+A hit: for ``qualified`` and ``members`` the first answer is the definition or one of the
+same qualified name (a copy in another folder); for ``prose`` its file is among the first
+three answers' files; for ``words`` the first answer has its name. No set is written down:
+the questions come from each index, so they follow the code. Misses are listed with
+``--show-misses``. Quality only; no timing.
+
+    python tests/bench/forms_bench.py
+    python tests/bench/forms_bench.py --repos jhy+jsoup,sinatra+sinatra --show-misses
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import findability_bench as fb
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.indexer.update.workspace import update_index
+from symfuse.ranking.api import SearchRequest, SearchResponse, prepare
+from symfuse.ranking.channels.tokens import split_identifier
+from symfuse.ranking.fusion.roles import Role, role_of
+from symfuse.ranking.query import operations
+
+SETS = (fb.DATA, fb.DATA.parent / "findability_fresh")
+SEPARATOR = {"ruby": "::", "cpp": "::", "rust": "::", "php": "\\"}
+TYPES = frozenset({Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.ENUM, Kind.MODULE})
+ROUTINES = frozenset({Kind.METHOD, Kind.FUNCTION})
+PER_REPO = {"qualified": 40, "prose": 40, "members": 30, "words": 40}
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    probe: str
+    repo: str
+    query: str
+    want: Symbol
+
+
+@dataclass(slots=True)
+class Tally:
+    asked: int = 0
+    hits: int = 0
+    misses: list[str] = field(default_factory=list)
+
+
+def qualified_form(symbol: Symbol, repo: str) -> str | None:
+    """A type's name as its language qualifies it: package, crate path or separators."""
+    parts = symbol.file.split("/")
+    if symbol.language in ("java", "kotlin", "scala"):
+        for root in ("java", "kotlin", "scala"):
+            if root in parts[:-1]:
+                return ".".join([*parts[parts.index(root) + 1 : -1], symbol.fqn])
+    if symbol.language == "rust" and "src" in parts:
+        at = parts.index("src")
+        crate = parts[at - 1] if at else repo.rsplit("/", maxsplit=1)[-1]
+        modules = parts[at + 1 : -1]
+        stem = parts[-1].removesuffix(".rs")
+        modules += [] if stem in ("lib", "mod", "main") else [stem]
+        return "::".join([crate.replace("-", "_"), *modules, *symbol.fqn.split(".")])
+    return symbol.fqn.replace(".", SEPARATOR.get(symbol.language, "."))
+
+
+def member_form(symbol: Symbol) -> str:
+    head, _, last = symbol.fqn.rpartition(".")
+    if symbol.language == "ruby" and symbol.kind is Kind.METHOD and head:
+        return f"{head.replace('.', '::')}#{last}"
+    if symbol.language == "php" and head:
+        return f"{head.replace('.', chr(92))}::{last}"
+    if symbol.language == "go":
+        folder = symbol.file.split("/")[-2] if "/" in symbol.file else ""
+        return f"{folder}.{symbol.fqn}" if folder else symbol.fqn
+    return symbol.fqn.replace(".", SEPARATOR.get(symbol.language, "."))
+
+
+def _central(index: Index, kinds: frozenset[Kind], keep: Callable[[Symbol], bool]) -> list[Symbol]:
+    chosen = [
+        i
+        for i, s in enumerate(index.symbols)
+        if s.kind in kinds and role_of(s.file) is Role.PRODUCT and keep(s)
+    ]
+    chosen.sort(key=lambda i: -index.pagerank[i])
+    return [index.symbols[i] for i in chosen]
+
+
+def _doc_words(symbol: Symbol) -> list[str]:
+    return [w.lower() for w in symbol.doc.replace("`", " ").split() if w.isalpha()][:6]
+
+
+def asks(index: Index, repo: str) -> Iterator[Ask]:
+    """The questions of every probe over one repository's index (each query once)."""
+    seen: set[tuple[str, str]] = set()
+
+    def once(probe: str, query: str | None, symbol: Symbol) -> Iterator[Ask]:
+        if query and (probe, query) not in seen:
+            seen.add((probe, query))
+            yield Ask(probe, repo, query, symbol)
+
+    qualified = _central(index, TYPES, lambda s: "." in s.fqn)
+    for symbol in qualified[: PER_REPO["qualified"]]:
+        yield from once("qualified", qualified_form(symbol, repo), symbol)
+    described = [s for s in _central(index, TYPES, lambda s: True) if len(_doc_words(s)) >= 4]
+    for symbol in described[: PER_REPO["prose"]]:
+        name = symbol.fqn.replace(".", SEPARATOR.get(symbol.language, "."))
+        yield from once("prose", f"{name} {' '.join(_doc_words(symbol))}", symbol)
+    members = _central(index, ROUTINES, lambda s: "." in s.fqn)
+    for symbol in members[: PER_REPO["members"]]:
+        yield from once("members", member_form(symbol), symbol)
+    spelled = _central(
+        index,
+        TYPES | ROUTINES,
+        lambda s: 2 <= len(split_identifier(s.name)) <= 4 and s.name.replace("_", "").isalpha(),
+    )
+    for symbol in spelled[: PER_REPO["words"]]:
+        yield from once("words", " ".join(split_identifier(symbol.name)), symbol)
+
+
+def hit(ask: Ask, answer: SearchResponse) -> bool:
+    items = [item.symbol for item in answer.items]
+    if not items:
+        return False
+    first, want = items[0], ask.want
+    if ask.probe == "prose":
+        return want.file in {s.file for s in items[:3]}
+    if ask.probe == "words":
+        return first.name == want.name
+    return first.fqn == want.fqn
+
+
+def run(repos: list[fb.RepoSet]) -> dict[str, Tally]:
+    tallies = {probe: Tally() for probe in PER_REPO}
+    for repo in repos:
+        root = fb.materialise(repo, fb.DEFAULT_MIRRORS)
+        directory = fb.INDEXES / repo.slot
+        index, _ = update_index(IndexConfig(roots=(root,), index_dir=directory, progress=False))
+        prepared = prepare(index, directory)
+        for ask in asks(index, repo.repo):
+            request = SearchRequest.from_mapping({"query": ask.query, "limit": 3})
+            answer = operations.search(index, request, directory=directory, prepared=prepared)
+            tally = tallies[ask.probe]
+            tally.asked += 1
+            if not isinstance(answer, SearchResponse):  # read as a call-graph question
+                kind = type(answer).__name__
+                tally.misses.append(f"{repo.name}: {ask.query!r} -> a {kind}")
+                continue
+            if hit(ask, answer):
+                tally.hits += 1
+                continue
+            top = answer.items[0].symbol if answer.items else None
+            got = f"{top.file}:{top.line} {top.fqn} ({top.kind.value})" if top else "nothing"
+            tally.misses.append(
+                f"{repo.name}: {ask.query!r} -> {got}; wanted {ask.want.file}:{ask.want.line}"
+            )
+        print(f"{repo.repo}: done", file=sys.stderr)
+    return tallies
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--repos", default="", help="comma-separated, e.g. jhy+jsoup")
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args(argv)
+    wanted = {r for r in args.repos.split(",") if r}
+    repos = [r for d in SETS for r in fb.load_set(d) if not wanted or r.key in wanted]
+    tallies = run(repos)
+    print(f"## forms_bench: {len(repos)} repositories\n")
+    print("| probe | asked | hit | rate |\n| --- | ---: | ---: | ---: |")
+    for probe, tally in tallies.items():
+        rate = tally.hits / tally.asked if tally.asked else 0.0
+        print(f"| {probe} | {tally.asked} | {tally.hits} | {rate:.3f} |")
+    if args.show_misses:
+        for probe, tally in tallies.items():
+            print(f"\n### {probe} misses\n")
+            print("\n".join(f"- {m}" for m in tally.misses) or "(none)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
