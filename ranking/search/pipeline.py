@@ -232,7 +232,7 @@ def ranked_run(
         run = with_import_paths(index, prepared, run, query.strip(), mask)
     elif shape in (Shape.KEYWORDS, Shape.SENTENCE):
         run = with_spelled_names(prepared, run, query, mask)
-    elif shape is Shape.MIXED:
+    if shape in (Shape.MIXED, Shape.SENTENCE):  # C's "the zrangespec struct" is a sentence
         run = with_named_types(prepared, run, query, mask, index.symbols)
     if shape in (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED, Shape.TEXT):
         run = with_frames(index, prepared, run, query, mask)

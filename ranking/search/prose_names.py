@@ -58,20 +58,36 @@ _GENERIC_TYPE = re.compile(r"\s*([A-Z][\w$]*)<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>\
 
 def named_types(query: str) -> list[str]:
     """The capitalised words past the first of ``query`` that a kind noun follows within
-    two words or just precedes (``the Value data type``: ``Value``), or the generic type
-    the whole query writes (``IPipelineBehavior<TRequest, TResponse>``)."""
+    two words or just precedes (``the Value data type``: ``Value``), a lower-case name a
+    kind noun just follows (C's ``zrangespec struct``), or the generic type the whole
+    query writes (``IPipelineBehavior<TRequest, TResponse>``)."""
     generic = _GENERIC_TYPE.fullmatch(query)
     if generic is not None:
         return [generic.group(1)]
     words = query.split()
     out = []
     for i, raw in enumerate(words):
-        if i == 0 or not _CAPITALISED.fullmatch(raw.strip(".,;:!?\"'`()")):
+        word = raw.strip(".,;:!?\"'`()")
+        before_kind = i + 1 < len(words) and words[i + 1].strip(".,;:!?").lower() in _KIND_NOUNS
+        if before_kind and _LOWER_NAME.fullmatch(word) and word not in _NOT_NAMES:
+            out.append(word)  # C's `zrangespec struct`, `client struct`
+            continue
+        if i == 0 or not _CAPITALISED.fullmatch(word):
             continue
         near = [w.strip(".,;:!?").lower() for w in (words[i - 1 : i] + words[i + 1 : i + 3])]
         if any(w in _KIND_NOUNS for w in near):
-            out.append(raw.strip(".,;:!?\"'`()"))
+            out.append(word)
     return out
+
+
+# a lower-case name just before a kind noun ("the zrangespec struct"), and the words that
+# stand there as words ("a data type", "the return type")
+_LOWER_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+_NOT_NAMES = frozenset(
+    {"a", "an", "the", "this", "that", "its", "their", "each", "every", "any", "some"}
+    | {"data", "return", "value", "base", "sum", "union", "generic", "abstract", "inner"}
+    | {"outer", "new", "old", "other", "same", "custom", "nested", "python", "rust", "go"}
+)
 
 
 _MACRO_KINDS = frozenset({Kind.MACRO})
@@ -87,7 +103,8 @@ _NAMED_KINDS = _TYPE_KINDS | {Kind.FUNCTION, Kind.METHOD, Kind.CONSTRUCTOR, Kind
 # a name no sentence writes by chance: humps (`INotification`, `redisSSLOptions`,
 # `TypeAdapterFactory`) or an underscore between letters (`parse_header`)
 _WRITTEN_NAME = re.compile(
-    r"[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+"
+    r"\$?(?:[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*"
+    r"|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+)"
 )
 
 

@@ -88,3 +88,29 @@ def test_a_sentence_that_opens_with_a_code_name_is_about_it(
     assert first.items[0].symbol.name == "INotification"
     label = answer(index, "INotification: publish a notification marker to represent it")
     assert label.items[0].symbol.name != "INotification"
+
+
+def test_a_lower_case_name_before_a_kind_noun_and_a_dollar_name(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """redis's "zrangespec struct to hold a range spec" (a sentence, no code token but the
+    struct's name before "struct") and zod's "$ZodCUID ..." (a first word written as a
+    name, with zod's `$`) name the type; "the data type" names none."""
+    from tests.support.index import index_of_tree
+
+    index = index_of_tree(
+        tmp_path_factory.mktemp("lower"),
+        {
+            "src/server.h": "typedef struct {\n    double min, max;\n} rangespec;\n",
+            "src/t_zset.c": "/* Parse a range spec: hold the min and max of a range spec. */\n"
+            "int parseRange(const char *min, const char *max, int hold) { return 0; }\n\n"
+            "/* Hold a range spec to parse. */\nint holdRange(int spec) { return spec; }\n",
+            "core/schemas.ts": "export interface $ZodCheck {\n  kind: string;\n}\n\n"
+            "/** Check a value: run every check and report whether the value is valid. */\n"
+            "export function runChecks(value: unknown): boolean {\n  return true;\n}\n",
+        },
+    )
+    first = answer(index, "rangespec struct to hold a range spec").items[0]
+    assert first.symbol.name == "rangespec"
+    first = answer(index, "$ZodCheck runs a check on a value and reports whether valid").items[0]
+    assert first.symbol.name == "$ZodCheck"
