@@ -1,7 +1,8 @@
 """Names a sentence writes: the types, macros and code names that a prose query is about.
 
-A capitalised word with a kind noun beside it (``the Value data type``), a generic type
-written whole (``IPipelineBehavior<TRequest, TResponse>``), a macro as Rust invokes it
+A capitalised word with a kind noun beside it (``the Value data type``), a lower-case name
+just before one (C's ``zrangespec struct``), a generic type written whole
+(``IPipelineBehavior<TRequest, TResponse>``), a macro as Rust invokes it
 (``the json! literal macro``) and a sentence's first word written as a code name
 (``INotification marker interface ...``) each name a definition: those definitions lead
 the identity channel, and the exact-name guard puts them first.
@@ -126,10 +127,10 @@ def with_named_types(
     mask: npt.NDArray[np.bool_] | None,
     symbols: Sequence[Symbol],
 ) -> ChannelRun:
-    """A capitalised word past a prose query's first that is a type's exact name (``the
-    Value data type for JSON values``, ``how does the JSON Parser type carry ...``), or a
-    macro's name as Rust invokes it (``the json! literal macro``): those types or macros
-    join the identity channel first and the exact-name guard puts them first
+    """The types a prose query names (:func:`named_types`: ``the Value data type for JSON
+    values``, ``the zrangespec struct``), the macros it invokes (``the json! literal
+    macro``) and the definition its first word names (:func:`written_names`): those join
+    the identity channel first and the exact-name guard puts them first
     (``spelled``), as a name would be. Without it the learned re-ranking, trained on
     questions about code that changed (mostly functions), sank the type the sentence names;
     and a sentence ranks no macro by its words (not among the kinds it describes)."""
