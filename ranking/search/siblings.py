@@ -27,14 +27,13 @@ make way for the rest once the newer one's show (:func:`older_copies_demoted`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.channels.names.namesakes import declares_only
+from symfuse.ranking.channels.names.namesakes import VERSION_FOLDER, declares_only
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.responses import Change
 
@@ -108,9 +107,6 @@ def _made_way(fused: Fused, head: int, extra: npt.NDArray[np.bool_], why: str) -
     return fused.adjusted(order, scores[order], Change.OTHER, why, which=extra)
 
 
-_VERSION = re.compile(r"v(\d+)")
-
-
 def _older_copies(files: Sequence[str]) -> npt.NDArray[np.bool_]:
     """Per file: whether it lies under a version folder (``src/v3/``) of which the others
     show a newer one beside it (``src/v4/``): zod's v3 answers a sentence as well as its v4
@@ -118,7 +114,7 @@ def _older_copies(files: Sequence[str]) -> npt.NDArray[np.bool_]:
     versions: list[tuple[str, int] | None] = []
     for file in files:
         folders = file.split("/")[:-1]
-        found = [(i, int(m[1])) for i, f in enumerate(folders) if (m := _VERSION.fullmatch(f))]
+        found = [(i, int(m[1])) for i, f in enumerate(folders) if (m := VERSION_FOLDER.match(f))]
         versions.append(("/".join(folders[: found[-1][0]]), found[-1][1]) if found else None)
     newest: dict[str, int] = {}
     for place in versions:

@@ -53,7 +53,7 @@ OLDER_STEP = 1 << 35
 ALIAS_STEP = 1 << 36
 SIDE_STEP = 1 << 37
 _DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
-_VERSION = re.compile(r"^v(\d+)$")
+VERSION_FOLDER = re.compile(r"^v(\d+)$")  # `v4`: a version of the code beside another
 _STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
 _FREE_ROUTINES = frozenset({Kind.FUNCTION, Kind.MACRO})
 
@@ -174,7 +174,7 @@ def _names_it(base: str, name: str) -> bool:
 
 def _version(path: str) -> int:
     """The highest version folder (``v4``) on ``path``; -1 for none."""
-    found = [int(m[1]) for f in path.split("/")[:-1] if (m := _VERSION.match(f.lower()))]
+    found = [int(m[1]) for f in path.split("/")[:-1] if (m := VERSION_FOLDER.match(f.lower()))]
     return max(found, default=-1)
 
 
