@@ -308,6 +308,25 @@ class LexicalIndex:
         )
         return total, matched_all
 
+    def body_scores(
+        self, terms: QueryTerms
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """Plain BM25 of each symbol's body alone (its own lines: no name, no doc, no
+        synonyms): the symbols that score, ascending, and their scores (settled), as pieces
+        of their files' text (:mod:`symfuse.ranking.search.file_text`). A shard scores with
+        the corpus's idf and mean body length, as one combined index would."""
+        average = (self._average if self.body_average is None else self.body_average) or 1.0
+        total = np.zeros(self.size, dtype=np.float64)
+        for term in terms.required:
+            found, idf = self._columns(term, None)
+            if not found:
+                continue
+            at, counts = self.body.column(found[0][0])
+            tf = counts / (1.0 - B + B * self.body_length[at] / average)
+            total[at] += idf * tf * (K1 + 1.0) / (tf + K1)
+        scored = np.flatnonzero(total)
+        return scored, settled(total[scored])
+
     def _added(
         self,
         group: list[tuple[int, float]],

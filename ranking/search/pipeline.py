@@ -53,6 +53,7 @@ from symfuse.ranking.search.channel_run import (
     with_import_paths,
     with_spelled_names,
 )
+from symfuse.ranking.search.file_text import TextRows, text_evidence, text_rows
 from symfuse.ranking.search.filters import FilterTable, SymbolRoles, linked_implementers
 from symfuse.ranking.search.frames import with_frames
 from symfuse.ranking.search.modes import MIN_DEPTH
@@ -173,6 +174,8 @@ def _answer(
         return modes.flat(index, prepared, request, query, mask, base, PLANS[shape].bm25f)
     run, matched = ranked_run(index, prepared, request, query, shape, mask, vectors)
     view = _view(index, prepared, request, query)
+    text = text_rows(prepared, index.symbols, request, query, shape, mask)
+    view = view if text is None else replace(view, text=text)
     return fused_answer(view, request, query, shape, run, matched, base, named)
 
 
@@ -253,6 +256,7 @@ class Ranked:
     levels: Callable[[ChannelRun, npt.NDArray[np.int64]], npt.NDArray[np.int8]]
     translation: Translation | None = None  # one index's: shards' candidates have none
     term_ids: Mapping[str, int] = field(default_factory=dict)
+    text: TextRows | None = None  # prose: the pieces of text that vote for files
 
 
 def _view(index: Index, prepared: Prepared, request: SearchRequest, query: str) -> Ranked:
@@ -304,6 +308,8 @@ def fused_answer(
         fused, joined = files_resolved(fused, files, ranked.symbols, MIN_DEPTH, lift, standing)
         matched += joined
     if shape in (Shape.KEYWORDS, Shape.SENTENCE):
+        if ranked.text is not None:
+            fused = text_evidence(fused, ranked.symbols, ranked.text)
         fused = path_lifted(fused, ranked.symbols, query, MIN_DEPTH)
         fused = siblings_demoted(fused, ranked.symbols, MIN_DEPTH)
         fused = older_copies_demoted(fused, ranked.symbols, MIN_DEPTH)

@@ -33,6 +33,7 @@ from symfuse.ranking.channels.translation import Translation
 from symfuse.ranking.query.parse import parse
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import Channel, SearchMode, SearchRequest
+from symfuse.ranking.search.file_text import merged
 from symfuse.ranking.search.pipeline import (
     NEAR_TYPO_LENGTH,
     ChannelRun,
@@ -150,7 +151,8 @@ def fuse_shards(
             rankings[Channel.STRUCTURAL] = structural.rank(pagerank, np.concatenate(found))
     run = ChannelRun(rankings, tiers, weights, decision.auto, decision.near, spelled=spelled)
     translated = _translated(parts, moved)
-    ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at], translated)
+    text = merged([p.text for p in parts])  # the pieces of text that vote for files
+    ranked = Ranked(symbols, flags, pagerank, lambda _run, at: levels[at], translated, text=text)
     return fused_answer(ranked, request, query, shape, run, matched, base, named)
 
 

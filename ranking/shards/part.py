@@ -38,6 +38,7 @@ from symfuse.ranking.query.search_request import (
 )
 from symfuse.ranking.search import lookup
 from symfuse.ranking.search.channel_run import near_typos
+from symfuse.ranking.search.file_text import TextRows, text_rows
 from symfuse.ranking.search.pipeline import (
     NEAR_TYPO_LENGTH,
     ChannelRun,
@@ -89,14 +90,18 @@ class ShardPart:
     near: ChannelPart | None = None
     near_levels: npt.NDArray[np.int8] | None = None
     qualified: Offer | None = None  # the query's qualified names (:mod:`.qualified`)
+    text: TextRows | None = None  # prose: this shard's pieces of text that vote for files
 
     @property
     def found(self) -> bool:
         """Whether a lookup's or a drill's target is in this shard (always, for others)."""
         return self.scoped and (self.listing is None or self.listing.found)
 
-    def keyed(self, symbols: Sequence[Symbol]) -> ShardPart:
-        return dataclasses.replace(self, symbols=symbols)
+    def keyed(self, symbols: Sequence[Symbol], alias: str | None = None) -> ShardPart:
+        """This part with ``symbols`` for its own (and its text's files behind
+        ``alias/``, when its symbols were keyed so)."""
+        text = self.text if self.text is None or alias is None else self.text.under(alias)
+        return dataclasses.replace(self, symbols=symbols, text=text)
 
 
 def shard_part(
@@ -126,7 +131,8 @@ def shard_part(
     fits = shard_fits(index, prepared, query, shape, mask)
     near = _near_look(prepared, request, query, mask, run)
     part = _ranked_part(index, prepared, request, query, shape, run, matched, fits, near)
-    return part if scoped else dataclasses.replace(part, scoped=False)
+    text = text_rows(prepared, index.symbols, request, query, shape, mask)
+    return dataclasses.replace(part, scoped=scoped, text=text)
 
 
 def _listed(

@@ -81,6 +81,7 @@ def split_by_shard(
                 **kept_candidates(part, keep),
                 channels={c: kept_rows(x, keep[x.at], new) for c, x in part.channels.items()},
                 matched=part.matched if k == 0 else 0,  # the group's, counted once
+                text=part.text if k == 0 else None,  # the group's pieces of text, sent once
                 near=None if part.near is None else kept_rows(part.near, keep[part.near.at], new),
             )
             placed.append((shard, one))

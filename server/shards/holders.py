@@ -73,7 +73,7 @@ class Keyed:
 
     def part(self, part: ShardPart) -> ShardPart:
         """``part``'s symbols keyed."""
-        return part.keyed(tuple(map(self, part.symbols)))
+        return part.keyed(tuple(map(self, part.symbols)), self.alias)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.fusion import rerank
 from symfuse.ranking.query.responses import Change
 from symfuse.ranking.query.search_request import Channel
+from symfuse.ranking.search import file_text
 from tests.support.index import index_of_tree
 
 QUERY = "limit file completion for a flag to certain extensions"
@@ -58,6 +59,7 @@ def test_without_the_rule_the_templates_pass_it(
     completions: Index, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(rerank, "AGREED", 0)  # the premise: the model alone moves it down
+    monkeypatch.setattr(file_text, "WEIGHT", 0.0)  # (and no file's text lifts it back)
     found = search(completions, SearchRequest(query=QUERY, limit=6, fusion_debug=True))
     names = [item.symbol.name for item in found.items]
     assert names.index("mark_flag_filename") >= 4, names

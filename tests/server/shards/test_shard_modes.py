@@ -108,12 +108,16 @@ def test_every_mode_over_shards_equals_the_combined_index(
 
 
 @pytest.mark.parametrize("semantic", ["off", "on"])
-@pytest.mark.parametrize("query", ["order total", "render the invoice ledger report"])
+@pytest.mark.parametrize(
+    "query",
+    ["order total", "render the invoice ledger report", "how is the ledger report rendered"],
+)
 def test_keywords_over_shards_equal_the_combined_index(
     corpus: Corpus, fleet: Fleet, query: str, semantic: str
 ) -> None:
     # prose is re-ranked by the translation model and, with ``semantic``, ranked by word
-    # vectors: both learned once over every shard, as the combined index learns them
+    # vectors: both learned once over every shard, as the combined index learns them; a
+    # question's files are voted for by every shard's best pieces of text, merged
     request = SearchRequest.from_mapping({"query": query, "semantic": semantic})
     assert _hits(fleet.search(request)) == _hits(corpus.combined(request))
 
