@@ -33,6 +33,7 @@ from symfuse.ranking.search.cancel import checkpoint
 from symfuse.ranking.search.plans import (
     DESCRIBED_KINDS,
     PLANS,
+    UNDESCRIBED,
     Plan,
     Shape,
     classify,
@@ -124,6 +125,8 @@ def _text_mask(
     if plan.described:
         wanted = DESCRIBED_KINDS if plan.regions else _DESCRIBED_CODE
         kinds = prepared.filters.kind_mask(wanted)  # these kinds alone, none a filter covers
+        for language, undescribed in UNDESCRIBED.items():
+            kinds &= ~prepared.filters.language_kinds(language, undescribed)
     elif not plan.regions:
         kinds = prepared.filters.regions_out()
     else:

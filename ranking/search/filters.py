@@ -254,6 +254,12 @@ class FilterTable:
         codes = np.asarray(sorted(_KIND_CODE[k] for k in kinds), dtype=np.int8)
         return np.isin(self.kind, codes)
 
+    def language_kinds(self, language: str, kinds: Iterable[Kind]) -> npt.NDArray[np.bool_]:
+        """Symbols of exactly these kinds in files of ``language``."""
+        if language not in self.languages:
+            return np.zeros(self.kind.shape[0], dtype=np.bool_)
+        return self.kind_mask(kinds) & (self.language == self.languages.index(language))
+
     def mask(
         self, request: SearchRequest, implementers: npt.NDArray[np.bool_] | None = None
     ) -> npt.NDArray[np.bool_] | None:

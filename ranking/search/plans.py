@@ -51,7 +51,8 @@ from symfuse.ranking.search.filters import SymbolRoles
 # What a sentence describes: docstrings are written for callables and types, not for
 # variables, fields or constants. Sentence queries rank these in the lexical, similarity
 # and neural channels (names still match any kind through identity), which lifts the
-# docstring queries.
+# docstring queries. Modules, traits and objects are the documented units of Elixir,
+# Ruby, Haskell, Scala and Kotlin (Phoenix.Token's moduledoc, cats' `trait Parallel`).
 DESCRIBED_KINDS = (
     Kind.FUNCTION,
     Kind.METHOD,
@@ -60,9 +61,16 @@ DESCRIBED_KINDS = (
     Kind.INTERFACE,
     Kind.STRUCT,
     Kind.ENUM,
+    Kind.MODULE,
+    Kind.TRAIT,
+    Kind.OBJECT,
     Kind.FILE,
     Kind.REGION,
 )
+# Kinds a language's sentences do not describe: Rust's modules (`mod tests {...}`),
+# traits and impl blocks hold their members' text and crowded out the functions a
+# sentence is about (ripgrep's mined commit subjects, MRR@10 0.251 -> 0.151 with impl blocks).
+UNDESCRIBED = {"rust": (Kind.MODULE, Kind.TRAIT, Kind.OBJECT)}
 
 
 class Shape(StrEnum):
