@@ -22,12 +22,12 @@ FILES = {
   def verify(secret, signed), do: {secret, signed}
 end
 ''',
-    "lib/shop/cart.ex": '''defmodule Shop.Cart do
+    "lib/shop/cart.ex": """defmodule Shop.Cart do
   @moduledoc "A cart of items."
 
   def add(cart, item), do: [item | cart]
 end
-''',
+""",
     "core/Parallel.scala": """package shop
 
 /** Runs each effect of a collection in parallel instead of one after another. */
