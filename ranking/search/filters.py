@@ -258,7 +258,8 @@ class FilterTable:
         """Symbols of exactly these kinds in files of ``language``."""
         if language not in self.languages:
             return np.zeros(self.kind.shape[0], dtype=np.bool_)
-        return self.kind_mask(kinds) & (self.language == self.languages.index(language))
+        written_in: npt.NDArray[np.bool_] = self.language == self.languages.index(language)
+        return self.kind_mask(kinds) & written_in
 
     def mask(
         self, request: SearchRequest, implementers: npt.NDArray[np.bool_] | None = None
