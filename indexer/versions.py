@@ -113,7 +113,8 @@ from __future__ import annotations
 # 71: C and C++: `extern "C"` braces blanked in pairs only (a closing block may hold more).
 # 72: Ruby: `class Sinatra::Base` is Base in Sinatra (name Base, fqn Sinatra.Base).
 # 73: test harness and test utility folders are test code (no regions).
-EXTRACTOR_VERSION = 73
+# 74: amalgamated copies (`single_include/`, `amalgamation/`) are vendored (no regions).
+EXTRACTOR_VERSION = 74
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

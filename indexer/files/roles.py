@@ -10,8 +10,9 @@ alone, so that a file's role never needs its text:
 - files: ``test_*.py``, ``*_test.py``, ``conftest.py``, ``*_test.go``,
   ``*.test.ts``, ``*.spec.js``, ``*Test.java``, ``*_spec.rb``, ``*_test.cc`` ...
 - vendored: ``vendor/``, ``third_party/``, ``deps/``, ``bower_components/``, minified or
-  bundled scripts (``*.min.js``), and the scripts a generated documentation site ships
-  (``docs/**/*.js``: a jQuery plugin in Alamofire's docs ranked among its answers).
+  bundled scripts (``*.min.js``), the scripts a generated documentation site ships
+  (``docs/**/*.js``: a jQuery plugin in Alamofire's docs ranked among its answers), and
+  a project's code amalgamated into one file (``single_include/``, ``amalgamation/``).
 
 The index reads them where a file's role changes what is extracted (regions, which only
 product code and examples get: extract/units.py); the ranking demotes side code
@@ -37,6 +38,9 @@ _BENCH_DIRS = frozenset({"benchmarks", "benchmark", "benches", "bench", "perf"})
 _VENDOR_DIRS = frozenset(
     {"vendor", "vendored", "_vendor", "third_party", "thirdparty", "third-party", "deps"}
     | {"bower_components", "node_modules"}
+    # a project's own headers or sources generated into one file (nlohmann/json's
+    # single_include/nlohmann/json.hpp, SQLite's amalgamation): a copy of the code beside it
+    | {"single_include", "amalgamation", "amalgamated"}
 )
 _DOC_DIRS = frozenset({"docs", "doc", "_static", "site"})
 _BUNDLED = re.compile(r".*[.-](min|bundle)\.[cm]?js$")

@@ -114,6 +114,10 @@ def test_names_see_only_the_code_tokens_of_prose() -> None:
         ("src/third_party/zlib/inflate.c", Role.VENDORED),
         ("static/app.min.js", Role.VENDORED),
         ("docs/js/typeahead.jquery.js", Role.VENDORED),
+        # a project's own code amalgamated into one file, beside the code it copies
+        ("single_include/nlohmann/json.hpp", Role.VENDORED),
+        ("sqlite/amalgamation/sqlite3.c", Role.VENDORED),
+        ("include/nlohmann/json.hpp", Role.PRODUCT),
         ("docs/conf.py", Role.PRODUCT),
         ("lib/deps.py", Role.PRODUCT),
     ],
