@@ -235,7 +235,7 @@ def ranked_run(
         run = with_import_paths(index, prepared, run, query.strip(), mask)
     elif shape in (Shape.KEYWORDS, Shape.SENTENCE):
         run = with_spelled_names(prepared, run, query, mask)
-    if shape in (Shape.MIXED, Shape.SENTENCE):  # C's "the zrangespec struct" is a sentence
+    if shape in (Shape.MIXED, Shape.SENTENCE, Shape.KEYWORDS):  # "the zrangespec struct"
         run = with_named_types(prepared, run, query, mask, index.symbols)
     if shape in (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED, Shape.TEXT):
         run = with_frames(index, prepared, run, query, mask)

@@ -73,7 +73,11 @@ def named_types(query: str) -> list[str]:
         if before_kind and _LOWER_NAME.fullmatch(word) and word not in _NOT_NAMES:
             out.append(word)  # C's `zrangespec struct`, `client struct`
             continue
-        if i == 0 or not _CAPITALISED.fullmatch(word):
+        if not _CAPITALISED.fullmatch(word):
+            continue
+        if i == 0:  # a first word is capitalised anyway: a kind noun just after names it
+            if before_kind:  # ("Router interface", "Options class that ...")
+                out.append(word)
             continue
         near = [w.strip(".,;:!?").lower() for w in (words[i - 1 : i] + words[i + 1 : i + 3])]
         if any(w in _KIND_NOUNS for w in near):

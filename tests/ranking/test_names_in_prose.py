@@ -114,3 +114,39 @@ def test_a_lower_case_name_before_a_kind_noun_and_a_dollar_name(
     assert first.symbol.name == "rangespec"
     first = answer(index, "$ZodCheck runs a check on a value and reports whether valid").items[0]
     assert first.symbol.name == "$ZodCheck"
+
+
+def test_a_first_word_just_before_a_kind_noun_names_a_type(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """chi's "Router interface" (two keywords) and got's "Options class that normalizes
+    request options": a first word is capitalised anyway, but a kind noun right after it
+    names the type, which leads; "Router for the mux" names none."""
+    from tests.support.index import index_of_tree
+
+    chi = (
+        "package chi\n\n// NewRouter returns a new router: the mux is the router interface's\n"
+        "// default implementation of the router interface.\n"
+        "func NewRouter() *Mux { return NewMux() }\n\n"
+        "// Router consisting of the core routing methods.\n"
+        "type Router interface {\n\tRoute(pattern string) Router\n}\n"
+    )
+    options = (
+        "/** Normalize request options: merge the options of a request with defaults. */\n"
+        "export function normalizeRequestOptions(options: object): object {\n"
+        "  return options;\n}\n\n"
+        "export class Options {\n  merge(options: object): void {}\n}\n"
+    )
+    index = index_of_tree(
+        tmp_path_factory.mktemp("kind_after_first"),
+        {
+            "chi.go": chi,
+            "mux.go": "package chi\n\nfunc NewMux() *Mux { return nil }\n",
+            "source/options.ts": options,
+        },
+    )
+    first = answer(index, "Router interface").items[0].symbol
+    assert (first.name, first.kind.value) == ("Router", "interface")
+    first = answer(index, "Options class that normalizes request options").items[0].symbol
+    assert (first.name, first.kind.value) == ("Options", "class")
+    assert answer(index, "Router for the mux").items[0].symbol.kind.value != "interface"
