@@ -63,3 +63,11 @@ def test_a_module_function_comes_before_a_method_of_its_name(index: Index) -> No
 def test_a_type_built_on_a_base_of_its_name_comes_first(index: Index) -> None:
     # the base is the more linked; the subclass is the one a package exports over it
     assert first_files(index, "Blueprint", 2) == ["web/blueprints.py", "web/sansio/blueprints.py"]
+
+
+def test_a_partial_type_leads_from_the_file_of_its_exact_name(index: Index) -> None:
+    # Polly's PolicyWrap.ContextAndKeys.cs holds another part of the class (and sorts first)
+    assert first_files(index, "PolicyWrap", 2) == [
+        "wrap/PolicyWrap.cs",
+        "wrap/PolicyWrap.ContextAndKeys.cs",
+    ]

@@ -13,14 +13,17 @@ order is, most significant first:
    one under ``legacy/``, ``deprecated/`` or ``compat/`` after the others;
 4. a definition with a body before a declaration of it: an interface's or a trait's
    method (Go's ``Handler.ServeHTTP`` after ``Engine.ServeHTTP``), a C prototype;
-5. a definition in a file named after it (``client.py``, ``Router.swift``) first;
+5. a definition in a file named after it (``client.py``, ``Router.swift``, and a file
+   whose name begins so before a dot, ``JToken.Async.cs``) first;
 6. a type before a free routine, and a free routine before a member or a value: the
    bare name reaches a type or a module's function as written, a method only through
    its owner (``Query`` is FastAPI's class ``Query``, not the function of that name;
    ``patch`` is requests' ``api.patch``, not ``Session.patch``, which ``Session.patch``
    asks for); first of all a type built on a base of its own name, the layer a package
    exports over it (flask's ``Blueprint(SansioBlueprint)`` over ``sansio.Blueprint``);
-7. the identity channel's order: name length, then PageRank (``Model`` is
+7. one in a file of exactly its name before one in a file of its name and more (a partial
+   type's parts: ``PolicyWrap.cs`` before ``PolicyWrap.ContextAndKeys.cs``);
+8. the identity channel's order: name length, then PageRank (``Model`` is
    django.db.models.Model, the most linked definition, not one of Django's many
    test-local ``class Model``).
 
@@ -44,14 +47,15 @@ from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.search_request import Channel, IncludeTests, SearchRequest
 from symfuse.ranking.search.filters import SymbolRoles
 
-# Steps of the key, most significant last: the identity rank stays below KIND_STEP (ranks
-# are int32), and the kind's two steps below STEM_STEP.
-KIND_STEP = 1 << 31
-STEM_STEP = 1 << 33
-DECLARED_STEP = 1 << 34
-OLDER_STEP = 1 << 35
-ALIAS_STEP = 1 << 36
-SIDE_STEP = 1 << 37
+# Steps of the key, most significant last: the identity rank stays below PART_STEP (ranks
+# are int32), the kind's steps (up to three) below STEM_STEP.
+PART_STEP = 1 << 31  # a file named after it with more after a dot: one part of the type
+KIND_STEP = 1 << 32
+STEM_STEP = 1 << 34
+DECLARED_STEP = 1 << 35
+OLDER_STEP = 1 << 36
+ALIAS_STEP = 1 << 37
+SIDE_STEP = 1 << 38
 _DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
 VERSION_FOLDER = re.compile(r"^v(\d+)$")  # `v4`: a version of the code beside another
 _STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
@@ -130,7 +134,7 @@ def declares_only(symbol: Symbol) -> bool:
 
 
 def _places(symbols: Sequence[Symbol], positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Steps 3 to 6 of the order for the namesakes at ``positions``."""
+    """Steps 3 to 7 of the order for the namesakes at ``positions``."""
     chosen = [symbols[int(p)] for p in positions.tolist()]
     versions = [_version(s.file) for s in chosen]
     newest = max(versions)
@@ -141,8 +145,7 @@ def _places(symbols: Sequence[Symbol], positions: npt.NDArray[np.int64]) -> npt.
             keys[i] += OLDER_STEP
         if declares_only(symbol):
             keys[i] += DECLARED_STEP
-        if not _named_after(symbol):
-            keys[i] += STEM_STEP
+        keys[i] += _stem_step(symbol)
     return keys + _kind_steps(chosen)
 
 
@@ -178,10 +181,15 @@ def _version(path: str) -> int:
     return max(found, default=-1)
 
 
-def _named_after(symbol: Symbol) -> bool:
-    """Whether the file's stem is the definition's name (case and ``_``/``-`` aside)."""
-    stem = symbol.file.rsplit("/", 1)[-1].split(".", 1)[0]
-    return _plain(stem) == _plain(symbol.name)
+def _stem_step(symbol: Symbol) -> int:
+    """0 when the file's name is the definition's and an extension (case and ``_``/``-``
+    aside), :data:`PART_STEP` when its name begins so and goes on after a dot, else
+    :data:`STEM_STEP`."""
+    name = _plain(symbol.name)
+    base = symbol.file.rsplit("/", 1)[-1]
+    if _plain(base.rsplit(".", 1)[0]) == name:
+        return 0
+    return PART_STEP if _plain(base.split(".", 1)[0]) == name else STEM_STEP
 
 
 def _plain(text: str) -> str:
