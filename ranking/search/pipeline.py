@@ -256,7 +256,7 @@ class Ranked:
     levels: Callable[[ChannelRun, npt.NDArray[np.int64]], npt.NDArray[np.int8]]
     translation: Translation | None = None  # one index's: shards' candidates have none
     term_ids: Mapping[str, int] = field(default_factory=dict)
-    text: TextRows | None = None  # prose: the pieces of text that vote for files
+    text: TextRows | None = None  # a question: the pieces of text that vote for files
 
 
 def _view(index: Index, prepared: Prepared, request: SearchRequest, query: str) -> Ranked:

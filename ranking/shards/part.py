@@ -90,7 +90,7 @@ class ShardPart:
     near: ChannelPart | None = None
     near_levels: npt.NDArray[np.int8] | None = None
     qualified: Offer | None = None  # the query's qualified names (:mod:`.qualified`)
-    text: TextRows | None = None  # prose: this shard's pieces of text that vote for files
+    text: TextRows | None = None  # a question: this shard's pieces of text voting for files
 
     @property
     def found(self) -> bool:
