@@ -126,7 +126,9 @@ def _text_mask(
         wanted = DESCRIBED_KINDS if plan.regions else _DESCRIBED_CODE
         kinds = prepared.filters.kind_mask(wanted)  # these kinds alone, none a filter covers
         for language, undescribed in UNDESCRIBED.items():
-            kinds &= ~prepared.filters.language_kinds(language, undescribed)
+            marked = prepared.filters.language_kinds(language, undescribed)
+            if marked is not None:
+                kinds &= ~marked
     elif not plan.regions:
         kinds = prepared.filters.regions_out()
     else:

@@ -254,10 +254,10 @@ class FilterTable:
         codes = np.asarray(sorted(_KIND_CODE[k] for k in kinds), dtype=np.int8)
         return np.isin(self.kind, codes)
 
-    def language_kinds(self, language: str, kinds: Iterable[Kind]) -> npt.NDArray[np.bool_]:
-        """Symbols of exactly these kinds in files of ``language``."""
+    def language_kinds(self, language: str, kinds: Iterable[Kind]) -> npt.NDArray[np.bool_] | None:
+        """Symbols of exactly these kinds in files of ``language`` (None: no such file)."""
         if language not in self.languages:
-            return np.zeros(self.kind.shape[0], dtype=np.bool_)
+            return None
         written_in: npt.NDArray[np.bool_] = self.language == self.languages.index(language)
         return self.kind_mask(kinds) & written_in
 

@@ -32,7 +32,7 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
-from symfuse.indexer.model import Kind
+from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.lexical import BODY_AWARE, HEAD_FIRST, Bm25f
 from symfuse.ranking.channels.tokens import is_identifier_shaped, is_sentence
 from symfuse.ranking.fusion.roles import asks_for_documents, asks_for_side_code
@@ -71,6 +71,16 @@ DESCRIBED_KINDS = (
 # traits and impl blocks hold their members' text and crowded out the functions a
 # sentence is about (ripgrep's mined commit subjects, MRR@10 0.251 -> 0.151 with impl blocks).
 UNDESCRIBED = {"rust": (Kind.MODULE, Kind.TRAIT, Kind.OBJECT)}
+
+
+def described(symbol: Symbol) -> bool:
+    """Whether a sentence describes ``symbol``'s kind in its language (a definition, not a
+    file's unit): :data:`DESCRIBED_KINDS` less :data:`UNDESCRIBED`."""
+    return (
+        symbol.kind in DESCRIBED_KINDS
+        and symbol.kind not in Kind.UNITS
+        and symbol.kind not in UNDESCRIBED.get(symbol.language, ())
+    )
 
 
 class Shape(StrEnum):

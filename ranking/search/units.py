@@ -38,7 +38,7 @@ from symfuse.ranking.fusion.rrf import Fused, K, normalized_weights
 from symfuse.ranking.query.responses import Adjustment, Change
 from symfuse.ranking.query.search_request import Channel, SearchRequest
 from symfuse.ranking.search.channel_run import ChannelRun
-from symfuse.ranking.search.plans import DESCRIBED_KINDS
+from symfuse.ranking.search.plans import described
 
 # The file units that count (the best by fused score), what a file unit's score adds to
 # its file's best definition, and the share of it a file unit keeps when its file has no
@@ -201,9 +201,6 @@ def files_resolved(
     return _joined(lifted, files, which, standing, symbols), len(joining)
 
 
-_DESCRIBED = frozenset(DESCRIBED_KINDS) - Kind.UNITS
-
-
 def _describes(symbols: Sequence[Symbol], unit: int) -> bool:
     """Whether the file of the unit at ``unit`` defines a routine or a type (what prose
     finds; a file of constants, variables and calls is found as the file itself). A
@@ -211,7 +208,7 @@ def _describes(symbols: Sequence[Symbol], unit: int) -> bool:
     file = symbols[unit].file
     at = unit - 1
     while at >= 0 and symbols[at].file == file:
-        if symbols[at].kind in _DESCRIBED:
+        if described(symbols[at]):
             return True
         at -= 1
     return False
