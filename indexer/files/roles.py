@@ -6,7 +6,8 @@ alone, so that a file's role never needs its text:
 
 - folders: ``tests``, ``test`` (outside Python, where ``django/test`` is product
   code), ``__tests__``, ``spec``, ``testdata``, ``fixtures``, ``__mocks__``,
-  ``src/test`` (Maven and Gradle), ``examples``, ``benchmarks`` and the like;
+  ``src/test`` (Maven and Gradle), ``examples``, ``benchmarks`` and the like, and the
+  code a documentation tree shows (``docs/code/**``, ``Snippets/``);
 - files: ``test_*.py``, ``*_test.py``, ``conftest.py``, ``*_test.go``,
   ``*.test.ts``, ``*.spec.js``, ``*Test.java``, ``*_spec.rb``, ``*_test.cc`` ...
 - vendored: ``vendor/``, ``third_party/``, ``deps/``, ``bower_components/``, minified or
@@ -30,7 +31,8 @@ _TEST_DIRS = frozenset(
     | {"testharness", "test_harness", "test-harness", "testutils", "test_utils", "test-utils"}
 )
 _FIXTURE_DIRS = frozenset({"fixtures", "__fixtures__", "__mocks__", "mocks", "testdata"})
-# docs_src: the code a documentation site includes (FastAPI, Typer, SQLModel)
+# docs_src: the code a documentation site includes (FastAPI, Typer, SQLModel); each also
+# with leading underscores (Go's tools skip `_examples/`)
 _EXAMPLE_DIRS = frozenset(
     {"examples", "example", "samples", "sample", "demo", "demos", "docs_src", "doc_src"}
 )
@@ -43,6 +45,13 @@ _VENDOR_DIRS = frozenset(
     | {"single_include", "amalgamation", "amalgamated"}
 )
 _DOC_DIRS = frozenset({"docs", "doc", "_static", "site"})
+# A documentation tree's content (the snippets and examples its pages include, its site's
+# source) in folders below it; the code right in it builds the pages (Sphinx's conf.py,
+# a script that writes the man page) and stays product code. Not `doc`, which is a
+# package's name as often (cobra/doc, Go's go/doc); not the pages themselves.
+_DOC_TREES = frozenset({"docs", "documentation"})
+_SNIPPET_DIRS = frozenset({"snippets"})  # code a documentation site includes (Polly's)
+_PAGES = re.compile(r".*\.(md|markdown|mdx|rst|txt|adoc|ya?ml|toml|json)$", re.I)
 _BUNDLED = re.compile(r".*[.-](min|bundle)\.[cm]?js$")
 
 _TEST_FILE = re.compile(
@@ -93,13 +102,21 @@ def role_of(path: str) -> Role:
             return Role.TEST
         if folder == "src" and i + 1 < len(folders) and folders[i + 1] == "test":
             return Role.TEST
-        if folder in _EXAMPLE_DIRS:
+        if folder.lstrip("_") in _EXAMPLE_DIRS or _shown(folder, i < len(folders) - 1, name):
             return Role.EXAMPLE
         if folder in _BENCH_DIRS:
             return Role.BENCHMARK
     if _BENCH_FILE.match(name.lower()):
         return Role.BENCHMARK
     return Role.PRODUCT
+
+
+def _shown(folder: str, below: bool, name: str) -> bool:
+    """Whether a file under ``folder`` (``below``: in a folder below it, not right in
+    it) is code a documentation tree shows rather than builds (its pages aside)."""
+    if _PAGES.match(name):
+        return False
+    return folder in _SNIPPET_DIRS or (folder in _DOC_TREES and below)
 
 
 def _vendored(folders: list[str], name: str) -> bool:

@@ -102,6 +102,7 @@ def test_names_see_only_the_code_tokens_of_prose() -> None:
         ("spec/models/user_spec.rb", Role.TEST),
         ("test/parser.c", Role.TEST),
         ("examples/password.py", Role.EXAMPLE),
+        ("_examples/graceful/main.go", Role.EXAMPLE),  # Go's tools skip `_` folders
         ("benches/parse.rs", Role.BENCHMARK),
         ("lua/telescope/testharness/helpers.lua", Role.TEST),  # a test harness's helpers
         ("pkg/test_utils/fakes.go", Role.TEST),
@@ -118,7 +119,16 @@ def test_names_see_only_the_code_tokens_of_prose() -> None:
         ("single_include/nlohmann/json.hpp", Role.VENDORED),
         ("sqlite/amalgamation/sqlite3.c", Role.VENDORED),
         ("include/nlohmann/json.hpp", Role.PRODUCT),
+        # code a documentation tree shows (in folders below it) is example code; the code
+        # right in it builds its pages; not the pages, and not a package named doc
+        ("docs/code/onchange/main.c", Role.EXAMPLE),
+        ("src/Snippets/Docs/Hedging.cs", Role.EXAMPLE),
+        ("packages/docs/app/page.tsx", Role.EXAMPLE),
         ("docs/conf.py", Role.PRODUCT),
+        ("docs/build_manpage.py", Role.PRODUCT),
+        ("docs/guide/routing.md", Role.PRODUCT),
+        ("Documentation/README.MD", Role.PRODUCT),
+        ("doc/man_docs.go", Role.PRODUCT),
         ("lib/deps.py", Role.PRODUCT),
     ],
 )
