@@ -32,6 +32,20 @@ _DOCUMENT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.DOCUMENTS), dtyp
 UNIT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.UNITS), dtype=np.int8)
 _REGION_CODE = _KIND_CODE[Kind.REGION]
 _ARGUMENTS = re.compile(r"[(\[<].*$", re.S)
+# The attributes and annotations that make a definition a test wherever it lives (name_keys'
+# last part): Rust's #[test] / #[tokio::test] in a product file's `mod tests`, JUnit's
+# @Test, @ParameterizedTest, xUnit's [Fact], NUnit's [Test], MSTest's [TestMethod] ...
+TEST_MARKS = (
+    "test", "parameterizedtest", "repeatedtest", "testfactory", "testtemplate",
+    "fact", "theory", "testmethod", "testcase", "rstest", "test_case", "bench",
+)  # fmt: skip
+# The attributes and annotations that make a definition a test wherever it lives (name_keys'
+# last part): Rust's #[test] / #[tokio::test] in a product file's `mod tests`, JUnit's
+# @Test, @ParameterizedTest, xUnit's [Fact], NUnit's [Test], MSTest's [TestMethod] ...
+TEST_MARKS = (
+    "test", "parameterizedtest", "repeatedtest", "testfactory", "testtemplate",
+    "fact", "theory", "testmethod", "testcase", "rstest", "test_case", "bench",
+)  # fmt: skip
 
 
 def name_keys(name: str) -> set[str]:
@@ -145,12 +159,20 @@ class FilterTable:
     decorators: dict[str, npt.NDArray[np.int64]]
     # Per file: test, example or benchmark code (symfuse.ranking.fusion.roles), from its path.
     side_files: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
+    # Per symbol: a test a product file holds (Rust's `#[test]` functions in `mod tests`).
+    marked_tests: npt.NDArray[np.bool_] | None = field(init=False, repr=False, compare=False)
     unit_rows: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
     no_regions: npt.NDArray[np.bool_] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         side = [role_of(f) is not Role.PRODUCT for f in self.files]
         object.__setattr__(self, "side_files", np.asarray(side, dtype=np.bool_))
+        marked = [self.decorators[key] for key in TEST_MARKS if key in self.decorators]
+        tests = None
+        if marked:
+            tests = np.zeros(self.kind.shape[0], dtype=np.bool_)
+            tests[np.concatenate(marked)] = True
+        object.__setattr__(self, "marked_tests", tests)
         object.__setattr__(self, "unit_rows", np.isin(self.kind, UNIT_CODES))
         out = self.kind != _REGION_CODE
         object.__setattr__(self, "no_regions", None if out.all() else out)
@@ -169,9 +191,14 @@ class FilterTable:
 
     def side_code(self, positions: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.bool_]:
         """Whether each symbol (of ``positions``, or every one) is test, example or
-        benchmark code."""
+        benchmark code: its file's role, or a test's mark on it."""
         codes = self.file if positions is None else self.file[positions]
-        return self.side_files[codes] if codes.shape[0] else np.zeros(0, dtype=np.bool_)
+        if not codes.shape[0]:
+            return np.zeros(0, dtype=np.bool_)
+        side = self.side_files[codes]
+        if self.marked_tests is None:
+            return side
+        return side | (self.marked_tests if positions is None else self.marked_tests[positions])
 
     @classmethod
     def build(cls, symbols: list[Symbol]) -> FilterTable:

@@ -3,6 +3,7 @@ through search() on tests/fixtures/prose_workspace (a toolkit, its tests, an exa
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from symfuse.ranking.api import SearchRequest, search
 from symfuse.ranking.fusion.roles import Role, asks_for_side_code, role_of
 from symfuse.ranking.search.plans import Shape, classify, code_tokens, name_words
 from symfuse.ranking.search.snippets import SOURCE_LINES
+from tests.support.index import index_of_tree
 from tests.support.paths import FIXTURES
 
 PROSE = FIXTURES / "prose_workspace"
@@ -197,3 +199,53 @@ def test_full_detail_carries_the_source_and_debug_the_shape(index: Index) -> Non
     assert source.count("\n") < SOURCE_LINES
     assert "def close(self):" in source
     assert data["shape"] == "identifier"
+
+
+HEADERS_RS = '''\
+/// Reads every Content-Length value of a message; None when two of them disagree,
+/// so that the message is rejected.
+pub fn content_length_parse_all(values: &[&str]) -> Option<u64> {
+    let mut found = None;
+    for value in values {
+        let n: u64 = value.trim().parse().ok()?;
+        if found.is_some() && found != Some(n) {
+            return None;
+        }
+        found = Some(n);
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_length_values_that_disagree_reject_the_message() {
+        // two Content-Length headers whose values disagree: the message is rejected
+        let values = ["10", "12"];
+        assert_eq!(content_length_parse_all(&values), None);
+    }
+
+    #[tokio::test]
+    async fn content_length_values_that_agree_keep_the_message() {
+        assert_eq!(content_length_parse_all(&["10", "10"]), Some(10));
+    }
+}
+'''
+
+
+def test_tests_a_product_file_holds_are_side_code(tmp_path: Path) -> None:
+    """Rust keeps a file's tests in it (`#[cfg(test)] mod tests`): marked `#[test]`,
+    they rank after the code they exercise, and include_tests leaves them out or asks
+    for them alone, as it does tests in test files."""
+    index = index_of_tree(tmp_path, {"src/headers.rs": HEADERS_RS})
+    product = "src/headers.rs::content_length_parse_all#function"
+    tests = {
+        "src/headers.rs::tests.content_length_values_that_disagree_reject_the_message#function",
+        "src/headers.rs::tests.content_length_values_that_agree_keep_the_message#function",
+    }
+    question = "reject a message when Content-Length values disagree"
+    assert ids(index, question)[0] == product
+    assert tests.isdisjoint(ids(index, question, include_tests="false"))
+    assert set(ids(index, question, include_tests="only")) == tests
