@@ -24,6 +24,7 @@ from symfuse.indexer.model import Symbol
 from symfuse.ranking.channels import similarity
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.names.namesakes import (
+    asked_versions,
     echoes_unguarded,
     namesake_keys,
     sides_lower,
@@ -312,7 +313,7 @@ def fused_answer(
             fused = text_evidence(fused, ranked.symbols, ranked.text)
         fused = path_lifted(fused, ranked.symbols, query, MIN_DEPTH)
         fused = siblings_demoted(fused, ranked.symbols, MIN_DEPTH)
-        fused = older_copies_demoted(fused, ranked.symbols, MIN_DEPTH)
+        fused = older_copies_demoted(fused, ranked.symbols, MIN_DEPTH, asked_versions(query))
     fused, levels, lifted = _guarded(ranked, request, query, run, fused)
     if request.min_score > 0 or named:
         keep = _kept(fused, request.min_score, named)
@@ -410,7 +411,8 @@ def _guarded(
             floor = np.int8(2 * MatchTier.CASE_INSENSITIVE)
             levels = np.where(documents != 0, np.maximum(levels, floor), levels)
         sides = sides_lower(request, query)
-        order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides)
+        asked = asked_versions(query)
+        order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides, asked)
         order += documents
         levels = echoes_unguarded(ranked.symbols, fused, levels, order)
         fused, lifted = guard_first(fused, levels, order, level_reasons(levels))

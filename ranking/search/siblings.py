@@ -22,7 +22,8 @@ file_sink::flush() {...}` out of line: one qualified name, and the body says mor
 
 A repository that keeps an older version beside the new one (zod's ``src/v3/`` and
 ``src/v4/``) answers a sentence from both; in the head, the older version folder's items
-make way for the rest once the newer one's show (:func:`older_copies_demoted`).
+make way for the rest once the newer one's show (:func:`older_copies_demoted`); when the
+query names a version ("... in v3"), the other versions' items make way for its.
 """
 
 from __future__ import annotations
@@ -33,7 +34,11 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
-from symfuse.ranking.channels.names.namesakes import VERSION_FOLDER, declares_only
+from symfuse.ranking.channels.names.namesakes import (
+    VERSION_FOLDER,
+    chosen_version,
+    declares_only,
+)
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.responses import Change
 
@@ -83,13 +88,16 @@ def siblings_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fuse
     return _made_way(fused, head, extra, why)
 
 
-def older_copies_demoted(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fused:
+def older_copies_demoted(
+    fused: Fused, symbols: Sequence[Symbol], head: int, asked: frozenset[int] = frozenset()
+) -> Fused:
     """``fused`` with the items of its first ``head`` under an older version folder than
-    another of the head's (:func:`_older_copies`) given a score below the head's others."""
+    another of the head's (:func:`_older_copies`; or another version than one the query
+    names, ``asked``) given a score below the head's others."""
     head = min(head, len(fused))
     files = [symbols[p].file for p in fused.positions[:head].tolist()]
     extra = np.zeros(len(fused), dtype=np.bool_)
-    extra[:head] = _older_copies(files)
+    extra[:head] = _older_copies(files, asked)
     return _made_way(fused, head, extra, "a newer version folder's copy answers too")
 
 
@@ -107,21 +115,24 @@ def _made_way(fused: Fused, head: int, extra: npt.NDArray[np.bool_], why: str) -
     return fused.adjusted(order, scores[order], Change.OTHER, why, which=extra)
 
 
-def _older_copies(files: Sequence[str]) -> npt.NDArray[np.bool_]:
+def _older_copies(files: Sequence[str], asked: frozenset[int]) -> npt.NDArray[np.bool_]:
     """Per file: whether it lies under a version folder (``src/v3/``) of which the others
     show a newer one beside it (``src/v4/``): zod's v3 answers a sentence as well as its v4
-    does, and the newer is what a reader works on."""
+    does, and the newer is what a reader works on, unless the query names the version it
+    asks about (``asked``: then the others beside it make way)."""
     versions: list[tuple[str, int] | None] = []
     for file in files:
         folders = file.split("/")[:-1]
         found = [(i, int(m[1])) for i, f in enumerate(folders) if (m := VERSION_FOLDER.match(f))]
         versions.append(("/".join(folders[: found[-1][0]]), found[-1][1]) if found else None)
-    newest: dict[str, int] = {}
+    beside: dict[str, list[int]] = {}
     for place in versions:
         if place is not None:
-            newest[place[0]] = max(place[1], newest.get(place[0], place[1]))
+            beside.setdefault(place[0], []).append(place[1])
+    answering = {where: chosen_version(found, asked) for where, found in beside.items()}
     return np.asarray(
-        [place is not None and place[1] < newest[place[0]] for place in versions], dtype=np.bool_
+        [place is not None and place[1] != answering[place[0]] for place in versions],
+        dtype=np.bool_,
     )
 
 

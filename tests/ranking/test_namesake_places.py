@@ -31,6 +31,12 @@ def test_the_newest_copy_comes_first(index: Index) -> None:
     assert first_files(index, "ZodObject", 2) == ["src/v4/schemas.ts", "src/v3/types.ts"]
 
 
+def test_a_version_the_query_names_comes_first(index: Index) -> None:
+    assert first_files(index, "ZodObject in v3", 2) == ["src/v3/types.ts", "src/v4/schemas.ts"]
+    assert first_files(index, "ZodObject v4", 2) == ["src/v4/schemas.ts", "src/v3/types.ts"]
+    assert first_files(index, "ZodObject in v7", 2) == ["src/v4/schemas.ts", "src/v3/types.ts"]
+
+
 @pytest.mark.parametrize("fields", [{}, {"kind": "method"}])
 def test_a_method_with_a_body_comes_before_the_interface_declaring_it(
     index: Index, fields: dict[str, Any]

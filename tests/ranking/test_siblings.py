@@ -254,3 +254,8 @@ def test_an_older_version_folders_copy_makes_way_for_the_newer(tmp_path: Path) -
     newer = files_found.index("packages/lib/src/v4/core/schemas.ts")
     assert newer < files_found.index("packages/lib/src/v3/types.ts"), files_found
     assert files_found.index("api/v2/routes.ts") < newer  # no newer copy beside it
+    # a question that names the older version asks for it: the newer makes way
+    asked = search(index, SearchRequest(query=f"{query} in v3", limit=10)).items
+    files_asked = [item.symbol.file for item in asked]
+    older = files_asked.index("packages/lib/src/v3/types.ts")
+    assert older < files_asked.index("packages/lib/src/v4/core/schemas.ts"), files_asked

@@ -10,7 +10,8 @@ order is, most significant first:
 2. a definition before a variable that only binds an import
    (``var compile = require('./compile')``, ``const x = await import("./x")``);
 3. the newest copy before older ones: a namesake under ``v3/`` after one under ``v4/``,
-   one under ``legacy/``, ``deprecated/`` or ``compat/`` after the others;
+   one under ``legacy/``, ``deprecated/`` or ``compat/`` after the others; a version the
+   query names (``ZodError in zod v3``) before the others (:func:`asked_versions`);
 4. a definition with a body before a declaration of it: an interface's or a trait's
    method (Go's ``Handler.ServeHTTP`` after ``Engine.ServeHTTP``), a C prototype;
 5. a definition in a file named after it (``client.py``, ``Router.swift``, and a file
@@ -58,8 +59,22 @@ ALIAS_STEP = 1 << 37
 SIDE_STEP = 1 << 38
 _DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
 VERSION_FOLDER = re.compile(r"^v(\d+)$")  # `v4`: a version of the code beside another
+_VERSION_WORD = re.compile(r"\bv(\d+)\b", re.IGNORECASE)  # `v3` in a query's words
 _STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
 _FREE_ROUTINES = frozenset({Kind.FUNCTION, Kind.MACRO})
+
+
+def asked_versions(query: str) -> frozenset[int]:
+    """The versions a query names as version folders are named (``v3`` in "ZodError
+    class in zod v3"): their copies come first among namesakes and in a prose head."""
+    return frozenset(int(m) for m in _VERSION_WORD.findall(query))
+
+
+def chosen_version(versions: Sequence[int], asked: frozenset[int]) -> int:
+    """Of the version folders of some copies (-1: none), the one that answers: the
+    highest the query names, else the highest."""
+    wanted = asked.intersection(versions)
+    return max(wanted) if wanted else max(versions)
 
 
 def sides_lower(request: SearchRequest, query: str) -> bool:
@@ -100,9 +115,11 @@ def namesake_keys(
     levels: npt.NDArray[np.int8],
     filters: SymbolRoles,
     sides_last: bool,
+    asked: frozenset[int] = frozenset(),
 ) -> npt.NDArray[np.int64]:
     """Per item of ``fused`` (aligned with ``levels``, the guard levels), the order of
-    the exact namesakes (see the module docstring); 0 for every other item."""
+    the exact namesakes (see the module docstring; ``asked``: :func:`asked_versions`);
+    0 for every other item."""
     keys = np.zeros(len(fused), dtype=np.int64)
     identity = fused.ranks.get(Channel.IDENTITY)
     if identity is None:
@@ -117,7 +134,7 @@ def namesake_keys(
         (binds_an_import(symbols[int(p)]) for p in positions), dtype=np.bool_, count=len(at)
     )
     ranked += aliases.astype(np.int64) * ALIAS_STEP
-    ranked += _places(symbols, positions)
+    ranked += _places(symbols, positions, asked)
     if sides_last:
         ranked += filters.side_code(positions).astype(np.int64) * SIDE_STEP
     keys[at] = ranked
@@ -133,15 +150,17 @@ def declares_only(symbol: Symbol) -> bool:
     return symbol.prototype
 
 
-def _places(symbols: Sequence[Symbol], positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def _places(
+    symbols: Sequence[Symbol], positions: npt.NDArray[np.int64], asked: frozenset[int]
+) -> npt.NDArray[np.int64]:
     """Steps 3 to 7 of the order for the namesakes at ``positions``."""
     chosen = [symbols[int(p)] for p in positions.tolist()]
     versions = [_version(s.file) for s in chosen]
-    newest = max(versions)
+    answering = chosen_version(versions, asked)
     keys = np.zeros(len(chosen), dtype=np.int64)
     for i, symbol in enumerate(chosen):
         folders = symbol.file.lower().split("/")[:-1]
-        if 0 <= versions[i] < newest or any(f in _STALE for f in folders):
+        if 0 <= versions[i] != answering or any(f in _STALE for f in folders):
             keys[i] += OLDER_STEP
         if declares_only(symbol):
             keys[i] += DECLARED_STEP
