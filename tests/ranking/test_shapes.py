@@ -201,7 +201,7 @@ def test_full_detail_carries_the_source_and_debug_the_shape(index: Index) -> Non
     assert data["shape"] == "identifier"
 
 
-HEADERS_RS = '''\
+HEADERS_RS = """\
 /// Reads every Content-Length value of a message; None when two of them disagree,
 /// so that the message is rejected.
 pub fn content_length_parse_all(values: &[&str]) -> Option<u64> {
@@ -232,7 +232,7 @@ mod tests {
         assert_eq!(content_length_parse_all(&["10", "10"]), Some(10));
     }
 }
-'''
+"""
 
 
 def test_tests_a_product_file_holds_are_side_code(tmp_path: Path) -> None:
