@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,26 @@ def level_reasons(levels: npt.NDArray[np.int8]) -> Callable[[int], str]:
     return reason
 
 
+_SEPARATORS = re.compile(r"::|#|\.")
+
+
+def _qualified_levels(
+    level: npt.NDArray[np.int8], names: NameTable, positions: npt.NDArray[np.int64], query: str
+) -> npt.NDArray[np.int8]:
+    """``level`` for a qualified query (``A.b``, ``A::B``, ``A#b``): a qualified name
+    ending in it ranks as an exact name when its own name is the query's last part as
+    written (``JsonFactory.builder`` the method, ``Thor#options`` the method ``options``),
+    else as one but for case, with a name that only spells the parts run together
+    (``JsonFactoryBuilder``) or differs in case (the class ``Thor.Options``)."""
+    suffix = level == MatchTier.FQN_SUFFIX
+    level[suffix] = MatchTier.CASE_INSENSITIVE
+    last = _SEPARATORS.split(query.strip())[-1]
+    if last and suffix.any():
+        written = np.isin(positions, names.names.equal(last))
+        level[suffix & written] = MatchTier.EXACT
+    return level
+
+
 def guard_levels(
     run: ChannelRun,
     names: NameTable,
@@ -68,7 +89,7 @@ def guard_levels(
     level = run.tiers[positions].copy()
     farther_as_written = np.zeros(positions.shape[0], dtype=np.bool_)
     if any(sep in query for sep in (".", "::", "#")):
-        level[level == MatchTier.FQN_SUFFIX] = MatchTier.CASE_INSENSITIVE
+        level = _qualified_levels(level, names, positions, query)
     fuzzy_hits = run.rankings.get(Channel.FUZZY)
     if run.fuzzy_auto and fuzzy_hits is not None and len(fuzzy_hits):
         distance = np.full(run.tiers.shape[0], 127, dtype=np.int64)

@@ -1,6 +1,6 @@
 """Names as agents write them: each repository's central definitions asked in its own forms.
 
-Over the findability corpora (both sets, ``findability_bench.py`` writes them out), each
+Over the findability corpora (all three sets, ``findability_bench.py`` writes them out), each
 repository's most central product definitions (by PageRank) are asked four ways:
 
 - ``qualified``: a type by its qualified name in the language's separator (Ruby, C++ and
@@ -40,7 +40,7 @@ from symfuse.ranking.channels.tokens import split_identifier
 from symfuse.ranking.fusion.roles import Role, role_of
 from symfuse.ranking.query import operations
 
-SETS = (fb.DATA, fb.DATA.parent / "findability_fresh")
+SETS = (fb.DATA, fb.DATA.parent / "findability_fresh", fb.DATA.parent / "findability_fresh2")
 SEPARATOR = {"ruby": "::", "cpp": "::", "rust": "::", "php": "\\"}
 TYPES = frozenset({Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.ENUM, Kind.MODULE})
 ROUTINES = frozenset({Kind.METHOD, Kind.FUNCTION})

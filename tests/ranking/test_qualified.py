@@ -5,6 +5,8 @@ tests/fixtures/qualified (Rust, PHP, Java, Zig)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from symfuse.indexer.index import Index
@@ -257,3 +259,32 @@ def test_a_name_ending_in_a_bang_or_a_question_mark(written: Index, index: Index
     assert first(written, "merge!")[1] == "Web.Base.merge!"
     assert first(written, "Web::Base#include?")[1] == "Web.Base.include?"
     assert first(index, "json!")[:2] == ("src/macros.rs", "json")
+
+
+def test_a_member_named_as_written_before_names_that_only_spell_it(tmp_path: Path) -> None:
+    """A qualified name whose last part is the member's name as written is that member:
+    `JsonFactory.builder` is the method, not the class `JsonFactoryBuilder` (the parts
+    run together); `Thor#options` the method, not the class `Thor::Options` (another
+    case), which `Thor::Options` still finds first."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "factory/JsonFactory.java": (
+                "package factory;\n\npublic class JsonFactory {\n"
+                "    public static JsonFactoryBuilder builder() {\n"
+                "        return new JsonFactoryBuilder();\n    }\n}\n"
+            ),
+            "factory/JsonFactoryBuilder.java": (
+                "package factory;\n\npublic class JsonFactoryBuilder {\n"
+                "    public JsonFactory build() {\n        return new JsonFactory();\n    }\n}\n"
+            ),
+            "lib/thor.rb": "class Thor\n  def options\n    @options ||= {}\n  end\nend\n",
+            "lib/thor/options.rb": "class Thor\n  class Options\n    def parse; end\n  end\nend\n",
+        },
+    )
+    assert first(index, "JsonFactory.builder")[:2] == (
+        "factory/JsonFactory.java",
+        "JsonFactory.builder",
+    )
+    assert first(index, "Thor#options")[:2] == ("lib/thor.rb", "Thor.options")
+    assert first(index, "Thor::Options")[:2] == ("lib/thor/options.rb", "Thor.Options")
