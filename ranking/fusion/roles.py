@@ -19,8 +19,13 @@ __all__ = ["Role", "asks_for_documents", "asks_for_side_code", "role_of"]
 
 
 # Phrases by which a query asks for tests, examples, benchmarks or vendored code itself.
+# Tests are asked for as such ("tests for X", "integration tests", "test cases", "where
+# is it tested", a query opening with "test"); "test" or "testing" before a product's
+# own concept ("the test sandbox", "chaos testing", "from a test") asks for the product
+# code that serves tests, and "spec" is as often a standard ("the Rack SPEC").
 _ASKS = re.compile(
-    r"\b(tests?|testing|unit\s*tests?|spec|specs|fixtures?|mocks?|examples?|"
+    r"^\s*tests?\b|\b(tests|tested|specs|test\s+(for|of|that|which|cases?|suites?|files?|coverage)|"
+    r"unit\s*test|fixtures?|mocks?|examples?|"
     r"how\s+(to|do\s+i|can\s+i)\s+use|demo|benchmarks?|sample\s+code|"
     r"vendor(ed)?|third[- ]party|bundled)\b",
     re.I,

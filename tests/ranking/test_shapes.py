@@ -154,6 +154,12 @@ def test_a_query_asking_for_tests_is_not_demoted(index: Index) -> None:
     assert asks_for_side_code("test for a password prompt that hides input")
     assert not asks_for_side_code(PASSWORD)
     assert asks_for_side_code("the vendored argparse copy")
+    for asking in ("tests for the prompt", "integration tests of the client", "where is it tested"):
+        assert asks_for_side_code(asking), asking
+    # "test" or "testing" before a product's own concept asks for the product code
+    for product in ("how does the test sandbox route a process", "delay calls in chaos testing"):
+        assert not asks_for_side_code(product), product
+    assert not asks_for_side_code("check an app against the Rack SPEC")  # a standard
     found = ids(index, "test for a password prompt that hides input")
     assert found[0].startswith("tests/test_termui.py::test_password_prompt")
 
