@@ -4,6 +4,7 @@ of it, the file named after it. On tests/fixtures/namesakes."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from symfuse.indexer.index import Index
 from symfuse.ranking.api import SearchRequest
 from symfuse.ranking.query import operations
 from symfuse.ranking.query.responses import SearchResponse
-from tests.support.index import index_of_fixture
+from tests.support.index import index_of_fixture, index_of_tree
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +78,27 @@ def test_a_partial_type_leads_from_the_file_of_its_exact_name(index: Index) -> N
         "wrap/PolicyWrap.cs",
         "wrap/PolicyWrap.ContextAndKeys.cs",
     ]
+
+
+def test_a_public_definition_before_one_its_modifier_restricts(tmp_path: Path) -> None:
+    """tokio's `Mutex` is `sync::Mutex` (`pub struct`), not the internal wrapper
+    `loom::std::Mutex` (`pub(crate) struct`) its own code uses everywhere; C#'s
+    `internal` keeps a type out of the public face the same way."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "src/loom/std/mutex.rs": (
+                "pub(crate) struct Mutex<T: ?Sized>(std::sync::Mutex<T>);\n\n"
+                "impl<T> Mutex<T> {\n    pub(crate) fn new(t: T) -> Mutex<T> {\n"
+                "        Mutex(std::sync::Mutex::new(t))\n    }\n}\n"
+            ),
+            "src/sync/mutex.rs": (
+                "/// An asynchronous mutual exclusion lock.\n"
+                "pub struct Mutex<T: ?Sized> {\n    c: std::cell::UnsafeCell<T>,\n}\n"
+            ),
+            "Core/Internal/Pipeline.cs": "namespace Core.Internal;\ninternal class Pipeline { }\n",
+            "Core/Pipeline.cs": "namespace Core;\n\npublic class Pipeline { }\n",
+        },
+    )
+    assert first_files(index, "Mutex", 2) == ["src/sync/mutex.rs", "src/loom/std/mutex.rs"]
+    assert first_files(index, "Pipeline", 2) == ["Core/Pipeline.cs", "Core/Internal/Pipeline.cs"]

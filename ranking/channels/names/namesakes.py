@@ -22,9 +22,12 @@ order is, most significant first:
    ``patch`` is requests' ``api.patch``, not ``Session.patch``, which ``Session.patch``
    asks for); first of all a type built on a base of its own name, the layer a package
    exports over it (flask's ``Blueprint(SansioBlueprint)`` over ``sansio.Blueprint``);
-7. one in a file of exactly its name before one in a file of its name and more (a partial
+7. one its signature leaves public before one a modifier restricts (tokio's ``pub struct
+   Mutex`` before its internal ``pub(crate) struct Mutex``; ``private``, ``protected``,
+   ``internal``, ``fileprivate``: :func:`restricted`);
+8. one in a file of exactly its name before one in a file of its name and more (a partial
    type's parts: ``PolicyWrap.cs`` before ``PolicyWrap.ContextAndKeys.cs``);
-8. the identity channel's order: name length, then PageRank (``Model`` is
+9. the identity channel's order: name length, then PageRank (``Model`` is
    django.db.models.Model, the most linked definition, not one of Django's many
    test-local ``class Model``).
 
@@ -48,9 +51,11 @@ from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.search_request import Channel, IncludeTests, SearchRequest
 from symfuse.ranking.search.filters import SymbolRoles
 
-# Steps of the key, most significant last: the identity rank stays below PART_STEP (ranks
-# are int32), the kind's steps (up to three) below STEM_STEP.
-PART_STEP = 1 << 31  # a file named after it with more after a dot: one part of the type
+# Steps of the key, most significant last: the identity rank stays below PART_STEP (capped
+# at UNRANKED), the kind's steps (up to three) below STEM_STEP.
+UNRANKED = (1 << 30) - 1  # the identity rank of a namesake the channel did not rank
+PART_STEP = 1 << 30  # a file named after it with more after a dot: one part of the type
+RESTRICTED_STEP = 1 << 31  # a modifier keeps it from the package's public face
 KIND_STEP = 1 << 32
 STEM_STEP = 1 << 34
 DECLARED_STEP = 1 << 35
@@ -128,7 +133,8 @@ def namesake_keys(
     at = np.flatnonzero(named)
     if not at.shape[0]:
         return keys
-    ranked = np.where(identity[at] > 0, identity[at], np.iinfo(np.int32).max).astype(np.int64)
+    ranked = np.minimum(np.where(identity[at] > 0, identity[at], UNRANKED), UNRANKED)
+    ranked = ranked.astype(np.int64)
     positions = fused.positions[at]
     aliases = np.fromiter(
         (binds_an_import(symbols[int(p)]) for p in positions), dtype=np.bool_, count=len(at)
@@ -153,7 +159,7 @@ def declares_only(symbol: Symbol) -> bool:
 def _places(
     symbols: Sequence[Symbol], positions: npt.NDArray[np.int64], asked: frozenset[int]
 ) -> npt.NDArray[np.int64]:
-    """Steps 3 to 7 of the order for the namesakes at ``positions``."""
+    """Steps 3 to 8 of the order for the namesakes at ``positions``."""
     chosen = [symbols[int(p)] for p in positions.tolist()]
     versions = [_version(s.file) for s in chosen]
     answering = chosen_version(versions, asked)
@@ -165,7 +171,41 @@ def _places(
         if declares_only(symbol):
             keys[i] += DECLARED_STEP
         keys[i] += _stem_step(symbol)
-    return keys + _kind_steps(chosen)
+    return keys + _kind_steps(chosen) + _restricted_steps(chosen)
+
+
+# A modifier written before a definition's name that keeps it out of its package's or
+# crate's public face: Rust's pub(crate) / pub(super) / pub(in path), private (Scala's
+# private[pkg] too), protected, internal (C#, Kotlin, Swift), fileprivate.
+_RESTRICTING = re.compile(
+    r"(?<![\w.])(?:pub\((?:crate|super|self|in\s[^)]*)\)|private|protected|internal|fileprivate)"
+    r"(?![\w.])"
+)
+
+
+_OPENING = re.compile(r"(?<![\w.])(?:pub(?!\s*\()|public|export|open)(?![\w.])")
+
+
+def restricted(symbol: Symbol) -> bool:
+    """Whether ``symbol``'s signature restricts who sees it (:data:`_RESTRICTING`, before
+    its name): tokio's internal ``pub(crate) struct Mutex`` after the ``pub struct Mutex``
+    its users mean."""
+    return _RESTRICTING.search(_head(symbol)) is not None
+
+
+def _head(symbol: Symbol) -> str:
+    """What ``symbol``'s signature writes before its name (its modifiers)."""
+    return symbol.signature.split(symbol.name, 1)[0] if symbol.name else ""
+
+
+def _restricted_steps(chosen: Sequence[Symbol]) -> npt.NDArray[np.int64]:
+    """Step 7, among definitions of one name only (``worker metrics`` spells a struct and
+    a field, either of which it may mean): a restricted one after one its signature
+    declares public (``pub``, ``public``, ``export``, ``open``; an impl block or a field
+    with no modifier says nothing)."""
+    public = {s.name for s in chosen if _OPENING.search(_head(s)) is not None}
+    steps = [s.name in public and restricted(s) for s in chosen]
+    return np.asarray(steps, dtype=np.int64) * RESTRICTED_STEP
 
 
 def _kind_steps(chosen: Sequence[Symbol]) -> npt.NDArray[np.int64]:
