@@ -39,13 +39,6 @@ TEST_MARKS = (
     "test", "parameterizedtest", "repeatedtest", "testfactory", "testtemplate",
     "fact", "theory", "testmethod", "testcase", "rstest", "test_case", "bench",
 )  # fmt: skip
-# The attributes and annotations that make a definition a test wherever it lives (name_keys'
-# last part): Rust's #[test] / #[tokio::test] in a product file's `mod tests`, JUnit's
-# @Test, @ParameterizedTest, xUnit's [Fact], NUnit's [Test], MSTest's [TestMethod] ...
-TEST_MARKS = (
-    "test", "parameterizedtest", "repeatedtest", "testfactory", "testtemplate",
-    "fact", "theory", "testmethod", "testcase", "rstest", "test_case", "bench",
-)  # fmt: skip
 
 
 def name_keys(name: str) -> set[str]:

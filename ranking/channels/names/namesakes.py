@@ -181,8 +181,7 @@ _RESTRICTING = re.compile(
     r"(?<![\w.])(?:pub\((?:crate|super|self|in\s[^)]*)\)|private|protected|internal|fileprivate)"
     r"(?![\w.])"
 )
-
-
+# ... and one that opens it to every user (Rust's bare pub, public, export, Swift's open)
 _OPENING = re.compile(r"(?<![\w.])(?:pub(?!\s*\()|public|export|open)(?![\w.])")
 
 
