@@ -80,7 +80,7 @@ def _fit(
     folder, _, file = symbol.file.lower().rpartition("/")
     path = {w for w in folder.split("/") if w} | {file.split(".", 1)[0]}
     path |= {_loose(w) for w in path}
-    loose_scopes = set(scopes) | {_loose(w) for w in scopes}
+    loose_scopes = set(scopes) | {_loose(w) for w in scopes} | _module_path(symbol)
     suffix = _DEEPEST if scopes[-len(qualifier) :] == qualifier else 0
     if symbol.name.lower() == ".".join([*qualifier, name.lower()]):
         suffix = _DEEPEST + 1  # named whole: Elixir's and Haskell's modules (`Text.Pandoc.Char`)
@@ -96,6 +96,19 @@ def _fit(
     nowhere = not suffix and not place
     side = role_of(symbol.file) is not Role.PRODUCT  # a test's copy or reopening
     return (nowhere, side, -suffix, -place, -said, symbol.name != name, len(scopes), routine)
+
+
+_CRATE_ROOTS = frozenset({"mod", "lib", "main"})  # files that are their folder's module
+
+
+def _module_path(symbol: Symbol) -> set[str]:
+    """The modules a Rust file is, as its crate names them (tokio's
+    ``tokio/src/sync/mutex.rs``: ``sync``, ``mutex``): scopes as much as its fqn's."""
+    if symbol.language != "rust" or "/src/" not in f"/{symbol.file}":
+        return set()
+    below = f"/{symbol.file}".rsplit("/src/", 1)[1].lower().split("/")
+    stem = below[-1].split(".", 1)[0]
+    return set(below[:-1]) | ({stem} - _CRATE_ROOTS)
 
 
 Fit = tuple[int, ...]  # :func:`_fit`'s key, smaller is better

@@ -288,3 +288,18 @@ def test_a_member_named_as_written_before_names_that_only_spell_it(tmp_path: Pat
     )
     assert first(index, "Thor#options")[:2] == ("lib/thor.rb", "Thor.options")
     assert first(index, "Thor::Options")[:2] == ("lib/thor/options.rb", "Thor.Options")
+
+
+def test_a_rust_files_folders_are_its_modules(tmp_path: Path) -> None:
+    """`tokio::sync::Mutex` is the Mutex of tokio/src/sync/mutex.rs (module `sync` by its
+    folder), not the one an inline `mod sync` of loom's mock declares."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "tokio/src/sync/mutex.rs": "/// An async lock.\npub struct Mutex<T: ?Sized> {\n"
+            "    c: std::cell::UnsafeCell<T>,\n}\n",
+            "tokio/src/loom/mocked.rs": "pub(crate) mod sync {\n"
+            "    pub(crate) struct Mutex<T>(loom::sync::Mutex<T>);\n}\n",
+        },
+    )
+    assert first(index, "tokio::sync::Mutex")[:2] == ("tokio/src/sync/mutex.rs", "Mutex")
