@@ -114,7 +114,9 @@ from __future__ import annotations
 # 72: Ruby: `class Sinatra::Base` is Base in Sinatra (name Base, fqn Sinatra.Base).
 # 73: test harness and test utility folders are test code (no regions).
 # 74: amalgamated copies (`single_include/`, `amalgamation/`) are vendored (no regions).
-EXTRACTOR_VERSION = 74
+# 75: folders named for tests among other words (`integration_test`, `okhttp-testing-support`)
+# hold test code (no regions).
+EXTRACTOR_VERSION = 75
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -30,6 +30,7 @@ _TEST_DIRS = frozenset(
     {"tests", "__tests__", "spec", "specs", "testdata", "test-data", "testing_utils", "e2e"}
     | {"testharness", "test_harness", "test-harness", "testutils", "test_utils", "test-utils"}
 )
+_TEST_WORDS = frozenset({"test", "tests", "testing"})
 _FIXTURE_DIRS = frozenset({"fixtures", "__fixtures__", "__mocks__", "mocks", "testdata"})
 # docs_src: the code a documentation site includes (FastAPI, Typer, SQLModel); each also
 # with leading underscores (Go's tools skip `_examples/`)
@@ -96,7 +97,7 @@ def role_of(path: str) -> Role:
     if any(_TEST_SOURCE_SET.match(folder) for folder in path.split("/")[:-1]):
         return Role.TEST
     for i, folder in enumerate(folders):
-        if folder in _TEST_DIRS or folder in _FIXTURE_DIRS:
+        if folder in _TEST_DIRS or folder in _FIXTURE_DIRS or _tests_named(folder):
             return Role.TEST
         if folder == "test" and (not _PYTHON.search(name) or i == 0):
             return Role.TEST
@@ -109,6 +110,14 @@ def role_of(path: str) -> Role:
     if _BENCH_FILE.match(name.lower()):
         return Role.BENCHMARK
     return Role.PRODUCT
+
+
+def _tests_named(folder: str) -> bool:
+    """A folder named for tests among other words: ``integration_test``,
+    ``tests-integration``, ``android-test``, ``okhttp-testing-support`` (a lone ``testing``
+    is a product's package as often: ``numpy/testing``, ``click/testing.py``)."""
+    words = [w for w in re.split(r"[-_]", folder) if w]
+    return len(words) > 1 and not _TEST_WORDS.isdisjoint(words)
 
 
 def _shown(folder: str, below: bool, name: str) -> bool:

@@ -108,6 +108,12 @@ def test_names_see_only_the_code_tokens_of_prose() -> None:
         ("benches/parse.rs", Role.BENCHMARK),
         ("lua/telescope/testharness/helpers.lua", Role.TEST),  # a test harness's helpers
         ("pkg/test_utils/fakes.go", Role.TEST),
+        # a folder named for tests among other words; a lone `testing` is a package
+        ("okhttp-testing-support/src/main/kotlin/okhttp3/Dns.kt", Role.TEST),
+        ("integration_test/server_test_helpers.go", Role.TEST),
+        ("tests-build/src/lib.rs", Role.TEST),
+        ("numpy/testing/_private/utils.py", Role.PRODUCT),
+        ("src/latest-release/notes.rs", Role.PRODUCT),
         ("django/test/client.py", Role.PRODUCT),  # Django's test package is product code
         ("termkit/termui.py", Role.PRODUCT),
         ("src/main/java/org/x/Parser.java", Role.PRODUCT),
