@@ -308,13 +308,14 @@ def fused_answer(
         lift, standing = (LIFT, STANDING) if words else (0.0, 0.0)  # names find definitions
         fused, joined = files_resolved(fused, files, ranked.symbols, MIN_DEPTH, lift, standing)
         matched += joined
+    asked = asked_versions(query)  # the version folders a query names (`v3`)
     if shape in (Shape.KEYWORDS, Shape.SENTENCE):
         if ranked.text is not None:
             fused = text_evidence(fused, ranked.symbols, ranked.text)
         fused = path_lifted(fused, ranked.symbols, query, MIN_DEPTH)
         fused = siblings_demoted(fused, ranked.symbols, MIN_DEPTH)
-        fused = older_copies_demoted(fused, ranked.symbols, MIN_DEPTH, asked_versions(query))
-    fused, levels, lifted = _guarded(ranked, request, query, run, fused)
+        fused = older_copies_demoted(fused, ranked.symbols, MIN_DEPTH, asked)
+    fused, levels, lifted = _guarded(ranked, request, query, run, fused, asked)
     if request.min_score > 0 or named:
         keep = _kept(fused, request.min_score, named)
         fused, levels, lifted = fused.reorder(keep, fused.scores[keep]), levels[keep], lifted[keep]
@@ -390,10 +391,15 @@ def _reordered(
 
 
 def _guarded(
-    ranked: Ranked, request: SearchRequest, query: str, run: ChannelRun, fused: Fused
+    ranked: Ranked,
+    request: SearchRequest,
+    query: str,
+    run: ChannelRun,
+    fused: Fused,
+    asked: frozenset[int],
 ) -> tuple[Fused, npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
     """``fused`` with exact names first (the guard), each item's name-match level, and
-    whether the guard lifted it."""
+    whether the guard lifted it (``asked``: the version folders the query names)."""
     lifted = np.zeros(len(fused), dtype=np.bool_)
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     named = is_identifier_shaped(query) or run.spelled
@@ -411,7 +417,6 @@ def _guarded(
             floor = np.int8(2 * MatchTier.CASE_INSENSITIVE)
             levels = np.where(documents != 0, np.maximum(levels, floor), levels)
         sides = sides_lower(request, query)
-        asked = asked_versions(query)
         order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides, asked)
         order += documents
         levels = echoes_unguarded(ranked.symbols, fused, levels, order)

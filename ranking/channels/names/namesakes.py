@@ -24,7 +24,7 @@ order is, most significant first:
    exports over it (flask's ``Blueprint(SansioBlueprint)`` over ``sansio.Blueprint``);
 7. one its signature leaves public before one a modifier restricts (tokio's ``pub struct
    Mutex`` before its internal ``pub(crate) struct Mutex``; ``private``, ``protected``,
-   ``internal``, ``fileprivate``: :func:`restricted`);
+   ``internal``, ``fileprivate``, written before its name);
 8. one in a file of exactly its name before one in a file of its name and more (a partial
    type's parts: ``PolicyWrap.cs`` before ``PolicyWrap.ContextAndKeys.cs``);
 9. the identity channel's order: name length, then PageRank (``Model`` is
@@ -185,13 +185,6 @@ _RESTRICTING = re.compile(
 _OPENING = re.compile(r"(?<![\w.])(?:pub(?!\s*\()|public|export|open)(?![\w.])")
 
 
-def restricted(symbol: Symbol) -> bool:
-    """Whether ``symbol``'s signature restricts who sees it (:data:`_RESTRICTING`, before
-    its name): tokio's internal ``pub(crate) struct Mutex`` after the ``pub struct Mutex``
-    its users mean."""
-    return _RESTRICTING.search(_head(symbol)) is not None
-
-
 def _head(symbol: Symbol) -> str:
     """What ``symbol``'s signature writes before its name (its modifiers)."""
     return symbol.signature.split(symbol.name, 1)[0] if symbol.name else ""
@@ -202,8 +195,12 @@ def _restricted_steps(chosen: Sequence[Symbol]) -> npt.NDArray[np.int64]:
     a field, either of which it may mean): a restricted one after one its signature
     declares public (``pub``, ``public``, ``export``, ``open``; an impl block or a field
     with no modifier says nothing)."""
-    public = {s.name for s in chosen if _OPENING.search(_head(s)) is not None}
-    steps = [s.name in public and restricted(s) for s in chosen]
+    heads = [_head(s) for s in chosen]
+    public = {s.name for s, head in zip(chosen, heads, strict=True) if _OPENING.search(head)}
+    steps = [
+        s.name in public and _RESTRICTING.search(head) is not None
+        for s, head in zip(chosen, heads, strict=True)
+    ]
     return np.asarray(steps, dtype=np.int64) * RESTRICTED_STEP
 
 
