@@ -4,21 +4,27 @@ reach several files.
 An agent asking "how does the searcher hand matching lines over to the printer" wants
 the two or three files that do it; the definitions a sentence matches best are often
 spread over other files (a printer's ``matched`` and ``context`` methods), while the
-files asked about hold many pieces that each match a little. So a question (a sentence
-or keywords opening with how, where, what, which, why or when: :data:`QUESTION`) also
-asks the text: every definition's own lines and each file's top-level code (the body
-rows of the lexical index, which partition a file) are scored alone by plain BM25, and
-the best :data:`ROWS` of them vote for their files, each by its reciprocal rank; a file
-with several pieces high in that list ranks high. In the head of the answer, an item's
-place and its file's rank are then summed as reciprocal ranks (:data:`WEIGHT` for the
-file's, offsets :data:`K`), and after that its items past the first of their file make
-way a little each (:data:`SPREAD`), so that ten results reach several files.
+files asked about hold many pieces that each match a little. So prose (a sentence or
+keywords) also asks the text: every definition's own lines and each file's top-level
+code (the body rows of the lexical index, which partition a file) are scored alone by
+plain BM25, and the best :data:`ROWS` of them vote for their files, each by its
+reciprocal rank; a file with several pieces high in that list ranks high.
+
+A question (:func:`is_question`: how, where, what, which or why, "when" asking, or a
+question mark) is answered by the votes: in the head of the answer, an item's place and
+its file's rank are summed as reciprocal ranks (:data:`WEIGHT` for the file's, offsets
+:data:`K`), and after that its items past the first of their file make way (each
+weighs :data:`SPREAD` per item of its file before it), so that ten results reach
+several files.
 
 A sentence that describes one behaviour ("give the money of a transaction back", a
-commit's subject) asks for a definition: its answer is left as fusion and the rules
-before put it. Applied to every sentence, the votes and the spread lost definitions
-such answers had (mined commit subjects MRR@10 0.358 -> 0.351, Django's docstring set
-hit@10 0.460 -> 0.423 with the spread).
+commit's subject) asks for a definition: applied to every sentence, the votes and the
+spread lost definitions such answers had (mined commit subjects MRR@10 0.358 -> 0.351,
+Django's docstring set hit@10 0.460 -> 0.423 with the spread). Its votes only settle the
+first place (:func:`led`): when the first item's file is not among the first
+:data:`LEAD_FILES` the text votes for, and one of the next items is in the file voted
+first, that item leads (ripgrep's "stop reading a file once a NUL byte suggests it is
+binary data": the printers' ``binary_data`` methods before ``LineBuffer.fill``).
 
 Only product code votes (tests, examples, benchmarks and vendored copies do not),
 unless the query asks for such code; a query that asks for documents ("install
@@ -38,6 +44,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.channels.lexical import QueryTerms
+from symfuse.ranking.channels.tokens import WORD
 from symfuse.ranking.fusion.roles import asks_for_documents
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.prepared.build import Prepared
@@ -49,9 +56,18 @@ ROWS = 100  # pieces of text that vote for their files
 HEAD = 30  # first items of the answer placed by their files' ranks, then spread
 WEIGHT = 0.6  # a file's rank against an item's place, both as reciprocal ranks
 K = 10  # the offset of both ranks
-SPREAD = 0.5  # an item's weight per item of its file before it, past the first
+SPREAD = 0.25  # an item's weight per item of its file before it, past the first
+LEAD_FILES = 5  # a sentence's first item stays first while its file is voted this high
+LEAD_ITEMS = 5  # the first items of a sentence's answer that may take the lead
 PROSE = frozenset({Shape.KEYWORDS, Shape.SENTENCE})
-QUESTION = re.compile(r"\s*(?:how|where|what|which|why|when)\b", re.IGNORECASE)
+_ASKING = r"(?:is|are|was|were|do|does|did|can|could|should|will|would|must|may|might|has|have)"
+QUESTION = re.compile(
+    r"\s*(?:(?:how|where|what|which|why)\b"  # how does ..., which files ...
+    rf"|when\s+{_ASKING}\b"  # when should a response not be compressed
+    r"|when\b[^,?]*,\s*(?:how|where|what|which|why)\b"  # when two rocks ..., which one ...
+    r"|.*\?\s*$)",  # anything asked with a question mark
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
@@ -75,11 +91,11 @@ def text_rows(
     shape: Shape,
     mask: npt.NDArray[np.bool_] | None,
 ) -> TextRows | None:
-    """The best :data:`ROWS` pieces of text for a question (None for other queries): of
-    the symbols ``mask`` leaves, regions aside (a file unit holds their lines), side code
+    """The best :data:`ROWS` pieces of text for prose (None for other queries): of the
+    symbols ``mask`` leaves, regions aside (a file unit holds their lines), side code
     aside unless the query asks for it."""
-    if shape not in PROSE or not QUESTION.match(query) or asks_for_documents(query):
-        return None  # (a question for a section of a page is answered as fusion puts it)
+    if shape not in PROSE or asks_for_documents(query):
+        return None  # (prose asking for a section of a page is answered as fusion puts it)
     found, scores = prepared.lexical.body_scores(QueryTerms.parse(query))
     filters = prepared.filters
     keep = np.ones(found.shape[0], dtype=np.bool_)
@@ -122,22 +138,47 @@ def file_ranks(text: TextRows) -> dict[str, int]:
     return {f: rank for rank, f in enumerate(order, start=1)}
 
 
+def is_question(query: str) -> bool:
+    """Whether ``query`` asks how code works (:data:`QUESTION`) rather than describing
+    what a definition does ("when following a redirect, strip the header")."""
+    return QUESTION.match(query) is not None
+
+
 def text_evidence(
-    fused: Fused, symbols: Sequence[Symbol], text: TextRows, head: int = HEAD
+    fused: Fused, symbols: Sequence[Symbol], text: TextRows, query: str, head: int = HEAD
 ) -> Fused:
-    """``fused`` (a question's answer) with its first ``head`` items placed by their
-    files' ranks too, then spread over files (the module docstring). Each place keeps
-    its score."""
+    """``fused`` (prose's answer) with its text's votes: a question's first ``head`` items
+    placed by their files' ranks too, then spread over files; another sentence's first
+    place settled by them (:func:`led`). Each place keeps its score."""
     head = min(head, len(fused))
     if head < 2:
         return fused
     ranks = file_ranks(text)
+    if not is_question(query):
+        return led(fused, symbols, ranks, query)
     if ranks:
         files = [symbols[p].file for p in fused.positions[:head].tolist()]
         vote = np.asarray([WEIGHT / (K + ranks[f]) if f in ranks else 0.0 for f in files])
         key = 1.0 / (K + np.arange(1, head + 1)) + vote
         fused = _placed(fused, np.argsort(-key, kind="stable"), "its file's text matches")
     return spread(fused, symbols, head)
+
+
+def led(fused: Fused, symbols: Sequence[Symbol], ranks: dict[str, int], query: str) -> Fused:
+    """``fused`` with the first of its next :data:`LEAD_ITEMS` items in the file voted
+    first put first, when the first item's file is not among the first
+    :data:`LEAD_FILES` voted and the query writes none of their names."""
+    files = [symbols[p].file for p in fused.positions[:LEAD_ITEMS].tolist()]
+    if not files or ranks.get(files[0], LEAD_FILES + 1) <= LEAD_FILES:
+        return fused
+    written = {w for w in WORD.findall(query) if w != w.lower() or "_" in w}  # as code
+    if any(symbols[p].name in written for p in fused.positions[:LEAD_ITEMS].tolist()):
+        return fused  # "Value represents any valid JSON": the enum Value, not the votes
+    lead = next((i for i, f in enumerate(files) if ranks.get(f) == 1), None)
+    if lead is None:
+        return fused
+    order = np.asarray([lead, *(i for i in range(len(files)) if i != lead)], dtype=np.intp)
+    return _placed(fused, order, "its file's text matches the most")
 
 
 def spread(fused: Fused, symbols: Sequence[Symbol], head: int) -> Fused:

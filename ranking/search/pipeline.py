@@ -311,7 +311,7 @@ def fused_answer(
     asked = asked_versions(query)  # the version folders a query names (`v3`)
     if shape in (Shape.KEYWORDS, Shape.SENTENCE):
         if ranked.text is not None:
-            fused = text_evidence(fused, ranked.symbols, ranked.text)
+            fused = text_evidence(fused, ranked.symbols, ranked.text, query)
         fused = path_lifted(fused, ranked.symbols, query, MIN_DEPTH)
         fused = siblings_demoted(fused, ranked.symbols, MIN_DEPTH)
         fused = older_copies_demoted(fused, ranked.symbols, MIN_DEPTH, asked)
