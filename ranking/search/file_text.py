@@ -13,7 +13,8 @@ reciprocal rank; a file with several pieces high in that list ranks high.
 A question (:func:`is_question`: how, where, what, which or why, "when" asking, or a
 question mark) is answered by the votes: in the head of the answer, an item's place and
 its file's rank are summed as reciprocal ranks (:data:`WEIGHT` for the file's, offsets
-:data:`K`), and after that its items past the first of their file make way (each
+:data:`K`; a file voted among the first :data:`REACH` joins the head with its first item
+when fusion left it out), and after that its items past the first of their file make way (each
 weighs :data:`SPREAD` per item of its file before it), so that ten results reach
 several files.
 
@@ -57,6 +58,7 @@ HEAD = 30  # first items of the answer placed by their files' ranks, then spread
 WEIGHT = 0.6  # a file's rank against an item's place, both as reciprocal ranks
 K = 10  # the offset of both ranks
 SPREAD = 0.25  # an item's weight per item of its file before it, past the first
+REACH = 5  # a question's files voted this high join its head when fusion left them out
 LEAD_FILES = 5  # a sentence's first item stays first while its file is voted this high
 LEAD_ITEMS = 5  # the first items of a sentence's answer that may take the lead
 PROSE = frozenset({Shape.KEYWORDS, Shape.SENTENCE})
@@ -157,11 +159,35 @@ def text_evidence(
     if not is_question(query):
         return led(fused, symbols, ranks, query)
     if ranks:
+        fused, head = reached(fused, symbols, ranks, head)
         files = [symbols[p].file for p in fused.positions[:head].tolist()]
         vote = np.asarray([WEIGHT / (K + ranks[f]) if f in ranks else 0.0 for f in files])
         key = 1.0 / (K + np.arange(1, head + 1)) + vote
         fused = _placed(fused, np.argsort(-key, kind="stable"), "its file's text matches")
     return spread(fused, symbols, head)
+
+
+def reached(
+    fused: Fused, symbols: Sequence[Symbol], ranks: dict[str, int], head: int
+) -> tuple[Fused, int]:
+    """``fused`` with the first item of each file voted among the first :data:`REACH`
+    that has none in its first ``head`` moved up to join them, and the head's new
+    length (the votes then place them)."""
+    files = [symbols[p].file for p in fused.positions.tolist()]
+    wanted = {f for f, rank in ranks.items() if rank <= REACH}.difference(files[:head])
+    joining: list[int] = []
+    for i in range(head, len(files)):
+        if not wanted:
+            break
+        if files[i] in wanted:
+            wanted.discard(files[i])
+            joining.append(i)
+    if not joining:
+        return fused, head
+    moved = set(joining)
+    rest = (i for i in range(head, len(files)) if i not in moved)
+    order = np.fromiter([*range(head), *joining, *rest], dtype=np.intp, count=len(files))
+    return _placed(fused, order, "its file's text matches"), head + len(joining)
 
 
 def led(fused: Fused, symbols: Sequence[Symbol], ranks: dict[str, int], query: str) -> Fused:

@@ -127,6 +127,19 @@ def test_a_file_that_many_pieces_vote_for_rises(index: Index) -> None:
     assert any(a.reason == "its file's text matches" for a in out.notes[0])
 
 
+def test_a_file_voted_high_joins_a_questions_head(
+    index: Index, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    symbols, fused = _fused(index, ["net/client.py", "tests/test_retry.py", "net/retry.py"])
+    votes = TextRows(("net/retry.py",), np.asarray([1.0]))
+    out = text_evidence(fused, symbols, votes, "how is a request retried", head=2)
+    files = [symbols[p].file for p in out.positions]  # beyond the head of 2, yet voted first
+    assert files == ["net/retry.py", "net/client.py", "tests/test_retry.py"]
+    monkeypatch.setattr(file_text, "REACH", 0)
+    out = text_evidence(fused, symbols, votes, "how is a request retried", head=2)
+    assert [symbols[p].file for p in out.positions][2] == "net/retry.py"
+
+
 def test_a_questions_answer_reaches_several_files(index: Index) -> None:
     symbols, fused = _fused(index, ["net/retry.py"] * 3 + ["net/client.py"])
     text = TextRows((), np.zeros(0))  # no votes: the spread alone
