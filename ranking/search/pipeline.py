@@ -28,6 +28,7 @@ from symfuse.ranking.channels.names.namesakes import (
     echoes_unguarded,
     namesake_keys,
     sides_lower,
+    written_parts,
 )
 from symfuse.ranking.channels.tokens import is_identifier_shaped
 from symfuse.ranking.channels.translation import Translation, query_ids
@@ -417,7 +418,8 @@ def _guarded(
             floor = np.int8(2 * MatchTier.CASE_INSENSITIVE)
             levels = np.where(documents != 0, np.maximum(levels, floor), levels)
         sides = sides_lower(request, query)
-        order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides, asked)
+        written = written_parts(query) if is_identifier_shaped(query) else ()
+        order = namesake_keys(ranked.symbols, fused, levels, ranked.roles, sides, asked, written)
         order += documents
         levels = echoes_unguarded(ranked.symbols, fused, levels, order)
         fused, lifted = guard_first(fused, levels, order, level_reasons(levels))

@@ -102,3 +102,32 @@ def test_a_public_definition_before_one_its_modifier_restricts(tmp_path: Path) -
     )
     assert first_files(index, "Mutex", 2) == ["src/sync/mutex.rs", "src/loom/std/mutex.rs"]
     assert first_files(index, "Pipeline", 2) == ["Core/Pipeline.cs", "Core/Internal/Pipeline.cs"]
+
+
+def test_a_qualifier_as_written_picks_the_namesake(tmp_path: Path) -> None:
+    """gin's exported interface `ResponseWriter` and the struct `responseWriter` that
+    implements it both have a `Status` method: the qualifier's case says which."""
+    index = index_of_tree(
+        tmp_path,
+        {
+            "response_writer.go": (
+                "package gin\n\n"
+                "// ResponseWriter is what a handler writes to.\n"
+                "type ResponseWriter interface {\n\tStatus() int\n}\n\n"
+                "type responseWriter struct{ status int }\n\n"
+                "// Status returns the response's status code.\n"
+                "func (w *responseWriter) Status() int {\n\treturn w.status\n}\n"
+            ),
+        },
+    )
+    request = SearchRequest.from_mapping({"query": "ResponseWriter.Status", "limit": 2})
+    answer = operations.search(index, request)
+    assert isinstance(answer, SearchResponse)
+    assert [item.symbol.fqn for item in answer.items] == [
+        "ResponseWriter.Status",
+        "responseWriter.Status",
+    ]
+    request = SearchRequest.from_mapping({"query": "responseWriter.Status", "limit": 1})
+    answer = operations.search(index, request)
+    assert isinstance(answer, SearchResponse)
+    assert answer.items[0].symbol.fqn == "responseWriter.Status"  # the body, as written

@@ -7,29 +7,33 @@ order is, most significant first:
 1. library code before test, example and benchmark code (:mod:`symfuse.ranking.fusion.roles`),
    unless the request leaves such code out or the query asks for it: ``compile`` is
    the library's function, not a test's local ``var compile``;
-2. a definition before a variable that only binds an import
+2. for a qualified query, one whose qualified name ends as the query writes it, case and
+   all, before one whose qualifier differs in case (gin's interface method
+   ``ResponseWriter.Status`` before the struct's ``responseWriter.Status``, which a bare
+   ``Status`` or ``responseWriter.Status`` still finds first);
+3. a definition before a variable that only binds an import
    (``var compile = require('./compile')``, ``const x = await import("./x")``);
-3. the newest copy before older ones: a namesake under ``v3/`` after one under ``v4/``,
+4. the newest copy before older ones: a namesake under ``v3/`` after one under ``v4/``,
    one under ``legacy/``, ``deprecated/`` or ``compat/`` after the others; a version the
    query names (``ZodError in zod v3``) before the others (:func:`asked_versions`);
-4. a definition with a body before a declaration of it: an interface's or a trait's
+5. a definition with a body before a declaration of it: an interface's or a trait's
    method (Go's ``Handler.ServeHTTP`` after ``Engine.ServeHTTP``), a C prototype;
-5. a definition in a file named after it (``client.py``, ``Router.swift``, and a file
+6. a definition in a file named after it (``client.py``, ``Router.swift``, and a file
    whose name begins so before a dot, ``JToken.Async.cs``) first;
-6. a type before a free routine, and a free routine before a member or a value: the
+7. a type before a free routine, and a free routine before a member or a value: the
    bare name reaches a type or a module's function as written, a method only through
    its owner (``Query`` is FastAPI's class ``Query``, not the function of that name;
    ``patch`` is requests' ``api.patch``, not ``Session.patch``, which ``Session.patch``
    asks for); first of all a type built on a base of its own name, the layer a package
    exports over it (flask's ``Blueprint(SansioBlueprint)`` over ``sansio.Blueprint``);
-7. one its signature leaves public before one a modifier restricts (tokio's ``pub struct
+8. one its signature leaves public before one a modifier restricts (tokio's ``pub struct
    Mutex`` before its internal ``pub(crate) struct Mutex``; ``private``, ``protected``,
    ``internal``, ``fileprivate``, written before its name);
-8. one in a file of exactly its name before one in a file of its name and more (a partial
+9. one in a file of exactly its name before one in a file of its name and more (a partial
    type's parts: ``PolicyWrap.cs`` before ``PolicyWrap.ContextAndKeys.cs``);
-9. the identity channel's order: name length, then PageRank (``Model`` is
-   django.db.models.Model, the most linked definition, not one of Django's many
-   test-local ``class Model``).
+10. the identity channel's order: name length, then PageRank (``Model`` is
+    django.db.models.Model, the most linked definition, not one of Django's many
+    test-local ``class Model``).
 
 Only the namesakes are looked at (a handful per query), and the keys feed
 :func:`~symfuse.ranking.fusion.rrf.guard_first`.
@@ -61,10 +65,12 @@ STEM_STEP = 1 << 34
 DECLARED_STEP = 1 << 35
 OLDER_STEP = 1 << 36
 ALIAS_STEP = 1 << 37
-SIDE_STEP = 1 << 38
+QUALIFIER_STEP = 1 << 38
+SIDE_STEP = 1 << 39
 _DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
 VERSION_FOLDER = re.compile(r"^v(\d+)$")  # `v4`: a version of the code beside another
 _VERSION_WORD = re.compile(r"\bv(\d+)\b", re.IGNORECASE)  # `v3` in a query's words
+_PARTS = re.compile(r"::|->|[.#\\]")  # the separators of a qualified name, any language's
 _STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
 _FREE_ROUTINES = frozenset({Kind.FUNCTION, Kind.MACRO})
 
@@ -73,6 +79,13 @@ def asked_versions(query: str) -> frozenset[int]:
     """The versions a query names as version folders are named (``v3`` in "ZodError
     class in zod v3"): their copies come first among namesakes and in a prose head."""
     return frozenset(int(m) for m in _VERSION_WORD.findall(query))
+
+
+def written_parts(query: str) -> tuple[str, ...]:
+    """The parts of a qualified query as written (``ResponseWriter.Status``: two); none
+    for another query."""
+    parts = tuple(_PARTS.split(query.strip()))
+    return parts if len(parts) > 1 and all(parts) else ()
 
 
 def chosen_version(versions: Sequence[int], asked: frozenset[int]) -> int:
@@ -121,10 +134,11 @@ def namesake_keys(
     filters: SymbolRoles,
     sides_last: bool,
     asked: frozenset[int] = frozenset(),
+    written: tuple[str, ...] = (),
 ) -> npt.NDArray[np.int64]:
     """Per item of ``fused`` (aligned with ``levels``, the guard levels), the order of
-    the exact namesakes (see the module docstring; ``asked``: :func:`asked_versions`);
-    0 for every other item."""
+    the exact namesakes (see the module docstring; ``asked``: :func:`asked_versions`,
+    ``written``: :func:`written_parts`); 0 for every other item."""
     keys = np.zeros(len(fused), dtype=np.int64)
     identity = fused.ranks.get(Channel.IDENTITY)
     if identity is None:
@@ -140,6 +154,18 @@ def namesake_keys(
         (binds_an_import(symbols[int(p)]) for p in positions), dtype=np.bool_, count=len(at)
     )
     ranked += aliases.astype(np.int64) * ALIAS_STEP
+    if written:
+        ranked += (
+            np.fromiter(
+                (
+                    _PARTS.split(symbols[int(p)].fqn)[-len(written) :] != list(written)
+                    for p in positions
+                ),
+                dtype=np.int64,
+                count=len(at),
+            )
+            * QUALIFIER_STEP
+        )
     ranked += _places(symbols, positions, asked)
     if sides_last:
         ranked += filters.side_code(positions).astype(np.int64) * SIDE_STEP
@@ -159,7 +185,7 @@ def declares_only(symbol: Symbol) -> bool:
 def _places(
     symbols: Sequence[Symbol], positions: npt.NDArray[np.int64], asked: frozenset[int]
 ) -> npt.NDArray[np.int64]:
-    """Steps 3 to 8 of the order for the namesakes at ``positions``."""
+    """Steps 4 to 9 of the order for the namesakes at ``positions``."""
     chosen = [symbols[int(p)] for p in positions.tolist()]
     versions = [_version(s.file) for s in chosen]
     answering = chosen_version(versions, asked)
