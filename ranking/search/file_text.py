@@ -173,20 +173,21 @@ def reached(
     """``fused`` with the first item of each file voted among the first :data:`REACH`
     that has none in its first ``head`` moved up to join them, and the head's new
     length (the votes then place them)."""
-    files = [symbols[p].file for p in fused.positions.tolist()]
-    wanted = {f for f, rank in ranks.items() if rank <= REACH}.difference(files[:head])
+    positions = fused.positions.tolist()
+    wanted = {f for f, rank in ranks.items() if rank <= REACH}
+    wanted.difference_update(symbols[p].file for p in positions[:head])
     joining: list[int] = []
-    for i in range(head, len(files)):
+    for i in range(head, len(positions)):
         if not wanted:
             break
-        if files[i] in wanted:
-            wanted.discard(files[i])
+        if symbols[positions[i]].file in wanted:
+            wanted.discard(symbols[positions[i]].file)
             joining.append(i)
     if not joining:
         return fused, head
     moved = set(joining)
-    rest = (i for i in range(head, len(files)) if i not in moved)
-    order = np.fromiter([*range(head), *joining, *rest], dtype=np.intp, count=len(files))
+    rest = [i for i in range(head, len(positions)) if i not in moved]
+    order = np.asarray([*range(head), *joining, *rest], dtype=np.intp)
     return _placed(fused, order, "its file's text matches"), head + len(joining)
 
 
