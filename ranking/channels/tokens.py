@@ -17,7 +17,8 @@ import re
 WORD = re.compile(r"[\w$]+")
 _SUBTOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # a name may end in `!` or `?` (Ruby's `merge!`, Elixir's `execute!`, a Rust macro's `json!`)
-_IDENTIFIER = re.compile(r"^\\?[^\W\d]?[\w$]+(?:(?:\.|::|#|\\|->)[\w$]+)*[!?]?$")
+# (a part may open with `#`: JavaScript's private names, `#retry`, `Ky.#retry`)
+_IDENTIFIER = re.compile(r"^\\?#?[^\W\d]?[\w$]+(?:(?:\.|::|#|\\|->)#?[\w$]+)*[!?]?$")
 
 # Words that carry no meaning in a natural-language query about code.
 _STOPWORD_TEXT = """

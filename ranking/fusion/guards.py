@@ -51,7 +51,7 @@ def level_reasons(levels: npt.NDArray[np.int8]) -> Callable[[int], str]:
     return reason
 
 
-_SEPARATORS = re.compile(r"::|#|\.")
+_SEPARATORS = re.compile(r"::|(?<=\w)#|\.")  # `Thor#options`; not `Ky.#retry`'s private `#`
 
 
 def _qualified_levels(

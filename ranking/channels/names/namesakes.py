@@ -70,7 +70,8 @@ SIDE_STEP = 1 << 39
 _DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
 VERSION_FOLDER = re.compile(r"^v(\d+)$")  # `v4`: a version of the code beside another
 _VERSION_WORD = re.compile(r"\bv(\d+)\b", re.IGNORECASE)  # `v3` in a query's words
-_PARTS = re.compile(r"::|->|[.#\\]")  # the separators of a qualified name, any language's
+# the separators of a qualified name, any language's (`Ky.#retry`'s `#` opens a private name)
+_PARTS = re.compile(r"::|->|[.\\]|(?<=\w)#")
 _STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
 _FREE_ROUTINES = frozenset({Kind.FUNCTION, Kind.MACRO})
 
