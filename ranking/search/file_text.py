@@ -13,10 +13,10 @@ reciprocal rank; a file with several pieces high in that list ranks high.
 A question (:func:`is_question`: how, where, what, which or why, "when" asking, or a
 question mark) is answered by the votes: in the head of the answer, an item's place and
 its file's rank are summed as reciprocal ranks (:data:`WEIGHT` for the file's, offsets
-:data:`K`; a file voted among the first :data:`REACH` joins the head with its first item
-when fusion left it out), and after that its items past the first of their file make way (each
-weighs :data:`SPREAD` per item of its file before it), so that ten results reach
-several files.
+:data:`K`; a file voted among the first :data:`REACH` joins the head with its first
+item when fusion left it out), and after that its items past the first of their file
+make way (each weighs :data:`SPREAD` per item of its file before it), so that ten
+results reach several files.
 
 A sentence that describes one behaviour ("give the money of a transaction back", a
 commit's subject) asks for a definition: applied to every sentence, the votes and the
