@@ -17,6 +17,9 @@ import re
 WORD = re.compile(r"[\w$]+")
 _SUBTOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # a name may end in `!` or `?` (Ruby's `merge!`, Elixir's `execute!`, a Rust macro's `json!`)
+# The separators of a qualified name, any language's: `.`, `::`, `->`, `\`, and a `#` after
+# a word (`Thor#options`; `Ky.#retry`'s `#` opens JavaScript's private name `#retry`).
+QUALIFIED_SEPARATORS = re.compile(r"::|->|[.\\]|(?<=\w)#")
 # (a part may open with `#`: JavaScript's private names, `#retry`, `Ky.#retry`)
 _IDENTIFIER = re.compile(r"^\\?#?[^\W\d]?[\w$]+(?:(?:\.|::|#|\\|->)#?[\w$]+)*[!?]?$")
 

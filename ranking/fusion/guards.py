@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -10,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symfuse.ranking.channels.identity import MatchTier, NameTable, hump_count
+from symfuse.ranking.channels.tokens import QUALIFIED_SEPARATORS
 from symfuse.ranking.fusion.tuning import TUNING
 from symfuse.ranking.query.search_request import Channel
 
@@ -51,9 +51,6 @@ def level_reasons(levels: npt.NDArray[np.int8]) -> Callable[[int], str]:
     return reason
 
 
-_SEPARATORS = re.compile(r"::|(?<=\w)#|\.")  # `Thor#options`; not `Ky.#retry`'s private `#`
-
-
 def _qualified_levels(
     level: npt.NDArray[np.int8], names: NameTable, positions: npt.NDArray[np.int64], query: str
 ) -> npt.NDArray[np.int8]:
@@ -64,7 +61,7 @@ def _qualified_levels(
     (``JsonFactoryBuilder``) or differs in case (the class ``Thor.Options``)."""
     suffix = level == MatchTier.FQN_SUFFIX
     level[suffix] = MatchTier.CASE_INSENSITIVE
-    last = _SEPARATORS.split(query.strip())[-1]
+    last = QUALIFIED_SEPARATORS.split(query.strip())[-1]
     if last and suffix.any():
         written = np.isin(positions, names.names.equal(last))
         level[suffix & written] = MatchTier.EXACT

@@ -195,11 +195,12 @@ def led(fused: Fused, symbols: Sequence[Symbol], ranks: dict[str, int], query: s
     """``fused`` with the first of its next :data:`LEAD_ITEMS` items in the file voted
     first put first, when the first item's file is not among the first
     :data:`LEAD_FILES` voted and the query writes none of their names."""
-    files = [symbols[p].file for p in fused.positions[:LEAD_ITEMS].tolist()]
+    first = fused.positions[:LEAD_ITEMS].tolist()
+    files = [symbols[p].file for p in first]
     if not files or ranks.get(files[0], LEAD_FILES + 1) <= LEAD_FILES:
         return fused
     written = {w for w in WORD.findall(query) if w != w.lower() or "_" in w}  # as code
-    if any(symbols[p].name in written for p in fused.positions[:LEAD_ITEMS].tolist()):
+    if any(symbols[p].name in written for p in first):
         return fused  # "Value represents any valid JSON": the enum Value, not the votes
     lead = next((i for i, f in enumerate(files) if ranks.get(f) == 1), None)
     if lead is None:

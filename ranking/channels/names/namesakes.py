@@ -50,6 +50,7 @@ import numpy.typing as npt
 from symfuse.indexer.extract.texts import binds_an_import
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.channels.tokens import QUALIFIED_SEPARATORS
 from symfuse.ranking.fusion.roles import asks_for_side_code
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.search_request import Channel, IncludeTests, SearchRequest
@@ -70,8 +71,6 @@ SIDE_STEP = 1 << 39
 _DECLARING = ("#interface", "#trait")  # the kinds whose methods are declared, not defined
 VERSION_FOLDER = re.compile(r"^v(\d+)$")  # `v4`: a version of the code beside another
 _VERSION_WORD = re.compile(r"\bv(\d+)\b", re.IGNORECASE)  # `v3` in a query's words
-# the separators of a qualified name, any language's (`Ky.#retry`'s `#` opens a private name)
-_PARTS = re.compile(r"::|->|[.\\]|(?<=\w)#")
 _STALE = frozenset({"legacy", "deprecated", "compat", "_compat", "obsolete", "old"})
 _FREE_ROUTINES = frozenset({Kind.FUNCTION, Kind.MACRO})
 
@@ -85,7 +84,7 @@ def asked_versions(query: str) -> frozenset[int]:
 def written_parts(query: str) -> tuple[str, ...]:
     """The parts of a qualified query as written (``ResponseWriter.Status``: two); none
     for another query."""
-    parts = tuple(_PARTS.split(query.strip()))
+    parts = tuple(QUALIFIED_SEPARATORS.split(query.strip()))
     return parts if len(parts) > 1 and all(parts) else ()
 
 
@@ -156,22 +155,24 @@ def namesake_keys(
     )
     ranked += aliases.astype(np.int64) * ALIAS_STEP
     if written:
-        ranked += (
-            np.fromiter(
-                (
-                    _PARTS.split(symbols[int(p)].fqn)[-len(written) :] != list(written)
-                    for p in positions
-                ),
-                dtype=np.int64,
-                count=len(at),
-            )
-            * QUALIFIER_STEP
-        )
+        ranked += _qualifier_steps(symbols, positions, written)
     ranked += _places(symbols, positions, asked)
     if sides_last:
         ranked += filters.side_code(positions).astype(np.int64) * SIDE_STEP
     keys[at] = ranked
     return keys
+
+
+def _qualifier_steps(
+    symbols: Sequence[Symbol], positions: npt.NDArray[np.int64], written: tuple[str, ...]
+) -> npt.NDArray[np.int64]:
+    """Step 2: :data:`QUALIFIER_STEP` for each namesake whose qualified name does not end
+    in the query's parts as written."""
+    tails = (
+        QUALIFIED_SEPARATORS.split(symbols[p].fqn)[-len(written) :] for p in positions.tolist()
+    )
+    steps = [tail != list(written) for tail in tails]
+    return np.asarray(steps, dtype=np.int64) * QUALIFIER_STEP
 
 
 def declares_only(symbol: Symbol) -> bool:
