@@ -116,7 +116,8 @@ from __future__ import annotations
 # 74: amalgamated copies (`single_include/`, `amalgamation/`) are vendored (no regions).
 # 75: folders named for tests among other words (`integration_test`, `okhttp-testing-support`)
 # hold test code (no regions).
-EXTRACTOR_VERSION = 75
+# 76: C and C++: a field macro alone before a struct's `};`, `*_EXTERN` before a declaration.
+EXTRACTOR_VERSION = 76
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

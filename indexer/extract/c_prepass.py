@@ -13,7 +13,7 @@ from symfuse.indexer.extract.rewrites import blank_second, by_line
 # before a declaration (an identifier follows) or after a parameter list (`)` or `const`
 # precedes), never on a preprocessor line. Found by their suffix, then widened to the word.
 _C_ATTRIBUTE_MACRO = re.compile(
-    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\w*|DECL|C?API|EXPORT|IMPORT"
+    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\w*|DECL|C?API|EXPORT|EXTERN|IMPORT"
     rb"|NO_UNIQUE_ADDRESS|MAYBE_UNUSED|UNUSED|INLINE_VARIABLE"
     rb"|NORETURN|NODISCARD|DEPRECATED|MAY_ALIAS|SYMBOL_VISIBLE|VISIBLE|HIDDEN|OVERRIDE|FINAL"
     rb"|ATTRIBUTE_\w+)\b"
@@ -48,12 +48,35 @@ _C_TEMPLATE_MACRO = re.compile(
 )
 
 
+# The head of the body a brace opens: a struct's, union's or class's holds fields, so a
+# macro alone on its last line (`struct uv_stream_s {` `UV_HANDLE_FIELDS` `UV_STREAM_FIELDS`
+# `};`) is a macro of fields, not an enum's last enumerator; left, the body breaks and
+# libuv's uv.h parsed as one error, its structs nested in one another.
+_C_RECORD_HEAD = re.compile(rb"\b(?:struct|union|class)\b[^;{}()=]*\Z")
+_C_BRACES = re.compile(rb"[{}]")
+
+
+def _in_record(source: bytes, at: int) -> bool:
+    """Whether the brace that opens the body around ``at`` opens a struct, union or class."""
+    depth = 0
+    for brace in reversed(list(_C_BRACES.finditer(source, max(0, at - 20_000), at))):
+        if brace.group() == b"}":
+            depth += 1
+        elif depth:
+            depth -= 1
+        else:
+            head = source[max(0, brace.start() - 200) : brace.start()]
+            return _C_RECORD_HEAD.search(head) is not None
+    return False
+
+
 def _c_macro_lines(source: bytes) -> bytes:
     out: bytearray | None = None
     for match in _C_MACRO_LINE.finditer(source):
         called = match.group(1) is not None  # a call ends a class body too: `...)` `};`
+        closes = _C_CLOSES.match(source, match.end()) is not None
         if _C_CONTINUES.match(source, match.end()) and not (
-            called and _C_CLOSES.match(source, match.end())
+            closes and (called or _in_record(source, match.start()))
         ):
             continue
         if called and _C_BLOCK_FOLLOWS.match(source, match.end()):

@@ -64,3 +64,35 @@ namespace ring_cxx { inline int answer() { return 42; } }
     assert "ring_cxx.answer" in {s.fqn for s in found.symbols}
     lone = b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n'
     assert PREPASS["c"](lone) == lone
+
+
+def test_field_macros_closing_a_struct_and_extern_macros_leave_no_syntax_error() -> None:
+    """libuv's uv.h: a struct's fields given by macros, the last one alone before ``};``
+    (an enum's last enumerator is written the same way and stays), and ``UV_EXTERN``
+    before each declaration. Left as written, the file parsed as one error and its
+    structs were nested in one another (``uv_timer_s.uv_process_s...``)."""
+    source = b"""#define UV_HANDLE_FIELDS void* data; int flags;
+#define UV_STREAM_FIELDS size_t write_queue_size;
+
+typedef enum {
+  UV_UNKNOWN_HANDLE = 0,
+  UV_HANDLE_TYPE_MAX
+} uv_handle_type;
+
+struct uv_stream_s {
+  UV_HANDLE_FIELDS
+  UV_STREAM_FIELDS
+};
+
+UV_EXTERN int uv_listen(uv_stream_t* stream, int backlog);
+
+struct uv_loop_s {
+  void* data;
+  UV_LOOP_PRIVATE_FIELDS
+};
+"""
+    found = extract("uv.h", ".", "c", source)
+    assert found.problems == []
+    fqns = {s.fqn for s in found.symbols}
+    assert {"uv_stream_s", "uv_loop_s", "uv_handle_type.UV_HANDLE_TYPE_MAX"} <= fqns
+    assert "UV_STREAM_FIELDS" in {r.name for r in found.references}  # blanked, still a use
