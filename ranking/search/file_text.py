@@ -11,12 +11,15 @@ plain BM25, and the best :data:`ROWS` of them vote for their files, each by its
 reciprocal rank; a file with several pieces high in that list ranks high.
 
 A question (:func:`is_question`: how, where, what, which or why, "when" asking, or a
-question mark) is answered by the votes: in the head of the answer, an item's place and
-its file's rank are summed as reciprocal ranks (:data:`WEIGHT` for the file's, offsets
-:data:`K`; a file voted among the first :data:`REACH` joins the head with its first
-item when fusion left it out), and after that its items past the first of their file
-make way (each weighs :data:`SPREAD` per item of its file before it), so that ten
-results reach several files.
+question mark) is answered by the votes, also when a word of it is written as code but
+names no definition of the index ("how does the client choose between the Java 11
+HttpClient and HttpURLConnection", "how is JSON Schema export structured": classes of the
+JDK, a standard's name; one that names a definition asks for it, as fusion puts it). In
+the head of the answer, an item's place and its file's rank are summed as reciprocal
+ranks (:data:`WEIGHT` for the file's, offsets :data:`K`; a file voted among the first
+:data:`REACH` joins the head with its first item when fusion left it out), and after
+that its items past the first of their file make way (each weighs :data:`SPREAD` per
+item of its file before it), so that ten results reach several files.
 
 A sentence that describes one behaviour ("give the money of a transaction back", a
 commit's subject) asks for a definition: applied to every sentence, the votes and the
@@ -45,13 +48,13 @@ import numpy.typing as npt
 
 from symfuse.indexer.model import Symbol
 from symfuse.ranking.channels.lexical import QueryTerms
-from symfuse.ranking.channels.tokens import WORD
+from symfuse.ranking.channels.tokens import QUALIFIED_SEPARATORS, WORD
 from symfuse.ranking.fusion.roles import asks_for_documents
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.query.responses import Change
 from symfuse.ranking.query.search_request import SearchRequest
-from symfuse.ranking.search.plans import Shape, demotes_side_code
+from symfuse.ranking.search.plans import Shape, code_tokens, demotes_side_code
 
 ROWS = 100  # pieces of text that vote for their files
 HEAD = 30  # first items of the answer placed by their files' ranks, then spread
@@ -61,7 +64,7 @@ SPREAD = 0.25  # an item's weight per item of its file before it, past the first
 REACH = 5  # a question's files voted this high join its head when fusion left them out
 LEAD_FILES = 5  # a sentence's first item stays first while its file is voted this high
 LEAD_ITEMS = 5  # the first items of a sentence's answer that may take the lead
-PROSE = frozenset({Shape.KEYWORDS, Shape.SENTENCE})
+PROSE = frozenset({Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED})
 _ASKING = r"(?:is|are|was|were|do|does|did|can|could|should|will|would|must|may|might|has|have)"
 QUESTION = re.compile(
     r"\s*(?:(?:how|where|what|which|why)\b"  # how does ..., which files ...
@@ -79,10 +82,11 @@ class TextRows:
 
     files: tuple[str, ...]
     scores: npt.NDArray[np.float64]
+    named: bool = False  # the query names a definition of the index: the text does not vote
 
     def under(self, alias: str) -> TextRows:
         """These rows with their files behind ``alias/`` (a shard's, keyed)."""
-        return TextRows(tuple(f"{alias}/{f}" for f in self.files), self.scores)
+        return TextRows(tuple(f"{alias}/{f}" for f in self.files), self.scores, self.named)
 
 
 def text_rows(
@@ -93,11 +97,17 @@ def text_rows(
     shape: Shape,
     mask: npt.NDArray[np.bool_] | None,
 ) -> TextRows | None:
-    """The best :data:`ROWS` pieces of text for prose (None for other queries): of the
-    symbols ``mask`` leaves, regions aside (a file unit holds their lines), side code
-    aside unless the query asks for it."""
+    """The best :data:`ROWS` pieces of text for prose and for a question with words
+    written as code (None for other queries; no rows, ``named``, when such a word names a
+    definition): of the symbols ``mask`` leaves, regions aside (a file unit holds their
+    lines), side code aside unless the query asks for it."""
     if shape not in PROSE or asks_for_documents(query):
         return None  # (prose asking for a section of a page is answered as fusion puts it)
+    if shape is Shape.MIXED:
+        if not is_question(query):
+            return None
+        if _names_a_definition(prepared, query):
+            return TextRows((), np.zeros(0), named=True)
     found, scores = prepared.lexical.body_scores(QueryTerms.parse(query))
     filters = prepared.filters
     keep = np.ones(found.shape[0], dtype=np.bool_)
@@ -116,8 +126,21 @@ def text_rows(
     return _best(list(zip(scores.tolist(), files, found.tolist(), strict=True)))
 
 
+def _names_a_definition(prepared: Prepared, query: str) -> bool:
+    """Whether a word ``query`` writes as code is the name of a definition (whole, or its
+    last part: ``Router``, ``Ecto.Query``)."""
+    for token in code_tokens(query):
+        last = QUALIFIED_SEPARATORS.split(token)[-1]
+        if any(len(prepared.names.names.equal(n)) for n in {token, last} if n):
+            return True
+    return False
+
+
 def merged(parts: Sequence[TextRows | None]) -> TextRows | None:
-    """The parts' rows (shards in the combined index's order) as one list."""
+    """The parts' rows (shards in the combined index's order) as one list; named when
+    any shard defines a name the query writes (as one combined index would be)."""
+    if any(p is not None and p.named for p in parts):
+        return TextRows((), np.zeros(0), named=True)
     rows = [(float(s), f, n) for p in parts if p is not None for n, (f, s) in enumerate(
         zip(p.files, p.scores.tolist(), strict=True)
     )]  # fmt: skip
@@ -153,7 +176,7 @@ def text_evidence(
     placed by their files' ranks too, then spread over files; another sentence's first
     place settled by them (:func:`led`). Each place keeps its score."""
     head = min(head, len(fused))
-    if head < 2:
+    if head < 2 or text.named:
         return fused
     ranks = file_ranks(text)
     if not is_question(query):

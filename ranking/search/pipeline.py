@@ -310,9 +310,9 @@ def fused_answer(
         fused, joined = files_resolved(fused, files, ranked.symbols, MIN_DEPTH, lift, standing)
         matched += joined
     asked = asked_versions(query)  # the version folders a query names (`v3`)
+    if ranked.text is not None:
+        fused = text_evidence(fused, ranked.symbols, ranked.text, query)
     if shape in (Shape.KEYWORDS, Shape.SENTENCE):
-        if ranked.text is not None:
-            fused = text_evidence(fused, ranked.symbols, ranked.text, query)
         fused = path_lifted(fused, ranked.symbols, query, MIN_DEPTH)
         fused = siblings_demoted(fused, ranked.symbols, MIN_DEPTH)
         fused = older_copies_demoted(fused, ranked.symbols, MIN_DEPTH, asked)

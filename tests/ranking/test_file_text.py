@@ -85,6 +85,24 @@ def test_prose_about_code_gets_votes(index: Index) -> None:
     assert found.files[0] == "net/retry.py"
 
 
+def test_a_question_with_code_words_that_name_nothing_gets_votes(index: Index) -> None:
+    """A question that writes a word as code (a header's name, a capitalised word) is
+    answered by the text's votes unless that word names a definition of the index: then
+    it asks for that definition, and the text does not vote."""
+    found = rows(index, "how is a failed request retried after a Retry-After header")
+    assert found is not None
+    assert not found.named
+    assert found.files[0] == "net/retry.py"
+    named = rows(index, "how is a failed request retried by give_up and backoff")
+    assert named is not None
+    assert named.named
+    assert named.files == ()
+    assert rows(index, "retry a failed request after a Retry-After header") is None  # not asked
+    symbols, fused = _fused(index, ["net/client.py", "tests/test_retry.py", "net/retry.py"])
+    kept = text_evidence(fused, symbols, named, "how is a request retried by give_up")
+    assert kept is fused  # not even the spread
+
+
 @pytest.mark.parametrize(
     ("query", "asks"),
     [
@@ -174,6 +192,9 @@ def test_shards_rows_merge_as_one_index_orders_them() -> None:
     assert found is not None
     assert found.files == ("one/b.py", "two/c.py", "one/a.py", "two/a.py")
     assert merged([None, None]) is None
+    named = merged([one, TextRows((), np.zeros(0), named=True).under("two")])
+    assert named is not None
+    assert named.named  # one shard defines the name written
 
 
 def test_the_lift_shows_in_a_search(index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
