@@ -117,7 +117,9 @@ from __future__ import annotations
 # 75: folders named for tests among other words (`integration_test`, `okhttp-testing-support`)
 # hold test code (no regions).
 # 76: C and C++: a field macro alone before a struct's `};`, `*_EXTERN` before a declaration.
-EXTRACTOR_VERSION = 76
+# 77: Kotlin: annotations before a primary constructor on the line after its class head;
+#     Swift: typed throws (`throws(E)`), a property wrapper's empty arguments (`@Option()`).
+EXTRACTOR_VERSION = 77
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from symfuse.indexer.extract.rewrites import blank, by_line
+from symfuse.indexer.extract.rewrites import blank, blank_second, by_line
 from symfuse.indexer.extract.rust_macros import open_item_macros
 
 # Swift: the grammar takes a conditional compilation block (`#if canImport(Darwin)` ...
@@ -18,11 +18,17 @@ _SWIFT_DIRECTIVE = re.compile(rb"^[ \t]*#(?:if|elseif|else|endif|error|warning)\
 # Swift 5.10 and 6: `nonisolated(unsafe) var value` (no property of Alamofire's
 # `Protected`), a `sending` parameter (`_ event: sending @escaping ...`), and the empty
 # tuple as an argument (`.success(())`, `Result(value: (), error: e)`): the first two
-# lose their extra word, the tuple reads `0 `.
+# lose their extra word, the tuple reads `0 `; a property wrapper's empty arguments
+# (`@Option() var name`) are blanked.
 # Each starts on a literal (a fast scan) and checks what stands before it.
 _SWIFT_UNSAFE = re.compile(rb"nonisolated(\(unsafe\))")
 _SWIFT_SENDING = re.compile(rb"sending(?=[ \t]+[@\w(\[])")
-_SWIFT_VOID_ARGUMENT = re.compile(rb"\(\)(?=[ \t]*[,)])")
+_SWIFT_VOID_ARGUMENT = re.compile(rb"\(\)(?=[ \t]*[,)]|[ \t]+(?:var|let)\b)")
+_SWIFT_ATTRIBUTE_END = re.compile(rb"@[A-Za-z_][\w.]*\Z")
+# Swift 6's typed throws (`) throws(CommandError) -> ParsableCommand {`): the grammar read
+# the function's signature as an error and lost it (swift-argument-parser's parsers); the
+# error type is blanked, the function `throws`.
+_SWIFT_TYPED_THROWS = re.compile(rb"\b(throws)(\([ \t]*[\w.]+[ \t]*\))")
 
 
 def _unsafe(match: re.Match[bytes]) -> bytes:
@@ -39,8 +45,10 @@ def _sending(match: re.Match[bytes]) -> bytes:
 
 def _void_argument(match: re.Match[bytes]) -> bytes:
     start = match.start()  # a bounded look back: not a copy of the text before each `()`
-    before = match.string[max(0, start - 80) : start].rstrip(b" \t")[-1:]
-    return b"0 " if before in (b"(", b":", b",") else match.group(0)
+    before = match.string[max(0, start - 80) : start].rstrip(b" \t")
+    if _SWIFT_ATTRIBUTE_END.search(before):
+        return b"  "  # an attribute's empty arguments (`@Option() var name: String`)
+    return b"0 " if before[-1:] in (b"(", b":", b",") else match.group(0)
 
 
 def swift_prepass(source: bytes) -> bytes:
@@ -52,6 +60,8 @@ def swift_prepass(source: bytes) -> bytes:
         source = _SWIFT_SENDING.sub(_sending, source)
     if b"()" in source:
         source = _SWIFT_VOID_ARGUMENT.sub(_void_argument, source)
+    if b"throws(" in source:
+        source = _SWIFT_TYPED_THROWS.sub(blank_second, source)
     return source
 
 

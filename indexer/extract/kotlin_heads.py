@@ -7,8 +7,10 @@ class's members became the file's functions:
 - a primary constructor on the line after the class's name, often with a line or a
   block comment between (``expect open class ByteString`` / ``// Trusted internal
   constructor ...`` / ``internal constructor(data: ByteArray) : Comparable<ByteString>
-  {``): its modifiers and ``constructor`` keyword are blanked, and ``class ByteString``
-  then ``(data: ByteArray)`` on the next line reads as the class with its parameters;
+  {``), or with annotations' lines before it (okhttp's ``HttpLoggingInterceptor`` /
+  ``@JvmOverloads`` / ``constructor(``): its modifiers, annotations and ``constructor``
+  keyword are blanked, and ``class ByteString`` then ``(data: ByteArray)`` on the next
+  line reads as the class with its parameters;
 - ``actual`` before a constructor parameter's ``val`` (``internal actual val data:
   ByteArray,``): blanked wherever it stands before ``val`` or ``var``.
 
@@ -20,12 +22,21 @@ from __future__ import annotations
 
 import re
 
-from symfuse.indexer.extract.rewrites import by_line
+from symfuse.indexer.extract.rewrites import blank, by_line
 
 _CONSTRUCTOR = re.compile(rb"constructor(?=[ \t]*\()")  # found by its text, then its line read
+_ANNOTATION = rb"@[\w.:]+(?:\([^()\n]*\))?"
 _CONSTRUCTOR_LINE = re.compile(
-    rb"[ \t]*((?:(?:public|internal|private|protected|actual|expect)[ \t]+)*constructor)"
+    rb"[ \t]*((?:" + _ANNOTATION + rb"[ \t]+)*"
+    rb"(?:(?:public|internal|private|protected|actual|expect)[ \t]+)*constructor)"
     rb"(?=[ \t]*\()"
+)
+# a line of annotations alone between the head and its constructor (`@JvmOverloads`)
+_ANNOTATIONS = rb"[ \t]*" + _ANNOTATION + rb"(?:[ \t]+" + _ANNOTATION + rb")*[ \t]*"
+_ANNOTATIONS_LINE = re.compile(_ANNOTATIONS)
+# such lines just before a constructor whose keyword was blanked (the line opens with `(`)
+_ANNOTATIONS_BEFORE = re.compile(
+    rb"^" + _ANNOTATIONS + rb"(?=\n(?:" + _ANNOTATIONS + rb"\n)*[ \t]*\()", re.M
 )
 # the line before it: a class or object head without its body (`expect open class B<T>`)
 _HEAD = re.compile(rb"\b(?:class|object)[ \t]+\w+(?:[ \t]*<[^\n{]*>)?[ \t]*\Z")
@@ -37,7 +48,10 @@ _LOOK_BACK = 600  # bytes before a constructor line searched for its class's hea
 def kotlin_heads(source: bytes) -> bytes:
     if b"constructor" not in source and b"actual" not in source:
         return source
-    source = by_line(source, _CONSTRUCTOR, _CONSTRUCTOR_LINE, _constructor)
+    blanked = by_line(source, _CONSTRUCTOR, _CONSTRUCTOR_LINE, _constructor)
+    if blanked != source and b"@" in blanked:  # its annotations' lines go with the keyword
+        blanked = _ANNOTATIONS_BEFORE.sub(blank, blanked)
+    source = blanked
     return _ACTUAL_PROPERTY.sub(_actual, source) if b"actual" in source else source
 
 
@@ -58,6 +72,10 @@ def _after_head(source: bytes, start: int) -> bool:
     class head (a secondary constructor follows a ``{`` or a member)."""
     before = _BLOCK_COMMENT.sub(b"", source[max(0, start - _LOOK_BACK) : start])
     lines = before.split(b"\n")[:-1]
-    while lines and (not lines[-1].strip() or lines[-1].lstrip().startswith(b"//")):
+    while lines and (
+        not lines[-1].strip()
+        or lines[-1].lstrip().startswith(b"//")
+        or _ANNOTATIONS_LINE.fullmatch(lines[-1]) is not None
+    ):
         lines.pop()
     return bool(lines) and _HEAD.search(lines[-1]) is not None

@@ -123,6 +123,38 @@ internal actual constructor(
     assert "ByteString.data" in {s.fqn for s in extract("a.kt", ".", "kotlin", actual).symbols}
 
 
+def test_an_annotated_constructor_on_the_line_after_the_head_keeps_the_members() -> None:
+    """okhttp's ``HttpLoggingInterceptor`` / ``@JvmOverloads`` / ``constructor(``: the
+    annotation's line stood between the head and the constructor, the grammar's recovery
+    lost the class body, and its members became the file's functions (``MultipartReader``
+    kept 5 of its 22 definitions)."""
+    from symfuse.indexer.extract.tags import extract
+
+    source = b"""class HttpLoggingInterceptor
+  @JvmOverloads
+  @Suppress("unused")
+  constructor(
+    private val logger: Logger = Logger.DEFAULT,
+  ) : Interceptor {
+    @Volatile private var headersToRedact = emptySet<String>()
+
+    fun redactHeader(name: String) {
+      headersToRedact = headersToRedact + name
+    }
+  }
+
+class Other @Inject constructor(val a: Int) {
+  fun g() = a
+}
+"""
+    found = extract("HttpLoggingInterceptor.kt", ".", "kotlin", source)
+    assert found.problems == []
+    fqns = {s.fqn for s in found.symbols}
+    members = {"logger", "headersToRedact", "redactHeader"}
+    assert {f"HttpLoggingInterceptor.{m}" for m in members} <= fqns, fqns
+    assert {"Other.a", "Other.g"} <= fqns
+
+
 def test_a_member_used_through_one_platform_declaration_is_used_in_each(tmp_path: Path) -> None:
     """``deflaterSink.finishDeflate()`` reaches one of okio's ``DeflaterSink`` declarations
     (the ``expect`` class in ``zlibMain``, the ``actual`` ones per platform): each declares

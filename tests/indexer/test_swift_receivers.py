@@ -122,3 +122,30 @@ def test_swift_6_words_leave_the_type_whole() -> None:
         fqns
     )
     assert {"finish", "around"} <= {r.name for r in found.references if r.kind.value == "call"}
+
+
+def test_typed_throws_and_a_wrappers_empty_arguments_are_read() -> None:
+    """swift-argument-parser: ``throws(CommandError)`` (Swift 6's typed throws) and
+    ``@Option() var`` (a property wrapper with empty arguments) were syntax errors, each
+    file a problem and the statements around them read in part."""
+    from symfuse.indexer.extract.tags import extract
+
+    source = b"""struct CommandParser {
+    @Option() var generateCompletionScript: String
+    @Flag var verbose = false
+
+    mutating func parse(arguments: [String]) throws(CommandError) -> ParsableCommand {
+        try descend(arguments)
+    }
+
+    func run() async throws(ParserError) {
+        try await finish(())
+    }
+}
+"""
+    found = extract("Sources/CommandParser.swift", ".", "swift", source)
+    assert found.problems == []
+    fqns = {s.fqn for s in found.symbols}
+    assert {"CommandParser.generateCompletionScript", "CommandParser.parse"} <= fqns
+    assert {"CommandParser.run", "CommandParser.verbose"} <= fqns
+    assert {"descend", "finish"} <= {r.name for r in found.references if r.kind.value == "call"}
