@@ -119,7 +119,8 @@ from __future__ import annotations
 # 76: C and C++: a field macro alone before a struct's `};`, `*_EXTERN` before a declaration.
 # 77: Kotlin: annotations before a primary constructor on the line after its class head;
 #     Swift: typed throws (`throws(E)`), a property wrapper's empty arguments (`@Option()`).
-EXTRACTOR_VERSION = 77
+# 78: Rust: a macro's own syntax after an item's closing brace in an opened item macro.
+EXTRACTOR_VERSION = 78
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

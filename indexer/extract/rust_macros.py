@@ -62,7 +62,27 @@ def open_item_macros(source: bytes) -> bytes:
             b if b == 0x0A else 0x20 for b in source[start : opening + 1]
         )
         out[closing] = 0x20
+        _blank_tails(source, out, opening, closing)
     return bytes(out) if out is not None else source
+
+
+# An item's closing brace in an opened macro with more after it on its line (hyper's
+# `ffi_fn! { fn hyper_executor_new() -> ... { ... } ?= ptr::null() }`: the macro's own
+# syntax, which made the opened file one syntax error from its first line).
+_TAIL = re.compile(rb"^([ \t]*)\}([ \t]*[^\s;,)/}=.][^\n{]*)$", re.M)
+_FIRST_LINE = re.compile(rb"\n([ \t]*)\S")
+
+
+def _blank_tails(source: bytes, out: bytearray, opening: int, closing: int) -> None:
+    """Blank what follows an item's closing brace on its line, in the opened body between
+    ``opening`` and ``closing`` (the items' own indent only: a body's `} else {` stays)."""
+    first = _FIRST_LINE.search(source, opening, closing)
+    if first is None:
+        return
+    indent = first.group(1)
+    for tail in _TAIL.finditer(source, first.start(), closing):
+        if tail.group(1) == indent:
+            out[tail.start(2) : tail.end(2)] = b" " * (tail.end(2) - tail.start(2))
 
 
 def _in_function(source: bytes, at: int) -> bool:

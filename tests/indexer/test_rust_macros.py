@@ -82,3 +82,42 @@ generate_addr_of_methods! {
     found = extract("tokio/src/sync/notify.rs", ".", "rust", source)
     assert found.problems == []
     assert "Waiter.addr_of_pointers" in {s.fqn for s in found.symbols}
+
+
+def test_a_macros_own_syntax_after_an_item_is_blanked() -> None:
+    """hyper's ``ffi_fn! { fn name() -> T { ... } ?= ptr::null() }``: opened, the tail
+    after the function's brace made the file one syntax error from its first line (and
+    kept fewer definitions than the unopened token trees had); an item's own ``} else {``
+    and a nested macro's ``} => {`` stay as written."""
+    source = b"""ffi_fn! {
+    /// Creates a new task executor.
+    fn hyper_executor_new() -> *const hyper_executor {
+        if ready() {
+            Arc::into_raw(hyper_executor::new())
+        } else {
+            ptr::null()
+        }
+    } ?= ptr::null()
+}
+
+ffi_fn! {
+    fn hyper_executor_free(exec: *const hyper_executor) {
+        drop(exec);
+    }
+}
+
+cfg_macros! {
+    macro_rules! pick {
+        ($e:expr) => {
+            $e
+        };
+    }
+}
+"""
+    opened = open_item_macros(source)
+    assert b"?=" not in opened
+    assert b"} else {" in opened
+    assert b"($e:expr) => {" in opened
+    found = extract("src/ffi/task.rs", ".", "rust", source)
+    assert found.problems == []
+    assert {"hyper_executor_new", "hyper_executor_free"} <= {s.fqn for s in found.symbols}
