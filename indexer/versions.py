@@ -120,7 +120,9 @@ from __future__ import annotations
 # 77: Kotlin: annotations before a primary constructor on the line after its class head;
 #     Swift: typed throws (`throws(E)`), a property wrapper's empty arguments (`@Option()`).
 # 78: Rust: a macro's own syntax after an item's closing brace in an opened item macro.
-EXTRACTOR_VERSION = 78
+# 79: C and C++: conditionals inside parentheses or template arguments read as their first
+#     branch, `enable_if` constraints' arguments blanked, `*_EXPLICIT` before a declaration.
+EXTRACTOR_VERSION = 79
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from symfuse.indexer.extract.c_list_directives import list_directives
 from symfuse.indexer.extract.rewrites import blank_second, by_line
 
 # C and C++: attribute-like macros (`BOOST_CONTAINER_FORCEINLINE T& f() BOOST_NOEXCEPT {`,
@@ -13,7 +14,7 @@ from symfuse.indexer.extract.rewrites import blank_second, by_line
 # before a declaration (an identifier follows) or after a parameter list (`)` or `const`
 # precedes), never on a preprocessor line. Found by their suffix, then widened to the word.
 _C_ATTRIBUTE_MACRO = re.compile(
-    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\w*|DECL|C?API|EXPORT|EXTERN|IMPORT"
+    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\w*|DECL|C?API|EXPORT|EXTERN|EXPLICIT|IMPORT"
     rb"|NO_UNIQUE_ADDRESS|MAYBE_UNUSED|UNUSED|INLINE_VARIABLE"
     rb"|NORETURN|NODISCARD|DEPRECATED|MAY_ALIAS|SYMBOL_VISIBLE|VISIBLE|HIDDEN|OVERRIDE|FINAL"
     rb"|ATTRIBUTE_\w+)\b"
@@ -266,6 +267,48 @@ def _empty_default(match: re.Match[bytes]) -> bytes:
     return b"=%s0 " % match.group(1)
 
 
+# A constraint written with `enable_if` (`typename std::enable_if < detail::conjunction <
+# detail::negation<A<T>>, detail::negation<B<T>>, ... >::value, int >::type = 0 >`): past
+# two qualified templates in one argument list the grammar's recovery ends the template
+# and the class around it (nlohmann/json's `basic_json` ended at line 1,900 of 5,258).
+# The constraint's arguments are blanked, `enable_if < >::type` stays.
+_C_ENABLE_IF = re.compile(rb"\benable_if(?:_t)?[ \t]*<")
+_C_ANGLES = re.compile(rb"->|>>|[<>();{}]")
+
+
+def _enable_if(source: bytes) -> bytes:
+    out: bytearray | None = None
+    for match in _C_ENABLE_IF.finditer(source):
+        end = _closing_angle(source, match.end())
+        if end is None or (out is not None and out[match.end() : end].strip() == b""):
+            continue  # (inside a constraint already blanked)
+        if out is None:
+            out = bytearray(source)
+        out[match.end() : end] = bytes(b if b == 0x0A else 0x20 for b in source[match.end() : end])
+    return bytes(out) if out is not None else source
+
+
+def _closing_angle(source: bytes, start: int) -> int | None:
+    """Where the `>` that closes the template arguments opened before ``start`` stands
+    (a `<` or `>` in parentheses compares; `>>` closes two)."""
+    depth, parens = 1, 0
+    for token in _C_ANGLES.finditer(source, start):
+        text = token.group()
+        if text in (b";", b"{", b"}"):
+            return None  # not a template's arguments (a comparison, a stray `<`)
+        if text in (b"(", b")"):
+            parens += 1 if text == b"(" else -1
+        elif parens or text == b"->":
+            continue
+        elif text == b"<":
+            depth += 1
+        elif depth <= len(text):  # `>` at depth 1, or `>>` at depth 1 or 2
+            return token.start() + depth - 1
+        else:
+            depth -= len(text)
+    return None
+
+
 def c_prepass(source: bytes) -> bytes:
     """``source`` with the C and C++ forms above rewritten, byte for byte."""
     source = _c_attribute_macros(source)
@@ -276,6 +319,7 @@ def c_prepass(source: bytes) -> bytes:
     source = by_line(source, _ACCESS_CORE, _C_ACCESS_MACRO, _access_macro)
     if b"#" in source:
         source = by_line(source, _C_IF_DIRECTIVE, _C_WORD_BRANCH, _word_branch)
+        source = list_directives(source)
     for word, cast in _C_KEYWORD_CASTS.items():
         if word + b"(" in source:
             source = cast.sub(_keyword_cast, source)
@@ -295,6 +339,8 @@ def c_prepass(source: bytes) -> bytes:
         source = _c_macro_lines(source)
     if b"template" in source:
         source = _C_TEMPLATE_MACRO.sub(_blank_keep_lines, source)
+    if b"enable_if" in source:
+        source = _enable_if(source)
     return source
 
 

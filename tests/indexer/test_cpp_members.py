@@ -474,3 +474,49 @@ template <typename Context> class value {
     assert found.problems == []
     fqns = {s.fqn for s in found.symbols}
     assert {"detail.specs.set_width", "detail.specs.get", "detail.value.value"} <= fqns, fqns
+
+
+def test_a_constrained_template_and_a_conditional_inside_its_arguments_keep_the_class() -> None:
+    """nlohmann/json's ``basic_json``: a conversion operator constrained by
+    ``std::enable_if < detail::conjunction < ... > >`` with qualified templates and an
+    ``#if`` among the arguments, and ``JSON_EXPLICIT`` before ``operator``. The grammar
+    ended the class there (line 1,900 of 5,258) and its later methods were indexed as
+    free functions. An ``#if`` between an enum's members is read as the grammar reads it."""
+    source = b"""class basic_json
+{
+  public:
+    template < typename ValueType, typename std::enable_if <
+                   detail::conjunction <
+                       detail::negation<std::is_pointer<ValueType>>,
+                       detail::negation<std::is_same<ValueType, std::nullptr_t>>,
+#if defined(JSON_HAS_CPP_17) && (defined(__GNUC__) || (defined(_MSC_VER)))
+                       detail::negation<std::is_same<ValueType, std::string_view>>,
+#else
+                       detail::negation<std::is_same<ValueType, std::string>>,
+#endif
+                       detail::is_detected_lazy<detail::get_template_function, ValueType>
+                   >::value, int >::type = 0 >
+    JSON_EXPLICIT operator ValueType() const
+    {
+        return get<ValueType>();
+    }
+
+    void push_back(basic_json&& val)
+    {
+        m_data.push(val);
+    }
+};
+
+enum class value_t {
+    null,
+#if defined(JSON_HAS_BINARY)
+    binary,
+#endif
+    discarded
+};
+"""
+    found = extract("include/nlohmann/json.hpp", ".", "cpp", source)
+    assert found.problems == []
+    fqns = {s.fqn for s in found.symbols}
+    assert {"basic_json.push_back", "value_t.binary", "value_t.discarded"} <= fqns, fqns
+    assert "push_back" not in fqns
