@@ -3,9 +3,11 @@
 A capitalised word with a kind noun beside it (``the Value data type``), a lower-case name
 just before one (C's ``zrangespec struct``), a generic type written whole
 (``IPipelineBehavior<TRequest, TResponse>``), a macro as Rust invokes it
-(``the json! literal macro``) and a sentence's first word written as a code name
-(``INotification marker interface ...``) each name a definition: those definitions lead
-the identity channel, and the exact-name guard puts them first.
+(``the json! literal macro``), a sentence's first word written as a code name
+(``INotification marker interface ...``) and a capitalised first word before an article
+whose type's doc shares the sentence's words (``Task an owned handle to a spawned task``)
+each name a definition: those definitions lead the identity channel, and the exact-name
+guard puts them first.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy.typing as npt
 
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.channels.translation import content_words
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.search.channel_run import ChannelRun, names_lead
 from symfuse.ranking.search.plans import MACRO_CALL
@@ -124,6 +127,31 @@ def written_names(query: str) -> list[str]:
     return [first] if _WRITTEN_NAME.fullmatch(first) else []
 
 
+# A name then what it is, as a type's doc opens ("Task an owned handle ...", "Builder a
+# builder to configure an HTTP connection"): a capitalised word before an article.
+_TITLE = re.compile(r"[A-Z][a-z0-9]+")
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def titled_types(
+    prepared: Prepared, query: str, mask: npt.NDArray[np.bool_] | None, symbols: Sequence[Symbol]
+) -> list[int]:
+    """The types a sentence's capitalised first word names when an article follows it and
+    the type's doc holds another of the sentence's words: "Extract the lhs index from the
+    transform" is an instruction, and Django's ``Extract`` (no such doc) stays out."""
+    words = query.split()
+    if len(words) < 3 or not _TITLE.fullmatch(words[0]) or words[1].lower() not in _ARTICLES:
+        return []
+    said = set(content_words(" ".join(words[1:]))) - {words[0].lower()}
+    return [
+        p
+        for p in prepared.names.names.equal(words[0]).tolist()
+        if symbols[p].kind in _TYPE_KINDS
+        and (mask is None or mask[p])
+        and not said.isdisjoint(content_words(symbols[p].doc or ""))
+    ]
+
+
 def with_named_types(
     prepared: Prepared,
     run: ChannelRun,
@@ -133,7 +161,8 @@ def with_named_types(
 ) -> ChannelRun:
     """The types a prose query names (:func:`named_types`: ``the Value data type for JSON
     values``, ``the zrangespec struct``), the macros it invokes (``the json! literal
-    macro``) and the definition its first word names (:func:`written_names`): those join
+    macro``) and the definition its first word names (:func:`written_names`,
+    :func:`titled_types`): those join
     the identity channel first and the exact-name guard puts them first
     (``spelled``), as a name would be. Without it the learned re-ranking, trained on
     questions about code that changed (mostly functions), sank the type the sentence names;
@@ -141,7 +170,8 @@ def with_named_types(
     wanted = [(w, _TYPE_KINDS) for w in named_types(query)]
     wanted += [(w, _MACRO_KINDS) for w in invoked_macros(query)]
     wanted += [(w, _NAMED_KINDS) for w in written_names(query)]
-    if not wanted:
+    titled = titled_types(prepared, query, mask, symbols)
+    if not wanted and not titled:
         return run
     exact = np.asarray(
         [
@@ -149,7 +179,8 @@ def with_named_types(
             for word, kinds in wanted
             for p in prepared.names.names.equal(word).tolist()
             if symbols[p].kind in kinds and (mask is None or mask[p])
-        ],
+        ]
+        + titled,
         dtype=np.int64,
     )
     exact = np.unique(exact)

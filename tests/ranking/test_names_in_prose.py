@@ -150,3 +150,33 @@ def test_a_first_word_just_before_a_kind_noun_names_a_type(
     first = answer(index, "Options class that normalizes request options").items[0].symbol
     assert (first.name, first.kind.value) == ("Options", "class")
     assert answer(index, "Router for the mux").items[0].symbol.kind.value != "interface"
+
+
+def test_a_capitalised_name_then_what_it_is_names_the_type(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """tokio's "Task an owned handle to a spawned task", as a type's doc opens: the struct
+    whose doc says so, not the methods that spawn tasks (their words match more). An
+    instruction that opens with a class's name ("Extract the lhs index ...", Django's
+    ``Extract`` has no such doc) stays a sentence."""
+    from tests.support.index import index_of_tree
+
+    index = index_of_tree(
+        tmp_path_factory.mktemp("titled"),
+        {
+            "runtime/task.rs": "/// An owned handle to a spawned task.\npub struct Task {\n"
+            "    id: u64,\n}\n",
+            "runtime/spawn.rs": "/// Spawn a task: an owned handle to the spawned task is kept.\n"
+            "pub fn spawn_task(handle: u64) -> u64 {\n    handle\n}\n\n"
+            "/// Keep an owned handle to each spawned task.\n"
+            "pub fn track_task(handle: u64) -> u64 {\n    handle\n}\n",
+            "functions.py": "class Extract:\n    lookup_name = None\n\n\n"
+            "def extract_indexes(transform, values):\n"
+            '    """Extract the lhs index from the transform and the rhs index from values."""\n'
+            "    return transform.lhs, values[0]\n",
+        },
+    )
+    first = answer(index, "Task an owned handle to a spawned task").items[0]
+    assert (first.symbol.name, first.symbol.kind.value) == ("Task", "struct")
+    first = answer(index, "Extract the lhs index from the transform and the rhs index").items[0]
+    assert first.symbol.name == "extract_indexes"
