@@ -122,7 +122,8 @@ from __future__ import annotations
 # 78: Rust: a macro's own syntax after an item's closing brace in an opened item macro.
 # 79: C and C++: conditionals inside parentheses or template arguments read as their first
 #     branch, `enable_if` constraints' arguments blanked, `*_EXPLICIT` before a declaration.
-EXTRACTOR_VERSION = 79
+# 80: Haskell: an escaped character literal before a name with a prime.
+EXTRACTOR_VERSION = 80
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -47,3 +47,25 @@ def test_a_value_named_is_used_and_a_parameter_is_no_definition(tmp_path: Path) 
     found = dead_code(index, DeadCodeScope(min_confidence=0.0)).items
     assert {d.symbol.name for d in found} & {"consFromJSON", "noArrayFail"} == set()
     assert {"opts", "tName"} <= {d.symbol.name for d in found}
+
+
+def test_an_escaped_character_before_a_primed_name_leaves_the_file_whole() -> None:
+    """pandoc's Markdown reader: ``notFollowedBy (char '\\n')``, then ``spnl' :: ...``.
+    The grammar's scanner took the escaped character and the prime together, and the
+    next 60 lines were one error (their definitions lost)."""
+    from symfuse.indexer.extract.tags import extract
+
+    source = b"""module Reader where
+
+spnl :: Parser ()
+spnl = notFollowedBy (char '\\n')
+
+spnl' :: Parser Text
+spnl' = many (char '\\'')
+
+indentSpaces :: Parser Text
+indentSpaces = countChar 4 (char ' ')
+"""
+    found = extract("src/Reader.hs", ".", "haskell", source)
+    assert found.problems == []
+    assert {"spnl", "spnl'", "indentSpaces"} <= {s.name for s in found.symbols}
