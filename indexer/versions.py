@@ -123,7 +123,9 @@ from __future__ import annotations
 # 79: C and C++: conditionals inside parentheses or template arguments read as their first
 #     branch, `enable_if` constraints' arguments blanked, `*_EXPLICIT` before a declaration.
 # 80: Haskell: an escaped character literal before a name with a prime.
-EXTRACTOR_VERSION = 80
+# 81: C and C++: a conditional that splits a statement read as its first branch, a string
+#     continued inside a conditional, a brace-less `extern "C"` under `#ifdef __cplusplus`.
+EXTRACTOR_VERSION = 81
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -1,4 +1,4 @@
-"""C and C++ conditionals inside a list, read as the list's first build.
+"""C and C++ conditionals inside a list or a statement, read as their first build.
 
 The bundled grammars take ``#if`` / ``#else`` / ``#endif`` where a declaration or a
 statement may stand, and nowhere else. nlohmann/json's ``basic_json`` writes them inside
@@ -8,11 +8,19 @@ class ended there, at line 1,900 of 5,258, and its methods after it were indexed
 free functions named after a stray ``get_binary``.
 
 A directive whose code line before it ends a list's element or opens one (``,``, ``(``,
-``<``, ``&&``, ``||``), inside parentheses or angle brackets (not an enum's or an
-initializer's braces: the grammar reads those), is blanked, and so are the ``#elif`` /
-``#else`` branches of such a conditional (the first branch is the build read: both would
-repeat an element). Every byte keeps its position (see :mod:`.prepass`). Conditionals
-between declarations and statements stay as written: the grammar reads those too.
+``<``, ``&&``, ``||``, a string literal the next one continues), inside parentheses or
+angle brackets (not an enum's or an initializer's braces: the grammar reads those), is
+blanked, and so are the ``#elif`` / ``#else`` branches of such a conditional (the first
+branch is the build read: both would repeat an element).
+
+A conditional whose first branch ends a statement's head, not the statement (jq's
+strptime: ``#ifdef _WIN32`` / ``if (localtime_s(tm, &sse))`` / ``#else`` / ``if
+(localtime_r(&sse, tm) == NULL)`` / ``#endif`` / ``bp = NULL;``; its main.c: ``int
+umain(...) {`` / ``#else`` / ``int main(...) {`` / ``#endif``) is read as its first branch
+too: both would be two heads for one body (jq's util.c was one error from that line to
+its end, main.c for 460 lines). Every byte keeps its position (see :mod:`.prepass`).
+Conditionals between whole declarations and statements stay as written: the grammar
+reads those.
 """
 
 from __future__ import annotations
@@ -21,10 +29,42 @@ import re
 from dataclasses import dataclass
 
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
-_LIST_OPEN = (b",", b"(", b"<", b"&&", b"||")
+_LIST_OPEN = (b",", b"(", b"<", b"&&", b"||", b'"')  # (`"` a string concatenated on)
 _LINE_COMMENT = re.compile(rb"//[^\n]*$")
 # a scan first: an #if right after a line that ends a list's element (most files have none)
-_IN_LIST = re.compile(rb"(?:,|\(|<|&&|\|\|)[ \t]*(?://[^\n]*)?\n(?:[ \t]*\n)*[ \t]*#[ \t]*if")
+_IN_LIST = re.compile(rb"(?:,|\(|<|&&|\|\||\")[ \t]*(?://[^\n]*)?\n(?:[ \t]*\n)*[ \t]*#[ \t]*if")
+
+
+# `#if` / lines / `#else` / a few lines / `#endif`, no directive inside (jq's main.c
+# defines `wmain` in its first branch before the `umain` head)
+_LINES = rb"(?:(?![ \t]*#)[^\n]*\n)"
+_TWO_BRANCHES = re.compile(
+    rb"^([ \t]*#[ \t]*if(?:n?def)?\b[^\n]*\n)(" + _LINES + rb"{1,60}?)"
+    rb"([ \t]*#[ \t]*else\b[^\n]*\n" + _LINES + rb"{1,6}?[ \t]*#[ \t]*endif\b[^\n]*)",
+    re.M,
+)
+_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
+_ENDS_STATEMENT = (b";", b"}")
+
+
+def split_statements(source: bytes) -> bytes:
+    """``source`` with each two-branch conditional that splits a statement (its first
+    branch ends with neither ``;`` nor ``}``) read as its first branch."""
+    if b"#" not in source or b"else" not in source:
+        return source
+    return _TWO_BRANCHES.sub(_first_branch, source)
+
+
+def _first_branch(match: re.Match[bytes]) -> bytes:
+    opening, first, rest = match.group(1, 2, 3)
+    code = _LINE_COMMENT.sub(b"", _BLOCK_COMMENT.sub(b"", first).rstrip()).rstrip()
+    if not code or code.endswith(_ENDS_STATEMENT):
+        return match.group(0)
+    return _blanked_lines(opening) + first + _blanked_lines(rest)
+
+
+def _blanked_lines(text: bytes) -> bytes:
+    return bytes(b if b == 0x0A else 0x20 for b in text)
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from symfuse.indexer.extract.c_list_directives import list_directives
+from symfuse.indexer.extract.c_list_directives import list_directives, split_statements
 from symfuse.indexer.extract.rewrites import blank_second, by_line
 
 # C and C++: attribute-like macros (`BOOST_CONTAINER_FORCEINLINE T& f() BOOST_NOEXCEPT {`,
@@ -182,9 +182,22 @@ _C_LINKAGE = re.compile(
 )
 
 
+# ... and a brace-less `extern "C"` alone in such a block, before the declaration it
+# links (jq's util.c: `#ifdef __cplusplus` / `extern "C"` / `#endif` / `void *alloca
+# (size_t);`), which made the rest of the file, 1,200 lines, one error.
+_C_LINKAGE_LINE = re.compile(
+    rb"^([ \t]*"
+    + _CPLUSPLUS
+    + rb"[ \t]*\n)([ \t]*extern[ \t]+\"C\"[ \t]*)(?=\n[ \t]*#[ \t]*endif)",
+    re.M,
+)
+
+
 def _c_linkage(source: bytes) -> bytes:
     """The `extern "C" {` lines and closing braces of `#ifdef __cplusplus` blocks
-    blanked, when they pair up (one brace left alone would be a syntax error of ours)."""
+    blanked, when they pair up (one brace left alone would be a syntax error of ours),
+    and a brace-less `extern "C"` line alone in one."""
+    source = _C_LINKAGE_LINE.sub(blank_second, source)
     found = list(_C_LINKAGE.finditer(source))
     opened = sum(1 for m in found if m.group(2).lstrip().startswith(b"extern"))
     if not found or 2 * opened != len(found):
@@ -319,7 +332,7 @@ def c_prepass(source: bytes) -> bytes:
     source = by_line(source, _ACCESS_CORE, _C_ACCESS_MACRO, _access_macro)
     if b"#" in source:
         source = by_line(source, _C_IF_DIRECTIVE, _C_WORD_BRANCH, _word_branch)
-        source = list_directives(source)
+        source = split_statements(list_directives(source))
     for word, cast in _C_KEYWORD_CASTS.items():
         if word + b"(" in source:
             source = cast.sub(_keyword_cast, source)

@@ -96,3 +96,63 @@ struct uv_loop_s {
     fqns = {s.fqn for s in found.symbols}
     assert {"uv_stream_s", "uv_loop_s", "uv_handle_type.UV_HANDLE_TYPE_MAX"} <= fqns
     assert "UV_STREAM_FIELDS" in {r.name for r in found.references}  # blanked, still a use
+
+
+def test_a_conditional_that_splits_a_statement_is_read_as_its_first_branch() -> None:
+    """jq: ``#ifdef _WIN32`` / ``if (localtime_s(...))`` / ``#else`` / ``if
+    (localtime_r(...))`` / ``#endif`` / ``bp = NULL;`` (two heads for one body), ``int
+    umain(...) {`` / ``#else`` / ``int main(...) {`` / ``#endif``, a help text's string
+    continued inside a conditional, and a brace-less ``extern "C"`` under ``#ifdef
+    __cplusplus``: each made the rest of the file one error, its functions lost and its
+    locals read as the file's variables. A conditional around whole statements stays."""
+    source = b"""#ifdef __cplusplus
+extern "C"
+#endif
+void *alloca (size_t);
+
+static void usage(FILE *f) {
+  fprintf(f,
+      "  -n, --null-input   use null as the input;\\n"
+#ifdef WIN32
+      "  -b, --binary       open streams in binary mode;\\n"
+#endif
+      "  -V, --version      show the version;\\n");
+}
+
+char *convert(time_t sse, struct tm *tm) {
+  char *bp = "";
+#ifdef _WIN32
+  if (localtime_s(tm, &sse))
+#else
+  if (localtime_r(&sse, tm) == NULL)
+#endif
+    bp = NULL;
+#ifdef _WIN32
+  free(bp);
+#else
+  release(bp);
+#endif
+  return bp;
+}
+
+#ifdef WIN32
+int wmain(int argc, wchar_t* wargv[]) {
+  return umain(argc, 0);
+}
+
+int umain(int argc, char* argv[]) {
+#else /*}*/
+int main(int argc, char* argv[]) {
+#endif
+  int options = 0;
+  return options;
+}
+
+int after(void) { return 1; }
+"""
+    found = extract("src/main.c", ".", "c", source)
+    assert found.problems == []
+    functions = {s.fqn for s in found.symbols if s.kind.value == "function"}
+    assert functions == {"usage", "convert", "wmain", "umain", "after"}, functions
+    assert "options" not in {s.fqn for s in found.symbols}  # a local, not the file's
+    assert {"release", "free"} <= {r.name for r in found.references}  # both branches read
