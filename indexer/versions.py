@@ -125,7 +125,8 @@ from __future__ import annotations
 # 80: Haskell: an escaped character literal before a name with a prime.
 # 81: C and C++: a conditional that splits a statement read as its first branch, a string
 #     continued inside a conditional, a brace-less `extern "C"` under `#ifdef __cplusplus`.
-EXTRACTOR_VERSION = 81
+# 82: C and C++: such a conditional read with its `#else` branch's head (`main`, not `umain`).
+EXTRACTOR_VERSION = 82
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

@@ -13,14 +13,15 @@ angle brackets (not an enum's or an initializer's braces: the grammar reads thos
 blanked, and so are the ``#elif`` / ``#else`` branches of such a conditional (the first
 branch is the build read: both would repeat an element).
 
-A conditional whose first branch ends a statement's head, not the statement (jq's
+A conditional whose first branch ends with a statement's head, not the statement (jq's
 strptime: ``#ifdef _WIN32`` / ``if (localtime_s(tm, &sse))`` / ``#else`` / ``if
 (localtime_r(&sse, tm) == NULL)`` / ``#endif`` / ``bp = NULL;``; its main.c: ``int
-umain(...) {`` / ``#else`` / ``int main(...) {`` / ``#endif``) is read as its first branch
-too: both would be two heads for one body (jq's util.c was one error from that line to
-its end, main.c for 460 lines). Every byte keeps its position (see :mod:`.prepass`).
-Conditionals between whole declarations and statements stay as written: the grammar
-reads those.
+umain(...) {`` / ``#else`` / ``int main(...) {`` / ``#endif``) is read with one head, the
+``#else`` branch's (the build most platforms compile: ``main``), the first branch's
+whole statements before it kept (main.c's ``wmain``): both heads would be two for one
+body (jq's util.c was one error from that line to its end, main.c for 460 lines). Every
+byte keeps its position (see :mod:`.prepass`). Conditionals between whole declarations
+and statements stay as written: the grammar reads those.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ _IN_LIST = re.compile(rb"(?:,|\(|<|&&|\|\||\")[ \t]*(?://[^\n]*)?\n(?:[ \t]*\n)*
 _LINES = rb"(?:(?![ \t]*#)[^\n]*\n)"
 _TWO_BRANCHES = re.compile(
     rb"^([ \t]*#[ \t]*if(?:n?def)?\b[^\n]*\n)(" + _LINES + rb"{1,60}?)"
-    rb"([ \t]*#[ \t]*else\b[^\n]*\n" + _LINES + rb"{1,6}?[ \t]*#[ \t]*endif\b[^\n]*)",
+    rb"([ \t]*#[ \t]*else\b[^\n]*\n)(" + _LINES + rb"{1,6}?)([ \t]*#[ \t]*endif\b[^\n]*)",
     re.M,
 )
 _BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
@@ -49,18 +50,34 @@ _ENDS_STATEMENT = (b";", b"}")
 
 def split_statements(source: bytes) -> bytes:
     """``source`` with each two-branch conditional that splits a statement (its first
-    branch ends with neither ``;`` nor ``}``) read as its first branch."""
+    branch ends with neither ``;`` nor ``}``) read with one head: the ``#else``
+    branch's, the first branch's whole statements kept before it."""
     if b"#" not in source or b"else" not in source:
         return source
-    return _TWO_BRANCHES.sub(_first_branch, source)
+    return _TWO_BRANCHES.sub(_one_head, source)
 
 
-def _first_branch(match: re.Match[bytes]) -> bytes:
-    opening, first, rest = match.group(1, 2, 3)
-    code = _LINE_COMMENT.sub(b"", _BLOCK_COMMENT.sub(b"", first).rstrip()).rstrip()
-    if not code or code.endswith(_ENDS_STATEMENT):
+def _one_head(match: re.Match[bytes]) -> bytes:
+    opening, first, other, second, closing = match.group(1, 2, 3, 4, 5)
+    lines = first.split(b"\n")[:-1]  # (the branch ends with its newline)
+    whole = 0  # the first branch's lines up to its last whole statement
+    for n, line in enumerate(lines, start=1):
+        code = _LINE_COMMENT.sub(b"", _BLOCK_COMMENT.sub(b"", line)).rstrip()
+        if code.endswith(_ENDS_STATEMENT):
+            whole = n
+    tail = b"".join(line + b"\n" for line in lines[whole:])
+    if not tail.strip() or whole == len(lines):
         return match.group(0)
-    return _blanked_lines(opening) + first + _blanked_lines(rest)
+    kept = b"".join(line + b"\n" for line in lines[:whole])
+    return b"".join(
+        (
+            _blanked_lines(opening),
+            kept,
+            _blanked_lines(tail + other),
+            second,
+            _blanked_lines(closing),
+        )
+    )
 
 
 def _blanked_lines(text: bytes) -> bytes:

@@ -153,6 +153,6 @@ int after(void) { return 1; }
     found = extract("src/main.c", ".", "c", source)
     assert found.problems == []
     functions = {s.fqn for s in found.symbols if s.kind.value == "function"}
-    assert functions == {"usage", "convert", "wmain", "umain", "after"}, functions
+    assert functions == {"usage", "convert", "wmain", "main", "after"}, functions
     assert "options" not in {s.fqn for s in found.symbols}  # a local, not the file's
     assert {"release", "free"} <= {r.name for r in found.references}  # both branches read
