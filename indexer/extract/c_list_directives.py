@@ -66,7 +66,7 @@ def _one_head(match: re.Match[bytes]) -> bytes:
         if code.endswith(_ENDS_STATEMENT):
             whole = n
     tail = b"".join(line + b"\n" for line in lines[whole:])
-    if not tail.strip() or whole == len(lines):
+    if not tail.strip():  # the first branch ends with a whole statement: the grammar's
         return match.group(0)
     kept = b"".join(line + b"\n" for line in lines[:whole])
     return b"".join(

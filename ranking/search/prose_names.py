@@ -162,11 +162,11 @@ def with_named_types(
     """The types a prose query names (:func:`named_types`: ``the Value data type for JSON
     values``, ``the zrangespec struct``), the macros it invokes (``the json! literal
     macro``) and the definition its first word names (:func:`written_names`,
-    :func:`titled_types`): those join
-    the identity channel first and the exact-name guard puts them first
-    (``spelled``), as a name would be. Without it the learned re-ranking, trained on
-    questions about code that changed (mostly functions), sank the type the sentence names;
-    and a sentence ranks no macro by its words (not among the kinds it describes)."""
+    :func:`titled_types`): those join the identity channel first and the exact-name
+    guard puts them first (``spelled``), as a name would be. Without it the learned
+    re-ranking, trained on questions about code that changed (mostly functions), sank the
+    type the sentence names; and a sentence ranks no macro by its words (not among the
+    kinds it describes)."""
     wanted = [(w, _TYPE_KINDS) for w in named_types(query)]
     wanted += [(w, _MACRO_KINDS) for w in invoked_macros(query)]
     wanted += [(w, _NAMED_KINDS) for w in written_names(query)]
