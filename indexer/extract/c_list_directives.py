@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from symfuse.indexer.extract.rewrites import spaces
+
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
 _LIST_OPEN = (b",", b"(", b"<", b"&&", b"||", b'"')  # (`"` a string concatenated on)
 _LINE_COMMENT = re.compile(rb"//[^\n]*$")
@@ -71,17 +73,13 @@ def _one_head(match: re.Match[bytes]) -> bytes:
     kept = b"".join(line + b"\n" for line in lines[:whole])
     return b"".join(
         (
-            _blanked_lines(opening),
+            spaces(opening),
             kept,
-            _blanked_lines(tail + other),
+            spaces(tail + other),
             second,
-            _blanked_lines(closing),
+            spaces(closing),
         )
     )
-
-
-def _blanked_lines(text: bytes) -> bytes:
-    return bytes(b if b == 0x0A else 0x20 for b in text)
 
 
 @dataclass

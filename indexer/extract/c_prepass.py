@@ -7,14 +7,15 @@ from __future__ import annotations
 import re
 
 from symfuse.indexer.extract.c_list_directives import list_directives, split_statements
-from symfuse.indexer.extract.rewrites import blank_second, by_line
+from symfuse.indexer.extract.rewrites import blank_second, by_line, spaces
 
 # C and C++: attribute-like macros (`BOOST_CONTAINER_FORCEINLINE T& f() BOOST_NOEXCEPT {`,
 # `ZSTDLIB_API size_t g(void)`) break the declaration around them; blanked when they sit
 # before a declaration (an identifier follows) or after a parameter list (`)` or `const`
 # precedes), never on a preprocessor line. Found by their suffix, then widened to the word.
 _C_ATTRIBUTE_MACRO = re.compile(
-    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\w*|DECL|C?API|EXPORT|EXTERN|EXPLICIT|IMPORT"
+    rb"_(?:FORCEINLINE|INLINE|NOINLINE|NOEXCEPT\w*|NOTHROW|CONSTEXPR\w*|DECL|C?API|EXPORT|EXTERN"
+    rb"|EXPLICIT|IMPORT"
     rb"|NO_UNIQUE_ADDRESS|MAYBE_UNUSED|UNUSED|INLINE_VARIABLE"
     rb"|NORETURN|NODISCARD|DEPRECATED|MAY_ALIAS|SYMBOL_VISIBLE|VISIBLE|HIDDEN|OVERRIDE|FINAL"
     rb"|ATTRIBUTE_\w+)\b"
@@ -297,7 +298,7 @@ def _enable_if(source: bytes) -> bytes:
             continue  # (inside a constraint already blanked)
         if out is None:
             out = bytearray(source)
-        out[match.end() : end] = bytes(b if b == 0x0A else 0x20 for b in source[match.end() : end])
+        out[match.end() : end] = spaces(source[match.end() : end])
     return bytes(out) if out is not None else source
 
 
@@ -358,7 +359,7 @@ def c_prepass(source: bytes) -> bytes:
 
 
 def _blank_keep_lines(match: re.Match[bytes]) -> bytes:
-    return bytes(c if c == 0x0A else 0x20 for c in match.group(0))
+    return spaces(match.group(0))
 
 
 def _c_attribute_macros(source: bytes) -> bytes:

@@ -36,6 +36,11 @@ def blank(match: re.Match[bytes]) -> bytes:
     return b" " * (match.end() - match.start())
 
 
+def spaces(text: bytes) -> bytes:
+    """``text`` as spaces, its newlines kept (its lines stay where they were)."""
+    return bytes(b if b == 0x0A else 0x20 for b in text)
+
+
 def blank_second(match: re.Match[bytes]) -> bytes:
     """The match's first group as it is, its second as spaces."""
     return match.group(1) + b" " * len(match.group(2))

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from symfuse.indexer.extract.rewrites import spaces
+
 ITEM_INDENT = 4  # columns (a tab is 4)
 _HEAD = re.compile(  # a line that starts a brace-bodied invocation
     rb"^(?P<indent>[ \t]*)(?P<head>(?:[A-Za-z_]\w*::)*(?P<name>[a-z_]\w*)!\s*\{)", re.M
@@ -58,9 +60,7 @@ def open_item_macros(source: bytes) -> bytes:
         if out is None:
             out = bytearray(source)
         start = match.start("head")
-        out[start : opening + 1] = bytes(
-            b if b == 0x0A else 0x20 for b in source[start : opening + 1]
-        )
+        out[start : opening + 1] = spaces(source[start : opening + 1])
         out[closing] = 0x20
         _blank_tails(source, out, opening, closing)
     return bytes(out) if out is not None else source
