@@ -265,7 +265,7 @@ class RepositoryEmbedder:
         the product goes aside: it runs without the GIL, while the Python around it would
         contend with the caller's own work for it."""
         terms = QueryTerms.parse(query)
-        wanted = terms.required + terms.optional
+        wanted = terms.required + terms.optional + terms.acronyms
         dense: Future[npt.NDArray[np.float32]] | None = None
         rows = [self.model.term_ids[t] for t in wanted if t in self.model.term_ids]
         if rows:

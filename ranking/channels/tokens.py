@@ -198,3 +198,23 @@ def is_sentence(query: str) -> bool:
         return False
     content = [w for w in words if w.strip(".,;:!?()`'\"").lower() not in STOPWORDS]
     return len(content) >= 2 and (len(words) >= 4 or len(content) < len(words))
+
+
+# A technical term written out with hyphens, as code abbreviates it: "ahead-of-time" ->
+# `aot`, "copy-on-write" -> `cow`, "X-Forwarded-For" -> `xff`, "end-of-file" -> `eof`;
+# two parts and the word after them: "argument-dependent lookup" -> `adl`, "user-defined
+# types" -> `udt`.
+_HYPHENATED = re.compile(r"\b([A-Za-z]+(?:-[A-Za-z]+)+)(?:\s+([A-Za-z]+))?")
+
+
+def acronyms(query: str) -> list[str]:
+    """The acronyms of the hyphenated terms ``query`` writes (stemmed, as query terms)."""
+    found: list[str] = []
+    for match in _HYPHENATED.finditer(query):
+        parts = match.group(1).lower().split("-")
+        after = (match.group(2) or "").lower()
+        if len(parts) >= 3:
+            found.append(stem("".join(p[0] for p in parts)))
+        elif after and after not in STOPWORDS:
+            found.append(stem("".join(p[0] for p in parts) + after[0]))
+    return found

@@ -213,6 +213,30 @@ def test_prose_leaves_filler_words_out_unless_nothing_else_is_left() -> None:
     assert sorted(names.ranking.positions.tolist()) == [0, 1]
 
 
+def test_a_hyphenated_term_adds_its_acronym_at_a_share_of_a_word() -> None:
+    """zod's "ahead-of-time compiler", gin's "X-Forwarded-For", nlohmann's
+    "argument-dependent lookup": the code writes `aot`, `xff`, `adl`. The acronym is an
+    optional term at ACRONYM_SHARE; a definition that spells the words themselves still
+    ranks first."""
+    terms = QueryTerms.parse("the ahead-of-time compiler and argument-dependent lookup")
+    assert terms.acronyms == ("aot", "adl")
+    assert QueryTerms.parse("a user-defined type").acronyms == ("udt",)
+    assert QueryTerms.parse("a well-known port of the type").acronyms == ("wkp",)
+    assert QueryTerms.parse("read-only of the file").acronyms == ()  # a stop word after it
+    symbols = [
+        make_symbol("aot_build", doc="Build a schema."),
+        make_symbol("build_ahead", doc="Build a schema ahead of time."),
+        make_symbol("jit_build", doc="Build a schema."),
+    ]
+    index = lexical.LexicalIndex.build(build_documents(symbols))
+    terms = QueryTerms.parse("ahead-of-time schema build")
+    scores, _ = index.scores(terms, lexical.BODY_AWARE)
+    assert scores[1] > scores[0] > scores[2] > 0
+    without, _ = index.scores(QueryTerms(terms.required), lexical.BODY_AWARE)
+    assert without[0] == without[2]  # the acronym alone tells aot_build from jit_build
+    assert lexical.ACRONYM_SHARE == 0.5
+
+
 def test_prose_counts_a_synonym_at_a_share_of_a_word() -> None:
     """A sentence's "delete" finds ``strip_flags`` (its synonym), below a definition that
     says "delete" itself; a name query matches names as written, synonyms aside."""
