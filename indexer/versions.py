@@ -126,7 +126,8 @@ from __future__ import annotations
 # 81: C and C++: a conditional that splits a statement read as its first branch, a string
 #     continued inside a conditional, a brace-less `extern "C"` under `#ifdef __cplusplus`.
 # 82: C and C++: such a conditional read with its `#else` branch's head (`main`, not `umain`).
-EXTRACTOR_VERSION = 82
+# 83: C and C++: a directive line or a macro's continued line ends no list's element.
+EXTRACTOR_VERSION = 83
 
 # Bump when reference resolution changes: the edges that link/graph.py, resolve.py or
 # bindings.py make from the same symbols and references.

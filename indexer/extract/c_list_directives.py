@@ -31,11 +31,25 @@ from dataclasses import dataclass
 
 from symfuse.indexer.extract.rewrites import spaces
 
-_DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
 _LIST_OPEN = (b",", b"(", b"<", b"&&", b"||", b'"')  # (`"` a string concatenated on)
 _LINE_COMMENT = re.compile(rb"//[^\n]*$")
-# a scan first: an #if right after a line that ends a list's element (most files have none)
-_IN_LIST = re.compile(rb"(?:,|\(|<|&&|\|\||\")[ \t]*(?://[^\n]*)?\n(?:[ \t]*\n)*[ \t]*#[ \t]*if")
+# a scan first, found by the `#`: an #if right after a code line that ends a list's element
+# (most files have none)
+_IF = re.compile(rb"#[ \t]*if")
+_ELSE = re.compile(rb"#[ \t]*else\b")
+
+
+def _after_code(source: bytes, directive: re.Pattern[bytes], ends: tuple[bytes, ...]) -> bool:
+    """Whether a line opening with ``directive`` follows a code line (:func:`_last_code`)
+    ending with one of ``ends``, or with no whole statement's end when ``ends`` is empty."""
+    for found in directive.finditer(source):
+        start = source.rfind(b"\n", 0, found.start()) + 1
+        if source[start : found.start()].strip():
+            continue  # not at the line's start
+        previous = _last_code(source, start)
+        if previous.endswith(ends) if ends else not previous.endswith(_ENDS_STATEMENT):
+            return True
+    return False
 
 
 # `#if` / lines / `#else` / a few lines / `#endif`, no directive inside (jq's main.c
@@ -54,7 +68,7 @@ def split_statements(source: bytes) -> bytes:
     """``source`` with each two-branch conditional that splits a statement (its first
     branch ends with neither ``;`` nor ``}``) read with one head: the ``#else``
     branch's, the first branch's whole statements kept before it."""
-    if b"#" not in source or b"else" not in source:
+    if b"#" not in source or not _after_code(source, _ELSE, ()):
         return source
     return _TWO_BRANCHES.sub(_one_head, source)
 
@@ -85,33 +99,66 @@ def _one_head(match: re.Match[bytes]) -> bytes:
 @dataclass
 class _Conditional:
     in_list: bool  # its directives sit inside a list: blanked
-    skipping: bool = False  # inside an #elif / #else branch of such a conditional
+    skip_from: int = -1  # where its #elif / #else branches start, when it is in a list
+
+
+_DIRECTIVE_WORD = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b[^\n]*")
 
 
 def list_directives(source: bytes) -> bytes:
     """``source`` with the conditionals inside lists read as their first branch."""
-    if b"#" not in source or _IN_LIST.search(source) is None:
+    if b"#" not in source or not _after_code(source, _IF, _LIST_OPEN):
         return source
-    lines = source.split(b"\n")
-    out: bytearray | None = None
+    out = bytearray(source)
+    changed = False
     stack: list[_Conditional] = []
-    last_code = b""  # the last code line kept, its line comment cut
-    offset = 0
-    for line in lines:
-        opened = (
-            line.lstrip()[:1] == b"#"
-            and last_code.endswith(_LIST_OPEN)
-            and _innermost(source, offset) in b"(<"
-        )
-        blanked = _blanked(line, stack, last_code if opened else b"")
+    for line in _DIRECTIVE_WORD.finditer(source):
+        if source[source.rfind(b"\n", 0, line.start()) + 1 : line.start()].strip():
+            continue  # not at its line's start
+        word = line.group(1)
+        skipping = any(c.skip_from >= 0 for c in stack)
+        if word.startswith(b"if"):  # (one continued on the next line is left as written)
+            in_list = (
+                not skipping
+                and not line.group(0).rstrip().endswith(b"\\")
+                and _last_code(out, line.start()).endswith(_LIST_OPEN)
+                and _innermost(source, line.start()) in b"(<"
+            )
+            stack.append(_Conditional(in_list))
+            blanked = skipping or in_list
+        elif not stack:
+            continue
+        elif word == b"endif":
+            top = stack.pop()
+            if top.skip_from >= 0:  # the branches that are not this build
+                out[top.skip_from : line.start()] = spaces(source[top.skip_from : line.start()])
+                changed = True
+            blanked = skipping or top.in_list
+        else:
+            top = stack[-1]
+            if top.in_list and top.skip_from < 0:
+                top.skip_from = line.end()
+            blanked = skipping or top.in_list
         if blanked:
-            if out is None:
-                out = bytearray(source)
-            out[offset : offset + len(line)] = b" " * len(line)
-        elif line.strip() and not _DIRECTIVE.match(line):
-            last_code = _LINE_COMMENT.sub(b"", line).rstrip()
-        offset += len(line) + 1
-    return bytes(out) if out is not None else source
+            out[line.start() : line.end()] = spaces(line.group(0))
+            changed = True
+    return bytes(out) if changed else source
+
+
+def _last_code(text: bytes | bytearray, at: int) -> bytes:
+    """The last code line of ``text`` before ``at`` (no directive or a directive's
+    continued line, no blank line), its line comment cut."""
+    end = at - 1
+    for _ in range(200):
+        if end < 0:
+            return b""
+        start = text.rfind(b"\n", 0, end) + 1
+        line = bytes(text[start:end]).strip()
+        continued = bytes(text[max(0, start - 3) : start]).rstrip(b"\r\n").endswith(b"\\")
+        if line and not line.startswith(b"#") and not continued:
+            return _LINE_COMMENT.sub(b"", line).rstrip()
+        end = start - 1
+    return b""
 
 
 _BRACKETS = re.compile(rb"->|[()<>{}\[\]]")
@@ -132,26 +179,3 @@ def _innermost(source: bytes, at: int) -> bytes:
         else:
             return bytes(bracket)
     return b"{"
-
-
-def _blanked(line: bytes, stack: list[_Conditional], last_code: bytes) -> bool:
-    """Whether ``line`` is blanked, ``stack`` (the open conditionals) updated."""
-    skipping = any(c.skipping for c in stack)
-    directive = _DIRECTIVE.match(line)
-    if directive is None:
-        return skipping
-    word = directive.group(1)
-    if word.startswith(b"if"):  # (one continued on the next line is left as written)
-        continued = line.rstrip().endswith(b"\\")
-        in_list = not skipping and not continued and last_code.endswith(_LIST_OPEN)
-        stack.append(_Conditional(in_list))
-        return skipping or in_list
-    if not stack:
-        return False
-    top = stack[-1]
-    if word == b"endif":
-        stack.pop()
-        return skipping or top.in_list
-    if top.in_list:  # an #elif / #else of a conditional inside a list: not this build
-        top.skipping = True
-    return skipping or top.in_list

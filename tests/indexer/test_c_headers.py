@@ -156,3 +156,21 @@ int after(void) { return 1; }
     assert functions == {"usage", "convert", "wmain", "main", "after"}, functions
     assert "options" not in {s.fqn for s in found.symbols}  # a local, not the file's
     assert {"release", "free"} <= {r.name for r in found.references}  # both branches read
+
+
+def test_a_conditional_after_directive_lines_is_read_whole() -> None:
+    """jq's jv.c: ``#include "jv_thread.h"`` then ``#ifdef WIN32`` ... ``#else`` ...
+    ``#endif``. A directive line (or a macro's continued line) ends no list's element,
+    even when it ends with a string: both branches are read."""
+    source = b"""/* keys: a < b when the key is older */
+#include "jv_thread.h"
+#define NAME \\
+  "a name"
+#ifdef WIN32
+int win_only(void) { return 1; }
+#else
+int posix_only(void) { return 2; }
+#endif
+"""
+    found = extract("src/jv.c", ".", "c", source)
+    assert {"win_only", "posix_only"} <= {s.fqn for s in found.symbols}
