@@ -49,7 +49,7 @@ def kotlin_heads(source: bytes) -> bytes:
     if b"constructor" not in source and b"actual" not in source:
         return source
     blanked = by_line(source, _CONSTRUCTOR, _CONSTRUCTOR_LINE, _constructor)
-    if blanked != source and b"@" in blanked:  # its annotations' lines go with the keyword
+    if blanked is not source and b"@" in blanked:  # its annotations' lines go with the keyword
         blanked = _ANNOTATIONS_BEFORE.sub(blank, blanked)
     source = blanked
     return _ACTUAL_PROPERTY.sub(_actual, source) if b"actual" in source else source

@@ -89,6 +89,10 @@ class TextRows:
         return TextRows(tuple(f"{alias}/{f}" for f in self.files), self.scores, self.named)
 
 
+# What a query that names a definition of the index gets: no rows, and no votes.
+NAMED = TextRows((), np.zeros(0), named=True)
+
+
 def text_rows(
     prepared: Prepared,
     symbols: Sequence[Symbol],
@@ -107,7 +111,7 @@ def text_rows(
         if not is_question(query):
             return None
         if _names_a_definition(prepared, query):
-            return TextRows((), np.zeros(0), named=True)
+            return NAMED
     found, scores = prepared.lexical.body_scores(QueryTerms.parse(query))
     filters = prepared.filters
     keep = np.ones(found.shape[0], dtype=np.bool_)
@@ -140,7 +144,7 @@ def merged(parts: Sequence[TextRows | None]) -> TextRows | None:
     """The parts' rows (shards in the combined index's order) as one list; named when
     any shard defines a name the query writes (as one combined index would be)."""
     if any(p is not None and p.named for p in parts):
-        return TextRows((), np.zeros(0), named=True)
+        return NAMED
     rows = [(float(s), f, n) for p in parts if p is not None for n, (f, s) in enumerate(
         zip(p.files, p.scores.tolist(), strict=True)
     )]  # fmt: skip
