@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -189,11 +190,18 @@ def _word_shares(query: str, symbols: Sequence[Symbol]) -> npt.NDArray[np.float6
     out = np.zeros((len(symbols), 2))
     if not words:
         return out
-    paths: dict[str, set[str]] = {}
     for row, s in enumerate(symbols):
-        out[row, 0] = len(words & set(name_tokens(s.name))) / len(words)
-        found = paths.get(s.file)
-        if found is None:
-            found = paths[s.file] = set(text_tokens(s.file.rsplit(".", 1)[0]))
-        out[row, 1] = len(words & found) / len(words)
+        out[row, 0] = len(words & _name_words(s.name)) / len(words)
+        out[row, 1] = len(words & _path_words(s.file)) / len(words)
     return out
+
+
+# a candidate's name and file recur from query to query: their tokens are kept
+@lru_cache(maxsize=1 << 15)
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(name_tokens(name))
+
+
+@lru_cache(maxsize=1 << 14)
+def _path_words(file: str) -> frozenset[str]:
+    return frozenset(text_tokens(file.rsplit(".", 1)[0]))

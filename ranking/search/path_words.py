@@ -14,6 +14,7 @@ length shares the head, see ``rrf.extended``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 import numpy as np
@@ -59,10 +60,16 @@ def path_lifted(
 
 def _share(words: set[str], file: str) -> float:
     """The share of ``words`` that the stem or the folder of ``file`` holds."""
-    path = PurePosixPath(file)
-    parts = set(text_tokens(path.stem)) | set(text_tokens(path.parent.name))
+    parts = _parts(file)
     held = sum(1 for w in words if any(_matches(w, p) for p in parts))
     return held / len(words)
+
+
+@lru_cache(maxsize=1 << 14)  # a head's files recur from query to query
+def _parts(file: str) -> frozenset[str]:
+    """The tokens of the stem and the folder of ``file``."""
+    path = PurePosixPath(file)
+    return frozenset(text_tokens(path.stem)) | frozenset(text_tokens(path.parent.name))
 
 
 def _matches(word: str, part: str) -> bool:
