@@ -410,6 +410,12 @@ class IndexService:
 
     def _step(self, wanted: bool) -> float | None:
         """One look: build what is due; how long until the next look (None: the next change)."""
+        # the names' suffix arrays, once the first answer is out: no check or pause awaited
+        prepared = None if self._turns.held else self.prepared_for(self.current())
+        if prepared is not None and prepared.names.index_suffixes(self._indexed):
+            self._indexed = prepared.names
+            give_back()  # the suffix sort's temporaries
+            self._notify()
         if self._turns.check_due() and not self._turns.check_turn(wanted and not self._prepared):
             return 0.0  # the stored index's check: after the first answer, in a pause
         current = self.current()
@@ -423,15 +429,9 @@ class IndexService:
                 names_table(current)  # the quick ranking answers until the first structures
         status = self.live.status()
         prepared = self.prepared_for(current)
-        if prepared is not None:
-            # built (here or by a query): the name texts' suffix arrays (substrings found
-            # by binary search, where a one-shot search scans), the rest in a pause
+        if prepared is not None:  # built (here or by a query): the rest, in a pause
             if self._turns.held:  # the rest is for later queries: once the first is answered
                 return self._turns.hold_left()
-            if prepared.names.index_suffixes(self._indexed):  # (the sort leaves the GIL)
-                self._indexed = prepared.names
-                give_back()  # the suffix sort's temporaries
-                self._notify()
             if not self._turns.paused():  # the rest, in a pause of the clients'
                 return 0.0
             compile_queries(current, self._compiled)
