@@ -34,13 +34,11 @@ from symfuse.server.common.first_queries import compile_queries
 from symfuse.server.common.heap import give_back
 from symfuse.server.common.saves import Saves
 from symfuse.server.common.service_records import (
-    LanguageCount,
     Progress,
     Ranked,
     Ranking,
     Reindexed,
     ServiceStatus,
-    is_stale,
     languages_of,
 )
 from symfuse.server.common.targets import reindex_targets
@@ -57,17 +55,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = [
-    "NAMES_FIRST",
-    "IndexService",
-    "LanguageCount",
-    "Progress",
-    "Ranked",
-    "Ranking",
-    "Reindexed",
-    "ServiceStatus",
-    "is_stale",
-]
+__all__ = ["NAMES_FIRST", "IndexService"]  # the records: service_records
 
 WARM_QUIET = 0.5  # seconds an index stays unchanged before its ranking structures are built
 RETRY_AFTER = 60.0  # seconds before a failed build of the ranking structures is tried again
@@ -410,12 +398,7 @@ class IndexService:
 
     def _step(self, wanted: bool) -> float | None:
         """One look: build what is due; how long until the next look (None: the next change)."""
-        # the names' suffix arrays, once the first answer is out: no check or pause awaited
-        prepared = None if self._turns.held else self.prepared_for(self.current())
-        if prepared is not None and prepared.names.index_suffixes(self._indexed):
-            self._indexed = prepared.names
-            give_back()  # the suffix sort's temporaries
-            self._notify()
+        self._index_names()  # neither a stored index's check nor a pause awaited
         if self._turns.check_due() and not self._turns.check_turn(wanted and not self._prepared):
             return 0.0  # the stored index's check: after the first answer, in a pause
         current = self.current()
@@ -453,6 +436,16 @@ class IndexService:
         self._prepare(current)
         return 0.0  # the index may have changed meanwhile: look again at once
 
+    def _index_names(self) -> None:
+        """The current names' suffix arrays (substrings by binary search, where a one-shot
+        search scans: 0.1 s on SQLAlchemy, the sort leaves the GIL) once the first answer
+        is out; every query reads them, so they come before any other work ahead."""
+        prepared = None if self._turns.held else self.prepared_for(self.current())
+        if prepared is not None and prepared.names.index_suffixes(self._indexed):
+            self._indexed = prepared.names
+            give_back()  # the suffix sort's temporaries
+            self._notify()
+
     def _prepare(self, index: Index) -> None:
         try:
             self._build(index)
@@ -460,6 +453,7 @@ class IndexService:
             log.warning("preparing the ranking structures failed: %s", exc)
             self._retry_at = time.monotonic() + RETRY_AFTER
             return
+        self._index_names()  # before the work that waits for the clients' pauses
         if self._after_prepare is not None:
             self._after_prepare(index, lambda: self._interrupted(index, pause=True))
 

@@ -152,8 +152,13 @@ def read_index(
     With ``should_stop``: nothing is done for a request already abandoned when its
     turn comes (it may have queued behind many others), and a search ``fn`` runs
     stops between its channels once it is abandoned; both raise ``Stopped``.
+
+    The service counts it as a client's query (:meth:`IndexService.asking`): its first
+    answer ends the hold on the work ahead, which then runs in the client's pauses.
     """
-    with stoppable(should_stop):
+    service = state.service
+    asking = service.asking() if service is not None else contextlib.nullcontext()
+    with stoppable(should_stop), asking:
         checkpoint()
         live = state.live
         if live is None:

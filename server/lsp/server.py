@@ -19,7 +19,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
 from symfuse.indexer.files import languages
-from symfuse.server.common.service import Progress
+from symfuse.server.common.service_records import Progress
 from symfuse.server.lsp import features as lsp_features
 from symfuse.server.lsp import navigation as lsp_navigation
 from symfuse.server.lsp import sync as lsp_sync

@@ -27,7 +27,8 @@ from symfuse.indexer.update.live import LiveIndex
 from symfuse.ranking.api import Prepared
 from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer
-from symfuse.server.common.service import IndexService, Progress, Ranking
+from symfuse.server.common.service import IndexService
+from symfuse.server.common.service_records import Progress, Ranking
 from symfuse.server.lsp.framing import FrameLimits
 from symfuse.server.lsp.options import LspOptions
 from symfuse.server.lsp.positions import Encoding, FileMapper, LineTexts

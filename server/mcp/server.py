@@ -34,7 +34,8 @@ from symfuse.ranking.query.fields import Request
 from symfuse.server.common.history import HistoryKeeper
 from symfuse.server.common.observe import Observer, Query
 from symfuse.server.common.present import Fitted, Format, Grouping, fit
-from symfuse.server.common.service import IndexService, Ranked, is_stale
+from symfuse.server.common.service import IndexService
+from symfuse.server.common.service_records import Ranked, is_stale
 from symfuse.server.mcp.options import MCPOptions
 from symfuse.server.mcp.pools import Lane, ToolPools
 from symfuse.server.mcp.protocol import ToolAnswer, ToolError, ToolSpec

@@ -25,12 +25,8 @@ from symfuse.ranking.api import CallGraphAnswer, Histories, Repository, selected
 from symfuse.ranking.query.requests import ReindexRequest, ReposRequest
 from symfuse.ranking.query.responses import SearchResponse
 from symfuse.ranking.query.search_request import SearchRequest
-from symfuse.server.common.service import (
-    IndexService,
-    Ranked,
-    Reindexed,
-    ServiceStatus,
-)
+from symfuse.server.common.service import IndexService
+from symfuse.server.common.service_records import Ranked, Reindexed, ServiceStatus
 from symfuse.server.shards.cluster import ClusterOptions, connected
 from symfuse.server.shards.fanout import SHARD_TIMEOUT
 from symfuse.server.shards.fleet import Fleet, read_shards

@@ -120,6 +120,11 @@ class Session:
 
         await self._until(reached, f"{name!r} present={present} for {query!r}")
 
+    async def wait_until(self, reached: Callable[[], Awaitable[bool]], what: str) -> None:
+        """Ask ``reached`` after each change of the in-process server's service until it
+        holds (:meth:`_until`): for what the server does in the background unannounced."""
+        await self._until(reached, what)
+
     async def _until(self, reached: Callable[[], Awaitable[bool]], what: str) -> None:
         """Ask ``reached`` again after each change of the in-process server's index service
         (a new index, its structures, the end of the first index) until it holds. The

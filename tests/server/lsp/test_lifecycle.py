@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types as lsp
 
+from symfuse.server.common import turns as turns_module
 from tests.support.cli import run_symfuse
 from tests.support.index import index_writer_busy
 from tests.support.lsp import capabilities, copy_fixture, lsp_session
@@ -154,3 +155,27 @@ async def test_the_language_server_uses_the_index_the_cli_built(tmp_path: Path) 
         assert (await s.names("Rectangle"))[0] == "Rectangle"
     again = run_symfuse(index).stdout
     assert " 0 parsed" in again.replace("(", " ")
+
+
+async def test_a_query_answered_ends_the_hold_on_the_work_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor's request is a client's query to the index service: its answer ends the
+    hold on the work ahead, and the names' suffix arrays come then. Before, the language
+    server's requests were not counted: the hold lapsed only after 5 s of serving, and
+    an editor typing away meanwhile had every name lookup scan (SQLAlchemy's
+    workspace/symbol: 6.6 ms in the server against 5.3 with the arrays)."""
+    monkeypatch.setattr(turns_module, "HOLD_MAX", 3600.0)  # only an answer ends it now
+    async with lsp_session(tmp_path) as s:
+        await s.wait_ready()
+        await s.wait_status("ranking", True)
+        assert (await s.names("Rectangle"))[0] == "Rectangle"
+
+        async def names_indexed() -> bool:
+            assert s.server is not None
+            service = s.server.state.service
+            assert service is not None
+            prepared = service.prepared_for(service.current())
+            return prepared is not None and prepared.names.distinct.pairs.value is not None
+
+        await s.wait_until(names_indexed, "the names' suffix arrays")
