@@ -453,7 +453,8 @@ class IndexService:
             log.warning("preparing the ranking structures failed: %s", exc)
             self._retry_at = time.monotonic() + RETRY_AFTER
             return
-        self._index_names()  # before the work that waits for the clients' pauses
+        if getattr(self._thread, "warming", False):  # their one builder (not a reindex's)
+            self._index_names()  # before the work that waits for the clients' pauses
         if self._after_prepare is not None:
             self._after_prepare(index, lambda: self._interrupted(index, pause=True))
 
