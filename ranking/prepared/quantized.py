@@ -20,7 +20,6 @@ import numpy as np
 import numpy.typing as npt
 
 LEVELS = 127  # codes run over [-LEVELS, LEVELS]
-BLOCK = 8192  # rows converted to float32 at a time by :meth:`Quantized.dot` (3 MB at 96)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
@@ -50,31 +49,25 @@ class Quantized:
         return int(rows), int(dimensions)
 
     def widened(self) -> Quantized:
-        """These rows with their codes kept as float32 too: :meth:`dot` is then one numpy
-        call (the GIL let go once, not twice a block; 0.47 against 0.80 ms over 32k rows
-        of 96), for four bytes a dimension more. For rows held in memory anyway, as a
+        """These rows with their codes kept as float32 too: :meth:`dot` then converts
+        nothing, for four bytes a dimension more. For rows held in memory anyway, as a
         shard group's joined vectors: a ranking file's stay int8 and mapped."""
         return dataclasses.replace(self, wide=self.codes.astype(np.float32))
 
     def dot(self, vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """Every row's dot product with ``vector``, converted a block of rows at a time
-        (numpy has no int8 BLAS; converting the whole matrix would allocate a float32 copy
-        of every vector a query, and einsum straight over the codes is slower); over the
-        float32 codes at once where they are kept, with the same sums."""
-        rows, dimensions = self.shape
+        """Every row's dot product with ``vector``: one einsum over the codes, whose
+        iterator converts them to float32 a buffer at a time (numpy has no int8 BLAS, and
+        converting the whole matrix would allocate a float32 copy of every vector a
+        query); over the float32 codes where they are kept. The same sums either way.
+
+        One numpy call lets go of the GIL once, so a side thread's product
+        (``RepositoryEmbedder.started`` in the similarity channel) runs beside the
+        caller's Python. A loop over blocks of rows took the GIL back between blocks, and
+        a thread asking for it waits out the interpreter's switch interval while the
+        caller runs Python: the blocks after the first ran once the caller waited."""
         vector = np.asarray(vector, dtype=np.float32)
-        if self.wide is not None:
-            wide: npt.NDArray[np.float32] = np.einsum("ij,j->i", self.wide, vector)
-            wide *= self.scales
-            return wide
-        out = np.empty(rows, dtype=np.float32)
-        block = np.empty((min(BLOCK, rows), dimensions), dtype=np.float32)
-        for start in range(0, rows, BLOCK):
-            stop = min(start + BLOCK, rows)
-            part = block[: stop - start]
-            np.copyto(part, self.codes[start:stop], casting="unsafe")
-            # einsum's own loop, not BLAS: a threaded BLAS matvec stalls on a busy machine
-            np.einsum("ij,j->i", part, vector, out=out[start:stop])
+        codes = self.codes if self.wide is None else self.wide
+        out: npt.NDArray[np.float32] = np.einsum("ij,j->i", codes, vector)
         out *= self.scales
         return out
 

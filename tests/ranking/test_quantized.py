@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from symfuse.ranking.prepared.quantized import BLOCK, LEVELS, Quantized
+from symfuse.ranking.prepared.quantized import LEVELS, Quantized
+
+ROWS = 8192 * 2 + 17  # more rows than numpy's iterator converts a buffer at a time
 
 
 def unit_rows(rows: int, dimensions: int = 96, seed: int = 0) -> np.ndarray:
@@ -14,7 +16,7 @@ def unit_rows(rows: int, dimensions: int = 96, seed: int = 0) -> np.ndarray:
 
 
 def test_cosines_from_the_codes_are_close_to_the_float_ones() -> None:
-    vectors = unit_rows(BLOCK * 2 + 17)  # more than one block, and a partial one
+    vectors = unit_rows(ROWS)
     coded = Quantized.of(vectors)
     assert coded.codes.dtype == np.int8
     assert coded.scales.dtype == np.float32
@@ -29,8 +31,8 @@ def test_cosines_from_the_codes_are_close_to_the_float_ones() -> None:
 
 def test_widened_rows_give_the_same_products_in_one_call() -> None:
     """A shard group keeps its joined vectors' codes as float32 too: the products are the
-    block-by-block ones, bit for bit (a group's answer must be its shards')."""
-    coded = Quantized.of(unit_rows(BLOCK * 2 + 17, seed=3))
+    int8 codes' ones, bit for bit (a group's answer must be its shards')."""
+    coded = Quantized.of(unit_rows(ROWS, seed=3))
     wide = coded.widened()
     assert wide.wide is not None
     assert wide.wide.dtype == np.float32
