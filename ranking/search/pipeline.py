@@ -74,6 +74,7 @@ from symfuse.ranking.search.repositories import repository_mask
 from symfuse.ranking.search.siblings import older_copies_demoted, siblings_demoted
 from symfuse.ranking.search.snippets import with_code
 from symfuse.ranking.search.units import (
+    LEAD,
     LIFT,
     STANDING,
     asks_for_files,
@@ -306,8 +307,10 @@ def fused_answer(
     fused = _ordered(ranked, request, query, shape, run, heads)
     if files is not None:
         words = shape in (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED)  # a file's words count
-        lift, standing = (LIFT, STANDING) if words else (0.0, 0.0)  # names find definitions
-        fused, joined = files_resolved(fused, files, ranked.symbols, MIN_DEPTH, lift, standing)
+        lift, standing, lead = (LIFT, STANDING, LEAD) if words else (0.0, 0.0, 0.0)  # names
+        fused, joined = files_resolved(
+            fused, files, ranked.symbols, MIN_DEPTH, lift, standing, lead
+        )
         matched += joined
     asked = asked_versions(query)  # the version folders a query names (`v3`)
     if ranked.text is not None:

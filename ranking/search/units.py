@@ -53,6 +53,14 @@ FILE_DEPTH = 10
 REGION_DEPTH = 10
 LIFT = 0.1
 STANDING = 0.8
+# A file unit the lexical channel ranks first of every symbol, and the similarity channel
+# in its first LEAD_SIMILAR, lifts its best definition by LEAD times its score (to the top,
+# at most) rather than LIFT: the question's words find that file before any definition
+# (Phoenix.Token's module doc, under the Mix tasks' long documented functions). The
+# lexical place alone also lifted short files that repeat a word (commit subjects' targets
+# moved down); both channels' agreement keeps to files the question is about.
+LEAD = 0.5
+LEAD_SIMILAR = 10
 
 
 def split_units(
@@ -158,11 +166,13 @@ def files_resolved(
     head: int,
     lift: float = LIFT,
     standing: float = STANDING,
+    lead: float = LEAD,
 ) -> tuple[Fused, int]:
     """``fused`` (definitions) with the file units of ``files`` (fused apart) folded in:
-    each lifts by ``lift`` times its score the best definition of its file among the
-    first ``head`` of ``fused``; the unit of a file that defines no routine or type joins
-    with ``standing`` times its score, and so does a region that outranks its file's
+    each lifts by ``lift`` times its score (``lead`` times: the one the words find first,
+    :data:`LEAD`) the best definition of its file among the first ``head`` of ``fused``;
+    the unit of a file that defines no routine or type joins with ``standing`` times its
+    score, and so does a region that outranks its file's
     definitions there (in place of its file's unit). Also how many units joined.
     (Only the head: a page of any length shares it, see ``rrf.extended``.)"""
     if files is None or not len(files) or (not lift and not standing):
@@ -172,6 +182,7 @@ def files_resolved(
         best.setdefault(symbols[p].file, i)
     scores = fused.scores.copy()
     top = float(scores.max()) if len(scores) else 1.0  # a lifted score stays within range
+    lifts = _lifts(files, lift, lead)
     joining: list[int] = []  # indexes into files
     for i, p in enumerate(files.positions.tolist()):
         j = best.get(symbols[p].file)
@@ -180,7 +191,7 @@ def files_resolved(
                 joining.append(i)  # the words find it before every definition of its file
             continue
         if j is not None:
-            scores[j] = min(top, scores[j] + lift * files.scores[i])
+            scores[j] = min(top, scores[j] + lifts[i] * files.scores[i])
         elif standing and not _describes(symbols, p):
             joining.append(i)
     regioned = {symbols[p].file for p in files.positions[joining] if symbols[p].kind is Kind.REGION}
@@ -199,6 +210,17 @@ def files_resolved(
         return lifted, 0
     which = np.asarray(joining, dtype=np.int64)
     return _joined(lifted, files, which, standing, symbols), len(joining)
+
+
+def _lifts(files: Fused, lift: float, lead: float) -> npt.NDArray[np.float64]:
+    """What each unit of ``files`` adds to its file's best definition, a point of its
+    score: ``lead`` for the unit ranked first in the lexical channel and among the first
+    :data:`LEAD_SIMILAR` in the similarity channel, ``lift`` for the others."""
+    lifts = np.full(len(files), lift)
+    lexical, similar = files.ranks.get(Channel.LEXICAL), files.ranks.get(Channel.SIMILARITY)
+    if lead and lexical is not None and similar is not None:
+        lifts[(lexical == 1) & (similar > 0) & (similar <= LEAD_SIMILAR)] = lead
+    return lifts
 
 
 def _describes(symbols: Sequence[Symbol], unit: int) -> bool:

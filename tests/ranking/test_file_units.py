@@ -6,6 +6,7 @@ a Markdown page)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from symfuse.ranking.query.search_request import Channel, FusionWeights
 from symfuse.ranking.search.channel_run import ChannelRun, truncated
 from symfuse.ranking.search.modes import MIN_DEPTH
 from symfuse.ranking.search.pipeline import shared_depth
-from symfuse.ranking.search.units import head_depths, split_units
+from symfuse.ranking.search.units import files_resolved, head_depths, split_units
 from tests.support.index import index_of_fixture
 from tests.support.paths import FIXTURES
 
@@ -247,3 +248,46 @@ def test_a_test_files_unit_ranks_after_the_code_as_its_tests_do(tmp_path: Path) 
     tests = run(built, query="tests that charge the card of the customer", fusion_debug=True)
     (unit,) = [i for i in tests.items if i.symbol.kind is Kind.FILE]
     assert not any(a.change.value == "demotion" for a in unit.adjustments)
+
+
+def definition(file: str, name: str) -> Symbol:
+    return Symbol(f"{file}::{name}#function", name, Kind.FUNCTION, name, "", "python", file,
+                  "ws", 3, 1, 9, 1, 3, 5, 3, 9)  # fmt: skip
+
+
+def test_the_file_the_words_find_first_lifts_its_best_definition_to_the_top() -> None:
+    # b.py's unit is the lexical channel's first symbol and among the similarity channel's
+    # first ten: the words find that file before any definition, and its best definition,
+    # fourth, rises to the leader's score (second: a tie keeps the leader first). Ranked
+    # 40th by similarity, the same unit lifts it as any unit does (a tenth of its score).
+    symbols = [
+        definition("a.py", "long_task"),
+        definition("a.py", "other"),
+        definition("c.py", "helper"),
+        definition("b.py", "sign"),
+        *file_units(1),
+    ]
+    channels = (Channel.LEXICAL, Channel.SIMILARITY)
+    fused = Fused(
+        np.arange(4, dtype=np.int64),
+        np.asarray([0.9, 0.8, 0.75, 0.7]),
+        {c: np.arange(1, 5, dtype=np.int64) for c in channels},
+        {c: np.asarray([0.45, 0.4, 0.375, 0.35]) for c in channels},
+        dict.fromkeys(channels, 0.5),
+    )
+    symbols[4] = replace(symbols[4], file="b.py")
+
+    def unit(similar: int) -> Fused:
+        ranks = {Channel.LEXICAL: np.asarray([1]), Channel.SIMILARITY: np.asarray([similar])}
+        shares = {c: np.asarray([0.25]) for c in channels}
+        return Fused(
+            np.asarray([4]), np.asarray([0.5]), ranks, shares, dict.fromkeys(channels, 0.5)
+        )
+
+    def names(files: Fused) -> list[str]:
+        lifted, joined = files_resolved(fused, files, symbols, head=4)
+        assert joined == 0  # b.py defines a routine: its unit lifts it, and does not join
+        return [symbols[p].name for p in lifted.positions.tolist()]
+
+    assert names(unit(similar=3)) == ["long_task", "sign", "other", "helper"]
+    assert names(unit(similar=40)) == ["long_task", "other", "helper", "sign"]
