@@ -55,6 +55,7 @@ from symfuse.ranking.search.channel_run import (
     with_import_paths,
     with_spelled_names,
 )
+from symfuse.ranking.search.file_names import files_placed, named_files
 from symfuse.ranking.search.file_text import TextRows, text_evidence, text_rows
 from symfuse.ranking.search.filters import FilterTable, SymbolRoles, linked_implementers
 from symfuse.ranking.search.frames import with_frames
@@ -179,6 +180,8 @@ def _answer(
     view = _view(index, prepared, request, query)
     text = text_rows(prepared, index.symbols, request, query, shape, mask)
     view = view if text is None else replace(view, text=text)
+    if shape is Shape.IDENTIFIER and not (named or request.kind or asks_for_files(request)):
+        view = replace(view, named_files=named_files(index.symbols, prepared.filters, query, mask))
     return fused_answer(view, request, query, shape, run, matched, base, named)
 
 
@@ -260,6 +263,7 @@ class Ranked:
     translation: Translation | None = None  # one index's: shards' candidates have none
     term_ids: Mapping[str, int] = field(default_factory=dict)
     text: TextRows | None = None  # a question: the pieces of text that vote for files
+    named_files: tuple[int, ...] = ()  # a name: the units of the files it is the stem of
 
 
 def _view(index: Index, prepared: Prepared, request: SearchRequest, query: str) -> Ranked:
@@ -320,6 +324,7 @@ def fused_answer(
         fused = siblings_demoted(fused, ranked.symbols, MIN_DEPTH)
         fused = older_copies_demoted(fused, ranked.symbols, MIN_DEPTH, asked)
     fused, levels, lifted = _guarded(ranked, request, query, run, fused, asked)
+    fused, levels, lifted, matched = files_placed(fused, levels, lifted, ranked, matched)
     if request.min_score > 0 or named:
         keep = _kept(fused, request.min_score, named)
         fused, levels, lifted = fused.reorder(keep, fused.scores[keep]), levels[keep], lifted[keep]

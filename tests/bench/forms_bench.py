@@ -10,11 +10,14 @@ repository's most central product definitions (by PageRank) are asked four ways:
   words ("Text.Pandoc.Char module ...");
 - ``members``: a method or function as its language writes one (Ruby ``A::B#m``, PHP
   ``A\\B::m``, Go ``pkg.T.M``, else the qualified name);
-- ``words``: a name of two to four parts by its lower-case words ("to json").
+- ``words``: a name of two to four parts by its lower-case words ("to json");
+- ``files``: a code file by its stem as written (``termui``, ``quicklist``, ``flag_groups``),
+  where at most two files of the repository have that stem (a C file and its header), not
+  a folder's entry file (``__init__``, ``index``, ``mod``).
 
 A hit: for ``qualified`` and ``members`` the first answer is the definition or one of the
-same qualified name (a copy in another folder); for ``prose`` its file is among the first
-three answers' files; for ``words`` the first answer has its name. No set is written down:
+same qualified name (a copy in another folder); for ``prose`` and ``files`` its file is
+X
 the questions come from each index, so they follow the code. Misses are listed with
 ``--show-misses``. Quality only; no timing.
 
@@ -44,7 +47,10 @@ SETS = (fb.DATA, fb.DATA.parent / "findability_fresh", fb.DATA.parent / "findabi
 SEPARATOR = {"ruby": "::", "cpp": "::", "rust": "::", "php": "\\"}
 TYPES = frozenset({Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.ENUM, Kind.MODULE})
 ROUTINES = frozenset({Kind.METHOD, Kind.FUNCTION})
-PER_REPO = {"qualified": 40, "prose": 40, "members": 30, "words": 40}
+PER_REPO = {"qualified": 40, "prose": 40, "members": 30, "words": 40, "files": 30}
+FILE_STEM = 4  # letters a file's stem has at least to be asked (not `io`, `mod`)
+# stems that name the folder's module, not a file's (asked by the folder's name, if at all)
+ENTRY_STEMS = frozenset({"__init__", "__main__", "index", "main", "init", "lib", "mod"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +137,33 @@ def asks(index: Index, repo: str) -> Iterator[Ask]:
     )
     for symbol in spelled[: PER_REPO["words"]]:
         yield from once("words", " ".join(split_identifier(symbol.name)), symbol)
+    for symbol in _files(index)[: PER_REPO["files"]]:
+        yield from once("files", _stem(symbol.file), symbol)
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].split(".", 1)[0]
+
+
+def _files(index: Index) -> list[Symbol]:
+    """The product code files' units whose stem at most two files share, the files with
+    the most central definitions first."""
+    units = [s for s in index.symbols if s.kind is Kind.FILE and role_of(s.file) is Role.PRODUCT]
+    sharing: dict[str, int] = {}
+    for unit in units:
+        sharing[_stem(unit.file)] = sharing.get(_stem(unit.file), 0) + 1
+    weight: dict[str, float] = {}
+    for i, s in enumerate(index.symbols):
+        weight[s.file] = max(weight.get(s.file, 0.0), float(index.pagerank[i]))
+    asked = [
+        u
+        for u in units
+        if sharing[_stem(u.file)] <= 2
+        and len(_stem(u.file)) >= FILE_STEM
+        and _stem(u.file) not in ENTRY_STEMS
+        and _stem(u.file).replace("_", "").isalnum()
+    ]
+    return sorted(asked, key=lambda u: (-weight.get(u.file, 0.0), u.file))
 
 
 def hit(ask: Ask, answer: SearchResponse) -> bool:
@@ -138,7 +171,7 @@ def hit(ask: Ask, answer: SearchResponse) -> bool:
     if not items:
         return False
     first, want = items[0], ask.want
-    if ask.probe == "prose":
+    if ask.probe in ("prose", "files"):
         return want.file in {s.file for s in items[:3]}
     if ask.probe == "words":
         return first.name == want.name

@@ -1,0 +1,150 @@
+"""A name that is a code file's stem: the file, right after the definitions of the name.
+
+An agent asks for a module by its file's name: click's ``testing`` (src/click/testing.py,
+its test runner), cobra's ``args`` (args.go), redis's ``quicklist`` (quicklist.c beside
+the struct in quicklist.h). A name query ranks definitions; a file's unit is named after
+the whole file name, which the name matches only as a prefix, and the test files that
+say the word rank above it, so the file was often missing from the first ten. When the
+query, as written, is the stem of at most :data:`MAX_FILES` product code files (a C file
+and its header; not ``base``, the stem of twenty ``base.py``), each of those files joins
+the answer after the exact definitions of the name (types, routines and modules of
+product code) and before the other exact matches (fields, properties, keys, headings,
+side code), but never before the first exact match; a file the answer shows before that
+point, or within :data:`NEAR` places after it, is left where it is. The editor's picker
+(names being typed) and a sharded index's fused answer (:mod:`symfuse.ranking.shards`,
+whose parts send no file units for it yet) do not place them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from threading import Lock
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from symfuse.indexer.model import Kind, Symbol
+from symfuse.ranking.channels.identity import MatchTier
+from symfuse.ranking.fusion.rrf import Fused
+from symfuse.ranking.query.responses import Adjustment, Change
+from symfuse.ranking.search.filters import FilterTable, SymbolRoles
+
+MAX_FILES = 2  # files of one stem that a name may stand for
+NEAR = 2  # places after the insertion point where a file shown already stays
+# what an exact match must be to keep its place before the file: a definition of the name
+DEFINITIONS = Kind.TYPES | Kind.CALLABLES | {Kind.OBJECT, Kind.MODULE, Kind.NAMESPACE}
+NAMED = "its file's name is the query"
+
+_CACHE: dict[int, tuple[FilterTable, dict[str, list[int]]]] = {}
+_CACHE_SIZE = 8
+_LOCK = Lock()
+
+
+def named_files(
+    symbols: Sequence[Symbol],
+    filters: FilterTable,
+    query: str,
+    mask: npt.NDArray[np.bool_] | None,
+) -> tuple[int, ...]:
+    """The positions of the product code files' units whose stem is ``query`` as written,
+    when at most :data:`MAX_FILES` files have it; the request's filters (``mask``) apply."""
+    found = _stems(symbols, filters).get(query.strip(), [])
+    if not found or len(found) > MAX_FILES:
+        return ()
+    at = np.asarray(found, dtype=np.int64)
+    keep = ~filters.side_code(at)
+    if mask is not None:
+        keep &= mask[at]
+    return tuple(at[keep].tolist())
+
+
+def _stems(symbols: Sequence[Symbol], filters: FilterTable) -> dict[str, list[int]]:
+    """Each code file's stem (its name to the first dot) and its unit's position, kept for
+    the few tables a process serves (the table is held with them, so its id is not reused
+    while cached)."""
+    key = id(filters)
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None and hit[0] is filters:
+            return hit[1]
+    table: dict[str, list[int]] = {}
+    for position in np.flatnonzero(filters.kind_mask([Kind.FILE])).tolist():
+        name = symbols[position].file.rsplit("/", 1)[-1]
+        table.setdefault(name.split(".", 1)[0], []).append(position)
+    with _LOCK:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (filters, table)
+    return table
+
+
+class Named(Protocol):
+    """What :func:`files_placed` reads of the ranked symbols (the pipeline's ``Ranked``)."""
+
+    @property
+    def symbols(self) -> Sequence[Symbol]: ...
+    @property
+    def roles(self) -> SymbolRoles: ...
+    @property
+    def named_files(self) -> tuple[int, ...]: ...
+
+
+def files_placed(
+    fused: Fused,
+    levels: npt.NDArray[np.int8],
+    lifted: npt.NDArray[np.bool_],
+    ranked: Named,
+    matched: int,
+) -> tuple[Fused, npt.NDArray[np.int8], npt.NDArray[np.bool_], int]:
+    """``fused`` (ordered by the guard, ``levels`` and ``lifted`` aligned) with the units
+    of ``ranked.named_files`` (a name's files: :func:`named_files`) placed as the module
+    doc says, and ``matched`` counting them."""
+    if not ranked.named_files:
+        return fused, levels, lifted, matched
+    symbols = ranked.symbols
+    exact = int(np.searchsorted(levels, 2 * MatchTier.CASE_INSENSITIVE, side="left"))
+    at = _after_definitions(fused.positions[:exact], symbols, ranked.roles)
+    at = max(at, min(exact, 1))  # the first exact match stays first
+    shown = {symbols[p].file for p in fused.positions[: at + NEAR].tolist()}
+    joining = [p for p in ranked.named_files if symbols[p].file not in shown]
+    if not joining:
+        return fused, levels, lifted, matched
+    count = len(joining)
+    score = float(fused.scores[at - 1]) if at else float(fused.scores[0]) if len(fused) else 1.0
+    out = _inserted(fused, at, np.asarray(joining, dtype=np.int64), score)
+    levels = np.insert(levels, at, np.full(count, 2 * MatchTier.EXACT, dtype=levels.dtype))
+    lifted = np.insert(lifted, at, np.ones(count, dtype=np.bool_))
+    return out, levels, lifted, matched + count
+
+
+def _after_definitions(
+    head: npt.NDArray[np.int64], symbols: Sequence[Symbol], roles: SymbolRoles
+) -> int:
+    """How many of the exact matches ``head`` lead as product definitions of the name."""
+    side = roles.side_code(head)
+    for i, position in enumerate(head.tolist()):
+        if side[i] or symbols[position].kind not in DEFINITIONS:
+            return i
+    return int(head.shape[0])
+
+
+def _inserted(fused: Fused, at: int, units: npt.NDArray[np.int64], score: float) -> Fused:
+    """``fused`` with ``units`` at place ``at``, each scored ``score``, ranked by no channel."""
+    count = units.shape[0]
+    notes = fused.notes
+    if notes is not None:
+        why = ((Adjustment(Change.GUARD, NAMED, moved=(0, at + 1)),),) * count
+        notes = (*notes[:at], *why, *notes[at:])
+    rescored = fused.rescored
+    if rescored is not None:
+        rescored = np.insert(rescored, at, np.zeros(count, dtype=np.bool_))
+    return Fused(
+        np.insert(fused.positions, at, units),
+        np.insert(fused.scores, at, np.full(count, score)),
+        {c: np.insert(r, at, np.zeros(count, dtype=r.dtype)) for c, r in fused.ranks.items()},
+        {c: np.insert(v, at, np.zeros(count)) for c, v in fused.contributions.items()},
+        fused.weights,
+        rescored,
+        notes,
+    )
