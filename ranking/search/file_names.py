@@ -48,15 +48,17 @@ def named_files(
     mask: npt.NDArray[np.bool_] | None,
 ) -> tuple[int, ...]:
     """The positions of the product code files' units whose stem is ``query`` as written,
-    when at most :data:`MAX_FILES` files have it; the request's filters (``mask``) apply."""
+    when at most :data:`MAX_FILES` such files are left by the request's filters (``mask``;
+    a test file of the stem, ``foo.test.ts``, is not one of them)."""
     found = _stems(symbols, filters).get(query.strip(), [])
-    if not found or len(found) > MAX_FILES:
+    if not found:
         return ()
     at = np.asarray(found, dtype=np.int64)
     keep = ~filters.side_code(at)
     if mask is not None:
         keep &= mask[at]
-    return tuple(at[keep].tolist())
+    chosen = at[keep].tolist()
+    return tuple(chosen) if len(chosen) <= MAX_FILES else ()
 
 
 def _stems(symbols: Sequence[Symbol], filters: FilterTable) -> dict[str, list[int]]:

@@ -95,6 +95,9 @@ def test_a_module_asked_by_its_name_is_found_before_the_tests_that_say_it(
             "pkg/core.py": "def main():\n    return 0\n",
             "tests/test_testing.py": TEST_MODULE,
             "tests/test_more.py": TEST_MODULE.replace("runner", "other"),
+            # side code of the same stem does not count against the two files a name may mean
+            "tests/testing.py": "def helper():\n    return 1\n",
+            "examples/testing.py": "def demo():\n    return 2\n",
         },
     )
     answer = run(index, query="testing", fusion_debug=True)
