@@ -6,7 +6,9 @@ the struct in quicklist.h). A name query ranks definitions; a file's unit is nam
 the whole file name, which the name matches only as a prefix, and the test files that
 say the word rank above it, so the file was often missing from the first ten. When the
 query, as written, is the stem of at most :data:`MAX_FILES` product code files (a C file
-and its header; not ``base``, the stem of twenty ``base.py``), each of those files joins
+and its header; not ``base``, the stem of twenty ``base.py``), a folder's entry file
+(:data:`ENTRY_STEMS`: ``value/mod.rs``, ``_transports/__init__.py``, ``platform/index.js``)
+counting under its folder's name as well, each of those files joins
 the answer after the exact definitions of the name (types, routines and modules of
 product code) and before the other exact matches (fields, properties, keys, headings,
 side code), but never before the first exact match; a file the answer shows before that
@@ -31,6 +33,8 @@ from symfuse.ranking.query.responses import Adjustment, Change
 from symfuse.ranking.search.filters import FilterTable, SymbolRoles
 
 MAX_FILES = 2  # files of one stem that a name may stand for
+# a folder's module, whose name is the folder's (Rust, Python, JavaScript / TypeScript, Lua)
+ENTRY_STEMS = frozenset({"mod", "__init__", "index", "init"})
 NEAR = 2  # places after the insertion point where a file shown already stays
 # what an exact match must be to keep its place before the file: a definition of the name
 DEFINITIONS = Kind.TYPES | Kind.CALLABLES | {Kind.OBJECT, Kind.MODULE, Kind.NAMESPACE}
@@ -62,9 +66,9 @@ def named_files(
 
 
 def _stems(symbols: Sequence[Symbol], filters: FilterTable) -> dict[str, list[int]]:
-    """Each code file's stem (its name to the first dot) and its unit's position, kept for
-    the few tables a process serves (the table is held with them, so its id is not reused
-    while cached)."""
+    """Each code file's stem (its name to the first dot; an entry file's folder name too)
+    and its unit's position, kept for the few tables a process serves (the table is held
+    with them, so its id is not reused while cached)."""
     key = id(filters)
     with _LOCK:
         hit = _CACHE.get(key)
@@ -72,8 +76,11 @@ def _stems(symbols: Sequence[Symbol], filters: FilterTable) -> dict[str, list[in
             return hit[1]
     table: dict[str, list[int]] = {}
     for position in np.flatnonzero(filters.kind_mask([Kind.FILE])).tolist():
-        name = symbols[position].file.rsplit("/", 1)[-1]
-        table.setdefault(name.split(".", 1)[0], []).append(position)
+        *folders, name = symbols[position].file.rsplit("/", 2)
+        stem = name.split(".", 1)[0]
+        table.setdefault(stem, []).append(position)
+        if folders and stem in ENTRY_STEMS:
+            table.setdefault(folders[-1], []).append(position)
     with _LOCK:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))

@@ -13,13 +13,15 @@ repository's most central product definitions (by PageRank) are asked four ways:
 - ``words``: a name of two to four parts by its lower-case words ("to json");
 - ``files``: a code file by its stem as written (``termui``, ``quicklist``, ``flag_groups``),
   where at most two files of the repository have that stem (a C file and its header), not
-  a folder's entry file (``__init__``, ``index``, ``mod``).
+  a folder's entry file (``__init__``, ``index``, ``mod``);
+- ``folders``: a folder's entry file (``value/mod.rs``, ``_transports/__init__.py``) by the
+  folder's name, where at most two files answer to that name.
 
 A hit: for ``qualified`` and ``members`` the first answer is the definition or one of the
-same qualified name (a copy in another folder); for ``prose`` and ``files`` its file is
-X
-the questions come from each index, so they follow the code. Misses are listed with
-``--show-misses``. Quality only; no timing.
+same qualified name (a copy in another folder); for ``prose``, ``files`` and ``folders``
+its file is among the first three answers' files; for ``words`` the first answer has its
+name. No set is written down: the questions come from each index, so they follow the code.
+Misses are listed with ``--show-misses``. Quality only; no timing.
 
     python tests/bench/forms_bench.py
     python tests/bench/forms_bench.py --repos jhy+jsoup,sinatra+sinatra --show-misses
@@ -47,10 +49,11 @@ SETS = (fb.DATA, fb.DATA.parent / "findability_fresh", fb.DATA.parent / "findabi
 SEPARATOR = {"ruby": "::", "cpp": "::", "rust": "::", "php": "\\"}
 TYPES = frozenset({Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.ENUM, Kind.MODULE})
 ROUTINES = frozenset({Kind.METHOD, Kind.FUNCTION})
-PER_REPO = {"qualified": 40, "prose": 40, "members": 30, "words": 40, "files": 30}
+PER_REPO = {"qualified": 40, "prose": 40, "members": 30, "words": 40, "files": 30, "folders": 20}
 FILE_STEM = 4  # letters a file's stem has at least to be asked (not `io`, `mod`)
 # stems that name the folder's module, not a file's (asked by the folder's name, if at all)
 ENTRY_STEMS = frozenset({"__init__", "__main__", "index", "main", "init", "lib", "mod"})
+FOLDER_ENTRIES = frozenset({"__init__", "index", "init", "mod"})  # a folder's own module
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,31 +142,48 @@ def asks(index: Index, repo: str) -> Iterator[Ask]:
         yield from once("words", " ".join(split_identifier(symbol.name)), symbol)
     for symbol in _files(index)[: PER_REPO["files"]]:
         yield from once("files", _stem(symbol.file), symbol)
+    for symbol in _folders(index)[: PER_REPO["folders"]]:
+        yield from once("folders", symbol.file.split("/")[-2], symbol)
 
 
 def _stem(path: str) -> str:
     return path.rsplit("/", 1)[-1].split(".", 1)[0]
 
 
-def _files(index: Index) -> list[Symbol]:
-    """The product code files' units whose stem at most two files share, the files with
-    the most central definitions first."""
+def _names(path: str) -> list[str]:
+    """What a file is asked by: its stem, and a folder's entry file its folder's name."""
+    parts = path.split("/")
+    stem = _stem(path)
+    return [stem, parts[-2]] if stem in FOLDER_ENTRIES and len(parts) > 1 else [stem]
+
+
+def _asked(index: Index, name_of: Callable[[Symbol], str | None]) -> list[Symbol]:
+    """The product code files' units ``name_of`` names (a name of four letters or more, at
+    most two files answering to it), the files with the most central definitions first."""
     units = [s for s in index.symbols if s.kind is Kind.FILE and role_of(s.file) is Role.PRODUCT]
     sharing: dict[str, int] = {}
     for unit in units:
-        sharing[_stem(unit.file)] = sharing.get(_stem(unit.file), 0) + 1
+        for name in _names(unit.file):
+            sharing[name] = sharing.get(name, 0) + 1
     weight: dict[str, float] = {}
     for i, s in enumerate(index.symbols):
         weight[s.file] = max(weight.get(s.file, 0.0), float(index.pagerank[i]))
-    asked = [
-        u
-        for u in units
-        if sharing[_stem(u.file)] <= 2
-        and len(_stem(u.file)) >= FILE_STEM
-        and _stem(u.file) not in ENTRY_STEMS
-        and _stem(u.file).replace("_", "").isalnum()
-    ]
+    asked = []
+    for unit in units:
+        name = name_of(unit)
+        if name and sharing[name] <= 2 and len(name) >= FILE_STEM:
+            asked.append(unit) if name.replace("_", "").isalnum() else None
     return sorted(asked, key=lambda u: (-weight.get(u.file, 0.0), u.file))
+
+
+def _files(index: Index) -> list[Symbol]:
+    """Files asked by their stem (not a folder's entry file)."""
+    return _asked(index, lambda u: None if _stem(u.file) in ENTRY_STEMS else _stem(u.file))
+
+
+def _folders(index: Index) -> list[Symbol]:
+    """Folders' entry files asked by the folder's name."""
+    return _asked(index, lambda u: _names(u.file)[1] if len(_names(u.file)) > 1 else None)
 
 
 def hit(ask: Ask, answer: SearchResponse) -> bool:
@@ -171,7 +191,7 @@ def hit(ask: Ask, answer: SearchResponse) -> bool:
     if not items:
         return False
     first, want = items[0], ask.want
-    if ask.probe in ("prose", "files"):
+    if ask.probe in ("prose", "files", "folders"):
         return want.file in {s.file for s in items[:3]}
     if ask.probe == "words":
         return first.name == want.name

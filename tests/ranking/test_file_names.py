@@ -143,3 +143,24 @@ def test_a_stem_of_many_files_and_a_first_exact_match_keep_their_places(tmp_path
     assert items[0] == ("web/A.ts", Kind.FIELD)  # the first exact match: a field of the name
     assert items[1] == ("shop/services/email.py", Kind.FILE)
     assert items[2:4] == [("web/B.ts", Kind.FIELD), ("web/C.ts", Kind.FIELD)]
+
+
+def test_a_folders_module_is_asked_by_the_folders_name(tmp_path: Path) -> None:
+    # Rust's `value/mod.rs` and Python's `_transports/__init__.py` are their folders' modules
+    index = workspace(
+        tmp_path,
+        {
+            "src/lib.rs": "pub mod value;\npub fn to_value() -> u8 { 0 }\n",
+            "src/value/mod.rs": "pub enum Kind { Null }\npub fn kind() -> Kind { Kind::Null }\n",
+            "src/value/de.rs": "pub fn value_of() -> u8 { 1 }\n",
+            "src/number.rs": "pub fn value() -> u8 { 2 }\npub fn value_ref() -> u8 { 3 }\n",
+            "pkg/_transports/__init__.py": "from .base import Transport\n",
+            "pkg/_transports/base.py": "class Transport:\n    pass\n",
+            "pkg/client.py": "def _transports():\n    return []\n",
+        },
+    )
+    rust = [(i.symbol.file, i.symbol.kind) for i in run(index, query="value").items]
+    assert ("src/value/mod.rs", Kind.FILE) in rust[:3]
+    python = [(i.symbol.file, i.symbol.kind) for i in run(index, query="_transports").items]
+    assert python[0][0] == "pkg/client.py"  # the exact definition first
+    assert python[1] == ("pkg/_transports/__init__.py", Kind.FILE)
