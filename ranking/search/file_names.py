@@ -41,7 +41,7 @@ DEFINITIONS = Kind.TYPES | Kind.CALLABLES | {Kind.OBJECT, Kind.MODULE, Kind.NAME
 NAMED = "its file's name is the query"
 
 _CACHE: dict[int, tuple[FilterTable, dict[str, list[int]]]] = {}
-_CACHE_SIZE = 8
+_CACHE_SIZE = 2  # the index served and the one before it: old tables are not kept alive
 _LOCK = Lock()
 
 
