@@ -7,9 +7,10 @@ the whole file name, which the name matches only as a prefix, and the test files
 say the word rank above it, so the file was often missing from the first ten. When the
 query, as written, is the stem of at most :data:`MAX_FILES` product code files (a C file
 and its header; not ``base``, the stem of twenty ``base.py``), a folder's entry file
-(:data:`ENTRY_STEMS`: ``value/mod.rs``, ``_transports/__init__.py``, ``platform/index.js``)
-counting under its folder's name as well, each of those files joins
-the answer after the exact definitions of the name (types, routines and modules of
+(``value/mod.rs``, ``_transports/__init__.py``, ``platform/index.js``:
+:data:`~symfuse.ranking.search.filters.ENTRY_STEMS`) counting under its folder's name as
+well (:meth:`~symfuse.ranking.search.filters.FilterTable.file_stems`), each of those files
+joins the answer after the exact definitions of the name (types, routines and modules of
 product code) and before the other exact matches (fields, properties, keys, headings,
 side code), but never before the first exact match; a file the answer shows before that
 point, or within :data:`NEAR` places after it, is left where it is. The editor's picker
@@ -20,7 +21,6 @@ whose parts send no file units for it yet) do not place them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from threading import Lock
 from typing import Protocol
 
 import numpy as np
@@ -33,28 +33,20 @@ from symfuse.ranking.query.responses import Adjustment, Change
 from symfuse.ranking.search.filters import FilterTable, SymbolRoles
 
 MAX_FILES = 2  # files of one stem that a name may stand for
-# a folder's module, whose name is the folder's (Rust, Python, JavaScript / TypeScript, Lua)
-ENTRY_STEMS = frozenset({"mod", "__init__", "index", "init"})
 NEAR = 2  # places after the insertion point where a file shown already stays
 # what an exact match must be to keep its place before the file: a definition of the name
 DEFINITIONS = Kind.TYPES | Kind.CALLABLES | {Kind.OBJECT, Kind.MODULE, Kind.NAMESPACE}
 NAMED = "its file's name is the query"
 
-_CACHE: dict[int, tuple[FilterTable, dict[str, list[int]]]] = {}
-_CACHE_SIZE = 2  # the index served and the one before it: old tables are not kept alive
-_LOCK = Lock()
-
 
 def named_files(
-    symbols: Sequence[Symbol],
-    filters: FilterTable,
-    query: str,
-    mask: npt.NDArray[np.bool_] | None,
+    filters: FilterTable, query: str, mask: npt.NDArray[np.bool_] | None
 ) -> tuple[int, ...]:
-    """The positions of the product code files' units whose stem is ``query`` as written,
-    when at most :data:`MAX_FILES` such files are left by the request's filters (``mask``;
-    a test file of the stem, ``foo.test.ts``, is not one of them)."""
-    found = _stems(symbols, filters).get(query.strip(), [])
+    """The positions of the product code files' units whose stem is ``query`` as written
+    (:meth:`FilterTable.file_stems`), when at most :data:`MAX_FILES` such files are left
+    by the request's filters (``mask``; a test file of the stem, ``foo.test.ts``, is not
+    one of them)."""
+    found = filters.file_stems().get(query.strip(), [])
     if not found:
         return ()
     at = np.asarray(found, dtype=np.int64)
@@ -63,29 +55,6 @@ def named_files(
         keep &= mask[at]
     chosen = at[keep].tolist()
     return tuple(chosen) if len(chosen) <= MAX_FILES else ()
-
-
-def _stems(symbols: Sequence[Symbol], filters: FilterTable) -> dict[str, list[int]]:
-    """Each code file's stem (its name to the first dot; an entry file's folder name too)
-    and its unit's position, kept for the few tables a process serves (the table is held
-    with them, so its id is not reused while cached)."""
-    key = id(filters)
-    with _LOCK:
-        hit = _CACHE.get(key)
-        if hit is not None and hit[0] is filters:
-            return hit[1]
-    table: dict[str, list[int]] = {}
-    for position in np.flatnonzero(filters.kind_mask([Kind.FILE])).tolist():
-        *folders, name = symbols[position].file.rsplit("/", 2)
-        stem = name.split(".", 1)[0]
-        table.setdefault(stem, []).append(position)
-        if folders and stem in ENTRY_STEMS:
-            table.setdefault(folders[-1], []).append(position)
-    with _LOCK:
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = (filters, table)
-    return table
 
 
 class Named(Protocol):
@@ -120,7 +89,7 @@ def files_placed(
     if not joining:
         return fused, levels, lifted, matched
     count = len(joining)
-    score = float(fused.scores[at - 1]) if at else float(fused.scores[0]) if len(fused) else 1.0
+    score = float(fused.scores[max(at - 1, 0)]) if len(fused) else 1.0
     out = _inserted(fused, at, np.asarray(joining, dtype=np.int64), score)
     levels = np.insert(levels, at, np.full(count, 2 * MatchTier.EXACT, dtype=levels.dtype))
     lifted = np.insert(lifted, at, np.ones(count, dtype=np.bool_))

@@ -31,6 +31,9 @@ _KIND_CODE = {k: i for i, k in enumerate(_KINDS)}
 _DOCUMENT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.DOCUMENTS), dtype=np.int8)
 UNIT_CODES = np.asarray(sorted(_KIND_CODE[k] for k in Kind.UNITS), dtype=np.int8)
 _REGION_CODE = _KIND_CODE[Kind.REGION]
+_FILE_CODE = _KIND_CODE[Kind.FILE]
+# a folder's module, named as the folder is (Rust, Python, JavaScript / TypeScript, Lua)
+ENTRY_STEMS = frozenset({"mod", "__init__", "index", "init"})
 _ARGUMENTS = re.compile(r"[(\[<].*$", re.S)
 # The attributes and annotations that make a definition a test wherever it lives (name_keys'
 # last part): Rust's #[test] / #[tokio::test] in a product file's `mod tests`, JUnit's
@@ -156,6 +159,8 @@ class FilterTable:
     marked_tests: npt.NDArray[np.bool_] | None = field(init=False, repr=False, compare=False)
     unit_rows: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
     no_regions: npt.NDArray[np.bool_] | None = field(init=False, repr=False, compare=False)
+    # file_stems(), made on first use (a name query's; racing threads make the same table)
+    stems: dict[str, list[int]] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         side = [role_of(f) is not Role.PRODUCT for f in self.files]
@@ -169,10 +174,26 @@ class FilterTable:
         object.__setattr__(self, "unit_rows", np.isin(self.kind, UNIT_CODES))
         out = self.kind != _REGION_CODE
         object.__setattr__(self, "no_regions", None if out.all() else out)
+        object.__setattr__(self, "stems", None)
 
     def units(self) -> npt.NDArray[np.bool_]:
         """Whether each symbol is a unit (a file's own or a region, not a definition)."""
         return self.unit_rows
+
+    def file_stems(self) -> dict[str, list[int]]:
+        """The positions of the code files' units by stem (the file name to its first
+        dot), a folder's entry file (:data:`ENTRY_STEMS`) by its folder's name as well."""
+        if self.stems is None:
+            table: dict[str, list[int]] = {}
+            for position in np.flatnonzero(self.kind == _FILE_CODE).tolist():
+                *folders, name = self.files[int(self.file[position])].rsplit("/", 2)
+                stem = name.split(".", 1)[0]
+                table.setdefault(stem, []).append(position)
+                if folders and stem in ENTRY_STEMS:
+                    table.setdefault(folders[-1], []).append(position)
+            object.__setattr__(self, "stems", table)
+        assert self.stems is not None
+        return self.stems
 
     def regions_out(self) -> npt.NDArray[np.bool_] | None:
         """Every symbol but regions (None: there is none)."""

@@ -181,7 +181,7 @@ def _answer(
     text = text_rows(prepared, index.symbols, request, query, shape, mask)
     view = view if text is None else replace(view, text=text)
     if shape is Shape.IDENTIFIER and not (named or request.kind or asks_for_files(request)):
-        view = replace(view, named_files=named_files(index.symbols, prepared.filters, query, mask))
+        view = replace(view, named_files=named_files(prepared.filters, query, mask))
     return fused_answer(view, request, query, shape, run, matched, base, named)
 
 
