@@ -12,8 +12,11 @@ and its header; not ``base``, the stem of twenty ``base.py``), a folder's entry 
 well (:meth:`~symfuse.ranking.search.filters.FilterTable.file_stems`), each of those files
 joins the answer after the exact definitions of the name (types, routines and modules of
 product code) and before the other exact matches (fields, properties, keys, headings,
-side code), but never before the first exact match; a file the answer shows before that
-point, or within :data:`NEAR` places after it, is left where it is. The editor's picker
+side code), but never before the first exact match unless that match is a module declared
+without a body (Rust's ``pub mod mpsc;``, which only says where the module's file is: the
+file goes first, the file of the first such declaration before the others); a file the
+answer shows before that point, or within :data:`NEAR` places after it, is left where it
+is. The editor's picker
 (names being typed) and a sharded index's fused answer (:mod:`symfuse.ranking.shards`,
 whose parts send no file units for it yet) do not place them.
 """
@@ -82,12 +85,17 @@ def files_placed(
         return fused, levels, lifted, matched
     symbols = ranked.symbols
     exact = int(np.searchsorted(levels, 2 * MatchTier.CASE_INSENSITIVE, side="left"))
-    at = _after_definitions(fused.positions[:exact], symbols, ranked.roles)
-    at = max(at, min(exact, 1))  # the first exact match stays first
+    head = fused.positions[:exact]
+    at = _after_definitions(head, symbols, ranked.roles)
+    if at == exact or not _declared(symbols[int(head[at])]):
+        at = max(at, min(exact, 1))  # the first exact match stays first
     shown = {symbols[p].file for p in fused.positions[: at + NEAR].tolist()}
     joining = [p for p in ranked.named_files if symbols[p].file not in shown]
     if not joining:
         return fused, levels, lifted, matched
+    if at < exact:  # the file of the first module declared without a body first
+        declared = [symbols[p] for p in head[at:].tolist() if _declared(symbols[p])]
+        joining.sort(key=lambda p: _declaring(symbols[p].file, declared))
     count = len(joining)
     score = float(fused.scores[max(at - 1, 0)]) if len(fused) else 1.0
     out = _inserted(fused, at, np.asarray(joining, dtype=np.int64), score)
@@ -102,9 +110,29 @@ def _after_definitions(
     """How many of the exact matches ``head`` lead as product definitions of the name."""
     side = roles.side_code(head)
     for i, position in enumerate(head.tolist()):
-        if side[i] or symbols[position].kind not in DEFINITIONS:
+        symbol = symbols[position]
+        if side[i] or symbol.kind not in DEFINITIONS or _declared(symbol):
             return i
     return int(head.shape[0])
+
+
+def _declaring(file: str, declared: Sequence[Symbol]) -> int:
+    """The place in ``declared`` of the first declaration whose module ``file`` is
+    (``a/b.rs`` or ``a/b/mod.rs`` for ``mod b;`` in ``a/mod.rs``, ``a/lib.rs`` or ``a.rs``)."""
+    for i, symbol in enumerate(declared):
+        folder, _, base = symbol.file.rpartition("/")
+        stem = base.rsplit(".", 1)[0]
+        inside = folder if stem in ("mod", "lib", "main") else f"{folder}/{stem}".lstrip("/")
+        prefix = f"{inside}/{symbol.name}" if inside else symbol.name
+        if file in (f"{prefix}.rs", f"{prefix}/mod.rs"):
+            return i
+    return len(declared)
+
+
+def _declared(symbol: Symbol) -> bool:
+    """A module declared without a body (Rust's ``pub mod mpsc;``): its file is where it
+    is defined, so the file goes before it."""
+    return symbol.kind is Kind.MODULE and symbol.prototype
 
 
 def _inserted(fused: Fused, at: int, units: npt.NDArray[np.int64], score: float) -> Fused:

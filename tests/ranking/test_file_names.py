@@ -164,3 +164,26 @@ def test_a_folders_module_is_asked_by_the_folders_name(tmp_path: Path) -> None:
     python = [(i.symbol.file, i.symbol.kind) for i in run(index, query="_transports").items]
     assert python[0][0] == "pkg/client.py"  # the exact definition first
     assert python[1] == ("pkg/_transports/__init__.py", Kind.FILE)
+
+
+def test_a_module_declared_without_a_body_gives_way_to_its_file(tmp_path: Path) -> None:
+    # `pub mod mpsc;` only says where the module is: its file defines it (tokio's sync/mpsc/)
+    index = workspace(
+        tmp_path,
+        {
+            "src/lib.rs": "pub mod sync;\n",
+            "src/sync/mod.rs": "pub mod mpsc;\npub mod oneshot;\n",
+            "src/sync/mpsc/mod.rs": "pub mod chan;\npub fn channel() -> u8 { 0 }\n",
+            "src/sync/mpsc/chan.rs": "pub struct Chan { pub len: u8 }\n",
+            "src/sync/oneshot.rs": "pub fn channel() -> u8 { 1 }\n",
+            "util/src/lib.rs": "pub mod sync {\n    pub fn oneshot() -> u8 { 2 }\n}\n",
+        },
+    )
+    items = [(i.symbol.file, i.symbol.kind) for i in run(index, query="mpsc").items]
+    assert items[:2] == [("src/sync/mpsc/mod.rs", Kind.FILE), ("src/sync/mod.rs", Kind.MODULE)]
+    items = [(i.symbol.file, i.symbol.kind) for i in run(index, query="oneshot").items]
+    assert items[0] == ("util/src/lib.rs", Kind.FUNCTION)  # a definition with a body stays first
+    assert "src/sync/oneshot.rs" in [file for file, _ in items[1:3]]
+    # an inline module with a body is the module itself: it keeps its place
+    items = [(i.symbol.file, i.symbol.kind) for i in run(index, query="sync").items]
+    assert items[0] == ("util/src/lib.rs", Kind.MODULE)
