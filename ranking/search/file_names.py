@@ -10,15 +10,16 @@ and its header; not ``base``, the stem of twenty ``base.py``), a folder's entry 
 (``value/mod.rs``, ``_transports/__init__.py``, ``platform/index.js``:
 :data:`~symfuse.ranking.search.filters.ENTRY_STEMS`) counting under its folder's name as
 well (:meth:`~symfuse.ranking.search.filters.FilterTable.file_stems`), each of those files
-joins the answer after the exact definitions of the name (types, routines and modules of
-product code) and before the other exact matches (fields, properties, keys, headings,
+joins the answer after the exact definitions of the name that a module stands beside
+(types, objects and modules of product code) and before the other exact matches (routines:
+a module beats a function of its name, as a type does; fields, properties, keys, headings,
 side code), but never before the first exact match unless that match is a module declared
 without a body (Rust's ``pub mod mpsc;``, which only says where the module's file is: the
 file goes first, the file of the first such declaration before the others); a file the
 answer shows before that point, or within :data:`NEAR` places after it, is left where it
-is. The editor's picker
-(names being typed) and a sharded index's fused answer (:mod:`symfuse.ranking.shards`,
-whose parts send no file units for it yet) do not place them.
+is. The editor's picker (names being typed) and a sharded index's fused answer
+(:mod:`symfuse.ranking.shards`, whose parts send no file units for it yet) do not place
+them.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from symfuse.ranking.search.filters import FilterTable, SymbolRoles
 
 MAX_FILES = 2  # files of one stem that a name may stand for
 NEAR = 2  # places after the insertion point where a file shown already stays
-# what an exact match must be to keep its place before the file: a definition of the name
-DEFINITIONS = Kind.TYPES | Kind.CALLABLES | {Kind.OBJECT, Kind.MODULE, Kind.NAMESPACE}
+# what an exact match must be to keep its place before the file: a type or module of the name
+DEFINITIONS = Kind.TYPES | {Kind.OBJECT, Kind.MODULE, Kind.NAMESPACE}
 NAMED = "its file's name is the query"
 
 

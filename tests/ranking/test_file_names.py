@@ -187,3 +187,21 @@ def test_a_module_declared_without_a_body_gives_way_to_its_file(tmp_path: Path) 
     # an inline module with a body is the module itself: it keeps its place
     items = [(i.symbol.file, i.symbol.kind) for i in run(index, query="sync").items]
     assert items[0] == ("util/src/lib.rs", Kind.MODULE)
+
+
+def test_a_module_file_comes_before_the_other_functions_of_its_name(tmp_path: Path) -> None:
+    # phoenix's `socket`: Phoenix.Socket's file, not after every function called socket
+    index = workspace(
+        tmp_path,
+        {
+            "lib/app/socket.ex": "defmodule App.Socket do\n  def connect(p), do: p\nend\n",
+            **{
+                f"lib/app/{n}.ex": f"defmodule App.{n.title()} do\n  def socket(s), do: s\nend\n"
+                for n in ("channel", "endpoint", "server", "token")
+            },
+        },
+    )
+    items = [(i.symbol.file, i.symbol.kind) for i in run(index, query="socket").items]
+    assert items[0][1] is Kind.FUNCTION  # the first exact match keeps its place
+    assert items[1] == ("lib/app/socket.ex", Kind.FILE)
+    assert [kind for _, kind in items[2:5]] == [Kind.FUNCTION] * 3
