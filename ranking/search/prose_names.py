@@ -4,10 +4,11 @@ A capitalised word with a kind noun beside it (``the Value data type``), a lower
 just before one (C's ``zrangespec struct``), a generic type written whole
 (``IPipelineBehavior<TRequest, TResponse>``), a macro as Rust invokes it
 (``the json! literal macro``), a sentence's first word written as a code name
-(``INotification marker interface ...``) and a capitalised first word before an article
+(``INotification marker interface ...``), a capitalised first word before an article
 whose type's doc shares the sentence's words (``Task an owned handle to a spawned task``)
-each name a definition: those definitions lead the identity channel, and the exact-name
-guard puts them first.
+and a routine a question or request writes as code (``what does build_request do``,
+``explain `iter_bytes` ``) each name a definition: those definitions lead the identity
+channel, and the exact-name guard puts them first.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.translation import content_words
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.search.channel_run import ChannelRun, names_lead
-from symfuse.ranking.search.plans import MACRO_CALL
+from symfuse.ranking.search.plans import MACRO_CALL, code_tokens
 
 # A capitalised word, humps allowed, that is not part of a hyphenated word (`Retry-After`),
 # a generic's parameter list or a dotted name, and the kind nouns that say a sentence
@@ -127,6 +128,54 @@ def written_names(query: str) -> list[str]:
     return [first] if _WRITTEN_NAME.fullmatch(first) else []
 
 
+# A question or a request about code: the routines it names are what it asks about.
+_ASKING = re.compile(
+    r"(?:how|what|where|why|which|when|who|does|do|is|are|can|explain|describe|show|locate"
+    r"|summari[sz]e)\b",
+    re.IGNORECASE,
+)
+MAX_ASKED = 3  # routines (distinct qualified names) a name a question writes may mean
+
+
+def asked_names(query: str) -> list[str]:
+    """The names a question or request writes as code (humps, an underscore between
+    letters, or `quoted`; not qualified: :mod:`.qualified` reads those): the routines it
+    asks about ("what does build_request do", "how does `iter_bytes` handle errors"). A
+    statement is left out: a docstring names what its function calls ("Like
+    decorator_from_middleware, but return ...")."""
+    text = query.strip()
+    if not (_ASKING.match(text) or text.endswith("?")):
+        return []
+    return [
+        w
+        for w in code_tokens(text)
+        if "." not in w
+        and "::" not in w
+        and (_WRITTEN_NAME.fullmatch(w.lstrip("_")) is not None or f"`{w}`" in text)
+    ]
+
+
+def asked_routines(
+    prepared: Prepared, query: str, mask: npt.NDArray[np.bool_] | None, symbols: Sequence[Symbol]
+) -> list[int]:
+    """The routines :func:`asked_names` names, product code first, when a name means at
+    most :data:`MAX_ASKED` of them (overloads of one qualified name count once)."""
+    found: list[int] = []
+    for word in asked_names(query):
+        hit = [
+            p
+            for p in prepared.names.names.equal(word).tolist()
+            if symbols[p].kind in Kind.CALLABLES and (mask is None or mask[p])
+        ]
+        if not hit:
+            continue
+        side = prepared.filters.side_code(np.asarray(hit, dtype=np.int64))
+        product = [p for p, test in zip(hit, side.tolist(), strict=True) if not test] or hit
+        if len({symbols[p].fqn for p in product}) <= MAX_ASKED:
+            found += product
+    return found
+
+
 # A name then what it is, as a type's doc opens ("Task an owned handle ...", "Builder a
 # builder to configure an HTTP connection"): a capitalised word before an article.
 _TITLE = re.compile(r"[A-Z][a-z0-9]+")
@@ -161,8 +210,9 @@ def with_named_types(
 ) -> ChannelRun:
     """The types a prose query names (:func:`named_types`: ``the Value data type for JSON
     values``, ``the zrangespec struct``), the macros it invokes (``the json! literal
-    macro``) and the definition its first word names (:func:`written_names`,
-    :func:`titled_types`): those join the identity channel first and the exact-name
+    macro``), the definition its first word names (:func:`written_names`,
+    :func:`titled_types`) and the routines a question names (:func:`asked_routines`):
+    those join the identity channel first and the exact-name
     guard puts them first (``spelled``), as a name would be. Without it the learned
     re-ranking, trained on questions about code that changed (mostly functions), sank the
     type the sentence names; and a sentence ranks no macro by its words (not among the
@@ -171,6 +221,7 @@ def with_named_types(
     wanted += [(w, _MACRO_KINDS) for w in invoked_macros(query)]
     wanted += [(w, _NAMED_KINDS) for w in written_names(query)]
     titled = titled_types(prepared, query, mask, symbols)
+    titled += asked_routines(prepared, query, mask, symbols)
     if not wanted and not titled:
         return run
     exact = np.asarray(

@@ -11,6 +11,8 @@ repository's most central product definitions (by PageRank) are asked four ways:
 - ``members``: a method or function as its language writes one (Ruby ``A::B#m``, PHP
   ``A\\B::m``, Go ``pkg.T.M``, else the qualified name);
 - ``words``: a name of two to four parts by its lower-case words ("to json");
+- ``questions``: a routine of two parts or more named inside a question, bare or quoted as
+  code, in turn ("how does build_request handle errors", "what does `iter_bytes` do");
 - ``files``: a code file by its stem as written (``termui``, ``quicklist``, ``flag_groups``),
   where at most two files of the repository have that stem (a C file and its header), not
   a folder's entry file (``__init__``, ``index``, ``mod``);
@@ -19,8 +21,9 @@ repository's most central product definitions (by PageRank) are asked four ways:
 
 A hit: for ``qualified`` and ``members`` the first answer is the definition or one of the
 same qualified name (a copy in another folder); for ``prose``, ``files`` and ``folders``
-its file is among the first three answers' files; for ``words`` the first answer has its
-name. No set is written down: the questions come from each index, so they follow the code.
+its file is among the first three answers' files; for ``words`` and ``questions`` the
+first answer has its name. No set is written down: the questions come from each index, so
+they follow the code.
 Misses are listed with ``--show-misses``. Quality only; no timing.
 
     python tests/bench/forms_bench.py
@@ -49,7 +52,16 @@ SETS = (fb.DATA, fb.DATA.parent / "findability_fresh", fb.DATA.parent / "findabi
 SEPARATOR = {"ruby": "::", "cpp": "::", "rust": "::", "php": "\\"}
 TYPES = frozenset({Kind.CLASS, Kind.STRUCT, Kind.INTERFACE, Kind.ENUM, Kind.MODULE})
 ROUTINES = frozenset({Kind.METHOD, Kind.FUNCTION})
-PER_REPO = {"qualified": 40, "prose": 40, "members": 30, "words": 40, "files": 30, "folders": 20}
+PER_REPO = {
+    "qualified": 40,
+    "prose": 40,
+    "members": 30,
+    "words": 40,
+    "questions": 20,
+    "files": 30,
+    "folders": 20,
+}
+QUESTIONS = ("how does {} handle errors", "what does `{}` do")
 FILE_STEM = 4  # letters a file's stem has at least to be asked (not `io`, `mod`)
 # stems that name the folder's module, not a file's (asked by the folder's name, if at all)
 ENTRY_STEMS = frozenset({"__init__", "__main__", "index", "main", "init", "lib", "mod"})
@@ -140,6 +152,13 @@ def asks(index: Index, repo: str) -> Iterator[Ask]:
     )
     for symbol in spelled[: PER_REPO["words"]]:
         yield from once("words", " ".join(split_identifier(symbol.name)), symbol)
+    named = _central(
+        index, ROUTINES, lambda s: len(split_identifier(s.name)) >= 2 and s.name.isidentifier()
+    )
+    names = list(dict.fromkeys(s.name for s in named))[: PER_REPO["questions"]]
+    by_name = {s.name: s for s in reversed(named)}  # each name's most central routine
+    for i, name in enumerate(names):
+        yield from once("questions", QUESTIONS[i % 2].format(name), by_name[name])
     for symbol in _files(index)[: PER_REPO["files"]]:
         yield from once("files", _stem(symbol.file), symbol)
     for symbol in _folders(index)[: PER_REPO["folders"]]:
@@ -193,7 +212,7 @@ def hit(ask: Ask, answer: SearchResponse) -> bool:
     first, want = items[0], ask.want
     if ask.probe in ("prose", "files", "folders"):
         return want.file in {s.file for s in items[:3]}
-    if ask.probe == "words":
+    if ask.probe in ("words", "questions"):
         return first.name == want.name
     return first.fqn == want.fqn
 

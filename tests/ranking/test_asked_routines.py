@@ -1,0 +1,90 @@
+"""A routine a question or request writes as code is what it asks about (issue 35, item 3):
+``what does build_request do`` puts ``build_request`` first (ranking.search.prose_names)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from symfuse.indexer.config import IndexConfig
+from symfuse.indexer.index import Index
+from symfuse.indexer.update.workspace import update_index
+from symfuse.ranking.api import SearchRequest, prepare, search
+from symfuse.ranking.search.prose_names import asked_names, asked_routines
+
+CLIENT = '''"""The client: requests built, sent and their errors handled."""
+
+
+class Client:
+    def request(self, method, url, headers=None):
+        """Send a request and handle its errors: build the request, send the request,
+        retry on errors, raise the errors the request could not recover from."""
+        request = self.build_request(method, url, headers)
+        return self.send(request)
+
+    def send(self, request):
+        """Send a built request; errors are raised to the caller."""
+        return request
+
+    def build_request(self, method, url, headers=None):
+        return (method, url, headers or {})
+
+    def send_with_retries(self, request):
+        """Like build_request, but send it and retry on errors."""
+        return self.send(request)
+'''
+
+TESTS = '''from client import Client
+
+
+def test_build_request_errors():
+    """build_request errors: build_request with a bad url, build_request handles errors."""
+    assert Client().build_request("GET", "/")
+'''
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    root = tmp_path_factory.mktemp("asked")
+    files = {"ws/client.py": CLIENT, "ws/tests/test_client.py": TESTS}
+    files |= {f"ws/events/e{i}.py": "def handle_event():\n    return 0\n" for i in range(4)}
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    config = IndexConfig(roots=(root / "ws",), index_dir=root / "index", progress=False)
+    return update_index(config)[0]
+
+
+def first(index: Index, query: str) -> str:
+    return search(index, SearchRequest.from_mapping({"query": query})).items[0].symbol.fqn
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "how does build_request handle errors",
+        "what does `build_request` do with the headers",
+        "explain build_request and its errors",
+        "where is build_request defined?",
+    ],
+)
+def test_a_question_asks_about_the_routine_it_names(index: Index, query: str) -> None:
+    assert first(index, query) == "client.Client.build_request"
+
+
+def test_a_statement_or_a_plain_word_names_no_routine() -> None:
+    # a docstring names what its function uses: a statement is not a question
+    assert asked_names("Like build_request, but send it and retry on errors") == []
+    assert asked_names("how does the client send a request") == []
+    assert asked_names("what does client.build_request do") == []  # qualified: not here
+    assert asked_names("what does `send` do") == ["send"]
+
+
+def test_a_name_of_many_routines_is_left_to_the_ranking(index: Index) -> None:
+    prepared = prepare(index)
+    ask = functools.partial(asked_routines, prepared, mask=None, symbols=index.symbols)
+    assert [index.symbols[p].fqn for p in ask("what does build_request do")] == [
+        "client.Client.build_request"
+    ]
+    assert ask("what does handle_event do") == []  # four functions of the name
