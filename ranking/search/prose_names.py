@@ -134,38 +134,47 @@ _ASKING = re.compile(
     r"|summari[sz]e)\b",
     re.IGNORECASE,
 )
-MAX_ASKED = 3  # routines (distinct qualified names) a name a question writes may mean
+# the verbs a question's subject follows: "how is Session used", "what does Router do"
+_AUX = frozenset({"is", "are", "was", "does", "do", "did", "can", "should", "would", "will"})
+MAX_ASKED = 3  # definitions (distinct qualified names) a name a question writes may mean
+ASKED_KINDS = Kind.CALLABLES | _TYPE_KINDS  # what a name written as code may name
 
 
-def asked_names(query: str) -> list[str]:
-    """The names a question or request writes as code (humps, an underscore between
-    letters, or `quoted`; not qualified: :mod:`.qualified` reads those): the routines it
-    asks about ("what does build_request do", "how does `iter_bytes` handle errors"). A
-    statement is left out: a docstring names what its function calls ("Like
-    decorator_from_middleware, but return ...")."""
+def asked_names(query: str) -> list[tuple[str, frozenset[Kind]]]:
+    """The names a question or request writes as code, each with the kinds it may name: a
+    routine or a type written with humps, an underscore between letters, or `quoted`
+    ("what does build_request do", "how does `iter_bytes` handle errors"), a type as a
+    capitalised word the question's verb just precedes ("how is Session used", not "how is
+    JSON Schema export built" nor "... turned into a Value tree"). Qualified names are left to
+    :mod:`.qualified`. A statement is left out: a docstring names what its function calls
+    ("Like decorator_from_middleware, but return ...")."""
     text = query.strip()
     if not (_ASKING.match(text) or text.endswith("?")):
         return []
-    return [
-        w
-        for w in code_tokens(text)
-        if "." not in w
-        and "::" not in w
-        and (_WRITTEN_NAME.fullmatch(w.lstrip("_")) is not None or f"`{w}`" in text)
-    ]
+    words = [w.strip(".,;:!?\"'`()").lower() for w in text.split()]
+    subjects = {w for w, before in zip(text.split()[1:], words, strict=False) if before in _AUX}
+    out: list[tuple[str, frozenset[Kind]]] = []
+    for word in code_tokens(text):
+        if "." in word or "::" in word:
+            continue
+        if _WRITTEN_NAME.fullmatch(word.lstrip("_")) or f"`{word}`" in text:
+            out.append((word, ASKED_KINDS))
+        elif _TITLE.fullmatch(word) and word in subjects:
+            out.append((word, _TYPE_KINDS))
+    return out
 
 
-def asked_routines(
+def asked_definitions(
     prepared: Prepared, query: str, mask: npt.NDArray[np.bool_] | None, symbols: Sequence[Symbol]
 ) -> list[int]:
-    """The routines :func:`asked_names` names, product code first, when a name means at
-    most :data:`MAX_ASKED` of them (overloads of one qualified name count once)."""
+    """The definitions :func:`asked_names` names, product code first, when a name means
+    at most :data:`MAX_ASKED` of them (overloads of one qualified name count once)."""
     found: list[int] = []
-    for word in asked_names(query):
+    for word, kinds in asked_names(query):
         hit = [
             p
             for p in prepared.names.names.equal(word).tolist()
-            if symbols[p].kind in Kind.CALLABLES and (mask is None or mask[p])
+            if symbols[p].kind in kinds and (mask is None or mask[p])
         ]
         if not hit:
             continue
@@ -211,7 +220,8 @@ def with_named_types(
     """The types a prose query names (:func:`named_types`: ``the Value data type for JSON
     values``, ``the zrangespec struct``), the macros it invokes (``the json! literal
     macro``), the definition its first word names (:func:`written_names`,
-    :func:`titled_types`) and the routines a question names (:func:`asked_routines`):
+    :func:`titled_types`) and the routines and types a question names
+    (:func:`asked_definitions`):
     those join the identity channel first and the exact-name
     guard puts them first (``spelled``), as a name would be. Without it the learned
     re-ranking, trained on questions about code that changed (mostly functions), sank the
@@ -221,7 +231,7 @@ def with_named_types(
     wanted += [(w, _MACRO_KINDS) for w in invoked_macros(query)]
     wanted += [(w, _NAMED_KINDS) for w in written_names(query)]
     titled = titled_types(prepared, query, mask, symbols)
-    titled += asked_routines(prepared, query, mask, symbols)
+    titled += asked_definitions(prepared, query, mask, symbols)
     if not wanted and not titled:
         return run
     exact = np.asarray(

@@ -12,7 +12,8 @@ repository's most central product definitions (by PageRank) are asked four ways:
   ``A\\B::m``, Go ``pkg.T.M``, else the qualified name);
 - ``words``: a name of two to four parts by its lower-case words ("to json");
 - ``questions``: a routine of two parts or more named inside a question, bare or quoted as
-  code, in turn ("how does build_request handle errors", "what does `iter_bytes` do");
+  code, in turn ("how does build_request handle errors", "what does `iter_bytes` do"), and
+  a type ("how is Session used", "what does HTTPMethod represent");
 - ``files``: a code file by its stem as written (``termui``, ``quicklist``, ``flag_groups``),
   where at most two files of the repository have that stem (a C file and its header), not
   a folder's entry file (``__init__``, ``index``, ``mod``);
@@ -62,6 +63,7 @@ PER_REPO = {
     "folders": 20,
 }
 QUESTIONS = ("how does {} handle errors", "what does `{}` do")
+TYPE_QUESTIONS = ("how is {} used", "what does {} represent")
 FILE_STEM = 4  # letters a file's stem has at least to be asked (not `io`, `mod`)
 # stems that name the folder's module, not a file's (asked by the folder's name, if at all)
 ENTRY_STEMS = frozenset({"__init__", "__main__", "index", "main", "init", "lib", "mod"})
@@ -152,17 +154,23 @@ def asks(index: Index, repo: str) -> Iterator[Ask]:
     )
     for symbol in spelled[: PER_REPO["words"]]:
         yield from once("words", " ".join(split_identifier(symbol.name)), symbol)
-    named = _central(
-        index, ROUTINES, lambda s: len(split_identifier(s.name)) >= 2 and s.name.isidentifier()
-    )
-    names = list(dict.fromkeys(s.name for s in named))[: PER_REPO["questions"]]
-    by_name = {s.name: s for s in reversed(named)}  # each name's most central routine
-    for i, name in enumerate(names):
-        yield from once("questions", QUESTIONS[i % 2].format(name), by_name[name])
+    for kinds, forms in ((ROUTINES, QUESTIONS), (TYPES - {Kind.MODULE}, TYPE_QUESTIONS)):
+        named = _central(index, kinds, lambda s: s.name.isidentifier() and _asked_by_name(s))
+        names = list(dict.fromkeys(s.name for s in named))[: PER_REPO["questions"]]
+        by_name = {s.name: s for s in reversed(named)}  # each name's most central one
+        for i, name in enumerate(names):
+            yield from once("questions", forms[i % 2].format(name), by_name[name])
     for symbol in _files(index)[: PER_REPO["files"]]:
         yield from once("files", _stem(symbol.file), symbol)
     for symbol in _folders(index)[: PER_REPO["folders"]]:
         yield from once("folders", symbol.file.split("/")[-2], symbol)
+
+
+def _asked_by_name(symbol: Symbol) -> bool:
+    """A routine of two name parts or more, or a capitalised type."""
+    if symbol.kind in ROUTINES:
+        return len(split_identifier(symbol.name)) >= 2
+    return symbol.name[:1].isupper()
 
 
 def _stem(path: str) -> str:

@@ -1,5 +1,6 @@
-"""A routine a question or request writes as code is what it asks about (issue 35, item 3):
-``what does build_request do`` puts ``build_request`` first (ranking.search.prose_names)."""
+"""A routine or type a question or request names is what it asks about (issue 35, item 3):
+``what does build_request do`` puts ``build_request`` first, ``how is Client used`` the
+class (ranking.search.prose_names)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, prepare, search
-from symfuse.ranking.search.prose_names import asked_names, asked_routines
+from symfuse.ranking.search.prose_names import asked_definitions, asked_names
 
 CLIENT = '''"""The client: requests built, sent and their errors handled."""
 
@@ -33,6 +34,12 @@ class Client:
     def send_with_retries(self, request):
         """Like build_request, but send it and retry on errors."""
         return self.send(request)
+
+
+def clients_used(clients):
+    """How each client is used: the clients used by a session, a client used twice, what a
+    client represents and which client is used most."""
+    return [client for client in clients if client.used]
 '''
 
 TESTS = '''from client import Client
@@ -78,13 +85,24 @@ def test_a_statement_or_a_plain_word_names_no_routine() -> None:
     assert asked_names("Like build_request, but send it and retry on errors") == []
     assert asked_names("how does the client send a request") == []
     assert asked_names("what does client.build_request do") == []  # qualified: not here
-    assert asked_names("what does `send` do") == ["send"]
+    assert [name for name, _ in asked_names("what does `send` do")] == ["send"]
 
 
 def test_a_name_of_many_routines_is_left_to_the_ranking(index: Index) -> None:
     prepared = prepare(index)
-    ask = functools.partial(asked_routines, prepared, mask=None, symbols=index.symbols)
+    ask = functools.partial(asked_definitions, prepared, mask=None, symbols=index.symbols)
     assert [index.symbols[p].fqn for p in ask("what does build_request do")] == [
         "client.Client.build_request"
     ]
     assert ask("what does handle_event do") == []  # four functions of the name
+
+
+@pytest.mark.parametrize("query", ["how is Client used", "what does Client represent?"])
+def test_a_question_asks_about_the_type_it_names(index: Index, query: str) -> None:
+    assert first(index, query) == "client.Client"
+
+
+def test_a_capitalised_word_names_a_type_only_as_the_questions_subject() -> None:
+    assert [name for name, _ in asked_names("how is Client used")] == ["Client"]
+    assert asked_names("how are errors turned into a Client error") == []
+    assert asked_names("how is JSON Schema export built") == []
