@@ -22,6 +22,7 @@ import numpy.typing as npt
 from symfuse.indexer.model import Kind, Symbol
 from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.channels.translation import content_words
+from symfuse.ranking.fusion.roles import asks_for_side_code
 from symfuse.ranking.prepared.build import Prepared
 from symfuse.ranking.search.channel_run import ChannelRun, names_lead
 from symfuse.ranking.search.plans import MACRO_CALL, code_tokens
@@ -136,20 +137,28 @@ _ASKING = re.compile(
 )
 # the verbs a question's subject follows: "how is Session used", "what does Router do"
 _AUX = frozenset({"is", "are", "was", "does", "do", "did", "can", "should", "would", "will"})
+SHORT = 10  # words of a request that names a routine without asking (no question word)
 MAX_ASKED = 3  # definitions (distinct qualified names) a name a question writes may mean
 ASKED_KINDS = Kind.CALLABLES | _TYPE_KINDS  # what a name written as code may name
 
 
 def asked_names(query: str) -> list[tuple[str, frozenset[Kind]]]:
-    """The names a question or request writes as code, each with the kinds it may name: a
-    routine or a type written with humps, an underscore between letters, or `quoted`
-    ("what does build_request do", "how does `iter_bytes` handle errors"), a type as a
-    capitalised word the question's verb just precedes ("how is Session used", not "how is
-    JSON Schema export built" nor "... turned into a Value tree"). Qualified names are left to
-    :mod:`.qualified`. A statement is left out: a docstring names what its function calls
-    ("Like decorator_from_middleware, but return ...")."""
+    """The names a request about code writes, each with the kinds it may name.
+
+    In a question or request, a routine or a type written with humps, an underscore or
+    `quoted` ("what does build_request do", "how does `iter_bytes` handle errors") and a
+    type as a capitalised word the question's verb just precedes ("how is Session used";
+    not "how is JSON Schema export built", "... turned into a Value tree"). In a query of
+    at most :data:`SHORT` words ("definition of build_request", "bug in parse_args when
+    the list is empty"), a routine written as code. Qualified names are left to
+    :mod:`.qualified`; a query asking for tests names what it wants tested. Left out: a
+    longer statement, which names what a function uses ("Like decorator_from_middleware,
+    but return ..."), and a short one's types ("Return a copy of the current QuerySet")."""
     text = query.strip()
-    if not (_ASKING.match(text) or text.endswith("?")):
+    if asks_for_side_code(text):
+        return []
+    asking = _ASKING.match(text) is not None or text.endswith("?")
+    if not asking and len(text.split()) > SHORT:
         return []
     words = [w.strip(".,;:!?\"'`()").lower() for w in text.split()]
     subjects = {w for w, before in zip(text.split()[1:], words, strict=False) if before in _AUX}
@@ -158,8 +167,8 @@ def asked_names(query: str) -> list[tuple[str, frozenset[Kind]]]:
         if "." in word or "::" in word:
             continue
         if _WRITTEN_NAME.fullmatch(word.lstrip("_")) or f"`{word}`" in text:
-            out.append((word, ASKED_KINDS))
-        elif _TITLE.fullmatch(word) and word in subjects:
+            out.append((word, ASKED_KINDS if asking else frozenset(Kind.CALLABLES)))
+        elif asking and _TITLE.fullmatch(word) and word in subjects:
             out.append((word, _TYPE_KINDS))
     return out
 

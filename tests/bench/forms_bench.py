@@ -12,8 +12,9 @@ repository's most central product definitions (by PageRank) are asked four ways:
   ``A\\B::m``, Go ``pkg.T.M``, else the qualified name);
 - ``words``: a name of two to four parts by its lower-case words ("to json");
 - ``questions``: a routine of two parts or more named inside a question, bare or quoted as
-  code, in turn ("how does build_request handle errors", "what does `iter_bytes` do"), and
-  a type ("how is Session used", "what does HTTPMethod represent");
+  code, or a short request, in turn ("how does build_request handle errors", "what does
+  `iter_bytes` do", "bug in parse_args when the input is empty"), and a type ("how is
+  Session used", "what does HTTPMethod represent");
 - ``files``: a code file by its stem as written (``termui``, ``quicklist``, ``flag_groups``),
   where at most two files of the repository have that stem (a C file and its header), not
   a folder's entry file (``__init__``, ``index``, ``mod``);
@@ -62,7 +63,7 @@ PER_REPO = {
     "files": 30,
     "folders": 20,
 }
-QUESTIONS = ("how does {} handle errors", "what does `{}` do")
+QUESTIONS = ("how does {} handle errors", "what does `{}` do", "bug in {} when the input is empty")
 TYPE_QUESTIONS = ("how is {} used", "what does {} represent")
 FILE_STEM = 4  # letters a file's stem has at least to be asked (not `io`, `mod`)
 # stems that name the folder's module, not a file's (asked by the folder's name, if at all)
@@ -159,7 +160,7 @@ def asks(index: Index, repo: str) -> Iterator[Ask]:
         names = list(dict.fromkeys(s.name for s in named))[: PER_REPO["questions"]]
         by_name = {s.name: s for s in reversed(named)}  # each name's most central one
         for i, name in enumerate(names):
-            yield from once("questions", forms[i % 2].format(name), by_name[name])
+            yield from once("questions", forms[i % len(forms)].format(name), by_name[name])
     for symbol in _files(index)[: PER_REPO["files"]]:
         yield from once("files", _stem(symbol.file), symbol)
     for symbol in _folders(index)[: PER_REPO["folders"]]:

@@ -10,6 +10,7 @@ import pytest
 
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
+from symfuse.indexer.model import Kind
 from symfuse.indexer.update.workspace import update_index
 from symfuse.ranking.api import SearchRequest, prepare, search
 from symfuse.ranking.search.prose_names import asked_definitions, asked_names
@@ -74,6 +75,8 @@ def first(index: Index, query: str) -> str:
         "what does `build_request` do with the headers",
         "explain build_request and its errors",
         "where is build_request defined?",
+        "definition of build_request",
+        "bug in build_request when the headers are empty",
     ],
 )
 def test_a_question_asks_about_the_routine_it_names(index: Index, query: str) -> None:
@@ -81,11 +84,17 @@ def test_a_question_asks_about_the_routine_it_names(index: Index, query: str) ->
 
 
 def test_a_statement_or_a_plain_word_names_no_routine() -> None:
-    # a docstring names what its function uses: a statement is not a question
-    assert asked_names("Like build_request, but send it and retry on errors") == []
+    # a docstring names what its function uses: a longer statement is not a question
+    said = "Like build_request, but send the request it builds and retry when the server fails"
+    assert asked_names(said) == []
     assert asked_names("how does the client send a request") == []
     assert asked_names("what does client.build_request do") == []  # qualified: not here
     assert [name for name, _ in asked_names("what does `send` do")] == ["send"]
+    # a short request names routines, not types ("Return a copy of the current QuerySet")
+    short = asked_names("the ClientError for build_request")
+    assert [name for name, _ in short] == ["ClientError", "build_request"]
+    assert all(kinds == Kind.CALLABLES for _, kinds in short)
+    assert asked_names("tests for build_request") == []  # asks for the tests
 
 
 def test_a_name_of_many_routines_is_left_to_the_ranking(index: Index) -> None:
