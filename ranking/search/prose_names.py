@@ -137,7 +137,7 @@ _ASKING = re.compile(
 )
 # the verbs a question's subject follows: "how is Session used", "what does Router do"
 _AUX = frozenset({"is", "are", "was", "does", "do", "did", "can", "should", "would", "will"})
-SHORT = 10  # words of a request that names a routine without asking (no question word)
+SHORT_FROM, SHORT = 3, 10  # words of a request naming a routine without asking
 MAX_ASKED = 3  # definitions (distinct qualified names) a name a question writes may mean
 ASKED_KINDS = Kind.CALLABLES | _TYPE_KINDS  # what a name written as code may name
 
@@ -149,8 +149,8 @@ def asked_names(query: str) -> list[tuple[str, frozenset[Kind]]]:
     `quoted` ("what does build_request do", "how does `iter_bytes` handle errors") and a
     type as a capitalised word the question's verb just precedes ("how is Session used";
     not "how is JSON Schema export built", "... turned into a Value tree"). In a query of
-    at most :data:`SHORT` words ("definition of build_request", "bug in parse_args when
-    the list is empty"), a routine written as code. Qualified names are left to
+    :data:`SHORT_FROM` to :data:`SHORT` words ("definition of build_request", "bug in
+    parse_args when the list is empty"), a routine written as code. Qualified names are left to
     :mod:`.qualified`; a query asking for tests names what it wants tested. Left out: a
     longer statement, which names what a function uses ("Like decorator_from_middleware,
     but return ..."), and a short one's types ("Return a copy of the current QuerySet")."""
@@ -158,8 +158,8 @@ def asked_names(query: str) -> list[tuple[str, frozenset[Kind]]]:
     if asks_for_side_code(text):
         return []
     asking = _ASKING.match(text) is not None or text.endswith("?")
-    if not asking and len(text.split()) > SHORT:
-        return []
+    if not asking and not SHORT_FROM <= len(text.split()) <= SHORT:
+        return []  # two words are a scope and its member (`Deserializer from_str`): qualified
     words = [w.strip(".,;:!?\"'`()").lower() for w in text.split()]
     subjects = {w for w, before in zip(text.split()[1:], words, strict=False) if before in _AUX}
     out: list[tuple[str, frozenset[Kind]]] = []
