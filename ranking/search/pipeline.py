@@ -10,8 +10,9 @@ names first for identifier-shaped queries; cut the page; bucket it for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,7 @@ from symfuse.ranking.channels.names.namesakes import (
     written_parts,
 )
 from symfuse.ranking.channels.tokens import is_identifier_shaped
-from symfuse.ranking.channels.translation import Translation, query_ids
+from symfuse.ranking.channels.translation import query_ids
 from symfuse.ranking.fusion.guards import BOOSTS, guard_levels, level_reasons
 from symfuse.ranking.fusion.rerank import CANDIDATES, RERANKED, reranked
 from symfuse.ranking.fusion.rrf import Fused, cascade, extended, fuse, guard_first
@@ -56,8 +57,8 @@ from symfuse.ranking.search.channel_run import (
     with_spelled_names,
 )
 from symfuse.ranking.search.file_names import files_placed, named_files
-from symfuse.ranking.search.file_text import TextRows, text_evidence, text_rows
-from symfuse.ranking.search.filters import FilterTable, SymbolRoles, linked_implementers
+from symfuse.ranking.search.file_text import text_evidence, text_rows
+from symfuse.ranking.search.filters import FilterTable, linked_implementers
 from symfuse.ranking.search.frames import with_frames
 from symfuse.ranking.search.modes import MIN_DEPTH
 from symfuse.ranking.search.path_words import path_lifted
@@ -71,6 +72,7 @@ from symfuse.ranking.search.plans import (
 )
 from symfuse.ranking.search.prose_names import with_named_types
 from symfuse.ranking.search.qualified import qualified_parts, with_qualified_names
+from symfuse.ranking.search.ranked import Ranked
 from symfuse.ranking.search.repositories import repository_mask
 from symfuse.ranking.search.siblings import older_copies_demoted, siblings_demoted
 from symfuse.ranking.search.snippets import with_code
@@ -84,6 +86,8 @@ from symfuse.ranking.search.units import (
     head_depths,
     split_units,
 )
+from symfuse.ranking.search.verbatim import verbatim, verbatim_first
+from symfuse.ranking.text.paths import lines_on_demand
 
 if TYPE_CHECKING:
     from symfuse.ranking.query.parse import ParsedQuery
@@ -177,11 +181,14 @@ def _answer(
     if mode is SearchMode.FLAT:
         return modes.flat(index, prepared, request, query, mask, base, PLANS[shape].bm25f)
     run, matched = ranked_run(index, prepared, request, query, shape, mask, vectors)
-    view = _view(index, prepared, request, query)
+    view, lexical = _view(index, prepared, request, query), run.rankings.get(Channel.LEXICAL)
     text = text_rows(prepared, index.symbols, request, query, shape, mask)
     view = view if text is None else replace(view, text=text)
     if shape is Shape.IDENTIFIER and not (named or request.kind or asks_for_files(request)):
         view = replace(view, named_files=named_files(prepared.filters, query, mask))
+    if shape in (Shape.KEYWORDS, Shape.SENTENCE, Shape.MIXED, Shape.TEXT) and lexical is not None:
+        read = partial(lines_on_demand, index)
+        view = replace(view, verbatim=verbatim(index.symbols, lexical.positions, query, read))
     return fused_answer(view, request, query, shape, run, matched, base, named)
 
 
@@ -249,21 +256,6 @@ def ranked_run(
         dotted = shape is Shape.DOTTED
         run = with_qualified_names(index, prepared, run, query.strip(), mask, dotted=dotted)
     return run, matched_count(run, prepared.size)
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # arrays: compare them with numpy
-class Ranked:
-    """What fusion's later steps read of the ranked symbols, by position: one index's
-    (:func:`_view`), or the candidates of many shards (:mod:`.shard_fusion`)."""
-
-    symbols: Sequence[Symbol]
-    roles: SymbolRoles
-    pagerank: npt.NDArray[np.float64]
-    levels: Callable[[ChannelRun, npt.NDArray[np.int64]], npt.NDArray[np.int8]]
-    translation: Translation | None = None  # one index's: shards' candidates have none
-    term_ids: Mapping[str, int] = field(default_factory=dict)
-    text: TextRows | None = None  # a question: the pieces of text that vote for files
-    named_files: tuple[int, ...] = ()  # a name: the units of the files it is the stem of
 
 
 def _view(index: Index, prepared: Prepared, request: SearchRequest, query: str) -> Ranked:
@@ -407,8 +399,10 @@ def _guarded(
     fused: Fused,
     asked: frozenset[int],
 ) -> tuple[Fused, npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-    """``fused`` with exact names first (the guard), each item's name-match level, and
-    whether the guard lifted it (``asked``: the version folders the query names)."""
+    """``fused`` with the definitions that write the query first (a pasted message), then
+    exact names first (the guard), each item's name-match level, and whether the guard
+    lifted it (``asked``: the version folders the query names)."""
+    fused = verbatim_first(fused, ranked.verbatim, ranked.roles)
     lifted = np.zeros(len(fused), dtype=np.bool_)
     levels = np.full(len(fused), 2 * MatchTier.NONE, dtype=np.int8)
     named = is_identifier_shaped(query) or run.spelled

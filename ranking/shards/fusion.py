@@ -37,12 +37,12 @@ from symfuse.ranking.search.file_text import merged
 from symfuse.ranking.search.pipeline import (
     NEAR_TYPO_LENGTH,
     ChannelRun,
-    Ranked,
     channel_depth,
     fused_answer,
     response_base,
 )
 from symfuse.ranking.search.plans import Shape
+from symfuse.ranking.search.ranked import Ranked
 from symfuse.ranking.shards.listing import is_listed, merged_listing
 from symfuse.ranking.shards.packed import joined_symbols, units_of
 from symfuse.ranking.shards.part import ChannelPart, ShardPart
