@@ -140,6 +140,9 @@ _AUX = frozenset({"is", "are", "was", "does", "do", "did", "can", "should", "wou
 SHORT_FROM, SHORT = 3, 10  # words of a request naming a routine without asking
 MAX_ASKED = 3  # definitions (distinct qualified names) a name a question writes may mean
 ASKED_KINDS = Kind.CALLABLES | _TYPE_KINDS  # what a name written as code may name
+NEAR = 3  # words between a member's name and its scope's
+_TITLE_OR_HUMPS = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*")  # a scope: `Session`
+_MEMBER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def asked_names(query: str) -> list[tuple[str, frozenset[Kind]]]:
@@ -155,11 +158,9 @@ def asked_names(query: str) -> list[tuple[str, frozenset[Kind]]]:
     longer statement, which names what a function uses ("Like decorator_from_middleware,
     but return ..."), and a short one's types ("Return a copy of the current QuerySet")."""
     text = query.strip()
-    if asks_for_side_code(text):
+    asking = _request(text)
+    if asking is None:
         return []
-    asking = _ASKING.match(text) is not None or text.endswith("?")
-    if not asking and not SHORT_FROM <= len(text.split()) <= SHORT:
-        return []  # two words are a scope and its member (`Deserializer from_str`): qualified
     words = [w.strip(".,;:!?\"'`()").lower() for w in text.split()]
     subjects = {w for w, before in zip(text.split()[1:], words, strict=False) if before in _AUX}
     out: list[tuple[str, frozenset[Kind]]] = []
@@ -173,11 +174,53 @@ def asked_names(query: str) -> list[tuple[str, frozenset[Kind]]]:
     return out
 
 
+def _request(text: str) -> bool | None:
+    """True for a question or request, False for a short query of :data:`SHORT_FROM` to
+    :data:`SHORT` words, None for anything else (a longer statement; a query asking for
+    tests; two words, which are a scope and its member: `Deserializer from_str`)."""
+    if asks_for_side_code(text):
+        return None
+    if _ASKING.match(text) is not None or text.endswith("?"):
+        return True
+    return False if SHORT_FROM <= len(text.split()) <= SHORT else None
+
+
+def asked_members(
+    prepared: Prepared, query: str, mask: npt.NDArray[np.bool_] | None, symbols: Sequence[Symbol]
+) -> list[int]:
+    """The routines a request names by a word and, within :data:`NEAR` words, a capitalised
+    word for their scope: "the read method of Protected", "Protected's read method",
+    "read in Protected", "how does Protected read work"."""
+    text = query.strip()
+    if _request(text) is None:
+        return []
+    words = [w.strip('.,;:!?"`()').removesuffix("'s") for w in text.split()]
+    found: list[int] = []
+    for i, scope in enumerate(words):
+        if not _TITLE_OR_HUMPS.fullmatch(scope):
+            continue
+        for word in words[max(0, i - NEAR) : i] + words[i + 1 : i + 1 + NEAR]:
+            if len(word) < 3 or word.lower() in _NOT_NAMES or not _MEMBER.fullmatch(word):
+                continue
+            found += [
+                p
+                for p in prepared.names.names.equal(word).tolist()
+                if symbols[p].kind in Kind.CALLABLES
+                and symbols[p].container.rpartition(".")[2] == scope
+                and (mask is None or mask[p])
+            ]
+    return found
+
+
 def asked_definitions(
     prepared: Prepared, query: str, mask: npt.NDArray[np.bool_] | None, symbols: Sequence[Symbol]
 ) -> list[int]:
-    """The definitions :func:`asked_names` names, product code first, when a name means
-    at most :data:`MAX_ASKED` of them (overloads of one qualified name count once)."""
+    """The members :func:`asked_members` finds and the definitions :func:`asked_names`
+    names, product code first, when a name means at most :data:`MAX_ASKED` of them
+    (overloads of one qualified name count once); a type whose member is asked for is
+    left out (the question is about the member)."""
+    members = asked_members(prepared, query, mask, symbols)
+    scopes = {symbols[p].container.rpartition(".")[2] for p in members}
     found: list[int] = []
     for word, kinds in asked_names(query):
         hit = [
@@ -190,8 +233,8 @@ def asked_definitions(
         side = prepared.filters.side_code(np.asarray(hit, dtype=np.int64))
         product = [p for p, test in zip(hit, side.tolist(), strict=True) if not test] or hit
         if len({symbols[p].fqn for p in product}) <= MAX_ASKED:
-            found += product
-    return found
+            found += [p for p in product if symbols[p].name not in scopes]
+    return found + members
 
 
 # A name then what it is, as a type's doc opens ("Task an owned handle ...", "Builder a

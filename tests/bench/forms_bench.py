@@ -13,8 +13,10 @@ repository's most central product definitions (by PageRank) are asked four ways:
 - ``words``: a name of two to four parts by its lower-case words ("to json");
 - ``questions``: a routine of two parts or more named inside a question, bare or quoted as
   code, or a short request, in turn ("how does build_request handle errors", "what does
-  `iter_bytes` do", "bug in parse_args when the input is empty"), and a type ("how is
+  `iter_bytes` do", "bug in parse_args when the input is empty"), a type ("how is
   Session used", "what does HTTPMethod represent");
+- ``scoped``: a method by its name and its type's, in turn "the read method of Protected"
+  and "how does Protected read work" (a hit: the first answer has the name, in that type);
 - ``files``: a code file by its stem as written (``termui``, ``quicklist``, ``flag_groups``),
   where at most two files of the repository have that stem (a C file and its header), not
   a folder's entry file (``__init__``, ``index``, ``mod``);
@@ -24,8 +26,8 @@ repository's most central product definitions (by PageRank) are asked four ways:
 A hit: for ``qualified`` and ``members`` the first answer is the definition or one of the
 same qualified name (a copy in another folder); for ``prose``, ``files`` and ``folders``
 its file is among the first three answers' files; for ``words`` and ``questions`` the
-first answer has its name. No set is written down: the questions come from each index, so
-they follow the code.
+first answer has its name (``scoped``: in that type). No set is written down: the
+questions come from each index, so they follow the code.
 Misses are listed with ``--show-misses``. Quality only; no timing.
 
     python tests/bench/forms_bench.py
@@ -60,11 +62,13 @@ PER_REPO = {
     "members": 30,
     "words": 40,
     "questions": 20,
+    "scoped": 20,
     "files": 30,
     "folders": 20,
 }
 QUESTIONS = ("how does {} handle errors", "what does `{}` do", "bug in {} when the input is empty")
 TYPE_QUESTIONS = ("how is {} used", "what does {} represent")
+MEMBER_QUESTIONS = ("the {0} method of {1}", "how does {1} {0} work")
 FILE_STEM = 4  # letters a file's stem has at least to be asked (not `io`, `mod`)
 # stems that name the folder's module, not a file's (asked by the folder's name, if at all)
 ENTRY_STEMS = frozenset({"__init__", "__main__", "index", "main", "init", "lib", "mod"})
@@ -161,10 +165,19 @@ def asks(index: Index, repo: str) -> Iterator[Ask]:
         by_name = {s.name: s for s in reversed(named)}  # each name's most central one
         for i, name in enumerate(names):
             yield from once("questions", forms[i % len(forms)].format(name), by_name[name])
+    methods = _central(index, ROUTINES, lambda s: _scope(s)[:1].isupper() and s.name.isalpha())
+    for i, symbol in enumerate(methods[: PER_REPO["scoped"]]):
+        question = MEMBER_QUESTIONS[i % 2].format(symbol.name, _scope(symbol))
+        yield from once("scoped", question, symbol)
     for symbol in _files(index)[: PER_REPO["files"]]:
         yield from once("files", _stem(symbol.file), symbol)
     for symbol in _folders(index)[: PER_REPO["folders"]]:
         yield from once("folders", symbol.file.split("/")[-2], symbol)
+
+
+def _scope(symbol: Symbol) -> str:
+    """The last part of the qualified name of ``symbol``'s scope ("" at the top)."""
+    return symbol.container.rpartition(".")[2]
 
 
 def _asked_by_name(symbol: Symbol) -> bool:
@@ -223,6 +236,8 @@ def hit(ask: Ask, answer: SearchResponse) -> bool:
         return want.file in {s.file for s in items[:3]}
     if ask.probe in ("words", "questions"):
         return first.name == want.name
+    if ask.probe == "scoped":
+        return first.name == want.name and _scope(first) == _scope(want)
     return first.fqn == want.fqn
 
 

@@ -115,3 +115,16 @@ def test_a_capitalised_word_names_a_type_only_as_the_questions_subject() -> None
     assert [name for name, _ in asked_names("how is Client used")] == ["Client"]
     assert asked_names("how are errors turned into a Client error") == []
     assert asked_names("how is JSON Schema export built") == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "the send method of Client",
+        "Client's send method",
+        "how does Client send work",
+        "send in Client when the request is empty",
+    ],
+)
+def test_a_member_named_with_its_type_comes_first(index: Index, query: str) -> None:
+    assert first(index, query) == "client.Client.send"
