@@ -6,9 +6,12 @@ just before one (C's ``zrangespec struct``), a generic type written whole
 (``the json! literal macro``), a sentence's first word written as a code name
 (``INotification marker interface ...``), a capitalised first word before an article
 whose type's doc shares the sentence's words (``Task an owned handle to a spawned task``)
-and a routine a question or request writes as code (``what does build_request do``,
-``explain `iter_bytes` ``) each name a definition: those definitions lead the identity
-channel, and the exact-name guard puts them first.
+and what a request about code names (:func:`asked_definitions`: the routines and types a
+question writes as code, ``what does build_request do``, ``how is Session used``; the
+routines a short request writes, ``bug in parse_args when ...``; a method by its name and
+its type's, ``the read method of Protected``) each name a definition: those definitions
+lead the identity channel, and the exact-name guard puts them first. A longer statement
+names only its first word: a docstring names what its function uses.
 """
 
 from __future__ import annotations
@@ -129,7 +132,7 @@ def written_names(query: str) -> list[str]:
     return [first] if _WRITTEN_NAME.fullmatch(first) else []
 
 
-# A question or a request about code: the routines it names are what it asks about.
+# A question or a request about code: the definitions it names are what it asks about.
 _ASKING = re.compile(
     r"(?:how|what|where|why|which|when|who|does|do|is|are|can|explain|describe|show|locate"
     r"|summari[sz]e)\b",
