@@ -25,7 +25,6 @@ them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +34,7 @@ from symfuse.ranking.channels.identity import MatchTier
 from symfuse.ranking.fusion.rrf import Fused
 from symfuse.ranking.query.responses import Adjustment, Change
 from symfuse.ranking.search.filters import FilterTable, SymbolRoles
+from symfuse.ranking.search.ranked import Ranked
 
 MAX_FILES = 2  # files of one stem that a name may stand for
 NEAR = 2  # places after the insertion point where a file shown already stays
@@ -61,22 +61,11 @@ def named_files(
     return tuple(chosen) if len(chosen) <= MAX_FILES else ()
 
 
-class Named(Protocol):
-    """What :func:`files_placed` reads of the ranked symbols (the pipeline's ``Ranked``)."""
-
-    @property
-    def symbols(self) -> Sequence[Symbol]: ...
-    @property
-    def roles(self) -> SymbolRoles: ...
-    @property
-    def named_files(self) -> tuple[int, ...]: ...
-
-
 def files_placed(
     fused: Fused,
     levels: npt.NDArray[np.int8],
     lifted: npt.NDArray[np.bool_],
-    ranked: Named,
+    ranked: Ranked,
     matched: int,
 ) -> tuple[Fused, npt.NDArray[np.int8], npt.NDArray[np.bool_], int]:
     """``fused`` (ordered by the guard, ``levels`` and ``lifted`` aligned) with the units
