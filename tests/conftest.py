@@ -11,6 +11,9 @@ import pytest
 # (servers would embed every workspace, and prose rankings would change); the tests of
 # the extra name their model (tests/server/mcp/test_semantic.py, tests/ranking/test_neural.py).
 os.environ["SYMFUSE_SEMANTIC_MODEL"] = "off"
+# Each command of the installed CLI runs in its own process, as it reads its own test's
+# files; tests/server/cli/test_resident.py turns the resident process on for itself.
+os.environ["SYMFUSE_RESIDENT"] = "off"
 
 SHOP_MODELS = '''"""Order handling for the shop."""
 

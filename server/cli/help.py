@@ -48,6 +48,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "lsp": ("symfuse lsp", "symfuse lsp --log-file /tmp/symfuse.log -v"),
     "mcp": ("symfuse mcp", "symfuse mcp --transport http --port 8765"),
     "shards": ("symfuse shards build repos/ --out shards/", "symfuse shards --help"),
+    "resident": (
+        "symfuse resident                        # running? how many commands it answered",
+        "symfuse resident stop",
+        "SYMFUSE_RESIDENT=off symfuse search send  # this command in its own process",
+    ),
 }
 
 # The options a command's page lists first (by dest); its other options go under

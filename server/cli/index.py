@@ -152,12 +152,43 @@ def _latency_options(parser: argparse.ArgumentParser) -> None:
     add_latency_options(parser)
 
 
+class _Kept:
+    """The indexes a resident process keeps loaded between commands, by index folder
+    (:mod:`symfuse.server.cli.resident_serve`); a one-shot command keeps none."""
+
+    LIMIT = 2  # index folders
+
+    def __init__(self) -> None:
+        self.on = False
+        self.indexes: dict[Path, Index] = {}
+
+    def put(self, directory: Path, index: Index) -> None:
+        self.indexes.pop(directory, None)
+        self.indexes[directory] = index  # the most recent last
+        while len(self.indexes) > self.LIMIT:
+            del self.indexes[next(iter(self.indexes))]
+
+
+_KEPT = _Kept()
+
+
+def keep_indexes() -> None:
+    """This process answers many commands: each index stays loaded for the next one,
+    checked against the files and patched as a server's is (its ranking structures,
+    cached per index object, with it)."""
+    _KEPT.on = True
+
+
 def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
     """The index of the roots in ``args``, brought up to date first (for one answer: its
     load does not share equal strings, a good part of a one-shot load)."""
-    config: IndexConfig = dataclasses.replace(index_config(args), resident=False)
-    index, report = update_index(config)
-    hold(index)
+    config: IndexConfig = dataclasses.replace(index_config(args), resident=_KEPT.on)
+    directory = config.store.directory
+    index, report = update_index(config, index=_KEPT.indexes.get(directory))
+    if _KEPT.on:
+        _KEPT.put(directory, index)
+    else:
+        hold(index)
     if report.rebuilt_because:
         log.warning("index rebuilt: %s", report.rebuilt_because)
     return index, report

@@ -7,6 +7,10 @@ of thousands of objects before the command runs (a warm ``symfuse search`` on a 
 repository spends about a tenth of its time importing). So this entry turns the
 collector off before it imports anything of symfuse's; the servers keep it.
 
+A query command (``search``, ``usages`` ...) is first sent to the resident process of
+this environment (:mod:`symfuse.server.cli.resident`), which has the imports done; when
+none answers, the command runs here and starts one for the next.
+
 It also tells pydantic to look for no plugins (``PYDANTIC_DISABLE_PLUGINS``, unless the
 user set it): symfuse's request models are its own, and the search for plugins reads
 the entry points of every installed distribution when the first model is built, which
@@ -29,6 +33,14 @@ def main() -> int:
     if command not in SERVERS:
         gc.disable()
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    from symfuse.server.cli import resident
+
+    if resident.routed(words):
+        code = resident.ask(words)
+        if code is not None:
+            return code
+        if resident.may_start():
+            resident.start()  # it imports beside this command, for the next one
     from symfuse.server.cli.main import main as run
 
     return run()

@@ -40,6 +40,7 @@ _COMMAND_MODULES = {
     "symfuse.server.cli.serve_lsp": ("lsp",),
     "symfuse.server.cli.serve_mcp": ("mcp",),
     "symfuse.server.cli.shards": ("shards",),
+    "symfuse.server.cli.resident": ("resident",),
 }
 
 

@@ -1,0 +1,202 @@
+"""The resident process itself: it runs the query commands sent to its socket.
+
+Started by :func:`symfuse.server.cli.resident.start` as ``python -m
+symfuse.server.cli.resident_serve SOCKET``. It takes the ``.alive`` lock (or leaves: one
+runs already), imports the command line, listens, then lets the ``.starting`` lock go.
+One command at a time, each as the console script would run it
+(:func:`symfuse.server.cli.main.main` with the words), in the caller's working
+directory, its stdout and stderr kept and sent back with the exit code.
+
+It leaves after ``SYMFUSE_RESIDENT_IDLE`` seconds without a command (600 by default),
+on a ``stop`` request, or when a file of symfuse's own changed since it started: that
+request is answered ``stale`` and the caller runs the command itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import gc
+import io
+import json
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from symfuse.server.cli.resident import IDLE_SECONDS, _read_all
+
+
+def main(argv: list[str]) -> int:
+    sock = Path(argv[0])
+    alive = os.open(sock.with_suffix(".alive"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(alive, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return 0  # one runs already
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # a query does no BLAS work
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    server = _listen(sock)
+    _imported()
+    code = Code()
+    _started()
+    try:
+        return Resident(server, code, _idle()).serve()
+    finally:
+        server.close()
+        with contextlib.suppress(OSError):
+            sock.unlink()
+
+
+def _listen(sock: Path) -> socket.socket:
+    with contextlib.suppress(FileNotFoundError):
+        sock.unlink()  # a socket left by a process that died: the alive lock was free
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(os.fspath(sock))
+    os.chmod(sock, 0o600)
+    server.listen(16)
+    return server
+
+
+def _imported() -> None:
+    """The modules of every routed command, loaded before the first caller waits."""
+    from symfuse.server.cli import main as cli_main
+    from symfuse.server.cli import query, search  # noqa: F401
+    from symfuse.server.cli.index import keep_indexes
+
+    cli_main.build_parser("search")
+    keep_indexes()
+
+
+def _started() -> None:
+    """Let the ``.starting`` lock go: callers waiting on it may ask now."""
+    fd = os.environ.pop("SYMFUSE_RESIDENT_STARTING_FD", "")
+    if fd.isdigit():
+        with contextlib.suppress(OSError):
+            os.close(int(fd))
+
+
+def _idle() -> float:
+    text = os.environ.get("SYMFUSE_RESIDENT_IDLE", "")
+    try:
+        return max(1.0, float(text)) if text.strip() else IDLE_SECONDS
+    except ValueError:
+        return IDLE_SECONDS
+
+
+class Code:
+    """symfuse's own files as they were when the process started (size, mtime)."""
+
+    def __init__(self) -> None:
+        self.files = {path: self._stamp(path) for path in self._paths()}
+
+    @staticmethod
+    def _paths() -> list[str]:
+        return sorted(
+            path
+            for name, module in list(sys.modules.items())
+            if name.startswith("symfuse") and (path := getattr(module, "__file__", None))
+        )
+
+    @staticmethod
+    def _stamp(path: str) -> tuple[int, int] | None:
+        try:
+            facts = os.stat(path)
+        except OSError:
+            return None
+        return facts.st_size, facts.st_mtime_ns
+
+    def changed(self) -> bool:
+        return any(self._stamp(path) != stamp for path, stamp in self.files.items())
+
+    def note_new(self) -> None:
+        """Stamp the modules a command imported first (a graph question's, say)."""
+        for path in self._paths():
+            if path not in self.files:
+                self.files[path] = self._stamp(path)
+
+
+class Resident:
+    """The accept loop: one caller at a time."""
+
+    def __init__(self, server: socket.socket, code: Code, idle: float) -> None:
+        self.server, self.code, self.idle = server, code, idle
+        self.answered = 0
+        self.server.settimeout(idle)
+
+    def serve(self) -> int:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except TimeoutError:
+                return 0
+            with conn:
+                conn.settimeout(None)
+                try:
+                    request = json.loads(_read_all(conn).decode("utf-8", "surrogatepass"))
+                except (OSError, ValueError):
+                    continue
+                reply, leave = self.answer(request if isinstance(request, dict) else {})
+                with contextlib.suppress(OSError):
+                    conn.sendall(json.dumps(reply).encode("utf-8", "surrogatepass"))
+            if leave:
+                return 0
+            _tidy()
+
+    def answer(self, request: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        """The reply, and whether to leave after sending it."""
+        if request.get("stop"):
+            return {"stopped": True}, True
+        if request.get("status"):
+            return {"pid": os.getpid(), "answered": self.answered, "idle": self.idle}, False
+        if self.code.changed():
+            return {"stale": True}, True
+        argv, cwd = request.get("argv"), request.get("cwd")
+        if not isinstance(argv, list) or not isinstance(cwd, str):
+            return {"refused": "bad request"}, False
+        try:
+            os.chdir(cwd)
+        except OSError:
+            return {"refused": "no such folder"}, False
+        self.answered += 1
+        reply = run([str(word) for word in argv])
+        self.code.note_new()
+        return reply, False
+
+
+def run(argv: list[str]) -> dict[str, Any]:
+    """``symfuse ARGV`` in this process: its exit code, stdout and stderr."""
+    from symfuse.server.cli.main import main as cli_main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = cli_main(argv)
+    except SystemExit as exc:  # argparse: bad usage (2)
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if isinstance(exc.code, str):
+            print(exc.code, file=err)
+    except Exception as exc:  # the caller's command failed, not this process
+        print(f"symfuse: error: {type(exc).__name__}: {exc}", file=err)
+        code = 1
+    finally:
+        sys.stdout, sys.stderr = saved
+    return {"code": code, "out": out.getvalue(), "err": err.getvalue()}
+
+
+def _tidy() -> None:
+    """After a command: what it held for a one-shot exit is let go, the collector is on."""
+    from symfuse.server.cli import common
+
+    common.release_held()
+    gc.enable()  # main() turned it off for a one-shot command
+    gc.collect()
+    from symfuse.server.common.heap import give_back
+
+    give_back()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
