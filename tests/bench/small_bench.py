@@ -27,7 +27,10 @@ Per repository, each measured in this run, ``--repeat`` times, the codes alterna
 4. MCP warm: ``symfuse mcp`` spawned on the index (and ranking structures) step 3 left:
    spawn to the first answer of the name query;
 5. warm CLI query: ``symfuse search NAME`` on that index (median of ``--cli-runs``, the codes
-   alternating query by query: wall, and its user + sys CPU, which moves less with the load).
+   alternating query by query: wall, and its user + sys CPU, which moves less with the load),
+   in its own process (``SYMFUSE_RESIDENT=off``) and answered by the resident process the
+   first command started, once that holds the index (server/cli/resident.py); the resident
+   processes are stopped after.
 
 Ratios are to ``ctags -R`` of the same run; the summary gives p50 and max over the
 repositories of each figure. Goals (issue 39): MCP fresh p50 <= 1.0 s, max <= 3 s; MCP warm
@@ -320,6 +323,7 @@ class Run:
     warm_mcp_s: float = 0.0
     cli_s: float = 0.0
     cli_cpu_ms: float = 0.0  # the warm CLI query's user + sys CPU, median of the runs
+    cli_resident_s: float = 0.0  # the same query answered by the resident process
 
 
 async def mcp_first(code: Code, root: Path, index_dir: Path, queries: list[str]) -> dict[str, Any]:
@@ -386,28 +390,41 @@ def measure_cli(
     codes: list[Code], runs: list[Run], repo: Repo, root: Path, scratch: Path, cli_runs: int
 ) -> None:
     """Step 5: each code's warm ``symfuse search`` on the index its MCP runs left, the
-    codes alternating query by query (A B B A ...), so that both meet the same load."""
+    codes alternating query by query (A B B A ...), so that both meet the same load: in
+    its own process (``SYMFUSE_RESIDENT=off``), then answered by the resident process the
+    first command started, once it holds the index (a code without one: its own process
+    again). The resident processes are stopped after."""
     searches = {
         code.label: ["search", repo.name, str(root), "--index-dir", str(_mcp_index(scratch, code))]
         for code in codes
     }
-    queries: dict[str, list[dict[str, float]]] = {code.label: [] for code in codes}
-    for code in codes:
-        _timed(code, [*searches[code.label], "--limit", "5"])  # once untimed: a first write
+    modes = {"alone": {"SYMFUSE_RESIDENT": "off"}, "resident": {}}
+    queries: dict[tuple[str, str], list[dict[str, float]]] = {
+        (code.label, mode): [] for code in codes for mode in modes
+    }
+    for code in codes:  # untimed: a first write; the resident process starts, then loads
+        for _ in range(2):
+            _timed(code, [*searches[code.label], "--limit", "5"])
     for i in range(cli_runs):
         for code in codes if i % 2 == 0 else codes[::-1]:
-            queries[code.label].append(_timed(code, [*searches[code.label], "--limit", "5"]))
+            for mode, extra in modes.items():
+                found = _timed(code, [*searches[code.label], "--limit", "5"], extra)
+                queries[code.label, mode].append(found)
     for code, run in zip(codes, runs, strict=True):
-        run.cli_s = statistics.median(q["wall_s"] for q in queries[code.label])
-        run.cli_cpu_ms = statistics.median(q["cpu_ms"] for q in queries[code.label])
+        alone, resident = queries[code.label, "alone"], queries[code.label, "resident"]
+        run.cli_s = statistics.median(q["wall_s"] for q in alone)
+        run.cli_cpu_ms = statistics.median(q["cpu_ms"] for q in alone)
+        run.cli_resident_s = statistics.median(q["wall_s"] for q in resident)
+        stop = code.command("resident", "stop")
+        subprocess.run(stop, env=code.env(), capture_output=True, check=False)
 
 
-def _timed(code: Code, args: list[str]) -> dict[str, float]:
+def _timed(code: Code, args: list[str], extra: dict[str, str] | None = None) -> dict[str, float]:
     """:func:`large_bench.timed` with the code's environment, and ``cpu_ms``: the user + sys
     CPU of the command's process tree from ``getrusage`` (GNU time's own, about a
     millisecond, included), finer than GNU time's hundredths of a second."""
     saved = dict(os.environ)
-    os.environ.update(code.env())
+    os.environ.update(code.env(**(extra or {})))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         found = timed(code.command(*args))
@@ -465,6 +482,7 @@ def _medians(runs: list[Run]) -> dict[str, float]:
         "mcp_warm_s": med([r.warm_mcp_s for r in runs]),
         "cli_s": med([r.cli_s for r in runs]),
         "cli_cpu_ms": med([r.cli_cpu_ms for r in runs]),
+        "cli_resident_s": med([r.cli_resident_s for r in runs]),
     }
 
 
@@ -478,6 +496,7 @@ FIGURES = (
     ("mcp_warm_s", "MCP warm: first answer s", "<= 0.8"),
     ("cli_s", "warm CLI query s", "<= 0.3"),
     ("cli_cpu_ms", "warm CLI query CPU ms", ""),
+    ("cli_resident_s", "warm CLI query, resident process s", "<= 0.3"),
     ("index_peak_mb", "cold index peak RSS MB", ""),
     ("mcp_rss_mb", "MCP fresh: RSS MB", ""),
 )
@@ -489,7 +508,7 @@ def report(results: list[dict[str, Any]], codes: list[Code]) -> None:
     print(
         f"{'repository':<20} {'language':<10} {'lines':>7} {'ctags':>5} {'parse':>5}  "
         f"{'code':<10} {'cold index':>12} {'MCP fresh':>12} {'prose':>5} "
-        f"{'MCP warm':>8} {'CLI':>5} {'RSS MB':>6}"
+        f"{'MCP warm':>8} {'CLI':>5} {'resident':>8} {'RSS MB':>6}"
     )
     for r in results:
         for n, label in enumerate(labels):
@@ -504,7 +523,7 @@ def report(results: list[dict[str, Any]], codes: list[Code]) -> None:
             print(
                 f"{head}  {label[:10]:<10} {_x(c['index_s'], r):>12} {fresh:>12} "
                 f"{c['mcp_fresh_prose_s']:>5.2f} {c['mcp_warm_s']:>8.2f} {c['cli_s']:>5.2f} "
-                f"{c['mcp_rss_mb']:>6.0f}"
+                f"{c['cli_resident_s']:>8.2f} {c['mcp_rss_mb']:>6.0f}"
             )
     print("(n: the first answer came by names alone; RSS: the MCP server after two answers)")
     summary(results, labels)

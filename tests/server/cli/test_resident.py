@@ -103,7 +103,7 @@ def test_stop_and_idle_end_it(root: Path, env: dict[str, str]) -> None:
     assert _answered(env) is None
     idle = {**env, "SYMFUSE_RESIDENT_IDLE": "1"}
     assert _answered(idle) is None
-    run_symfuse(["resident", "start"], env=idle)
+    run_symfuse(["resident", "start"], env=idle, check=False)  # it may be gone already
     _wait_gone(Path(idle["XDG_RUNTIME_DIR"]) / "symfuse")  # it leaves once idle
     assert _answered(idle) is None
 
