@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -38,6 +37,9 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+if sys.platform != "win32":  # Unix sockets and flock: no resident process on Windows
+    import fcntl
 
 # The commands a resident process answers: they read an index and print (no server,
 # no index build asked for, nothing read from stdin).
@@ -64,7 +66,7 @@ def routed(words: Sequence[str]) -> bool:
 
 def _usable() -> bool:
     setting = os.environ.get("SYMFUSE_RESIDENT", "").strip().lower()
-    return setting not in OFF and hasattr(socket, "AF_UNIX")
+    return setting not in OFF and sys.platform != "win32" and hasattr(socket, "AF_UNIX")
 
 
 def may_start() -> bool:
@@ -178,9 +180,12 @@ def ask(words: Sequence[str]) -> int | None:
     """Run ``words`` in the resident process: its exit code, after printing its output;
     None when no resident process answered (then the caller runs the command itself)."""
     sock = socket_path()
+    try:
+        request = {"argv": list(words), "cwd": os.getcwd()}
+    except OSError:  # a folder removed under the shell: the command says so itself
+        return None
     if sock is None:
         return None
-    request = {"argv": list(words), "cwd": os.getcwd()}
     reply = exchange(sock, request)
     if reply is None or "code" not in reply:
         if reply is not None and reply.get("stale"):
@@ -256,6 +261,9 @@ def register(
 
 
 def run_resident(args: argparse.Namespace) -> int:
+    if sys.platform == "win32":
+        print("symfuse: error: no resident process on Windows", file=sys.stderr)
+        return 1
     sock = socket_path()
     if sock is None:
         print("symfuse: error: no private folder for a resident process", file=sys.stderr)
