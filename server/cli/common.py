@@ -247,11 +247,6 @@ def hold(value: object) -> None:
     _held.append(value)
 
 
-def release_held() -> None:
-    """Let go what the commands held (a resident process, which runs many)."""
-    _held.clear()
-
-
 def add_history_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--history",

@@ -114,10 +114,6 @@ def socket_path() -> Path | None:
     return path if len(os.fsencode(path)) <= MAX_SOCKET_PATH else None
 
 
-def _lock_file(sock: Path, suffix: str) -> Path:
-    return sock.with_suffix(suffix)
-
-
 @contextlib.contextmanager
 def _locked(path: Path, how: int) -> Iterator[bool]:
     """``path`` locked with ``how`` (fcntl.LOCK_*); yields whether the lock was taken."""
@@ -135,13 +131,13 @@ def _locked(path: Path, how: int) -> Iterator[bool]:
 
 def _started(sock: Path) -> None:
     """Wait until a resident process being started listens, or gave up."""
-    with _locked(_lock_file(sock, ".starting"), fcntl.LOCK_SH):
+    with _locked(sock.with_suffix(".starting"), fcntl.LOCK_SH):
         pass
 
 
 def _gone(sock: Path) -> None:
     """Wait until the resident process of ``sock`` (if any) has ended."""
-    with _locked(_lock_file(sock, ".alive"), fcntl.LOCK_SH):
+    with _locked(sock.with_suffix(".alive"), fcntl.LOCK_SH):
         pass
 
 
@@ -155,7 +151,7 @@ def exchange(sock: Path, request: dict[str, Any]) -> dict[str, Any] | None:
             conn.connect(os.fspath(sock))
             conn.sendall(json.dumps(request).encode("utf-8", "surrogatepass") + b"\n")
             conn.shutdown(socket.SHUT_WR)
-            data = _read_all(conn)
+            data = read_all(conn)
     except OSError:
         return None
     try:
@@ -165,7 +161,8 @@ def exchange(sock: Path, request: dict[str, Any]) -> dict[str, Any] | None:
     return reply if isinstance(reply, dict) else None
 
 
-def _read_all(conn: socket.socket) -> bytes:
+def read_all(conn: socket.socket) -> bytes:
+    """Everything the other end sends until it shuts its side (at most MAX_REPLY bytes)."""
     chunks: list[bytes] = []
     size = 0
     while chunk := conn.recv(1 << 16):
@@ -208,10 +205,10 @@ def start() -> bool:
     sock = socket_path()
     if sock is None:
         return False
-    with _locked(_lock_file(sock, ".alive"), fcntl.LOCK_SH | fcntl.LOCK_NB) as free:
+    with _locked(sock.with_suffix(".alive"), fcntl.LOCK_SH | fcntl.LOCK_NB) as free:
         if not free:
             return False  # one runs
-    starting = os.open(_lock_file(sock, ".starting"), os.O_RDWR | os.O_CREAT, 0o600)
+    starting = os.open(sock.with_suffix(".starting"), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         try:
             fcntl.flock(starting, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from symfuse.server.cli.resident import IDLE_SECONDS, _read_all
+from symfuse.server.cli.resident import IDLE_SECONDS, read_all
 
 
 def main(argv: list[str]) -> int:
@@ -134,7 +134,7 @@ class Resident:
             with conn:
                 conn.settimeout(None)
                 try:
-                    request = json.loads(_read_all(conn).decode("utf-8", "surrogatepass"))
+                    request = json.loads(read_all(conn).decode("utf-8", "surrogatepass"))
                 except (OSError, ValueError):
                     continue
                 reply, leave = self.answer(request if isinstance(request, dict) else {})
@@ -187,11 +187,9 @@ def run(argv: list[str]) -> dict[str, Any]:
 
 
 def _tidy() -> None:
-    """After a command: what it held for a one-shot exit is let go, the collector is on."""
-    from symfuse.server.cli import common
-
-    common.release_held()
-    gc.enable()  # main() turned it off for a one-shot command
+    """After a command: the collector on again (main() turns it off for a one-shot
+    command), its garbage collected and the free pages given back."""
+    gc.enable()
     gc.collect()
     from symfuse.server.common.heap import give_back
 
