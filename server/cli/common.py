@@ -202,7 +202,12 @@ def index_config(
     )
 
 
-_reported: set[Path] = set()  # missing roots already named on stderr
+_reported: set[Path] = set()  # missing roots already named on stderr by this command
+
+
+def new_command() -> None:
+    """A command begins: it names each missing root once (a process may run many)."""
+    _reported.clear()
 
 
 def _file_root(named: list[tuple[str | None, str]]) -> Path | None:

@@ -19,7 +19,12 @@ from typing import NoReturn, cast
 
 from symfuse.indexer.errors import InvalidRequest, SymfuseError
 from symfuse.server.cli import index as cmd_index
-from symfuse.server.cli.common import CommandParser, common_parser, configure_logging
+from symfuse.server.cli.common import (
+    CommandParser,
+    common_parser,
+    configure_logging,
+    new_command,
+)
 from symfuse.server.cli.config import apply_settings
 from symfuse.server.cli.launch import SERVERS
 from symfuse.server.common.about import version
@@ -153,6 +158,7 @@ class _Version(argparse.Action):
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
+    new_command()
     if words == ["version"]:  # as `symfuse --version`, for those who type it as a command
         print(f"symfuse {version()}")
         return 0

@@ -97,6 +97,17 @@ def test_edits_are_seen_and_errors_keep_their_exit_codes(root: Path, env: dict[s
     assert _answered(env) == 4
 
 
+def test_each_command_names_a_missing_root(root: Path, env: dict[str, str]) -> None:
+    run_symfuse(["resident", "start"], env=env)
+    gone = root.parent / "gone"
+    for _ in range(2):  # the resident process answers both: each says it
+        code, out, err = _search(root, env, "Order", str(gone), "--limit", "1")
+        assert code == 0
+        assert "Order class" in out
+        assert f"symfuse: error: workspace root {gone} is not a directory" in err
+    assert _answered(env) == 2
+
+
 def test_stop_and_idle_end_it(root: Path, env: dict[str, str]) -> None:
     run_symfuse(["resident", "start"], env=env)
     assert run_symfuse(["resident", "stop"], env=env).stdout.strip() == "stopped"
