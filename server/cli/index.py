@@ -179,6 +179,10 @@ def keep_indexes() -> None:
     _KEPT.on = True
 
 
+def kept_indexes() -> int:
+    return len(_KEPT.indexes)
+
+
 def fresh_index(args: argparse.Namespace) -> tuple[Index, UpdateReport]:
     """The index of the roots in ``args``, brought up to date first (for one answer: its
     load does not share equal strings, a good part of a one-shot load)."""

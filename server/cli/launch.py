@@ -40,7 +40,7 @@ def main() -> int:
         if code is not None:
             return code
         if resident.may_start():
-            resident.start()  # it imports beside this command, for the next one
+            resident.start(words)  # it imports beside this command, for the next one
     from symfuse.server.cli.main import main as run
 
     return run()

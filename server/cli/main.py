@@ -156,17 +156,12 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else list(argv)
-    new_command()
-    if words == ["version"]:  # as `symfuse --version`, for those who type it as a command
-        print(f"symfuse {version()}")
-        return 0
+def parsed(words: Sequence[str]) -> tuple[argparse.Namespace, SymfuseError | None]:
+    """The options of ``symfuse WORDS`` with the settings applied, and the settings'
+    error if any (bad usage exits as argparse does)."""
     command = words[0] if words and not words[0].startswith("-") else None
-    if argv is None and command not in SERVERS:  # this process is the command's own
-        _one_blas_thread()
     parser = build_parser(command)
-    args, extras = parser.parse_known_args(argv)
+    args, extras = parser.parse_known_args(words)
     if extras:
         # Roots may follow the options (`symfuse search QUERY --limit 5 ROOT`).
         if isinstance(getattr(args, "roots", None), list) and not any(
@@ -178,10 +173,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         apply_settings(args, words, _output_formats(parser, args.command))
     except SymfuseError as exc:
+        return args, exc
+    return args, None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else list(argv)
+    new_command()
+    if words == ["version"]:  # as `symfuse --version`, for those who type it as a command
+        print(f"symfuse {version()}")
+        return 0
+    command = words[0] if words and not words[0].startswith("-") else None
+    if argv is None and command not in SERVERS:  # this process is the command's own
+        _one_blas_thread()
+    args, error = parsed(words)
+    if error is not None:
         if args.command != "doctor":  # the doctor reports it with the other checks
-            print(f"symfuse: error: {exc}", file=sys.stderr)
+            print(f"symfuse: error: {error}", file=sys.stderr)
             return 2
-        args.settings_error = str(exc)
+        args.settings_error = str(error)
     configure_logging(args)
     one_shot = args.command not in SERVERS
     if one_shot:

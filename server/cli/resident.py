@@ -50,7 +50,7 @@ ROUTED = frozenset(
 OFF = frozenset({"0", "off", "no", "false"})
 KEYED_PREFIXES = ("SYMFUSE_", "XDG_", "PYTHON")
 KEYED_NAMES = frozenset({"HOME", "PATH"})
-NOT_KEYED = frozenset({"SYMFUSE_RESIDENT", "SYMFUSE_RESIDENT_IDLE"})
+NOT_KEYED = frozenset({"SYMFUSE_RESIDENT", "SYMFUSE_RESIDENT_IDLE"})  # (and the spawn's own)
 IDLE_SECONDS = 600.0
 MAX_SOCKET_PATH = 100  # bytes; AF_UNIX allows 104-108
 MAX_REPLY = 1 << 30
@@ -199,9 +199,10 @@ def ask(words: Sequence[str]) -> int | None:
 # --- starting ----------------------------------------------------------------------------
 
 
-def start() -> bool:
+def start(first: Sequence[str] = ()) -> bool:
     """Start a resident process for this environment unless one runs or is starting;
-    returns at once (whether one was spawned)."""
+    returns at once (whether one was spawned). ``first``: the words of the command that
+    starts it, whose index it loads first."""
     sock = socket_path()
     if sock is None:
         return False
@@ -217,6 +218,8 @@ def start() -> bool:
         # The child inherits the locked descriptor and lets it go once it listens.
         command = [sys.executable, "-m", "symfuse.server.cli.resident_serve", os.fspath(sock)]
         env = {**os.environ, "SYMFUSE_RESIDENT_STARTING_FD": str(starting)}
+        with contextlib.suppress(OSError):  # a removed folder: nothing to load first
+            env["SYMFUSE_RESIDENT_FIRST"] = json.dumps({"argv": list(first), "cwd": os.getcwd()})
         try:
             subprocess.Popen(
                 command,
@@ -285,7 +288,9 @@ def run_resident(args: argparse.Namespace) -> int:
 def _status_line(reply: dict[str, Any] | None) -> str:
     if reply is None:
         return "not running"
+    loaded = int(reply.get("indexes", 0))
     return (
         f"running: pid {reply.get('pid')}, {reply.get('answered', 0)} commands answered, "
+        f"{loaded} {'index' if loaded == 1 else 'indexes'} loaded, "
         f"leaves after {reply.get('idle', 0):g} idle seconds"
     )

@@ -41,6 +41,7 @@ def main(argv: list[str]) -> int:
     _imported()
     code = Code()
     _started()
+    _preload()
     try:
         return Resident(server, code, _idle()).serve()
     finally:
@@ -75,6 +76,39 @@ def _started() -> None:
     if fd.isdigit():
         with contextlib.suppress(OSError):
             os.close(int(fd))
+
+
+def _preload() -> None:
+    """The index of the command that started this process (and its ranking structures)
+    loaded before the next command is taken: on a large repository that command would
+    wait for the load. Only an index already built: the starting command may be building
+    it in its own process. Any problem is that command's to report."""
+    text = os.environ.pop("SYMFUSE_RESIDENT_FIRST", "")
+    try:
+        first = json.loads(text) if text else None
+        if isinstance(first, dict):
+            os.chdir(str(first["cwd"]))
+            _load([str(word) for word in first["argv"]])
+    except (Exception, SystemExit):  # bad usage exits in argparse
+        return
+
+
+def _load(words: list[str]) -> None:
+    from symfuse.ranking.api import prepare
+    from symfuse.server.cli.common import index_config
+    from symfuse.server.cli.index import fresh_index
+    from symfuse.server.cli.main import parsed
+
+    args, error = parsed(words)
+    if error is not None or getattr(args, "shards", None) is not None:
+        return
+    if args.command == "search":  # as run_search reads its roots
+        args.roots = [*args.roots, *args.extra_roots]
+    config = index_config(args)
+    if config.store.read_manifest() is None:
+        return
+    index, _ = fresh_index(args)
+    prepare(index, config.store.directory)
 
 
 def _idle() -> float:
@@ -149,7 +183,10 @@ class Resident:
         if request.get("stop"):
             return {"stopped": True}, True
         if request.get("status"):
-            return {"pid": os.getpid(), "answered": self.answered, "idle": self.idle}, False
+            from symfuse.server.cli.index import kept_indexes
+
+            facts = {"pid": os.getpid(), "answered": self.answered, "idle": self.idle}
+            return {**facts, "indexes": kept_indexes()}, False
         if self.code.changed():
             return {"stale": True}, True
         argv, cwd = request.get("argv"), request.get("cwd")

@@ -79,6 +79,18 @@ def test_a_query_starts_one_and_the_next_is_answered_by_it_the_same(
     assert '"name": "sum_prices"' in second[1]
 
 
+def test_it_loads_the_index_of_the_command_that_started_it(root: Path, env: dict[str, str]) -> None:
+    run_symfuse(["index", str(root), "--index-dir", str(root.parent / "idx")], env=env)
+    _search(root, env, "Order")  # runs itself; the process it starts loads its index
+    status = run_symfuse(["resident", "status"], env=env).stdout
+    assert ", 0 commands answered, 1 index loaded, " in status
+    assert "Order class" in _search(root, env, "Order")[1]
+    assert (
+        ", 1 commands answered, 1 index loaded, "
+        in run_symfuse(["resident", "status"], env=env).stdout
+    )
+
+
 def test_edits_are_seen_and_errors_keep_their_exit_codes(root: Path, env: dict[str, str]) -> None:
     run_symfuse(["resident", "start"], env=env)
     code, out, _ = _search(root, env, "Order", "--limit", "1")
