@@ -5,7 +5,7 @@
     python tests/bench/start_trace.py ROOT NAME --warm                  # on an index built first
 
 Spawns ``symfuse mcp ROOT`` on an empty index directory (``--warm``: on the index and
-structures a first start left) under the SDK's ``ClientSession`` over stdio, asks NAME,
+structures a ``symfuse search`` built first) under the SDK's ``ClientSession`` over stdio, asks NAME,
 and prints a line per event, seconds from the spawn: the start of each process (the
 server, its forked build, parsers), the imports of the heavy modules (numpy, scipy,
 pydantic, the tools), and the entry and exit of the functions on the way (``TRACED``),
@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -140,15 +141,18 @@ def main() -> None:
     parser.add_argument("root", type=Path)
     parser.add_argument("name", help="the name asked")
     parser.add_argument("--source", type=Path, default=None, help="a checkout's code")
-    parser.add_argument("--warm", action="store_true", help="on an index built by a first start")
+    parser.add_argument("--warm", action="store_true", help="on an index a symfuse search built first")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="symfuse-trace-") as tmp:
         folder = Path(tmp)
         (folder / "sitecustomize.py").write_text(_TRACER.format(traced=TRACED, imports=IMPORTS))
         code = make_code(args.source, "traced", folder)
         index_dir = folder / "index"
-        if args.warm:
-            asyncio.run(trace(code, args.root.resolve(), args.name, index_dir, folder))
+        if args.warm:  # the index and ranking structures built first, as a search does
+            where = [str(args.root.resolve()), "--index-dir", str(index_dir)]
+            search = code.command("search", args.name, *where, "--no-progress")
+            env = code.env(SYMFUSE_RESIDENT="off")
+            subprocess.run(search, env=env, capture_output=True, check=True)
         lines = asyncio.run(trace(code, args.root.resolve(), args.name, index_dir, folder))
         shutil.rmtree(index_dir, ignore_errors=True)
     print(f"load average: {os.getloadavg()}")
