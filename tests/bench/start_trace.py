@@ -5,8 +5,8 @@
     python tests/bench/start_trace.py ROOT NAME --warm                  # on an index built first
 
 Spawns ``symfuse mcp ROOT`` on an empty index directory (``--warm``: on the index and
-structures a ``symfuse search`` built first) under the SDK's ``ClientSession`` over stdio, asks NAME,
-and prints a line per event, seconds from the spawn: the start of each process (the
+structures a ``symfuse search`` built first) under the SDK's ``ClientSession`` over stdio,
+asks NAME, and prints a line per event, seconds from the spawn: the start of each process (the
 server, its forked build, parsers), the imports of the heavy modules (numpy, scipy,
 pydantic, the tools), and the entry and exit of the functions on the way (``TRACED``),
 with the thread and the process's CPU then, merged with the client's own moments. The
@@ -141,7 +141,7 @@ def main() -> None:
     parser.add_argument("root", type=Path)
     parser.add_argument("name", help="the name asked")
     parser.add_argument("--source", type=Path, default=None, help="a checkout's code")
-    parser.add_argument("--warm", action="store_true", help="on an index a symfuse search built first")
+    parser.add_argument("--warm", action="store_true", help="on an index a search built first")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="symfuse-trace-") as tmp:
         folder = Path(tmp)
