@@ -71,7 +71,7 @@ class SemanticWorker:
             return not service.running or service.current() is not index
 
         try:
-            if fill_semantic(index, service.config.store.directory, stop):
+            if fill_semantic(index, service.index_dir, stop):
                 service.notify()
         except (OSError, ValueError) as exc:
             log.warning("semantic embedding failed: %s", exc)

@@ -86,6 +86,8 @@ class IndexService:
     ) -> None:
         self.live = LiveIndex(config)
         self.config = self.live.config
+        # read once: a default directory is resolved from the roots (a few stat calls)
+        self.index_dir = self.config.store.directory
         self.progress = Progress()
         self._warm_enabled = warm
         self.quiet = quiet  # seconds an index stays unchanged before its structures are built
@@ -166,7 +168,7 @@ class IndexService:
         if self._stored is None:
             from symfuse.ranking.api import has_stored
 
-            self._stored = has_stored(self.config.store.directory)
+            self._stored = has_stored(self.index_dir)
         return self._stored
 
     @property
@@ -301,7 +303,7 @@ class IndexService:
             answer = operations.search(
                 ranked.index,
                 request,
-                directory=self.config.store.directory,
+                directory=self.index_dir,
                 prepared=ranked.prepared,
                 histories=histories,
                 parsed=parsed,
@@ -313,7 +315,7 @@ class IndexService:
         from symfuse.ranking.query import operations
 
         with self.reading() as index:
-            return operations.repos(index, request, self.config.store.directory)
+            return operations.repos(index, request, self.index_dir)
 
     def status(self) -> ServiceStatus:
         """The one status both servers report (never waits for the first index)."""
@@ -329,7 +331,7 @@ class IndexService:
             index=index_status,
             ranking=ranking,
             roots=roots,
-            index_dir=self.config.store.directory,
+            index_dir=self.index_dir,
             stale_files=tuple(live.pending_paths()),
             languages=languages,
             similarity_model=semantic_status(),
@@ -475,7 +477,7 @@ class IndexService:
                 return found
             from symfuse.ranking.api import forget_names, prepare
 
-            prepared = prepare(index, self.config.store.directory, deferred=self._saves.add)
+            prepared = prepare(index, self.index_dir, deferred=self._saves.add)
             forget_names(index)  # answers come from the structures now (an edit: see editor)
             current = self.current()
             with self._changes:

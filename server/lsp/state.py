@@ -110,7 +110,7 @@ class ServerState:
             self.config_for(roots), after_prepare=self._warm_lines
         )
         self.service = service
-        previous, self.observer = self.observer, Observer("lsp", service.config.store.directory)
+        previous, self.observer = self.observer, Observer("lsp", service.index_dir)
         if old is not None:
             old.stop()
         if previous is not None:

@@ -109,7 +109,7 @@ class Backend:
         # Text scans read every file: a few at a time, so a burst of slow regexes never
         # takes the worker threads every other tool answers from.
         self.scans = threading.BoundedSemaphore(TEXT_SCANS)
-        self.observer = Observer("mcp", service.config.store.directory, cache=True, background=True)
+        self.observer = Observer("mcp", service.index_dir, cache=True, background=True)
         self.history = HistoryKeeper(service.config, build=options.history)
         self.pools = ToolPools()
         self._started = False

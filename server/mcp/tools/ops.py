@@ -36,7 +36,7 @@ STATS_SURFACE = Surface(
 
 def register(server: Toolbox, backend: Backend) -> None:
     observer = backend.observer
-    directory = backend.service.config.store.directory
+    directory = backend.service.index_dir
 
     def stats(request: LatencyRequest, rendering: Rendering) -> ToolAnswer:
         updated = backend.service.live.status().updated_at
