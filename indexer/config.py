@@ -37,7 +37,8 @@ class IndexConfig:
     progress: bool = True
     names: tuple[str | None, ...] = ()  # the roots' aliases where given (None: the folder's)
     # Kept in memory by a server: a load shares equal strings (less memory, a slower
-    # load); a one-shot command, which exits after one answer, skips that.
+    # load); a one-shot command, which exits after one answer, skips that, and so does a
+    # server's first load, which its first answer waits on (LiveIndex._initial).
     resident: bool = True
 
     @property

@@ -17,6 +17,7 @@ import pytest
 from symfuse.indexer.config import IndexConfig
 from symfuse.indexer.index import Index
 from symfuse.indexer.store.objects import MANIFEST, ids_digest
+from symfuse.indexer.update.live import LiveIndex
 from symfuse.indexer.update.workspace import load_index, update_index
 from tests.support.paths import FIXTURES
 
@@ -116,6 +117,23 @@ def test_a_one_shot_load_gives_the_same_index_without_sharing(shop: Path, index_
     assert alone.pagerank.tolist() == shared.pagerank.tolist()
     firsts: dict[str, str] = {}  # equal names are not one object (a parent's id still is)
     assert any(firsts.setdefault(s.name, s.name) is not s.name for s in alone.symbols)
+
+
+def test_a_server_first_load_does_not_share_either(shop: Path, index_dir: Path) -> None:
+    """A server's first answer waits on its load: that one is made as a one-shot load is."""
+    for name in ("one.py", "two.py"):
+        (shop / "shop" / name).write_text("def twice():\n    pass\n", encoding="utf-8")
+    update_index(_config(shop, index_dir))
+    live = LiveIndex(_config(shop, index_dir))
+    live.start()
+    try:
+        assert live.wait_ready(30)
+        with live.reading() as index:
+            twice = [s.name for s in index.symbols if s.name == "twice"]
+            assert len(twice) == 2
+            assert twice[0] is not twice[1]
+    finally:
+        live.stop(5)
 
 
 def test_graph_links_calls_imports_and_inheritance(shop: Path, index_dir: Path) -> None:
