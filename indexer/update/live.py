@@ -24,7 +24,6 @@ object in batches, each published under the readers' lock.
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import logging
 import os
@@ -32,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from symfuse.indexer.config import IndexConfig, UpdateReport, file_key
@@ -238,9 +237,7 @@ class LiveIndex:
                 self._early = None  # the stored index, or this process's snapshots, now
                 first_names.clear(self.config.store.directory)
             with collector_paused():
-                # the first answer waits on this load: equal strings are not shared, a
-                # fifth of its CPU on SQLAlchemy (~50 ms) for ~9 MB more (tests/bench/README.md)
-                stored = load_index(dataclasses.replace(self.config, resident=False))
+                stored = load_index(replace(self.config, resident=False))  # answers wait
                 # the load's objects, out of the collector's reach before it runs again:
                 # the young generations' next collections would walk them all (and then
                 # every full one), as the freeze after the update below would spare later
