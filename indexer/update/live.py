@@ -237,7 +237,7 @@ class LiveIndex:
                 self._early = None  # the stored index, or this process's snapshots, now
                 first_names.clear(self.config.store.directory)
             with collector_paused():
-                stored = load_index(replace(self.config, resident=False))  # answers wait
+                stored = load_index(replace(self.config, resident=False))  # the first answer waits
                 # the load's objects, out of the collector's reach before it runs again:
                 # the young generations' next collections would walk them all (and then
                 # every full one), as the freeze after the update below would spare later
