@@ -163,14 +163,15 @@ def ppmi(counts: sparse.csr_matrix, smoothing: float = CONTEXT_SMOOTHING) -> spa
 
 
 def randomized_svd(
-    matrix: sparse.csr_matrix, rank: int, seed: int = SEED
+    matrix: sparse.csr_matrix, rank: int, seed: int | None = None
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Top-``rank`` left singular vectors and values (Halko et al. 2011, algorithm 4.4)."""
+    """Top-``rank`` left singular vectors and values (Halko et al. 2011, algorithm 4.4);
+    ``seed`` None: :data:`SEED` as it is then (a bench may set another)."""
     n, m = matrix.shape
     k = min(rank + OVERSAMPLE, n, m)
     if k <= 0:
         return np.zeros((n, 0)), np.zeros(0)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(SEED if seed is None else seed)
     q, _ = np.linalg.qr(matrix @ rng.standard_normal((m, k)))
     for _ in range(POWER_ITERATIONS):
         q, _ = np.linalg.qr(matrix.T @ q)

@@ -63,6 +63,7 @@ Corpora: each repository's bare mirror ``<mirrors>/<owner>+<name>/repo`` (``--mi
     python tests/bench/findability_bench.py --half held-out --systems symfuse,bm25
     python tests/bench/findability_bench.py --show-misses 3 --json out.json
     python tests/bench/findability_bench.py --systems symfuse --semantic   # the extra, on
+    python tests/bench/findability_bench.py --systems symfuse --by-file --seed 7  # another SVD seed
 
 ``--show-misses N``: per repository, up to N queries where symfuse scores NDCG 0, with its
 top 3 results, the targets and the other systems' NDCG.
@@ -104,6 +105,7 @@ DEFAULT_MIRRORS = Path(os.environ.get("SYMFUSE_MIRRORS", "/work/.mirror"))
 DEPTH = 10
 WITH = {"semantic": False}  # --semantic: symfuse's neural channel (the semantic extra) on
 BY_FILE = {"on": False}  # --by-file: targets and results are files (spans dropped)
+FOLDER = {"indexes": INDEXES}  # --seed: that seed's own folder (:func:`seeded`)
 K1 = 1.2
 B = 0.75
 CHUNK_LINES = 50
@@ -335,7 +337,7 @@ def build_symfuse(repo: RepoSet, root: Path) -> Built:
     from symfuse.ranking.query import operations
 
     start = time.perf_counter()
-    index_dir = INDEXES / repo.slot
+    index_dir = FOLDER["indexes"] / repo.slot
     config = IndexConfig(roots=(root,), index_dir=index_dir, progress=False)
     index, _ = update_index(config)
     prepared = prepare(index, index_dir)
@@ -759,6 +761,23 @@ def _select(sets: list[RepoSet], wanted: str) -> list[RepoSet]:
     return chosen
 
 
+def seeded(seed: int) -> None:
+    """symfuse's word vectors drawn with another SVD seed (``word_counts.SEED``), in an
+    index folder of their own: ``<index folder>-seed-<seed>``, made once from the default
+    one with the stored index hard-linked (its objects never change in place; a manifest
+    is replaced, not written over) and no ranking file, so every ranking file is built
+    there with the seed. The seed alone moves these figures (tests/bench/README.md,
+    session 54): judge a ranking change under two or three seeds."""
+    from symfuse.ranking.channels import word_counts
+
+    word_counts.SEED = seed
+    folder = INDEXES.with_name(f"{INDEXES.name}-seed-{seed}")
+    if not folder.exists() and INDEXES.is_dir():
+        skipped = shutil.ignore_patterns("ranking-*", "metrics.sqlite3*", "lock", "*.tmp")
+        shutil.copytree(INDEXES, folder, copy_function=os.link, ignore=skipped)
+    FOLDER["indexes"] = folder
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--half", choices=("tune", "held-out", "all"), default="all",
@@ -778,8 +797,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="the set's directory (default: data/findability)")  # fmt: skip
     parser.add_argument("--by-file", action="store_true",
                         help="score files: each target and result its file")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=None,
+                        help="symfuse's word vectors drawn with this SVD seed")  # fmt: skip
     args = parser.parse_args(argv)
     BY_FILE["on"] = args.by_file
+    if args.seed is not None:
+        seeded(args.seed)
     if args.semantic:
         import nl_semantic
 
